@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The full test suite, from a fresh machine: installs what the tests need, then runs
+# ruff, mypy --strict on the engine, and pytest (engine, CLI, web API, browser, TUI, odds).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+. .venv/bin/activate
+python -m pip install -q --upgrade pip >/dev/null
+python -m pip install -q -e ".[dev]"
+
+# Browser tests drive Debian's chromium (test tools cannot download browsers here).
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium tmux >/dev/null) \
+      || echo "warning: could not install chromium; browser tests will be skipped" >&2
+  fi
+fi
+if ! command -v tmux >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null || true
+fi
+
+echo "== ruff"
+ruff check src tests bench
+echo "== mypy --strict (engine)"
+mypy
+echo "== pytest"
+python -m pytest "$@"

@@ -1,0 +1,123 @@
+"""``firstlast deal``, ``autoplay`` and ``replay``: the engine from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..engine import Game, Position, Variant, play_out
+from ..engine.errors import RecordError
+from ..engine.record import game_from_record, record_to_text
+from .options import DEAL, DEAL_RANGE, make_variant, variant_options
+
+
+def _cards(cards: tuple[object, ...]) -> list[str]:
+    return ["--" if c is None else str(c) for c in cards]
+
+
+@click.command()
+@click.argument("number", type=DEAL)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: first, reserve, stock.")
+def deal(number: int, as_json: bool) -> None:
+    """Show the layout of deal NUMBER (R2, RULES.md §4)."""
+    pos = Position.deal(number)
+    layout = {"first": _cards(pos.first), "reserve": _cards(pos.reserve), "stock": _cards(pos.stock)}
+    if as_json:
+        click.echo(json.dumps({"deal": number, **layout}))
+        return
+    click.echo(f"Deal {number}")
+    click.echo("First row  F1–F8: " + " ".join(layout["first"]))
+    click.echo("Reserve    R1–R8: " + " ".join(layout["reserve"]))
+    click.echo("Stock (turned first first):")
+    for i in range(0, len(layout["stock"]), 22):
+        click.echo("  " + " ".join(layout["stock"][i:i + 22]))
+
+
+def _result_line(game: Game) -> str:
+    pos = game.position
+    what = "WON" if pos.status == "won" else ("lost" if pos.status == "lost" else "unfinished")
+    return (f"Deal {game.deal} ({game.variant.describe()}): {what} — {pos.score} of 104 cards on the piles, "
+            f"{pos.passes} pass{'es' if pos.passes != 1 else ''}, {len(game)} moves")
+
+
+def _print_transcript(game: Game) -> None:
+    for i, step in enumerate(game.steps, start=1):
+        moved = "; ".join(str(m) for m in step.movements)
+        if step.move.kind == "redeal":
+            moved = f"{len(step.movements)} cards waste→stock, shuffled"
+        click.echo(f"{i:4}. {step.move!s:<7} {moved}")
+
+
+@click.command()
+@click.argument("deals", type=DEAL_RANGE, metavar="DEAL|A..B")
+@variant_options
+@click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per deal: deal, won, score, passes.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game record to FILE.")
+def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privilege: bool,
+             transcript: bool, as_json: bool, save: Path | None) -> None:
+    """Play deal DEAL (or every deal in [A, B)) along the forced line to the end."""
+    variant = make_variant(redeals, waste_playable, no_privilege)
+    if len(deals) > 1:
+        if transcript or save:
+            raise click.UsageError("--transcript and --save take a single deal, not a range")
+        _autoplay_range(deals, variant, as_json)
+        return
+    game = Game(deals[0], variant)
+    game.autoplay()
+    if save is not None:
+        _write_atomic(save, record_to_text(game))
+    if as_json:
+        pos = game.position
+        click.echo(json.dumps({"deal": game.deal, "won": pos.status == "won", "score": pos.score,
+                               "passes": pos.passes}))
+        return
+    if transcript:
+        _print_transcript(game)
+    click.echo(_result_line(game))
+
+
+def _autoplay_range(deals: range, variant: Variant, as_json: bool) -> None:
+    won = 0
+    out = sys.stdout
+    for n in deals:
+        o = play_out(n, variant)
+        won += o.won
+        if as_json:
+            out.write(json.dumps({"deal": n, "won": o.won, "score": o.score, "passes": o.passes}) + "\n")
+        else:
+            out.write(f"{n}\t{'won' if o.won else 'lost'}\t{o.score}\t{o.passes}\n")
+    if not as_json:
+        click.echo(f"{won} of {len(deals)} deals won ({100 * won / len(deals):.2f} %), {variant.describe()}")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
+def replay(file: Path, transcript: bool) -> None:
+    """Check and replay a saved game record FILE."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{file}: not a text file") from None
+    except OSError as e:
+        raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
+    try:
+        game = game_from_record(text)
+    except RecordError as e:
+        raise click.ClickException(f"{file}: {e}") from None
+    if transcript:
+        _print_transcript(game)
+    click.echo(_result_line(game))

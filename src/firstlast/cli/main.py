@@ -1,0 +1,47 @@
+"""Entry point: ``firstlast <command>``. Errors print one line, never a traceback."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from ..engine import FirstLastError
+from .engine_commands import autoplay, deal, replay
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="firstlast")
+def cli() -> None:
+    """First and Last (Первые и последние), the Russian patience."""
+
+
+cli.add_command(deal)
+cli.add_command(autoplay)
+cli.add_command(replay)
+# Each face of the game registers its commands below, one import each.
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("firstlast: aborted", err=True)
+        return 130
+    except click.ClickException as e:
+        click.echo(f"firstlast: error: {e.format_message()}", err=True)
+        return e.exit_code if e.exit_code else 1
+    except FirstLastError as e:
+        click.echo(f"firstlast: error: {e}", err=True)
+        return 1
+    except KeyboardInterrupt:
+        click.echo("firstlast: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

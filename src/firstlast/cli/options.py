@@ -1,0 +1,94 @@
+"""Shared command-line option types and the variant flags (V1–V3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from ..engine import MAX_DEAL, Variant, parse_redeals
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class DealNumber(click.ParamType):
+    """A deal number 0 … 2^64−1."""
+
+    name = "DEAL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip().replace("_", "")
+            if not text.isdigit():
+                self.fail(f"deal number must be a whole number 0…{MAX_DEAL}, not {value!r}", param, ctx)
+            n = int(text)
+        if not 0 <= n <= MAX_DEAL:
+            self.fail(f"deal number must be 0…{MAX_DEAL}, not {n}", param, ctx)
+        return n
+
+
+class DealRange(click.ParamType):
+    """``N`` (one deal) or ``A..B`` (the half-open range [A, B))."""
+
+    name = "DEAL|A..B"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> range:
+        text = str(value).strip()
+        if ".." not in text:
+            n = DealNumber().convert(text, param, ctx)
+            return range(n, n + 1)
+        a_text, _, b_text = text.partition("..")
+        a = DealNumber().convert(a_text, param, ctx)
+        if not b_text.strip().replace("_", "").isdigit():
+            self.fail(f"range end must be a whole number, not {b_text!r}", param, ctx)
+        b = int(b_text.strip().replace("_", ""))
+        if b > MAX_DEAL + 1:
+            self.fail(f"range end must be at most {MAX_DEAL + 1}", param, ctx)
+        if b <= a:
+            self.fail(f"empty range {a}..{b}: the end must be greater than the start (half-open [A, B))", param, ctx)
+        return range(a, b)
+
+
+class Redeals(click.ParamType):
+    name = "N|unlimited"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | None:
+        if value is None or isinstance(value, int):
+            return value  # type: ignore[no-any-return]
+        try:
+            return parse_redeals(str(value))
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+DEAL = DealNumber()
+DEAL_RANGE = DealRange()
+REDEALS = Redeals()
+
+
+def variant_options(func: F) -> F:
+    """Add ``--redeals``, ``--waste-playable`` and ``--no-privilege``; the command
+    receives one ``variant: Variant`` argument instead."""
+
+    def build(ctx: click.Context, _param: click.Parameter, _value: Any) -> None:
+        pass
+
+    func = click.option(
+        "--no-privilege", "no_privilege", is_flag=True,
+        help="V3: the last first-row card is not privileged (R8 off).",
+    )(func)
+    func = click.option(
+        "--waste-playable", is_flag=True, help="V2: the waste's top card may be played.",
+    )(func)
+    func = click.option(
+        "--redeals", type=REDEALS, default="3", show_default=True,
+        help="V1: number of redeals, or 'unlimited'.",
+    )(func)
+    return func
+
+
+def make_variant(redeals: int | None, waste_playable: bool, no_privilege: bool) -> Variant:
+    return Variant(redeals=redeals, waste_playable=waste_playable, privileged_last=not no_privilege)

@@ -1,0 +1,91 @@
+"""Cards of the 104-card double deck (R1) and their notation.
+
+A card is an integer 0…103: its index in the unshuffled order of RULES.md §4.4
+(deck 1 then deck 2; clubs, diamonds, hearts, spades; A, 2, …, K). ``Card`` is an
+``int`` subclass so that cards are cheap, hashable and sort in that order.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+RANK_CHARS: Final = "A23456789TJQK"
+SUIT_CHARS: Final = "cdhs"
+#: Russian court/ten indices, as players of the original would write them.
+RANK_CHARS_RU: Final = ("Т", "2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К")
+RANK_NAMES: Final = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+RANKS: Final = 13
+DECK_SIZE: Final = 104
+
+
+class Card(int):
+    """One physical card. ``rank`` is 1 (ace) … 13 (king); ``suit`` 0…3 (c d h s);
+    ``deck`` 1 or 2 (decks matter only for the colour of the back)."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        if not 0 <= index < DECK_SIZE:
+            raise ValueError(f"card index out of range 0…103: {index}")
+        return super().__new__(cls, index)
+
+    @property
+    def rank(self) -> int:
+        return int(self) % 13 + 1
+
+    @property
+    def suit(self) -> int:
+        return (int(self) % 52) // 13
+
+    @property
+    def deck(self) -> int:
+        return int(self) // 52 + 1
+
+    @property
+    def red(self) -> bool:
+        return self.suit in (1, 2)
+
+    @property
+    def symbol(self) -> str:
+        """Plain notation, ``Th``: rank char then suit char. Both decks look alike."""
+        return RANK_CHARS[self.rank - 1] + SUIT_CHARS[self.suit]
+
+    @property
+    def token(self) -> str:
+        """Notation that also names the deck: suit lower-case for deck 1, upper for deck 2."""
+        s = SUIT_CHARS[self.suit]
+        return RANK_CHARS[self.rank - 1] + (s if self.deck == 1 else s.upper())
+
+    def __str__(self) -> str:
+        return self.symbol
+
+    def __repr__(self) -> str:
+        return f"Card({self.token!r})"
+
+    @classmethod
+    def from_token(cls, token: str) -> Card:
+        """Parse ``5h`` (deck 1), ``5H`` (deck 2). Raises ``ValueError`` on bad syntax."""
+        if len(token) != 2 or token[0].upper() not in RANK_CHARS or token[1].lower() not in SUIT_CHARS:
+            raise ValueError(f"not a card: {token!r} (expected rank A23456789TJQK then suit cdhs)")
+        rank = RANK_CHARS.index(token[0].upper())
+        suit = SUIT_CHARS.index(token[1].lower())
+        deck = 1 if token[1].islower() else 2
+        return CARDS[(deck - 1) * 52 + suit * 13 + rank]
+
+
+#: Every card, by index: ``CARDS[i]`` is the canonical instance of ``Card(i)``.
+CARDS: Final[tuple[Card, ...]] = tuple(Card.__new__(Card, i) for i in range(DECK_SIZE))
+
+
+def rank_char(rank: int) -> str:
+    """``rank_char(10) == 'T'``."""
+    return RANK_CHARS[rank - 1]
+
+
+def next_rank(rank: int) -> int:
+    """The rank after ``rank``, wrapping from King to Ace (R4)."""
+    return rank % 13 + 1

@@ -1,0 +1,369 @@
+"""Positions, moves and the rules R2–R11 (RULES.md §2).
+
+A ``Position`` is immutable: ``apply`` returns the next position together with the
+elementary card movements the move caused, in order, so that interfaces can animate
+them. Only the player's choices are moves (play a card, turn, redeal); refills (R7)
+happen inside the move that caused them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from .cards import CARDS, Card, next_rank, rank_char
+from .errors import IllegalMoveError, InvalidMoveError
+from .rng import RngState, seed, shuffle
+from .variant import CANONICAL, Variant
+
+Status = Literal["playing", "won", "lost"]
+MoveKind = Literal["play", "turn", "redeal"]
+PILES: Final = 8
+PILE_SIZE: Final = 13
+STOCK: Final = "stock"
+WASTE: Final = "waste"
+
+
+def first_place(i: int) -> str:
+    """Name of first-row place ``i`` (0-based): ``F1`` … ``F8``."""
+    return f"F{i + 1}"
+
+
+def reserve_place(i: int) -> str:
+    return f"R{i + 1}"
+
+
+def pile_place(i: int) -> str:
+    return f"P{i + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One card moving from one place to another: ``F1``…``F8``, ``R1``…``R8``,
+    ``P1``…``P8``, ``stock`` or ``waste``. ``face_up`` tells how it lands."""
+
+    card: Card
+    source: str
+    target: str
+    face_up: bool = True
+
+    def reversed(self) -> Movement:
+        """The movement that takes the card back (for animating an undo)."""
+        return Movement(self.card, self.target, self.source, self.source != STOCK)
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.source}→{self.target}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card.symbol, "token": self.card.token, "deck": self.card.deck,
+            "from": self.source, "to": self.target, "face_up": self.face_up,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player's move. ``source`` names where a played card comes from:
+    ``R1``…``R8`` (reserve), ``F1``…``F8`` (first row: the privileged card, R8, or a full
+    pile's base, R5) or ``W`` (waste top, variant V2)."""
+
+    kind: MoveKind
+    source: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``turn``/``t``, ``redeal``/``d`` or a source ``R3``, ``F8``, ``W``."""
+        t = text.strip()
+        low = t.lower()
+        if low in ("turn", "t"):
+            return TURN
+        if low in ("redeal", "d"):
+            return REDEAL
+        up = t.upper()
+        if up == "W":
+            return Move("play", "W")
+        if len(up) == 2 and up[0] in "RF" and up[1] in "12345678":
+            return Move("play", up)
+        raise InvalidMoveError(
+            f"not a move: {text!r} (expected turn, redeal, R1–R8, F1–F8 or W)"
+        )
+
+    def __str__(self) -> str:
+        return self.source if self.kind == "play" and self.source else self.kind
+
+
+TURN: Final = Move("turn")
+REDEAL: Final = Move("redeal")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Everything on the table. ``stock`` is in turning order (``stock[0]`` is turned
+    next); ``waste`` runs from its bottom card to its top card; ``rng`` is the state of
+    the deal's random stream, which the next redeal continues (§4.6)."""
+
+    first: tuple[Card | None, ...]
+    reserve: tuple[Card | None, ...]
+    stock: tuple[Card, ...]
+    waste: tuple[Card, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    redeals_used: int
+    rng: RngState
+    variant: Variant = CANONICAL
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def deal(cls, number: int, variant: Variant = CANONICAL) -> Position:
+        """The starting position of deal ``number`` (R2, §4.5)."""
+        cards = list(CARDS)
+        rng = shuffle(seed(number), cards)
+        return cls(
+            first=tuple(cards[0:8]),
+            reserve=tuple(cards[8:16]),
+            stock=tuple(cards[16:]),
+            waste=(),
+            piles=((),) * PILES,
+            redeals_used=0,
+            rng=rng,
+            variant=variant,
+        )
+
+    # ------------------------------------------------------------ derived facts
+    @property
+    def active(self) -> int | None:
+        """Index (0-based) of the active pile (R3), ``None`` when all are complete."""
+        for i, pile in enumerate(self.piles):
+            if len(pile) < PILE_SIZE:
+                return i
+        return None
+
+    @property
+    def need(self) -> int | None:
+        """Rank the active pile takes next (R4/R5), ``None`` when won. When the pile
+        holds 12 cards this is its base's rank, and only the base itself fits (R5)."""
+        k = self.active
+        if k is None:
+            return None
+        pile = self.piles[k]
+        if pile:
+            return next_rank(pile[-1].rank)
+        base = self.first[k]
+        # The base of an active pile is never missing: see E5 and the 104-card count.
+        assert base is not None, "active pile without a base"
+        return next_rank(base.rank)
+
+    @property
+    def privileged(self) -> Card | None:
+        """The privileged card (R8): the card at F8 while P8 is not active (V3)."""
+        k = self.active
+        if not self.variant.privileged_last or k is None or k == PILES - 1:
+            return None
+        return self.first[PILES - 1]
+
+    @property
+    def score(self) -> int:
+        """Cards on the piles (R11), 104 when won."""
+        return sum(len(p) for p in self.piles)
+
+    @property
+    def passes(self) -> int:
+        """Passes through the stock used so far: 1 + redeals made (R11)."""
+        return 1 + self.redeals_used
+
+    @property
+    def redeals_left(self) -> int | None:
+        return self.variant.redeals_left(self.redeals_used)
+
+    @property
+    def status(self) -> Status:
+        if self.active is None:
+            return "won"
+        return "playing" if self.legal_moves() else "lost"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "playing"
+
+    def card_at(self, place: str) -> Card | None:
+        """The playable card at ``R1``…``R8``, ``F1``…``F8`` or ``W`` (waste top)."""
+        if place == "W":
+            return self.waste[-1] if self.waste else None
+        idx = int(place[1]) - 1
+        return self.reserve[idx] if place[0] == "R" else self.first[idx]
+
+    # ------------------------------------------------------------ legal moves
+    def _fitting_plays(self) -> list[Move]:
+        """Plays the rules allow now, precedence (R8) applied, in autoplay's order of
+        preference: base, privileged card, reserve left to right, waste."""
+        k = self.active
+        if k is None:
+            return []
+        pile = self.piles[k]
+        if len(pile) == PILE_SIZE - 1:
+            return [Move("play", first_place(k))]  # R5: only the base itself
+        need = self.need
+        priv = self.privileged
+        if priv is not None and priv.rank == need:
+            return [Move("play", first_place(PILES - 1))]  # R8 precedence
+        plays = [
+            Move("play", reserve_place(i))
+            for i, c in enumerate(self.reserve)
+            if c is not None and c.rank == need
+        ]
+        if self.variant.waste_playable and self.waste and self.waste[-1].rank == need:
+            plays.append(Move("play", "W"))  # V2
+        return plays
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move; the first one is the one autoplay makes (the forced line)."""
+        if self.active is None:
+            return []
+        plays = self._fitting_plays()
+        if plays:
+            return plays  # R9: a card that fits must be played before turning
+        if self.stock:
+            return [TURN]
+        if self.waste and self.redeals_left != 0:
+            return [REDEAL]  # R10
+        return []  # R11: lost
+
+    def forced_move(self) -> Move | None:
+        """The move of the forced line (leftmost of equal choices), ``None`` at the end."""
+        moves = self.legal_moves()
+        return moves[0] if moves else None
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def check(self, move: Move) -> None:
+        """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
+        if self.is_legal(move):
+            return
+        k = self.active
+        if k is None:
+            raise IllegalMoveError("the game is over: all piles are complete (R11)", "R11")
+        if not self.legal_moves():
+            raise IllegalMoveError("the game is over: nothing fits and nothing is left to turn (R11)", "R11")
+        need = self.need
+        assert need is not None
+        pk = pile_place(k)
+        full = len(self.piles[k]) == PILE_SIZE - 1
+        if move.kind == "turn":
+            if self._fitting_plays():
+                raise IllegalMoveError("a card that fits must be played before turning (R9)", "R9")
+            raise IllegalMoveError("the stock is empty: nothing to turn (R9); redeal instead (R10)", "R9")
+        if move.kind == "redeal":
+            if self._fitting_plays():
+                raise IllegalMoveError("a card that fits must be played before redealing (R9)", "R9")
+            if self.stock:
+                raise IllegalMoveError("redeal only when the stock is empty (R10)", "R10")
+            if not self.waste:
+                raise IllegalMoveError("nothing to redeal: the waste is empty (R10)", "R10")
+            raise IllegalMoveError("no redeals left (R10, V1)", "R10")
+        src = move.source or ""
+        if src == "W" and not self.variant.waste_playable:
+            raise IllegalMoveError(
+                "the waste's top card is not a source in these rules (R6; variant V2 allows it)", "R6"
+            )
+        if src.startswith("F"):
+            j = int(src[1]) - 1
+            if j < k and self.first[j] is None:
+                raise IllegalMoveError(f"{src} is already on its pile {pile_place(j)} (R5)", "R5")
+            if j == k and not full:
+                raise IllegalMoveError(
+                    f"{src} goes onto {pk} only as its 13th card, when the pile holds 12 (R5)", "R5"
+                )
+            if j != k and not (j == PILES - 1 and self.privileged is not None):
+                if j == PILES - 1 and not self.variant.privileged_last:
+                    raise IllegalMoveError("the last first-row card is not privileged in this variant (V3)", "V3")
+                raise IllegalMoveError(
+                    "first-row cards never move, except the privileged last card (R8) "
+                    "and a full pile's own base (R5)", "R8"
+                )
+        card = self.card_at(src)
+        if card is None:
+            where = "the waste" if src == "W" else src
+            raise IllegalMoveError(f"{where} is empty", "R6")
+        if full:
+            raise IllegalMoveError(
+                f"{pk} holds 12 cards: its 13th card is {first_place(k)} itself, "
+                "never another card of that rank (R5)", "R5"
+            )
+        if card.rank != need:
+            raise IllegalMoveError(f"{card} does not fit {pk}, which needs a {rank_char(need)} (R4)", "R4")
+        raise IllegalMoveError(
+            f"the privileged card {self.first[PILES - 1]} at F8 must go first (R8)", "R8"
+        )
+
+    # ------------------------------------------------------------ applying
+    def apply(self, move: Move) -> tuple[Position, tuple[Movement, ...]]:
+        """Play ``move``: the new position and the card movements, in order.
+        Raises ``IllegalMoveError`` (with the rule) if the move is not legal here."""
+        self.check(move)
+        if move.kind == "turn":
+            return self._turn()
+        if move.kind == "redeal":
+            return self._redeal()
+        return self._play(move.source or "")
+
+    def _turn(self) -> tuple[Position, tuple[Movement, ...]]:  # R9
+        card, stock = self.stock[0], self.stock[1:]
+        k = self.active
+        assert k is not None
+        if card.rank == self.need:
+            piles = _with_card(self.piles, k, card)
+            pos = replace(self, stock=stock, piles=piles)
+            return pos, (Movement(card, STOCK, pile_place(k)),)
+        pos = replace(self, stock=stock, waste=self.waste + (card,))
+        return pos, (Movement(card, STOCK, WASTE),)
+
+    def _redeal(self) -> tuple[Position, tuple[Movement, ...]]:  # R10, §4.6
+        cards = list(self.waste)
+        rng = shuffle(self.rng, cards)
+        moves = tuple(Movement(c, WASTE, STOCK, face_up=False) for c in reversed(self.waste))
+        pos = replace(self, stock=tuple(cards), waste=(), redeals_used=self.redeals_used + 1, rng=rng)
+        return pos, moves
+
+    def _play(self, src: str) -> tuple[Position, tuple[Movement, ...]]:
+        k = self.active
+        assert k is not None
+        card = self.card_at(src)
+        assert card is not None
+        target = pile_place(k)
+        piles = _with_card(self.piles, k, card)
+        first, reserve, stock, waste = self.first, self.reserve, self.stock, self.waste
+        movements = [Movement(card, src, target)]
+        if src == "W":
+            waste = waste[:-1]  # V2
+        elif src[0] == "F" and int(src[1]) - 1 == k:
+            first = _set(first, k, None)  # R5: the base ends its own pile; no refill
+        else:
+            # R7: the place is refilled at once, from the waste top, else the stock.
+            refill: Card | None = None
+            if waste:
+                refill, waste = waste[-1], waste[:-1]
+                movements.append(Movement(refill, WASTE, src))
+            elif stock:
+                refill, stock = stock[0], stock[1:]
+                movements.append(Movement(refill, STOCK, src))
+            if src[0] == "R":
+                reserve = _set(reserve, int(src[1]) - 1, refill)
+            else:
+                first = _set(first, PILES - 1, refill)  # R8: the privileged card's place
+        pos = replace(self, first=first, reserve=reserve, stock=stock, waste=waste, piles=piles)
+        return pos, tuple(movements)
+
+    def __str__(self) -> str:
+        from .notation import position_to_text
+
+        return position_to_text(self)
+
+
+def _set(row: tuple[Card | None, ...], i: int, card: Card | None) -> tuple[Card | None, ...]:
+    return row[:i] + (card,) + row[i + 1:]
+
+
+def _with_card(piles: tuple[tuple[Card, ...], ...], k: int, card: Card) -> tuple[tuple[Card, ...], ...]:
+    return piles[:k] + (piles[k] + (card,),) + piles[k + 1:]
+
+

@@ -1,0 +1,82 @@
+"""Rule variants V1–V3 (RULES.md §3), declared once with typed defaults.
+
+``Variant()`` is the canonical game. Variants are immutable and hashable, so they can
+key statistics and caches.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+CANONICAL_REDEALS: Final = 3
+_TOKEN = re.compile(r"r(\d+|u)(w?)(n?)")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """``redeals``: V1, the number of redeals (``None`` = unlimited);
+    ``waste_playable``: V2, the waste's top card is a source;
+    ``privileged_last``: V3, the card at F8 is privileged (R8)."""
+
+    redeals: int | None = CANONICAL_REDEALS
+    waste_playable: bool = False
+    privileged_last: bool = True
+
+    def __post_init__(self) -> None:
+        if self.redeals is not None and (
+            isinstance(self.redeals, bool) or not isinstance(self.redeals, int) or self.redeals < 0
+        ):
+            raise ValueError(f"redeals must be a whole number ≥ 0 or None (unlimited), not {self.redeals!r}")
+
+    def redeals_left(self, used: int) -> int | None:
+        """Redeals still allowed after ``used`` (None when unlimited)."""
+        return None if self.redeals is None else max(0, self.redeals - used)
+
+    @property
+    def token(self) -> str:
+        """Compact form used in position notation: ``r3``, ``ru``, ``r0w``, ``r3wn``."""
+        return (
+            "r" + ("u" if self.redeals is None else str(self.redeals))
+            + ("w" if self.waste_playable else "")
+            + ("n" if not self.privileged_last else "")
+        )
+
+    @classmethod
+    def from_token(cls, token: str) -> Variant:
+        m = _TOKEN.fullmatch(token)
+        if m is None:
+            raise ValueError(f"not a variant: {token!r} (expected r<redeals>|ru, then optional w, n)")
+        return cls(
+            redeals=None if m.group(1) == "u" else int(m.group(1)),
+            waste_playable=bool(m.group(2)),
+            privileged_last=not m.group(3),
+        )
+
+    def describe(self) -> str:
+        """Human description, e.g. ``3 redeals, privileged last card``."""
+        parts = [
+            "unlimited redeals" if self.redeals is None
+            else f"{self.redeals} redeal" + ("" if self.redeals == 1 else "s")
+        ]
+        if self.waste_playable:
+            parts.append("waste playable")
+        parts.append("privileged last card" if self.privileged_last else "no privileged card")
+        return ", ".join(parts)
+
+
+CANONICAL: Final = Variant()
+
+
+def parse_redeals(text: str) -> int | None:
+    """Parse a ``--redeals`` value: a whole number ≥ 0 or ``unlimited``."""
+    if text.strip().lower() in ("unlimited", "u", "inf", "∞"):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"redeals must be a whole number ≥ 0 or 'unlimited', not {text!r}") from None
+    if value < 0:
+        raise ValueError(f"redeals must be ≥ 0, not {value}")
+    return value
