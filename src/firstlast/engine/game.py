@@ -22,9 +22,11 @@ class Step(NamedTuple):
 
 
 class Game:
-    """``Game(deal, variant, moves)`` replays ``moves`` (``Move`` or text) from the deal."""
+    """``Game(deal, variant, moves, redo)`` replays ``moves`` (``Move`` or text) from the
+    deal; ``redo`` is a line of moves taken back that ``redo()`` would make, next first."""
 
-    def __init__(self, deal: int, variant: Variant = CANONICAL, moves: Iterable[Move | str] = ()) -> None:
+    def __init__(self, deal: int, variant: Variant = CANONICAL, moves: Iterable[Move | str] = (),
+                 redo: Iterable[Move | str] = ()) -> None:
         self.deal = deal
         self.variant = variant
         self._positions: list[Position] = [Position.deal(deal, variant)]
@@ -32,6 +34,8 @@ class Game:
         self._redo: list[Move] = []
         for m in moves:
             self.push(m)
+        # ``redo``: moves taken back, next first; they are checked when redone.
+        self._redo = [Move.parse(m) if isinstance(m, str) else m for m in reversed(list(redo))]
 
     # --------------------------------------------------------------- reading
     @property
