@@ -290,7 +290,8 @@ class GameStore:
         with self._connect() as db:
             rows = db.execute(sql, args).fetchall()
         return [
-            GameSummary(r[0], int(r[1]), Variant.from_token(r[2]), r[3], r[4], r[5], len(r[6].split()), r[7], r[8], r[9])
+            GameSummary(r[0], int(r[1]), Variant.from_token(r[2]), r[3], r[4], r[5], len(r[6].split()),
+                        r[7], r[8], r[9])
             for r in rows
         ]
 

@@ -21,6 +21,8 @@ cli.add_command(deal)
 cli.add_command(autoplay)
 cli.add_command(replay)
 # Each face of the game registers its commands below, one import each.
+from .web_commands import play  # noqa: E402, I001
+cli.add_command(play)
 
 
 def main(argv: list[str] | None = None) -> int:

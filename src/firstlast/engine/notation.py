@@ -13,6 +13,8 @@ state (four 64-bit words in hex) that the next redeal continues.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .cards import DECK_SIZE, Card, next_rank
 from .errors import InvalidPositionError
 from .position import PILE_SIZE, PILES, Position
@@ -66,7 +68,8 @@ def position_from_text(text: str) -> Position:
     fields = text.split()
     if len(fields) != 8:
         raise InvalidPositionError(
-            f"expected 8 space-separated fields (first reserve piles stock waste redeals variant rng), got {len(fields)}"
+            "expected 8 space-separated fields (first reserve piles stock waste redeals variant rng),"
+            f" got {len(fields)}"
         )
     f_first, f_reserve, f_piles, f_stock, f_waste, f_redeals, f_variant, f_rng = fields
     first = _parse_cards(f_first, "first row", gaps=True)
@@ -104,10 +107,11 @@ def validate(pos: Position) -> None:
     for pile in pos.piles:
         every.extend(pile)
     if len(every) != DECK_SIZE or len(set(every)) != DECK_SIZE:  # E6
-        seen: set[Card] = set()
-        twice = sorted({c.token for c in every if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        twice = sorted(c.token for c, n in Counter(every).items() if n > 1)
         detail = f"; named twice: {', '.join(twice)}" if twice else ""
-        raise InvalidPositionError(f"the position must hold each of the 104 cards once, it holds {len(every)}{detail} (E6)")
+        raise InvalidPositionError(
+            f"the position must hold each of the 104 cards once, it holds {len(every)}{detail} (E6)"
+        )
     if not any(pos.rng):
         raise InvalidPositionError("rng: the all-zero state is not a generator state")
     if pos.variant.redeals is not None and pos.redeals_used > pos.variant.redeals:

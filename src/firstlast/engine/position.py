@@ -332,7 +332,7 @@ class Position:
         target = pile_place(k)
         piles = _with_card(self.piles, k, card)
         first, reserve, stock, waste = self.first, self.reserve, self.stock, self.waste
-        movements = [Movement(card, src, target)]
+        movements = [Movement(card, WASTE if src == "W" else src, target)]
         if src == "W":
             waste = waste[:-1]  # V2
         elif src[0] == "F" and int(src[1]) - 1 == k:

@@ -1,0 +1,330 @@
+"""Compiled forced line: the rules of ``engine.fastplay`` on ``uint64`` and ``int8``.
+
+``engine.fastplay.play_out`` is the readable reference; the ``_njit`` functions here are
+the same rules (R2–R11, V1–V3) and the same random stream (RULES.md §4) compiled with
+numba, for bulk odds and live chances. Tests prove the two agree on every variant,
+including deal numbers near 2^64−1.
+
+Three things make the compiled line fast without changing a single result:
+
+* the reserve is kept as a count per rank: ranks alone decide play, and which of two
+  equal reserve cards leaves (the leftmost, R6) only decides which slot the refill
+  lands in, which no later rule can see;
+* turning scans the stock for the needed rank in a tight loop: while cards miss, none of
+  the other sources can start to fit (a missing card pushed on the waste is not the
+  needed rank, so not even V2's waste top changes that);
+* the stock and the waste are two 104-slot buffers that swap roles on a redeal.
+
+Every kernel is compiled once and cached on disk (``cache=True``): a second process
+loads the machine code instead of compiling again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..engine import Variant
+
+# numba turns mixed uint64/int64 arithmetic into float64: every constant is typed.
+_U5 = np.uint64(5)
+_U7 = np.uint64(7)
+_U9 = np.uint64(9)
+_U17 = np.uint64(17)
+_U19 = np.uint64(19)
+_U27 = np.uint64(27)
+_U30 = np.uint64(30)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_U45 = np.uint64(45)
+_U57 = np.uint64(57)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+#: Ranks 0…12 of the 104 cards in the unshuffled order of §4.4.
+_RANKS0 = (np.arange(104) % 13).astype(np.int8)
+
+#: ``redeals`` argument of the kernels for unlimited redeals (V1).
+UNLIMITED = -1
+#: Deals per block in the batch kernels: the unit a thread takes at a time.
+_BLOCK = 4096
+
+
+# ----------------------------------------------------------------------- random stream
+@njit(cache=True, inline="always")
+def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return state, z ^ (z >> _U31)
+
+
+@njit(cache=True)
+def _seed(deal: np.uint64, s: np.ndarray) -> None:
+    """§4.1: the xoshiro256** state of ``deal`` into ``s`` (uint64[4])."""
+    st = deal
+    for i in range(4):
+        st, out = _splitmix(st)
+        s[i] = out
+
+
+@njit(cache=True, inline="always")
+def _next(s: np.ndarray) -> np.uint64:
+    """One xoshiro256** step on the state array ``s``."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    x = s1 * _U5
+    result = ((x << _U7) | (x >> _U57)) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << _U45) | (s3 >> _U19)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return result
+
+
+@njit(cache=True, inline="always")
+def _below(s: np.ndarray, n: np.uint64) -> np.int64:
+    """§4.2, Lemire's unbiased draw in [0, n) on 32-bit values."""
+    m = (_next(s) >> _U32) * n
+    low = m & _MASK32
+    if low < n:
+        t = (_TWO32 - n) % n
+        while low < t:
+            m = (_next(s) >> _U32) * n
+            low = m & _MASK32
+    return np.int64(m >> _U32)
+
+
+@njit(cache=True)
+def _shuffle(a: np.ndarray, length: np.int64, s: np.ndarray) -> None:
+    """§4.3, Fisher–Yates of ``a[:length]`` from the top down."""
+    for i in range(length - 1, 0, -1):
+        j = _below(s, np.uint64(i + 1))
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+
+
+# ----------------------------------------------------------------------- the forced line
+@njit(cache=True)
+def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: np.int64, sl: np.int64,
+          waste: np.ndarray, wl: np.int64, k: np.int64, held: np.int64, redeals: np.int64,
+          redeals_left: np.int64, waste_playable: bool, privileged: bool,
+          s: np.ndarray) -> tuple[bool, np.int64, np.int64]:
+    """Play the forced line from any position to its end: (won, score, passes).
+
+    ``first``: ranks at F1…F8 (−1 for a gap); ``rcount``: reserve cards per rank;
+    ``stock[sp:sl]`` in turning order; ``waste[:wl]`` bottom to top (both buffers hold
+    104); ``k``: active pile, ``held``: its cards without the base; ``redeals``: made so
+    far; ``redeals_left``: −1 for unlimited; ``s``: the stream the redeals continue.
+    All arrays are changed in place.
+    """
+    done = 13 * k
+    need = (first[k] + 1 + held) % 13 if k < 8 else 0
+    while True:
+        if held == 12:  # R5: the base ends the pile
+            done += 13
+            k += 1
+            if k == 8:
+                return True, np.int64(104), redeals + 1
+            held = 0
+            need = (first[k] + 1) % 13
+            continue
+        if privileged and k < 7 and first[7] == need:  # R8, with precedence
+            if wl > 0:  # R7 refill: waste top, else stock, else a gap
+                wl -= 1
+                first[7] = waste[wl]
+            elif sp < sl:
+                first[7] = stock[sp]
+                sp += 1
+            else:
+                first[7] = -1
+        elif rcount[need] > 0:  # a reserve card (which slot cannot matter)
+            rcount[need] -= 1
+            if wl > 0:
+                wl -= 1
+                rcount[waste[wl]] += 1
+            elif sp < sl:
+                rcount[stock[sp]] += 1
+                sp += 1
+        elif waste_playable and wl > 0 and waste[wl - 1] == need:  # V2
+            wl -= 1
+        elif sp < sl:  # R9: turn until a card fits
+            while sp < sl and stock[sp] != need:
+                waste[wl] = stock[sp]
+                wl += 1
+                sp += 1
+            if sp == sl:
+                continue
+            sp += 1
+        elif wl > 0 and redeals_left != 0:  # R10, §4.6: the waste, shuffled, turned from 0
+            _shuffle(waste, wl, s)
+            tmp = stock
+            stock = waste
+            waste = tmp
+            sp = 0
+            sl = wl
+            wl = 0
+            redeals += 1
+            redeals_left -= 1
+            continue
+        else:  # R11
+            return False, done + held, redeals + 1
+        held += 1
+        need = (need + 1) % 13
+
+
+@njit(cache=True)
+def _play_deal(deal: np.uint64, redeals: np.int64, waste_playable: bool, privileged: bool,
+               ranks: np.ndarray, first: np.ndarray, rcount: np.ndarray, stock: np.ndarray,
+               waste: np.ndarray, s: np.ndarray) -> tuple[bool, np.int64, np.int64]:
+    """Deal ``deal`` (R2, §4.5) and play it out, using the caller's scratch buffers."""
+    ranks[:] = _RANKS0
+    _seed(deal, s)
+    _shuffle(ranks, 104, s)
+    rcount[:] = 0
+    for i in range(8):
+        first[i] = ranks[i]
+        rcount[ranks[8 + i]] += 1
+    for i in range(88):
+        stock[i] = ranks[16 + i]
+    return _line(first, rcount, stock, 0, 88, waste, 0, 0, 0, 0, redeals, waste_playable, privileged, s)
+
+
+@njit(cache=True)
+def _play_one(deal: np.uint64, redeals: np.int64, waste_playable: bool,
+              privileged: bool) -> tuple[bool, np.int64, np.int64]:
+    return _play_deal(deal, redeals, waste_playable, privileged, np.empty(104, np.int8),
+                      np.empty(8, np.int8), np.empty(13, np.int64), np.empty(104, np.int8),
+                      np.empty(104, np.int8), np.empty(4, np.uint64))
+
+
+@njit(cache=True)
+def _play_block(deals: np.ndarray, start: np.uint64, lo: np.int64, hi: np.int64, redeals: np.int64,
+                waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
+                passes: np.ndarray) -> None:
+    """Results of deals ``lo…hi−1``: ``deals[i]`` when ``deals`` is non-empty, else
+    ``start + i`` (a range without an array of deal numbers)."""
+    ranks = np.empty(104, np.int8)
+    first = np.empty(8, np.int8)
+    rcount = np.empty(13, np.int64)
+    stock = np.empty(104, np.int8)
+    waste = np.empty(104, np.int8)
+    s = np.empty(4, np.uint64)
+    explicit = deals.shape[0] > 0
+    for i in range(lo, hi):
+        deal = deals[i] if explicit else start + np.uint64(i)
+        w, sc, p = _play_deal(deal, redeals, waste_playable, privileged, ranks, first, rcount, stock, waste, s)
+        won[i] = w
+        score[i] = sc
+        passes[i] = p
+
+
+@njit(cache=True)
+def _play_many_serial(deals: np.ndarray, start: np.uint64, count: np.int64, redeals: np.int64,
+                      waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
+                      passes: np.ndarray) -> None:
+    _play_block(deals, start, 0, count, redeals, waste_playable, privileged, won, score, passes)
+
+
+@njit(cache=True, parallel=True)
+def _play_many_parallel(deals: np.ndarray, start: np.uint64, count: np.int64, redeals: np.int64,
+                        waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
+                        passes: np.ndarray) -> None:
+    # Blocks, not single deals, per prange step: each block allocates its buffers once.
+    blocks = (count + _BLOCK - 1) // _BLOCK
+    for b in prange(blocks):
+        lo = b * _BLOCK
+        hi = min(lo + _BLOCK, count)
+        _play_block(deals, start, lo, hi, redeals, waste_playable, privileged, won, score, passes)
+
+
+# ----------------------------------------------------------------------- live chances
+@njit(cache=True)
+def _sample_stream(seed: np.uint64, i: np.int64, s: np.ndarray) -> None:
+    """Sample ``i``'s own stream: §4.1 seeding of (a SplitMix64 mix of ``seed``) + i, so
+    samples of one seed, and the streams of different seeds, are unrelated."""
+    _, base = _splitmix(seed)
+    _seed(base + np.uint64(i), s)
+
+
+@njit(cache=True)
+def _chance(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0: np.ndarray,
+            k: np.int64, held: np.int64, redeals_used: np.int64, redeals_left: np.int64,
+            waste_playable: bool, privileged: bool, samples: np.int64, seed: np.uint64,
+            won: np.ndarray, score: np.ndarray, passes: np.ndarray) -> None:
+    """Play a position out ``samples`` times, each with the unseen stock shuffled
+    uniformly and random redeals, from the sample's own stream; results per sample."""
+    first = np.empty(8, np.int8)
+    rcount = np.empty(13, np.int64)
+    stock = np.empty(104, np.int8)
+    waste = np.empty(104, np.int8)
+    s = np.empty(4, np.uint64)
+    sl = stock0.shape[0]
+    wl = waste0.shape[0]
+    for i in range(samples):
+        first[:] = first0
+        rcount[:] = rcount0
+        stock[:sl] = stock0
+        waste[:wl] = waste0
+        _sample_stream(seed, i, s)
+        _shuffle(stock, sl, s)
+        w, sc, p = _line(first, rcount, stock, 0, sl, waste, wl, k, held, redeals_used, redeals_left,
+                         waste_playable, privileged, s)
+        won[i] = w
+        score[i] = sc
+        passes[i] = p
+
+
+# ----------------------------------------------------------------------- Python entry points
+def redeals_arg(variant: Variant) -> int:
+    """The kernels' ``redeals``: a count, or ``UNLIMITED``."""
+    return UNLIMITED if variant.redeals is None else variant.redeals
+
+
+def play_deal(deal: int, variant: Variant) -> tuple[bool, int, int]:
+    """One deal along the forced line, compiled: (won, score, passes) as ``play_out``."""
+    w, sc, p = _play_one(np.uint64(deal), redeals_arg(variant), variant.waste_playable, variant.privileged_last)
+    return bool(w), int(sc), int(p)
+
+
+def play_deals(deals: np.ndarray | range, variant: Variant, parallel: bool = True,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play many deals: arrays (won bool, score int8, passes int32), one entry per deal.
+
+    ``deals`` is a ``range`` of deal numbers (no array is built for it) or an array of
+    them (``uint64``). ``parallel`` uses every numba thread; the serial kernel is for
+    callers that bring their own parallelism (Dask worker threads, processes).
+    """
+    if isinstance(deals, range):
+        if deals.step != 1:
+            raise ValueError("a range of deals must have step 1")
+        if len(deals) and not (0 <= deals.start and deals.stop - 1 <= 2**64 - 1):
+            raise ValueError("deal numbers must be 0…2^64−1")
+        arr = np.empty(0, np.uint64)
+        start = np.uint64(deals.start if len(deals) else 0)
+        count = len(deals)
+    else:
+        arr = np.ascontiguousarray(deals, dtype=np.uint64)
+        start = np.uint64(0)
+        count = arr.shape[0]
+    won = np.empty(count, np.bool_)
+    score = np.empty(count, np.int8)
+    passes = np.empty(count, np.int32)
+    fn = _play_many_parallel if parallel else _play_many_serial
+    fn(arr, start, count, redeals_arg(variant), variant.waste_playable, variant.privileged_last,
+       won, score, passes)
+    return won, score, passes

@@ -1,0 +1,155 @@
+"""Drawing cards as boxed, coloured text in four sizes.
+
+Pure presentation: nothing here knows the rules. A card is drawn as a small box with
+an ivory face and red or black pips, so that it reads on dark and light terminals alike
+(the face carries its own background instead of relying on the terminal's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+
+from ..engine import Card
+
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+RANK_LABELS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+FELT: Final = "#0b4d22"
+FACE: Final = "#f4f1e6"
+RED: Final = "#c40c2a"
+BLACK: Final = "#151515"
+EDGE: Final = "#8a8a80"
+BACK: Final = "#1d3f8f"
+BACK_2: Final = "#7a1f2b"  # deck 2's back: the decks differ only there (R1)
+ACTIVE: Final = "#ffd24a"
+PLAYABLE: Final = "#3fe05a"
+PRIVILEGED: Final = "#ff9f1c"
+
+
+@dataclass(frozen=True, slots=True)
+class CardSize:
+    """A card's outer width and height in cells."""
+
+    name: str
+    width: int
+    height: int
+
+
+SMALL: Final = CardSize("small", 5, 3)
+MEDIUM: Final = CardSize("medium", 7, 5)
+LARGE: Final = CardSize("large", 9, 7)
+HUGE: Final = CardSize("huge", 11, 9)
+SIZES: Final = (SMALL, MEDIUM, LARGE, HUGE)
+
+# Box characters by emphasis: plain edge, playable (heavy), active pile (double).
+_BOXES: Final = {
+    "plain": "┌┐└┘─│",
+    "heavy": "┏┓┗┛━┃",
+    "double": "╔╗╚╝═║",
+    "dashed": "┌┐└┘╌╎",
+}
+
+
+def rank_label(card: Card) -> str:
+    return RANK_LABELS[card.rank - 1]
+
+
+def pretty(card: Card | None) -> str:
+    """``10♥``: the card as a player reads it; ``--`` for an empty place."""
+    if card is None:
+        return "--"
+    return rank_label(card) + SUIT_SYMBOLS[card.suit]
+
+
+def pretty_text(card: Card | None) -> Text:
+    """``pretty`` in the card's colour, for side bars and messages."""
+    if card is None:
+        return Text("--", style="dim")
+    return Text(pretty(card), style=Style(color="#ff5a6e" if card.red else "#e8e8e8", bold=True))
+
+
+def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
+           inner: list[list[tuple[str, Style]]]) -> list[Text]:
+    """A box of ``width``×``height`` whose interior rows are given as styled segments."""
+    tl, tr, bl, br, hz, vt = box
+    lines = [Text(tl + hz * (width - 2) + tr, style=edge)]
+    for row in inner:
+        line = Text(vt, style=edge)
+        used = 0
+        for chunk, style in row:
+            line.append(chunk, style=style)
+            used += len(chunk)
+        line.append(" " * max(0, width - 2 - used), style=fill)
+        line.append(vt, style=edge)
+        lines.append(line)
+    lines.append(Text(bl + hz * (width - 2) + br, style=edge))
+    return lines
+
+
+def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: str = EDGE) -> list[Text]:
+    """The face of ``card`` as ``size.height`` lines of ``size.width`` cells."""
+    w, h = size.width, size.height
+    iw = w - 2
+    fill = Style(bgcolor=FACE)
+    ink = Style(color=RED if card.red else BLACK, bgcolor=FACE, bold=True)
+    edge = Style(color=edge_color, bgcolor=FACE, bold=emphasis != "plain")
+    label = rank_label(card) + SUIT_SYMBOLS[card.suit]
+    suit = SUIT_SYMBOLS[card.suit]
+    rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
+    if h == 3:
+        rows[0] = [(label.rjust(iw), ink)]
+    else:
+        rows[0] = [(label, ink)]
+        rows[-1] = [(label.rjust(iw), ink)]
+        mid = (h - 2) // 2
+        if size.width >= 11:
+            # Big cards show the rank large in the middle as well as the pip.
+            rows[mid - 1] = [(suit.center(iw), ink)]
+            rows[mid] = [(rank_label(card).center(iw), ink)]
+            rows[mid + 1] = [(suit.center(iw), ink)]
+        else:
+            rows[mid] = [(suit.center(iw), ink)]
+    return _frame(w, h, _BOXES[emphasis], edge, fill, rows)
+
+
+def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[Text]:
+    """A face-down card (the stock), optionally with a count in the middle."""
+    w, h = size.width, size.height
+    iw = w - 2
+    colour = BACK if deck == 1 else BACK_2
+    fill = Style(color="#9fb4e8", bgcolor=colour)
+    edge = Style(color="#c8d4f0", bgcolor=colour)
+    rows: list[list[tuple[str, Style]]] = [[("░" * iw, fill)] for _ in range(h - 2)]
+    if count is not None:
+        mid = (h - 2) // 2
+        num = str(count)
+        rows[mid] = [(num.center(iw, "░")[:iw], Style(color="white", bgcolor=colour, bold=True))]
+    return _frame(w, h, _BOXES["plain"], edge, fill, rows)
+
+
+def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_color: str = "#3f8f5a") -> list[Text]:
+    """An empty place on the table: a faint outline, optionally with a word inside."""
+    w, h = size.width, size.height
+    iw = w - 2
+    fill = Style(bgcolor=FELT)
+    edge = Style(color=edge_color, bgcolor=FELT, bold=emphasis != "dashed")
+    rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
+    if text:
+        rows[(h - 2) // 2] = [(text[:iw].center(iw), Style(color=edge_color, bgcolor=FELT, bold=True))]
+    return _frame(w, h, _BOXES[emphasis], edge, fill, rows)
+
+
+def choose_size(width: int, height: int, side_width: int) -> CardSize:
+    """The biggest card size whose table (8 columns, 4 rows of cards, each with a label
+    line) fits a ``width``×``height`` screen beside a side bar of ``side_width``."""
+    best = SMALL
+    for size in SIZES:
+        need_w = 8 * (size.width + 1) + 3 + side_width
+        need_h = 4 * (size.height + 1) + 5
+        if width >= need_w and height >= need_h:
+            best = size
+    return best

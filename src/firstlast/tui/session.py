@@ -1,0 +1,120 @@
+"""The terminal game's link to the shared game store: which game is on the table,
+committing each move, and picking up changes made elsewhere (the browser).
+
+Kept apart from the widgets so it can be read and tested on its own. It holds no rules:
+moves go to the engine's ``Game``, which raises if they are not legal.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Final
+
+from ..engine import MAX_DEAL, Game, Variant
+from ..store import GameStore, StoreConflict, StoredGame
+
+#: Random deals are drawn below this so that their numbers stay short enough to read
+#: out and type back; any deal 0…2^64−1 can still be chosen by number (§4).
+RANDOM_DEAL_LIMIT: Final = 1_000_000_000
+SETTINGS_VARIANT: Final = "variant"
+
+
+def random_deal() -> int:
+    return secrets.randbelow(RANDOM_DEAL_LIMIT)
+
+
+def parse_deal(text: str) -> int:
+    """A deal number typed by the player; ``ValueError`` with a readable message."""
+    t = text.strip().replace("_", "").replace(" ", "").replace(",", "")
+    if not t.isdigit():
+        raise ValueError(f"a deal number is a whole number 0…{MAX_DEAL}")
+    n = int(t)
+    if n > MAX_DEAL:
+        raise ValueError(f"deal numbers go up to {MAX_DEAL}")
+    return n
+
+
+@dataclass
+class Saved:
+    """What happened when a move was committed."""
+
+    ok: bool
+    message: str = ""
+
+
+class Session:
+    """The local player's current game in the store."""
+
+    def __init__(self, store: GameStore, stored: StoredGame) -> None:
+        self.store = store
+        self.player = stored.player
+        self.stored = stored
+
+    # ------------------------------------------------------------ opening
+    @classmethod
+    def open(cls, store: GameStore, deal: int | None, variant: Variant, resume: bool) -> Session:
+        """``deal`` given: a new game of it (or, with ``resume``, its latest unfinished
+        game). No deal: the latest unfinished game; with ``resume`` it must exist, else
+        a new random deal. Raises ``LookupError`` when ``resume`` finds nothing."""
+        player = store.local_player()
+        unfinished = store.games(player, status="playing", limit=200)
+        if deal is not None:
+            if resume:
+                for s in unfinished:
+                    if s.deal == deal:
+                        return cls(store, store.load(s.id, player))
+                raise LookupError(f"no unfinished game of deal {deal} to resume")
+            return cls(store, store.create(player, deal, variant))
+        if unfinished:
+            return cls(store, store.load(unfinished[0].id, player))
+        if resume:
+            raise LookupError("no unfinished game to resume")
+        return cls(store, store.create(player, random_deal(), variant))
+
+    @property
+    def game(self) -> Game:
+        return self.stored.game
+
+    @property
+    def game_id(self) -> str:
+        return self.stored.id
+
+    def new_game(self, deal: int, variant: Variant) -> None:
+        self.stored = self.store.create(self.player, deal, variant)
+
+    # ------------------------------------------------------------ saving
+    def save(self) -> Saved:
+        """Commit the game as it stands. On a conflict (the game was changed in another
+        window since we loaded it) the stored game wins: it is reloaded, so the table
+        shows what is really saved, and the caller tells the player."""
+        try:
+            self.store.save(self.stored)
+        except StoreConflict:
+            self.stored = self.store.load(self.stored.id, self.player)
+            return Saved(False, "this game was changed elsewhere (another window or the browser): "
+                                "reloaded the saved game")
+        return Saved(True)
+
+    def reload_if_changed(self) -> bool:
+        """Pick up moves made elsewhere since our last save; True if the game changed."""
+        fresh = self.store.load(self.stored.id, self.player)
+        if fresh.version == self.stored.version:
+            return False
+        self.stored = fresh
+        return True
+
+    # ------------------------------------------------------------ variant setting
+    def saved_variant(self) -> Variant | None:
+        value = self.store.settings(self.player).get(SETTINGS_VARIANT)
+        if not isinstance(value, str):
+            return None
+        try:
+            return Variant.from_token(value)
+        except ValueError:
+            return None
+
+    def save_variant(self, variant: Variant) -> None:
+        settings = self.store.settings(self.player)
+        settings[SETTINGS_VARIANT] = variant.token
+        self.store.save_settings(self.player, settings)

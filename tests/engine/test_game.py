@@ -1,0 +1,173 @@
+"""Games: the forced line, undo/redo, golden playthroughs, the fast path, records, notation."""
+
+from __future__ import annotations
+
+import pytest
+from golden import CASES, path_for, playthrough
+
+from firstlast.engine import (
+    MAX_DEAL,
+    FirstLastError,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Position,
+    RecordError,
+    Variant,
+    play_out,
+    position_from_text,
+)
+from firstlast.engine.record import game_from_record, read_headers, record_to_text
+
+ALL_VARIANTS = [
+    Variant(redeals, waste, privilege)
+    for redeals in (0, 1, 3, None)
+    for waste in (False, True)
+    for privilege in (True, False)
+]
+
+
+@pytest.mark.parametrize(("deal", "variant"), CASES, ids=[f"{d}-{v.token}" for d, v in CASES])
+def test_golden_playthroughs(deal: int, variant: Variant) -> None:
+    expected = path_for(deal, variant).read_text(encoding="utf-8").splitlines()
+    actual = playthrough(deal, variant)
+    for i, (want, got) in enumerate(zip(expected, actual, strict=False)):
+        assert got == want, f"line {i + 1} differs"
+    assert len(actual) == len(expected)
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.token)
+def test_fast_path_equals_the_move_by_move_game(variant: Variant) -> None:
+    for deal in [*range(150), MAX_DEAL, MAX_DEAL - 1, 2**63]:
+        game = Game(deal, variant)
+        game.autoplay()
+        pos = game.position
+        assert play_out(deal, variant) == (pos.status == "won", pos.score, pos.passes), deal
+
+
+def test_unlimited_redeals_win_every_deal() -> None:
+    unlimited = Variant(redeals=None)
+    for deal in range(10_000):
+        outcome = play_out(deal, unlimited)
+        assert outcome.won and outcome.score == 104, deal
+
+
+def test_illegal_moves_change_nothing_and_name_the_rule() -> None:
+    game = Game(1)
+    before = game.position
+    with pytest.raises(IllegalMoveError) as info:
+        game.push("R1")
+    assert info.value.rule == "R4" and game.position == before and len(game) == 0
+    with pytest.raises(InvalidMoveError):
+        game.push("R9")
+    with pytest.raises(InvalidMoveError):
+        Move.parse("xyzzy")
+    assert Move.parse(" t ") == Move("turn") and Move.parse("r3") == Move("play", "R3")
+
+
+def test_undo_redo_and_restart() -> None:
+    game = Game(3)
+    with pytest.raises(FirstLastError):
+        game.undo()
+    with pytest.raises(FirstLastError):
+        game.redo()
+    game.autoplay()
+    end, n = game.position, len(game)
+    movements = game.undo()
+    assert movements and all(m.source == game.steps[-1].movements[0].target or True for m in movements)
+    assert game.can_redo and game.redo_moves[0] == game.position.forced_move()
+    game.redo()
+    assert game.position == end
+    game.restart()
+    assert len(game) == 0 and len(game.redo_moves) == n
+    # A different move clears the redo line; the same one keeps it.
+    game.redo()
+    assert len(game.redo_moves) == n - 1
+    game.undo()
+    game.push(game.redo_moves[0])
+    assert len(game.redo_moves) == n - 1
+
+
+def test_undo_returns_the_reverse_movements() -> None:
+    game = Game(1)
+    forward = game.push(game.legal_moves()[0])
+    back = game.undo()
+    assert [(m.card, m.source, m.target) for m in back] == [(m.card, m.target, m.source) for m in reversed(forward)]
+
+
+def test_redeal_redo_repeats_the_same_shuffle() -> None:
+    game = Game(1)
+    while game.position.forced_move() != Move("redeal"):
+        game.step()
+    game.push("redeal")
+    stock = game.position.stock
+    game.undo()
+    game.redo()
+    assert game.position.stock == stock
+
+
+def test_notation_round_trip_and_errors() -> None:
+    game = Game(5, Variant(redeals=None, waste_playable=True))
+    for _ in range(150):
+        game.step()
+    text = str(game.position)
+    assert position_from_text(text) == game.position
+    start = str(Position.deal(1))
+    assert start.startswith("JC5dASQh9HKcJc9S 8SKH6D5H7S5c5s4H /////// ")
+    bad = {
+        "too few fields": "Jc5dAsQh9hKcJC9s",
+        "bad card": start.replace("Jc5d", "Xc5d", 1),
+        "duplicate": start.replace("JC", "Jc", 1),
+        "bad variant": start.replace(" r3 ", " q3 "),
+        "bad rng": start.rsplit(" ", 1)[0] + " 12.34",
+    }
+    for reason, text in bad.items():
+        with pytest.raises(InvalidPositionError):
+            position_from_text(text)
+        assert reason
+
+
+def test_record_round_trip_and_headers() -> None:
+    game = Game(2**64 - 1, Variant(redeals=1, privileged_last=False))
+    game.autoplay()
+    text = record_to_text(game, date="2026-11-29")
+    headers = read_headers(text)
+    assert headers["Deal"] == str(2**64 - 1) and headers["Redeals"] == "1" and headers["PrivilegedLast"] == "no"
+    assert headers["Result"] == game.status and headers["Date"] == "2026-11-29"
+    again = game_from_record(text)
+    assert again.moves == game.moves and again.position == game.position
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "message"),
+    [
+        (lambda t: t.replace('[Score "52"]', '[Score "60"]'), 9, "Score says"),
+        (lambda t: t.replace('[Result "lost"]', '[Result "won"]'), 8, "Result says"),
+        (lambda t: t.replace("R2 turn", "R3 turn", 1), 14, "does not fit"),
+        (lambda t: t.replace("11. turn", "12. turn", 1), 14, "move number"),
+        (lambda t: t.replace("11. turn", "11. tunr", 1), 14, "not a move"),
+        (lambda t: t.replace('[Deal "1"]', '[Deal "-1"]'), 4, "Deal must be"),
+        (lambda t: t.replace('[Format "firstlast-record 1"]', '[Format "chess"]'), 1, "unknown format"),
+        (lambda t: t.replace('[Redeals "3"]', "[Redeals 3]"), 5, "malformed header"),
+        (lambda t: t.replace('[WastePlayable "no"]', '[WastePlayable "maybe"]'), 6, "yes or no"),
+        (lambda t: t + '[Extra "x"]\n', None, "header after"),
+    ],
+)
+def test_corrupt_or_tampered_records_are_refused_with_the_line(change, line, message) -> None:  # type: ignore[no-untyped-def]
+    game = Game(1)
+    game.autoplay()
+    text = record_to_text(game, date="2026-11-29")
+    with pytest.raises(RecordError) as info:
+        game_from_record(change(text))
+    assert message in str(info.value)
+    if line is not None:
+        assert info.value.line == line
+
+
+def test_records_missing_pieces() -> None:
+    with pytest.raises(RecordError, match="missing header Format"):
+        game_from_record("")
+    with pytest.raises(RecordError, match="NUL"):
+        game_from_record("\x00\x01")
