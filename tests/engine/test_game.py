@@ -118,7 +118,7 @@ def test_notation_round_trip_and_errors() -> None:
     assert start.startswith("JC5dASQh9HKcJc9S 8SKH6D5H7S5c5s4H /////// ")
     bad = {
         "too few fields": "Jc5dAsQh9hKcJC9s",
-        "bad card": start.replace("Jc5d", "Xc5d", 1),
+        "bad card": start.replace("JC5d", "XC5d", 1),
         "duplicate": start.replace("JC", "Jc", 1),
         "bad variant": start.replace(" r3 ", " q3 "),
         "bad rng": start.rsplit(" ", 1)[0] + " 12.34",
