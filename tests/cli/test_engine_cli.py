@@ -1,0 +1,95 @@
+"""``firstlast deal``, ``autoplay`` and ``replay`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firstlast.cli.main import main
+from firstlast.engine import Game, Variant, play_out
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_deal_json_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) >= {"first", "reserve", "stock"}
+    assert data["first"] == ["Jc", "5d", "As", "Qh", "9h", "Kc", "Jc", "9s"]
+    assert data["reserve"] == ["8s", "Kh", "6d", "5h", "7s", "5c", "5s", "4h"]
+    assert len(data["stock"]) == 88
+
+
+def test_deal_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "18446744073709551615")
+    assert code == 0 and "First row" in out and "Reserve" in out
+
+
+def test_autoplay_one_deal_and_transcript(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "autoplay", "1")
+    assert code == 0 and "lost" in out and "52 of 104" in out and "4 passes" in out
+    code, out, _ = run(capsys, "autoplay", "1", "--transcript")
+    lines = out.splitlines()
+    game = Game(1)
+    game.autoplay()
+    assert len(lines) == len(game) + 1
+    assert lines[0].split()[1] == str(game.moves[0])
+
+
+def test_autoplay_range_json_matches_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "autoplay", "10..20", "--json", "--redeals", "unlimited", "--waste-playable",
+                       "--no-privilege")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["deal"] for r in rows] == list(range(10, 20))
+    v = Variant(redeals=None, waste_playable=True, privileged_last=False)
+    for r in rows:
+        assert set(r) == {"deal", "won", "score", "passes"}
+        assert (r["won"], r["score"], r["passes"]) == tuple(play_out(r["deal"], v))
+        assert r["won"] is True and r["score"] == 104
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "-1"], ["deal", "x"], ["deal", "18446744073709551616"], ["autoplay", "5..3"],
+        ["autoplay", "5..5"], ["autoplay", "a..b"], ["autoplay", "1", "--redeals", "-2"],
+        ["autoplay", "1", "--redeals", "lots"], ["autoplay", "1", "--frobnicate"], ["replay", "/no/such/file"],
+        ["autoplay", "1..3", "--transcript"], ["nosuchcommand"],
+    ],
+)
+def test_bad_arguments_give_one_line_and_nonzero(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    code, out, err = run(capsys, *args)
+    assert code != 0
+    assert len(err.strip().splitlines()) == 1 and err.startswith("firstlast: error:")
+    assert "Traceback" not in err + out
+
+
+def test_save_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.txt"
+    code, out, _ = run(capsys, "autoplay", "3", "--save", str(record))
+    assert code == 0 and record.read_text().startswith('[Format "firstlast-record 1"]')
+    code, out2, _ = run(capsys, "replay", str(record))
+    assert code == 0 and out2 == out
+    record.write_text(record.read_text().replace('[Passes "4"]', '[Passes "2"]'))
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 1 and "Passes says '2'" in err and "line 10" in err
+    record.write_bytes(b"\xff\xfe\x00garbage")
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 1 and "not a text file" in err
+
+
+def test_console_script_runs_as_a_real_process() -> None:
+    proc = subprocess.run([sys.executable, "-m", "firstlast.cli.main", "autoplay", "0..3", "--json"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 3
+    proc = subprocess.run([sys.executable, "-m", "firstlast.cli.main", "deal", "nope"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
