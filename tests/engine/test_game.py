@@ -65,6 +65,9 @@ def test_illegal_moves_change_nothing_and_name_the_rule() -> None:
     with pytest.raises(InvalidMoveError):
         Move.parse("xyzzy")
     assert Move.parse(" t ") == Move("turn") and Move.parse("r3") == Move("play", "R3")
+    for kind, source in (("play", "X9"), ("play", None), ("turn", "R1"), ("jump", None)):
+        with pytest.raises(InvalidMoveError):
+            Move(kind, source)  # type: ignore[arg-type]
 
 
 def test_undo_redo_and_restart() -> None:

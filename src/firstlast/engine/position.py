@@ -8,7 +8,7 @@ happen inside the move that caused them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from .cards import CARDS, Card, next_rank, rank_char
@@ -61,6 +61,9 @@ class Movement:
         }
 
 
+_SOURCES: Final = frozenset([*(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9)), "W"])
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A player's move. ``source`` names where a played card comes from:
@@ -69,6 +72,16 @@ class Move:
 
     kind: MoveKind
     source: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind == "play":
+            if self.source not in _SOURCES:
+                raise InvalidMoveError(f"not a card source: {self.source!r} (expected R1–R8, F1–F8 or W)")
+        elif self.kind in ("turn", "redeal"):
+            if self.source is not None:
+                raise InvalidMoveError(f"{self.kind} takes no source")
+        else:
+            raise InvalidMoveError(f"not a kind of move: {self.kind!r}")
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -110,6 +123,16 @@ class Position:
     redeals_used: int
     rng: RngState
     variant: Variant = CANONICAL
+    # Derived once: asked for on every legality check.
+    _active: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        active = None
+        for i, pile in enumerate(self.piles):
+            if len(pile) < PILE_SIZE:
+                active = i
+                break
+        object.__setattr__(self, "_active", active)
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -132,10 +155,7 @@ class Position:
     @property
     def active(self) -> int | None:
         """Index (0-based) of the active pile (R3), ``None`` when all are complete."""
-        for i, pile in enumerate(self.piles):
-            if len(pile) < PILE_SIZE:
-                return i
-        return None
+        return self._active
 
     @property
     def need(self) -> int | None:
