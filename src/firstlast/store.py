@@ -70,7 +70,7 @@ def default_db_path() -> Path:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass

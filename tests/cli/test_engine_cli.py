@@ -59,7 +59,8 @@ def test_autoplay_range_json_matches_the_engine(capsys: pytest.CaptureFixture[st
 @pytest.mark.parametrize(
     "args",
     [
-        ["deal", "-1"], ["deal", "x"], ["deal", "18446744073709551616"], ["autoplay", "5..3"],
+        ["deal", "-1"], ["deal", "x"], ["deal", "²"], ["autoplay", "1..²"], ["deal", "18446744073709551616"],
+        ["autoplay", "5..3"],
         ["autoplay", "5..5"], ["autoplay", "a..b"], ["autoplay", "1", "--redeals", "-2"],
         ["autoplay", "1", "--redeals", "lots"], ["autoplay", "1", "--frobnicate"], ["replay", "/no/such/file"],
         ["autoplay", "1..3", "--transcript"], ["nosuchcommand"],

@@ -152,6 +152,8 @@ def test_record_round_trip_and_headers() -> None:
         (lambda t: t.replace("11. turn", "12. turn", 1), 14, "move number"),
         (lambda t: t.replace("11. turn", "11. tunr", 1), 14, "not a move"),
         (lambda t: t.replace('[Deal "1"]', '[Deal "-1"]'), 4, "Deal must be"),
+        (lambda t: t.replace('[Deal "1"]', '[Deal "²"]'), 4, "Deal must be"),
+        (lambda t: t.replace('[Redeals "3"]', '[Redeals "٣"]'), 5, "Redeals must be"),
         (lambda t: t.replace('[Format "firstlast-record 1"]', '[Format "chess"]'), 1, "unknown format"),
         (lambda t: t.replace('[Redeals "3"]', "[Redeals 3]"), 5, "malformed header"),
         (lambda t: t.replace('[WastePlayable "no"]', '[WastePlayable "maybe"]'), 6, "yes or no"),

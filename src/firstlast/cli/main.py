@@ -21,6 +21,10 @@ cli.add_command(deal)
 cli.add_command(autoplay)
 cli.add_command(replay)
 # Each face of the game registers its commands below, one import each.
+from .odds_commands import odds  # noqa: E402, I001
+cli.add_command(odds)
+from .tui_commands import tui  # noqa: E402, I001
+cli.add_command(tui)
 from .web_commands import play  # noqa: E402, I001
 cli.add_command(play)
 

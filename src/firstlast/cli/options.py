@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from ..engine import MAX_DEAL, Variant, parse_redeals
+from ..engine.cards import is_number
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,7 +23,7 @@ class DealNumber(click.ParamType):
             n = value
         else:
             text = str(value).strip().replace("_", "")
-            if not text.isdigit():
+            if not is_number(text):
                 self.fail(f"deal number must be a whole number 0…{MAX_DEAL}, not {value!r}", param, ctx)
             n = int(text)
         if not 0 <= n <= MAX_DEAL:
@@ -42,7 +43,7 @@ class DealRange(click.ParamType):
             return range(n, n + 1)
         a_text, _, b_text = text.partition("..")
         a = DealNumber().convert(a_text, param, ctx)
-        if not b_text.strip().replace("_", "").isdigit():
+        if not is_number(b_text.strip().replace("_", "")):
             self.fail(f"range end must be a whole number, not {b_text!r}", param, ctx)
         b = int(b_text.strip().replace("_", ""))
         if b > MAX_DEAL + 1:

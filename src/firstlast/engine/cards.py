@@ -89,3 +89,8 @@ def rank_char(rank: int) -> str:
 def next_rank(rank: int) -> int:
     """The rank after ``rank``, wrapping from King to Ace (R4)."""
     return rank % 13 + 1
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts '²' and other scripts' digits."""
+    return text.isascii() and text.isdigit()

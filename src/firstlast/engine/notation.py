@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import DECK_SIZE, Card, next_rank
+from .cards import DECK_SIZE, Card, is_number, next_rank
 from .errors import InvalidPositionError
 from .position import PILE_SIZE, PILES, Position
 from .rng import RngState
@@ -86,7 +86,7 @@ def position_from_text(text: str) -> Position:
         variant = Variant.from_token(f_variant)
     except ValueError as e:
         raise InvalidPositionError(str(e)) from None
-    if not f_redeals.isdigit():
+    if not is_number(f_redeals):
         raise InvalidPositionError(f"redeals used must be a whole number, not {f_redeals!r}")
     redeals_used = int(f_redeals)
     words = f_rng.split(".")

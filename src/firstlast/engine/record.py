@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping
 
 from .. import __version__
+from .cards import is_number
 from .errors import FirstLastError, RecordError
 from .game import Game
 from .position import Move
@@ -103,7 +104,7 @@ def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
     value, n = headers["Redeals"]
     if value == "unlimited":
         redeals: int | None = None
-    elif value.isdigit():
+    elif is_number(value):
         redeals = int(value)
     else:
         raise RecordError(f"Redeals must be a whole number or 'unlimited', not {value!r}", n)
@@ -122,12 +123,12 @@ def game_from_record(text: str) -> Game:
     if fmt != FORMAT:
         raise RecordError(f"unknown format {fmt!r} (this program reads {FORMAT!r})", n)
     deal_text, n = headers["Deal"]
-    if not deal_text.isdigit() or int(deal_text) > MAX_DEAL:
+    if not is_number(deal_text) or int(deal_text) > MAX_DEAL:
         raise RecordError(f"Deal must be a whole number 0…{MAX_DEAL}, not {deal_text!r}", n)
     game = Game(int(deal_text), _variant(headers))
     for n, line in body:
         number, _, rest = line.partition(".")
-        if not number.strip().isdigit():
+        if not is_number(number.strip()):
             raise RecordError(f"a move line starts with its first move's number and a dot: {line[:60]!r}", n)
         if int(number) != len(game) + 1:
             raise RecordError(f"move number {number} where {len(game) + 1} was expected (moves missing or added)", n)

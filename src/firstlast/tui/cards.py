@@ -75,7 +75,7 @@ def pretty_text(card: Card | None) -> Text:
 def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
            inner: list[list[tuple[str, Style]]]) -> list[Text]:
     """A box of ``width``×``height`` whose interior rows are given as styled segments."""
-    tl, tr, bl, br, hz, vt = box
+    tl, tr, bl, br, hz, vt = tuple(box)
     lines = [Text(tl + hz * (width - 2) + tr, style=edge)]
     for row in inner:
         line = Text(vt, style=edge)

@@ -24,6 +24,7 @@ class Estimate(Protocol):
 
 
 Estimator = Callable[..., Any]
+CACHE_SIZE = 4096
 
 
 def load_estimator() -> Estimator | None:
@@ -96,5 +97,7 @@ class ChanceRunner:
             # A failing estimator must not take the game down: hide the figure instead.
             self.available = False
             return None
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()  # positions are rarely revisited beyond undo/redo
         self._cache[key] = est
         return est

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from importlib import resources
+from typing import ClassVar
 
 from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from ..engine import Variant, parse_redeals
 from ..store import GameStore, Stats
-from .session import parse_deal
+from .session import next_deal, parse_deal
 
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
@@ -23,7 +24,8 @@ DIALOG_CSS = """
 .dialog Label { width: 100%; }
 .dialog .error { color: #ff6b6b; }
 .dialog .buttons { height: auto; margin-top: 1; }
-.dialog Button { margin-right: 1; }
+.dialog Button { margin-right: 1; min-width: 8; width: auto; }
+.dialog Checkbox { border: none; padding: 0 1; height: 1; margin-top: 1; }
 """
 
 
@@ -31,7 +33,7 @@ class DealDialog(ModalScreen[int | None]):
     """Ask for a deal number."""
 
     DEFAULT_CSS = "DealDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -56,7 +58,7 @@ class VariantDialog(ModalScreen[Variant | None]):
     """Choose the rules variant (V1–V3) for new games."""
 
     DEFAULT_CSS = "VariantDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, current: Variant) -> None:
         super().__init__()
@@ -111,7 +113,7 @@ class EndDialog(ModalScreen[str]):
     EndDialog .won { color: #ffd24a; text-style: bold; }
     EndDialog .lost { color: #ff8080; text-style: bold; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "choose('again')", "Play again"),
         Binding("n", "choose('next')", "Next deal"),
         Binding("r", "choose('random')", "Random deal"),
@@ -133,10 +135,10 @@ class EndDialog(ModalScreen[str]):
             yield Label(f"Score {self.score} of 104 cards on the piles · "
                         f"{self.passes} pass{'es' if self.passes != 1 else ''} · {self.moves} moves")
             with Horizontal(classes="buttons"):
-                yield Button("Play again [a]", variant="primary", id="again")
-                yield Button(f"Next deal {self.deal + 1} [n]", id="next")
-                yield Button("Random [r]", id="random")
-                yield Button("Close [c]", id="close")
+                yield Button("Again (a)", variant="primary", id="again")
+                yield Button(f"Deal {next_deal(self.deal)} (n)", id="next")
+                yield Button("Random (r)", id="random")
+                yield Button("Close (c)", id="close")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
@@ -170,7 +172,7 @@ class HelpScreen(Screen[None]):
     HelpScreen { background: #0e2416; }
     HelpScreen #help-body { padding: 0 2; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("l", "language", "Русский / English"),
         Binding("escape,q,h,question_mark", "close", "Back to the game"),
     ]
@@ -237,9 +239,9 @@ def stats_renderable(store: GameStore, player: str) -> Table | Text:
             grid.add_row(Text("  no finished games yet", style="dim"))
             grid.add_row(Text(""))
             continue
-        grid.add_row(Text(
-            f"  played {st.played} · won {st.won} · win {100 * st.win_rate:.1f} % · "
-            f"streak {st.current_streak} (best {st.best_streak}) · average passes {st.average_passes:.2f}"))
+        grid.add_row(Text(f"  played {st.played} · won {st.won} · win {100 * st.win_rate:.1f} %"))
+        grid.add_row(Text(f"  streak {st.current_streak} (best {st.best_streak}) · "
+                          f"average passes {st.average_passes:.2f}"))
         for line in histogram_lines(st):
             grid.add_row(Text("  ") + line)
         grid.add_row(Text(""))
@@ -253,7 +255,7 @@ class StatsScreen(Screen[None]):
     StatsScreen { background: #0e2416; }
     StatsScreen #stats-body { padding: 1 2; }
     """
-    BINDINGS = [Binding("escape,q,i", "close", "Back to the game")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,i", "close", "Back to the game")]
 
     def __init__(self, store: GameStore, player: str) -> None:
         super().__init__()

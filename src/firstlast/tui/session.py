@@ -8,11 +8,12 @@ moves go to the engine's ``Game``, which raises if they are not legal.
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from dataclasses import dataclass
 from typing import Final
 
 from ..engine import MAX_DEAL, Game, Variant
-from ..store import GameStore, StoreConflict, StoredGame
+from ..store import GameStore, StoreConflict, StoredGame, StoreError, UnknownGame
 
 #: Random deals are drawn below this so that their numbers stay short enough to read
 #: out and type back; any deal 0…2^64−1 can still be chosen by number (§4).
@@ -22,6 +23,22 @@ SETTINGS_VARIANT: Final = "variant"
 
 def random_deal() -> int:
     return secrets.randbelow(RANDOM_DEAL_LIMIT)
+
+
+def next_deal(deal: int) -> int:
+    """The deal after ``deal``; the last deal number wraps round to 0."""
+    return 0 if deal >= MAX_DEAL else deal + 1
+
+
+def saved_variant(store: GameStore, player: str) -> Variant | None:
+    """The variant the player last chose for new games (shared setting), if any."""
+    value = store.settings(player).get(SETTINGS_VARIANT)
+    if not isinstance(value, str):
+        return None
+    try:
+        return Variant.from_token(value)
+    except ValueError:
+        return None
 
 
 def parse_deal(text: str) -> int:
@@ -53,12 +70,15 @@ class Session:
 
     # ------------------------------------------------------------ opening
     @classmethod
-    def open(cls, store: GameStore, deal: int | None, variant: Variant, resume: bool) -> Session:
+    def open(cls, store: GameStore, deal: int | None, variant: Variant, resume: bool,
+             same_variant: bool = False) -> Session:
         """``deal`` given: a new game of it (or, with ``resume``, its latest unfinished
         game). No deal: the latest unfinished game; with ``resume`` it must exist, else
-        a new random deal. Raises ``LookupError`` when ``resume`` finds nothing."""
+        a new random deal. ``same_variant``: resume only games of ``variant`` (the player
+        asked for it). Raises ``LookupError`` when ``resume`` finds nothing."""
         player = store.local_player()
-        unfinished = store.games(player, status="playing", limit=200)
+        unfinished = [s for s in store.games(player, status="playing", limit=200)
+                      if not same_variant or s.variant == variant]
         if deal is not None:
             if resume:
                 for s in unfinished:
@@ -91,29 +111,36 @@ class Session:
         try:
             self.store.save(self.stored)
         except StoreConflict:
-            self.stored = self.store.load(self.stored.id, self.player)
+            try:
+                self.stored = self.store.load(self.stored.id, self.player)
+            except UnknownGame:
+                return self._save_as_new("this game was deleted elsewhere: saved it again as a new game")
             return Saved(False, "this game was changed elsewhere (another window or the browser): "
                                 "reloaded the saved game")
+        except (StoreError, sqlite3.Error) as e:
+            # The move stands on the table; the next successful save writes it too.
+            return Saved(False, f"could not save the game: {e}")
         return Saved(True)
+
+    def _save_as_new(self, message: str) -> Saved:
+        game = self.stored.game
+        self.stored = self.store.create(self.player, game.deal, game.variant)
+        self.stored.game = game
+        self.store.save(self.stored)
+        return Saved(False, message)
 
     def reload_if_changed(self) -> bool:
         """Pick up moves made elsewhere since our last save; True if the game changed."""
-        fresh = self.store.load(self.stored.id, self.player)
+        try:
+            fresh = self.store.load(self.stored.id, self.player)
+        except UnknownGame:
+            return False  # deleted elsewhere: the next save stores it again
         if fresh.version == self.stored.version:
             return False
         self.stored = fresh
         return True
 
     # ------------------------------------------------------------ variant setting
-    def saved_variant(self) -> Variant | None:
-        value = self.store.settings(self.player).get(SETTINGS_VARIANT)
-        if not isinstance(value, str):
-            return None
-        try:
-            return Variant.from_token(value)
-        except ValueError:
-            return None
-
     def save_variant(self, variant: Variant) -> None:
         settings = self.store.settings(self.player)
         settings[SETTINGS_VARIANT] = variant.token

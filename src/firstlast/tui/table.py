@@ -12,7 +12,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from ..engine import Move, Position
+from ..engine import Card, Move, Position
 from . import cards as C
 from .cards import CardSize
 
@@ -45,6 +45,9 @@ class Slot(Widget):
         self.lines: list[Text] = []
 
     def show(self, label: Text, lines: list[Text]) -> None:
+        # A move changes a handful of places; redrawing only those keeps autoplay smooth.
+        if label == self.label and lines == self.lines:
+            return
         self.label = label
         self.lines = lines
         self.refresh()
@@ -63,6 +66,44 @@ class Slot(Widget):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(self.Clicked(self.place))
+
+
+class WasteFan(Widget):
+    """The top cards of the waste, spread out in a line (top card last), so the player
+    sees what the refills (R7) will bring."""
+
+    DEFAULT_CSS = """
+    WasteFan { width: 1fr; height: 4; background: #0b4d22; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="waste-fan")
+        self.waste: tuple[Card, ...] = ()
+
+    def show(self, waste: tuple[Card, ...]) -> None:
+        if waste != self.waste:
+            self.waste = waste
+            self.refresh()
+
+    def render(self) -> Text:
+        out = Text("Waste, top last:", style=LABEL)
+        width = max(4, self.size.width)
+        line = Text()
+        cards = list(self.waste)
+        fits = max(1, (width - 2) // 4)
+        shown = cards[-fits:]
+        if len(cards) > len(shown):
+            line.append("… ", style=LABEL)
+            shown = shown[1:]
+        for i, card in enumerate(shown):
+            text = C.pretty_text(card)
+            if i == len(shown) - 1:
+                text.stylize("reverse")
+            line.append_text(text)
+            line.append(" ")
+        out.append("\n")
+        out.append_text(line if cards else Text("empty", style="dim"))
+        return out
 
 
 def _label(text: str, style: Style = LABEL) -> Text:
@@ -99,6 +140,8 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move]) -> 
             text = f"{place}→{C.RANK_LABELS[need - 1]}"
             if size.width >= 7:
                 text = f"{place} →{C.RANK_LABELS[need - 1]}"
+            if len(text) + 6 <= size.width:
+                text += f" {len(pile)}/13"  # room for the count on big cards
             label = _label(text, LABEL_ACTIVE)
             if not pile:
                 return label, C.empty_lines(size, "→" + C.RANK_LABELS[need - 1], "double", C.ACTIVE)

@@ -15,12 +15,13 @@ import json
 import math
 import re
 import secrets
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -54,6 +55,8 @@ _SETTING_KEY = re.compile(r"[a-z][a-z0-9_]{0,31}")
 MAX_SETTINGS = 32
 MAX_SETTING_TEXT = 200
 GAME_STATUSES = ("finished", "playing", "won", "lost")
+CACHED_GAMES = 256
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -87,15 +90,11 @@ def movement_json(m: Movement) -> dict[str, object]:
     return {"card": card_json(m.card), "from": m.source, "to": m.target, "face_up": m.face_up}
 
 
-def state_json(stored: StoredGame) -> dict[str, object]:
-    g = stored.game
-    pos: Position = g.position
+def position_json(pos: Position) -> dict[str, object]:
+    """What the table shows of ``pos``: everything but the stock's order."""
     legal = pos.legal_moves()
     need = pos.need
     return {
-        "id": stored.id,
-        "deal": str(g.deal),
-        "variant": variant_json(g.variant),
         "status": pos.status,
         "score": pos.score,
         "passes": pos.passes,
@@ -114,12 +113,39 @@ def state_json(stored: StoredGame) -> dict[str, object]:
         "privileged": "F8" if pos.privileged is not None else None,
         "legal_moves": [str(m) for m in legal],
         "hint": str(legal[0]) if legal else None,
+    }
+
+
+def state_json(stored: StoredGame) -> dict[str, object]:
+    g = stored.game
+    return {
+        "id": stored.id,
+        "deal": str(g.deal),
+        "variant": variant_json(g.variant),
+        **position_json(g.position),
         "can_undo": g.can_undo,
         "can_redo": g.can_redo,
         "moves": len(g),
         "created": stored.created,
         "updated": stored.updated,
         "finished": stored.finished,
+    }
+
+
+def replay_json(stored: StoredGame) -> dict[str, object]:
+    """The deal as dealt and every move made since, with its movements: enough for a
+    page to replay the game without asking again. Only what was seen is told: a turned
+    card's identity is known once turned, and a redeal's movements list the waste."""
+    g = stored.game
+    initial = {
+        **state_json(stored), **position_json(g.initial),
+        "can_undo": False, "can_redo": False, "moves": 0,
+    }
+    return {
+        "initial": initial,
+        "steps": [
+            {"move": str(step.move), "movements": [movement_json(m) for m in step.movements]} for step in g.steps
+        ],
     }
 
 
@@ -215,6 +241,15 @@ def parse_variant(value: object) -> Variant:
     return Variant(redeals=redeals, **flags)
 
 
+def _is_text(value: str) -> bool:
+    """False for strings JSON can carry but UTF-8 cannot (lone surrogates such as \\ud800)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_settings(body: dict[str, Any]) -> dict[str, object]:
     """Validate a settings update. ``lang`` and ``speed`` are checked for meaning; any
     other key is the front end's to define, but must be a short name with a small scalar
@@ -236,6 +271,8 @@ def parse_settings(body: dict[str, Any]) -> dict[str, object]:
         elif isinstance(value, bool | str | int | float):
             if isinstance(value, str) and len(value) > MAX_SETTING_TEXT:
                 raise ApiError(422, f"setting {key!r} is too long (at most {MAX_SETTING_TEXT} characters)")
+            if isinstance(value, str) and not _is_text(value):
+                raise ApiError(422, f"setting {key!r} is not valid Unicode text")
             if isinstance(value, float) and not math.isfinite(value):
                 raise ApiError(422, f"setting {key!r} must be a finite number")
             if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
@@ -337,10 +374,37 @@ class WebGame:
         self.local_player = local_player
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
+        # One store call at a time in this process: SQLite lets one writer in anyway, and
+        # threads queued on a Python lock wake at once, where SQLite's busy handler would
+        # sleep and poll (tens of ms of tail latency under load).
+        self._db_lock = threading.Lock()
+        # Games as last committed by this process, so that a move needs no replay. Only
+        # a hint: the store's version check catches any write made elsewhere (see change).
+        self._games: OrderedDict[str, StoredGame] = OrderedDict()
+        self._games_lock = threading.Lock()
         self._chance_cache: OrderedDict[tuple[str, int], dict[str, object]] = OrderedDict()
         # The odds estimate is CPU-bound: at most two at a time, so that they cannot
         # starve the threads that serve moves.
         self._chance_limiter = anyio.CapacityLimiter(2)
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (store work) in a worker thread, holding the store lock."""
+
+        def locked() -> T:
+            with self._db_lock:
+                return fn(*args)
+
+        return await run_in_threadpool(locked)
+
+    def _take_cached(self, gid: str) -> StoredGame | None:
+        with self._games_lock:
+            return self._games.pop(gid, None)
+
+    def _put_cached(self, stored: StoredGame) -> None:
+        with self._games_lock:
+            self._games[stored.id] = stored
+            while len(self._games) > CACHED_GAMES:
+                self._games.popitem(last=False)
 
     # ------------------------------------------------------------ players
     async def known(self, token: str | None) -> str | None:
@@ -348,7 +412,7 @@ class WebGame:
             return None
         if token in self._known:
             return token
-        if await run_in_threadpool(self.store.has_player, token):
+        if await self.db(self.store.has_player, token):
             self._known.add(token)
             return token
         return None
@@ -362,7 +426,7 @@ class WebGame:
         pid = await self.player(request)
         if pid is not None:
             return pid, False
-        pid = await run_in_threadpool(self.store.new_player)
+        pid = await self.db(self.store.new_player)
         self._known.add(pid)
         return pid, True
 
@@ -386,7 +450,7 @@ class WebGame:
         if pid is None or not _TOKEN.fullmatch(gid):
             raise _not_found()
         try:
-            return await run_in_threadpool(self.store.load, gid, pid)
+            return await self.db(self.store.load, gid, pid)
         except UnknownGame:
             raise _not_found() from None
 
@@ -396,10 +460,10 @@ class WebGame:
         if token is not None:
             # Sign in as an existing player (the link `firstlast play` opens), then drop
             # the token from the address bar. An unknown token changes nothing.
-            response = RedirectResponse("/", status_code=303)
+            redirect = RedirectResponse("/", status_code=303)
             if await self.known(token) is not None:
-                self.set_cookie(request, response, token)
-            return response
+                self.set_cookie(request, redirect, token)
+            return redirect
         index = STATIC_DIR / "index.html"
         if not index.is_file():
             return PlainTextResponse(
@@ -418,7 +482,7 @@ class WebGame:
         deal = parse_deal(body.get("deal"))
         variant = parse_variant(body.get("variant"))
         pid, new = await self.player_or_new(request)
-        stored = await run_in_threadpool(self.store.create, pid, deal, variant)
+        stored = await self.db(self.store.create, pid, deal, variant)
         response = JSONResponse(state_json(stored), status_code=201)
         if new:
             self.set_cookie(request, response, pid)
@@ -434,16 +498,16 @@ class WebGame:
         pid = await self.player(request)
         if pid is None:
             return JSONResponse({"games": []})
-        games = await run_in_threadpool(lambda: self.store.games(pid, status=status, limit=int(limit_text)))
+        games = await self.db(lambda: self.store.games(pid, status=status, limit=int(limit_text)))
         return JSONResponse({"games": [{**g.to_json(), "description": g.variant.describe()} for g in games]})
 
     async def current(self, request: Request) -> Response:
         pid = await self.player(request)
         if pid is not None:
-            games = await run_in_threadpool(lambda: self.store.games(pid, status="playing", limit=1))
+            games = await self.db(lambda: self.store.games(pid, status="playing", limit=1))
             if games:
                 try:
-                    stored = await run_in_threadpool(self.store.load, games[0].id, pid)
+                    stored = await self.db(self.store.load, games[0].id, pid)
                 except UnknownGame:
                     pass  # deleted in between: as if there were none
                 else:
@@ -454,31 +518,54 @@ class WebGame:
         return JSONResponse(state_json(await self.load(request)))
 
     async def change(self, request: Request, action: Callable[[Game], Outcome]) -> Response:
-        """Load, act, commit, answer — under the game's lock; on a conflict with a writer
-        outside this process, reload and act again on the fresh game."""
+        """Act on a game and commit it before answering, under the game's lock.
+
+        The game comes from this process's cache when it has it (no replay), else from
+        the store. Either way ``save`` commits only over the version it was read at: if
+        another process wrote in between (the terminal game, a second server), the save
+        is refused, and the action is done again on the game freshly loaded. A refusal
+        decided on a cached game is likewise checked again on the stored one, so a stale
+        cache can cost a reload but never a wrong answer.
+        """
         pid = await self.player(request)
         gid = request.path_params["id"]
         if pid is None or not _TOKEN.fullmatch(gid):
             raise _not_found()
 
         def work() -> tuple[StoredGame, Outcome]:
-            for _ in range(SAVE_ATTEMPTS):
+            for attempt in range(SAVE_ATTEMPTS):
+                stored = self._take_cached(gid) if attempt == 0 else None
+                cached = stored is not None
+                if stored is None:
+                    try:
+                        stored = self.store.load(gid, pid)
+                    except UnknownGame:
+                        raise _not_found() from None
+                if stored.player != pid:
+                    self._put_cached(stored)
+                    raise _not_found()
                 try:
-                    stored = self.store.load(gid, pid)
-                except UnknownGame:
-                    raise _not_found() from None
-                outcome = action(stored.game)  # engine errors leave the store untouched
-                if not outcome.changed:
-                    return stored, outcome
-                try:
-                    self.store.save(stored)
-                except StoreConflict:
-                    continue
+                    outcome = action(stored.game)
+                except (FirstLastError, ApiError):
+                    # Refused: the engine changed nothing. Decide again on the stored game
+                    # if this one came from the cache; a fresh refusal stands.
+                    if cached:
+                        continue
+                    self._put_cached(stored)
+                    raise
+                if not outcome.changed and cached:
+                    continue  # "nothing to do" is a decision too: make it on the stored game
+                if outcome.changed:
+                    try:
+                        self.store.save(stored)
+                    except StoreConflict:
+                        continue  # the changed game is dropped; reload and act again
+                self._put_cached(stored)
                 return stored, outcome
             raise ApiError(409, "the game was changed elsewhere at the same moment; reload it")
 
         async with self.lock(gid):
-            stored, outcome = await run_in_threadpool(work)
+            stored, outcome = await self.db(work)
         return JSONResponse(result_json(stored, outcome.move, outcome.movements))
 
     async def move(self, request: Request) -> Response:
@@ -521,7 +608,7 @@ class WebGame:
             raise ApiError(422, "the record is empty")
         pid, new = await self.player_or_new(request)
         try:
-            stored = await run_in_threadpool(self.store.import_record, pid, text)
+            stored = await self.db(self.store.import_record, pid, text)
         except RecordError as e:
             raise ApiError(422, f"bad record: {e}", line=e.line) from None
         except (FirstLastError, ValueError) as e:  # e.g. odd digits int() refuses
@@ -530,6 +617,9 @@ class WebGame:
         if new:
             self.set_cookie(request, response, pid)
         return response
+
+    async def replay(self, request: Request) -> Response:
+        return JSONResponse(replay_json(await self.load(request)))
 
     # ------------------------------------------------------------ odds
     async def chance(self, request: Request) -> Response:
@@ -574,13 +664,13 @@ class WebGame:
             variants = sorted(self.store.variants_played(pid), key=lambda v: v != CANONICAL)
             return [self.store.stats(v, pid).to_json() for v in variants]
 
-        return JSONResponse({"variants": await run_in_threadpool(collect)})
+        return JSONResponse({"variants": await self.db(collect)})
 
     async def get_settings(self, request: Request) -> Response:
         pid = await self.player(request)
         if pid is None:
             return JSONResponse({})
-        return JSONResponse(await run_in_threadpool(self.store.settings, pid))
+        return JSONResponse(await self.db(self.store.settings, pid))
 
     async def put_settings(self, request: Request) -> Response:
         update = parse_settings(await read_json(request))
@@ -598,7 +688,7 @@ class WebGame:
             self.store.save_settings(pid, settings)
             return settings
 
-        response = JSONResponse(await run_in_threadpool(merge))
+        response = JSONResponse(await self.db(merge))
         if new:
             self.set_cookie(request, response, pid)
         return response
@@ -649,6 +739,7 @@ def create_app(store: GameStore, *, local_player: str | None = None) -> Starlett
         Route("/api/games/{id}/redo", web.redo, methods=["POST"]),
         Route("/api/games/{id}/restart", web.restart, methods=["POST"]),
         Route("/api/games/{id}/record", web.record, methods=["GET"]),
+        Route("/api/games/{id}/replay", web.replay, methods=["GET"]),
         Route("/api/games/{id}/chance", web.chance, methods=["GET"]),
         Route("/api/stats", web.stats, methods=["GET"]),
         Route("/api/settings", web.get_settings, methods=["GET"]),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import os
 import socket
 import sys
 import threading
@@ -23,9 +24,12 @@ from .app import create_app
 
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto must say TCP: asyncio sets TCP_NODELAY on accepted sockets only when it does,
+    # and without it every keep-alive answer waits ~40 ms (Nagle against delayed ACK).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
     except OSError:
         sock.close()
@@ -50,6 +54,17 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def graphical_browser_likely() -> bool:
+    """False on a Unix without a display (an SSH session, a container): there Python's
+    ``webbrowser`` would fall back to a text browser that takes over this terminal, and
+    the game needs JavaScript anyway. ``$BROWSER`` overrides the guess."""
+    if os.environ.get("BROWSER"):
+        return True
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
 
 
 def serve(
@@ -82,12 +97,16 @@ def serve(
         echo(f"Your games (shared with the terminal game): {sign_in}")
         if not is_loopback(host):
             echo(f"Warning: listening on {host}, reachable from other machines.")
+        if open_browser:
+            opened = False
+            if graphical_browser_likely():
+                with contextlib.suppress(Exception):  # no browser is not an error: the URL is printed
+                    opened = webbrowser.open(sign_in)
+            if not opened:
+                echo("No browser could be opened: open the second address above in one.")
         echo("Press Ctrl-C to stop.")
         with contextlib.suppress(Exception):
             sys.stdout.flush()
-        if open_browser:
-            with contextlib.suppress(Exception):  # no browser is not an error: the URL is printed
-                webbrowser.open(sign_in)
 
     watcher = threading.Thread(target=announce, name="firstlast-announce", daemon=True)
     watcher.start()

@@ -1,0 +1,52 @@
+"""``firstlast tui`` options, checked without starting the terminal UI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firstlast.cli.main import main
+from firstlast.engine import Variant
+from firstlast.store import GameStore
+from firstlast.tui import FirstLastApp
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[FirstLastApp]:
+    apps: list[FirstLastApp] = []
+    monkeypatch.setattr(FirstLastApp, "run", lambda self, *a, **k: apps.append(self))
+    return apps
+
+
+def test_deal_and_variant_flags(tmp_path: Path, started: list[FirstLastApp]) -> None:
+    db = tmp_path / "g.sqlite3"
+    assert main(["tui", "77", "--redeals", "unlimited", "--waste-playable", "--db", str(db), "--no-chance"]) == 0
+    [app] = started
+    assert app.session.game.deal == 77
+    assert app.session.game.variant == Variant(redeals=None, waste_playable=True)
+    assert app.chance is False
+    assert GameStore(db).games(GameStore(db).local_player())[0].deal == 77
+
+
+def test_no_deal_resumes_else_random(tmp_path: Path, started: list[FirstLastApp]) -> None:
+    db = str(tmp_path / "g.sqlite3")
+    assert main(["tui", "--db", db]) == 0
+    first = started[-1].session
+    assert first.game.variant == Variant()
+    assert main(["tui", "--db", db]) == 0
+    assert started[-1].session.game_id == first.game_id
+    assert main(["tui", "--resume", "--db", db]) == 0
+    assert started[-1].session.game_id == first.game_id
+
+
+def test_errors_are_one_line(tmp_path: Path, started: list[FirstLastApp], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tui", "--resume", "--db", str(tmp_path / "empty.sqlite3")]) == 1
+    assert capsys.readouterr().err.strip() == "firstlast: error: no unfinished game to resume"
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_text("not a database")
+    assert main(["tui", "--db", str(bad)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("firstlast: error:") and "not a usable firstlast database" in err and "\n" not in err
+    assert main(["tui", "12x", "--db", str(tmp_path / "x.sqlite3")]) == 2
+    assert not started

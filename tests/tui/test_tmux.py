@@ -1,0 +1,102 @@
+"""``firstlast tui`` for real, in a tmux terminal: keys in, screen text out."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firstlast.store import GameStore
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed (apt-get install -y tmux)")
+
+
+class Tmux:
+    """A private tmux server (its own socket), so the user's sessions are never touched."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.socket = f"fltest-{os.getpid()}-{tmp.name}"
+        self.session = ""
+        self.count = 0
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True,
+                              text=True, timeout=10).stdout
+
+    def start(self, command: str, width: int, height: int) -> None:
+        # The trailing echo and sleep keep the pane alive to show the exit status.
+        shell = f"{command}; echo EXIT=$?; sleep 60"
+        self.count += 1
+        self.session = f"s{self.count}"
+        self.run("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height), shell)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.session)
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", self.session, *keys)
+
+    def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
+        """The screen, once it shows all of ``texts`` (it is drawn in parts)."""
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if all(t in screen for t in texts):
+                return screen
+            if time.monotonic() > end:
+                raise AssertionError(f"{texts!r} not all on the screen after {timeout} s:\n{screen}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    t = Tmux(tmp_path)
+    try:
+        yield t
+    finally:
+        t.stop()
+
+
+def command(db: Path, *args: str) -> str:
+    argv = [sys.executable, "-m", "firstlast.cli.main", "tui", *args, "--db", str(db), "--no-chance"]
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    tmux.start(command(db, "1"), 100, 30)
+    # Deal 1's first row and reserve, as the engine deals them (R2).
+    screen = tmux.wait_for("deal 1", "J♣", "9♠", "F8★", "Stock 88", "Needs")
+    assert "P1→Q" in screen.replace(" ", "")
+    tmux.keys("t")
+    tmux.wait_for("Stock 87")
+    tmux.keys("3")  # 6♦ does not fit P1, which needs a queen
+    tmux.wait_for("does not fit P1", "(R4)")
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")
+    store = GameStore(db)
+    [game] = store.games(store.local_player())
+    assert (game.deal, game.moves, game.status) == (1, 1, "playing")
+
+    # No deal: the unfinished game is resumed, on a small 80×24 terminal this time.
+    tmux.start(command(db), 80, 24)
+    tmux.wait_for("deal 1", "Stock 87", "Waste 1")
+    tmux.keys("h")
+    tmux.wait_for("First becomes last")
+    tmux.keys("l")
+    tmux.wait_for("Первые становятся последними")
+    tmux.keys("Escape")  # alone: an escape followed at once by q would read as alt+q
+    tmux.wait_for("Stock 87")
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")

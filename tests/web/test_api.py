@@ -1,0 +1,783 @@
+"""The browser game's HTTP API (docs/web-api.md), in process with Starlette's TestClient
+on a temporary SQLite file, plus one real ``firstlast play`` server in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import types
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from firstlast.engine import CANONICAL, MAX_DEAL, Game, Position, Variant
+from firstlast.engine.record import record_to_text
+from firstlast.store import GameStore
+from firstlast.web import create_app
+
+# Starlette 1.x nags that its TestClient will move to httpx2; the client works as is.
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+WON_DEAL = 7  # canonical rules: comes out after 223 moves
+LOST_DEAL = 1  # canonical rules: lost with 52 cards on the piles
+PLAY_FIRST_DEAL = 0  # the first legal move is a reserve play (R3), so "turn" is refused (R9)
+STATE_KEYS = {
+    "id", "deal", "variant", "status", "score", "passes", "redeals_used", "redeals_left", "first", "reserve",
+    "piles", "stock_count", "stock_decks", "waste", "active", "need", "privileged", "legal_moves", "hint",
+    "can_undo", "can_redo", "moves",
+}
+
+
+# ---------------------------------------------------------------------------- fixtures
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def store(db_path: Path) -> GameStore:
+    return GameStore(db_path)
+
+
+@pytest.fixture
+def app(store: GameStore) -> Starlette:
+    return create_app(store)
+
+
+@pytest.fixture
+def clients(app: Starlette) -> Iterator[Callable[..., TestClient]]:
+    """A factory of browsers: each has its own cookie jar, so each is its own player.
+    Each runs as a context (one event loop per client), as a real server would."""
+    with ExitStack() as stack:
+
+        def make(target: Starlette | None = None) -> TestClient:
+            return stack.enter_context(TestClient(target or app, follow_redirects=False))
+
+        yield make
+
+
+@pytest.fixture
+def client(clients: Callable[..., TestClient]) -> TestClient:
+    return clients()
+
+
+def new_game(c: TestClient, deal: object = str(WON_DEAL), variant: object = None) -> dict[str, Any]:
+    body: dict[str, object] = {"deal": deal}
+    if variant is not None:
+        body["variant"] = variant
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def game_rows(store: GameStore) -> list[tuple[str, str, int]]:
+    """Every game as stored: (id, moves, version) — to prove a refusal wrote nothing."""
+    return [(s.id, " ".join(map(str, (g := store.load(s.id)).game.moves)), g.version) for s in store.games()]
+
+
+def card_ids(state: dict[str, Any]) -> list[int]:
+    cards = [c for c in state["first"] + state["reserve"] if c] + state["waste"]
+    cards += [c for pile in state["piles"] for c in pile]
+    return [c["id"] for c in cards]
+
+
+def finished_record(deal: int, variant: Variant = CANONICAL) -> str:
+    game = Game(deal, variant)
+    game.autoplay()
+    return record_to_text(game, date="2026-01-01")
+
+
+# ---------------------------------------------------------------------------- players
+def test_cookie_is_created_on_first_write_with_safe_flags(client: TestClient, store: GameStore) -> None:
+    assert client.get("/api/games").json() == {"games": []}
+    assert store.games() == []
+    r = client.post("/api/games", json={"deal": "5"})
+    assert r.status_code == 201
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith("fl_player=")
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict") and "Path=/" in cookie
+    pid = client.cookies["fl_player"]
+    assert store.has_player(pid)
+    # Later requests reuse the player: no second cookie, the game is listed.
+    r = client.post("/api/games", json={"deal": "6"})
+    assert "set-cookie" not in r.headers
+    assert [g["deal"] for g in client.get("/api/games").json()["games"]] == ["6", "5"]
+
+
+def test_sign_in_link_accepts_only_known_players(client: TestClient, store: GameStore) -> None:
+    local = store.local_player()
+    r = client.get("/?player=nobody-knows-this-one")
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    assert "set-cookie" not in r.headers
+    r = client.get("/?player=" + "x" * 500)
+    assert r.status_code == 303 and "set-cookie" not in r.headers
+    r = client.get(f"/?player={local}")
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    assert "HttpOnly" in r.headers["set-cookie"]
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert client.cookies["fl_player"] == local
+    state = new_game(client)
+    assert [g.id for g in store.games(local)] == [state["id"]]
+
+
+def test_the_table_page_gives_a_new_visitor_a_player(client: TestClient, store: GameStore) -> None:
+    from firstlast.web.app import STATIC_DIR
+
+    r = client.get("/")
+    if not (STATIC_DIR / "index.html").is_file():  # the front end is not installed
+        assert r.status_code == 404 and store.games() == []
+        return
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "HttpOnly" in r.headers["set-cookie"]
+    pid = client.cookies["fl_player"]
+    assert store.has_player(pid)
+    assert "set-cookie" not in client.get("/").headers  # a known visitor keeps its player
+    assert client.get("/static/index.html").status_code == 200
+
+
+def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> None:
+    client.cookies.set("fl_player", "forged-token")
+    assert client.get("/api/games").json() == {"games": []}
+    r = client.post("/api/games", json={"deal": "1"})
+    state = r.json()
+    pid = r.cookies["fl_player"]
+    assert pid != "forged-token" and store.has_player(pid)
+    assert store.load(state["id"]).player == pid
+
+
+def test_local_player_must_belong_to_the_store(store: GameStore) -> None:
+    with pytest.raises(ValueError):
+        create_app(store, local_player="not-a-player")
+    app = create_app(store, local_player=store.local_player())
+    assert app.state.local_player == store.local_player()
+
+
+# ---------------------------------------------------------------------------- new games and state
+def test_state_has_the_contract_shape_and_hides_the_stock(client: TestClient) -> None:
+    state = new_game(client, str(PLAY_FIRST_DEAL))
+    assert set(state) >= STATE_KEYS
+    pos = Position.deal(PLAY_FIRST_DEAL)
+    assert state["deal"] == "0" and state["status"] == "playing" and state["score"] == 0
+    assert state["variant"] == {"redeals": 3, "waste_playable": False, "privileged_last": True, "token": "r3",
+                                "description": "3 redeals, privileged last card"}
+    assert [c["symbol"] for c in state["first"]] == [c.symbol for c in pos.first]
+    assert state["first"][0] == {"id": int(pos.first[0]), "rank": pos.first[0].rank,
+                                 "suit": "cdhs"[pos.first[0].suit], "deck": pos.first[0].deck,
+                                 "symbol": pos.first[0].symbol}
+    assert [c["id"] for c in state["reserve"]] == [int(c) for c in pos.reserve]
+    assert state["piles"] == [[]] * 8 and state["waste"] == []
+    assert state["stock_count"] == 88 and state["stock_decks"] == [c.deck for c in pos.stock]
+    assert state["active"] == 0 and state["need"] == pos.need and state["privileged"] == "F8"
+    assert state["legal_moves"] == ["R3"] and state["hint"] == "R3"
+    assert state["need_char"] == "A23456789TJQK"[pos.need - 1]  # type: ignore[operator]
+    assert (state["can_undo"], state["can_redo"], state["moves"]) == (False, False, 0)
+    assert state["redeals_used"] == 0 and state["redeals_left"] == 3 and state["passes"] == 1
+    # Not one stock card's identity is in the answer.
+    stock_ids = {int(c) for c in pos.stock}
+    assert not stock_ids & set(card_ids(state))
+    assert len(card_ids(state)) + state["stock_count"] == 104
+    assert client.get(f"/api/games/{state['id']}").json() == state
+
+
+@pytest.mark.parametrize(("deal", "expected"), [
+    ("123", "123"), (123, "123"), (0, "0"), (str(MAX_DEAL), str(MAX_DEAL)), (MAX_DEAL, str(MAX_DEAL)),
+])
+def test_deal_numbers_as_string_or_integer(client: TestClient, deal: object, expected: str) -> None:
+    state = new_game(client, deal)
+    assert state["deal"] == expected
+    first = Position.deal(int(expected)).first
+    assert [c["id"] for c in state["first"]] == [int(c) for c in first]
+
+
+def test_no_deal_means_a_random_one(client: TestClient) -> None:
+    deals = {new_game(client, None)["deal"] for _ in range(3)}
+    assert len(deals) == 3 and all(0 <= int(d) <= MAX_DEAL for d in deals)
+    r = client.post("/api/games")  # no body at all
+    assert r.status_code == 201 and r.json()["variant"]["token"] == "r3"
+
+
+@pytest.mark.parametrize(("variant", "token"), [
+    ({"redeals": None, "waste_playable": True, "privileged_last": False}, "ruwn"),
+    ({"redeals": 0}, "r0"), ({"redeals": 1000}, "r1000"), ({"waste_playable": True}, "r3w"),
+    ("r5n", "r5n"), ("ru", "ru"),
+    # A State's variant, sent back as it came (answer-only fields tolerated).
+    ({"redeals": 2, "waste_playable": False, "privileged_last": True, "token": "r2", "description": "x"}, "r2"),
+])
+def test_variants(client: TestClient, variant: object, token: str) -> None:
+    state = new_game(client, "9", variant)
+    assert state["variant"]["token"] == token
+    assert state["redeals_left"] == Variant.from_token(token).redeals
+
+
+@pytest.mark.parametrize("body", [
+    {"deal": -1}, {"deal": MAX_DEAL + 1}, {"deal": str(MAX_DEAL + 1)}, {"deal": "abc"}, {"deal": "12a"},
+    {"deal": " 12"}, {"deal": "-1"}, {"deal": "1" * 21}, {"deal": "١٢"}, {"deal": True}, {"deal": 1.5},
+    {"deal": []}, {"deal": {}}, {"deal": "1", "colour": "red"},
+    {"variant": {"redeals": -1}}, {"variant": {"redeals": 1001}}, {"variant": {"redeals": True}},
+    {"variant": {"redeals": "3"}}, {"variant": {"redeals": 2.0}}, {"variant": {"waste_playable": "yes"}},
+    {"variant": {"waste_playable": 1}}, {"variant": {"privileged_last": None}}, {"variant": {"redeal": 3}},
+    {"variant": "zz"}, {"variant": "r1001"}, {"variant": 5}, {"variant": []},
+])
+def test_bad_new_game_is_refused_and_creates_nothing(client: TestClient, store: GameStore, body: object) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422, r.text
+    assert isinstance(r.json()["error"], str) and r.json()["error"]
+    assert store.games() == []
+
+
+@pytest.mark.parametrize(("content", "status"), [
+    (b"{", 400), (b"[1, 2]", 400), (b'"deal"', 400), (b"null", 400), (b"\xff\xfe\x00", 400),
+    (b"[" * 50_000, 400),  # nested past the parser's recursion limit
+    (b'{"deal": 1' + b" " * (64 * 1024) + b"}", 413),
+])
+def test_malformed_bodies(client: TestClient, store: GameStore, content: bytes, status: int) -> None:
+    r = client.post("/api/games", content=content, headers={"content-type": "application/json"})
+    assert r.status_code == status, r.text
+    assert "error" in r.json()
+    assert store.games() == []
+
+
+def test_oversized_body_without_content_length_is_refused(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"move": "turn", "pad": "'
+        for _ in range(100):
+            yield b"x" * 1024
+        yield b'"}'
+
+    gid = new_game(client)["id"]
+    r = client.post(f"/api/games/{gid}/moves", content=chunks())
+    assert r.status_code == 413
+    assert client.get(f"/api/games/{gid}").json()["moves"] == 0
+
+
+# ---------------------------------------------------------------------------- moves
+def test_a_move_answers_the_movements_in_order(client: TestClient, store: GameStore) -> None:
+    state = new_game(client, str(PLAY_FIRST_DEAL))
+    gid = state["id"]
+    r = client.post(f"/api/games/{gid}/moves", json={"move": "R3"})
+    assert r.status_code == 200, r.text
+    result = r.json()
+    expected_pos, movements = Position.deal(PLAY_FIRST_DEAL).apply(Game(PLAY_FIRST_DEAL).legal_moves()[0])
+    assert result["move"] == "R3"
+    assert [(m["card"]["id"], m["from"], m["to"], m["face_up"]) for m in result["movements"]] == [
+        (int(m.card), m.source, m.target, m.face_up) for m in movements
+    ]
+    assert result["movements"][0]["from"] == "R3" and result["movements"][0]["to"] == "P1"
+    assert result["state"]["moves"] == 1 and result["state"]["score"] == expected_pos.score
+    # Committed before the answer: the store already has it.
+    assert [str(m) for m in store.load(gid).game.moves] == ["R3"]
+
+
+@pytest.mark.parametrize(("move", "status", "rule"), [
+    ("turn", 409, "R9"), ("redeal", 409, "R9"), ("W", 409, "R6"), ("F1", 409, "R5"), ("F2", 409, "R8"),
+    ("R1", 409, "R4"), ("R9", 422, None), ("xyz", 422, None), ("", 422, None),
+])
+def test_illegal_and_invalid_moves_change_nothing(
+    client: TestClient, store: GameStore, move: str, status: int, rule: str | None
+) -> None:
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    before = client.get(f"/api/games/{gid}").json()
+    rows = game_rows(store)
+    r = client.post(f"/api/games/{gid}/moves", json={"move": move})
+    assert r.status_code == status, r.text
+    assert r.json().get("rule") == rule
+    assert r.json()["error"]
+    assert client.get(f"/api/games/{gid}").json() == before
+    assert game_rows(store) == rows
+
+
+@pytest.mark.parametrize("body", [
+    {}, {"move": None}, {"move": 3}, {"move": ["R3"]}, {"move": "R3", "also": "F8"}, {"moves": "R3"},
+    {"move": "R3" * 20},
+])
+def test_bad_move_bodies(client: TestClient, store: GameStore, body: object) -> None:
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    rows = game_rows(store)
+    r = client.post(f"/api/games/{gid}/moves", json=body)
+    assert r.status_code == 422, r.text
+    assert game_rows(store) == rows
+
+
+MOVE_TEXTS = ["turn", "redeal", "W", *(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9))]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(deal=st.integers(0, MAX_DEAL), variant=st.sampled_from(["r3", "r0", "ruw", "r1n"]),
+       actions=st.lists(st.sampled_from([*MOVE_TEXTS, "hint", "hint", "hint", "undo", "redo"]), max_size=15))
+def test_the_server_follows_the_engine(client: TestClient, deal: int, variant: str, actions: list[str]) -> None:
+    """Whatever is asked, the server's game is the engine's: accepted exactly when the
+    engine accepts, refused (4xx) without a trace otherwise."""
+    state = new_game(client, deal, variant)
+    gid = state["id"]
+    game = Game(deal, Variant.from_token(variant))
+    for action in actions:
+        if action == "undo":
+            r = client.post(f"/api/games/{gid}/undo")
+            assert r.status_code == (200 if game.can_undo else 409)
+            if game.can_undo:
+                game.undo()
+        elif action == "redo":
+            r = client.post(f"/api/games/{gid}/redo")
+            assert r.status_code == (200 if game.can_redo else 409)
+            if game.can_redo:
+                game.redo()
+        else:
+            move = state["hint"] if action == "hint" else action
+            if move is None:
+                continue
+            legal = move in [str(m) for m in game.legal_moves()]
+            r = client.post(f"/api/games/{gid}/moves", json={"move": move})
+            assert r.status_code == (200 if legal else 409), (move, r.text)
+            if legal:
+                game.push(move)
+            else:
+                assert r.json()["rule"]
+        state = client.get(f"/api/games/{gid}").json()
+        assert state["moves"] == len(game) and state["score"] == game.position.score
+        assert state["legal_moves"] == [str(m) for m in game.legal_moves()]
+        assert [c and c["id"] for c in state["reserve"]] == [c if c is None else int(c) for c in game.position.reserve]
+        assert state["stock_count"] == len(game.position.stock)
+
+
+def test_step_plays_the_forced_line_to_the_end(client: TestClient, store: GameStore) -> None:
+    gid = new_game(client, str(LOST_DEAL), "r0")["id"]  # 89 moves to the end
+    reference = Game(LOST_DEAL, Variant(redeals=0))
+    steps = reference.autoplay()
+    for step in steps:
+        r = client.post(f"/api/games/{gid}/step")
+        assert r.status_code == 200
+        assert r.json()["move"] == str(step.move)
+    state = r.json()["state"]
+    assert state["status"] == "lost" and state["score"] == reference.position.score
+    assert state["legal_moves"] == [] and state["hint"] is None and state["need"] is not None
+    r = client.post(f"/api/games/{gid}/step")
+    assert r.status_code == 409 and r.json()["rule"] == "R11"
+    r = client.post(f"/api/games/{gid}/moves", json={"move": "turn"})
+    assert r.status_code == 409 and r.json()["rule"] == "R11"
+    assert store.games()[0].status == "lost" and store.games()[0].finished is not None
+
+
+def test_undo_redo_restart(client: TestClient, store: GameStore) -> None:
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    assert client.post(f"/api/games/{gid}/undo").status_code == 409
+    assert client.post(f"/api/games/{gid}/redo").status_code == 409
+    results = [client.post(f"/api/games/{gid}/step").json() for _ in range(4)]
+    r = client.post(f"/api/games/{gid}/undo")
+    assert r.status_code == 200
+    undone = r.json()
+    last = results[-1]
+    assert undone["move"] == last["move"]
+    # The movements that take the cards back, last first.
+    assert [(m["from"], m["to"], m["card"]["id"]) for m in undone["movements"]] == [
+        (m["to"], m["from"], m["card"]["id"]) for m in reversed(last["movements"])
+    ]
+    assert undone["state"] == {**results[-2]["state"], "can_redo": True, "updated": undone["state"]["updated"],
+                               "finished": None}
+    r = client.post(f"/api/games/{gid}/redo")
+    assert r.status_code == 200 and r.json()["move"] == last["move"]
+    assert r.json()["movements"] == last["movements"]
+    assert r.json()["state"]["can_redo"] is False and r.json()["state"]["moves"] == 4
+    r = client.post(f"/api/games/{gid}/restart")
+    assert r.status_code == 200 and r.json()["movements"] == [] and r.json()["move"] is None
+    fresh = r.json()["state"]
+    assert fresh["moves"] == 0 and fresh["can_redo"] and not fresh["can_undo"]
+    assert fresh["first"] == new_game(client, str(PLAY_FIRST_DEAL))["first"]
+    # The redo line survives a reload (it is stored).
+    assert [str(m) for m in store.load(gid).game.redo_moves] == [x["move"] for x in results]
+    for x in results:
+        assert client.post(f"/api/games/{gid}/redo").json()["move"] == x["move"]
+
+
+def test_other_players_games_are_404_like_unknown_ones(clients: Callable[..., TestClient], store: GameStore) -> None:
+    alice, bob = clients(), clients()
+    gid = new_game(alice)["id"]
+    new_game(bob)  # bob is a known player too
+    rows = game_rows(store)
+    for who in (bob, clients()):  # another player; a browser with no player at all
+        for method, path in [
+            ("GET", f"/api/games/{gid}"), ("POST", f"/api/games/{gid}/step"), ("POST", f"/api/games/{gid}/undo"),
+            ("POST", f"/api/games/{gid}/redo"), ("POST", f"/api/games/{gid}/restart"),
+            ("GET", f"/api/games/{gid}/record"), ("GET", f"/api/games/{gid}/chance"),
+            ("GET", f"/api/games/{gid}/replay"),
+        ]:
+            r = who.request(method, path)
+            assert r.status_code == 404, (method, path)
+            assert r.json() == {"error": "no such game"}
+        r = who.post(f"/api/games/{gid}/moves", json={"move": "turn"})
+        assert r.status_code == 404
+        assert gid not in {g["id"] for g in who.get("/api/games").json()["games"]}
+    for bad in ("does-not-exist", "x" * 65, "a%20b", "%2e%2e"):
+        assert alice.get(f"/api/games/{bad}").status_code == 404
+        assert alice.post(f"/api/games/{bad}/step").status_code == 404
+    assert game_rows(store) == rows
+
+
+# ---------------------------------------------------------------------------- persistence and races
+def test_resume_after_restart_of_the_server(clients: Callable[..., TestClient], store: GameStore,
+                                            db_path: Path) -> None:
+    first = clients()
+    gid = new_game(first, str(PLAY_FIRST_DEAL))["id"]
+    for _ in range(7):
+        first.post(f"/api/games/{gid}/step")
+    first.post(f"/api/games/{gid}/undo")
+    before = first.get(f"/api/games/{gid}").json()
+    pid = first.cookies["fl_player"]
+    # A new process: a new store object and app on the same file; the browser keeps its cookie.
+    second = clients(create_app(GameStore(db_path)))
+    second.cookies.set("fl_player", pid)
+    assert second.get(f"/api/games/{gid}").json() == before
+    assert second.get("/api/games/current").json() == before
+    r = second.post(f"/api/games/{gid}/redo")
+    assert r.status_code == 200 and r.json()["state"]["moves"] == 7
+
+
+def test_a_game_changed_by_the_terminal_is_decided_on_the_stored_state(client: TestClient, store: GameStore) -> None:
+    # Deal 6 starts R4 R5 R6: the server caches the game after R4, then the "terminal
+    # game" (another process: the store directly) plays R5 behind its back.
+    gid = new_game(client, "6")["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "R4"}).status_code == 200
+    terminal = store.load(gid)
+    terminal.game.push("R5")
+    store.save(terminal)
+    reference = Game(6, moves=["R4", "R5"])
+    stale = Game(6, moves=["R4"])
+    assert "R6" not in map(str, stale.legal_moves()) and "R6" in map(str, reference.legal_moves())
+    r = client.post(f"/api/games/{gid}/moves", json={"move": "R5"})  # legal only in the stale game
+    assert r.status_code == 409
+    r = client.post(f"/api/games/{gid}/moves", json={"move": "R6"})  # legal only in the stored game
+    assert r.status_code == 200 and r.json()["state"]["moves"] == 3
+    assert [str(m) for m in store.load(gid).game.moves] == ["R4", "R5", "R6"]
+    # Same for "nothing to do": the cache says no moves, the store has one.
+    client.post(f"/api/games/{gid}/restart")
+    terminal = store.load(gid)
+    terminal.game.push("R4")
+    store.save(terminal)
+    r = client.post(f"/api/games/{gid}/restart")
+    assert r.status_code == 200 and r.json()["state"]["moves"] == 0
+    assert store.load(gid).game.moves == ()
+
+
+def test_current_game(client: TestClient) -> None:
+    assert client.get("/api/games/current").status_code == 404
+    older = new_game(client, "3")
+    newer = new_game(client, "4")
+    assert client.get("/api/games/current").json()["id"] == newer["id"]
+    time.sleep(1.05)  # the store's timestamps count whole seconds
+    client.post(f"/api/games/{older['id']}/step")
+    assert client.get("/api/games/current").json()["id"] == older["id"]
+    client.post("/api/games/import", content=finished_record(WON_DEAL))  # finished: never current
+    assert client.get("/api/games/current").json()["id"] == older["id"]
+
+
+def _race(posters: list[Callable[[], httpx.Response]], rounds: int) -> list[httpx.Response]:
+    answers: list[httpx.Response] = []
+    lock = threading.Lock()
+    go = threading.Barrier(len(posters))
+
+    def run(post: Callable[[], httpx.Response]) -> None:
+        go.wait()
+        for _ in range(rounds):
+            r = post()
+            with lock:
+                answers.append(r)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in posters]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return answers
+
+
+def _check_race(answers: list[httpx.Response], store: GameStore, gid: str, deal: int) -> None:
+    assert all(r.status_code == 200 for r in answers), [r.text for r in answers if r.status_code != 200]
+    # Every answer saw its own move: the move counts are exactly 1..N, none lost or doubled.
+    assert sorted(r.json()["state"]["moves"] for r in answers) == list(range(1, len(answers) + 1))
+    stored = store.load(gid).game
+    reference = Game(deal)
+    reference.autoplay()
+    assert stored.moves == reference.moves[:len(answers)]
+
+
+def test_two_threads_racing_on_one_game(client: TestClient, store: GameStore) -> None:
+    gid = new_game(client, str(WON_DEAL))["id"]
+    answers = _race([lambda: client.post(f"/api/games/{gid}/step")] * 2, rounds=40)
+    _check_race(answers, store, gid, WON_DEAL)
+
+
+def test_two_servers_racing_on_one_game(clients: Callable[..., TestClient], store: GameStore,
+                                        db_path: Path) -> None:
+    # Two apps share no lock: only the store's version check keeps them apart.
+    one = clients()
+    gid = new_game(one, str(WON_DEAL))["id"]
+    other = clients(create_app(GameStore(db_path)))
+    other.cookies.set("fl_player", one.cookies["fl_player"])
+    answers = _race([lambda: one.post(f"/api/games/{gid}/step"), lambda: other.post(f"/api/games/{gid}/step")],
+                    rounds=30)
+    ok = [r for r in answers if r.status_code == 200]
+    # Under extreme contention a request may give up after its retries (409, nothing written).
+    assert all(r.status_code == 409 for r in answers if r.status_code != 200)
+    _check_race(ok, store, gid, WON_DEAL)
+
+
+def test_replay_gives_the_deal_and_every_movement(client: TestClient) -> None:
+    r = client.post("/api/games/import", content=finished_record(LOST_DEAL, Variant(redeals=1)))
+    gid = r.json()["id"]
+    final = client.get(f"/api/games/{gid}").json()
+    replay = client.get(f"/api/games/{gid}/replay").json()
+    initial = replay["initial"]
+    assert set(initial) >= STATE_KEYS and initial["id"] == gid and initial["deal"] == str(LOST_DEAL)
+    assert (initial["moves"], initial["score"], initial["can_undo"], initial["status"]) == (0, 0, False, "playing")
+    pos = Position.deal(LOST_DEAL, Variant(redeals=1))
+    assert [c["id"] for c in initial["reserve"]] == [int(c) for c in pos.reserve]
+    assert not {int(c) for c in pos.stock} & set(card_ids(initial))
+    reference = Game(LOST_DEAL, Variant(redeals=1))
+    steps = reference.autoplay()
+    assert [s["move"] for s in replay["steps"]] == [str(s.move) for s in steps]
+    assert len(replay["steps"]) == final["moves"] and "redeal" in [s["move"] for s in replay["steps"]]
+    # Following the movements from the deal gives the final table.
+    places: dict[int, str] = {int(c): f"F{i + 1}" for i, c in enumerate(pos.first)}
+    places |= {int(c): f"R{i + 1}" for i, c in enumerate(pos.reserve)}
+    for step in replay["steps"]:
+        for m in step["movements"]:
+            assert places.get(m["card"]["id"], "stock") == m["from"]
+            places[m["card"]["id"]] = m["to"]
+    for k, pile in enumerate(final["piles"]):
+        assert {c["id"] for c in pile} == {cid for cid, p in places.items() if p == f"P{k + 1}"}
+
+
+# ---------------------------------------------------------------------------- records
+def test_record_export_import_round_trip(clients: Callable[..., TestClient], store: GameStore) -> None:
+    alice = clients()
+    gid = new_game(alice, str(PLAY_FIRST_DEAL), {"redeals": 1, "waste_playable": True})["id"]
+    for _ in range(25):
+        alice.post(f"/api/games/{gid}/step")
+    r = alice.get(f"/api/games/{gid}/record")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    assert "attachment" in r.headers["content-disposition"]
+    text = r.text
+    assert '[Deal "0"]' in text and '[Redeals "1"]' in text and '[WastePlayable "yes"]' in text
+    bob = clients()
+    r = bob.post("/api/games/import", content=text.encode(), headers={"content-type": "text/plain"})
+    assert r.status_code == 201, r.text
+    imported = r.json()
+    original = alice.get(f"/api/games/{gid}").json()
+    assert imported["id"] != gid
+    same = {k for k in STATE_KEYS if k not in ("id", "can_redo")}
+    assert {k: imported[k] for k in same} == {k: original[k] for k in same}
+    assert bob.get(f"/api/games/{imported['id']}/record").text.split("\n")[3:] == text.split("\n")[3:]
+    assert store.load(imported["id"]).player == bob.cookies["fl_player"]
+
+
+def test_bad_records_are_refused_naming_the_line(client: TestClient, store: GameStore) -> None:
+    game = Game(PLAY_FIRST_DEAL)
+    for _ in range(30):
+        game.step()
+    lines = record_to_text(game).split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("21. "))
+    lines[at] = lines[at].replace("21. ", "21. redeal ", 1)
+    r = client.post("/api/games/import", content="\n".join(lines).encode())
+    assert r.status_code == 422
+    assert r.json()["line"] == at + 1 and "line" in r.json()["error"]
+    odd_digit = record_to_text(Game(12)).replace('[Deal "12"]', '[Deal "\u00b2"]').encode()  # isdigit, not int
+    for content in (b"hello", b"\xff\xfe garbage", b"", b"   \n", b'[Format "other 2"]\n\n1. turn\n', odd_digit):
+        r = client.post("/api/games/import", content=content)
+        assert r.status_code == 422, content
+        assert r.json()["error"]
+    r = client.post("/api/games/import", content=b"x" * (1024 * 1024 + 1))
+    assert r.status_code == 413
+    assert store.games() == []
+    # A record just under the limit is read (and refused only for what it says).
+    r = client.post("/api/games/import", content=b"x" * (1024 * 1024 - 10))
+    assert r.status_code == 422
+
+
+# ---------------------------------------------------------------------------- lists, stats, settings
+def test_stats_after_finishing_games(client: TestClient) -> None:
+    assert client.get("/api/stats").json() == {"variants": []}
+    for deal in (WON_DEAL, LOST_DEAL, 10):  # won, lost, won
+        assert client.post("/api/games/import", content=finished_record(deal)).status_code == 201
+    gid = new_game(client, str(LOST_DEAL), "r0")["id"]  # finished through the API: 89 moves
+    while (r := client.post(f"/api/games/{gid}/step")).status_code == 200:
+        last = r.json()
+    assert r.status_code == 409 and last["state"]["status"] == "lost" and last["state"]["score"] == 4
+    new_game(client, "11")  # unfinished: not counted
+    stats = {s["variant"]: s for s in client.get("/api/stats").json()["variants"]}
+    assert set(stats) == {"r3", "r0"}
+    r3 = stats["r3"]
+    assert (r3["played"], r3["won"], r3["current_streak"], r3["best_streak"]) == (3, 2, 1, 1)
+    assert r3["win_rate"] == pytest.approx(2 / 3)
+    assert r3["score_histogram"][104] == 2 and r3["score_histogram"][52] == 1
+    assert stats["r0"]["played"] == 1 and stats["r0"]["won"] == 0 and stats["r0"]["score_histogram"][4] == 1
+    finished = client.get("/api/games?status=finished").json()["games"]
+    assert gid in {g["id"] for g in finished} and len(finished) == 4
+    assert all(g["finished"] for g in finished)
+    assert {g["status"] for g in client.get("/api/games?status=won").json()["games"]} == {"won"}
+    assert len(client.get("/api/games?status=playing").json()["games"]) == 1
+    assert len(client.get("/api/games?limit=2").json()["games"]) == 2
+    for query in ("status=done", "limit=0", "limit=x", "limit=1001"):
+        assert client.get(f"/api/games?{query}").status_code == 422
+
+
+def test_settings(clients: Callable[..., TestClient]) -> None:
+    c = clients()
+    assert c.get("/api/settings").json() == {}
+    r = c.put("/api/settings", json={"lang": "ru", "speed": 2, "sound": True})
+    assert r.status_code == 200 and r.json() == {"lang": "ru", "speed": 2, "sound": True}
+    assert "HttpOnly" in r.headers["set-cookie"]
+    r = c.put("/api/settings", json={"speed": 0, "sound": None})  # partial update; null removes
+    assert r.json() == {"lang": "ru", "speed": 0}
+    assert c.get("/api/settings").json() == {"lang": "ru", "speed": 0}
+    assert clients().get("/api/settings").json() == {}
+    for body in ({"lang": "de"}, {"speed": 4}, {"speed": -1}, {"speed": True}, {"speed": "1"},
+                 {"theme": {"a": 1}}, {"theme": [1]}, {"Bad-Key": 1}, {"x": "y" * 201},
+                 {f"k{i}": i for i in range(40)}):
+        r = c.put("/api/settings", json=body)
+        assert r.status_code == 422, body
+    assert c.put("/api/settings", content=b"[]").status_code == 400
+    assert c.get("/api/settings").json() == {"lang": "ru", "speed": 0}
+
+
+# ---------------------------------------------------------------------------- odds
+@pytest.fixture
+def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
+    """Stand-in for firstlast.odds.live (tests the endpoint's plumbing, not the odds)."""
+    calls: list[tuple[str, int, int]] = []
+
+    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> object:
+        calls.append((str(position), samples, seed))
+        return types.SimpleNamespace(probability=0.25, low=0.2, high=0.3, samples=samples)
+
+    package = types.ModuleType("firstlast.odds")
+    live = types.ModuleType("firstlast.odds.live")
+    live.chance_to_come_out = chance_to_come_out  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "firstlast.odds", package)
+    monkeypatch.setitem(sys.modules, "firstlast.odds.live", live)
+    return calls
+
+
+def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int]]) -> None:
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    r = client.get(f"/api/games/{gid}/chance")
+    assert r.status_code == 200
+    assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000}
+    assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 10_000, 0)]
+    assert client.get(f"/api/games/{gid}/chance?samples=100").json()["samples"] == 100
+    client.get(f"/api/games/{gid}/chance")  # same position, same samples: answered from the cache
+    assert len(fake_odds) == 2
+    for bad in ("99", "100001", "x", "-5", "1e3", ""):
+        assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
+    # A finished game's chance is known without sampling.
+    r = client.post("/api/games/import", content=finished_record(LOST_DEAL))
+    assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
+        "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0}
+    assert len(fake_odds) == 2
+
+
+def test_chance_without_the_odds_module_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "firstlast.odds.live", None)  # makes the import fail
+    gid = new_game(client)["id"]
+    r = client.get(f"/api/games/{gid}/chance?samples=100")
+    assert r.status_code == 503 and "not available" in r.json()["error"]
+
+
+def test_chance_with_the_real_odds_kernel(client: TestClient) -> None:
+    # Needs firstlast.odds.live (the odds work); the first call may compile with numba.
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    r = client.get(f"/api/games/{gid}/chance?samples=500")
+    assert r.status_code == 200, r.text
+    est = r.json()
+    assert est["samples"] == 500
+    assert 0.0 <= est["low"] <= est["probability"] <= est["high"] <= 1.0
+
+
+# ---------------------------------------------------------------------------- robustness
+def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json() == {"error": "not found"}
+    r = client.delete("/api/games")
+    assert r.status_code == 405 and r.json() == {"error": "method not allowed"}
+    assert client.get("/api/games").headers["cache-control"] == "no-store"
+    assert client.get("/static/../store.py").status_code == 404
+    assert client.get("/static/%2e%2e/app.py").status_code == 404
+
+
+def test_no_junk_makes_a_server_error(client: TestClient, store: GameStore) -> None:
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    junk = [b"", b"{", b"null", b"[]", b'"x"', b"1e999", b'{"move": null}', b"\xff\xfe", b'{"move": "\\ud800"}',
+            b'{"deal": 1e400}', b'{"deal": ' + b"9" * 5000 + b"}", b'{"variant": {"redeals": ' + b"9" * 5000 + b"}}",
+            b"{" + b'"a":1,' * 5000 + b'"b":2}', json.dumps({"move": "R3\x00"}).encode()]
+    def row() -> tuple[str, str, int]:
+        return next(r for r in game_rows(store) if r[0] == gid)
+
+    before = row()
+    for path in (f"/api/games/{gid}/moves", "/api/games", "/api/games/import", "/api/settings"):
+        for body in junk:
+            method = "PUT" if path == "/api/settings" else "POST"
+            r = client.request(method, path, content=body, headers={"content-type": "application/json"})
+            assert r.status_code < 500, (path, body[:40], r.text)
+            if r.status_code >= 400:
+                assert r.json()["error"]
+    assert row() == before  # not one junk move got through
+    # The bodiless actions ignore a body, whatever it is.
+    for action in ("step", "undo", "redo", "restart"):
+        for body in junk:
+            r = client.post(f"/api/games/{gid}/{action}", content=body)
+            assert r.status_code in (200, 409), (action, body[:40], r.text)
+
+
+# ---------------------------------------------------------------------------- the real server
+@pytest.mark.timeout(60)
+def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "BROWSER": "false"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firstlast.cli.main", "play", "--no-browser", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = []
+        url = None
+        while url is None:
+            line = proc.stdout.readline()
+            assert line, "server exited early:\n" + "".join(lines)
+            lines.append(line)
+            m = re.search(r"(http://127\.0\.0\.1:(\d+)/)\s*$", line)
+            url = m.group(1) if m else None
+        assert int(url.rsplit(":", 1)[1].strip("/")) > 0
+        sign_in = proc.stdout.readline()
+        local = GameStore(db).local_player()
+        assert sign_in.strip().endswith(f"{url}?player={local}")
+        with httpx.Client(base_url=url, timeout=10) as http:
+            assert http.get("/api/games").json() == {"games": []}
+            r = http.get(f"/?player={local}", follow_redirects=False)
+            assert r.status_code == 303 and http.cookies["fl_player"] == local
+            state = http.post("/api/games", json={"deal": "42"}).json()
+            assert http.post(f"/api/games/{state['id']}/step").status_code == 200
+            # Committed before the answer: another process sees it while the server runs.
+            assert [g.moves for g in GameStore(db).games(local)] == [1]
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=20)
+        assert proc.returncode == 0, out
+        assert "Stopped." in out and "Traceback" not in out
+        assert [g.moves for g in GameStore(db).games(local)] == [1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
