@@ -92,7 +92,7 @@ def _next(s: np.ndarray) -> np.uint64:
     s[1] = s1
     s[2] = s2
     s[3] = s3
-    return result
+    return np.uint64(result)
 
 
 @njit(cache=True, inline="always")
@@ -109,7 +109,7 @@ def _below(s: np.ndarray, n: np.uint64) -> np.int64:
 
 
 @njit(cache=True)
-def _shuffle(a: np.ndarray, length: np.int64, s: np.ndarray) -> None:
+def _shuffle(a: np.ndarray, length: int, s: np.ndarray) -> None:
     """§4.3, Fisher–Yates of ``a[:length]`` from the top down."""
     for i in range(length - 1, 0, -1):
         j = _below(s, np.uint64(i + 1))
@@ -120,10 +120,10 @@ def _shuffle(a: np.ndarray, length: np.int64, s: np.ndarray) -> None:
 
 # ----------------------------------------------------------------------- the forced line
 @njit(cache=True)
-def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: np.int64, sl: np.int64,
-          waste: np.ndarray, wl: np.int64, k: np.int64, held: np.int64, redeals: np.int64,
-          redeals_left: np.int64, waste_playable: bool, privileged: bool,
-          s: np.ndarray) -> tuple[bool, np.int64, np.int64]:
+def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: int, sl: int,
+          waste: np.ndarray, wl: int, k: int, held: int, redeals: int,
+          redeals_left: int, waste_playable: bool, privileged: bool,
+          s: np.ndarray) -> tuple[bool, int, int]:
     """Play the forced line from any position to its end: (won, score, passes).
 
     ``first``: ranks at F1…F8 (−1 for a gap); ``rcount``: reserve cards per rank;
@@ -139,7 +139,7 @@ def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: np.int64
             done += 13
             k += 1
             if k == 8:
-                return True, np.int64(104), redeals + 1
+                return True, 104, redeals + 1
             held = 0
             need = (first[k] + 1) % 13
             continue
@@ -188,9 +188,9 @@ def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: np.int64
 
 
 @njit(cache=True)
-def _play_deal(deal: np.uint64, redeals: np.int64, waste_playable: bool, privileged: bool,
+def _play_deal(deal: np.uint64, redeals: int, waste_playable: bool, privileged: bool,
                ranks: np.ndarray, first: np.ndarray, rcount: np.ndarray, stock: np.ndarray,
-               waste: np.ndarray, s: np.ndarray) -> tuple[bool, np.int64, np.int64]:
+               waste: np.ndarray, s: np.ndarray) -> tuple[bool, int, int]:
     """Deal ``deal`` (R2, §4.5) and play it out, using the caller's scratch buffers."""
     ranks[:] = _RANKS0
     _seed(deal, s)
@@ -205,15 +205,15 @@ def _play_deal(deal: np.uint64, redeals: np.int64, waste_playable: bool, privile
 
 
 @njit(cache=True)
-def _play_one(deal: np.uint64, redeals: np.int64, waste_playable: bool,
-              privileged: bool) -> tuple[bool, np.int64, np.int64]:
+def _play_one(deal: np.uint64, redeals: int, waste_playable: bool,
+              privileged: bool) -> tuple[bool, int, int]:
     return _play_deal(deal, redeals, waste_playable, privileged, np.empty(104, np.int8),
                       np.empty(8, np.int8), np.empty(13, np.int64), np.empty(104, np.int8),
                       np.empty(104, np.int8), np.empty(4, np.uint64))
 
 
 @njit(cache=True)
-def _play_block(deals: np.ndarray, start: np.uint64, lo: np.int64, hi: np.int64, redeals: np.int64,
+def _play_block(deals: np.ndarray, start: np.uint64, lo: int, hi: int, redeals: int,
                 waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
                 passes: np.ndarray) -> None:
     """Results of deals ``lo…hi−1``: ``deals[i]`` when ``deals`` is non-empty, else
@@ -233,15 +233,15 @@ def _play_block(deals: np.ndarray, start: np.uint64, lo: np.int64, hi: np.int64,
         passes[i] = p
 
 
-@njit(cache=True)
-def _play_many_serial(deals: np.ndarray, start: np.uint64, count: np.int64, redeals: np.int64,
+@njit(cache=True, nogil=True)  # Dask worker threads run it side by side
+def _play_many_serial(deals: np.ndarray, start: np.uint64, count: int, redeals: int,
                       waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
                       passes: np.ndarray) -> None:
     _play_block(deals, start, 0, count, redeals, waste_playable, privileged, won, score, passes)
 
 
 @njit(cache=True, parallel=True)
-def _play_many_parallel(deals: np.ndarray, start: np.uint64, count: np.int64, redeals: np.int64,
+def _play_many_parallel(deals: np.ndarray, start: np.uint64, count: int, redeals: int,
                         waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
                         passes: np.ndarray) -> None:
     # Blocks, not single deals, per prange step: each block allocates its buffers once.
@@ -254,17 +254,17 @@ def _play_many_parallel(deals: np.ndarray, start: np.uint64, count: np.int64, re
 
 # ----------------------------------------------------------------------- live chances
 @njit(cache=True)
-def _sample_stream(seed: np.uint64, i: np.int64, s: np.ndarray) -> None:
+def _sample_stream(seed: np.uint64, i: int, s: np.ndarray) -> None:
     """Sample ``i``'s own stream: §4.1 seeding of (a SplitMix64 mix of ``seed``) + i, so
     samples of one seed, and the streams of different seeds, are unrelated."""
     _, base = _splitmix(seed)
     _seed(base + np.uint64(i), s)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # servers may ask from several threads
 def _chance(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0: np.ndarray,
-            k: np.int64, held: np.int64, redeals_used: np.int64, redeals_left: np.int64,
-            waste_playable: bool, privileged: bool, samples: np.int64, seed: np.uint64,
+            k: int, held: int, redeals_used: int, redeals_left: int,
+            waste_playable: bool, privileged: bool, samples: int, seed: np.uint64,
             won: np.ndarray, score: np.ndarray, passes: np.ndarray) -> None:
     """Play a position out ``samples`` times, each with the unseen stock shuffled
     uniformly and random redeals, from the sample's own stream; results per sample."""
@@ -312,7 +312,7 @@ def play_deals(deals: np.ndarray | range, variant: Variant, parallel: bool = Tru
     if isinstance(deals, range):
         if deals.step != 1:
             raise ValueError("a range of deals must have step 1")
-        if len(deals) and not (0 <= deals.start and deals.stop - 1 <= 2**64 - 1):
+        if len(deals) and not (deals.start >= 0 and deals.stop - 1 <= 2**64 - 1):
             raise ValueError("deal numbers must be 0…2^64−1")
         arr = np.empty(0, np.uint64)
         start = np.uint64(deals.start if len(deals) else 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from ..engine import Variant
 
@@ -82,6 +82,12 @@ class Tally:
 
     def mean_score(self) -> float:
         return float((np.arange(self.scores.shape[0]) * self.scores).sum() / self.games) if self.games else 0.0
+
+    def mean_passes_won(self) -> float:
+        """Mean passes the won games needed (NaN when none was won)."""
+        if not self.wins:
+            return float("nan")
+        return float((np.arange(self.passes_won.shape[0]) * self.passes_won).sum() / self.wins)
 
     def to_json(self) -> dict[str, object]:
         low, high = self.interval() if self.games else (0.0, 1.0)

@@ -1,0 +1,70 @@
+"""One figure of the odds (matplotlib, Agg backend: no display needed).
+
+P(win) against the number of redeals comes from unlimited-redeal tallies: a game with R
+redeals plays exactly the first R + 1 passes of the unlimited game (same deal, same
+stream for the shuffles), so it wins exactly when the unlimited game needs at most
+R + 1 passes. Points from direct runs with finite redeals are drawn over the curves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..engine import Variant
+from .stats import Tally
+
+
+def _combo(v: Variant) -> str:
+    return ("waste playable" if v.waste_playable else "waste not playable") + (
+        ", privileged F8" if v.privileged_last else ", no privilege")
+
+
+def win_by_redeals(unlimited: Tally, max_redeals: int) -> np.ndarray:
+    """P(win with R redeals), R = 0…max_redeals, from an unlimited-redeal tally."""
+    counts = np.zeros(max_redeals + 3, np.int64)
+    n = min(unlimited.passes_won.shape[0], counts.shape[0])
+    counts[:n] = unlimited.passes_won[:n]
+    cum = np.cumsum(counts)  # cum[p]: games won within p passes
+    return np.asarray(cum[1:max_redeals + 2] / unlimited.games, dtype=np.float64)
+
+
+def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: Tally,
+               max_redeals: int = 10) -> None:
+    """Write the figure: P(win) vs redeals, passes needed, score histogram."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.2), dpi=80)
+    rs = np.arange(max_redeals + 1)
+    for i, t in enumerate(unlimited):
+        color = f"C{i}"
+        ax1.plot(rs, 100 * win_by_redeals(t, max_redeals), "-", color=color, label=_combo(t.variant))
+        for d in direct:
+            same = (d.variant.waste_playable, d.variant.privileged_last) == (
+                t.variant.waste_playable, t.variant.privileged_last)
+            if same and d.variant.redeals is not None and d.variant.redeals <= max_redeals:
+                ax1.plot([d.variant.redeals], [100 * d.win_rate], "o", color=color)
+        needed = t.passes_won[1:].astype(np.float64) / t.games
+        ax2.step(np.arange(1, needed.shape[0] + 1), 100 * needed, where="mid", color=color, label=_combo(t.variant))
+    ax1.set(xlabel="redeals allowed", ylabel="P(win) %", title=f"Win rate vs redeals ({unlimited[0].games:,} deals)")
+    ax1.set_xticks(rs)
+    ax1.grid(alpha=0.3)
+    ax1.legend(fontsize=8)
+    ax2.set(xlabel="passes needed to come out (unlimited redeals)", ylabel="% of deals",
+            title="Passes needed")
+    longest = max(int(np.flatnonzero(t.passes_won).max(initial=1)) for t in unlimited)
+    ax2.set_xlim(0.5, longest + 0.5)
+    ax2.set_xticks(range(1, longest + 1, 1 if longest <= 16 else 2))
+    ax2.grid(alpha=0.3)
+    sc = scores.scores.astype(np.float64) / scores.games
+    ax3.bar(np.arange(sc.shape[0]), 100 * sc, width=1.0, color="C4")
+    ax3.set(xlabel="cards on the piles at the end (104 = won)", ylabel="% of games",
+            title=f"Scores: {scores.variant.describe()}")
+    ax3.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

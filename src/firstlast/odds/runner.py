@@ -1,0 +1,140 @@
+"""Batches of deals: which deals a run plays, and where they are played.
+
+A run is fixed by a seed S and a number of games N: it plays the deals
+``S·2^32 … S·2^32 + N − 1`` (``deal_block``). Seed 0 starts at deal 0, so ``--seed 0
+--games N`` are exactly the deals ``firstlast autoplay 0..N`` plays; runs with different
+seeds never share a deal (N ≤ 2^32), so their tallies can be added together.
+
+The deals are cut into chunks. Each chunk's tally (integer counts) is the same wherever
+it is computed: here on every core (numba threads), or on a Dask cluster
+(``scheduler=ADDRESS``), where each task runs the serial kernel in a worker. Tallies are
+sums, so the result does not depend on the order chunks finish in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Final
+
+import numba
+
+from ..engine import Variant
+from .kernel import play_deals
+from .stats import Tally
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+SEED_SPAN: Final = 2**32
+MAX_SEED: Final = 2**32 - 1
+MAX_GAMES: Final = SEED_SPAN
+CHUNK: Final = 1 << 20
+
+Progress = Callable[[int], None]
+
+
+class SchedulerError(RuntimeError):
+    """The Dask scheduler could not be reached or failed the run."""
+
+
+def deal_block(seed: int, games: int) -> range:
+    """The deals of a run: ``games`` consecutive deals from ``seed · 2^32``."""
+    if isinstance(games, bool) or not isinstance(games, int) or not 0 < games <= MAX_GAMES:
+        raise ValueError(f"games must be a whole number 1…{MAX_GAMES:,}, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number 0…{MAX_SEED}, not {seed!r}")
+    start = seed * SEED_SPAN
+    return range(start, start + games)
+
+
+def chunks(deals: range, size: int = CHUNK) -> list[range]:
+    """``deals`` cut into consecutive ranges of at most ``size`` deals."""
+    return [range(a, min(a + size, deals.stop)) for a in range(deals.start, deals.stop, size)]
+
+
+def tally_chunk(token: str, start: int, stop: int) -> Tally:
+    """Tally deals [start, stop) of the variant named ``token`` with the serial kernel.
+
+    Plain arguments, so a Dask task pickles nothing of ours but the result."""
+    variant = Variant.from_token(token)
+    return Tally.of(variant, *play_deals(range(start, stop), variant, parallel=False))
+
+
+def max_threads() -> int:
+    """Most numba threads this process can use (every core by default)."""
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+
+
+@contextmanager
+def _threads(workers: int | None) -> Iterator[None]:
+    before = numba.get_num_threads()
+    if workers is not None:
+        if not 1 <= workers <= max_threads():
+            raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
+        numba.set_num_threads(workers)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def warm_up() -> None:
+    """Load (or compile) the batch kernels now, so that timing a run measures play only."""
+    play_deals(range(1), Variant(), parallel=True)
+    play_deals(range(1), Variant(), parallel=False)
+
+
+def run_local(variant: Variant, deals: range, workers: int | None = None,
+              progress: Progress | None = None, chunk: int = CHUNK) -> Tally:
+    """Tally ``deals`` on this machine's cores (``workers`` numba threads; all by default)."""
+    total = Tally(variant)
+    with _threads(workers):
+        for part in chunks(deals, chunk):
+            total += Tally.of(variant, *play_deals(part, variant, parallel=True))
+            if progress:
+                progress(len(part))
+    return total
+
+
+def connect(address: str, timeout: float = 5.0) -> Any:
+    """A ``dask.distributed.Client`` for the scheduler at ``address`` (short timeout)."""
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=f"{timeout}s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {e}") from None
+
+
+def run_dask(client: Any, variant: Variant, deals: range, progress: Progress | None = None,
+             chunk: int = CHUNK) -> Tally:
+    """Tally ``deals`` as one Dask task per chunk on ``client``'s cluster."""
+    from distributed import as_completed
+
+    parts = chunks(deals, chunk)
+    futures = client.map(tally_chunk, [variant.token] * len(parts), [p.start for p in parts],
+                         [p.stop for p in parts], pure=True)
+    sizes = {f.key: len(p) for f, p in zip(futures, parts, strict=True)}
+    total = Tally(variant)
+    try:
+        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
+            total += fut.result()
+            if progress:
+                progress(sizes[fut.key])
+    except Exception as e:  # a worker's failure arrives as the task's own exception
+        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
+    return total
+
+
+def run(variants: Iterable[Variant], games: int, seed: int = 0, workers: int | None = None,
+        client: Any = None, progress: Progress | None = None, chunk: int = CHUNK) -> list[Tally]:
+    """Tally the run (``seed``, ``games``) for each variant, locally or on ``client``."""
+    deals = deal_block(seed, games)
+    out = []
+    for v in variants:
+        if client is None:
+            out.append(run_local(v, deals, workers, progress, chunk))
+        else:
+            out.append(run_dask(client, v, deals, progress, chunk))
+    return out

@@ -1,0 +1,126 @@
+"""``firstlast odds`` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from firstlast.cli.main import main
+from firstlast.engine import Game, Position, Variant, play_out
+from firstlast.odds.live import chance_to_come_out
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["odds", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_run_matches_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--games", "3000", "--redeals", "1", "--waste-playable", "--json")
+    assert code == 0
+    data = json.loads(out)
+    v = Variant(1, True)
+    wins = sum(play_out(d, v).won for d in range(3000))
+    assert (data["games"], data["wins"], data["variant"], data["first_deal"]) == (3000, wins, "r1w", 0)
+    assert data["ci_low"] <= data["win_rate"] == wins / 3000 <= data["ci_high"]
+    assert sum(data["passes_all"].values()) == 3000
+
+
+def test_text_run(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--games", "5000", "--no-privilege", "--seed", "2")
+    assert code == 0
+    assert "no privileged card" in out and "95 % Wilson CI" in out and "games/s" in out
+    assert "Passes used" in out and "Score" in out and f"{2 * 2**32:,}" in out
+
+
+def test_all_variants_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--all", "--games", "2000", "--json")
+    assert code == 0
+    data = json.loads(out)
+    tokens = [v["variant"] for v in data["variants"]]
+    assert len(tokens) == len(set(tokens)) == 20
+    assert {"r0", "r1", "r3", "ru", "r3w", "r3n", "ruwn"} <= set(tokens)
+    for v in data["variants"]:
+        assert {"games", "wins", "win_rate", "ci_low", "ci_high"} <= set(v)
+        if v["redeals"] is None:
+            assert v["wins"] == 2000
+
+
+def test_all_variants_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--all", "--games", "1000")
+    assert code == 0
+    assert out.count("\n") >= 22 and "unlimited" in out and "100.0000 %" in out
+
+
+def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "odds.png"
+    code, _, err = run(capsys, "--games", "2000", "--plot", str(target))
+    assert code == 0 and "Plot written" in err
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_deal_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--deal", "1", "--samples", "2000", "--json")
+    assert code == 0
+    data = json.loads(out)
+    est = chance_to_come_out(Position.deal(1), 2000, 0)
+    assert (data["probability"], data["low"], data["high"], data["samples"]) == (
+        est.probability, est.low, est.high, 2000)
+    assert data["outcome"] == {"won": False, "score": 52, "passes": 4}
+    code, out, _ = run(capsys, "--deal", "1", "--samples", "2000")
+    assert code == 0 and "chance of coming out" in out and "lost" in out
+
+
+def test_position_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    g = Game(6)
+    for _ in range(40):
+        g.step()
+    code, out, _ = run(capsys, "--position", str(g.position), "--samples", "1000", "--seed", "4", "--json")
+    assert code == 0
+    assert json.loads(out)["probability"] == chance_to_come_out(g.position, 1000, 4).probability
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--games", "0"], "--games"),
+    (["--games", "-5"], "--games"),
+    (["--games", "lots"], "--games"),
+    (["--position", "Jc5d nonsense"], "malformed --position"),
+    (["--position", str(Position.deal(1)).replace("Jc", "Qc", 1)], "malformed --position"),
+    (["--deal", "1", "--position", str(Position.deal(1))], "not both"),
+    (["--deal", "-1"], "deal number"),
+    (["--deal", "1", "--all"], "--all"),
+    (["--samples", "0", "--deal", "3"], "--samples"),
+    (["--seed", str(2**32), "--games", "10"], "--seed"),
+    (["--workers", "0", "--games", "10"], "--workers"),
+    (["--workers", "1", "--scheduler", "tcp://127.0.0.1:9", "--games", "10"], "--workers"),
+    (["--redeals", "-2"], "redeals"),
+    (["--plot", "/nonexistent-dir/x.png", "--games", "10"], "no such folder"),
+])
+def test_bad_inputs_exit_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and err.startswith("firstlast: error:") and message in err
+
+
+def test_unreachable_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--games", "10", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
+
+
+def test_scheduler_run_equals_local_run(capsys: pytest.CaptureFixture[str]) -> None:
+    from distributed import LocalCluster
+
+    code, out, _ = run(capsys, "--games", "20000", "--seed", "9", "--redeals", "2", "--json")
+    assert code == 0
+    local = json.loads(out)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        code, out, _ = run(capsys, "--games", "20000", "--seed", "9", "--redeals", "2", "--json",
+                           "--scheduler", cluster.scheduler_address)
+    assert code == 0
+    remote = json.loads(out)
+    for key in ("games", "wins", "win_rate", "ci_low", "ci_high", "passes_all", "scores", "first_deal"):
+        assert remote[key] == local[key]

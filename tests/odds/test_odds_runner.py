@@ -1,0 +1,85 @@
+"""Runs: reproducible, non-overlapping deal blocks; local and Dask give the same tallies."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from firstlast.engine import Variant
+from firstlast.odds import runner
+from firstlast.odds.kernel import play_deals
+from firstlast.odds.stats import Tally
+
+
+def test_deal_blocks_are_disjoint_and_start_at_zero() -> None:
+    assert runner.deal_block(0, 1000) == range(0, 1000)
+    assert runner.deal_block(1, 10) == range(2**32, 2**32 + 10)
+    last = runner.deal_block(runner.MAX_SEED, runner.MAX_GAMES)
+    assert last.stop - 1 == 2**64 - 1
+    for bad in [(0, 0), (0, -3), (0, runner.MAX_GAMES + 1), (-1, 5), (runner.MAX_SEED + 1, 5)]:
+        with pytest.raises(ValueError):
+            runner.deal_block(*bad)
+
+
+def test_chunks_cover_the_deals_once() -> None:
+    parts = runner.chunks(range(5, 1005), 300)
+    assert [len(p) for p in parts] == [300, 300, 300, 100]
+    assert [d for p in parts for d in p] == list(range(5, 1005))
+
+
+def test_local_run_equals_direct_tally_whatever_the_chunks_and_threads() -> None:
+    v = Variant(2, True)
+    want = Tally.of(v, *play_deals(runner.deal_block(3, 20_000), v))
+    assert runner.run([v], 20_000, seed=3) == [want]
+    assert runner.run([v], 20_000, seed=3, workers=1, chunk=3_000) == [want]
+    assert runner.tally_chunk(v.token, 3 * 2**32, 3 * 2**32 + 20_000) == want
+
+
+def test_progress_counts_every_game() -> None:
+    done: list[int] = []
+    runner.run([Variant(), Variant(0)], 5_000, seed=1, progress=done.append, chunk=2_000)
+    assert sum(done) == 10_000
+
+
+def test_bad_worker_count_is_refused() -> None:
+    with pytest.raises(ValueError):
+        runner.run([Variant()], 100, workers=0)
+
+
+def test_dask_local_cluster_gives_identical_results() -> None:
+    from distributed import Client, LocalCluster
+
+    variants = [Variant(), Variant(None, False, False), Variant(0, True)]
+    local = runner.run(variants, 60_000, seed=11)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        done: list[int] = []
+        remote = runner.run(variants, 60_000, seed=11, client=client, progress=done.append, chunk=7_000)
+        # And through an address, as the CLI's --scheduler connects.
+        other = runner.connect(cluster.scheduler_address)
+        try:
+            again = runner.run(variants[:1], 60_000, seed=11, client=other)
+        finally:
+            other.close()
+    assert remote == local
+    assert again == local[:1]
+    assert sum(done) == 3 * 60_000
+
+
+def test_unreachable_scheduler_fails_fast() -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(runner.SchedulerError, match="cannot reach"):
+        runner.connect("tcp://127.0.0.1:9", timeout=1.0)
+    assert time.perf_counter() - t0 < 15
+
+
+@pytest.mark.slow
+def test_dask_process_workers_give_identical_results() -> None:
+    from distributed import Client, LocalCluster
+
+    variants = [Variant(), Variant(1, True, False)]
+    local = runner.run(variants, 200_000, seed=5)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        assert runner.run(variants, 200_000, seed=5, client=client, chunk=25_000) == local

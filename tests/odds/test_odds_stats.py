@@ -1,0 +1,66 @@
+"""Wilson intervals and tallies."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+from firstlast.engine import Variant
+from firstlast.odds.kernel import play_deals
+from firstlast.odds.stats import Tally, wilson
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
+# method 3 (score interval without continuity correction).
+NEWCOMBE = [((81, 263), (0.2553, 0.3662)), ((15, 148), (0.0624, 0.1605)),
+            ((0, 20), (0.0, 0.1611)), ((1, 29), (0.0061, 0.1718))]
+
+
+@pytest.mark.parametrize("counts,want", NEWCOMBE)
+def test_wilson_matches_published_values(counts: tuple[int, int], want: tuple[float, float]) -> None:
+    low, high = wilson(*counts)
+    assert low == pytest.approx(want[0], abs=5e-5)
+    assert high == pytest.approx(want[1], abs=5e-5)
+
+
+@pytest.mark.parametrize("k,n", [(5, 10), (0, 10), (10, 10), (274_180, 1_000_000), (3, 10_000_000)])
+def test_wilson_matches_the_formula(k: int, n: int) -> None:
+    z = norm.ppf(0.975)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low, high = wilson(k, n)
+    assert low == pytest.approx(max(0.0, centre - half), abs=1e-12)
+    assert high == pytest.approx(min(1.0, centre + half), abs=1e-12)
+
+
+def test_wilson_needs_trials() -> None:
+    with pytest.raises(ValueError):
+        wilson(0, 0)
+
+
+def test_tallies_of_parts_add_up_to_the_whole() -> None:
+    v = Variant(1)
+    whole = Tally.of(v, *play_deals(range(0, 30_000), v))
+    parts = Tally.of(v, *play_deals(range(0, 12_345), v)) + Tally.of(v, *play_deals(range(12_345, 30_000), v))
+    assert parts == whole
+    assert whole.games == 30_000
+    assert whole.wins == int(whole.passes_won.sum()) == int(whole.scores[104])
+    assert int(whole.passes_all.sum()) == int(whole.scores.sum()) == 30_000
+    assert whole != Tally.of(v, *play_deals(range(1, 30_001), v))
+    with pytest.raises(ValueError):
+        _ = whole + Tally(Variant(2))
+
+
+def test_tally_json_has_the_published_keys() -> None:
+    v = Variant()
+    t = Tally.of(v, np.array([True, False, False]), np.array([104, 50, 61], np.int8), np.array([2, 4, 4], np.int32))
+    j = t.to_json()
+    assert (j["games"], j["wins"], j["variant"]) == (3, 1, "r3")
+    assert j["win_rate"] == pytest.approx(1 / 3)
+    assert (j["ci_low"], j["ci_high"]) == pytest.approx(wilson(1, 3))
+    assert j["passes_won"] == {"2": 1} and j["passes_all"] == {"2": 1, "4": 2}
+    assert t.mean_score() == pytest.approx((104 + 50 + 61) / 3)
+    assert t.mean_passes_won() == 2.0
