@@ -90,6 +90,7 @@ def test_position_chance(capsys: pytest.CaptureFixture[str]) -> None:
     (["--position", "Jc5d nonsense"], "malformed --position"),
     (["--position", str(Position.deal(1)).replace("Jc", "Qc", 1)], "malformed --position"),
     (["--deal", "1", "--position", str(Position.deal(1))], "not both"),
+    (["--position", str(Position.deal(1)), "--waste-playable"], "leave out --redeals"),
     (["--deal", "-1"], "deal number"),
     (["--deal", "1", "--all"], "--all"),
     (["--samples", "0", "--deal", "3"], "--samples"),

@@ -143,6 +143,11 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
                 pos = position_from_text(position_text)
             except FirstLastError as e:
                 raise click.UsageError(f"malformed --position: {e}") from None
+            if variant not in (Variant(), pos.variant):  # flags must not silently lose to the notation
+                raise click.UsageError(
+                    f"the position's notation says its variant ({pos.variant.token}); "
+                    "leave out --redeals, --waste-playable and --no-privilege"
+                )
             _chance_command(pos, "Position", samples, seed, as_json, {"position": position_text.strip()})
             return
         assert deal_number is not None
