@@ -57,7 +57,7 @@ def test_r3_only_the_active_pile_takes_cards() -> None:
     pos = build("5c 8d Kh Kh 2s 3s 4s Qd", "9c 2c 2c 2d 2d 3c 3c 3d", stock="6h")
     assert pos.active == 0 and pos.need == 6
     err = refused(pos, "R1")
-    assert err.rule == "R4" and "needs a 6" in str(err)
+    assert err.rule == "R4" and "needs a six" in str(err)
     # Complete P1 (12 cards, then its base): P2 becomes active and takes the 9.
     full = build("5c 8d Kh Kh 2s 3s 4s Qd", "9c 2c 2c 2d 2d 3c 3c 3d", piles=(12,))
     done, _ = play(full, "F1")

@@ -86,6 +86,12 @@ def rank_char(rank: int) -> str:
     return RANK_CHARS[rank - 1]
 
 
+def rank_phrase(rank: int) -> str:
+    """``rank_phrase(1) == 'an ace'``, ``rank_phrase(12) == 'a queen'``: for messages."""
+    name = RANK_NAMES[rank - 1]
+    return ("an " if name[0] in "ae" else "a ") + name
+
+
 def next_rank(rank: int) -> int:
     """The rank after ``rank``, wrapping from King to Ace (R4)."""
     return rank % 13 + 1

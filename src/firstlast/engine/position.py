@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from .cards import CARDS, Card, next_rank, rank_char
+from .cards import CARDS, Card, next_rank, rank_phrase
 from .errors import IllegalMoveError, InvalidMoveError
 from .rng import RngState, seed, shuffle
 from .variant import CANONICAL, Variant
@@ -310,7 +310,7 @@ class Position:
                 "never another card of that rank (R5)", "R5"
             )
         if card.rank != need:
-            raise IllegalMoveError(f"{card} does not fit {pk}, which needs a {rank_char(need)} (R4)", "R4")
+            raise IllegalMoveError(f"{card} does not fit {pk}, which needs {rank_phrase(need)} (R4)", "R4")
         raise IllegalMoveError(
             f"the privileged card {self.first[PILES - 1]} at F8 must go first (R8)", "R8"
         )

@@ -30,7 +30,7 @@ const SUIT_SHAPE = {
 
 // Pip centres for 2…10 on the 200×280 face (x, y); pips below the middle are drawn
 // upside down, as on real cards.
-const L = 58, M = 100, R = 142;
+const L = 63, M = 100, R = 137;
 const T = 62, B = 218, C = 140;
 const PIPS = {
   2: [[M, T], [M, B]],
@@ -47,63 +47,103 @@ const PIPS = {
 function suitUse(suit, cx, cy, size, flip = false) {
   const s = size / 100;
   const rot = flip ? ` rotate(180 ${cx} ${cy})` : "";
-  return `<use href="#suit-${suit}" transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${s})"/>`;
+  return `<use href="#suit-${suit}" width="100" height="100" transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${s})"/>`;
 }
 
-function corner(label, suit) {
-  // Index: rank over suit, top-left; the same turned round, bottom-right.
+function corner(label, suit, compact) {
+  // Index: rank over suit, top-left; the same turned round, bottom-right. Small cards
+  // (phones) get larger indices, since the index is what a player reads there.
   const narrow = label.length > 1;
+  const k = compact ? 1.5 : 1;
+  const x = compact ? 30 : 24;
   const idx =
-    `<text x="24" y="44" text-anchor="middle" font-size="${narrow ? 36 : 40}" ` +
-    `${narrow ? 'letter-spacing="-3" ' : ""}font-weight="700" ` +
+    `<text x="${x}" y="${44 * (compact ? 1.32 : 1)}" text-anchor="middle" font-size="${(narrow ? 36 : 40) * k}" ` +
+    `${narrow ? `letter-spacing="${-3 * k}" ` : ""}font-weight="700" ` +
     `font-family="Georgia, 'DejaVu Serif', 'Times New Roman', serif">${label}</text>` +
-    suitUse(suit, 24, 66, 26);
+    suitUse(suit, x, compact ? 90 : 66, 28 * (compact ? 1.3 : 1));
   return `<g class="idx">${idx}</g><g transform="rotate(180 100 140)">${idx}</g>`;
 }
 
 // Court figures: a framed panel with a double-headed stylised figure (our own design).
+// King: crown, full beard, ermine collar, sceptre. Queen: tiara, long hair, pearls, a
+// rose. Jack: feathered cap, short hair, striped collar, halberd. The panel's tint
+// differs a little by rank too, so the three read apart at a glance.
 function courtFigure(rank, suit, red) {
   const robe = red ? "#b3132b" : "#1f2f5c";
   const robe2 = red ? "#1f2f5c" : "#b3132b";
+  const ink = red ? INK.red : INK.black;
   const gold = "#d9a520";
+  const goldLine = "#7a5a10";
   const skin = "#f4d7b5";
-  const hair = rank === 12 ? "#8a4b17" : "#3b2a1a";
-  let headwear;
-  if (rank === 13) {
-    // King: a three-pointed crown with jewels, and a beard.
-    headwear =
-      `<path d="M70 62 L74 34 L86 50 L100 28 L114 50 L126 34 L130 62 Z" fill="${gold}" stroke="#7a5a10" stroke-width="2"/>` +
-      `<circle cx="100" cy="38" r="4" fill="${robe2}"/><circle cx="80" cy="52" r="3" fill="${robe}"/><circle cx="120" cy="52" r="3" fill="${robe}"/>`;
-  } else if (rank === 12) {
-    // Queen: a rounded tiara with a flower.
-    headwear =
-      `<path d="M72 62 Q 74 40, 100 36 Q 126 40, 128 62 Z" fill="${gold}" stroke="#7a5a10" stroke-width="2"/>` +
-      `<circle cx="100" cy="44" r="7" fill="${robe}"/><circle cx="100" cy="44" r="3" fill="#fff3c4"/>`;
-  } else {
-    // Jack: a cap with a feather.
-    headwear =
-      `<path d="M70 64 Q 72 42, 100 40 Q 126 42, 130 64 Z" fill="${robe2}" stroke="#111" stroke-width="1.5"/>` +
-      `<path d="M118 46 Q 140 22, 150 30 Q 138 36, 124 52 Z" fill="${gold}" stroke="#7a5a10" stroke-width="1.5"/>`;
+  const hair = rank === 12 ? "#9a5a1f" : rank === 13 ? "#5a4632" : "#2f2115";
+  const tint = rank === 13 ? "#fbf3dc" : rank === 12 ? "#fcf0ef" : "#eef3fa";
+  let head = "";
+  let extra = "";
+  // Hair behind the face.
+  if (rank === 12) {
+    head += `<path d="M74 58 Q 60 92, 66 122 L 80 112 Q 74 90, 80 66 Z M126 58 Q 140 92, 134 122 L 120 112 Q 126 90, 120 66 Z" fill="${hair}"/>`;
   }
-  const face =
-    `<path d="M76 66 Q 76 96, 100 100 Q 124 96, 124 66 Z" fill="${skin}" stroke="#6b4a2a" stroke-width="1.5"/>` +
-    `<path d="M76 66 Q 70 80, 74 92 L 80 72 Z M124 66 Q 130 80, 126 92 L 120 72 Z" fill="${hair}"/>` +
-    `<circle cx="90" cy="78" r="2.4" fill="#222"/><circle cx="110" cy="78" r="2.4" fill="#222"/>` +
-    `<path d="M93 90 Q 100 94, 107 90" stroke="#8a3a2a" stroke-width="2" fill="none"/>` +
-    (rank === 13 ? `<path d="M80 88 Q 100 116, 120 88 Q 112 100, 100 102 Q 88 100, 80 88 Z" fill="${hair}"/>` : "");
-  const body =
-    `<path d="M52 140 Q 56 108, 80 102 L 100 112 L 120 102 Q 144 108, 148 140 Z" fill="${robe}" stroke="#111" stroke-width="1.5"/>` +
-    `<path d="M80 102 L 100 112 L 120 102 L 112 140 L 88 140 Z" fill="${gold}" stroke="#7a5a10" stroke-width="1.2"/>` +
-    `<path d="M92 116 L108 116 M90 126 L110 126" stroke="${robe2}" stroke-width="3"/>` +
-    suitUse(suit, 66, 126, 18) +
-    (rank === 13
-      ? `<path d="M138 140 L 138 86" stroke="#555" stroke-width="4"/><path d="M130 92 L146 92" stroke="${gold}" stroke-width="4"/>`
-      : rank === 12
-        ? `<path d="M134 140 Q 130 118, 138 106" stroke="#2f6b2f" stroke-width="3" fill="none"/><circle cx="138" cy="102" r="7" fill="${robe2}"/><circle cx="138" cy="102" r="3" fill="${gold}"/>`
-        : `<path d="M140 140 L 140 70" stroke="#6b4a2a" stroke-width="3"/><path d="M134 80 L140 64 L146 80 Z" fill="#888" stroke="#333"/>`);
-  const half = `<g>${body}${face}${headwear}</g>`;
+  head +=
+    `<path d="M77 64 Q 76 96, 100 101 Q 124 96, 123 64 Z" fill="${skin}" stroke="#6b4a2a" stroke-width="1.5"/>` +
+    `<path d="M77 64 Q 72 78, 75 90 L 81 70 Z M123 64 Q 128 78, 125 90 L 119 70 Z" fill="${hair}"/>` +
+    `<path d="M86 74 Q 90 71, 94 74 M106 74 Q 110 71, 114 74" stroke="#4a3020" stroke-width="1.6" fill="none"/>` +
+    `<circle cx="90" cy="79" r="2.3" fill="#222"/><circle cx="110" cy="79" r="2.3" fill="#222"/>` +
+    `<path d="M100 81 Q 97 87, 101 88" stroke="#b98a6a" stroke-width="1.4" fill="none"/>` +
+    (rank === 12
+      ? `<path d="M94 92 Q 100 96, 106 92" stroke="#c0392b" stroke-width="2.4" fill="none"/><circle cx="85" cy="87" r="3.5" fill="#f2a0a0" opacity="0.6"/><circle cx="115" cy="87" r="3.5" fill="#f2a0a0" opacity="0.6"/>`
+      : `<path d="M94 92 Q 100 95, 106 92" stroke="#8a3a2a" stroke-width="2" fill="none"/>`);
+  if (rank === 13) {
+    // Beard and moustache.
+    head +=
+      `<path d="M79 82 Q 80 110, 100 116 Q 120 110, 121 82 Q 114 96, 100 97 Q 86 96, 79 82 Z" fill="${hair}"/>` +
+      `<path d="M88 90 Q 100 84, 112 90 Q 100 88, 88 90 Z" fill="${hair}"/>`;
+    head +=
+      `<path d="M70 62 L73 32 L86 48 L100 26 L114 48 L127 32 L130 62 Z" fill="${gold}" stroke="${goldLine}" stroke-width="2"/>` +
+      `<path d="M70 56 L130 56" stroke="${goldLine}" stroke-width="1.5"/>` +
+      `<circle cx="100" cy="40" r="4.5" fill="${robe2}"/><circle cx="82" cy="50" r="3" fill="${robe}"/><circle cx="118" cy="50" r="3" fill="${robe}"/>` +
+      `<circle cx="73" cy="31" r="2.5" fill="${gold}"/><circle cx="100" cy="25" r="2.5" fill="${gold}"/><circle cx="127" cy="31" r="2.5" fill="${gold}"/>`;
+  } else if (rank === 12) {
+    head +=
+      `<path d="M74 62 Q 76 42, 100 38 Q 124 42, 126 62 Q 100 54, 74 62 Z" fill="${gold}" stroke="${goldLine}" stroke-width="2"/>` +
+      `<path d="M86 46 L90 36 L94 45 M106 45 L110 36 L114 46" stroke="${goldLine}" stroke-width="1.5" fill="${gold}"/>` +
+      `<circle cx="100" cy="46" r="6" fill="${robe}"/><circle cx="100" cy="46" r="2.5" fill="#fff3c4"/>`;
+  } else {
+    head +=
+      `<path d="M70 66 Q 70 40, 100 38 Q 130 40, 130 66 Q 100 56, 70 66 Z" fill="${robe2}" stroke="#111" stroke-width="1.5"/>` +
+      `<path d="M70 66 Q 100 56, 130 66" stroke="${gold}" stroke-width="3" fill="none"/>` +
+      `<path d="M116 48 Q 136 16, 154 24 Q 140 34, 124 54 Z" fill="${gold}" stroke="${goldLine}" stroke-width="1.5"/>` +
+      `<path d="M122 50 Q 136 30, 150 26" stroke="${goldLine}" stroke-width="1" fill="none"/>`;
+  }
+  let body =
+    `<path d="M50 140 Q 54 110, 80 103 L 100 113 L 120 103 Q 146 110, 150 140 Z" fill="${robe}" stroke="#111" stroke-width="1.5"/>` +
+    `<path d="M80 103 L 100 113 L 120 103 L 113 140 L 87 140 Z" fill="${gold}" stroke="${goldLine}" stroke-width="1.2"/>` +
+    `<path d="M56 132 Q 60 118, 70 112 M144 132 Q 140 118, 130 112" stroke="${gold}" stroke-width="2" fill="none"/>` +
+    `<circle cx="66" cy="127" r="10" fill="#fffdf7" stroke="${gold}" stroke-width="1.5"/>` +
+    `<g fill="${ink}">${suitUse(suit, 66, 127, 13)}</g>`;
+  if (rank === 13) {
+    // Ermine collar; sceptre with an orb.
+    body +=
+      `<path d="M76 103 Q 100 118, 124 103 L 122 110 Q 100 124, 78 110 Z" fill="#fbfbf6" stroke="#777" stroke-width="1"/>` +
+      `<path d="M86 110 l2 3 l-2 1 Z M100 115 l2 3 l-2 1 Z M114 110 l2 3 l-2 1 Z" fill="#111"/>` +
+      `<path d="M138 140 L 138 84" stroke="${goldLine}" stroke-width="4"/>` +
+      `<circle cx="138" cy="80" r="6" fill="${gold}" stroke="${goldLine}" stroke-width="1.5"/><path d="M138 70 L138 76 M135 73 L141 73" stroke="${goldLine}" stroke-width="1.5"/>`;
+  } else if (rank === 12) {
+    // Pearls and a rose.
+    body +=
+      `<path d="M84 108 Q 100 120, 116 108" stroke="#fffaf0" stroke-width="3.5" stroke-dasharray="0.1 5" stroke-linecap="round" fill="none"/>` +
+      `<path d="M132 140 Q 128 118, 136 104" stroke="#2f6b2f" stroke-width="3" fill="none"/>` +
+      `<path d="M131 120 Q 124 114, 126 108 Q 132 112, 131 120 Z" fill="#3c8a3c"/>` +
+      `<circle cx="137" cy="100" r="7.5" fill="#c0392b"/><path d="M133 99 Q 137 94, 141 99 Q 137 104, 133 99 Z" fill="#e8766b"/>`;
+  } else {
+    // Striped collar; halberd.
+    body +=
+      `<path d="M88 118 L112 118 M86 126 L114 126 M85 134 L115 134" stroke="${robe2}" stroke-width="3"/>` +
+      `<path d="M140 140 L 140 66" stroke="#6b4a2a" stroke-width="3"/>` +
+      `<path d="M134 78 L140 60 L146 78 Z" fill="#9aa3ad" stroke="#333"/><path d="M140 82 Q 152 86, 150 96 Q 144 90, 140 90 Z" fill="#9aa3ad" stroke="#333"/>`;
+  }
+  const half = `<g>${body}${head}${extra}</g>`;
   return (
-    `<rect x="38" y="34" width="124" height="212" rx="6" fill="#fbf6e6" stroke="${gold}" stroke-width="3"/>` +
+    `<rect x="38" y="34" width="124" height="212" rx="6" fill="${tint}" stroke="${gold}" stroke-width="3"/>` +
     `<clipPath id="cp-${rank}-${suit}"><rect x="40" y="36" width="120" height="208" rx="5"/></clipPath>` +
     `<g clip-path="url(#cp-${rank}-${suit})">${half}<g transform="rotate(180 100 140)">${half}</g></g>` +
     `<path d="M40 140 L160 140" stroke="${gold}" stroke-width="2"/>` +
@@ -111,7 +151,7 @@ function courtFigure(rank, suit, red) {
   );
 }
 
-function faceSymbol(rank, suit, lang) {
+function faceSymbol(rank, suit, lang, compact) {
   const red = RED[suit];
   const ink = red ? INK.red : INK.black;
   const label = RANKS[lang][rank - 1];
@@ -130,7 +170,7 @@ function faceSymbol(rank, suit, lang) {
   return (
     `<symbol id="face-${rank}${suit}" viewBox="0 0 ${W} ${H}">` +
     `<rect x="1.5" y="1.5" width="${W - 3}" height="${H - 3}" rx="14" fill="#fffdf7" stroke="#b9b2a0" stroke-width="1.5"/>` +
-    `<g fill="${ink}">${middle}${corner(label, suit)}</g>` +
+    `<g fill="${ink}"><g${compact ? ' transform="translate(100 140) scale(0.76 0.8) translate(-100 -140)"' : ""}>${middle}</g>${corner(label, suit, compact)}</g>` +
     `</symbol>`
   );
 }
@@ -154,7 +194,7 @@ function backSymbol(deck) {
 }
 
 /** (Re)build the sprite of suits, faces and backs for ``lang`` ("ru" | "en"). */
-export function buildSprite(lang) {
+export function buildSprite(lang, compact = false) {
   let sprite = document.getElementById("card-sprite");
   if (!sprite) {
     sprite = document.createElementNS(NS, "svg");
@@ -165,7 +205,7 @@ export function buildSprite(lang) {
   }
   let defs = "";
   for (const s of SUITS) defs += `<symbol id="suit-${s}" viewBox="0 0 100 100">${SUIT_SHAPE[s]}</symbol>`;
-  for (const s of SUITS) for (let r = 1; r <= 13; r++) defs += faceSymbol(r, s, lang);
+  for (const s of SUITS) for (let r = 1; r <= 13; r++) defs += faceSymbol(r, s, lang, compact);
   defs += backSymbol(1) + backSymbol(2);
   sprite.innerHTML = `<defs>${defs}</defs>`;
 }

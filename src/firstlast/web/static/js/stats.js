@@ -1,0 +1,161 @@
+// Statistics per variant (GET /api/stats), the score histogram drawn here in SVG, and
+// the history of finished games with replay, export and import.
+
+import { api } from "./api.js";
+import { getLang, t } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+let ctx = { replay: () => {}, toast: () => {} };
+let selected = 0;
+let variants = [];
+
+function pct(x) {
+  return `${Math.round(x * 1000) / 10}%`;
+}
+
+/** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart. */
+export function histogramSvg(hist) {
+  const groups = [];
+  for (let lo = 0; lo < 104; lo += 8) {
+    const hi = Math.min(103, lo + 7);
+    let n = 0;
+    for (let s = lo; s <= hi; s++) n += hist[s] || 0;
+    groups.push({ label: `${lo}–${hi}`, n, win: false });
+  }
+  groups.push({ label: "104", n: hist[104] || 0, win: true });
+  // Whole-number grid lines: the axis runs to a multiple of 4 steps.
+  const step = Math.max(1, Math.ceil(Math.max(1, ...groups.map((g) => g.n)) / 4));
+  const max = step * 4;
+  const w = 560, h = 200, padL = 34, padB = 34, padT = 14;
+  const bw = (w - padL - 8) / groups.length;
+  let out = `<svg class="hist" viewBox="0 0 ${w} ${h}" role="img" aria-label="${t("st_hist")}" xmlns="${SVG}">`;
+  // Grid lines at quarters of the maximum.
+  for (let q = 0; q <= 4; q++) {
+    const y = padT + (h - padT - padB) * (1 - q / 4);
+    const v = step * q;
+    out += `<line x1="${padL}" x2="${w - 4}" y1="${y}" y2="${y}" class="grid"/>`;
+    out += `<text x="${padL - 6}" y="${y + 4}" text-anchor="end" class="axis">${v}</text>`;
+  }
+  groups.forEach((g, i) => {
+    const bh = ((h - padT - padB) * g.n) / max;
+    const x = padL + i * bw + 3;
+    const y = h - padB - bh;
+    out += `<rect x="${x}" y="${y}" width="${bw - 6}" height="${Math.max(0, bh)}" rx="3" class="${g.win ? "bar win" : "bar"}"><title>${g.label}: ${g.n}</title></rect>`;
+    if (g.n) out += `<text x="${x + (bw - 6) / 2}" y="${y - 4}" text-anchor="middle" class="count">${g.n}</text>`;
+    out += `<text x="${x + (bw - 6) / 2}" y="${h - padB + 14}" text-anchor="middle" class="axis small">${g.label}</text>`;
+  });
+  out += `</svg>`;
+  return out;
+}
+
+function renderVariant() {
+  const body = document.getElementById("st-body");
+  const v = variants[selected];
+  if (!v) {
+    body.innerHTML = `<p class="muted">${t("st_none")}</p>`;
+    return;
+  }
+  const cells = [
+    [t("st_played"), v.played], [t("st_won"), v.won], [t("st_rate"), pct(v.win_rate)],
+    [t("st_streak"), v.current_streak], [t("st_best"), v.best_streak],
+    [t("st_passes"), (Math.round(v.average_passes * 100) / 100).toFixed(2)],
+  ];
+  body.innerHTML =
+    `<div class="st-grid">${cells.map(([k, val]) => `<div class="st-cell"><span class="st-val">${val}</span><span class="st-key">${k}</span></div>`).join("")}</div>` +
+    `<h3>${t("st_hist")}</h3>${histogramSvg(v.score_histogram)}`;
+}
+
+function renderTabs() {
+  const tabs = document.getElementById("st-tabs");
+  tabs.innerHTML = "";
+  variants.forEach((v, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.setAttribute("role", "tab");
+    b.setAttribute("aria-selected", String(i === selected));
+    b.textContent = v.variant === "r3" ? t("canonical") : `${v.variant} — ${v.description}`;
+    b.title = v.description;
+    b.addEventListener("click", () => {
+      selected = i;
+      renderTabs();
+      renderVariant();
+    });
+    tabs.appendChild(b);
+  });
+}
+
+function fmtDate(iso) {
+  if (!iso) return "";
+  try {
+    return new Date(iso).toLocaleString(getLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+  } catch (_) {
+    return iso;
+  }
+}
+
+async function renderHistory() {
+  const box = document.getElementById("st-history");
+  let games = [];
+  try {
+    games = (await api.games("finished")).games;
+  } catch (err) {
+    box.textContent = String(err.message || err);
+    return;
+  }
+  if (!games.length) {
+    box.innerHTML = `<p class="muted">${t("st_none")}</p>`;
+    return;
+  }
+  const rows = games.map((g) =>
+    `<tr data-id="${g.id}"><td>${g.deal}</td><td>${g.variant}</td><td class="res ${g.status}">${t(g.status)}</td>` +
+    `<td>${g.score}</td><td>${fmtDate(g.finished)}</td>` +
+    `<td class="acts"><button type="button" class="small replay">${t("replay")}</button>` +
+    `<a class="button small" href="${api.recordUrl(g.id)}" download="firstlast-${g.deal}.txt">${t("export")}</a></td></tr>`,
+  ).join("");
+  box.innerHTML =
+    `<table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
+    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+  for (const b of box.querySelectorAll("button.replay")) {
+    b.addEventListener("click", () => {
+      const id = b.closest("tr").dataset.id;
+      document.getElementById("dlg-stats").close();
+      ctx.replay(id);
+    });
+  }
+}
+
+async function load() {
+  try {
+    variants = (await api.stats()).variants;
+  } catch (err) {
+    variants = [];
+  }
+  selected = Math.min(selected, Math.max(0, variants.length - 1));
+  renderTabs();
+  renderVariant();
+  await renderHistory();
+}
+
+let wired = false;
+
+export function openStats(context) {
+  ctx = context;
+  const dlg = document.getElementById("dlg-stats");
+  if (!wired) {
+    wired = true;
+    document.getElementById("import-file").addEventListener("change", async (e) => {
+      const file = e.target.files[0];
+      e.target.value = "";
+      if (!file) return;
+      try {
+        await api.importRecord(await file.text());
+        ctx.toast(t("imported"));
+        await load();
+      } catch (err) {
+        ctx.toast(String(err.message || err), "error");
+      }
+    });
+  }
+  load();
+  if (!dlg.open) dlg.showModal();
+}

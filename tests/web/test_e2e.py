@@ -1,0 +1,342 @@
+"""End-to-end tests of the browser game: the real server (`firstlast play`) driven in
+headless Chromium through Playwright.
+
+They need Debian's chromium at /usr/bin/chromium (`apt-get install chromium`) and the
+playwright Python package; without either they are skipped with the reason. Screenshots
+go to test-artifacts/ (gitignored). The deals used were picked with the engine:
+deal 6 starts with two reserve plays (R4, then R5), deal 7 comes out under the
+canonical rules and deal 1 does not.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firstlast.engine import Game
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+if not CHROMIUM.exists():
+    pytest.skip("end-to-end tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="end-to-end tests need the playwright package")
+
+DEAL_RESERVE = 6  # forced line starts R4, R5
+DEAL_WON = 7
+DEAL_LOST = 1
+
+
+# ---------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`firstlast play --no-browser --port 0` on a fresh database; yields its base URL."""
+    db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
+    exe = Path(sys.executable).with_name("firstlast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from firstlast.cli.main import main; main()"]
+    proc = subprocess.Popen(
+        [*cmd, "play", "--no-browser", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = None
+    deadline = time.monotonic() + 30
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"served at (http://\S+/)", line)
+        if m:
+            url = m.group(1)
+            break
+    if url is None:
+        proc.kill()
+        pytest.fail(f"the server did not start: {proc.stdout.read()}")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh browser profile (so a new player) on a desktop-sized window, in English."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.base_url = server  # type: ignore[attr-defined]
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def shot(pg: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def state(pg: Any) -> dict[str, Any]:
+    return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]
+
+
+def settle(pg: Any) -> None:
+    """Wait until no action is queued or animating."""
+    pg.wait_for_function("window.firstlast && window.firstlast.state && !window.firstlast.busy")
+
+
+def open_table(pg: Any, speed: int | None = None) -> None:
+    url = pg.base_url + (f"?speed={speed}" if speed is not None else "")
+    pg.goto(url)
+    settle(pg)
+
+
+def deal_by_number(pg: Any, deal: int) -> None:
+    pg.click("#b-deal")
+    pg.fill("#deal-input", str(deal))
+    pg.click("#deal-ok")
+    pg.wait_for_function(
+        f"window.firstlast.state && window.firstlast.state.deal === '{deal}' && !window.firstlast.busy"
+    )
+
+
+def card_at(pg: Any, place: str) -> Any:
+    """The top card element at ``place`` (as the page's picture has it)."""
+    idx = pg.evaluate(
+        f"(() => {{ const l = window.firstlast.model['{place}'];"
+        " return window.firstlast.els.indexOf(l[l.length - 1]); })()"
+    )
+    assert idx >= 0, f"no card at {place}"
+    return pg.locator("#cards > .card").nth(idx)
+
+
+# ---------------------------------------------------------------------------- tests
+def test_turn_play_click_drag_refuse_undo_redo_reload(page: Any) -> None:
+    open_table(page)
+    assert page.locator("#cards > .card").count() == 104
+    # A deal number out of range is refused in the dialog, before any request.
+    page.click("#b-deal")
+    page.fill("#deal-input", "18446744073709551616")
+    page.click("#deal-ok")
+    assert "0 to 18446744073709551615" in page.locator("#deal-error").inner_text()
+    page.click("#deal-cancel")
+    deal_by_number(page, DEAL_RESERVE)
+    s = state(page)
+    assert s["moves"] == 0 and s["stock_count"] == 88
+    assert page.locator("#cards > .card.down").count() == 88
+    shot(page, "e2e-01-deal")
+
+    # Play by click: the forced line starts with R4.
+    card_at(page, "R4").click()
+    page.wait_for_function("window.firstlast.state.moves === 1 && !window.firstlast.busy")
+    s = state(page)
+    assert len(s["piles"][0]) == 1
+    assert s["hint"] == "R5"
+
+    # Play by drag: R5 onto the active pile P1.
+    src = card_at(page, "R5").bounding_box()
+    dst = page.locator('.slot[data-place="P1"]').bounding_box()
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(src["x"] + 10, src["y"] + 10, steps=3)
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("window.firstlast.state.moves === 2 && !window.firstlast.busy")
+    assert len(state(page)["piles"][0]) == 2
+
+    # An illegal move is refused with its rule, and changes nothing.
+    s = state(page)
+    need = s["need"]
+    wrong = next(f"R{i + 1}" for i, c in enumerate(s["reserve"]) if c is not None and c["rank"] != need)
+    card_at(page, wrong).click()
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    assert "(R4)" in toast.inner_text() or "(R9)" in toast.inner_text()
+    settle(page)
+    assert state(page)["moves"] == 2
+    shot(page, "e2e-02-refused")
+
+    # Turn the stock when nothing fits: play the forced line until a turn is due.
+    while state(page)["hint"] != "turn":
+        page.keyboard.press("s")
+        settle(page)
+    before = state(page)
+    page.click('.slot[data-place="stock"]', force=True)
+    page.wait_for_function(f"window.firstlast.state.moves === {before['moves'] + 1} && !window.firstlast.busy")
+    after = state(page)
+    assert after["stock_count"] == before["stock_count"] - 1
+
+    # Undo and redo, by button and by key.
+    page.click("#b-undo")
+    page.wait_for_function(f"window.firstlast.state.moves === {before['moves']} && !window.firstlast.busy")
+    assert state(page)["stock_count"] == before["stock_count"]
+    assert state(page)["can_redo"]
+    page.keyboard.press("Control+y")
+    page.wait_for_function(f"window.firstlast.state.moves === {after['moves']} && !window.firstlast.busy")
+    assert state(page)["waste"] == after["waste"]
+
+    # The picture matches the state card for card.
+    _check_picture(page)
+
+    # Reload: the same game resumes.
+    game_id = state(page)["id"]
+    page.reload()
+    settle(page)
+    s = state(page)
+    assert s["id"] == game_id and s["moves"] == after["moves"]
+    _check_picture(page)
+    shot(page, "e2e-03-resumed")
+
+
+def _check_picture(page: Any) -> None:
+    s = state(page)
+    pic = page.evaluate(
+        "(() => { const m = window.firstlast.model; const o = {};"
+        " for (const k in m) o[k] = m[k].map(e => e.cardId); return o; })()"
+    )
+    for k in range(8):
+        assert pic[f"F{k + 1}"] == ([s["first"][k]["id"]] if s["first"][k] else [])
+        assert pic[f"R{k + 1}"] == ([s["reserve"][k]["id"]] if s["reserve"][k] else [])
+        assert pic[f"P{k + 1}"] == [c["id"] for c in s["piles"][k]]
+    assert pic["waste"] == [c["id"] for c in s["waste"]]
+    assert len(pic["stock"]) == s["stock_count"] and all(c is None for c in pic["stock"])
+
+
+def test_language_switch_russian_indices(page: Any) -> None:
+    open_table(page)
+    assert page.locator("#topbar h1").inner_text() == "First and Last"
+    assert page.locator("#face-1h text").first.text_content() == "A"
+    page.click("#b-lang")
+    assert page.locator("#topbar h1").inner_text() == "Первые и последние"
+    # Russian card indices: Т (ace), В, Д, К (jack, queen, king); 10 stays 10.
+    assert page.locator("#face-1h text").first.text_content() == "Т"
+    assert page.locator("#face-11c text").first.text_content() == "В"
+    assert page.locator("#face-12d text").first.text_content() == "Д"
+    assert page.locator("#face-13s text").first.text_content() == "К"
+    assert page.locator("#face-10h text").first.text_content() == "10"
+    assert "Кучке P1" in page.locator("#s-need").inner_text()
+    shot(page, "e2e-04-russian")
+    # Saved: a reload keeps Russian; the rules help and the book's text are in Russian.
+    page.reload()
+    settle(page)
+    assert page.locator("#topbar h1").inner_text() == "Первые и последние"
+    page.keyboard.press("?")
+    page.locator("#help-body dt").first.wait_for()
+    assert "Карты" in page.locator("#help-body").inner_text()
+    page.click('#dlg-help [data-tab="book"]')
+    page.wait_for_function("document.querySelector('#help-body').innerText.includes('Пасьянс раскладывается')")
+    shot(page, "e2e-05-book")
+    page.keyboard.press("Escape")
+    page.click("#b-lang")
+    assert page.locator("#topbar h1").inner_text() == "First and Last"
+
+
+@pytest.mark.parametrize(("deal", "title"), [(DEAL_WON, "It came out!"), (DEAL_LOST, "It did not come out")])
+def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
+    open_table(page)
+    # Animation off, through the settings dialog (saved for the player).
+    page.click("#b-settings")
+    page.select_option("#set-speed", "0")
+    page.click("#dlg-settings button[value=close]")
+    assert page.evaluate("window.firstlast.speed") == 0
+    deal_by_number(page, deal)
+    expected = Game(deal)
+    steps = expected.autoplay()
+    page.click("#b-auto")
+    page.wait_for_function("window.firstlast.state.status !== 'playing' && !window.firstlast.busy", timeout=90_000)
+    s = state(page)
+    assert s["status"] == expected.status
+    assert s["score"] == expected.position.score
+    assert s["passes"] == expected.position.passes
+    assert s["moves"] == len(steps)
+    _check_picture(page)
+    overlay = page.locator("#ending")
+    overlay.wait_for(state="visible")
+    page.locator("#ending.show").wait_for()
+    page.wait_for_timeout(450)  # the fade-in, for the screenshot
+    assert page.locator("#end-title").inner_text() == title
+    assert str(deal) in page.locator("#end-meta").inner_text()
+    shot(page, f"e2e-06-ending-{deal}")
+    if deal == DEAL_WON:
+        _check_stats_and_replay(page, deal, len(steps))
+        return
+    # "Next deal" deals the following number.
+    page.click("#end-next")
+    page.wait_for_function(f"window.firstlast.state.deal === '{deal + 1}' && !window.firstlast.busy")
+    assert not overlay.is_visible()
+
+
+def test_phone_layout_fits(browser: Any, server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", device_scale_factor=2,
+                              has_touch=True)
+    pg = ctx.new_page()
+    pg.goto(server)
+    pg.wait_for_function("window.firstlast && window.firstlast.state && !window.firstlast.busy")
+    # Russian by default from the browser's language; nothing spills off the screen.
+    assert pg.locator("#topbar h1").inner_text() == "Первые и последние"
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    for box in [pg.locator(f'.slot[data-place="{p}"]').bounding_box() for p in ("F1", "F8", "R8", "stock")]:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+    shot(pg, "e2e-07-phone")
+    ctx.close()
+
+
+def _check_stats_and_replay(page: Any, deal: int, moves: int) -> None:
+    """The finished game counts in the statistics, and replays without changing it."""
+    page.click("#end-close")
+    page.click("#b-stats")
+    page.locator("#st-history button.replay").first.wait_for()
+    cells = page.locator(".st-cell .st-val").all_inner_texts()
+    assert cells[:3] == ["1", "1", "100%"]  # played, won, win rate
+    assert page.locator("svg.hist rect.bar.win").count() == 1
+    shot(page, "e2e-08-stats")
+    # Export the record, import it back: a second finished game in the history.
+    game_id = state(page)["id"]
+    record = page.request.get(f"{page.base_url}api/games/{game_id}/record").text()
+    assert f'[Deal "{deal}"]' in record
+    page.set_input_files("#import-file", files=[{"name": "game.txt", "mimeType": "text/plain",
+                                                  "buffer": record.encode()}])
+    page.wait_for_function("document.querySelectorAll('#st-history button.replay').length === 2")
+    page.locator("#st-history button.replay").first.click()
+    page.wait_for_function("window.firstlast.replay && !window.firstlast.busy")
+    assert page.locator("#replaybar").is_visible()
+    assert state(page)["moves"] == 0 and state(page)["score"] == 0
+    for _ in range(3):
+        page.click("#r-fwd")
+        settle(page)
+    assert page.evaluate("window.firstlast.replay.index") == 3
+    page.click("#r-back")
+    settle(page)
+    assert page.evaluate("window.firstlast.replay.index") == 2
+    page.fill("#r-range", str(moves))
+    page.dispatch_event("#r-range", "change")
+    page.wait_for_function(f"window.firstlast.replay.index === {moves} && !window.firstlast.busy", timeout=30_000)
+    assert state(page)["score"] == 104 and state(page)["status"] == "won"
+    shot(page, "e2e-09-replay")
+    page.click("#r-exit")
+    page.wait_for_function("!window.firstlast.replay && !window.firstlast.busy")
+    # The replayed game itself is unchanged: still won, all its moves made.
+    page.wait_for_function(f"window.firstlast.state.deal === '{deal}'")
+    s = state(page)
+    assert s["status"] == "won" and s["moves"] == moves
