@@ -152,6 +152,11 @@ class GameStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
+                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                if tables and "meta" not in tables:
+                    # Another program's database (a mistyped --db): refuse it before the
+                    # schema or WAL mode below changes anything in it.
+                    raise StoreError(f"{self.path}: not a firstlast database (it holds other tables)")
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)
             with self._connect() as db:

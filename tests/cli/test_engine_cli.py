@@ -64,6 +64,8 @@ def test_autoplay_range_json_matches_the_engine(capsys: pytest.CaptureFixture[st
         ["autoplay", "5..5"], ["autoplay", "a..b"], ["autoplay", "1", "--redeals", "-2"],
         ["autoplay", "1", "--redeals", "lots"], ["autoplay", "1", "--frobnicate"], ["replay", "/no/such/file"],
         ["autoplay", "1..3", "--transcript"], ["nosuchcommand"],
+        # Regression: these were read as 5 and 3 redeals (int() takes any script's digits).
+        ["autoplay", "1", "--redeals", "５"], ["autoplay", "1", "--redeals", "٣"],
     ],
 )
 def test_bad_arguments_give_one_line_and_nonzero(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
@@ -94,3 +96,47 @@ def test_console_script_runs_as_a_real_process() -> None:
     proc = subprocess.run([sys.executable, "-m", "firstlast.cli.main", "deal", "nope"],
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("path", ["", " ", "folder/"])
+def test_empty_or_folder_file_names_are_refused(path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: `autoplay 1 --save ''` ended in a ValueError traceback ("PosixPath('.')
+    # has an empty name"), and `replay ''` reported the current folder as unreadable.
+    for args in (["autoplay", "1", "--save", path], ["replay", path]):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and "is not a file name" in err and "Traceback" not in err
+
+
+def test_replay_stops_reading_an_endless_file(capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: `replay /dev/zero` read until memory ran out.
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    code, _, err = run(capsys, "replay", "/dev/zero")
+    assert code == 1
+    assert err == "firstlast: error: /dev/zero: too large for a game record (over 16,777,216 characters)\n"
+
+
+def test_replay_reads_windows_line_ends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.txt"
+    assert run(capsys, "autoplay", "7", "--save", str(record))[0] == 0
+    record.write_bytes(record.read_bytes().replace(b"\n", b"\r\n"))
+    code, out, _ = run(capsys, "replay", str(record))
+    assert code == 0 and "Deal 7" in out and "WON" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["deal", "-1"], "firstlast: error: -1: a deal number cannot be negative (0…18446744073709551615)"),
+    (["autoplay", "-5..3"], "firstlast: error: -5: a deal number cannot be negative (0…18446744073709551615)"),
+    (["replay", "-3"], "firstlast: error: No such option '-3'."),
+])
+def test_negative_deal_numbers_are_named_as_such(args: list[str], message: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: `deal -1` said only "No such option '-1'."
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err == message + "\n"
+
+
+def test_deal_text_names_the_stock_order(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "1")
+    assert code == 0 and "Stock, in the order it is turned:\n  Td 4s 3d" in out

@@ -176,3 +176,16 @@ def test_records_missing_pieces() -> None:
         game_from_record("")
     with pytest.raises(RecordError, match="NUL"):
         game_from_record("\x00\x01")
+
+
+def test_variant_text_takes_ascii_digits_only() -> None:
+    from firstlast.engine import parse_redeals
+
+    assert parse_redeals("3") == 3 and parse_redeals(" unlimited ") is None and parse_redeals("0") == 0
+    for bad in ("５", "٣", "1_0", "-1", "", "three"):
+        with pytest.raises(ValueError):
+            parse_redeals(bad)
+    assert Variant.from_token("r12wn") == Variant(12, True, False)
+    for bad in ("r٣", "r", "r3x", "R3"):
+        with pytest.raises(ValueError):
+            Variant.from_token(bad)

@@ -125,3 +125,104 @@ def test_scheduler_run_equals_local_run(capsys: pytest.CaptureFixture[str]) -> N
     remote = json.loads(out)
     for key in ("games", "wins", "win_rate", "ci_low", "ci_high", "passes_all", "scores", "first_deal"):
         assert remote[key] == local[key]
+
+
+def test_table_shows_a_dash_when_nothing_was_won(capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: the "mean passes (won)" column printed "nan" for variants with no win.
+    code, out, _ = run(capsys, "--all", "--games", "30")
+    assert code == 0 and "nan" not in out
+    zero = [line for line in out.splitlines() if line.split()[:3] == ["0", "no", "yes"]]
+    assert len(zero) == 1 and zero[0].split()[3] == "0" and zero[0].endswith("—")
+
+
+@pytest.mark.parametrize("args,message", [
+    # Regression: int() read these as 5 and 1.
+    (["--games", "５"], "is not a whole number (digits 0-9)"),
+    (["--workers", "١", "--games", "10"], "is not a whole number (digits 0-9)"),
+    # Regression: '' wrote a hidden ".png" in the current folder and said "Plot written to .".
+    (["--plot", "", "--games", "10"], "is not a file name"),
+    # Regression: an unknown format was found only after the whole run.
+    (["--plot", "odds.xyz", "--games", "10"], "cannot write .xyz figures"),
+    # Regression: '' quietly ran locally.
+    (["--scheduler", "", "--games", "10"], "--scheduler needs an address"),
+    (["--scheduler", "", "--deal", "3"], "--scheduler needs an address"),
+])
+def test_more_bad_inputs_exit_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("firstlast: error:") and message in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_server_that_is_not_dask_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: a server answering garbage made distributed allocate exabytes
+    # (numpy MemoryError traceback) or fail with an unrelated ValueError.
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer_garbage() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"\xff" * 64)
+
+    threading.Thread(target=answer_garbage, daemon=True).start()
+    try:
+        code, out, err = run(capsys, "--games", "10", "--scheduler", f"tcp://127.0.0.1:{port}")
+    finally:
+        listener.close()
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
+
+
+def test_canonical_flags_do_not_lose_silently_to_the_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: `--redeals 3` equals the default, so it was quietly ignored on a position
+    # whose notation says unlimited redeals.
+    notation = str(Position.deal(0, Variant(None)))
+    code, out, err = run(capsys, "--position", notation, "--redeals", "3", "--samples", "100")
+    assert code == 2 and out == "" and "notation says its variant (ru)" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, "--position", notation, "--redeals", "unlimited", "--samples", "100")
+    assert code == 0 and "unlimited redeals" in out
+
+
+def test_one_game_is_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--games", "1")
+    assert code == 0 and "(seed 0): 1 game\n" in out
+
+
+def test_plot_formats_that_cannot_be_made_fail_before_the_run(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # Regression: .pgf without TeX ended in a matplotlib RuntimeError traceback, after the run.
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    code, out, err = run(capsys, "--games", "10", "--plot", str(tmp_path / "odds.pgf"))
+    assert code == 2 and out == "" and "(TeX), not found here" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_moves_more_than_once_in_a_default_run(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Regression: with 2^20-deal chunks the default million-game run advanced the
+    # progress bar once, from 0 straight to done.
+    from firstlast.odds import runner
+
+    chunks: list[int] = []
+    real_run = runner.run
+
+    def spy(variants: list[Variant], games: int, *args: object, chunk: int = runner.CHUNK,
+            **kw: object) -> list[object]:
+        chunks.append(chunk)
+        return real_run(variants, 1000, chunk=chunk)  # the output is not under test here
+
+    monkeypatch.setattr(runner, "run", spy)
+    code, _, _ = run(capsys, "--json")
+    assert code == 0 and chunks and all(1_000_000 // c >= 10 for c in chunks)

@@ -83,3 +83,16 @@ def test_dask_process_workers_give_identical_results() -> None:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         assert runner.run(variants, 200_000, seed=5, client=client, chunk=25_000) == local
+
+
+def test_a_silent_server_does_not_hang_the_connect() -> None:
+    # Regression: distributed's timeout covers the TCP connect, not the handshake after
+    # it: a server that accepts and says nothing (an HTTP server) hung `odds --scheduler`.
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        t0 = time.perf_counter()
+        with pytest.raises(runner.SchedulerError, match="no Dask answer within 1 s"):
+            runner.connect(f"tcp://127.0.0.1:{port}", timeout=1.0)
+        assert time.perf_counter() - t0 < 10

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
+from firstlast.cli import tui_commands
 from firstlast.cli.main import main
 from firstlast.engine import Variant
 from firstlast.store import GameStore
@@ -16,6 +19,7 @@ from firstlast.tui import FirstLastApp
 def started(monkeypatch: pytest.MonkeyPatch) -> list[FirstLastApp]:
     apps: list[FirstLastApp] = []
     monkeypatch.setattr(FirstLastApp, "run", lambda self, *a, **k: apps.append(self))
+    monkeypatch.setattr(tui_commands, "has_terminal", lambda: True)  # pytest's stdin is no terminal
     return apps
 
 
@@ -50,3 +54,27 @@ def test_errors_are_one_line(tmp_path: Path, started: list[FirstLastApp], capsys
     assert err.startswith("firstlast: error:") and "not a usable firstlast database" in err and "\n" not in err
     assert main(["tui", "12x", "--db", str(tmp_path / "x.sqlite3")]) == 2
     assert not started
+
+
+def test_no_terminal_is_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: with standard input not a terminal (a script, cron, `< /dev/null`) the
+    # app started and waited for keys forever.
+    runs: list[FirstLastApp] = []
+    monkeypatch.setattr(FirstLastApp, "run", lambda self, *a, **k: runs.append(self))
+    db = tmp_path / "g.sqlite3"
+    with open(os.devnull) as devnull:
+        monkeypatch.setattr(sys, "stdin", devnull)
+        assert main(["tui", "5", "--db", str(db)]) == 1
+    sys_err = capsys.readouterr().err
+    assert sys_err == "firstlast: error: the terminal game needs a terminal: standard input is not one\n"
+    assert not runs and not db.exists()
+
+
+@pytest.mark.parametrize("db", ["", "  ", "some/folder/"])
+def test_db_must_name_a_file(db: str, started: list[FirstLastApp], capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: --db '' opened the current folder ('.') and reported it as a broken database.
+    assert main(["tui", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("firstlast: error: Invalid value for '--db':") and "is not a file name" in err
+    assert err.count("\n") == 1 and not started

@@ -15,7 +15,7 @@ from firstlast.store import Stats
 from firstlast.tui import cards as C
 from firstlast.tui.chance import ChanceRunner, format_estimate
 from firstlast.tui.dialogs import histogram_lines
-from firstlast.tui.session import next_deal, parse_deal
+from firstlast.tui.session import next_deal, parse_deal, parse_redeals_typed
 
 
 @pytest.mark.parametrize("size", C.SIZES, ids=lambda s: s.name)
@@ -65,10 +65,20 @@ def test_histogram_bins_and_won_column() -> None:
 def test_parse_and_next_deal() -> None:
     assert parse_deal(" 1_000 ") == 1000
     assert parse_deal(str(MAX_DEAL)) == MAX_DEAL
-    for bad in ("", "-1", "12x", str(MAX_DEAL + 1)):
-        with pytest.raises(ValueError):
+    # Regression: '５' (full-width) was read as deal 5, and '²' failed with int()'s message.
+    for bad in ("", "-1", "12x", str(MAX_DEAL + 1), "５", "²", "١٢"):
+        with pytest.raises(ValueError, match="deal number"):
             parse_deal(bad)
     assert next_deal(41) == 42 and next_deal(MAX_DEAL) == 0
+
+
+def test_parse_redeals_typed() -> None:
+    assert parse_redeals_typed("3") == 3 and parse_redeals_typed(" unlimited ") is None
+    assert parse_redeals_typed("∞") is None
+    # Regression: the variant dialog took '５' as 5 redeals (the engine's parser uses int()).
+    for bad in ("５", "٣", "-1", "x", ""):
+        with pytest.raises(ValueError, match="redeals must be"):
+            parse_redeals_typed(bad)
 
 
 @dataclass

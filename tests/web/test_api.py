@@ -299,6 +299,10 @@ def test_illegal_and_invalid_moves_change_nothing(
     assert r.json()["error"]
     assert client.get(f"/api/games/{gid}").json() == before
     assert game_rows(store) == rows
+    if status == 409:
+        # The state told the page this very refusal beforehand (it explains a refused
+        # click without a request that the browser would log as failed).
+        assert before["refusals"][move] == r.json()
 
 
 @pytest.mark.parametrize("body", [
@@ -348,6 +352,9 @@ def test_the_server_follows_the_engine(client: TestClient, deal: int, variant: s
             else:
                 assert r.json()["rule"]
         state = client.get(f"/api/games/{gid}").json()
+        # Every table move is either legal or comes with the engine's refusal.
+        legal_now = [str(m) for m in game.legal_moves()]
+        assert sorted(state["refusals"]) == sorted(m for m in MOVE_TEXTS if m not in legal_now)
         assert state["moves"] == len(game) and state["score"] == game.position.score
         assert state["legal_moves"] == [str(m) for m in game.legal_moves()]
         assert [c and c["id"] for c in state["reserve"]] == [c if c is None else int(c) for c in game.position.reserve]
@@ -559,6 +566,13 @@ def test_replay_gives_the_deal_and_every_movement(client: TestClient) -> None:
             places[m["card"]["id"]] = m["to"]
     for k, pile in enumerate(final["piles"]):
         assert {c["id"] for c in pile} == {cid for cid, p in places.items() if p == f"P{k + 1}"}
+    # Each step carries the engine's facts after it, so the page replays without rules of its own.
+    for step, after in zip(replay["steps"], reference.positions[1:], strict=True):
+        facts = step["facts"]
+        assert (facts["status"], facts["score"], facts["passes"], facts["active"], facts["need"]) == (
+            after.status, after.score, after.passes, after.active, after.need)
+        assert facts["privileged"] == ("F8" if after.privileged is not None else None)
+    assert replay["steps"][-1]["facts"]["status"] == final["status"] == "lost"
 
 
 # ---------------------------------------------------------------------------- records

@@ -81,3 +81,25 @@ def test_russian_indices_in_card_art(lang: str) -> None:
     expected = {"en": '"A", "2"', "ru": '"Т", "2"'}[lang]
     assert f"{lang}: [{expected}" in cards
     assert '"В", "Д", "К"' in cards and '"10"' in cards
+
+
+def test_hover_looks_only_for_hovering_pointers() -> None:
+    """On touch screens :hover sticks to the last tapped button, which then looks pressed
+    (found in QA on a tablet): every :hover rule sits in an @media (hover: hover) block."""
+    css = (STATIC / "css" / "table.css").read_text(encoding="utf-8")
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    depth, guarded, bad = 0, [], []
+    for m in re.finditer(r"[^{}]*\{|\}", css):
+        tok = m.group(0).strip()
+        if tok == "}":
+            depth -= 1
+            if guarded and guarded[-1] == depth:
+                guarded.pop()
+            continue
+        if tok.startswith("@media") and "hover: hover" in tok:
+            guarded.append(depth)
+        elif ":hover" in tok and not guarded:
+            bad.append(tok.strip())
+        depth += 1
+    assert depth == 0
+    assert bad == [], f":hover outside @media (hover: hover): {bad}"

@@ -11,7 +11,11 @@ import click
 from ..engine import Game, Position, Variant, play_out
 from ..engine.errors import RecordError
 from ..engine.record import game_from_record, record_to_text
-from .options import DEAL, DEAL_RANGE, make_variant, variant_options
+from .options import DEAL, DEAL_RANGE, FilePath, make_variant, variant_options
+
+#: Records are a few kilobytes; reading stops past this, so that ``replay /dev/zero``
+#: or a stray disk image fails at once instead of filling memory.
+MAX_RECORD_CHARS = 16 * 2**20
 
 
 def _cards(cards: tuple[object, ...]) -> list[str]:
@@ -31,7 +35,7 @@ def deal(number: int, as_json: bool) -> None:
     click.echo(f"Deal {number}")
     click.echo("First row  F1–F8: " + " ".join(layout["first"]))
     click.echo("Reserve    R1–R8: " + " ".join(layout["reserve"]))
-    click.echo("Stock (turned first first):")
+    click.echo("Stock, in the order it is turned:")
     for i in range(0, len(layout["stock"]), 22):
         click.echo("  " + " ".join(layout["stock"][i:i + 22]))
 
@@ -56,7 +60,7 @@ def _print_transcript(game: Game) -> None:
 @variant_options
 @click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per deal: deal, won, score, passes.")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Write the game record to FILE.")
+@click.option("--save", type=FilePath(), help="Write the game record to FILE.")
 def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privilege: bool,
              transcript: bool, as_json: bool, save: Path | None) -> None:
     """Play deal DEAL (or every deal in [A, B)) along the forced line to the end."""
@@ -104,16 +108,19 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FilePath())
 @click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
 def replay(file: Path, transcript: bool) -> None:
     """Check and replay a saved game record FILE."""
     try:
-        text = file.read_text(encoding="utf-8")
+        with file.open(encoding="utf-8") as f:
+            text = f.read(MAX_RECORD_CHARS + 1)
     except UnicodeDecodeError:
         raise click.ClickException(f"{file}: not a text file") from None
     except OSError as e:
         raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
+    if len(text) > MAX_RECORD_CHARS:
+        raise click.ClickException(f"{file}: too large for a game record (over {MAX_RECORD_CHARS:,} characters)")
     try:
         game = game_from_record(text)
     except RecordError as e:

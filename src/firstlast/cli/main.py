@@ -7,8 +7,9 @@ import sys
 import click
 
 from .. import __version__
-from ..engine import FirstLastError
+from ..engine import MAX_DEAL, FirstLastError
 from .engine_commands import autoplay, deal, replay
+from .options import DealNumber, DealRange
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,6 +33,17 @@ cli.add_command(play)
 def main(argv: list[str] | None = None) -> int:
     try:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
+    except click.NoSuchOption as e:
+        takes_deal = e.ctx is not None and any(
+            isinstance(p, click.Argument) and isinstance(p.type, DealNumber | DealRange) for p in e.ctx.command.params)
+        if takes_deal and e.option_name[1:2].isdigit():
+            # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
+            # does not tell the user what is wrong.
+            click.echo(f"firstlast: error: {e.option_name}: a deal number cannot be negative "
+                       f"(0…{MAX_DEAL})", err=True)
+        else:
+            click.echo(f"firstlast: error: {e.format_message()}", err=True)
+        return e.exit_code
     except click.exceptions.Abort:
         click.echo("firstlast: aborted", err=True)
         return 130

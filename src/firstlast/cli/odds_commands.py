@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from ..engine import FirstLastError, Position, Variant, position_from_text
-from .options import DEAL, make_variant, variant_options
+from .options import DEAL, FilePath, WholeNumber, make_variant, variant_options
 
 if TYPE_CHECKING:
     from ..odds.stats import Tally
@@ -53,7 +54,8 @@ def _pct(x: float, digits: int = 3) -> str:
 def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str) -> None:
     low, high = t.interval()
     click.echo(f"First and Last — {t.variant.describe()} [{t.variant.token}]")
-    click.echo(f"Deals {deals.start:,} … {deals.stop - 1:,} (seed {seed}): {t.games:,} games")
+    games = f"{t.games:,} game{'s' if t.games != 1 else ''}"
+    click.echo(f"Deals {deals.start:,} … {deals.stop - 1:,} (seed {seed}): {games}")
     click.echo(f"Won {t.wins:,} of {t.games:,}: {_pct(t.win_rate)}  (95 % Wilson CI {_pct(low)} … {_pct(high)},"
                f" ±{100 * (high - low) / 2:.3f} pp)")
     click.echo("Passes used (1 + redeals):   games      %     won")
@@ -76,16 +78,17 @@ def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str
 
 def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, threads: str) -> None:
     click.echo(f"First and Last — deals {deals.start:,} … {deals.stop - 1:,} (seed {seed}), "
-               f"{len(deals):,} games per variant")
+               f"{len(deals):,} game{'s' if len(deals) != 1 else ''} per variant")
     click.echo(f"{'redeals':>9}  {'waste':<5}  {'F8 priv':<7}  {'wins':>12}  {'win rate':>10}  "
                f"{'95 % Wilson CI':>23}  {'mean passes (won)':>17}")
     for t in tallies:
         low, high = t.interval()
         v = t.variant
-        won_passes = t.mean_passes_won()
+        # No game won: there is no mean to show (NaN would print as "nan").
+        won_passes = f"{t.mean_passes_won():.2f}" if t.wins else "—"
         click.echo(f"{'unlimited' if v.redeals is None else v.redeals:>9}  {'yes' if v.waste_playable else 'no':<5}  "
                    f"{'yes' if v.privileged_last else 'no':<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
-                   f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17.2f}")
+                   f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17}")
     total = len(deals) * len(tallies)
     click.echo(f"Speed: {total / seconds if seconds > 0 else float('inf'):,.0f} games/s "
                f"({seconds:.2f} s, {threads})")
@@ -109,20 +112,20 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
 
 
 @click.command()
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1_000_000, show_default=True,
+@click.option("--games", type=WholeNumber(1, MAX_GAMES), default=1_000_000, show_default=True,
               help="Games per variant.")
 @variant_options
 @click.option("--all", "all_", is_flag=True, help="Every variant: redeals 0–3 and unlimited × V2 × V3.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--plot", type=FilePath(),
               help="Write a figure (PNG, SVG, PDF…): win rate vs redeals, passes needed, scores.")
-@click.option("--workers", type=int, help="Threads to use here (default: every core).")
+@click.option("--workers", type=WholeNumber(min=1), help="Threads to use here (default: every core).")
 @click.option("--scheduler", metavar="ADDRESS", help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786).")
 @click.option("--deal", "deal_number", type=DEAL, help="Chance of coming out from deal N's start.")
 @click.option("--position", "position_text", metavar="NOTATION", help="Chance of coming out from this position.")
-@click.option("--samples", type=click.IntRange(1, 10**7), default=10_000, show_default=True,
+@click.option("--samples", type=WholeNumber(1, 10**7), default=10_000, show_default=True,
               help="Samples of the unseen cards for --deal / --position.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED_SAMPLES), default=0, show_default=True,
+@click.option("--seed", type=WholeNumber(0, MAX_SEED_SAMPLES), default=0, show_default=True,
               help=f"Run: plays deals SEED·2^32 … SEED·2^32+GAMES−1 (SEED ≤ {MAX_SEED_RUN}); "
                    "--deal/--position: the sampling seed.")
 def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bool, all_: bool, as_json: bool,
@@ -133,17 +136,24 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
     Runs of different --seed never share a deal, so their results can be added up.
     """
     variant = make_variant(redeals, waste_playable, no_privilege)
+    if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
+        raise click.UsageError("--scheduler needs an address, e.g. tcp://host:8786")
     if deal_number is not None or position_text is not None:
         if deal_number is not None and position_text is not None:
             raise click.UsageError("give --deal or --position, not both")
-        if all_ or plot or scheduler:
+        if all_ or plot is not None or scheduler is not None:
             raise click.UsageError("--all, --plot and --scheduler are for runs, not for --deal / --position")
         if position_text is not None:
             try:
                 pos = position_from_text(position_text)
             except FirstLastError as e:
                 raise click.UsageError(f"malformed --position: {e}") from None
-            if variant not in (Variant(), pos.variant):  # flags must not silently lose to the notation
+            # Flags must not silently lose to the notation, even flags that name the canonical
+            # variant (`--redeals 3` on an unlimited-redeal position).
+            ctx = click.get_current_context()
+            flags_given = any(ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+                              for name in ("redeals", "waste_playable", "no_privilege"))
+            if flags_given and variant != pos.variant:
                 raise click.UsageError(
                     f"the position's notation says its variant ({pos.variant.token}); "
                     "leave out --redeals, --waste-playable and --no-privilege"
@@ -160,6 +170,25 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
     _run_command(variant, games, all_, as_json, plot, workers, scheduler, seed)
 
 
+def _check_plot_path(plot: Path) -> None:
+    """Refuse a figure that cannot be written before the run, not after it."""
+    if plot.parent and not plot.parent.is_dir():
+        raise click.UsageError(f"--plot: no such folder: {plot.parent}")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    suffix = plot.suffix[1:].lower()
+    if suffix and suffix not in kinds:
+        raise click.UsageError(f"--plot: cannot write .{suffix} figures; use one of {', '.join(sorted(kinds))}")
+    if suffix == "pgf":
+        import shutil
+
+        from matplotlib import rcParams
+
+        if shutil.which(rcParams["pgf.texsystem"]) is None:
+            raise click.UsageError(f"--plot: .pgf figures need {rcParams['pgf.texsystem']} (TeX), not found here")
+
+
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
                  workers: int | None, scheduler: str | None, seed: int) -> None:
     import numba
@@ -173,8 +202,8 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             raise click.UsageError("--workers is for local runs; the Dask cluster has its own workers")
         if not 1 <= workers <= runner.max_threads():
             raise click.UsageError(f"--workers must be 1…{runner.max_threads()} on this machine")
-    if plot is not None and plot.parent and not plot.parent.is_dir():
-        raise click.UsageError(f"--plot: no such folder: {plot.parent}")
+    if plot is not None:
+        _check_plot_path(plot)
     variants = all_variants() if all_ else [variant]
     deals = runner.deal_block(seed, games)
     client = None
@@ -195,11 +224,14 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     try:
         t0 = time.perf_counter()
         tallies: list[Tally] = []
+        # Progress moves once per chunk: with the runner's 2^20-deal chunks the default
+        # million-game run was one jump from 0 to done. Tallies do not depend on the chunks.
+        chunk = max(1 << 16, min(runner.CHUNK, games // 100))
         with _progress(games * (len(variants) + len(extra))) as (prog, task):
             for v in [*variants, *extra]:
                 prog.update(task, description=v.token)
                 tallies.extend(runner.run([v], games, seed, workers, client,
-                                          progress=lambda n: prog.advance(task, n)))
+                                          progress=lambda n: prog.advance(task, n), chunk=chunk))
         seconds = time.perf_counter() - t0
     except runner.SchedulerError as e:
         raise click.ClickException(str(e)) from None
@@ -215,7 +247,9 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         canonical = by.get(Variant(), shown[0])
         try:
             write_plot(plot, unlimited, shown, shown[0] if not all_ else canonical)
-        except (OSError, ValueError) as e:
+        except OSError as e:
+            raise click.ClickException(f"cannot write {plot}: {e.strerror or e}") from None
+        except (ValueError, RuntimeError) as e:  # matplotlib: a format it cannot make here
             raise click.ClickException(f"cannot write {plot}: {e}") from None
     if as_json:
         meta = {"seed": seed, "first_deal": deals.start, "last_deal": deals.stop - 1, "seconds": seconds,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -59,10 +60,35 @@ class Redeals(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | None:
         if value is None or isinstance(value, int):
             return value  # type: ignore[no-any-return]
+        if any(ch.isdigit() and not ch.isascii() for ch in str(value)):  # int() would read '５' as 5
+            self.fail(f"redeals must be a whole number ≥ 0 (digits 0-9) or 'unlimited', not {value!r}", param, ctx)
         try:
             return parse_redeals(str(value))
         except ValueError as e:
             self.fail(str(e), param, ctx)
+
+
+class WholeNumber(click.IntRange):
+    """A whole number in ASCII digits, optionally bounded. Plain ``int()`` (and so
+    ``click.INT``) also reads '５' or '٣', which no user means as a count."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FilePath(click.Path):
+    """A file: not a folder, and not empty (``Path('')`` is the current folder,
+    which would make writers fail late or write a hidden ``.png``)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and (not value.strip() or value.endswith(("/", "\\"))):
+            self.fail(f"{value!r} is not a file name", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 DEAL = DealNumber()

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 from click.core import ParameterSource
 
 from ..engine import Variant
-from .options import DEAL, make_variant, variant_options
+from .options import DEAL, FilePath, make_variant, variant_options
+
+
+def has_terminal() -> bool:
+    """Keys come from standard input: without a terminal there, the game would wait for
+    them forever."""
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
 def _variant_given(ctx: click.Context) -> bool:
@@ -21,7 +28,7 @@ def _variant_given(ctx: click.Context) -> bool:
 @click.command()
 @click.argument("deal", type=DEAL, required=False)
 @variant_options
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--db", type=FilePath(),
               help="Game database (default: the shared one in your data folder).")
 @click.option("--resume", is_flag=True,
               help="Resume the latest unfinished game (of DEAL, if given) instead of starting one.")
@@ -40,6 +47,8 @@ def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playabl
     from ..store import GameStore, StoreError
     from ..tui import FirstLastApp
 
+    if not has_terminal():
+        raise click.ClickException("the terminal game needs a terminal: standard input is not one")
     variant: Variant | None = make_variant(redeals, waste_playable, no_privilege) if _variant_given(ctx) else None
     try:
         store = GameStore(db)

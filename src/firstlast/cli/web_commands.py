@@ -2,27 +2,50 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import click
 
-from ..store import GameStore, default_db_path
+from ..store import GameStore, StoreError, default_db_path
+from .options import FilePath, WholeNumber
+
+
+def _echo(message: str) -> None:
+    """Print a status line; a reader that has gone away (``firstlast play | head``, or a
+    pipe closed by the same Ctrl-C) is no reason for the server to fail."""
+    try:
+        click.echo(message)
+    except OSError:
+        # Later lines, and Python's own flush at exit, go nowhere instead of failing again.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+@click.option("--port", type=WholeNumber(0, 65535), default=0, show_default=True,
               help="Port to listen on; 0 picks a free one.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but loopback exposes your games to the network.")
-@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--db", "db", type=FilePath(), default=None,
               help="Game database (default: the one the terminal game uses).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
 def play(port: int, host: str, db: Path | None, no_browser: bool) -> None:
     """Play in the browser: serve the game locally and open it. Ctrl-C stops."""
     from ..web.server import serve  # uvicorn and starlette load only for this command
 
-    store = GameStore(db if db is not None else default_db_path())
+    if not host.strip():  # '' would listen on every interface, the opposite of the default
+        raise click.UsageError("--host needs an address, e.g. 127.0.0.1")
     try:
-        serve(store, host=host, port=port, open_browser=not no_browser, echo=click.echo)
+        store = GameStore(db if db is not None else default_db_path())
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    try:
+        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo)
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None

@@ -47,6 +47,11 @@ class Game:
         return self._positions[0]
 
     @property
+    def positions(self) -> tuple[Position, ...]:
+        """Every position of the game so far, the deal first and the current one last."""
+        return tuple(self._positions)
+
+    @property
     def moves(self) -> tuple[Move, ...]:
         return tuple(s.move for s in self._steps)
 

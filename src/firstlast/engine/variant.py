@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from .cards import is_number
+
 CANONICAL_REDEALS: Final = 3
-_TOKEN = re.compile(r"r(\d+|u)(w?)(n?)")
+_TOKEN = re.compile(r"r([0-9]+|u)(w?)(n?)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +75,9 @@ def parse_redeals(text: str) -> int | None:
     """Parse a ``--redeals`` value: a whole number ≥ 0 or ``unlimited``."""
     if text.strip().lower() in ("unlimited", "u", "inf", "∞"):
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"redeals must be a whole number ≥ 0 or 'unlimited', not {text!r}") from None
-    if value < 0:
-        raise ValueError(f"redeals must be ≥ 0, not {value}")
-    return value
+    digits = text.strip()
+    if digits.startswith("-") and is_number(digits[1:]):
+        raise ValueError(f"redeals must be ≥ 0, not {digits}")
+    if not is_number(digits):  # ASCII digits only: int() would also take '５' or '1_0'
+        raise ValueError(f"redeals must be a whole number ≥ 0 or 'unlimited', not {text!r}")
+    return int(digits)

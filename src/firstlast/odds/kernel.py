@@ -16,7 +16,8 @@ Three things make the compiled line fast without changing a single result:
 * the stock and the waste are two 104-slot buffers that swap roles on a redeal.
 
 Every kernel is compiled once and cached on disk (``cache=True``): a second process
-loads the machine code instead of compiling again.
+loads the machine code instead of compiling again (``jitcache`` finds a writable place,
+or turns the cache off rather than fail).
 """
 
 from __future__ import annotations
@@ -25,6 +26,15 @@ import numpy as np
 from numba import njit, prange
 
 from ..engine import Variant
+from .jitcache import usable_cache
+
+
+def _cache_probe() -> None:
+    """Never called: numba looks up the cache folder of this file through it."""
+
+
+#: Whether the kernels below can be cached on disk (decided once, at import).
+_CACHE = usable_cache(_cache_probe)
 
 # numba turns mixed uint64/int64 arithmetic into float64: every constant is typed.
 _U5 = np.uint64(5)
@@ -54,7 +64,7 @@ _BLOCK = 4096
 
 
 # ----------------------------------------------------------------------- random stream
-@njit(cache=True, inline="always")
+@njit(cache=_CACHE, inline="always")
 def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     state = state + _GOLDEN
     z = state
@@ -63,7 +73,7 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> _U31)
 
 
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _seed(deal: np.uint64, s: np.ndarray) -> None:
     """§4.1: the xoshiro256** state of ``deal`` into ``s`` (uint64[4])."""
     st = deal
@@ -72,7 +82,7 @@ def _seed(deal: np.uint64, s: np.ndarray) -> None:
         s[i] = out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=_CACHE, inline="always")
 def _next(s: np.ndarray) -> np.uint64:
     """One xoshiro256** step on the state array ``s``."""
     s0 = s[0]
@@ -95,7 +105,7 @@ def _next(s: np.ndarray) -> np.uint64:
     return np.uint64(result)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=_CACHE, inline="always")
 def _below(s: np.ndarray, n: np.uint64) -> np.int64:
     """§4.2, Lemire's unbiased draw in [0, n) on 32-bit values."""
     m = (_next(s) >> _U32) * n
@@ -108,7 +118,7 @@ def _below(s: np.ndarray, n: np.uint64) -> np.int64:
     return np.int64(m >> _U32)
 
 
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _shuffle(a: np.ndarray, length: int, s: np.ndarray) -> None:
     """§4.3, Fisher–Yates of ``a[:length]`` from the top down."""
     for i in range(length - 1, 0, -1):
@@ -119,7 +129,7 @@ def _shuffle(a: np.ndarray, length: int, s: np.ndarray) -> None:
 
 
 # ----------------------------------------------------------------------- the forced line
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: int, sl: int,
           waste: np.ndarray, wl: int, k: int, held: int, redeals: int,
           redeals_left: int, waste_playable: bool, privileged: bool,
@@ -187,7 +197,7 @@ def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: int, sl:
         need = (need + 1) % 13
 
 
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _play_deal(deal: np.uint64, redeals: int, waste_playable: bool, privileged: bool,
                ranks: np.ndarray, first: np.ndarray, rcount: np.ndarray, stock: np.ndarray,
                waste: np.ndarray, s: np.ndarray) -> tuple[bool, int, int]:
@@ -204,7 +214,7 @@ def _play_deal(deal: np.uint64, redeals: int, waste_playable: bool, privileged: 
     return _line(first, rcount, stock, 0, 88, waste, 0, 0, 0, 0, redeals, waste_playable, privileged, s)
 
 
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _play_one(deal: np.uint64, redeals: int, waste_playable: bool,
               privileged: bool) -> tuple[bool, int, int]:
     return _play_deal(deal, redeals, waste_playable, privileged, np.empty(104, np.int8),
@@ -212,7 +222,7 @@ def _play_one(deal: np.uint64, redeals: int, waste_playable: bool,
                       np.empty(104, np.int8), np.empty(4, np.uint64))
 
 
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _play_block(deals: np.ndarray, start: np.uint64, lo: int, hi: int, redeals: int,
                 waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
                 passes: np.ndarray) -> None:
@@ -233,14 +243,14 @@ def _play_block(deals: np.ndarray, start: np.uint64, lo: int, hi: int, redeals: 
         passes[i] = p
 
 
-@njit(cache=True, nogil=True)  # Dask worker threads run it side by side
+@njit(cache=_CACHE, nogil=True)  # Dask worker threads run it side by side
 def _play_many_serial(deals: np.ndarray, start: np.uint64, count: int, redeals: int,
                       waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
                       passes: np.ndarray) -> None:
     _play_block(deals, start, 0, count, redeals, waste_playable, privileged, won, score, passes)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=_CACHE, parallel=True)
 def _play_many_parallel(deals: np.ndarray, start: np.uint64, count: int, redeals: int,
                         waste_playable: bool, privileged: bool, won: np.ndarray, score: np.ndarray,
                         passes: np.ndarray) -> None:
@@ -253,7 +263,7 @@ def _play_many_parallel(deals: np.ndarray, start: np.uint64, count: int, redeals
 
 
 # ----------------------------------------------------------------------- live chances
-@njit(cache=True)
+@njit(cache=_CACHE)
 def _sample_stream(seed: np.uint64, i: int, s: np.ndarray) -> None:
     """Sample ``i``'s own stream: §4.1 seeding of (a SplitMix64 mix of ``seed``) + i, so
     samples of one seed, and the streams of different seeds, are unrelated."""
@@ -261,7 +271,7 @@ def _sample_stream(seed: np.uint64, i: int, s: np.ndarray) -> None:
     _seed(base + np.uint64(i), s)
 
 
-@njit(cache=True, nogil=True)  # servers may ask from several threads
+@njit(cache=_CACHE, nogil=True)  # servers may ask from several threads
 def _chance(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0: np.ndarray,
             k: int, held: int, redeals_used: int, redeals_left: int,
             waste_playable: bool, privileged: bool, samples: int, seed: np.uint64,

@@ -98,13 +98,47 @@ def run_local(variant: Variant, deals: range, workers: int | None = None,
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:
-    """A ``dask.distributed.Client`` for the scheduler at ``address`` (short timeout)."""
+    """A ``dask.distributed.Client`` for the scheduler at ``address`` (short timeout).
+
+    The client is made in a daemon thread that is abandoned after ``timeout`` (plus a
+    grace second): distributed's ``timeout`` bounds the TCP connect but not the handshake
+    that follows, so a server that accepts and then says nothing (an HTTP server, say)
+    would hang the command forever, and one that answers garbage makes distributed raise
+    anything (even a MemoryError for a bogus frame length)."""
+    import threading
+
     from distributed import Client
 
-    try:
-        return Client(address, timeout=f"{timeout}s")  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as e:
-        raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {e}") from None
+    box: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def make() -> None:
+        try:
+            client = Client(address, timeout=f"{timeout}s")  # type: ignore[no-untyped-call]
+        except BaseException as e:  # reported below, in the caller's thread
+            box["error"] = e
+            return
+        with lock:
+            if box.get("abandoned"):  # too late: the caller has given up on it
+                client.close()
+            else:
+                box["client"] = client
+
+    maker = threading.Thread(target=make, name="firstlast-dask-connect", daemon=True)
+    maker.start()
+    maker.join(timeout + 1.0)
+    with lock:
+        if "client" in box:
+            return box["client"]
+        box["abandoned"] = True
+    if "error" not in box:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: no Dask answer within {timeout:g} s")
+    e = box.get("error")
+    if isinstance(e, OSError | TimeoutError | ValueError):
+        detail = str(e) or type(e).__name__
+    else:
+        detail = f"it does not answer as a Dask scheduler ({type(e).__name__})"
+    raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {detail}") from None
 
 
 def run_dask(client: Any, variant: Variant, deals: range, progress: Progress | None = None,

@@ -14,9 +14,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
-from ..engine import Variant, parse_redeals
+from ..engine import Variant
 from ..store import GameStore, Stats
-from .session import next_deal, parse_deal
+from .session import next_deal, parse_deal, parse_redeals_typed
 
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
@@ -80,7 +80,7 @@ class VariantDialog(ModalScreen[Variant | None]):
 
     def _chosen(self) -> Variant | None:
         try:
-            redeals = parse_redeals(self.query_one("#redeals", Input).value)
+            redeals = parse_redeals_typed(self.query_one("#redeals", Input).value)
         except ValueError as e:
             self.query_one("#variant-error", Label).update(str(e))
             return None

@@ -12,7 +12,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine import MAX_DEAL, Game, Variant
+from ..engine import MAX_DEAL, Game, Variant, parse_redeals
+from ..engine.cards import is_number
 from ..store import GameStore, StoreConflict, StoredGame, StoreError, UnknownGame
 
 #: Random deals are drawn below this so that their numbers stay short enough to read
@@ -44,12 +45,20 @@ def saved_variant(store: GameStore, player: str) -> Variant | None:
 def parse_deal(text: str) -> int:
     """A deal number typed by the player; ``ValueError`` with a readable message."""
     t = text.strip().replace("_", "").replace(" ", "").replace(",", "")
-    if not t.isdigit():
+    if not is_number(t):  # str.isdigit() also takes '５' and '²'
         raise ValueError(f"a deal number is a whole number 0…{MAX_DEAL}")
     n = int(t)
     if n > MAX_DEAL:
         raise ValueError(f"deal numbers go up to {MAX_DEAL}")
     return n
+
+
+def parse_redeals_typed(text: str) -> int | None:
+    """Redeals typed by the player: a whole number ≥ 0 or 'unlimited'. Digits must be
+    ASCII: the engine's ``parse_redeals`` uses ``int()``, which also reads '５' as 5."""
+    if any(ch.isdigit() and not ch.isascii() for ch in text):
+        raise ValueError(f"redeals must be a whole number ≥ 0 (digits 0-9) or 'unlimited', not {text!r}")
+    return parse_redeals(text)
 
 
 @dataclass

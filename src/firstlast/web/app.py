@@ -113,7 +113,28 @@ def position_json(pos: Position) -> dict[str, object]:
         "privileged": "F8" if pos.privileged is not None else None,
         "legal_moves": [str(m) for m in legal],
         "hint": str(legal[0]) if legal else None,
+        "refusals": refusals_json(pos, legal),
     }
+
+
+# Every move a player can ask for on the table: the stock, the reserve, the first row, the waste.
+TABLE_MOVES = ("turn", "redeal", *(f"R{k}" for k in range(1, 9)), *(f"F{k}" for k in range(1, 9)), "W")
+
+
+def refusals_json(pos: Position, legal: list[Move] | tuple[Move, ...]) -> dict[str, dict[str, str]]:
+    """The engine's refusal of each table move that is not legal now, so that the page
+    can explain a refused click or drop at once, without a request answered 409 (which
+    the browser reports as a failed load in its console)."""
+    allowed = {str(m) for m in legal}
+    out: dict[str, dict[str, str]] = {}
+    for text in TABLE_MOVES:
+        if text in allowed:
+            continue
+        try:
+            pos.check(Move.parse(text))
+        except IllegalMoveError as exc:
+            out[text] = {"error": str(exc), "rule": exc.rule}
+    return out
 
 
 def state_json(stored: StoredGame) -> dict[str, object]:
@@ -141,10 +162,21 @@ def replay_json(stored: StoredGame) -> dict[str, object]:
         **state_json(stored), **position_json(g.initial),
         "can_undo": False, "can_redo": False, "moves": 0,
     }
+    # The facts after each step come from the engine, so the page decides no rule.
+    facts = []
+    for pos in g.positions[1:]:
+        need = pos.need
+        facts.append({
+            "status": pos.status, "score": pos.score, "passes": pos.passes,
+            "redeals_used": pos.redeals_used, "redeals_left": pos.redeals_left,
+            "active": pos.active, "need": need, "need_char": None if need is None else rank_char(need),
+            "privileged": "F8" if pos.privileged is not None else None,
+        })
     return {
         "initial": initial,
         "steps": [
-            {"move": str(step.move), "movements": [movement_json(m) for m in step.movements]} for step in g.steps
+            {"move": str(step.move), "movements": [movement_json(m) for m in step.movements], "facts": f}
+            for step, f in zip(g.steps, facts, strict=True)
         ],
     }
 

@@ -50,7 +50,13 @@ export const api = {
   },
   current: () => call("GET", "/api/games/current"),
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
-  games: (status) => call("GET", "/api/games" + (status ? `?status=${status}` : "")),
+  games: (status, limit) => {
+    const q = new URLSearchParams();
+    if (status) q.set("status", status);
+    if (limit) q.set("limit", String(limit));
+    const qs = q.toString();
+    return call("GET", "/api/games" + (qs ? `?${qs}` : ""));
+  },
   move: (id, move) => call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move }),
   step: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/step`),
   undo: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/undo`),

@@ -5,7 +5,7 @@
 import { api, ApiError } from "./api.js";
 import { bindCard, buildSprite, makeCardElement } from "./cards.js";
 import {
-  cardName, detectLang, getLang, rankChar, refusal, setLang, t, translatePage,
+  cardName, detectLang, getLang, rankChar, refusal, setLang, t, translatePage, variantLabel,
 } from "./i18n.js";
 import { openHelp } from "./help.js";
 import { openStats } from "./stats.js";
@@ -380,17 +380,6 @@ function render() {
   if (!over) hideEnding();
 }
 
-function variantLabel(v) {
-  const lang = getLang();
-  const parts = [];
-  const r = v.redeals === null ? (lang === "ru" ? "∞" : "∞") : String(v.redeals);
-  parts.push(lang === "ru" ? `перекладок ${r}` : `${r} redeal${v.redeals === 1 ? "" : "s"}`);
-  if (v.waste_playable) parts.push("V2");
-  if (!v.privileged_last) parts.push(lang === "ru" ? "без R8" : "no R8");
-  const canon = v.redeals === 3 && !v.waste_playable && v.privileged_last;
-  return canon ? t("canonical") : parts.join(", ");
-}
-
 function hintPlace(hint) {
   if (!hint) return null;
   if (hint === "turn" || hint === "redeal") return "stock";
@@ -475,6 +464,13 @@ function refusalContext(place) {
 
 async function send(move, place) {
   if (!app.state) return false;
+  // A move the rules forbid is explained from the state (the engine's own refusal), so
+  // the refusal is at once and no request is made to be answered 409.
+  const refused = app.state.refusals && app.state.refusals[move];
+  if (refused) {
+    showError(new ApiError(409, refused.error, refused.rule), refusalContext(place));
+    return false;
+  }
   try {
     const result = await api.move(app.state.id, move);
     await applyResult(result);
@@ -488,7 +484,8 @@ async function send(move, place) {
 async function turnStock() {
   const s = app.state;
   if (!s) return;
-  const move = s.stock_count === 0 && s.legal_moves.includes("redeal") ? "redeal" : "turn";
+  // An empty stock means "redeal": if that is refused, the reason is the redeal's.
+  const move = s.stock_count === 0 ? "redeal" : "turn";
   await send(move, "stock");
 }
 
@@ -662,6 +659,11 @@ function scheduleChance() {
   const seq = ++app.chanceSeq;
   const id = app.state.id;
   box.classList.add("stale");
+  if (app.chanceFor !== id) {
+    // Another game: the last game's figure says nothing about this one.
+    app.chanceFor = id;
+    box.querySelector(".value").textContent = "…";
+  }
   app.chanceTimer = setTimeout(async () => {
     try {
       const c = await api.chance(id, 2000);
@@ -902,7 +904,8 @@ function dialogVariant() {
 function setupDialogs() {
   const dlg = $("#dlg-deal");
   $("#deal-form").addEventListener("submit", async (e) => {
-    if (e.submitter && e.submitter.value === "cancel") return;
+    // Enter in the number field submits too: Cancel is no submit button, so that the
+    // form's default (first) submit button is Start.
     e.preventDefault();
     const text = $("#deal-input").value.trim();
     if (text && (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > 18446744073709551615n)) {
@@ -915,6 +918,7 @@ function setupDialogs() {
     dlg.close();
     await enqueue(() => startGame(text || undefined, variant).catch(() => {}));
   });
+  $("#deal-cancel").addEventListener("click", () => dlg.close());
   $("#deal-random").addEventListener("click", () => {
     $("#deal-input").value = String(Math.floor(Math.random() * 1e9));
   });
@@ -996,7 +1000,8 @@ function renderReplayBar() {
 }
 
 // The replay needs no server calls: the picture follows the recorded movements, and
-// the few facts the bar shows are counted from the piles.
+// the facts the bar shows (need, privileged card, passes…) are the engine's, sent with
+// each step: the page decides no rule.
 function replayFacts() {
   const r = app.replay;
   const piles = [];
@@ -1005,32 +1010,21 @@ function replayFacts() {
   for (let k = 1; k <= 8; k++) first.push(app.model[`F${k}`][0]?.card || null);
   const reserve = [];
   for (let k = 1; k <= 8; k++) reserve.push(app.model[`R${k}`][0]?.card || null);
-  let active = piles.findIndex((p) => p.length < 13);
-  if (active < 0) active = null;
-  let need = null;
-  if (active !== null) {
-    const top = piles[active].length ? piles[active][piles[active].length - 1] : first[active];
-    need = top ? (top.rank % 13) + 1 : null;
-  }
-  const redeals = r.steps.slice(0, r.index).filter((s) => s.move === "redeal").length;
-  const last = r.index === r.steps.length;
-  const v = r.initial.variant;
-  const score = piles.reduce((a, p) => a + p.length, 0);
+  const facts = r.index > 0 ? r.steps[r.index - 1].facts : r.initial;
   return {
     ...r.initial,
-    first, reserve, piles, active, need,
+    first, reserve, piles,
+    active: facts.active, need: facts.need, need_char: facts.need_char, privileged: facts.privileged,
     waste: app.model.waste.map((el) => el.card),
     stock_count: app.model.stock.length,
     stock_decks: app.model.stock.map((el) => el.deck).reverse(),
-    score,
-    passes: 1 + redeals,
-    redeals_used: redeals,
-    redeals_left: v.redeals === null ? null : v.redeals - redeals,
-    privileged: v.privileged_last && active !== null && active < 7 ? "F8" : null,
-    // A finished game's last move ends it: won with all 104 cards on the piles.
-    status: last ? (score === 104 ? "won" : "lost") : "playing",
+    score: facts.score,
+    passes: facts.passes,
+    redeals_used: facts.redeals_used,
+    redeals_left: facts.redeals_left,
+    status: facts.status,
     moves: r.index,
-    legal_moves: [], hint: null, can_undo: false, can_redo: false,
+    legal_moves: [], hint: null, can_undo: false, can_redo: false, refusals: {},
   };
 }
 
@@ -1153,17 +1147,32 @@ function onKey(e) {
 }
 
 // ------------------------------------------------------------------------ start
-/** Show game ``id`` if given, else the player's unfinished game, else the game this
- * browser showed last (even if finished), else a new deal. */
+/** Show game ``id`` if given, else the game this browser showed last if nothing moved
+ * since, else the player's unfinished game, else a new deal. */
 async function loadCurrent(id) {
   let state = null;
-  const tries = id ? [() => api.game(id)] : [() => api.current()];
-  const last = localStorage.getItem("fl_game");
-  if (!id && last) tries.push(() => api.game(last));
-  for (const attempt of tries) {
+  // The list answers 200 even when it is empty, where GET /api/games/current answers 404
+  // (which the browser logs as a failed resource on every first visit).
+  let wanted = id || null;
+  if (!wanted) {
     try {
-      state = await attempt();
-      break;
+      // The game this browser showed last, if it is still the player's latest (a reload
+      // shows exactly what was on the table, finished or not); else the player's latest
+      // unfinished game (say, one moved on in the terminal since); else a new deal.
+      const [latest] = (await api.games(null, 1)).games;
+      const last = localStorage.getItem("fl_game");
+      if (latest && latest.id === last) wanted = last;
+      else {
+        const [playing] = (await api.games("playing", 1)).games;
+        wanted = playing ? playing.id : null;
+      }
+    } catch (err) {
+      showError(err);
+    }
+  }
+  if (wanted) {
+    try {
+      state = await api.game(wanted);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 404) showError(err);
     }
@@ -1179,6 +1188,20 @@ async function loadCurrent(id) {
   reconcile(state, 0);
   setState(state);
   $("#loading").hidden = true;
+}
+
+async function refreshState() {
+  const s = app.state;
+  if (!s) return;
+  let fresh;
+  try {
+    fresh = await api.game(s.id);
+  } catch (_) {
+    return; // gone or unreachable: the next move will say so
+  }
+  if (app.state !== s || JSON.stringify(fresh) === JSON.stringify(s)) return;
+  reconcile(fresh, 0);
+  setState(fresh);
 }
 
 function applySpeed() {
@@ -1224,11 +1247,19 @@ async function main() {
   $("#b-new").addEventListener("click", () => enqueue(() => startGame().catch(() => {})));
   $("#b-deal").addEventListener("click", openDealDialog);
   $("#b-restart").addEventListener("click", () => enqueue(doRestart));
-  $("#b-stats").addEventListener("click", () => openStats({ replay: (id) => enqueue(() => startReplay(id)), toast }));
+  $("#b-stats").addEventListener("click", () => openStats({
+    replay: (id) => enqueue(() => startReplay(id)), toast, variant: app.state && app.state.variant && app.state.variant.token,
+  }));
   $("#b-rules").addEventListener("click", () => openHelp());
   $("#b-settings").addEventListener("click", openSettings);
   $("#b-lang").addEventListener("click", () => switchLang(getLang() === "ru" ? "en" : "ru"));
   document.addEventListener("keydown", onKey);
+  // The same game may have moved on meanwhile in another tab or in the terminal game
+  // (same player, same store): look again when the page comes back into view, so that
+  // a refusal explained from the state is not explained from a stale one.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && app.state && !app.replay) enqueue(refreshState);
+  });
   new ResizeObserver(() => fit()).observe(table);
   await loadSettings();
   fit();

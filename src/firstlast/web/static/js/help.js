@@ -34,7 +34,12 @@ async function show(tab) {
         `</table>`;
     } else {
       const text = await fetchText("/static/help/seed-ru.txt");
-      const paras = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+      const raw = text.split(/\n[^\S\n]*\n/).filter((p) => p.trim());
+      // The text as reprinted opens with the site's section name ("Библиотека"); the
+      // patience's title is the line centred with spaces. Start the page at the title.
+      let first = raw.findIndex((p) => /^\n*[^\S\n]{8,}\S/.test(p));
+      if (first < 0) first = 0;
+      const paras = raw.slice(first).map((p) => p.trim());
       body.innerHTML = `<div class="book" lang="ru">${paras.map((p, i) => (i === 0 ? `<h3>${escapeHtml(p)}</h3>` : `<p>${escapeHtml(p)}</p>`)).join("")}</div>`;
     }
   } catch (err) {

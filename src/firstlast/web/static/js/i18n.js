@@ -65,9 +65,9 @@ const STR = {
     st_hist: "Scores of finished games", st_none: "No finished games yet. Play one to the end!",
     history: "History", h_deal: "Deal", h_variant: "Rules", h_result: "Result", h_score: "Score",
     h_date: "Finished", replay: "Replay", export: "Export", import: "Import a record…",
-    imported: "Record imported.",
+    imported: "Record imported.", import_bad: "The record was not imported: {error}.",
     won: "won", lost: "lost", playing: "playing",
-    replay_mode: "Replay of deal {n}", replay_step: "Move {i} of {n}",
+    replay_mode: "Replay of deal {n}", replay_step: "Move {i} of {n}", replay_move: "Move",
     replay_back: "Back", replay_fwd: "Forward", replay_play: "Play", replay_exit: "Leave replay",
     replay_unavailable: "This server cannot replay games yet.",
     help_title: "Rules of First and Last",
@@ -146,9 +146,9 @@ const STR = {
     st_hist: "Счёт законченных раскладок", st_none: "Законченных раскладок пока нет. Доиграйте одну до конца!",
     history: "История", h_deal: "Раскладка", h_variant: "Правила", h_result: "Итог", h_score: "Счёт",
     h_date: "Окончена", replay: "Повтор", export: "Скачать", import: "Загрузить запись…",
-    imported: "Запись загружена.",
+    imported: "Запись загружена.", import_bad: "Запись не загружена: {error}.",
     won: "вышел", lost: "не вышел", playing: "идёт",
-    replay_mode: "Повтор раскладки № {n}", replay_step: "Ход {i} из {n}",
+    replay_mode: "Повтор раскладки № {n}", replay_step: "Ход {i} из {n}", replay_move: "Ход",
     replay_back: "Назад", replay_fwd: "Вперёд", replay_play: "Пуск", replay_exit: "Выйти из повтора",
     replay_unavailable: "Этот сервер пока не умеет показывать повтор.",
     help_title: "Правила пасьянса «Первые и последние»",
@@ -251,4 +251,23 @@ export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
   for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
   document.title = t("title");
+}
+
+/** A variant (``{redeals, waste_playable, privileged_last}``) in a few words. */
+export function variantLabel(v) {
+  const lang = current;
+  const parts = [];
+  const r = v.redeals === null ? "∞" : String(v.redeals);
+  parts.push(lang === "ru" ? `перекладок ${r}` : `${r} redeal${v.redeals === 1 ? "" : "s"}`);
+  if (v.waste_playable) parts.push("V2");
+  if (!v.privileged_last) parts.push(lang === "ru" ? "без R8" : "no R8");
+  const canon = v.redeals === 3 && !v.waste_playable && v.privileged_last;
+  return canon ? t("canonical") : parts.join(", ");
+}
+
+/** The variant of a token as the server writes it ("r3", "ru", "r0wn"), or null. */
+export function variantFromToken(token) {
+  const m = /^r(\d+|u)(w?)(n?)$/.exec(token || "");
+  if (!m) return null;
+  return { redeals: m[1] === "u" ? null : Number(m[1]), waste_playable: m[2] === "w", privileged_last: m[3] !== "n" };
 }

@@ -2,7 +2,13 @@
 // the history of finished games with replay, export and import.
 
 import { api } from "./api.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
+
+// The server describes a variant in English: name it in the page's language instead.
+function variantName(token, description) {
+  const v = variantFromToken(token);
+  return v ? variantLabel(v) : description || token;
+}
 
 const SVG = "http://www.w3.org/2000/svg";
 let ctx = { replay: () => {}, toast: () => {} };
@@ -73,7 +79,7 @@ function renderTabs() {
     b.type = "button";
     b.setAttribute("role", "tab");
     b.setAttribute("aria-selected", String(i === selected));
-    b.textContent = v.variant === "r3" ? t("canonical") : `${v.variant} — ${v.description}`;
+    b.textContent = variantName(v.variant, v.description);
     b.title = v.description;
     b.addEventListener("click", () => {
       selected = i;
@@ -107,7 +113,7 @@ async function renderHistory() {
     return;
   }
   const rows = games.map((g) =>
-    `<tr data-id="${g.id}"><td>${g.deal}</td><td>${g.variant}</td><td class="res ${g.status}">${t(g.status)}</td>` +
+    `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant, g.description)}</td><td class="res ${g.status}">${t(g.status)}</td>` +
     `<td>${g.score}</td><td>${fmtDate(g.finished)}</td>` +
     `<td class="acts"><button type="button" class="small replay">${t("replay")}</button>` +
     `<a class="button small" href="${api.recordUrl(g.id)}" download="firstlast-${g.deal}.txt">${t("export")}</a></td></tr>`,
@@ -130,6 +136,11 @@ async function load() {
   } catch (err) {
     variants = [];
   }
+  // Open on the rules of the game on the table (a player of one variant sees its
+  // numbers, not the canonical tab's zeros); else keep the tab last looked at.
+  const current = variants.findIndex((v) => v.variant === ctx.variant);
+  if (current >= 0 && !ctx.keepTab) selected = current;
+  ctx.keepTab = true;
   selected = Math.min(selected, Math.max(0, variants.length - 1));
   renderTabs();
   renderVariant();
@@ -152,7 +163,9 @@ export function openStats(context) {
         ctx.toast(t("imported"));
         await load();
       } catch (err) {
-        ctx.toast(String(err.message || err), "error");
+        // The server's reason is English and technical: say first, in the page's
+        // language, that nothing was imported.
+        ctx.toast(t("import_bad", { error: String(err.message || err) }), "error");
       }
     });
   }

@@ -1,0 +1,92 @@
+"""``firstlast play``'s options and its stop, without a browser."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firstlast.cli.main import main
+from firstlast.web import server
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(server, "serve", lambda store, **kw: calls.append(kw))
+    return calls
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    # Regression: '' bound every interface ("Warning: listening on , reachable …").
+    (["--host", ""], "--host needs an address"),
+    # Regression: int() read '８０８０' as port 8080.
+    (["--port", "８０８０"], "is not a whole number (digits 0-9)"),
+    (["--port", "70000"], "70000 is not in the range"),
+    # Regression: '' opened the current folder as the database.
+    (["--db", ""], "is not a file name"),
+])
+def test_bad_options_are_one_line(args: list[str], message: str, tmp_path: Path, served: list[dict[str, object]],
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", "--no-browser", *args]
+    if "--db" not in args:
+        argv += ["--db", str(tmp_path / "g.sqlite3")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("firstlast: error:") and message in err and err.count("\n") == 1
+    assert not served
+
+
+def test_not_a_database_is_one_line(tmp_path: Path, served: list[dict[str, object]],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_text("not a database")
+    assert main(["play", "--no-browser", "--db", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "not a usable firstlast database" in err and err.count("\n") == 1 and not served
+
+
+def test_ctrl_c_with_the_output_pipe_gone_is_a_clean_stop(tmp_path: Path) -> None:
+    # Regression: when stdout was a pipe that the same Ctrl-C closed (`firstlast play | tee`),
+    # printing "Stopped." raised BrokenPipeError, reported as "cannot listen on
+    # 127.0.0.1:0: Broken pipe" with exit status 1.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firstlast.cli.main", "play", "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        assert first.startswith("First and Last is served at http://127.0.0.1:")
+        proc.stdout.close()
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=20)
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 0, err
+    assert "cannot listen" not in err and "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_another_programs_database_is_refused_untouched(tmp_path: Path, served: list[dict[str, object]],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: pointing --db at another program's SQLite file added firstlast's tables
+    # to it and switched it to WAL mode before failing on "no such column: player".
+    import sqlite3
+    from contextlib import closing
+
+    other = tmp_path / "other.sqlite3"
+    with closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE games (x)")
+        db.commit()
+    before = other.read_bytes()
+    assert main(["play", "--no-browser", "--db", str(other)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"firstlast: error: {other}: not a firstlast database (it holds other tables)\n"
+    assert other.read_bytes() == before and not served
+    with closing(sqlite3.connect(other)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
