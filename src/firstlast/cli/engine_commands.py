@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..engine import Game, Position, Variant, play_out
 from ..engine.errors import RecordError
@@ -87,13 +89,21 @@ def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privile
 def _autoplay_range(deals: range, variant: Variant, as_json: bool) -> None:
     won = 0
     out = sys.stdout
-    for n in deals:
-        o = play_out(n, variant)
-        won += o.won
-        if as_json:
-            out.write(json.dumps({"deal": n, "won": o.won, "score": o.score, "passes": o.passes}) + "\n")
-        else:
-            out.write(f"{n}\t{'won' if o.won else 'lost'}\t{o.score}\t{o.passes}\n")
+    # A progress bar on the terminal while the lines go to a file or a pipe.
+    console = Console(stderr=True)
+    show = console.is_terminal and not out.isatty() and len(deals) >= 1000
+    with Progress(TextColumn("autoplay"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True, disable=not show) as progress:
+        task = progress.add_task("deals", total=len(deals))
+        for i, n in enumerate(deals, start=1):
+            o = play_out(n, variant)
+            won += o.won
+            if as_json:
+                out.write(json.dumps({"deal": n, "won": o.won, "score": o.score, "passes": o.passes}) + "\n")
+            else:
+                out.write(f"{n}\t{'won' if o.won else 'lost'}\t{o.score}\t{o.passes}\n")
+            if show and i % 500 == 0:
+                progress.update(task, completed=i)
     if not as_json:
         click.echo(f"{won} of {len(deals)} deals won ({100 * won / len(deals):.2f} %), {variant.describe()}")
 
