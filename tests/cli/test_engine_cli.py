@@ -140,3 +140,13 @@ def test_negative_deal_numbers_are_named_as_such(args: list[str], message: str,
 def test_deal_text_names_the_stock_order(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "deal", "1")
     assert code == 0 and "Stock, in the order it is turned:\n  Td 4s 3d" in out
+
+
+def test_range_output_to_a_closed_pipe_stops_quietly() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "firstlast.cli.main", "autoplay", "0..200000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    assert proc.wait(timeout=120) == 0
+    assert proc.stderr.read() == b""

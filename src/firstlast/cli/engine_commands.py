@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -87,6 +88,14 @@ def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privile
 
 
 def _autoplay_range(deals: range, variant: Variant, as_json: bool) -> None:
+    try:
+        _stream_results(deals, variant, as_json)
+    except BrokenPipeError:
+        # The reader has had enough (``| head``): stop quietly, like other Unix filters.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
     won = 0
     out = sys.stdout
     # A progress bar on the terminal while the lines go to a file or a pipe.
