@@ -19,34 +19,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
+from firstlast.web.spawn import spawn_server
+
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "firstlast.cli.main", "play", "--no-browser", "--port", "0", "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = re.search(r"(http://127\.0\.0\.1:\d+/)\s*$", line)
-        if m:
-            return proc, m.group(1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    try:
+        return spawn_server(db)
+    except RuntimeError as e:
+        raise SystemExit(str(e)) from None
 
 
 async def client(base: str, index: int, moves: int, deadline: float, latencies: list[float],

@@ -10,11 +10,6 @@ canonical rules and deal 1 does not.
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +17,7 @@ from typing import Any
 import pytest
 
 from firstlast.engine import Game
+from firstlast.web.spawn import spawn_server, stop_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -43,32 +39,12 @@ DEAL_LOST = 1
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`firstlast play --no-browser --port 0` on a fresh database; yields its base URL."""
     db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    exe = Path(sys.executable).with_name("firstlast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from firstlast.cli.main import main; main()"]
-    proc = subprocess.Popen(
-        [*cmd, "play", "--no-browser", "--port", "0", "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    url = None
-    deadline = time.monotonic() + 30
-    assert proc.stdout is not None
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = re.search(r"served at (http://\S+/)", line)
-        if m:
-            url = m.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail(f"the server did not start: {proc.stdout.read()}")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        proc, url = spawn_server(db)
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    yield url
+    stop_server(proc)
 
 
 @pytest.fixture(scope="module")
