@@ -1,10 +1,18 @@
-"""Saved games and statistics in an embedded SQLite database.
+"""Saved games, players and settings in an embedded SQLite database.
 
 Shared by the browser game and the terminal game, so a game started in one can be
 finished in the other. A game row holds what defines the game — deal, variant, move
 list — plus the redo line; everything else is derived by replaying through the engine.
-Each save is one transaction (atomic: a crash leaves the previous save intact), guarded
-by a version number so that two writers can never silently lose a move.
+
+This module only stores and reads. *What* is stored when (which game is on the table,
+what counts in the statistics) is the play layer's policy (``firstlast.play``), which
+groups several writes into one transaction with ``GameStore.transaction()``.
+
+Each transaction is atomic (a crash leaves the previous state intact) and every game
+update is guarded by a version number, so two writers can never silently lose a move.
+The schema is versioned with ``PRAGMA user_version`` and upgraded by the ordered
+``MIGRATIONS`` below; a database written by an older firstlast is upgraded in place, in
+one transaction, without losing a game or a statistic.
 """
 
 from __future__ import annotations
@@ -12,20 +20,22 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Final, Literal
 
 import platformdirs
 
-from .engine import Game, Variant
+from .engine import Game, Move, Variant
 from .engine.errors import FirstLastError
-from .engine.record import game_from_record, record_to_text
 
-SCHEMA_VERSION = 1
-_SCHEMA = """
+Origin = Literal["played", "imported"]
+
+# ---------------------------------------------------------------------------- schema
+_SCHEMA_1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     id TEXT PRIMARY KEY,
@@ -39,7 +49,7 @@ CREATE TABLE IF NOT EXISTS games (
     variant TEXT NOT NULL,         -- Variant.token, e.g. r3, ruw, r0n
     moves TEXT NOT NULL DEFAULT '',
     redo TEXT NOT NULL DEFAULT '', -- moves that redo would make, next first
-    status TEXT NOT NULL,          -- playing | won | lost
+    status TEXT NOT NULL,          -- playing | won | lost: the position on the table now
     score INTEGER NOT NULL,
     passes INTEGER NOT NULL,
     version INTEGER NOT NULL DEFAULT 0,
@@ -50,6 +60,84 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_by_player ON games (player, updated);
 CREATE INDEX IF NOT EXISTS games_finished ON games (variant, finished);
 """
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Run ``sql`` statement by statement (``executescript`` would commit the open
+    transaction first, and migrations must be all or nothing)."""
+    for statement in sql.split(";"):
+        lines = [line.split("--")[0] for line in statement.splitlines()]
+        if "".join(lines).strip():
+            db.execute("\n".join(lines))
+
+
+def _migrate_2(db: sqlite3.Connection) -> None:
+    """Schema 2: a game's result is kept once reached (statistics count it forever),
+    games have an origin (imported records are not the importer's play), a game left
+    unfinished for another is marked abandoned, each player has one game on the table,
+    and settings follow one schema (``firstlast.play.settings``)."""
+    _script(db, """
+        ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT 'played';  -- played | imported
+        ALTER TABLE games ADD COLUMN result TEXT;        -- won | lost: the first end reached, kept
+        ALTER TABLE games ADD COLUMN result_score INTEGER;
+        ALTER TABLE games ADD COLUMN result_passes INTEGER;
+        ALTER TABLE games ADD COLUMN abandoned TEXT;     -- when it was left unfinished for another
+        ALTER TABLE players ADD COLUMN current TEXT;      -- the game on the table
+        CREATE INDEX IF NOT EXISTS games_results ON games (player, variant, origin);
+    """)
+    # Games that had ended keep that end as their result.
+    db.execute("UPDATE games SET result=status, result_score=score, result_passes=passes,"
+               " finished=COALESCE(finished, updated) WHERE status IN ('won', 'lost')")
+    # Each player's latest unfinished game goes on the table; the other unfinished games
+    # with moves were left for another one: abandoned (they can be reopened).
+    players = [r[0] for r in db.execute("SELECT id FROM players")]
+    for pid in players:
+        rows = db.execute("SELECT id, moves, updated FROM games WHERE player=? AND status='playing'"
+                          " ORDER BY updated DESC, rowid DESC", (pid,)).fetchall()
+        if rows:
+            db.execute("UPDATE players SET current=? WHERE id=?", (rows[0][0], pid))
+        for gid, moves, updated in rows[1:]:
+            if moves.strip():
+                db.execute("UPDATE games SET abandoned=? WHERE id=?", (updated, gid))
+            else:  # dealt and never played: nothing to keep
+                db.execute("DELETE FROM games WHERE id=?", (gid,))
+    # Settings: the browser kept the variant as three keys (redeals -1 = unlimited), the
+    # terminal as a token; both become the one token.
+    for pid, text in db.execute("SELECT id, settings FROM players").fetchall():
+        try:
+            old = json.loads(text)
+        except ValueError:
+            old = {}
+        if not isinstance(old, dict):
+            old = {}
+        new: dict[str, object] = {}
+        if old.get("lang") in ("ru", "en"):
+            new["lang"] = old["lang"]
+        if isinstance(old.get("speed"), int) and not isinstance(old.get("speed"), bool) and 0 <= old["speed"] <= 3:
+            new["speed"] = old["speed"]
+        if isinstance(old.get("show_chance"), bool):
+            new["show_chance"] = old["show_chance"]
+        token = old.get("variant")
+        if isinstance(token, str):
+            with suppress(ValueError):
+                new["variant"] = Variant.from_token(token).token
+        elif isinstance(old.get("redeals"), int) and not isinstance(old.get("redeals"), bool):
+            redeals = old["redeals"]
+            new["variant"] = Variant(
+                redeals=None if redeals < 0 else redeals,
+                waste_playable=old.get("waste_playable") is True,
+                privileged_last=old.get("privileged_last") is not False,
+            ).token
+        db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(new), pid))
+
+
+#: Ordered upgrades: entry ``i`` takes schema ``i`` to ``i + 1`` (schema 1 creates the
+#: tables). Append only; never edit a step that has shipped.
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
+    lambda db: _script(db, _SCHEMA_1),
+    _migrate_2,
+)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
 class StoreError(FirstLastError):
@@ -73,6 +161,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def new_id() -> str:
+    """An unguessable id (players are known by it alone)."""
+    return secrets.token_urlsafe(18)
+
+
 @dataclass
 class StoredGame:
     """A game as stored, replayed through the engine."""
@@ -83,7 +176,10 @@ class StoredGame:
     version: int
     created: str
     updated: str
-    finished: str | None
+    finished: str | None  # when its result was reached
+    origin: Origin = "played"
+    result: str | None = None  # won | lost, kept once reached (undo does not erase it)
+    abandoned: str | None = None
 
 
 @dataclass
@@ -98,231 +194,173 @@ class GameSummary:
     created: str
     updated: str
     finished: str | None
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.id, "deal": str(self.deal), "variant": self.variant.token, "status": self.status,
-            "score": self.score, "passes": self.passes, "moves": self.moves, "created": self.created,
-            "updated": self.updated, "finished": self.finished,
-        }
+    origin: Origin
+    result: str | None
+    abandoned: str | None
 
 
-@dataclass
-class Stats:
-    """Statistics of finished games for one variant."""
+@dataclass(frozen=True)
+class ResultRow:
+    """One counted-or-not game for the statistics (see ``firstlast.play.stats``)."""
 
-    variant: Variant
-    played: int = 0
-    won: int = 0
-    current_streak: int = 0
-    best_streak: int = 0
-    scores: list[int] = field(default_factory=list)  # one per finished game, oldest first
-    passes_total: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
-
-    @property
-    def average_passes(self) -> float:
-        return self.passes_total / self.played if self.played else 0.0
-
-    def score_histogram(self) -> list[int]:
-        """Count of finished games by score 0…104."""
-        hist = [0] * 105
-        for s in self.scores:
-            hist[s] += 1
-        return hist
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "variant": self.variant.token, "description": self.variant.describe(), "played": self.played,
-            "won": self.won, "win_rate": self.win_rate, "current_streak": self.current_streak,
-            "best_streak": self.best_streak, "average_passes": self.average_passes,
-            "score_histogram": self.score_histogram(),
-        }
+    origin: Origin
+    result: str | None
+    score: int | None
+    passes: int | None
+    abandoned: bool
+    when: str  # finished, else abandoned, else updated: orders the rows in time
 
 
-class GameStore:
-    """The SQLite store. Every method opens its own connection, so it is safe to use
-    from several threads and processes at once."""
+_GAME_COLUMNS = ("id, player, deal, variant, moves, redo, version, created, updated, finished,"
+                 " origin, result, abandoned")
+_SUMMARY_COLUMNS = ("id, deal, variant, status, score, passes, moves, created, updated, finished,"
+                    " origin, result, abandoned")
 
-    def __init__(self, path: Path | str | None = None) -> None:
-        self.path = Path(path) if path is not None else default_db_path()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
-                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                if tables and "meta" not in tables:
-                    # Another program's database (a mistyped --db): refuse it before the
-                    # schema or WAL mode below changes anything in it.
-                    raise StoreError(f"{self.path}: not a firstlast database (it holds other tables)")
-                db.execute("PRAGMA journal_mode=WAL")
-                db.executescript(_SCHEMA)
-            with self._connect() as db:
-                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-                elif row[0] != str(SCHEMA_VERSION):
-                    raise StoreError(f"{self.path}: database schema {row[0]}, this program reads {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: not a usable firstlast database ({e})") from None
-        except OSError as e:
-            raise StoreError(f"{self.path}: cannot open the database ({e.strerror or e})") from None
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+def _summary(r: Sequence[object]) -> GameSummary:
+    return GameSummary(str(r[0]), int(str(r[1])), Variant.from_token(str(r[2])), str(r[3]), int(str(r[4])),
+                       int(str(r[5])), len(str(r[6]).split()), str(r[7]), str(r[8]),
+                       None if r[9] is None else str(r[9]), "imported" if r[10] == "imported" else "played",
+                       None if r[11] is None else str(r[11]), None if r[12] is None else str(r[12]))
 
-    # ---------------------------------------------------------------- players
+
+class Transaction:
+    """Reads and writes inside one SQLite transaction (``GameStore.transaction()``)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    # ------------------------------------------------------------ players
     def new_player(self) -> str:
-        pid = secrets.token_urlsafe(18)
-        with self._connect() as db:
-            db.execute("INSERT INTO players (id, created) VALUES (?, ?)", (pid, _now()))
+        pid = new_id()
+        self.db.execute("INSERT INTO players (id, created) VALUES (?, ?)", (pid, _now()))
         return pid
 
     def has_player(self, player: str) -> bool:
-        with self._connect() as db:
-            return db.execute("SELECT 1 FROM players WHERE id=?", (player,)).fetchone() is not None
-
-    def local_player(self) -> str:
-        """The player of this machine's own user: the terminal game plays as it, and the
-        browser that ``firstlast play`` opens is signed in as it."""
-        with self._connect() as db:
-            row = db.execute("SELECT value FROM meta WHERE key='local_player'").fetchone()
-            if row is not None:
-                return str(row[0])
-            pid = secrets.token_urlsafe(18)
-            db.execute("INSERT INTO players (id, created) VALUES (?, ?)", (pid, _now()))
-            db.execute("INSERT INTO meta VALUES ('local_player', ?)", (pid,))
-            return pid
+        return self.db.execute("SELECT 1 FROM players WHERE id=?", (player,)).fetchone() is not None
 
     def settings(self, player: str) -> dict[str, object]:
-        with self._connect() as db:
-            row = db.execute("SELECT settings FROM players WHERE id=?", (player,)).fetchone()
+        row = self.db.execute("SELECT settings FROM players WHERE id=?", (player,)).fetchone()
         if row is None:
-            raise UnknownGame("unknown player")
-        value = json.loads(row[0])
+            return {}
+        try:
+            value = json.loads(row[0])
+        except ValueError:
+            return {}
         return value if isinstance(value, dict) else {}
 
     def save_settings(self, player: str, settings: dict[str, object]) -> None:
-        with self._connect() as db:
-            db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(settings), player))
+        self.db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(settings), player))
 
-    # ---------------------------------------------------------------- games
-    def create(self, player: str, deal: int, variant: Variant) -> StoredGame:
-        """Start deal ``deal`` under ``variant`` for ``player``; returns it (id unguessable)."""
-        game = Game(deal, variant)
-        gid = secrets.token_urlsafe(18)
+    def current(self, player: str) -> str | None:
+        row = self.db.execute("SELECT current FROM players WHERE id=?", (player,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def set_current(self, player: str, game_id: str | None) -> None:
+        self.db.execute("UPDATE players SET current=? WHERE id=?", (game_id, player))
+
+    # ------------------------------------------------------------ games
+    def insert(self, player: str, game: Game, origin: Origin = "played") -> StoredGame:
+        """Store ``game`` (its moves and redo line too) as a new game of ``player``."""
+        gid = new_id()
         now = _now()
-        with self._connect() as db:
-            db.execute(
-                "INSERT INTO games (id, player, deal, variant, status, score, passes, created, updated)"
-                " VALUES (?, ?, ?, ?, 'playing', 0, 1, ?, ?)",
-                (gid, player, str(deal), variant.token, now, now),
-            )
-        return StoredGame(gid, player, game, 0, now, now, None)
+        stored = StoredGame(gid, player, game, 0, now, now, None, origin)
+        _set_result(stored, now)
+        pos = game.position
+        self.db.execute(
+            "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, created, updated,"
+            " finished, origin, result, result_score, result_passes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?, ?, ?)",
+            (gid, player, str(game.deal), game.variant.token, _moves_text(game.moves), _moves_text(game.redo_moves),
+             pos.status, pos.score, pos.passes, now, now, stored.finished, origin, stored.result,
+             pos.score if stored.result else None, pos.passes if stored.result else None),
+        )
+        return stored
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
-        """Load and replay a game; with ``player``, only that player's game."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT id, player, deal, variant, moves, redo, version, created, updated, finished"
-                " FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
         if row is None or (player is not None and row[1] != player):
             raise UnknownGame(f"no such game: {game_id}")
         try:
             game = Game(int(row[2]), Variant.from_token(row[3]), row[4].split(), row[5].split())
         except (FirstLastError, ValueError) as e:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
-        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9])
+        origin: Origin = "imported" if row[10] == "imported" else "played"
+        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12])
+
+    def version(self, game_id: str) -> int | None:
+        row = self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
 
     def save(self, stored: StoredGame) -> None:
-        """Write the game's moves and redo line; raises ``StoreConflict`` if someone else
-        saved it since it was loaded (then nothing is written)."""
+        """Write the game's moves, redo line and (first) result; ``StoreConflict`` if it
+        was saved elsewhere since it was loaded (then nothing is written)."""
         g = stored.game
         pos = g.position
         now = _now()
-        finished = stored.finished
-        if pos.status != "playing" and finished is None:
-            finished = now
-        elif pos.status == "playing":
-            finished = None
-        with self._connect() as db:
-            cur = db.execute(
-                "UPDATE games SET moves=?, redo=?, status=?, score=?, passes=?, version=version+1,"
-                " updated=?, finished=? WHERE id=? AND version=?",
-                (" ".join(map(str, g.moves)), " ".join(map(str, g.redo_moves)), pos.status, pos.score,
-                 pos.passes, now, finished, stored.id, stored.version),
-            )
-            if cur.rowcount != 1:
-                raise StoreConflict(f"game {stored.id} was changed elsewhere; reload it")
+        new_result = stored.result is None and pos.status != "playing"
+        result, finished = stored.result, stored.finished
+        if new_result:
+            result, finished = pos.status, now
+        cur = self.db.execute(
+            "UPDATE games SET moves=?, redo=?, status=?, score=?, passes=?, version=version+1, updated=?,"
+            " finished=?, result=?, result_score=CASE WHEN ? THEN ? ELSE result_score END,"
+            " result_passes=CASE WHEN ? THEN ? ELSE result_passes END, abandoned=?"
+            " WHERE id=? AND version=?",
+            (_moves_text(g.moves), _moves_text(g.redo_moves), pos.status, pos.score, pos.passes, now, finished,
+             result, new_result, pos.score, new_result, pos.passes, stored.abandoned, stored.id, stored.version),
+        )
+        if cur.rowcount != 1:
+            raise StoreConflict(f"game {stored.id} was changed elsewhere; reload it")
         stored.version += 1
         stored.updated = now
-        stored.finished = finished
+        stored.result, stored.finished = result, finished
 
-    def delete(self, game_id: str, player: str | None = None) -> None:
-        with self._connect() as db:
-            if player is None:
-                db.execute("DELETE FROM games WHERE id=?", (game_id,))
-            else:
-                db.execute("DELETE FROM games WHERE id=? AND player=?", (game_id, player))
+    def mark_abandoned(self, game_id: str, abandoned: bool) -> None:
+        """Set or clear the game's abandoned mark (bumps its version: it changed)."""
+        self.db.execute("UPDATE games SET abandoned=?, version=version+1 WHERE id=?",
+                        (_now() if abandoned else None, game_id))
+
+    def delete(self, game_id: str) -> None:
+        self.db.execute("DELETE FROM games WHERE id=?", (game_id,))
+        self.db.execute("UPDATE players SET current=NULL WHERE current=?", (game_id,))
 
     def games(self, player: str | None = None, *, status: str | None = None, limit: int = 100) -> list[GameSummary]:
-        """Most recently updated first; ``player=None`` lists every player's games."""
-        sql = ("SELECT id, deal, variant, status, score, passes, moves, created, updated, finished"
-               " FROM games WHERE 1=1")
+        """Most recently updated first; ``player=None`` lists every player's games.
+        ``status``: playing, won, lost, finished (won or lost), abandoned, or unfinished
+        (playing, abandoned included)."""
+        sql = f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE 1=1"
         args: list[object] = []
         if player is not None:
             sql += " AND player=?"
             args.append(player)
         if status == "finished":
             sql += " AND status != 'playing'"
+        elif status == "abandoned":
+            sql += " AND status = 'playing' AND abandoned IS NOT NULL"
+        elif status == "unfinished":
+            sql += " AND status = 'playing'"
+        elif status == "playing":
+            sql += " AND status = 'playing' AND abandoned IS NULL"
         elif status is not None:
             sql += " AND status=?"
             args.append(status)
         sql += " ORDER BY updated DESC, rowid DESC LIMIT ?"
         args.append(limit)
-        with self._connect() as db:
-            rows = db.execute(sql, args).fetchall()
-        return [
-            GameSummary(r[0], int(r[1]), Variant.from_token(r[2]), r[3], r[4], r[5], len(r[6].split()),
-                        r[7], r[8], r[9])
-            for r in rows
-        ]
+        return [_summary(r) for r in self.db.execute(sql, args).fetchall()]
 
-    def stats(self, variant: Variant, player: str | None = None) -> Stats:
-        """Statistics of the finished games of ``variant`` (of ``player``, or of all)."""
-        sql = "SELECT status, score, passes FROM games WHERE variant=? AND status != 'playing'"
+    def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
+        """Every game of ``variant`` (of ``player``, or of all) with what statistics need,
+        oldest event first."""
+        sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL,"
+               " COALESCE(finished, abandoned, updated) AS at FROM games WHERE variant=?")
         args: list[object] = [variant.token]
         if player is not None:
             sql += " AND player=?"
             args.append(player)
-        with self._connect() as db:
-            rows = db.execute(sql + " ORDER BY finished, rowid", args).fetchall()
-        st = Stats(variant)
-        streak = 0
-        for status, score, passes in rows:
-            st.played += 1
-            st.scores.append(score)
-            st.passes_total += passes
-            if status == "won":
-                st.won += 1
-                streak += 1
-                st.best_streak = max(st.best_streak, streak)
-            else:
-                streak = 0
-        st.current_streak = streak
-        return st
+        rows = self.db.execute(sql + " ORDER BY at, rowid", args).fetchall()
+        return [ResultRow("imported" if r[0] == "imported" else "played", r[1], r[2], r[3], bool(r[4]), r[5])
+                for r in rows]
 
     def variants_played(self, player: str | None = None) -> list[Variant]:
         sql = "SELECT DISTINCT variant FROM games"
@@ -330,18 +368,117 @@ class GameStore:
         if player is not None:
             sql += " WHERE player=?"
             args.append(player)
-        with self._connect() as db:
-            return [Variant.from_token(r[0]) for r in db.execute(sql, args).fetchall()]
+        return [Variant.from_token(r[0]) for r in self.db.execute(sql, args).fetchall()]
 
-    # ---------------------------------------------------------------- records
-    def export_record(self, game_id: str, player: str | None = None) -> str:
-        stored = self.load(game_id, player)
-        return record_to_text(stored.game, date=stored.created[:10])
 
-    def import_record(self, player: str, text: str) -> StoredGame:
-        """Store a game from its text record (checked by replaying; ``RecordError`` if bad)."""
-        game = game_from_record(text)
-        stored = self.create(player, game.deal, game.variant)
-        stored.game = game
-        self.save(stored)
-        return stored
+def _moves_text(moves: Sequence[Move]) -> str:
+    return " ".join(map(str, moves))
+
+
+def _set_result(stored: StoredGame, now: str) -> None:
+    status = stored.game.position.status
+    if stored.result is None and status != "playing":
+        stored.result, stored.finished = status, now
+
+
+class GameStore:
+    """The SQLite store. Every transaction opens its own connection, so it is safe to
+    use from several threads and processes at once."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
+                self._upgrade(db)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a usable firstlast database ({e})") from None
+        except OSError as e:
+            raise StoreError(f"{self.path}: cannot open the database ({e.strerror or e})") from None
+
+    def _upgrade(self, db: sqlite3.Connection) -> None:
+        """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
+        one transaction: a crash mid-way leaves the old schema and its data."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if version == 0 and tables:
+                if "meta" not in tables:
+                    # Another program's database (a mistyped --db): refuse it before the
+                    # schema or WAL mode below changes anything in it.
+                    raise StoreError(f"{self.path}: not a firstlast database (it holds other tables)")
+                # Schema 1 predates user_version and kept its number in meta.
+                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                version = 1 if row is not None and row[0] == "1" else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer firstlast (schema {version}, this one reads up to"
+                                 f" {SCHEMA_VERSION}); upgrade firstlast")
+            for step in MIGRATIONS[version:]:
+                step(db)
+            if version != SCHEMA_VERSION:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        db.execute("PRAGMA journal_mode=WAL")
+
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """One write transaction: everything done with the ``Transaction`` commits
+        together or not at all."""
+        with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # ------------------------------------------------------------ one-step shortcuts
+    def new_player(self) -> str:
+        with self.transaction() as tx:
+            return tx.new_player()
+
+    def has_player(self, player: str) -> bool:
+        with self.transaction() as tx:
+            return tx.has_player(player)
+
+    def local_player(self) -> str:
+        """The player of this machine's own user: the terminal game plays as it, and the
+        browser that ``firstlast play`` opens is signed in as it."""
+        with self.transaction() as tx:
+            row = tx.db.execute("SELECT value FROM meta WHERE key='local_player'").fetchone()
+            if row is not None:
+                return str(row[0])
+            pid = tx.new_player()
+            tx.db.execute("INSERT INTO meta VALUES ('local_player', ?)", (pid,))
+            return pid
+
+    def load(self, game_id: str, player: str | None = None) -> StoredGame:
+        """Load and replay a game; with ``player``, only that player's game."""
+        with self.transaction() as tx:
+            return tx.load(game_id, player)
+
+    def save(self, stored: StoredGame) -> None:
+        with self.transaction() as tx:
+            tx.save(stored)
+
+    def create(self, player: str, deal: int, variant: Variant) -> StoredGame:
+        """Store a new game of ``deal`` (no policy: see ``firstlast.play`` for starting
+        a game on a player's table)."""
+        with self.transaction() as tx:
+            return tx.insert(player, Game(deal, variant))
+
+    def games(self, player: str | None = None, *, status: str | None = None, limit: int = 100) -> list[GameSummary]:
+        with self.transaction() as tx:
+            return tx.games(player, status=status, limit=limit)
+
+    def settings(self, player: str) -> dict[str, object]:
+        with self.transaction() as tx:
+            return tx.settings(player)

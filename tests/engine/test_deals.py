@@ -1,4 +1,4 @@
-"""Deal numbers (RULES.md §4): the generator, bounded draws, shuffles, check vectors."""
+"""Deal numbers (docs/rules.md §4): the generator, bounded draws, shuffles, check vectors."""
 
 from __future__ import annotations
 

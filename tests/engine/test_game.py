@@ -1,12 +1,17 @@
-"""Games: the forced line, undo/redo, golden playthroughs, the fast path, records, notation."""
+"""Games: the forced line, undo/redo, golden playthroughs, the fast path, records, notation,
+and the redeal as a chance event whose shuffle can be supplied from outside."""
 
 from __future__ import annotations
 
+import random
+
+import naive
 import pytest
 from golden import CASES, path_for, playthrough
 
 from firstlast.engine import (
     MAX_DEAL,
+    REDEAL,
     FirstLastError,
     Game,
     IllegalMoveError,
@@ -20,6 +25,7 @@ from firstlast.engine import (
     position_from_text,
 )
 from firstlast.engine.record import game_from_record, read_headers, record_to_text
+from firstlast.engine.rng import shuffle
 
 ALL_VARIANTS = [
     Variant(redeals, waste, privilege)
@@ -40,16 +46,25 @@ def test_golden_playthroughs(deal: int, variant: Variant) -> None:
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.token)
 def test_fast_path_equals_the_move_by_move_game(variant: Variant) -> None:
-    for deal in [*range(150), MAX_DEAL, MAX_DEAL - 1, 2**63]:
+    # play_forced skips the checks and the movement lists, not a single rule: it ends in
+    # the very position the move-by-move game reaches. The naive rank-list reference
+    # (tests/naive.py) agrees, which is what lets it stand in for the engine in the
+    # kernel's long cross-checks.
+    for i, deal in enumerate([MAX_DEAL, MAX_DEAL - 1, 2**63, *range(100)]):
         game = Game(deal, variant)
         game.autoplay()
         pos = game.position
-        assert play_out(deal, variant) == (pos.status == "won", pos.score, pos.passes), deal
+        outcome = (pos.status == "won", pos.score, pos.passes)
+        assert Position.deal(deal, variant).play_forced() == pos, deal
+        assert naive.play_out(deal, variant) == outcome, deal
+        if i < 20:
+            assert play_out(deal, variant) == outcome, deal
 
 
 def test_unlimited_redeals_win_every_deal() -> None:
+    # The engine on a few hundred deals; the kernel checks 200,000 (tests/odds).
     unlimited = Variant(redeals=None)
-    for deal in range(10_000):
+    for deal in range(400):
         outcome = play_out(deal, unlimited)
         assert outcome.won and outcome.score == 104, deal
 
@@ -78,8 +93,15 @@ def test_undo_redo_and_restart() -> None:
         game.redo()
     game.autoplay()
     end, n = game.position, len(game)
+    last = game.steps[-1]
     movements = game.undo()
-    assert movements and all(m.source == game.steps[-1].movements[0].target or True for m in movements)
+    # Undo takes the last move's cards back, last card first, each from where it went to
+    # where it came from.
+    assert movements and len(movements) == len(last.movements)
+    assert [(m.card, m.source, m.target) for m in movements] == [
+        (m.card, m.target, m.source) for m in reversed(last.movements)
+    ]
+    assert game.position == game.positions[-1] and len(game) == n - 1
     assert game.can_redo and game.redo_moves[0] == game.position.forced_move()
     game.redo()
     assert game.position == end
@@ -109,6 +131,83 @@ def test_redeal_redo_repeats_the_same_shuffle() -> None:
     game.undo()
     game.redo()
     assert game.position.stock == stock
+
+
+def _before_redeal(deal: int, variant: Variant = Variant()) -> Position:  # noqa: B008
+    """The position of ``deal`` at its first redeal along the forced line."""
+    pos = Position.deal(deal, variant)
+    while (m := pos.forced_move()) != REDEAL:
+        assert m is not None, "the game ended before a redeal"
+        pos, _ = pos.apply(m)
+    return pos
+
+
+def test_a_redeal_is_a_chance_event_the_deals_stream_decides_by_default() -> None:
+    pos = _before_redeal(1)
+    n = len(pos.waste)
+    order, rng = pos.redeal_shuffle()
+    assert sorted(order) == list(range(n)) and pos.redeal_shuffle() == (order, rng)
+    # §4.6: the waste, bottom to top, Fisher–Yates with the deal's stream; element 0 first.
+    cards = list(pos.waste)
+    assert shuffle(pos.rng, cards) == rng
+    default, moved = pos.apply(REDEAL)
+    assert default.stock == tuple(cards) == tuple(pos.waste[i] for i in order)
+    assert default.rng == rng and default.waste == () and default.redeals_used == pos.redeals_used + 1
+    # The same outcome supplied from outside: the same table; the deal's stream is not drawn.
+    supplied, moved_too = pos.apply(REDEAL, shuffle=order)
+    assert supplied.stock == default.stock and supplied.rng == pos.rng
+    assert moved_too == moved and len(moved) == n
+    # Any other outcome: the cards in that order, the first turned first.
+    rev = list(reversed(range(n)))
+    other, _ = pos.apply(REDEAL, shuffle=rev)
+    assert other.stock == tuple(reversed(pos.waste))
+    assert other.forced_move() is not None and other.stock[0] == pos.waste[-1]
+
+
+def test_supplied_shuffles_are_checked() -> None:
+    pos = _before_redeal(2)
+    n = len(pos.waste)
+    for bad in ([*range(n - 1)], [0, *range(n - 1)], [*range(1, n + 1)], []):
+        with pytest.raises(InvalidMoveError, match="permutation"):
+            pos.apply(REDEAL, shuffle=bad)
+    start = Position.deal(2)
+    with pytest.raises(InvalidMoveError, match="only a redeal"):
+        start.apply(start.legal_moves()[0], shuffle=[0])
+    with pytest.raises(IllegalMoveError):  # the move itself is judged first
+        start.apply(REDEAL, shuffle=[0])
+
+
+@pytest.mark.parametrize("variant", [Variant(), Variant(None, True), Variant(1, False, False)], ids=lambda v: v.token)
+def test_redeals_fed_the_deals_own_shuffles_replay_the_game(variant: Variant) -> None:
+    # Supplying at every redeal the outcome the stream would have drawn, and drawing the
+    # stream alongside, reaches the same end as the plain game: the default is §4.6.
+    for deal in (0, 1, 7, 2024):
+        game = Game(deal, variant)
+        game.autoplay()
+        pos, stream = Position.deal(deal, variant), Position.deal(deal, variant).rng
+        while (m := pos.forced_move()) is not None:
+            if m == REDEAL:
+                order = list(range(len(pos.waste)))
+                stream = shuffle(stream, order)
+                pos, _ = pos.apply(m, shuffle=order)
+            else:
+                pos, _ = pos.apply(m)
+        assert (pos.status, pos.score, pos.passes, pos.piles) == (
+            game.position.status, game.position.score, game.position.passes, game.position.piles)
+
+
+def test_other_shuffles_change_the_game_not_the_rules() -> None:
+    # Random outcomes for the redeals: still a legal game to its end, every card kept.
+    rnd = random.Random(4)
+    for deal in range(20):
+        pos = Position.deal(deal, Variant(None))
+        while (m := pos.forced_move()) is not None:
+            order = None
+            if m == REDEAL:
+                order = list(range(len(pos.waste)))
+                rnd.shuffle(order)
+            pos, _ = pos.apply(m, shuffle=order)
+        assert pos.status == "won" and pos.score == 104
 
 
 def test_notation_round_trip_and_errors() -> None:

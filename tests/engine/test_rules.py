@@ -1,4 +1,4 @@
-"""One test per canonical rule R1–R11 and edge case E1–E6 (RULES.md §2, §5)."""
+"""One test per canonical rule R1–R11 and edge case E1–E6 (docs/rules.md §2, §5)."""
 
 from __future__ import annotations
 

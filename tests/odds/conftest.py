@@ -4,8 +4,15 @@ marker expression naming it) or ``FIRSTLAST_SLOW=1``, so the default run stays s
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+# ``tests/naive.py`` (the naive reference implementations) imports as ``naive``.
+_TESTS = str(Path(__file__).parent.parent)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,12 +1,21 @@
-"""The compiled forced line is the engine's forced line, on every variant (V1–V3)."""
+"""The compiled forced line is the engine's forced line, on every variant (V1–V3).
+
+The engine (``Position``) is the rules; the kernel is derived from it. It is checked
+against the engine itself, and, on many more deals, against the naive rank-list
+reference ``tests/naive.py`` (itself checked against the engine in tests/engine).
+"""
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 
+import naive
 import numpy as np
 import pytest
 
+from firstlast.cli.main import main
 from firstlast.engine import Game, Variant, play_out
 from firstlast.engine import rng as ref
 from firstlast.odds.kernel import _below, _next, _seed, _shuffle, play_deal, play_deals
@@ -58,11 +67,19 @@ def test_shuffle_matches_reference() -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_token)
-def test_kernel_equals_play_out(variant: Variant) -> None:
+def test_kernel_equals_the_naive_reference(variant: Variant) -> None:
     won, score, passes = play_deals(np.array(DEALS, dtype=np.uint64), variant)
     got = [(bool(w), int(s), int(p)) for w, s, p in zip(won, score, passes, strict=True)]
-    want = [tuple(play_out(d, variant)) for d in DEALS]
+    want = [naive.play_out(d, variant) for d in DEALS]
     assert got == want
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=_token)
+def test_kernel_equals_the_engines_play_out(variant: Variant) -> None:
+    deals = [*range(40), *range(TOP - 9, TOP + 1), *(_rnd.randrange(2**64) for _ in range(30))]
+    won, score, passes = play_deals(np.array(deals, dtype=np.uint64), variant)
+    for i, d in enumerate(deals):
+        assert (bool(won[i]), int(score[i]), int(passes[i])) == tuple(play_out(d, variant)), d
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=_token)
@@ -115,8 +132,52 @@ def test_finite_redeals_are_a_prefix_of_unlimited(wp: bool, pr: bool) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=_token)
-def test_kernel_equals_play_out_many(variant: Variant) -> None:
+def test_kernel_equals_the_naive_reference_many(variant: Variant) -> None:
     deals = [_rnd.randrange(2**64) for _ in range(20_000)]
     won, score, passes = play_deals(np.array(deals, dtype=np.uint64), variant)
     for i, d in enumerate(deals):
-        assert (bool(won[i]), int(score[i]), int(passes[i])) == tuple(play_out(d, variant))
+        assert (bool(won[i]), int(score[i]), int(passes[i])) == naive.play_out(d, variant)
+
+
+def _autoplay_json(capsys: pytest.CaptureFixture[str], *args: str) -> list[tuple[int, bool, int, int]]:
+    assert main(["autoplay", *args, "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return [(r["deal"], r["won"], r["score"], r["passes"]) for r in rows]
+
+
+def test_autoplay_range_goes_through_the_kernel_and_equals_the_engine(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from firstlast.cli import engine_commands
+
+    monkeypatch.setattr(engine_commands, "KERNEL_BLOCK", 700)  # several blocks, the last one short
+    first = TOP - 2_499
+    rows = _autoplay_json(capsys, f"{first}..{TOP}", "--redeals", "1", "--waste-playable")
+    v = Variant(1, True)
+    assert [r[0] for r in rows] == list(range(first, TOP))
+    assert len(rows) >= engine_commands.KERNEL_FROM
+    won, score, passes = play_deals(range(first, TOP), v)
+    assert rows == [(first + i, bool(won[i]), int(score[i]), int(passes[i])) for i in range(len(rows))]
+    for d, w, sc, p in rows[::100]:  # the engine itself, on a sample
+        assert (w, sc, p) == tuple(play_out(d, v)), d
+    # Without numba the engine plays every deal, with the same results.
+    monkeypatch.setitem(sys.modules, "firstlast.odds.kernel", None)  # import fails
+    assert engine_commands._kernel() is None
+    monkeypatch.setattr(engine_commands, "KERNEL_FROM", 50)
+    assert _autoplay_json(capsys, f"{first}..{first + 60}", "--redeals", "1", "--waste-playable") == rows[:60]
+
+
+def test_kernel_plays_positions_as_the_engine_does() -> None:
+    from firstlast.odds.kernel import RankPosition, play_line
+
+    for deal in (3, 9, TOP):
+        g = Game(deal, Variant(1, True))
+        g.autoplay()
+        want = (g.position.status == "won", g.position.score, g.position.passes)
+        for pos in g.positions[:-1:25]:
+            rp = RankPosition.of(pos)
+            assert play_line(rp, pos.rng) == want
+            assert play_line(rp, pos.rng) == want  # rp is not changed by playing it
+    with pytest.raises(ValueError, match="won"):
+        g = Game(3, Variant(None))
+        g.autoplay()
+        RankPosition.of(g.position)

@@ -9,8 +9,16 @@ import random
 
 import pytest
 
-from firstlast.engine import Game, Position, Variant, position_from_text
-from firstlast.odds.live import ChanceEstimate, chance_to_come_out, play_position, sample_outcomes
+from firstlast.engine import REDEAL, Game, Position, Variant, position_from_text
+from firstlast.engine.rng import MASK64, seed, shuffle, splitmix64
+from firstlast.odds.kernel import sample_start
+from firstlast.odds.live import (
+    ChanceEstimate,
+    chance_to_come_out,
+    play_position,
+    replay_sample,
+    sample_outcomes,
+)
 
 VARIANTS = [Variant(r, wp, pr) for r in (0, 1, 3, None) for wp in (False, True) for pr in (True, False)]
 
@@ -51,6 +59,49 @@ def test_play_position_equals_engine_everywhere_along_games(variant: Variant) ->
                 break
             i += 1
         assert play_position(g.position) == want
+
+
+def test_each_sample_is_the_engine_fed_the_samples_shuffles() -> None:
+    # The sampler draws, from sample i's own stream, the stock order and then each
+    # redeal's shuffle. Feeding those same shuffles to the engine as chance outcomes
+    # (Position.apply(REDEAL, shuffle=…)) must give every sample's result exactly.
+    rnd = random.Random(99)
+    checked = redeals = 0
+    for variant in VARIANTS:
+        g = Game(rnd.randrange(2**64), variant)
+        g.autoplay()
+        for pos in (g.positions[0], g.positions[len(g.positions) // 3], g.positions[-2]):
+            sd = rnd.randrange(2**64)
+            won, score, passes = sample_outcomes(pos, 12, seed=sd)
+            for i in range(12):
+                end = replay_sample(pos, i, sd)
+                assert (end.status == "won", end.score, end.passes) == (
+                    bool(won[i]), int(score[i]), int(passes[i])), (variant.token, i)
+                redeals += end.redeals_used - pos.redeals_used
+                checked += 1
+    assert checked == 16 * 3 * 12 and redeals > 300  # the redeal shuffles were exercised
+
+
+def test_replayed_samples_draw_the_documented_stream() -> None:
+    # sample_start: §4.1 seeding of (SplitMix64 output of the seed) + i, modulo 2^64; the
+    # stream then shuffles the stock, then each redeal's waste, in that order.
+    for sd in (0, 1, 2**64 - 1):
+        for i in (0, 1, 2**63 - 1):
+            assert sample_start(sd, i) == seed((splitmix64(sd)[1] + i) & MASK64)
+    with pytest.raises(ValueError):
+        sample_start(0, -1)
+    pos = Position.deal(1)
+    end = replay_sample(pos, 3, 5)
+    stream = sample_start(5, 3)
+    order = list(range(len(pos.stock)))
+    stream = shuffle(stream, order)
+    walk = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
+    while (m := walk.forced_move()) is not None:
+        if m == REDEAL:
+            order = list(range(len(walk.waste)))
+            stream = shuffle(stream, order)
+        walk, _ = walk.apply(m, shuffle=order if m == REDEAL else None)
+    assert walk == end and end.redeals_used == 3
 
 
 def test_fully_known_positions_are_certain() -> None:

@@ -13,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from firstlast.engine import Game, Move, Variant, play_out
+from firstlast.play import PlayService
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as app_module
@@ -95,7 +96,8 @@ def test_whole_game_by_keys_matches_engine(store: GameStore) -> None:
         stored = store.load(screen.session.game_id)
         assert stored.game.moves == expected.moves
         assert stored.finished is not None
-        assert store.stats(Variant(), store.local_player()).won == 1
+        [stats] = PlayService(store).stats(store.local_player())
+        assert stats.variant == Variant() and stats.won == 1
 
     run(app, script)
 
@@ -274,7 +276,7 @@ def test_new_deal_by_number_and_variant(store: GameStore) -> None:
 
     run(app, script)
     app2 = FirstLastApp(store, deal=7, chance=False)
-    assert app2.new_variant == Variant(redeals=None, waste_playable=True)
+    assert app2.session.settings().variant == Variant(redeals=None, waste_playable=True)
     assert app2.session.game.variant == Variant(redeals=None, waste_playable=True)
 
 
@@ -339,7 +341,7 @@ def test_statistics_screen(store: GameStore) -> None:
         assert isinstance(pilot.app.screen, StatsScreen)
         text = screen_text(pilot)
         assert "3 redeals, privileged last card" in text
-        assert f"played 3 · won {won} · win {100 * won / 3:.1f} %" in text
+        assert f"played 3 · won {won} · lost {3 - won} · abandoned 0 · win {100 * won / 3:.1f} %" in text
         assert any(ch in text for ch in "▁▂▃▄▅▆▇█")
         await pilot.press("escape")
         assert pilot.app.screen is screen
@@ -431,23 +433,27 @@ def test_moves_made_elsewhere_show_up_while_idle(store: GameStore) -> None:
     run(app, script)
 
 
-def test_game_deleted_elsewhere_is_saved_again(store: GameStore) -> None:
+def test_game_deleted_elsewhere_is_refused_and_a_new_one_can_start(store: GameStore) -> None:
     app = FirstLastApp(store, deal=2, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.press("s")
         old = screen.session.game_id
-        store.delete(old)
+        with store.transaction() as tx:
+            tx.delete(old)
         await pilot.press("s")
-        assert "deleted elsewhere" in screen_text(pilot)
+        assert "no such game" in screen_text(pilot)
+        await pilot.press("n")
         assert screen.session.game_id != old
-        assert len(store.load(screen.session.game_id).game) == 2
+        await pilot.press("s")
+        assert len(store.load(screen.session.game_id).game) == 1
 
     run(app, script)
 
 
 def test_variant_flags_pick_which_unfinished_game_resumes(store: GameStore) -> None:
-    FirstLastApp(store, deal=5, chance=False)
+    five = FirstLastApp(store, deal=5, chance=False).session
+    five.act("step")  # played: left for another game, it is kept (abandoned), not deleted
     ru = Variant(redeals=None)
     app = FirstLastApp(store, variant=ru, chance=False)  # no ru game yet: a new random one
     assert app.session.game.variant == ru and app.session.game.deal != 5

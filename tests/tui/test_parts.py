@@ -1,5 +1,5 @@
 """The terminal game's pieces that need no running app: card drawing, sizes, the
-statistics histogram, deal input, and the chance worker's one-at-a-time queue."""
+statistics histogram, and the chance worker's one-at-a-time queue."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ from dataclasses import dataclass
 import pytest
 from rich.cells import cell_len
 
-from firstlast.engine import CARDS, MAX_DEAL, Game, Position, Variant
-from firstlast.store import Stats
+from firstlast.engine import CARDS, Game, Position, Variant
+from firstlast.play import Stats
 from firstlast.tui import cards as C
 from firstlast.tui.chance import ChanceRunner, format_estimate
 from firstlast.tui.dialogs import histogram_lines
-from firstlast.tui.session import next_deal, parse_deal, parse_redeals_typed
 
 
 @pytest.mark.parametrize("size", C.SIZES, ids=lambda s: s.name)
@@ -60,25 +59,6 @@ def test_histogram_bins_and_won_column() -> None:
     assert [lines[r].plain[52:55] for r in range(4)] == ["   ", "   ", "███", "███"]
     assert columns.count("   ") == 14 * 4 - 8
     assert "won" in lines[4].plain
-
-
-def test_parse_and_next_deal() -> None:
-    assert parse_deal(" 1_000 ") == 1000
-    assert parse_deal(str(MAX_DEAL)) == MAX_DEAL
-    # Regression: '５' (full-width) was read as deal 5, and '²' failed with int()'s message.
-    for bad in ("", "-1", "12x", str(MAX_DEAL + 1), "５", "²", "١٢"):
-        with pytest.raises(ValueError, match="deal number"):
-            parse_deal(bad)
-    assert next_deal(41) == 42 and next_deal(MAX_DEAL) == 0
-
-
-def test_parse_redeals_typed() -> None:
-    assert parse_redeals_typed("3") == 3 and parse_redeals_typed(" unlimited ") is None
-    assert parse_redeals_typed("∞") is None
-    # Regression: the variant dialog took '５' as 5 redeals (the engine's parser uses int()).
-    for bad in ("５", "٣", "-1", "x", ""):
-        with pytest.raises(ValueError, match="redeals must be"):
-            parse_redeals_typed(bad)
 
 
 @dataclass

@@ -15,6 +15,10 @@ import pytest
 
 from firstlast.store import GameStore
 
+# The test script sets FIRSTLAST_NO_SKIP (it installs tmux): there a missing tmux is a
+# failure, never a silent skip.
+if shutil.which("tmux") is None and os.environ.get("FIRSTLAST_NO_SKIP"):
+    raise RuntimeError("tmux is not installed (apt-get install -y tmux)")
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
                                 reason="tmux is not installed (apt-get install -y tmux)")
 

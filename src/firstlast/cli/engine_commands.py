@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -15,6 +17,16 @@ from ..engine import Game, Position, Variant, play_out
 from ..engine.errors import RecordError
 from ..engine.record import game_from_record, record_to_text
 from .options import DEAL, DEAL_RANGE, FilePath, make_variant, variant_options
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: Ranges of at least this many deals go through the compiled kernel when it can be
+#: imported: loading it costs about a second, and the engine plays a few hundred deals a
+#: second. Shorter ranges, or no numba, use the engine's own forced line.
+KERNEL_FROM = 1000
+#: Deals the kernel plays per call while the results stream out.
+KERNEL_BLOCK = 65_536
 
 #: Records are a few kilobytes; reading stops past this, so that ``replay /dev/zero``
 #: or a stray disk image fails at once instead of filling memory.
@@ -29,7 +41,7 @@ def _cards(cards: tuple[object, ...]) -> list[str]:
 @click.argument("number", type=DEAL)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: first, reserve, stock.")
 def deal(number: int, as_json: bool) -> None:
-    """Show the layout of deal NUMBER (R2, RULES.md §4)."""
+    """Show the layout of deal NUMBER (R2, docs/rules.md §4)."""
     pos = Position.deal(number)
     layout = {"first": _cards(pos.first), "reserve": _cards(pos.reserve), "stock": _cards(pos.stock)}
     if as_json:
@@ -104,17 +116,41 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
     with Progress(TextColumn("autoplay"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True, disable=not show) as progress:
         task = progress.add_task("deals", total=len(deals))
-        for i, n in enumerate(deals, start=1):
-            o = play_out(n, variant)
-            won += o.won
+        for i, (n, w, score, passes) in enumerate(_outcomes(deals, variant), start=1):
+            won += w
             if as_json:
-                out.write(json.dumps({"deal": n, "won": o.won, "score": o.score, "passes": o.passes}) + "\n")
+                out.write(json.dumps({"deal": n, "won": w, "score": score, "passes": passes}) + "\n")
             else:
-                out.write(f"{n}\t{'won' if o.won else 'lost'}\t{o.score}\t{o.passes}\n")
+                out.write(f"{n}\t{'won' if w else 'lost'}\t{score}\t{passes}\n")
             if show and i % 500 == 0:
                 progress.update(task, completed=i)
     if not as_json:
         click.echo(f"{won} of {len(deals)} deals won ({100 * won / len(deals):.2f} %), {variant.describe()}")
+
+
+def _kernel() -> Callable[[range, Variant], tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+    """The compiled ``play_deals`` (a derived implementation of the forced line, proven
+    equal to the engine by the tests), or ``None`` without numba."""
+    try:
+        from ..odds.kernel import play_deals
+    except ImportError:
+        return None
+    return play_deals
+
+
+def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, int]]:
+    """(deal, won, score, passes) of every deal in ``deals``, in order: compiled for long
+    ranges when possible, else ``play_out``, the engine's forced line."""
+    play_deals = _kernel() if len(deals) >= KERNEL_FROM else None
+    if play_deals is None:
+        for n in deals:
+            o = play_out(n, variant)
+            yield n, o.won, o.score, o.passes
+        return
+    for lo in range(deals.start, deals.stop, KERNEL_BLOCK):
+        block = range(lo, min(lo + KERNEL_BLOCK, deals.stop))
+        won, score, passes = play_deals(block, variant)
+        yield from zip(block, won.tolist(), score.tolist(), passes.tolist(), strict=True)
 
 
 def _write_atomic(path: Path, text: str) -> None:

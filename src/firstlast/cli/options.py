@@ -8,64 +8,59 @@ from typing import Any, TypeVar
 
 import click
 
-from ..engine import MAX_DEAL, Variant, parse_redeals
-from ..engine.cards import is_number
+from ..engine import MAX_DEAL, Variant
+from ..play import PlayError, parse_deal
+from ..play.settings import parse_redeals
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class DealNumber(click.ParamType):
-    """A deal number 0 … 2^64−1."""
+class DealNumber(click.ParamType[int]):
+    """A deal number 0 … 2^64−1, read by the one deal-number parser (``play.parse_deal``)."""
 
     name = "DEAL"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip().replace("_", "")
-            if not is_number(text):
-                self.fail(f"deal number must be a whole number 0…{MAX_DEAL}, not {value!r}", param, ctx)
-            n = int(text)
-        if not 0 <= n <= MAX_DEAL:
-            self.fail(f"deal number must be 0…{MAX_DEAL}, not {n}", param, ctx)
-        return n
+        try:
+            return parse_deal(value if isinstance(value, int) else str(value))
+        except PlayError as e:
+            self.fail(e.message, param, ctx)
 
 
-class DealRange(click.ParamType):
+class DealRange(click.ParamType[range]):
     """``N`` (one deal) or ``A..B`` (the half-open range [A, B))."""
 
     name = "DEAL|A..B"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> range:
-        text = str(value).strip()
+        if isinstance(value, range):
+            return value
+        text = str(value)
         if ".." not in text:
             n = DealNumber().convert(text, param, ctx)
             return range(n, n + 1)
         a_text, _, b_text = text.partition("..")
         a = DealNumber().convert(a_text, param, ctx)
-        if not is_number(b_text.strip().replace("_", "")):
-            self.fail(f"range end must be a whole number, not {b_text!r}", param, ctx)
-        b = int(b_text.strip().replace("_", ""))
-        if b > MAX_DEAL + 1:
-            self.fail(f"range end must be at most {MAX_DEAL + 1}", param, ctx)
+        # The end may be 2^64 itself (half-open): read it as a deal number, then allow one more.
+        if b_text == str(MAX_DEAL + 1):
+            b = MAX_DEAL + 1
+        else:
+            b = DealNumber().convert(b_text, param, ctx)
         if b <= a:
             self.fail(f"empty range {a}..{b}: the end must be greater than the start (half-open [A, B))", param, ctx)
         return range(a, b)
 
 
-class Redeals(click.ParamType):
+class Redeals(click.ParamType[int | None]):
     name = "N|unlimited"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | None:
         if value is None or isinstance(value, int):
-            return value  # type: ignore[no-any-return]
-        if any(ch.isdigit() and not ch.isascii() for ch in str(value)):  # int() would read '５' as 5
-            self.fail(f"redeals must be a whole number ≥ 0 (digits 0-9) or 'unlimited', not {value!r}", param, ctx)
+            return value
         try:
             return parse_redeals(str(value))
-        except ValueError as e:
-            self.fail(str(e), param, ctx)
+        except PlayError as e:
+            self.fail(e.message, param, ctx)
 
 
 class WholeNumber(click.IntRange):

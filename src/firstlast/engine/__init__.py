@@ -1,5 +1,9 @@
 """The pure rules engine of First and Last: no I/O, no globals, no UI.
 
+``Position`` is the rules (R1–R11, V1–V3, docs/rules.md); ``Game`` adds undo and redo,
+``play_out`` a deal's result along the forced line. Faster implementations elsewhere
+(the compiled kernel in ``firstlast.odds``) are derived from it and tested against it.
+
 >>> from firstlast.engine import Game
 >>> game = Game(1)
 >>> " ".join(str(c) for c in game.position.first)

@@ -1,6 +1,6 @@
 """Cards of the 104-card double deck (R1) and their notation.
 
-A card is an integer 0…103: its index in the unshuffled order of RULES.md §4.4
+A card is an integer 0…103: its index in the unshuffled order of docs/rules.md §4.4
 (deck 1 then deck 2; clubs, diamonds, hearts, spades; A, 2, …, K). ``Card`` is an
 ``int`` subclass so that cards are cheap, hashable and sort in that order.
 """

@@ -1,14 +1,25 @@
-"""Positions, moves and the rules R2–R11 (RULES.md §2).
+"""Positions, moves and the rules R2–R11 (docs/rules.md §2).
+
+``Position`` *is* the rules: the one normative implementation. Every other way of
+playing the game is derived from it and proven equal to it by tests: the compiled
+forced line (``firstlast.odds.kernel``, for bulk odds and live chances) and the naive
+rank-list reference the tests keep (``tests/naive.py``).
 
 A ``Position`` is immutable: ``apply`` returns the next position together with the
 elementary card movements the move caused, in order, so that interfaces can animate
 them. Only the player's choices are moves (play a card, turn, redeal); refills (R7)
 happen inside the move that caused them.
+
+A redeal is a chance event (OpenSpiel style): by default its shuffle is drawn from
+the deal's own random stream (§4.6), so deal N is the same game forever; a caller can
+supply the shuffle instead (``apply(REDEAL, shuffle=order)``), which is how a sampler
+of unknown shuffles is checked against the rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .cards import CARDS, Card, next_rank, rank_phrase
@@ -316,43 +327,90 @@ class Position:
         )
 
     # ------------------------------------------------------------ applying
-    def apply(self, move: Move) -> tuple[Position, tuple[Movement, ...]]:
+    def apply(self, move: Move, shuffle: Sequence[int] | None = None) -> tuple[Position, tuple[Movement, ...]]:
         """Play ``move``: the new position and the card movements, in order.
-        Raises ``IllegalMoveError`` (with the rule) if the move is not legal here."""
-        self.check(move)
-        if move.kind == "turn":
-            return self._turn()
-        if move.kind == "redeal":
-            return self._redeal()
-        return self._play(move.source or "")
+        Raises ``IllegalMoveError`` (with the rule) if the move is not legal here.
 
-    def _turn(self) -> tuple[Position, tuple[Movement, ...]]:  # R9
+        ``shuffle`` supplies a redeal's chance outcome from outside (see ``redeal_shuffle``):
+        a permutation of ``range(len(self.waste))``. Without it the redeal shuffles with
+        the deal's stream, exactly as §4.6 says."""
+        self.check(move)
+        if shuffle is not None and move.kind != "redeal":
+            raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}")
+        out: list[Movement] = []
+        return self._after(move, shuffle, out), tuple(out)
+
+    def redeal_shuffle(self) -> tuple[tuple[int, ...], RngState]:
+        """The chance outcome of redealing here as the deal's stream decides it (§4.6):
+        ``(order, rng)``, where the new stock in turning order is ``waste[order[0]]``,
+        ``waste[order[1]]``, … (``waste`` bottom to top, so Fisher–Yates runs on the
+        waste from bottom to top and element 0 is turned first) and ``rng`` is the
+        stream after the shuffle. Asking does not change the position."""
+        order = list(range(len(self.waste)))
+        rng = shuffle(self.rng, order)
+        return tuple(order), rng
+
+    def play_forced(self) -> Position:
+        """The position at the end of the forced line from here (``forced_move`` until
+        there is none), redeals drawn from the deal's stream. The same moves as
+        ``Game.autoplay`` through the same code as ``apply``, without the legality
+        re-checks and movement lists that a move-by-move game needs (the forced move is
+        legal by construction). ``firstlast.engine.play_out`` is this from a deal."""
+        pos = self
+        while (move := pos.forced_move()) is not None:
+            pos = pos._after(move, None, None)
+        return pos
+
+    def _after(self, move: Move, order: Sequence[int] | None, out: list[Movement] | None) -> Position:
+        """The position after the legal ``move``; its movements go to ``out`` if given."""
+        if move.kind == "turn":
+            return self._turn(out)
+        if move.kind == "redeal":
+            return self._redeal(order, out)
+        return self._play(move.source or "", out)
+
+    def _turn(self, out: list[Movement] | None) -> Position:  # R9
         card, stock = self.stock[0], self.stock[1:]
         k = self.active
         assert k is not None
         if card.rank == self.need:
-            piles = _with_card(self.piles, k, card)
-            pos = replace(self, stock=stock, piles=piles)
-            return pos, (Movement(card, STOCK, pile_place(k)),)
-        pos = replace(self, stock=stock, waste=self.waste + (card,))
-        return pos, (Movement(card, STOCK, WASTE),)
+            if out is not None:
+                out.append(Movement(card, STOCK, pile_place(k)))
+            return Position(self.first, self.reserve, stock, self.waste, _with_card(self.piles, k, card),
+                            self.redeals_used, self.rng, self.variant)
+        if out is not None:
+            out.append(Movement(card, STOCK, WASTE))
+        return Position(self.first, self.reserve, stock, self.waste + (card,), self.piles,
+                        self.redeals_used, self.rng, self.variant)
 
-    def _redeal(self) -> tuple[Position, tuple[Movement, ...]]:  # R10, §4.6
-        cards = list(self.waste)
-        rng = shuffle(self.rng, cards)
-        moves = tuple(Movement(c, WASTE, STOCK, face_up=False) for c in reversed(self.waste))
-        pos = replace(self, stock=tuple(cards), waste=(), redeals_used=self.redeals_used + 1, rng=rng)
-        return pos, moves
+    def _redeal(self, order: Sequence[int] | None, out: list[Movement] | None) -> Position:  # R10, §4.6
+        waste = self.waste
+        if order is None:
+            # The deal's stream: Fisher–Yates on the waste from bottom to top (§4.6).
+            cards = list(waste)
+            rng = shuffle(self.rng, cards)
+            stock = tuple(cards)
+        else:
+            # A chance outcome supplied from outside: the deal's stream is not drawn from.
+            if sorted(order) != list(range(len(waste))):
+                raise InvalidMoveError(
+                    f"a redeal's shuffle must be a permutation of 0…{len(waste) - 1}, not {list(order)!r}"
+                )
+            rng = self.rng
+            stock = tuple(waste[i] for i in order)
+        if out is not None:
+            out.extend(Movement(c, WASTE, STOCK, face_up=False) for c in reversed(waste))
+        return Position(self.first, self.reserve, stock, (), self.piles, self.redeals_used + 1, rng, self.variant)
 
-    def _play(self, src: str) -> tuple[Position, tuple[Movement, ...]]:
+    def _play(self, src: str, out: list[Movement] | None) -> Position:
         k = self.active
         assert k is not None
         card = self.card_at(src)
         assert card is not None
-        target = pile_place(k)
         piles = _with_card(self.piles, k, card)
         first, reserve, stock, waste = self.first, self.reserve, self.stock, self.waste
-        movements = [Movement(card, WASTE if src == "W" else src, target)]
+        if out is not None:
+            out.append(Movement(card, WASTE if src == "W" else src, pile_place(k)))
         if src == "W":
             waste = waste[:-1]  # V2
         elif src[0] == "F" and int(src[1]) - 1 == k:
@@ -362,16 +420,17 @@ class Position:
             refill: Card | None = None
             if waste:
                 refill, waste = waste[-1], waste[:-1]
-                movements.append(Movement(refill, WASTE, src))
+                if out is not None:
+                    out.append(Movement(refill, WASTE, src))
             elif stock:
                 refill, stock = stock[0], stock[1:]
-                movements.append(Movement(refill, STOCK, src))
+                if out is not None:
+                    out.append(Movement(refill, STOCK, src))
             if src[0] == "R":
                 reserve = _set(reserve, int(src[1]) - 1, refill)
             else:
                 first = _set(first, PILES - 1, refill)  # R8: the privileged card's place
-        pos = replace(self, first=first, reserve=reserve, stock=stock, waste=waste, piles=piles)
-        return pos, tuple(movements)
+        return Position(first, reserve, stock, waste, piles, self.redeals_used, self.rng, self.variant)
 
     def __str__(self) -> str:
         from .notation import position_to_text

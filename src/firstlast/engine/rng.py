@@ -1,8 +1,9 @@
-"""The deal-number random stream, exactly as RULES.md §4 specifies.
+"""The deal-number random stream, exactly as docs/rules.md §4 specifies.
 
 xoshiro256** seeded by four SplitMix64 outputs from state N (§4.1), Lemire's bounded
 draw on 32-bit values (§4.2) and Fisher–Yates from the top down (§4.3). The generator
-state is a plain tuple of four 64-bit ints, so positions can carry and print it.
+state is a plain tuple of four 64-bit ints, so positions can carry and print it; a
+redeal continues the deal's stream (§4.6, ``Position.redeal_shuffle``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule variants V1–V3 (RULES.md §3), declared once with typed defaults.
+"""Rule variants V1–V3 (docs/rules.md §3), declared once with typed defaults.
 
 ``Variant()`` is the canonical game. Variants are immutable and hashable, so they can
 key statistics and caches.

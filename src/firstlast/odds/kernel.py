@@ -1,9 +1,21 @@
-"""Compiled forced line: the rules of ``engine.fastplay`` on ``uint64`` and ``int8``.
+"""Compiled forced line: the engine's forced line on ``uint64`` and ``int8``, with numba.
 
-``engine.fastplay.play_out`` is the readable reference; the ``_njit`` functions here are
-the same rules (R2–R11, V1–V3) and the same random stream (RULES.md §4) compiled with
-numba, for bulk odds and live chances. Tests prove the two agree on every variant,
-including deal numbers near 2^64−1.
+``firstlast.engine.Position`` is the rules; this module is a *derived* implementation
+of its forced line (R2–R11, V1–V3, docs/rules.md) and of the deal-number random stream
+(docs/rules.md §4), compiled for bulk odds and live chances. It is trusted only because
+the tests prove it equal to the engine (``Game.autoplay``, ``Position.play_forced``,
+the engine fed the sampler's own shuffles) and to the naive rank-list reference in
+``tests/naive.py``, on every variant, including deal numbers near 2^64−1.
+
+Public API (everything else here is private to the module and its tests):
+
+* ``play_deal``, ``play_deals``: deals from their start, one or in bulk;
+* ``RankPosition.of(position)``: a position as the kernels read it;
+* ``play_line``: a position played out with a given stream for its redeals;
+* ``sample_lines``: a position played out many times with the unseen stock shuffled
+  and random redeals (live chances, ``odds.live``); ``sample_start`` is the stream
+  sample ``i`` starts from, so that its shuffles can be replayed outside;
+* ``UNLIMITED``, ``redeals_arg``: how the kernels spell V1.
 
 Three things make the compiled line fast without changing a single result:
 
@@ -22,11 +34,19 @@ or turns the cache off rather than fail).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit, prange
 
-from ..engine import Variant
+from ..engine import Position, Variant
+from ..engine.rng import RngState
 from .jitcache import usable_cache
+
+__all__ = [
+    "UNLIMITED", "RankPosition", "play_deal", "play_deals", "play_line", "redeals_arg", "sample_lines",
+    "sample_start",
+]
 
 
 def _cache_probe() -> None:
@@ -130,10 +150,10 @@ def _shuffle(a: np.ndarray, length: int, s: np.ndarray) -> None:
 
 # ----------------------------------------------------------------------- the forced line
 @njit(cache=_CACHE)
-def _line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: int, sl: int,
-          waste: np.ndarray, wl: int, k: int, held: int, redeals: int,
-          redeals_left: int, waste_playable: bool, privileged: bool,
-          s: np.ndarray) -> tuple[bool, int, int]:
+def _forced_line(first: np.ndarray, rcount: np.ndarray, stock: np.ndarray, sp: int, sl: int,
+                 waste: np.ndarray, wl: int, k: int, held: int, redeals: int,
+                 redeals_left: int, waste_playable: bool, privileged: bool,
+                 s: np.ndarray) -> tuple[bool, int, int]:
     """Play the forced line from any position to its end: (won, score, passes).
 
     ``first``: ranks at F1…F8 (−1 for a gap); ``rcount``: reserve cards per rank;
@@ -211,7 +231,7 @@ def _play_deal(deal: np.uint64, redeals: int, waste_playable: bool, privileged: 
         rcount[ranks[8 + i]] += 1
     for i in range(88):
         stock[i] = ranks[16 + i]
-    return _line(first, rcount, stock, 0, 88, waste, 0, 0, 0, 0, redeals, waste_playable, privileged, s)
+    return _forced_line(first, rcount, stock, 0, 88, waste, 0, 0, 0, 0, redeals, waste_playable, privileged, s)
 
 
 @njit(cache=_CACHE)
@@ -272,12 +292,14 @@ def _sample_stream(seed: np.uint64, i: int, s: np.ndarray) -> None:
 
 
 @njit(cache=_CACHE, nogil=True)  # servers may ask from several threads
-def _chance(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0: np.ndarray,
-            k: int, held: int, redeals_used: int, redeals_left: int,
-            waste_playable: bool, privileged: bool, samples: int, seed: np.uint64,
-            won: np.ndarray, score: np.ndarray, passes: np.ndarray) -> None:
-    """Play a position out ``samples`` times, each with the unseen stock shuffled
-    uniformly and random redeals, from the sample's own stream; results per sample."""
+def _sample_lines(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0: np.ndarray,
+                  k: int, held: int, redeals_used: int, redeals_left: int,
+                  waste_playable: bool, privileged: bool, samples: int, seed: np.uint64,
+                  won: np.ndarray, score: np.ndarray, passes: np.ndarray) -> None:
+    """Play a position out ``samples`` times, each from the sample's own stream
+    (``_sample_stream``): first the unseen stock is shuffled with it (Fisher–Yates of
+    the stock in turning order, §4.3), then the forced line is played with the redeals
+    continuing it (§4.6); results per sample."""
     first = np.empty(8, np.int8)
     rcount = np.empty(13, np.int64)
     stock = np.empty(104, np.int8)
@@ -292,8 +314,8 @@ def _chance(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0:
         waste[:wl] = waste0
         _sample_stream(seed, i, s)
         _shuffle(stock, sl, s)
-        w, sc, p = _line(first, rcount, stock, 0, sl, waste, wl, k, held, redeals_used, redeals_left,
-                         waste_playable, privileged, s)
+        w, sc, p = _forced_line(first, rcount, stock, 0, sl, waste, wl, k, held, redeals_used, redeals_left,
+                                waste_playable, privileged, s)
         won[i] = w
         score[i] = sc
         passes[i] = p
@@ -303,6 +325,89 @@ def _chance(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0:
 def redeals_arg(variant: Variant) -> int:
     """The kernels' ``redeals``: a count, or ``UNLIMITED``."""
     return UNLIMITED if variant.redeals is None else variant.redeals
+
+
+@dataclass(frozen=True, slots=True)
+class RankPosition:
+    """A position that is still playing, as the kernels read it: ranks 0…12 (ace…king)
+    as ``int8``, −1 for a gap. Build it with ``RankPosition.of(position)``.
+
+    ``first``: F1…F8; ``rcount``: how many reserve cards of each rank (which slot holds
+    a card never matters to the forced line, see the module doc); ``stock``: in turning
+    order; ``waste``: bottom to top; ``active``: the active pile (R3), ``held``: its
+    cards without the base; ``redeals_left``: a count, or ``UNLIMITED``."""
+
+    first: np.ndarray
+    rcount: np.ndarray
+    stock: np.ndarray
+    waste: np.ndarray
+    active: int
+    held: int
+    redeals_used: int
+    redeals_left: int
+    waste_playable: bool
+    privileged: bool
+
+    @classmethod
+    def of(cls, pos: Position) -> RankPosition:
+        """``pos`` in ranks; ``ValueError`` if it is already won (nothing to play)."""
+        k = pos.active
+        if k is None:
+            raise ValueError("the position is won: there is no line to play")
+        first = np.array([-1 if c is None else c.rank - 1 for c in pos.first], dtype=np.int8)
+        rcount = np.zeros(13, dtype=np.int64)
+        for c in pos.reserve:
+            if c is not None:
+                rcount[c.rank - 1] += 1
+        stock = np.array([c.rank - 1 for c in pos.stock], dtype=np.int8)
+        waste = np.array([c.rank - 1 for c in pos.waste], dtype=np.int8)
+        left = pos.redeals_left
+        v = pos.variant
+        return cls(first, rcount, stock, waste, k, len(pos.piles[k]), pos.redeals_used,
+                   UNLIMITED if left is None else left, v.waste_playable, v.privileged_last)
+
+
+def play_line(rp: RankPosition, rng: RngState) -> tuple[bool, int, int]:
+    """Play ``rp`` out as it stands (its stock order; its redeals shuffled with the
+    stream ``rng``, as ``Position.rng`` is): (won, score, passes), the same as walking
+    ``Position.forced_move()`` to the end. ``rp`` is not changed."""
+    stock = np.empty(104, np.int8)
+    sl = rp.stock.shape[0]
+    stock[:sl] = rp.stock
+    waste = np.empty(104, np.int8)
+    wl = rp.waste.shape[0]
+    waste[:wl] = rp.waste
+    w, sc, p = _forced_line(rp.first.copy(), rp.rcount.copy(), stock, 0, sl, waste, wl, rp.active, rp.held,
+                            rp.redeals_used, rp.redeals_left, rp.waste_playable, rp.privileged,
+                            np.array(rng, dtype=np.uint64))
+    return bool(w), int(sc), int(p)
+
+
+def sample_start(seed: int, i: int) -> RngState:
+    """The stream sample ``i`` of ``sample_lines(…, seed)`` starts from: the §4.1 seeding
+    of (the SplitMix64 output of ``seed``) + ``i``, modulo 2^64. The sample draws from it,
+    in order, the shuffle of the stock, then the shuffle of each redeal it makes.
+    ``seed``: 0…2^64−1; ``i``: 0…2^63−1."""
+    if not (0 <= seed <= 2**64 - 1 and 0 <= i < 2**63):
+        raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
+    s = np.empty(4, np.uint64)
+    _sample_stream(np.uint64(seed), i, s)
+    return (int(s[0]), int(s[1]), int(s[2]), int(s[3]))
+
+
+def sample_lines(rp: RankPosition, samples: int, seed: int,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play ``rp`` out ``samples`` times, sample ``i`` with the unseen stock shuffled
+    uniformly and random redeals, all drawn from its own stream (``sample_start``):
+    arrays (won bool, score int8, passes int32), one entry per sample. ``seed``
+    is 0…2^64−1; the same seed gives the same results."""
+    won = np.empty(samples, np.bool_)
+    score = np.empty(samples, np.int8)
+    passes = np.empty(samples, np.int32)
+    _sample_lines(rp.first, rp.rcount, rp.stock, rp.waste, rp.active, rp.held, rp.redeals_used,
+                  rp.redeals_left, rp.waste_playable, rp.privileged, samples, np.uint64(seed),
+                  won, score, passes)
+    return won, score, passes
 
 
 def play_deal(deal: int, variant: Variant) -> tuple[bool, int, int]:

@@ -6,6 +6,12 @@ redeals used, variant) is kept. Each sample shuffles the stock uniformly and pla
 forced line to the end with random redeals, each sample from its own random stream
 derived from ``seed``, so an estimate is reproducible.
 
+The sampling runs in the compiled kernel (``odds.kernel``, a derived implementation).
+``replay_sample`` plays any one sample with the engine instead: the same stock order
+and the same redeal shuffles, supplied to ``Position`` as chance outcomes
+(``Position.apply(REDEAL, shuffle=…)``), so every sample can be checked against the
+rules themselves.
+
 >>> from firstlast.engine import Position
 >>> est = chance_to_come_out(Position.deal(1), samples=2000)
 >>> 0.0 <= est.low <= est.probability <= est.high <= 1.0
@@ -14,12 +20,14 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import Position
-from .kernel import _chance, _line, redeals_arg
+from ..engine import REDEAL, Position
+from ..engine.rng import shuffle
+from .kernel import RankPosition, play_line, sample_lines, sample_start
 from .stats import wilson
 
 #: Largest seed: seeds are 64-bit, like deal numbers.
@@ -43,46 +51,12 @@ class ChanceEstimate:
         return {"probability": self.probability, "low": self.low, "high": self.high, "samples": self.samples}
 
 
-@dataclass(frozen=True, slots=True)
-class _Arrays:
-    first: np.ndarray
-    rcount: np.ndarray
-    stock: np.ndarray
-    waste: np.ndarray
-    k: int
-    held: int
-
-
-def _arrays(pos: Position) -> _Arrays:
-    """The position as the kernel's rank arrays (ranks 0…12, −1 for a gap)."""
-    k = pos.active
-    assert k is not None
-    first = np.array([-1 if c is None else c.rank - 1 for c in pos.first], dtype=np.int8)
-    rcount = np.zeros(13, dtype=np.int64)
-    for c in pos.reserve:
-        if c is not None:
-            rcount[c.rank - 1] += 1
-    stock = np.array([c.rank - 1 for c in pos.stock], dtype=np.int8)
-    waste = np.array([c.rank - 1 for c in pos.waste], dtype=np.int8)
-    return _Arrays(first, rcount, stock, waste, k, len(pos.piles[k]))
-
-
 def play_position(pos: Position) -> tuple[bool, int, int]:
     """Play ``pos`` out as it stands (its stock order, its stream for the redeals),
-    compiled: (won, score, passes), the same as walking ``pos.forced_move()`` to the end."""
+    compiled: (won, score, passes), the same as ``pos.play_forced()``."""
     if pos.active is None:
         return True, 104, pos.passes
-    a = _arrays(pos)
-    v = pos.variant
-    left = pos.redeals_left
-    stock = np.empty(104, np.int8)
-    stock[:a.stock.shape[0]] = a.stock
-    waste = np.empty(104, np.int8)
-    waste[:a.waste.shape[0]] = a.waste
-    w, sc, p = _line(a.first, a.rcount, stock, 0, a.stock.shape[0], waste, a.waste.shape[0], a.k, a.held,
-                     pos.redeals_used, redeals_arg(v) if left is None else left, v.waste_playable,
-                     v.privileged_last, np.array(pos.rng, dtype=np.uint64))
-    return bool(w), int(sc), int(p)
+    return play_line(RankPosition.of(pos), pos.rng)
 
 
 def sample_outcomes(pos: Position, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -91,21 +65,32 @@ def sample_outcomes(pos: Position, samples: int, seed: int = 0) -> tuple[np.ndar
         raise ValueError(f"samples must be a whole number > 0, not {samples!r}")
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be 0…{MAX_SEED}, not {seed}")
-    won = np.empty(samples, np.bool_)
-    score = np.empty(samples, np.int8)
-    passes = np.empty(samples, np.int32)
     if pos.active is None:  # already won: nothing is unknown
-        won[:] = True
-        score[:] = 104
-        passes[:] = pos.passes
-        return won, score, passes
-    a = _arrays(pos)
-    v = pos.variant
-    left = pos.redeals_left
-    _chance(a.first, a.rcount, a.stock, a.waste, a.k, a.held, pos.redeals_used,
-            redeals_arg(v) if left is None else left, v.waste_playable, v.privileged_last,
-            samples, np.uint64(seed), won, score, passes)
-    return won, score, passes
+        return (np.ones(samples, np.bool_), np.full(samples, 104, np.int8),
+                np.full(samples, pos.passes, np.int32))
+    return sample_lines(RankPosition.of(pos), samples, seed)
+
+
+def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
+    """Sample ``i`` of ``sample_outcomes(pos, …, seed)`` played by the engine: the end
+    of its forced line, whose outcome (won, score, passes) is the sample's.
+
+    The sample's stream (``kernel.sample_start``) first shuffles the stock (Fisher–Yates
+    of the stock in turning order, §4.3), then the shuffle of each redeal (§4.6); here
+    those shuffles are drawn in Python and supplied to ``Position`` as the redeals'
+    chance outcomes, so the rules, not the kernel, play the line."""
+    stream = sample_start(seed, i)
+    order = list(range(len(pos.stock)))
+    stream = shuffle(stream, order)
+    pos = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
+    while (move := pos.forced_move()) is not None:
+        if move == REDEAL:
+            order = list(range(len(pos.waste)))
+            stream = shuffle(stream, order)
+            pos, _ = pos.apply(move, shuffle=order)
+        else:
+            pos, _ = pos.apply(move)
+    return pos
 
 
 def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> ChanceEstimate:

@@ -120,7 +120,7 @@ def connect(address: str, timeout: float = 5.0) -> Any:
             return
         with lock:
             if box.get("abandoned"):  # too late: the caller has given up on it
-                client.close()
+                client.close()  # type: ignore[no-untyped-call]
             else:
                 box["client"] = client
 

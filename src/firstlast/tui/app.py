@@ -1,16 +1,15 @@
 """The Textual app: First and Last in the terminal.
 
-The screen shows the engine's position and sends the player's moves to the engine;
-every legality decision is the engine's (``Game.push`` raises ``IllegalMoveError`` with
-the rule, which is shown in the status line). Each move is committed to the shared
-store at once, so the browser game sees it.
+The screen draws the position and sends the player's actions to the play layer
+(``firstlast.play``, through ``Session``), which decides and commits them — the same
+code the browser game calls, so both faces play one game the same way. Refusals come
+back as coded errors whose sentence goes to the status line.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-import sqlite3
 import time
 from collections.abc import Callable
 from typing import ClassVar, Final
@@ -24,18 +23,24 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ..engine import FirstLastError, IllegalMoveError, Move, Movement, Position, Variant
+from ..engine import Move, Movement, Position, Variant
+from ..play import PlayError, StartKind
+from ..play.service import ActionName
+from ..play.table import controls
 from ..store import GameStore
 from . import cards as C
 from .chance import ChanceRunner, Estimate, Estimator, format_estimate
-from .dialogs import DealDialog, EndDialog, HelpScreen, StatsScreen, VariantDialog
-from .session import Session, next_deal, random_deal, saved_variant
+from .dialogs import DealDialog, EndDialog, HelpScreen, ImportDialog, StatsScreen, VariantDialog
+from .session import Done, Session
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 
 SIDE_WIDTH: Final = 30
 #: Autoplay speeds, in moves per second.
 SPEEDS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 512)
 DEFAULT_SPEED: Final = 3
+#: The autoplay speed (index into SPEEDS) each shared pace setting 0…3 starts at
+#: (0 = instant, 1 slow, 2 normal, 3 fast).
+PACE_SPEED: Final = (8, 2, 3, 5)
 #: The UI redraws at most this often during autoplay; faster speeds make several
 #: moves per tick (and commit them together).
 MAX_TICKS_PER_S: Final = 30
@@ -78,6 +83,7 @@ class GameScreen(Screen[None]):
         Binding("w", "play('W')", "Waste", show=False),
         Binding("d", "redeal", "Redeal", show=False),
         Binding("s", "step", "Step"),
+        Binding("f", "advance", "Advance", show=False),
         Binding("a", "auto", "Auto"),
         Binding("escape", "pause", "Pause", show=False),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
@@ -88,18 +94,21 @@ class GameScreen(Screen[None]):
         Binding("n", "new_random", "New"),
         Binding("g", "new_by_number", "Deal #", show=False),
         Binding("v", "variant", "Variant", show=False),
+        Binding("o", "import_record", "Import", show=False),
         Binding("i", "stats", "Stats"),
         Binding("h,question_mark", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, new_variant: Variant, chance: bool = True,
+    def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
                  estimator: Estimator | None = None) -> None:
         super().__init__()
         self.session = session
-        self.new_variant = new_variant
+        settings = session.settings()
+        # The variant for new games: asked for on the command line, else the shared setting.
+        self.new_variant = new_variant or settings.variant
         self.size_now = C.SMALL
-        self.speed = DEFAULT_SPEED
+        self.speed = PACE_SPEED[settings.speed]
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.message = ""
@@ -107,7 +116,7 @@ class GameScreen(Screen[None]):
         self.chance_runner = (
             ChanceRunner(self._chance_done_threadsafe, estimator=estimator) if chance else None
         )
-        self.help_language = "en"
+        self.help_language: str = settings.lang or "en"
         self._chance_asked = 0.0
 
     # ------------------------------------------------------------ layout
@@ -143,11 +152,7 @@ class GameScreen(Screen[None]):
         """Show moves made on this game elsewhere (the browser, another terminal)."""
         if self.auto_timer is not None or self.app.screen is not self:
             return
-        try:
-            changed = self.session.reload_if_changed()
-        except (FirstLastError, sqlite3.Error):
-            return  # unreadable for now; the next save will report any real problem
-        if changed:
+        if self.session.follow():
             self._ended_shown = None
             self.say("this game was changed elsewhere: showing the saved game")
             self.refresh_table()
@@ -238,7 +243,7 @@ class GameScreen(Screen[None]):
             t.append("Next    ", style=key)
             t.append(", ".join(_move_name(m) for m in legal) + "\n")
         t.append("\nt/space turn  1–8 reserve\np privil.  b base  s step\n"
-                 "a auto  u undo  r redo\nn new  g deal#  v variant\ni stats  h help  q quit",
+                 "f advance  a auto  u undo  r redo\nn new  g deal#  v variant\no import  i stats  h help  q quit",
                  style="#8fb79a")
         # Tall terminals: the rest of the side bar lists the latest moves.
         side = self.query_one("#side", Static)
@@ -259,28 +264,41 @@ class GameScreen(Screen[None]):
         status.update(("✗ " if error else "") + message)
 
     # ------------------------------------------------------------ making moves
-    def _push(self, move: Move | str) -> bool:
-        game = self.session.game
-        try:
-            movements = game.push(move)
-        except IllegalMoveError as e:
-            self.app.bell()
-            self.say(str(e), error=True)
-            return False
-        except FirstLastError as e:
-            self.say(str(e), error=True)
-            return False
-        m = Move.parse(move) if isinstance(move, str) else move
-        self._after_change(describe_movements(m, movements, game.position))
-        return True
+    def _act(self, action: ActionName, argument: str | int | None = None) -> Done:
+        """Ask the play layer for ``action``; show what it did, or why it refused."""
+        done = self.session.act(action, argument)
+        if not done.ok:
+            self.stop_auto()
+            assert done.error is not None
+            if done.error.kind == "illegal":
+                self.app.bell()
+            self.say(done.message, error=True)
+            if done.error.kind in ("conflict", "not_found"):
+                self._ended_shown = None
+                self.refresh_table()
+                self._request_chance()
+            return done
+        if done.new_game:
+            self._shown_new_game()
+        else:
+            self._after_change(self._describe(action, done))
+        return done
+
+    def _describe(self, action: ActionName, done: Done) -> str:
+        if not done.steps:
+            return "nothing to do"
+        if action == "undo":
+            return f"undid {_move_name(done.steps[0].move)}"
+        if action == "redo":
+            return f"redid {_move_name(done.steps[0].move)}"
+        if action == "restart":
+            return f"restarted deal {self.session.game.deal} — r redoes the moves"
+        last = done.steps[-1]
+        text = describe_movements(last.move, last.movements, self.pos)
+        return text if len(done.steps) == 1 else f"{len(done.steps)} moves · {text}"
 
     def _after_change(self, message: str) -> None:
-        saved = self.session.save()
-        if not saved.ok:
-            self.stop_auto()
-            self.say(saved.message, error=True)
-        else:
-            self.say(message)
+        self.say(message)
         self.refresh_table()
         self._request_chance()
         self._maybe_end()
@@ -299,54 +317,63 @@ class GameScreen(Screen[None]):
         self.app.push_screen(dialog, self._end_chosen)
 
     def _end_chosen(self, choice: str | None) -> None:
-        game = self.session.game
         if choice == "again":
-            self._start(game.deal, game.variant)
+            self._start("again")
         elif choice == "next":
-            self._start(next_deal(game.deal), game.variant)
+            self._start("next")
         elif choice == "random":
-            self._start(random_deal(), self.new_variant)
+            self._start("random", variant=self.new_variant)
 
-    def _start(self, deal: int, variant: Variant) -> None:
+    def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None) -> None:
+        """A new game on the table (the play layer leaves the one there: abandoned if
+        it was under way, docs/play.md)."""
         self.stop_auto()
-        self.session.new_game(deal, variant)
+        done = self.session.start(how, deal, variant)
+        if not done.ok:
+            self.say(done.message, error=True)
+            return
+        self._shown_new_game()
+
+    def _shown_new_game(self) -> None:
+        game = self.session.game
         self.chance_text = None
-        self.say(f"new game: deal {deal} ({variant.describe()})")
+        self._ended_shown = None
+        self.say(f"new game: deal {game.deal} ({game.variant.describe()})")
         self.refresh_table()
         self._request_chance()
 
     # ------------------------------------------------------------ actions
     def action_turn(self) -> None:
+        """The stock's move: turn, or redeal once the stock is empty (the play layer
+        says which; the engine whether it is allowed)."""
         self.stop_auto()
-        # The turn key also redeals when the stock is empty, as clicking the stock does;
-        # the engine still decides whether that redeal is allowed (R10).
-        self._push("turn" if self.pos.stock else "redeal")
+        self._act("move", str(controls(self.pos).stock))
 
     def action_redeal(self) -> None:
         self.stop_auto()
-        self._push("redeal")
+        self._act("move", "redeal")
 
     def action_play(self, source: str) -> None:
         self.stop_auto()
-        self._push(source)
+        self._act("move", source)
 
     def action_base(self) -> None:
         """Play the active pile's own base onto it (R5)."""
         self.stop_auto()
-        k = self.pos.active
-        self._push(f"F{(k if k is not None else 0) + 1}")
+        base = controls(self.pos).base
+        if base is None:
+            self.say("the game is over: no move left (R11)", error=True)
+            return
+        self._act("move", str(base))
 
     def action_step(self) -> None:
         self.stop_auto()
-        self._step_once()
+        self._act("step")
 
-    def _step_once(self) -> bool:
-        game = self.session.game
-        move = game.position.forced_move()
-        if move is None:
-            self.say("the game is over: no move left (R11)", error=True)
-            return False
-        return self._push(move)
+    def action_advance(self) -> None:
+        """Turn until a card fits (or a redeal is due)."""
+        self.stop_auto()
+        self._act("advance")
 
     def action_auto(self) -> None:
         if self.auto_timer is not None:
@@ -368,18 +395,10 @@ class GameScreen(Screen[None]):
         self.auto_timer = self.set_interval(interval, self._auto_tick)
 
     def _auto_tick(self) -> None:
-        game = self.session.game
+        # Several forced moves per tick at high speeds, committed together.
         per_tick = max(1, math.ceil(SPEEDS[self.speed] / MAX_TICKS_PER_S))
-        last = ""
-        for _ in range(per_tick):
-            move = game.position.forced_move()
-            if move is None:
-                break
-            movements = game.push(move)
-            last = describe_movements(move, movements, game.position)
-        if last:
-            self._after_change(last)
-        if game.position.status != "playing":
+        self._act("step", per_tick)
+        if self.pos.status != "playing":
             self.stop_auto()
             self.refresh_table()
 
@@ -405,48 +424,28 @@ class GameScreen(Screen[None]):
 
     def action_undo(self) -> None:
         self.stop_auto()
-        game = self.session.game
-        if not game.can_undo:
-            self.say("nothing to undo", error=True)
-            return
-        move = game.moves[-1]
-        game.undo()
-        self._ended_shown = None
-        self._after_change(f"undid {_move_name(move)}")
+        if self._act("undo").ok:
+            self._ended_shown = None
 
     def action_redo(self) -> None:
         self.stop_auto()
-        game = self.session.game
-        if not game.can_redo:
-            self.say("nothing to redo", error=True)
-            return
-        move = game.redo_moves[0]
-        try:
-            game.redo()
-        except FirstLastError as e:
-            self.say(str(e), error=True)
-            return
-        self._after_change(f"redid {_move_name(move)}")
+        self._act("redo")
 
     def action_restart(self) -> None:
+        """Back to the deal; a finished game keeps its result and the deal starts again
+        as a new attempt (the play layer's statistics policy)."""
         self.stop_auto()
-        game = self.session.game
-        if game.position.status != "playing":
-            # A finished game stays in the statistics: replaying the deal is a new game.
-            self._start(game.deal, game.variant)
-            return
-        game.restart()
-        self._after_change(f"restarted deal {game.deal} — r redoes the moves")
+        self._act("restart")
 
     def action_new_random(self) -> None:
-        self._start(random_deal(), self.new_variant)
+        self._start("random", variant=self.new_variant)
 
     def action_new_by_number(self) -> None:
         self.stop_auto()
 
         def chosen(n: int | None) -> None:
             if n is not None:
-                self._start(n, self.new_variant)
+                self._start("number", n, self.new_variant)
 
         self.app.push_screen(DealDialog(), chosen)
 
@@ -456,11 +455,32 @@ class GameScreen(Screen[None]):
         def chosen(v: Variant | None) -> None:
             if v is None:
                 return
+            error = self.session.save_settings(variant=v.token)
+            if error is not None:
+                self.say(error.message, error=True)
+                return
             self.new_variant = v
-            self.session.save_variant(v)
             self.say(f"new games: {v.describe()} — n starts one, g picks a deal")
 
         self.app.push_screen(VariantDialog(self.new_variant), chosen)
+
+    def action_import_record(self) -> None:
+        """Store someone's game from a record file (the play layer checks it by replaying
+        it; it is kept beside the player's games, never counted as theirs)."""
+        self.stop_auto()
+
+        def chosen(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                stored = self.session.play.import_record(self.session.player, text)
+            except PlayError as e:
+                self.say(e.message, error=True)
+                return
+            self.say(f"imported deal {stored.game.deal} ({stored.game.variant.describe()}, {len(stored.game)} moves):"
+                     " kept with your games, not counted in your statistics")
+
+        self.app.push_screen(ImportDialog(), chosen)
 
     def action_help(self) -> None:
         self.stop_auto()
@@ -473,7 +493,7 @@ class GameScreen(Screen[None]):
 
     def action_stats(self) -> None:
         self.stop_auto()
-        self.app.push_screen(StatsScreen(self.session.store, self.session.player))
+        self.app.push_screen(StatsScreen(self.session.play, self.session.player))
 
     def action_quit_game(self) -> None:
         self.stop_auto()
@@ -538,8 +558,8 @@ def _move_name(move: Move) -> str:
 
 class FirstLastApp(App[None]):
     """``FirstLastApp(store, deal=None, variant=None, resume=False)``: see ``Session.open``
-    for which game goes on the table. ``variant=None``: new games use the variant the
-    player last chose (the ``v`` key), else the canonical rules."""
+    for which game goes on the table. ``variant=None``: new games use the player's
+    variant setting (shared with the browser game; the ``v`` key changes it)."""
 
     TITLE = "First and Last"
     ENABLE_COMMAND_PALETTE = False
@@ -548,12 +568,9 @@ class FirstLastApp(App[None]):
                  resume: bool = False, chance: bool = True, estimator: Estimator | None = None) -> None:
         super().__init__()
         self.store = store
-        chosen = variant is not None
-        if variant is None:
-            variant = saved_variant(store, store.local_player()) or Variant()
-        self.session = Session.open(store, deal, variant, resume, same_variant=chosen)
+        self.session = Session.open(store, deal, variant, resume)
         self.new_variant = variant
-        self.chance = chance
+        self.chance = chance and self.session.settings().show_chance
         self.estimator = estimator
 
     def on_mount(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 from typing import ClassVar
 
 from rich.markdown import Markdown
@@ -15,8 +16,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from ..engine import Variant
-from ..store import GameStore, Stats
-from .session import next_deal, parse_deal, parse_redeals_typed
+from ..play import PlayError, PlayService, Stats, parse_deal
+from ..play.settings import parse_redeals
 
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
@@ -44,11 +45,53 @@ class DealDialog(ModalScreen[int | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
-            n = parse_deal(event.value)
-        except ValueError as e:
-            self.query_one("#deal-error", Label).update(str(e))
+            n = parse_deal(event.value.strip())
+        except PlayError as e:
+            self.query_one("#deal-error", Label).update(e.message)
             return
         self.dismiss(n)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+#: A record file is read only if it is a regular file of at most this many bytes.
+MAX_RECORD_BYTES = 1024 * 1024
+
+
+def read_record_file(path: Path) -> str:
+    """The text of a record file; ``OSError``/``ValueError`` with a readable message for
+    anything that is not a small regular UTF-8 text file (a FIFO would block forever)."""
+    if not path.is_file():
+        raise ValueError(f"{path}: not a regular file")
+    if path.stat().st_size > MAX_RECORD_BYTES:
+        raise ValueError(f"{path}: too large for a game record")
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+
+
+class ImportDialog(ModalScreen[str | None]):
+    """Ask for a record file to import; answers its text (the play layer checks it)."""
+
+    DEFAULT_CSS = "ImportDialog { align: center middle; }" + DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Import a game record (someone's game: kept and replayable, not counted):")
+            yield Input(placeholder="path of a record file, e.g. game.txt", id="record-path")
+            yield Label("", id="record-error", classes="error")
+            yield Label("Enter: import · Escape: cancel")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            text = read_record_file(Path(event.value.strip()).expanduser())
+        except (OSError, ValueError) as e:
+            self.query_one("#record-error", Label).update(str(e))
+            return
+        self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -80,9 +123,9 @@ class VariantDialog(ModalScreen[Variant | None]):
 
     def _chosen(self) -> Variant | None:
         try:
-            redeals = parse_redeals_typed(self.query_one("#redeals", Input).value)
-        except ValueError as e:
-            self.query_one("#variant-error", Label).update(str(e))
+            redeals = parse_redeals(self.query_one("#redeals", Input).value)
+        except PlayError as e:
+            self.query_one("#variant-error", Label).update(e.message)
             return None
         return Variant(redeals=redeals, waste_playable=self.query_one("#waste", Checkbox).value,
                        privileged_last=self.query_one("#privileged", Checkbox).value)
@@ -136,7 +179,7 @@ class EndDialog(ModalScreen[str]):
                         f"{self.passes} pass{'es' if self.passes != 1 else ''} · {self.moves} moves")
             with Horizontal(classes="buttons"):
                 yield Button("Again (a)", variant="primary", id="again")
-                yield Button(f"Deal {next_deal(self.deal)} (n)", id="next")
+                yield Button("Next deal (n)", id="next")
                 yield Button("Random (r)", id="random")
                 yield Button("Close (c)", id="close")
 
@@ -226,20 +269,22 @@ def histogram_lines(stats: Stats, rows: int = 4) -> list[Text]:
     return lines
 
 
-def stats_renderable(store: GameStore, player: str) -> Table | Text:
-    variants = sorted(store.variants_played(player), key=lambda v: v.token)
-    if not variants:
+def stats_renderable(play: PlayService, player: str) -> Table | Text:
+    """The player's statistics per variant (the play layer's policy: docs/play.md)."""
+    all_stats = play.stats(player)
+    if not all_stats:
         return Text("No games yet.")
     grid = Table.grid(padding=(0, 2))
     grid.add_column()
-    for v in variants:
-        st = store.stats(v, player)
+    for st in all_stats:
+        v = st.variant
         grid.add_row(Text(f"{v.describe()}  [{v.token}]", style="bold #ffd24a"))
         if not st.played:
             grid.add_row(Text("  no finished games yet", style="dim"))
             grid.add_row(Text(""))
             continue
-        grid.add_row(Text(f"  played {st.played} · won {st.won} · win {100 * st.win_rate:.1f} %"))
+        grid.add_row(Text(f"  played {st.played} · won {st.won} · lost {st.lost} · abandoned {st.abandoned}"
+                          f" · win {100 * st.win_rate:.1f} %"))
         grid.add_row(Text(f"  streak {st.current_streak} (best {st.best_streak}) · "
                           f"average passes {st.average_passes:.2f}"))
         for line in histogram_lines(st):
@@ -257,14 +302,14 @@ class StatsScreen(Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,i", "close", "Back to the game")]
 
-    def __init__(self, store: GameStore, player: str) -> None:
+    def __init__(self, play: PlayService, player: str) -> None:
         super().__init__()
-        self.store, self.player = store, player
+        self.play, self.player = play, player
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Text("Statistics — finished games, per variant", style="bold"), id="stats-title")
-            yield Static(stats_renderable(self.store, self.player), id="stats-body")
+            yield Static(stats_renderable(self.play, self.player), id="stats-body")
         yield Footer()
 
     def action_close(self) -> None:

@@ -1,27 +1,23 @@
-"""The browser game's HTTP API (docs/web-api.md): Starlette over the engine and the store.
+"""The browser game's HTTP API (docs/web-api.md): Starlette over the play layer.
 
-The server is authoritative. Every rule is decided by the engine, every accepted move is
-committed to SQLite before the answer leaves, and a refused request changes nothing.
-Moves on one game are serialized by a per-game ``asyncio.Lock``; the store's version
-check covers writers outside this process (the terminal game, a second server).
-Blocking work (SQLite with fsync, replays, the odds estimate) runs in worker threads so
-that one slow request never stalls the others.
+The server is authoritative and this module decides nothing: every rule is the
+engine's, every policy (which game is on the table, statistics, settings, two writers
+on one game) is ``firstlast.play``'s, and every accepted move is committed to SQLite
+before the answer leaves. Here: requests in, JSON out, and the play layer's coded
+refusals mapped to HTTP statuses. Requests on one game are serialized by a per-game
+``asyncio.Lock``; blocking work runs in worker threads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import math
 import re
-import secrets
-import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -34,28 +30,24 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..engine import CANONICAL, MAX_DEAL, Card, Game, Move, Movement, Position, Variant, rank_char
-from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError, RecordError
-from ..store import GameStore, StoreConflict, StoredGame, StoreError, UnknownGame
+from ..engine import Card, Move, Movement, Position, Variant, rank_char
+from ..engine.errors import FirstLastError, IllegalMoveError
+from ..play import START_KINDS, ActionResult, PlayError, PlayService, parse_variant
+from ..play.service import MAX_STEPS, ActionName, refusal
+from ..play.table import controls
+from ..store import GameStore, GameSummary, StoredGame
 
 STATIC_DIR = Path(__file__).parent / "static"
 COOKIE = "fl_player"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600  # a player is meant to last: the cookie is the only key
 MAX_BODY = 64 * 1024
 MAX_RECORD = 1024 * 1024
-MAX_REDEALS = 1000
 SAMPLES_DEFAULT, SAMPLES_MIN, SAMPLES_MAX = 10_000, 100, 100_000
-SAVE_ATTEMPTS = 3
 SUITS = "cdhs"
 # Ids are secrets.token_urlsafe(18) (24 chars); anything that cannot be one is refused
 # before it reaches SQLite.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_DEAL = re.compile(r"[0-9]{1,20}")
-_SETTING_KEY = re.compile(r"[a-z][a-z0-9_]{0,31}")
-MAX_SETTINGS = 32
-MAX_SETTING_TEXT = 200
-GAME_STATUSES = ("finished", "playing", "won", "lost")
-CACHED_GAMES = 256
+GAME_STATUSES = ("finished", "unfinished", "playing", "abandoned", "won", "lost")
 T = TypeVar("T")
 
 
@@ -67,11 +59,6 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.extra = extra
-
-
-def _not_found() -> ApiError:
-    # Unknown and foreign games answer alike, so ids cannot be probed.
-    return ApiError(404, "no such game")
 
 
 # ---------------------------------------------------------------------------- JSON shapes
@@ -94,6 +81,7 @@ def position_json(pos: Position) -> dict[str, object]:
     """What the table shows of ``pos``: everything but the stock's order."""
     legal = pos.legal_moves()
     need = pos.need
+    ctl = controls(pos)
     return {
         "status": pos.status,
         "score": pos.score,
@@ -112,6 +100,10 @@ def position_json(pos: Position) -> dict[str, object]:
         "need_char": None if need is None else rank_char(need),
         "privileged": "F8" if pos.privileged is not None else None,
         "legal_moves": [str(m) for m in legal],
+        # What the page's controls ask for (firstlast.play.table): it knows no rule.
+        "stock_move": str(ctl.stock),
+        "base_move": None if ctl.base is None else str(ctl.base),
+        "drop_target": ctl.target,
         "hint": str(legal[0]) if legal else None,
         "refusals": refusals_json(pos, legal),
     }
@@ -121,19 +113,20 @@ def position_json(pos: Position) -> dict[str, object]:
 TABLE_MOVES = ("turn", "redeal", *(f"R{k}" for k in range(1, 9)), *(f"F{k}" for k in range(1, 9)), "W")
 
 
-def refusals_json(pos: Position, legal: list[Move] | tuple[Move, ...]) -> dict[str, dict[str, str]]:
+def refusals_json(pos: Position, legal: list[Move] | tuple[Move, ...]) -> dict[str, dict[str, object]]:
     """The engine's refusal of each table move that is not legal now, so that the page
     can explain a refused click or drop at once, without a request answered 409 (which
     the browser reports as a failed load in its console)."""
     allowed = {str(m) for m in legal}
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, dict[str, object]] = {}
     for text in TABLE_MOVES:
         if text in allowed:
             continue
+        move = Move.parse(text)
         try:
-            pos.check(Move.parse(text))
+            pos.check(move)
         except IllegalMoveError as exc:
-            out[text] = {"error": str(exc), "rule": exc.rule}
+            out[text] = error_json(refusal(move, exc))
     return out
 
 
@@ -150,6 +143,19 @@ def state_json(stored: StoredGame) -> dict[str, object]:
         "created": stored.created,
         "updated": stored.updated,
         "finished": stored.finished,
+        "version": stored.version,
+        "origin": stored.origin,
+        "result": stored.result,
+        "abandoned": stored.abandoned is not None,
+    }
+
+
+def summary_json(g: GameSummary) -> dict[str, object]:
+    return {
+        "id": g.id, "deal": str(g.deal), "variant": g.variant.token, "description": g.variant.describe(),
+        "status": g.status, "score": g.score, "passes": g.passes, "moves": g.moves, "created": g.created,
+        "updated": g.updated, "finished": g.finished, "origin": g.origin, "result": g.result,
+        "abandoned": g.abandoned is not None,
     }
 
 
@@ -181,11 +187,16 @@ def replay_json(stored: StoredGame) -> dict[str, object]:
     }
 
 
-def result_json(stored: StoredGame, move: Move | None, movements: tuple[Movement, ...]) -> dict[str, object]:
+def result_json(result: ActionResult) -> dict[str, object]:
+    """An action's answer: the state as stored, the last move, every card movement in
+    order, each move made (``steps``), and whether a new game went on the table."""
+    move = result.move
     return {
-        "state": state_json(stored),
+        "state": state_json(result.stored),
         "move": None if move is None else str(move),
-        "movements": [movement_json(m) for m in movements],
+        "movements": [movement_json(m) for m in result.movements],
+        "steps": [str(s.move) for s in result.steps],
+        "new_game": result.new_game,
     }
 
 
@@ -226,138 +237,23 @@ def check_fields(obj: dict[str, Any], allowed: tuple[str, ...], where: str) -> N
             raise ApiError(422, f"unknown field {key!r} in {where} (expected {', '.join(allowed)})")
 
 
-def parse_deal(value: object) -> int:
-    """A deal number 0…2^64−1 given as a JSON integer or a string of digits; ``None``: random."""
-    if value is None:
-        return secrets.randbelow(MAX_DEAL + 1)
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ApiError(422, f"deal must be a whole number 0…{MAX_DEAL} (a string or an integer)")
-    if isinstance(value, str):
-        if not _DEAL.fullmatch(value):
-            raise ApiError(422, f"deal must be a whole number 0…{MAX_DEAL}, not {value[:40]!r}")
-        value = int(value)
-    if not 0 <= value <= MAX_DEAL:
-        raise ApiError(422, f"deal must be 0…{MAX_DEAL}")
-    return value
+def parse_count(text: str | None, default: int, low: int, high: int, name: str) -> int:
+    """A whole number from a query string: ASCII digits only, bounded before ``int()``."""
+    if text is None:
+        return default
+    if not (0 < len(text) <= len(str(high)) and text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise ApiError(422, f"{name} must be a whole number {low}…{high}")
+    return int(text)
 
 
-def parse_variant(value: object) -> Variant:
-    """A ``Variant`` object (missing fields take the canonical values), a token such as
-    ``"r3"``/``"ruw"``, or ``None`` for the canonical rules."""
-    if value is None:
-        return CANONICAL
-    if isinstance(value, str):
-        try:
-            v = Variant.from_token(value)
-        except ValueError:
-            raise ApiError(422, f"not a variant token: {value[:40]!r} (expected e.g. r3, ru, r0w, r3n)") from None
-        if v.redeals is not None and v.redeals > MAX_REDEALS:
-            raise ApiError(422, f"variant.redeals must be null (unlimited) or 0…{MAX_REDEALS}")
-        return v
-    if not isinstance(value, dict):
-        raise ApiError(422, "variant must be an object {redeals, waste_playable, privileged_last}")
-    # "token" and "description" are answer-only fields, tolerated so that a State's
-    # variant can be sent back as it came.
-    check_fields(value, ("redeals", "waste_playable", "privileged_last", "token", "description"), "variant")
-    redeals = value.get("redeals", CANONICAL.redeals)
-    if redeals is not None and (
-        isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= MAX_REDEALS
-    ):
-        raise ApiError(422, f"variant.redeals must be null (unlimited) or a whole number 0…{MAX_REDEALS}")
-    flags = {}
-    for name in ("waste_playable", "privileged_last"):
-        flag = value.get(name, getattr(CANONICAL, name))
-        if not isinstance(flag, bool):
-            raise ApiError(422, f"variant.{name} must be true or false")
-        flags[name] = flag
-    return Variant(redeals=redeals, **flags)
-
-
-def _is_text(value: str) -> bool:
-    """False for strings JSON can carry but UTF-8 cannot (lone surrogates such as \\ud800)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def parse_settings(body: dict[str, Any]) -> dict[str, object]:
-    """Validate a settings update. ``lang`` and ``speed`` are checked for meaning; any
-    other key is the front end's to define, but must be a short name with a small scalar
-    value, so that a player's settings cannot grow without bound."""
-    out: dict[str, object] = {}
-    for key, value in body.items():
-        if not isinstance(key, str) or not _SETTING_KEY.fullmatch(key):
-            raise ApiError(422, f"bad setting name {str(key)[:40]!r} (lower-case letters, digits, _; 32 at most)")
-        if value is None:
-            out[key] = None  # null removes the setting
-        elif key == "lang":
-            if value not in ("ru", "en"):
-                raise ApiError(422, "lang must be \"ru\" or \"en\"")
-            out[key] = value
-        elif key == "speed":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-                raise ApiError(422, "speed must be a whole number 0…3")
-            out[key] = value
-        elif isinstance(value, bool | str | int | float):
-            if isinstance(value, str) and len(value) > MAX_SETTING_TEXT:
-                raise ApiError(422, f"setting {key!r} is too long (at most {MAX_SETTING_TEXT} characters)")
-            if isinstance(value, str) and not _is_text(value):
-                raise ApiError(422, f"setting {key!r} is not valid Unicode text")
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ApiError(422, f"setting {key!r} must be a finite number")
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
-                raise ApiError(422, f"setting {key!r} is out of range")
-            out[key] = value
-        else:
-            raise ApiError(422, f"setting {key!r} must be a string, number, true/false or null")
-    return out
-
-
-# ---------------------------------------------------------------------------- game actions
-@dataclass
-class Outcome:
-    move: Move | None
-    movements: tuple[Movement, ...]
-    changed: bool = True
-
-
-def _play(text: str) -> Callable[[Game], Outcome]:
-    move = Move.parse(text)  # InvalidMoveError (422) before the game is even loaded
-
-    def act(game: Game) -> Outcome:
-        return Outcome(move, game.push(move))
-
-    return act
-
-
-def _step(game: Game) -> Outcome:
-    step = game.step()
-    if step is None:
-        raise ApiError(409, "the game is over: there is no move to make (R11)", rule="R11")
-    return Outcome(step.move, step.movements)
-
-
-def _undo(game: Game) -> Outcome:
-    if not game.can_undo:
-        raise ApiError(409, "nothing to undo: no move has been made")
-    move = game.moves[-1]
-    return Outcome(move, game.undo())
-
-
-def _redo(game: Game) -> Outcome:
-    if not game.can_redo:
-        raise ApiError(409, "nothing to redo")
-    move = game.redo_moves[0]
-    return Outcome(move, game.redo())
-
-
-def _restart(game: Game) -> Outcome:
-    if not game.can_undo:
-        return Outcome(None, (), changed=False)
-    game.restart()
-    return Outcome(None, ())
+def parse_version(body: dict[str, Any]) -> int | None:
+    """The game version the page acted on (docs/play.md, conflict policy), if sent."""
+    version = body.get("version")
+    if version is None:
+        return None
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version < 2**53:
+        raise ApiError(422, "version must be the whole number the game's state carried")
+    return version
 
 
 # ---------------------------------------------------------------------------- the app
@@ -399,68 +295,31 @@ class _Static(StaticFiles):
 
 
 class WebGame:
-    """The endpoints, over one store. Holds the per-game locks and the known players."""
+    """The endpoints: HTTP in and out over ``PlayService``, which decides everything.
+    Holds the per-game locks (one request at a time per game in this process) and the
+    chance cache."""
 
     def __init__(self, store: GameStore, local_player: str | None) -> None:
-        self.store = store
+        self.play = PlayService(store)
         self.local_player = local_player
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._known: set[str] = set()  # players are never deleted, so a yes can be cached
-        # One store call at a time in this process: SQLite lets one writer in anyway, and
-        # threads queued on a Python lock wake at once, where SQLite's busy handler would
-        # sleep and poll (tens of ms of tail latency under load).
-        self._db_lock = threading.Lock()
-        # Games as last committed by this process, so that a move needs no replay. Only
-        # a hint: the store's version check catches any write made elsewhere (see change).
-        self._games: OrderedDict[str, StoredGame] = OrderedDict()
-        self._games_lock = threading.Lock()
         self._chance_cache: OrderedDict[tuple[str, int], dict[str, object]] = OrderedDict()
         # The odds estimate is CPU-bound: at most two at a time, so that they cannot
         # starve the threads that serve moves.
         self._chance_limiter = anyio.CapacityLimiter(2)
 
-    async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` (store work) in a worker thread, holding the store lock."""
-
-        def locked() -> T:
-            with self._db_lock:
-                return fn(*args)
-
-        return await run_in_threadpool(locked)
-
-    def _take_cached(self, gid: str) -> StoredGame | None:
-        with self._games_lock:
-            return self._games.pop(gid, None)
-
-    def _put_cached(self, stored: StoredGame) -> None:
-        with self._games_lock:
-            self._games[stored.id] = stored
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (play-layer work: SQLite with fsync, replays) in a worker
+        thread, so one slow request never stalls the others."""
+        return await run_in_threadpool(fn, *args)
 
     # ------------------------------------------------------------ players
-    async def known(self, token: str | None) -> str | None:
-        if token is None or not _TOKEN.fullmatch(token):
-            return None
-        if token in self._known:
-            return token
-        if await self.db(self.store.has_player, token):
-            self._known.add(token)
-            return token
-        return None
-
     async def player(self, request: Request) -> str | None:
         """The player of the request's cookie, if the store knows it."""
-        return await self.known(request.cookies.get(COOKIE))
-
-    async def player_or_new(self, request: Request) -> tuple[str, bool]:
-        """The request's player, creating one (cookie to be set) when it has none."""
-        pid = await self.player(request)
-        if pid is not None:
-            return pid, False
-        pid = await self.db(self.store.new_player)
-        self._known.add(pid)
-        return pid, True
+        token = request.cookies.get(COOKIE)
+        if token is None or not _TOKEN.fullmatch(token):
+            return None
+        return await self.run(self.play.known_player, token)
 
     @staticmethod
     def set_cookie(request: Request, response: Response, pid: str) -> None:
@@ -469,6 +328,13 @@ class WebGame:
             secure=request.url.scheme == "https",
         )
 
+    def answer(self, request: Request, pid: str | None, player: str, body: object, status: int = 200) -> Response:
+        """A JSON answer; sets the cookie when the play layer made ``player`` new."""
+        response = JSONResponse(body, status_code=status)
+        if player != pid:
+            self.set_cookie(request, response, player)
+        return response
+
     def lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
@@ -476,15 +342,16 @@ class WebGame:
             self._locks[game_id] = lock
         return lock
 
+    @staticmethod
+    def game_id(request: Request) -> str:
+        gid = str(request.path_params["id"])
+        if not _TOKEN.fullmatch(gid):
+            raise PlayError("game.unknown")  # unknown and foreign games answer alike
+        return gid
+
     async def load(self, request: Request) -> StoredGame:
-        pid = await self.player(request)
-        gid = request.path_params["id"]
-        if pid is None or not _TOKEN.fullmatch(gid):
-            raise _not_found()
-        try:
-            return await self.db(self.store.load, gid, pid)
-        except UnknownGame:
-            raise _not_found() from None
+        gid = self.game_id(request)
+        return await self.run(self.play.game, await self.player(request), gid)
 
     # ------------------------------------------------------------ pages
     async def index(self, request: Request) -> Response:
@@ -493,7 +360,7 @@ class WebGame:
             # Sign in as an existing player (the link `firstlast play` opens), then drop
             # the token from the address bar. An unknown token changes nothing.
             redirect = RedirectResponse("/", status_code=303)
-            if await self.known(token) is not None:
+            if _TOKEN.fullmatch(token) and await self.run(self.play.known_player, token) is not None:
                 self.set_cookie(request, redirect, token)
             return redirect
         index = STATIC_DIR / "index.html"
@@ -501,131 +368,96 @@ class WebGame:
             return PlainTextResponse(
                 "The browser front end is not installed (firstlast/web/static/index.html is missing).", 404
             )
-        pid, new = await self.player_or_new(request)
-        response = FileResponse(index, headers={"cache-control": "no-cache"})
-        if new:
-            self.set_cookie(request, response, pid)
-        return response
+        # No player is made here: one is made when something of theirs is first stored.
+        return FileResponse(index, headers={"cache-control": "no-cache"})
 
     # ------------------------------------------------------------ games
     async def new_game(self, request: Request) -> Response:
         body = await read_json(request)
-        check_fields(body, ("deal", "variant"), "the new game")
-        deal = parse_deal(body.get("deal"))
-        variant = parse_variant(body.get("variant"))
-        pid, new = await self.player_or_new(request)
-        stored = await self.db(self.store.create, pid, deal, variant)
-        response = JSONResponse(state_json(stored), status_code=201)
-        if new:
-            self.set_cookie(request, response, pid)
-        return response
+        check_fields(body, ("deal", "variant", "how"), "the new game")
+        how = body.get("how", "number" if body.get("deal") is not None else "random")
+        if how not in START_KINDS:
+            raise ApiError(422, f"how must be one of {', '.join(START_KINDS)}")
+        if how == "number" and body.get("deal") is None:
+            raise ApiError(422, "how=number needs a deal")
+        if how != "number" and body.get("deal") is not None:
+            raise ApiError(422, f"how={how} takes no deal")
+        variant = None if body.get("variant") is None else parse_variant(body["variant"])
+        pid = await self.player(request)
+        stored = await self.run(self.play.start, pid, how, body.get("deal"), variant)
+        return self.answer(request, pid, stored.player, state_json(stored), 201)
 
     async def list_games(self, request: Request) -> Response:
         status = request.query_params.get("status")
         if status is not None and status not in GAME_STATUSES:
             raise ApiError(422, f"status must be one of {', '.join(GAME_STATUSES)}")
-        limit_text = request.query_params.get("limit", "100")
-        if not limit_text.isdigit() or not 1 <= int(limit_text) <= 1000:
-            raise ApiError(422, "limit must be a whole number 1…1000")
-        pid = await self.player(request)
-        if pid is None:
-            return JSONResponse({"games": []})
-        games = await self.db(lambda: self.store.games(pid, status=status, limit=int(limit_text)))
-        return JSONResponse({"games": [{**g.to_json(), "description": g.variant.describe()} for g in games]})
+        limit = parse_count(request.query_params.get("limit"), 100, 1, 1000, "limit")
+        games = await self.run(self.play.games, await self.player(request), status, limit)
+        return JSONResponse({"games": [summary_json(g) for g in games]})
 
     async def current(self, request: Request) -> Response:
-        pid = await self.player(request)
-        if pid is not None:
-            games = await self.db(lambda: self.store.games(pid, status="playing", limit=1))
-            if games:
-                try:
-                    stored = await self.db(self.store.load, games[0].id, pid)
-                except UnknownGame:
-                    pass  # deleted in between: as if there were none
-                else:
-                    return JSONResponse(state_json(stored))
-        raise ApiError(404, "no unfinished game")
+        stored = await self.run(self.play.current, await self.player(request))
+        if stored is None:
+            return Response(status_code=204)  # an empty table: the page deals a new game
+        return JSONResponse(state_json(stored))
 
     async def get_game(self, request: Request) -> Response:
         return JSONResponse(state_json(await self.load(request)))
 
-    async def change(self, request: Request, action: Callable[[Game], Outcome]) -> Response:
-        """Act on a game and commit it before answering, under the game's lock.
-
-        The game comes from this process's cache when it has it (no replay), else from
-        the store. Either way ``save`` commits only over the version it was read at: if
-        another process wrote in between (the terminal game, a second server), the save
-        is refused, and the action is done again on the game freshly loaded. A refusal
-        decided on a cached game is likewise checked again on the stored one, so a stale
-        cache can cost a reload but never a wrong answer.
-        """
-        pid = await self.player(request)
-        gid = request.path_params["id"]
-        if pid is None or not _TOKEN.fullmatch(gid):
-            raise _not_found()
-
-        def work() -> tuple[StoredGame, Outcome]:
-            for attempt in range(SAVE_ATTEMPTS):
-                stored = self._take_cached(gid) if attempt == 0 else None
-                cached = stored is not None
-                if stored is None:
-                    try:
-                        stored = self.store.load(gid, pid)
-                    except UnknownGame:
-                        raise _not_found() from None
-                if stored.player != pid:
-                    self._put_cached(stored)
-                    raise _not_found()
-                try:
-                    outcome = action(stored.game)
-                except (FirstLastError, ApiError):
-                    # Refused: the engine changed nothing. Decide again on the stored game
-                    # if this one came from the cache; a fresh refusal stands.
-                    if cached:
-                        continue
-                    self._put_cached(stored)
-                    raise
-                if not outcome.changed and cached:
-                    continue  # "nothing to do" is a decision too: make it on the stored game
-                if outcome.changed:
-                    try:
-                        self.store.save(stored)
-                    except StoreConflict:
-                        continue  # the changed game is dropped; reload and act again
-                self._put_cached(stored)
-                return stored, outcome
-            raise ApiError(409, "the game was changed elsewhere at the same moment; reload it")
-
+    async def open_game(self, request: Request) -> Response:
+        gid = self.game_id(request)
+        check_fields(await read_json(request), (), "the request")
         async with self.lock(gid):
-            stored, outcome = await self.db(work)
-        return JSONResponse(result_json(stored, outcome.move, outcome.movements))
+            stored = await self.run(self.play.open, await self.player(request), gid)
+        return JSONResponse(state_json(stored))
+
+    async def act(self, request: Request, action: ActionName, fields: tuple[str, ...] = ()) -> Response:
+        """Do ``action`` through the play layer, which commits it before we answer."""
+        gid = self.game_id(request)
+        body = await read_json(request)
+        check_fields(body, ("version", *fields), f"the {action}")
+        version = parse_version(body)
+        argument: str | int | None = None
+        if action == "move":
+            text = body.get("move")
+            if not isinstance(text, str) or len(text) > 16:
+                raise ApiError(422, 'move must be a string: "turn", "redeal", "R1"…"R8", "F1"…"F8" or "W"')
+            argument = text
+        elif action == "step" and "n" in body:
+            n = body["n"]
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
+                raise ApiError(422, f"n must be a whole number 1…{MAX_STEPS}")
+            argument = n
+        pid = await self.player(request)
+        async with self.lock(gid):
+            result = await self.run(self.play.act, pid, gid, action, argument, version)
+            answer = result_json(result)
+        return JSONResponse(answer)
 
     async def move(self, request: Request) -> Response:
-        body = await read_json(request)
-        check_fields(body, ("move",), "the move")
-        text = body.get("move")
-        if not isinstance(text, str) or len(text) > 16:
-            raise ApiError(422, 'move must be a string: "turn", "redeal", "R1"…"R8", "F1"…"F8" or "W"')
-        return await self.change(request, _play(text))
+        return await self.act(request, "move", ("move",))
 
     async def step(self, request: Request) -> Response:
-        return await self.change(request, _step)
+        return await self.act(request, "step", ("n",))
+
+    async def advance(self, request: Request) -> Response:
+        return await self.act(request, "advance")
 
     async def undo(self, request: Request) -> Response:
-        return await self.change(request, _undo)
+        return await self.act(request, "undo")
 
     async def redo(self, request: Request) -> Response:
-        return await self.change(request, _redo)
+        return await self.act(request, "redo")
 
     async def restart(self, request: Request) -> Response:
-        return await self.change(request, _restart)
+        return await self.act(request, "restart")
 
     # ------------------------------------------------------------ records
     async def record(self, request: Request) -> Response:
-        stored = await self.load(request)
-        from ..engine.record import record_to_text
-
-        text = record_to_text(stored.game, date=stored.created[:10])
+        gid = self.game_id(request)
+        pid = await self.player(request)
+        stored = await self.run(self.play.game, pid, gid)
+        text = await self.run(self.play.record, pid, gid)
         return PlainTextResponse(text, headers={
             "content-disposition": f'attachment; filename="firstlast-{stored.game.deal}.txt"',
         })
@@ -635,30 +467,18 @@ class WebGame:
         try:
             text = body.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ApiError(422, "the record is not UTF-8 text") from None
-        if not text.strip():
-            raise ApiError(422, "the record is empty")
-        pid, new = await self.player_or_new(request)
-        try:
-            stored = await self.db(self.store.import_record, pid, text)
-        except RecordError as e:
-            raise ApiError(422, f"bad record: {e}", line=e.line) from None
-        except (FirstLastError, ValueError) as e:  # e.g. odd digits int() refuses
-            raise ApiError(422, f"bad record: {e}", line=None) from None
-        response = JSONResponse(state_json(stored), status_code=201)
-        if new:
-            self.set_cookie(request, response, pid)
-        return response
+            raise ApiError(422, "the record is not UTF-8 text", code="record.invalid") from None
+        pid = await self.player(request)
+        stored = await self.run(self.play.import_record, pid, text)
+        return self.answer(request, pid, stored.player, state_json(stored), 201)
 
     async def replay(self, request: Request) -> Response:
         return JSONResponse(replay_json(await self.load(request)))
 
     # ------------------------------------------------------------ odds
     async def chance(self, request: Request) -> Response:
-        text = request.query_params.get("samples", str(SAMPLES_DEFAULT))
-        if not text.isdigit() or not SAMPLES_MIN <= int(text) <= SAMPLES_MAX:
-            raise ApiError(422, f"samples must be a whole number {SAMPLES_MIN}…{SAMPLES_MAX}")
-        samples = int(text)
+        samples = parse_count(request.query_params.get("samples"), SAMPLES_DEFAULT, SAMPLES_MIN, SAMPLES_MAX,
+                              "samples")
         stored = await self.load(request)
         pos = stored.game.position
         status = pos.status
@@ -688,42 +508,23 @@ class WebGame:
 
     # ------------------------------------------------------------ stats and settings
     async def stats(self, request: Request) -> Response:
-        pid = await self.player(request)
-        if pid is None:
-            return JSONResponse({"variants": []})
-
-        def collect() -> list[dict[str, object]]:
-            variants = sorted(self.store.variants_played(pid), key=lambda v: v != CANONICAL)
-            return [self.store.stats(v, pid).to_json() for v in variants]
-
-        return JSONResponse({"variants": await self.db(collect)})
+        stats = await self.run(self.play.stats, await self.player(request))
+        return JSONResponse({"variants": [s.to_json() for s in stats]})
 
     async def get_settings(self, request: Request) -> Response:
-        pid = await self.player(request)
-        if pid is None:
-            return JSONResponse({})
-        return JSONResponse(await self.db(self.store.settings, pid))
+        settings = await self.run(self.play.settings, await self.player(request))
+        return JSONResponse(settings.to_json())
 
     async def put_settings(self, request: Request) -> Response:
-        update = parse_settings(await read_json(request))
-        pid, new = await self.player_or_new(request)
+        body = await read_json(request)
+        pid = await self.player(request)
+        saved = await self.run(self.play.update_settings, pid, body)
+        return self.answer(request, pid, saved.player, saved.settings.to_json())
 
-        def merge() -> dict[str, object]:
-            settings = self.store.settings(pid)
-            for key, value in update.items():
-                if value is None:
-                    settings.pop(key, None)
-                else:
-                    settings[key] = value
-            if len(settings) > MAX_SETTINGS:
-                raise ApiError(422, f"too many settings (at most {MAX_SETTINGS})")
-            self.store.save_settings(pid, settings)
-            return settings
 
-        response = JSONResponse(await self.db(merge))
-        if new:
-            self.set_cookie(request, response, pid)
-        return response
+#: HTTP status of each kind of play-layer refusal.
+_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found": 404, "conflict": 409,
+                                  "unavailable": 503}
 
 
 async def _api_error(request: Request, exc: Exception) -> Response:
@@ -738,17 +539,26 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
+def error_json(exc: PlayError) -> dict[str, object]:
+    """A refusal's body: ``error`` (the English sentence), ``code`` and ``params`` (for
+    the page to say it in its language), and ``rule``/``line`` when there is one."""
+    body = exc.to_json()
+    for key in ("rule", "line"):
+        if key in exc.params:
+            body[key] = exc.params[key]
+    return body
+
+
+async def _play_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, PlayError)
+    return JSONResponse(error_json(exc), status_code=_STATUS[exc.kind])
+
+
 async def _engine_error(request: Request, exc: Exception) -> Response:
+    # Engine errors that reach here were not turned into PlayErrors: bad input all the same.
     if isinstance(exc, IllegalMoveError):
         return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=409)
-    if isinstance(exc, InvalidMoveError):
-        return JSONResponse({"error": str(exc)}, status_code=422)
-    if isinstance(exc, UnknownGame):
-        return JSONResponse({"error": "no such game"}, status_code=404)
-    if isinstance(exc, StoreError):
-        # A corrupt or unreadable database is the server's fault, not the request's.
-        return JSONResponse({"error": f"storage error: {exc}"}, status_code=500)
-    return JSONResponse({"error": str(exc)}, status_code=409)
+    return JSONResponse({"error": str(exc)}, status_code=422)
 
 
 def create_app(store: GameStore, *, local_player: str | None = None) -> Starlette:
@@ -767,6 +577,8 @@ def create_app(store: GameStore, *, local_player: str | None = None) -> Starlett
         Route("/api/games/{id}", web.get_game, methods=["GET"]),
         Route("/api/games/{id}/moves", web.move, methods=["POST"]),
         Route("/api/games/{id}/step", web.step, methods=["POST"]),
+        Route("/api/games/{id}/advance", web.advance, methods=["POST"]),
+        Route("/api/games/{id}/open", web.open_game, methods=["POST"]),
         Route("/api/games/{id}/undo", web.undo, methods=["POST"]),
         Route("/api/games/{id}/redo", web.redo, methods=["POST"]),
         Route("/api/games/{id}/restart", web.restart, methods=["POST"]),
@@ -780,10 +592,12 @@ def create_app(store: GameStore, *, local_player: str | None = None) -> Starlett
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, FirstLastError: _engine_error},
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error, PlayError: _play_error,
+                            FirstLastError: _engine_error},
     )
     app.add_middleware(_Headers)
     app.state.store = store
+    app.state.play = web.play
     app.state.local_player = local_player
     app.state.web = web
     return app

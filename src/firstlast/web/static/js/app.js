@@ -5,7 +5,7 @@
 import { api, ApiError } from "./api.js";
 import { bindCard, buildSprite, makeCardElement } from "./cards.js";
 import {
-  cardName, detectLang, getLang, rankChar, refusal, setLang, t, translatePage, variantLabel,
+  cardName, detectLang, getLang, rankChar, refusal, setLang, t, translatePage, variantFromToken, variantLabel,
 } from "./i18n.js";
 import { openHelp } from "./help.js";
 import { openStats } from "./stats.js";
@@ -39,6 +39,7 @@ const app = {
   chanceSeq: 0,
   chanceBroken: false,
   endShownFor: null,
+  settings: { lang: null, speed: 2, variant: "r3", show_chance: true }, // the server's, once loaded
 };
 window.firstlast = app; // for the end-to-end tests and the curious
 
@@ -315,7 +316,6 @@ async function animateMovements(movements, move) {
 // ------------------------------------------------------------------------ state
 function setState(state) {
   app.state = state;
-  if (!app.replay && state.id) localStorage.setItem("fl_game", state.id);
   render();
   scheduleChance();
 }
@@ -440,6 +440,12 @@ async function applyResult(result) {
 }
 
 function showError(err, ctx) {
+  if (err instanceof ApiError && err.code === "game.changed") {
+    // Another window moved this game on: show the saved game (docs/play.md).
+    toast(t("changed"), "error");
+    enqueue(refreshState);
+    return;
+  }
   if (err instanceof ApiError) {
     if (err.status === 0) toast(t("err_network"), "error");
     else toast(refusal(err, ctx), "error");
@@ -472,7 +478,7 @@ async function send(move, place) {
     return false;
   }
   try {
-    const result = await api.move(app.state.id, move);
+    const result = await api.move(app.state.id, move, app.state.version);
     await applyResult(result);
     return true;
   } catch (err) {
@@ -484,9 +490,8 @@ async function send(move, place) {
 async function turnStock() {
   const s = app.state;
   if (!s) return;
-  // An empty stock means "redeal": if that is refused, the reason is the redeal's.
-  const move = s.stock_count === 0 ? "redeal" : "turn";
-  await send(move, "stock");
+  // The server says what a click on the stock asks for (turn, or redeal once empty).
+  await send(s.stock_move, "stock");
 }
 
 function moveFor(place) {
@@ -501,7 +506,7 @@ function playFrom(place) {
 async function doStep() {
   if (!app.state || app.state.status !== "playing") return;
   try {
-    await applyResult(await api.step(app.state.id));
+    await applyResult(await api.step(app.state.id, app.state.version));
   } catch (err) {
     showError(err);
   }
@@ -510,7 +515,7 @@ async function doStep() {
 async function doUndo() {
   if (!app.state || !app.state.can_undo) return;
   try {
-    await applyResult(await api.undo(app.state.id));
+    await applyResult(await api.undo(app.state.id, app.state.version));
   } catch (err) {
     showError(err);
   }
@@ -519,7 +524,7 @@ async function doUndo() {
 async function doRedo() {
   if (!app.state || !app.state.can_redo) return;
   try {
-    await applyResult(await api.redo(app.state.id));
+    await applyResult(await api.redo(app.state.id, app.state.version));
   } catch (err) {
     showError(err);
   }
@@ -528,7 +533,7 @@ async function doRedo() {
 async function doRestart() {
   if (!app.state) return;
   try {
-    const result = await api.restart(app.state.id);
+    const result = await api.restart(app.state.id, app.state.version);
     await gather();
     reconcile(result.state, 0);
     setState(result.state);
@@ -538,16 +543,17 @@ async function doRestart() {
   }
 }
 
-async function startGame(deal, variant) {
+/** A new game on the table: ``how`` is the server's choice of deal (number, random,
+ * next, again, daily, winnable); the variant defaults to the player's setting. */
+async function startGame(deal, variant, how) {
   stopAuto();
   hideEnding();
   try {
-    const state = await api.newGame(deal, variant || savedVariant());
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
     await gather();
     reconcile(state, 0);
     setState(state);
     await dealIn();
-    localStorage.setItem("fl_game", state.id);
   } catch (err) {
     showError(err);
     throw err;
@@ -635,7 +641,7 @@ function startAuto() {
 async function autoLoop() {
   while (app.auto && app.state && app.state.status === "playing") {
     try {
-      const result = await api.step(app.state.id);
+      const result = await api.step(app.state.id, app.state.version);
       await applyResult(result);
     } catch (err) {
       showError(err);
@@ -724,12 +730,6 @@ function hideEnding() {
   box.hidden = true;
 }
 
-function nextDeal(deal) {
-  // Deal numbers run 0 … 2^64−1; the next one wraps round.
-  const n = BigInt(deal) + 1n;
-  return (n > 18446744073709551615n ? 0n : n).toString();
-}
-
 // ------------------------------------------------------------------------ dragging
 let drag = null;
 
@@ -808,9 +808,9 @@ function onPointerUp(e) {
     return;
   }
   const s = app.state;
-  if (s && s.active !== null && over !== `P${s.active + 1}`) {
+  if (s && s.drop_target && over !== s.drop_target) {
     springBack(el);
-    toast(t("only_active", { pile: `P${s.active + 1}` }), "error");
+    toast(t("only_active", { pile: s.drop_target }), "error");
     return;
   }
   // Dropped on the active pile: the card starts its flight from where it was let go.
@@ -840,23 +840,21 @@ function toast(text, kind = "info") {
 }
 
 // ------------------------------------------------------------------------ settings
+/** The variant for new games: the player's setting, as stored on the server. */
 function savedVariant() {
-  try {
-    const v = JSON.parse(localStorage.getItem("fl_variant") || "null");
-    if (v && typeof v === "object") return v;
-  } catch (_) { /* ignore */ }
-  return { redeals: 3, waste_playable: false, privileged_last: true };
+  return variantFromToken(app.settings.variant) || { redeals: 3, waste_playable: false, privileged_last: true };
 }
 
+/** Save a change of settings on the server, which holds the player's one copy (shared
+ * with the terminal game); localStorage only caches it for the next page load. */
 async function saveSettings(update) {
-  if ("lang" in update) localStorage.setItem("fl_lang", update.lang);
-  if ("speed" in update) localStorage.setItem("fl_speed", String(update.speed));
-  if ("show_chance" in update) localStorage.setItem("fl_chance", update.show_chance ? "1" : "0");
+  Object.assign(app.settings, update);
   try {
-    await api.saveSettings(update);
-  } catch (_) {
-    /* the local copy is enough to go on with */
+    app.settings = await api.saveSettings(update);
+  } catch (err) {
+    showError(err);
   }
+  localStorage.setItem("fl_settings", JSON.stringify(app.settings));
 }
 
 function labelSlots() {
@@ -896,6 +894,28 @@ function openDealDialog() {
   $("#deal-input").focus();
 }
 
+/** Start the deal dialog's game (``how``: number, random, daily, winnable) under the
+ * dialog's variant, which becomes the player's setting. The server reads the number:
+ * a refusal is shown in the dialog, which stays open. */
+async function startFromDialog(how) {
+  const variant = dialogVariant();
+  const text = $("#deal-input").value.trim();
+  try {
+    await api.saveSettings({ variant }).then((s) => { app.settings = s; });
+  } catch (err) {
+    $("#deal-error").textContent = err.code && err.code.startsWith("variant.") ? t("variant_bad") : err.message;
+    return;
+  }
+  localStorage.setItem("fl_settings", JSON.stringify(app.settings));
+  let refused = null;
+  await enqueue(() => startGame(how === "number" ? text : undefined, variant, how).catch((err) => { refused = err; }));
+  if (refused && (refused.code === "deal.invalid" || refused.code === "deal.range")) {
+    $("#deal-error").textContent = t("deal_bad");
+    return;
+  }
+  $("#dlg-deal").close();
+}
+
 function dialogVariant() {
   const r = $("#v-redeals").value;
   return { redeals: r === "u" ? null : Number(r), waste_playable: $("#v-waste").checked, privileged_last: $("#v-priv").checked };
@@ -907,21 +927,12 @@ function setupDialogs() {
     // Enter in the number field submits too: Cancel is no submit button, so that the
     // form's default (first) submit button is Start.
     e.preventDefault();
-    const text = $("#deal-input").value.trim();
-    if (text && (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > 18446744073709551615n)) {
-      $("#deal-error").textContent = t("deal_bad");
-      return;
-    }
-    const variant = dialogVariant();
-    localStorage.setItem("fl_variant", JSON.stringify(variant));
-    saveSettings({ redeals: variant.redeals === null ? -1 : variant.redeals, waste_playable: variant.waste_playable, privileged_last: variant.privileged_last });
-    dlg.close();
-    await enqueue(() => startGame(text || undefined, variant).catch(() => {}));
+    await startFromDialog($("#deal-input").value.trim() ? "number" : "random");
   });
   $("#deal-cancel").addEventListener("click", () => dlg.close());
-  $("#deal-random").addEventListener("click", () => {
-    $("#deal-input").value = String(Math.floor(Math.random() * 1e9));
-  });
+  $("#deal-random").addEventListener("click", () => startFromDialog("random"));
+  $("#deal-daily").addEventListener("click", () => startFromDialog("daily"));
+  $("#deal-winnable").addEventListener("click", () => startFromDialog("winnable"));
   $("#v-canonical").addEventListener("click", () => {
     $("#v-redeals").value = "3";
     $("#v-waste").checked = false;
@@ -945,12 +956,10 @@ function setupDialogs() {
   });
   // Ending.
   $("#end-again").addEventListener("click", () => {
-    const s = app.state;
-    enqueue(() => startGame(s.deal, plainVariant(s.variant)).catch(() => {}));
+    enqueue(() => startGame(undefined, plainVariant(app.state.variant), "again").catch(() => {}));
   });
   $("#end-next").addEventListener("click", () => {
-    const s = app.state;
-    enqueue(() => startGame(nextDeal(s.deal), plainVariant(s.variant)).catch(() => {}));
+    enqueue(() => startGame(undefined, plainVariant(app.state.variant), "next").catch(() => {}));
   });
   $("#end-close").addEventListener("click", hideEnding);
   // A click beside the panel closes it too, to look at the finished table.
@@ -966,6 +975,19 @@ function openSettings() {
   $("#set-speed").value = String(app.speed);
   $("#set-chance").checked = app.showChance;
   $("#dlg-settings").showModal();
+}
+
+/** Put one of the player's unfinished games back on the table. */
+async function reopenGame(id) {
+  stopAuto();
+  hideEnding();
+  try {
+    const state = await api.open(id);
+    reconcile(state, flyTime());
+    setState(state);
+  } catch (err) {
+    showError(err);
+  }
 }
 
 // ------------------------------------------------------------------------ replay
@@ -1132,7 +1154,7 @@ function onKey(e) {
   else if (/^[1-8]$/.test(k)) playFrom(`R${k}`);
   else if (low === "p" || low === "з") playFrom("F8");
   else if (low === "b" || low === "и") {
-    if (app.state && app.state.active !== null) playFrom(`F${app.state.active + 1}`);
+    if (app.state && app.state.base_move) playFrom(app.state.base_move);
   } else if (low === "w" || low === "ц") playFrom("waste");
   else if (low === "s" || low === "ы") enqueue(doStep);
   else if (low === "a" || low === "ф") toggleAuto();
@@ -1147,39 +1169,18 @@ function onKey(e) {
 }
 
 // ------------------------------------------------------------------------ start
-/** Show game ``id`` if given, else the game this browser showed last if nothing moved
- * since, else the player's unfinished game, else a new deal. */
+/** Show game ``id`` if given, else the game on the player's table (the server keeps
+ * it, so the terminal game and other tabs agree), else deal a new one. */
 async function loadCurrent(id) {
   let state = null;
-  // The list answers 200 even when it is empty, where GET /api/games/current answers 404
-  // (which the browser logs as a failed resource on every first visit).
-  let wanted = id || null;
-  if (!wanted) {
-    try {
-      // The game this browser showed last, if it is still the player's latest (a reload
-      // shows exactly what was on the table, finished or not); else the player's latest
-      // unfinished game (say, one moved on in the terminal since); else a new deal.
-      const [latest] = (await api.games(null, 1)).games;
-      const last = localStorage.getItem("fl_game");
-      if (latest && latest.id === last) wanted = last;
-      else {
-        const [playing] = (await api.games("playing", 1)).games;
-        wanted = playing ? playing.id : null;
-      }
-    } catch (err) {
-      showError(err);
-    }
-  }
-  if (wanted) {
-    try {
-      state = await api.game(wanted);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 404) showError(err);
-    }
+  try {
+    state = id ? await api.open(id) : await api.current();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) showError(err);
   }
   if (!state) {
     try {
-      state = await api.newGame(undefined, savedVariant());
+      state = await api.newGame(undefined, undefined, "random");
     } catch (err) {
       showError(err);
       return;
@@ -1211,23 +1212,21 @@ function applySpeed() {
 }
 
 async function loadSettings() {
-  let lang = detectLang();
-  const speed = localStorage.getItem("fl_speed");
-  if (speed !== null) app.speed = Number(speed);
-  else if (matchMedia("(prefers-reduced-motion: reduce)").matches) app.speed = 0;
-  app.showChance = localStorage.getItem("fl_chance") !== "0";
+  // The cached copy paints the first frame; the server's copy, the player's one set of
+  // settings (shared with the terminal game), always wins.
   try {
-    const s = await api.settings();
-    if (s.lang === "ru" || s.lang === "en") lang = localStorage.getItem("fl_lang") || s.lang;
-    if (Number.isInteger(s.speed)) app.speed = s.speed;
-    if (typeof s.show_chance === "boolean") app.showChance = s.show_chance;
-    // The variant for new games, as last chosen (redeals -1 stands for unlimited).
-    if (!localStorage.getItem("fl_variant") && Number.isInteger(s.redeals)) {
-      localStorage.setItem("fl_variant", JSON.stringify({
-        redeals: s.redeals < 0 ? null : s.redeals, waste_playable: !!s.waste_playable, privileged_last: s.privileged_last !== false,
-      }));
-    }
-  } catch (_) { /* defaults */ }
+    const cached = JSON.parse(localStorage.getItem("fl_settings") || "null");
+    if (cached && typeof cached === "object") app.settings = { ...app.settings, ...cached };
+  } catch (_) { /* ignore */ }
+  try {
+    app.settings = await api.settings();
+    localStorage.setItem("fl_settings", JSON.stringify(app.settings));
+  } catch (_) { /* the cache or the defaults */ }
+  const s = app.settings;
+  const lang = s.lang === "ru" || s.lang === "en" ? s.lang : detectLang();
+  if (Number.isInteger(s.speed)) app.speed = s.speed;
+  else if (matchMedia("(prefers-reduced-motion: reduce)").matches) app.speed = 0;
+  app.showChance = s.show_chance !== false;
   // A speed asked for in the address (?speed=0) wins: handy for demos and tests.
   const q = new URLSearchParams(location.search).get("speed");
   if (q !== null && /^[0-3]$/.test(q)) app.speed = Number(q);
@@ -1248,7 +1247,8 @@ async function main() {
   $("#b-deal").addEventListener("click", openDealDialog);
   $("#b-restart").addEventListener("click", () => enqueue(doRestart));
   $("#b-stats").addEventListener("click", () => openStats({
-    replay: (id) => enqueue(() => startReplay(id)), toast, variant: app.state && app.state.variant && app.state.variant.token,
+    replay: (id) => enqueue(() => startReplay(id)), reopen: (id) => enqueue(() => reopenGame(id)), toast,
+    variant: app.state && app.state.variant && app.state.variant.token, current: app.state && app.state.id,
   }));
   $("#b-rules").addEventListener("click", () => openHelp());
   $("#b-settings").addEventListener("click", openSettings);

@@ -11,7 +11,7 @@ function variantName(token, description) {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-let ctx = { replay: () => {}, toast: () => {} };
+let ctx = { replay: () => {}, reopen: () => {}, toast: () => {}, current: null };
 let selected = 0;
 let variants = [];
 
@@ -62,7 +62,8 @@ function renderVariant() {
     return;
   }
   const cells = [
-    [t("st_played"), v.played], [t("st_won"), v.won], [t("st_rate"), pct(v.win_rate)],
+    [t("st_played"), v.played], [t("st_won"), v.won], [t("st_lost"), v.lost], [t("st_abandoned"), v.abandoned],
+    [t("st_rate"), pct(v.win_rate)],
     [t("st_streak"), v.current_streak], [t("st_best"), v.best_streak],
     [t("st_passes"), (Math.round(v.average_passes * 100) / 100).toFixed(2)],
   ];
@@ -130,6 +131,39 @@ async function renderHistory() {
   }
 }
 
+/** The player's unfinished games (the one on the table and those left for another),
+ * each of which can be put back on the table. */
+async function renderUnfinished() {
+  const box = document.getElementById("st-unfinished");
+  let games = [];
+  try {
+    games = (await api.games("unfinished", 20)).games;
+  } catch (err) {
+    box.textContent = String(err.message || err);
+    return;
+  }
+  games = games.filter((g) => g.id !== ctx.current);
+  if (!games.length) {
+    box.innerHTML = "";
+    return;
+  }
+  const rows = games.map((g) =>
+    `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant, g.description)}</td>` +
+    `<td>${g.abandoned ? t("abandoned") : t("playing")}</td><td>${g.score}</td><td>${fmtDate(g.updated)}</td>` +
+    `<td class="acts"><button type="button" class="small reopen">${t("reopen")}</button></td></tr>`,
+  ).join("");
+  box.innerHTML =
+    `<h3>${t("unfinished")}</h3><table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
+    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+  for (const b of box.querySelectorAll("button.reopen")) {
+    b.addEventListener("click", () => {
+      const id = b.closest("tr").dataset.id;
+      document.getElementById("dlg-stats").close();
+      ctx.reopen(id);
+    });
+  }
+}
+
 async function load() {
   try {
     variants = (await api.stats()).variants;
@@ -144,6 +178,7 @@ async function load() {
   selected = Math.min(selected, Math.max(0, variants.length - 1));
   renderTabs();
   renderVariant();
+  await renderUnfinished();
   await renderHistory();
 }
 

@@ -1,0 +1,495 @@
+"""``PlayService``: a player's games over time, defined once for every face.
+
+The browser (``firstlast.web``) and the terminal (``firstlast.tui``) call this and
+nothing else to play: which game is on a player's table, starting and reopening games,
+the actions (move, step, advance, undo, redo, restart), records, statistics and
+settings. Rules are the engine's; storage is ``firstlast.store``'s; the policies that
+join them — what counts in the statistics, what happens to a game that is left, what
+happens when two windows write to one game — are here (docs/play.md).
+
+The methods are synchronous and thread-safe (one store call at a time per service).
+A ``StoredGame`` returned by a method is for the caller to read, never to change: the
+service keeps it as its cached copy, which the next action on that game updates.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Final, Literal, TypeVar
+
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
+from ..engine.errors import RecordError
+from ..engine.record import game_from_record, record_to_text
+from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
+from . import deals
+from .errors import PlayError
+from .settings import Settings
+from .stats import Stats, compute
+
+T = TypeVar("T")
+#: How a new game picks its deal: ``number`` (given), ``random``, ``next`` (the deal
+#: after the one on the table), ``again`` (the table's deal and variant), ``daily``,
+#: ``winnable`` (a random deal that comes out).
+StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
+START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
+ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
+#: A changed game whose save lost a race is re-decided on the stored game this often.
+SAVE_ATTEMPTS: Final = 3
+CACHED_GAMES: Final = 256
+#: ``step`` makes at most this many forced moves in one call (a whole game is ~1,000).
+MAX_STEPS: Final = 100_000
+#: Largest record accepted for import, in characters.
+MAX_RECORD_CHARS: Final = 1024 * 1024
+
+
+@dataclass
+class ActionResult:
+    """What an action did: the game as now stored, the steps made (for an undo, the
+    step taken back), the card movements in order (for an undo, those that put the
+    cards back) and whether it put a new game on the table (restart of a finished
+    game)."""
+
+    stored: StoredGame
+    steps: tuple[Step, ...]
+    movements: tuple[Movement, ...]
+    new_game: bool = False
+
+    @property
+    def move(self) -> Move | None:
+        """The last move made or taken back, if any."""
+        return self.steps[-1].move if self.steps else None
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    player: str
+    settings: Settings
+
+
+class PlayService:
+    """Sessions, actions, statistics and settings over one ``GameStore``."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        # Games as last committed by this service, so that a move needs no replay. Only
+        # a hint: the store's version check catches any write made elsewhere.
+        self._games: OrderedDict[str, StoredGame] = OrderedDict()
+        self._known: set[str] = set()  # players are never deleted, so a yes can be cached
+
+    # ------------------------------------------------------------ plumbing
+    @contextmanager
+    def _tx(self) -> Iterator[Transaction]:
+        """A store transaction; storage failures become ``PlayError('storage')``."""
+        try:
+            with self.store.transaction() as tx:
+                yield tx
+        except (PlayError, UnknownGame, StoreConflict):
+            raise
+        except StoreError as e:
+            raise PlayError("storage", reason=str(e)) from None
+        except sqlite3.Error as e:
+            raise PlayError("storage", reason=str(e) or type(e).__name__) from None
+
+    def _cache_take(self, gid: str) -> StoredGame | None:
+        return self._games.pop(gid, None)
+
+    def _cache_put(self, stored: StoredGame) -> None:
+        self._games[stored.id] = stored
+        while len(self._games) > CACHED_GAMES:
+            self._games.popitem(last=False)
+
+    @staticmethod
+    def _player_or_new(tx: Transaction, player: str | None) -> str:
+        return player if player is not None and tx.has_player(player) else tx.new_player()
+
+    # ------------------------------------------------------------ players
+    def known_player(self, player: str | None) -> str | None:
+        """``player`` if the store knows it, else ``None``."""
+        if player is None:
+            return None
+        if player in self._known:
+            return player
+        with self._lock, self._tx() as tx:
+            if tx.has_player(player):
+                self._known.add(player)
+                return player
+        return None
+
+    def local_player(self) -> str:
+        """This machine's own player (the terminal plays as it; ``firstlast play``
+        signs the browser in as it)."""
+        with self._lock:
+            try:
+                return self.store.local_player()
+            except (StoreError, sqlite3.Error) as e:
+                raise PlayError("storage", reason=str(e)) from None
+
+    # ------------------------------------------------------------ sessions
+    def current(self, player: str | None) -> StoredGame | None:
+        """The game on ``player``'s table, if any."""
+        if player is None:
+            return None
+        with self._lock, self._tx() as tx:
+            return self._table(tx, player)
+
+    def start(self, player: str | None, how: StartKind = "random", deal: object = None,
+              variant: Variant | None = None) -> StoredGame:
+        """Put a new game on ``player``'s table (a new player when ``None`` or unknown;
+        ``.player`` of the answer tells which). ``how`` picks the deal (``StartKind``);
+        ``variant`` defaults to the player's setting (for ``again``, the table's). The
+        game it replaces is left (see ``_leave``)."""
+        if how not in START_KINDS:
+            raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
+        number = deals.parse_deal(deal) if how == "number" else None
+        with self._lock, self._tx() as tx:
+            pid = self._player_or_new(tx, player)
+            chosen = variant or Settings.from_stored(tx.settings(pid)).variant
+            table = self._table(tx, pid)
+            if how == "number":
+                assert number is not None
+                n = number
+            elif how == "random":
+                n = deals.random_deal()
+            elif how == "daily":
+                n = deals.daily_deal()
+            elif how == "winnable":
+                n = deals.winnable_deal(chosen)
+            else:
+                if table is None:
+                    raise PlayError("next.none" if how == "next" else "again.none")
+                n = deals.next_deal(table.game.deal) if how == "next" else table.game.deal
+                if how == "again" and variant is None:
+                    chosen = table.game.variant
+            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table)
+        self._known.add(stored.player)
+        self._cache_put(stored)
+        return stored
+
+    def open(self, player: str | None, game_id: str) -> StoredGame:
+        """Put one of ``player``'s games back on the table (reopen an unfinished game,
+        or look at a finished one); the game it replaces is left."""
+        if player is None:
+            raise PlayError("game.unknown")
+        with self._lock, self._tx() as tx:
+            try:
+                stored = tx.load(game_id, player)
+            except UnknownGame:
+                raise PlayError("game.unknown") from None
+            self._switch(tx, player, stored.id)
+            if stored.abandoned is not None:
+                tx.mark_abandoned(stored.id, False)
+                stored = tx.load(stored.id, player)
+        self._cache_put(stored)
+        return stored
+
+    def resume(self, player: str | None, deal: int | None = None, variant: Variant | None = None) -> StoredGame | None:
+        """Put the player's latest unfinished game back on the table (only one of
+        ``deal``/``variant`` when given); ``None`` when there is none."""
+        for g in self.games(player, "unfinished", 1000):
+            if g.origin == "played" and (deal is None or g.deal == deal) and (variant is None or g.variant == variant):
+                return self.open(player, g.id)
+        return None
+
+    def import_record(self, player: str | None, text: str) -> StoredGame:
+        """Store someone's game from its text record (checked by replaying it). Imported
+        games are kept and replayable but never counted as the importer's own play
+        (docs/play.md)."""
+        if len(text) > MAX_RECORD_CHARS:
+            raise PlayError("record.invalid", reason=f"the record is too long (at most {MAX_RECORD_CHARS} characters)",
+                            line=None)
+        if not text.strip():
+            raise PlayError("record.empty")
+        try:
+            game = game_from_record(text)
+        except RecordError as e:
+            raise PlayError("record.invalid", reason=str(e), line=e.line) from None
+        except (ValueError, OverflowError) as e:  # FirstLastError is a ValueError
+            raise PlayError("record.invalid", reason=str(e), line=None) from None
+        with self._lock, self._tx() as tx:
+            pid = self._player_or_new(tx, player)
+            # Kept beside the player's games, not put on the table: looking at someone
+            # else's game abandons nothing (``open`` puts it there to play it on).
+            stored = tx.insert(pid, game, "imported")
+        self._known.add(stored.player)
+        self._cache_put(stored)
+        return stored
+
+    def game(self, player: str | None, game_id: str) -> StoredGame:
+        """One of ``player``'s games, to read (it does not go on the table)."""
+        if player is None:
+            raise PlayError("game.unknown")
+        with self._lock, self._tx() as tx:
+            try:
+                return tx.load(game_id, player)
+            except UnknownGame:
+                raise PlayError("game.unknown") from None
+
+    def games(self, player: str | None, status: str | None = None, limit: int = 100) -> list[GameSummary]:
+        """``player``'s games, latest first; ``status`` as in ``Transaction.games``
+        (``unfinished`` lists the games that can be reopened)."""
+        if player is None:
+            return []
+        with self._lock, self._tx() as tx:
+            return tx.games(player, status=status, limit=limit)
+
+    def record(self, player: str | None, game_id: str) -> str:
+        stored = self.game(player, game_id)
+        return record_to_text(stored.game, date=stored.created[:10])
+
+    @staticmethod
+    def _table(tx: Transaction, player: str) -> StoredGame | None:
+        gid = tx.current(player)
+        if gid is None:
+            return None
+        try:
+            return tx.load(gid, player)
+        except UnknownGame:
+            return None
+
+    def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
+                      table: StoredGame | None) -> StoredGame:
+        stored = tx.insert(player, game, origin)
+        self._leave(tx, table)
+        tx.set_current(player, stored.id)
+        return stored
+
+    def _switch(self, tx: Transaction, player: str, game_id: str) -> None:
+        """Make ``game_id`` the game on the table, leaving the one there."""
+        if tx.current(player) == game_id:
+            return
+        self._leave(tx, self._table(tx, player))
+        tx.set_current(player, game_id)
+
+    def _leave(self, tx: Transaction, table: StoredGame | None) -> None:
+        """The game on the table is replaced by another. One of the player's own that
+        is unfinished is *abandoned* (counted as such, and can be reopened); one that
+        was dealt and never played is deleted; finished and imported games stay as
+        they are."""
+        if table is None or table.result is not None or table.origin != "played" or table.abandoned is not None:
+            return
+        if table.game.position.status != "playing":
+            return
+        if not table.game.moves and not table.game.redo_moves:
+            tx.delete(table.id)
+        else:
+            tx.mark_abandoned(table.id, True)
+        self._games.pop(table.id, None)
+
+    # ------------------------------------------------------------ actions
+    def act(self, player: str | None, game_id: str, action: ActionName, argument: str | int | None = None,
+            version: int | None = None) -> ActionResult:
+        """Do ``action`` on ``player``'s game and commit it before answering.
+
+        Conflict policy (docs/play.md): with ``version`` — the version the face last
+        showed — an action on a game saved elsewhere since then is refused with
+        ``game.changed`` and changes nothing (the face shows the saved game). Without
+        it, the action applies to the game as stored now: it is decided and saved in one
+        write transaction, on the stored game (this service's cached copy only when its
+        version is still the stored one).
+        Acting on a game puts it on the table.
+        """
+        if player is None:
+            raise PlayError("game.unknown")
+        fn = self._action(action, argument)
+        with self._lock:
+            for attempt in range(SAVE_ATTEMPTS):
+                stored = self._cache_take(game_id) if attempt == 0 else None
+                try:
+                    with self._tx() as tx:
+                        # Our copy is used only if nobody saved the game since (the version
+                        # is read under the write lock this transaction holds).
+                        if stored is not None and tx.version(game_id) != stored.version:
+                            stored = None
+                        if stored is None:
+                            try:
+                                stored = tx.load(game_id, player)
+                            except UnknownGame:
+                                raise PlayError("game.unknown") from None
+                        if stored.player != player:
+                            self._cache_put(stored)
+                            raise PlayError("game.unknown")
+                        if version is not None and stored.version != version:
+                            self._cache_put(stored)
+                            raise PlayError("game.changed", version=stored.version)
+                        try:
+                            result = fn(tx, stored)
+                        except PlayError:
+                            self._cache_put(stored)  # refused: the engine changed nothing
+                            raise
+                        if result.stored is stored and result.steps:
+                            tx.save(stored)
+                        self._switch(tx, player, result.stored.id)
+                        if result.stored.abandoned is not None:
+                            tx.mark_abandoned(result.stored.id, False)
+                            result.stored.abandoned = None
+                            result.stored.version += 1
+                except StoreConflict:
+                    if version is not None:
+                        fresh = self.game(player, game_id)
+                        self._cache_put(fresh)
+                        raise PlayError("game.changed", version=fresh.version) from None
+                    continue  # the changed copy is dropped; act again on the stored game
+                self._cache_put(result.stored)
+                return result
+        raise PlayError("game.busy")
+
+    def _action(self, action: ActionName, argument: str | int | None) -> Callable[[Transaction, StoredGame],
+                                                                                    ActionResult]:
+        if action == "move":
+            if not isinstance(argument, str | Move):
+                raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or W")
+            try:
+                move = Move.parse(argument) if isinstance(argument, str) else argument
+            except InvalidMoveError as e:
+                raise PlayError("move.invalid", reason=str(e)) from None
+            return lambda tx, s: _play(s, move)
+        if action == "step":
+            n = 1 if argument is None else argument
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
+                raise PlayError("move.invalid", reason=f"steps must be a whole number 1…{MAX_STEPS}")
+            return lambda tx, s: _steps(s, n)
+        if action == "advance":
+            return lambda tx, s: _advance(s)
+        if action == "undo":
+            return lambda tx, s: _undo(s)
+        if action == "redo":
+            return lambda tx, s: _redo(s)
+        if action == "restart":
+            return self._restart
+        raise PlayError("move.invalid", reason=f"not an action: {action!r}")
+
+    def _restart(self, tx: Transaction, stored: StoredGame) -> ActionResult:
+        """Back to the deal. A game that has reached a result keeps it: restarting it
+        opens a new attempt at the same deal (a new game on the table), so a result
+        is never erased. An unfinished game is rewound; its moves can be redone."""
+        if stored.result is not None:
+            fresh = tx.insert(stored.player, Game(stored.game.deal, stored.game.variant))
+            return ActionResult(fresh, (), (), new_game=True)
+        game = stored.game
+        undone: list[Step] = []
+        movements: list[Movement] = []
+        while game.can_undo:
+            move = game.moves[-1]
+            back = game.undo()
+            undone.append(Step(move, back))
+            movements.extend(back)
+        return ActionResult(stored, tuple(undone), tuple(movements))
+
+    # ------------------------------------------------------------ conveniences
+    def move(self, player: str | None, game_id: str, move: str | Move, version: int | None = None) -> ActionResult:
+        return self.act(player, game_id, "move", move if isinstance(move, str) else str(move), version)
+
+    def step(self, player: str | None, game_id: str, n: int = 1, version: int | None = None) -> ActionResult:
+        return self.act(player, game_id, "step", n, version)
+
+    def advance(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
+        return self.act(player, game_id, "advance", None, version)
+
+    def undo(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
+        return self.act(player, game_id, "undo", None, version)
+
+    def redo(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
+        return self.act(player, game_id, "redo", None, version)
+
+    def restart(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
+        return self.act(player, game_id, "restart", None, version)
+
+    # ------------------------------------------------------------ statistics
+    def stats(self, player: str | None) -> list[Stats]:
+        """Per variant the player has counted games in (canonical first); see
+        ``firstlast.play.stats`` for what counts."""
+        if player is None:
+            return []
+        with self._lock, self._tx() as tx:
+            out = [compute(v, tx.result_rows(v, player)) for v in tx.variants_played(player)]
+        out = [s for s in out if s.played or s.abandoned]
+        out.sort(key=lambda s: (s.variant != Variant(), s.variant.token))
+        return out
+
+    # ------------------------------------------------------------ settings
+    def settings(self, player: str | None) -> Settings:
+        if player is None:
+            return Settings()
+        with self._lock, self._tx() as tx:
+            return Settings.from_stored(tx.settings(player))
+
+    def update_settings(self, player: str | None, changes: Mapping[str, object]) -> PlayerSettings:
+        """Apply ``changes`` (checked first: a refused change stores nothing, not even
+        a player); ``null`` restores a setting's default."""
+        Settings().updated(changes)  # refuse bad input before anything is stored
+        with self._lock, self._tx() as tx:
+            pid = self._player_or_new(tx, player)
+            settings = Settings.from_stored(tx.settings(pid)).updated(changes)
+            tx.save_settings(pid, settings.to_json())
+        self._known.add(pid)
+        return PlayerSettings(pid, settings)
+
+
+# ---------------------------------------------------------------------------- the actions
+def refusal(move: Move, error: IllegalMoveError) -> PlayError:
+    """The play layer's refusal of ``move``, which the engine refused with ``error``."""
+    return PlayError("move.illegal", reason=str(error), rule=error.rule, move=str(move))
+
+
+def _play(stored: StoredGame, move: Move) -> ActionResult:
+    try:
+        movements = stored.game.push(move)
+    except IllegalMoveError as e:
+        raise refusal(move, e) from None
+    return ActionResult(stored, (Step(move, movements),), movements)
+
+
+def _steps(stored: StoredGame, n: int) -> ActionResult:
+    """Up to ``n`` forced moves (R9: play is forced); refused once the game is over."""
+    game = stored.game
+    if game.position.status != "playing":
+        raise PlayError("game.over", rule="R11")
+    made: list[Step] = []
+    while len(made) < n and (s := game.step()) is not None:
+        made.append(s)
+    return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
+
+
+def _advance(stored: StoredGame) -> ActionResult:
+    """Turn until a card fits: forced moves, stopping after a turn whose card went onto
+    a pile (R9), before anything but a turn (a card to play, a redeal), or at the end.
+    The first move is always made, whatever it is, so advancing never stalls."""
+    game = stored.game
+    if game.position.status != "playing":
+        raise PlayError("game.over", rule="R11")
+    made: list[Step] = []
+    while (move := game.position.forced_move()) is not None:
+        if made and move.kind != "turn":
+            break
+        movements = game.push(move)
+        made.append(Step(move, movements))
+        if move.kind != "turn" or any(m.target.startswith("P") for m in movements):
+            break
+    return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
+
+
+def _undo(stored: StoredGame) -> ActionResult:
+    game = stored.game
+    if not game.can_undo:
+        raise PlayError("undo.empty")
+    move = game.moves[-1]
+    back = game.undo()
+    return ActionResult(stored, (Step(move, back),), back)
+
+
+def _redo(stored: StoredGame) -> ActionResult:
+    game = stored.game
+    if not game.can_redo:
+        raise PlayError("redo.empty")
+    move = game.redo_moves[0]
+    try:
+        movements = game.redo()
+    except IllegalMoveError as e:
+        raise refusal(move, e) from None
+    return ActionResult(stored, (Step(move, movements),), movements)

@@ -1,0 +1,125 @@
+"""A player's settings: one schema, read and written by every face.
+
+Stored as JSON with the player; ``Settings.from_stored`` reads it leniently (a value
+this version does not understand falls back to its default), ``Settings.updated``
+checks a change strictly (``PlayError`` naming the setting). A browser may cache the
+settings in ``localStorage`` but the stored ones always win.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Final, Literal
+
+from ..engine import CANONICAL, Variant
+from .errors import PlayError
+
+Lang = Literal["ru", "en"]
+LANGS: Final = ("ru", "en")
+#: Pace of play: 0 instant (no animation), 1 slow, 2 normal, 3 fast.
+SPEEDS: Final = range(0, 4)
+DEFAULT_SPEED: Final = 2
+#: New games may ask for at most this many redeals (V1); beyond it, "unlimited".
+MAX_REDEALS: Final = 1000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``lang``: the interface language (``None``: follow the browser or terminal);
+    ``speed``: pace of play 0…3; ``variant``: the rules for new games (V1–V3);
+    ``show_chance``: show the live chance-to-come-out figure."""
+
+    lang: Lang | None = None
+    speed: int = DEFAULT_SPEED
+    variant: Variant = field(default=CANONICAL)
+    show_chance: bool = True
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance")
+
+    def to_json(self) -> dict[str, object]:
+        return {"lang": self.lang, "speed": self.speed, "variant": self.variant.token,
+                "show_chance": self.show_chance}
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, object]) -> Settings:
+        """Read stored settings; a value that does not check takes its default."""
+        s = cls()
+        for key in cls.FIELDS:
+            if key in data:
+                with contextlib.suppress(PlayError):
+                    s = s.updated({key: data[key]})
+        return s
+
+    def updated(self, changes: Mapping[str, object]) -> Settings:
+        """These settings with ``changes`` applied (``null`` restores a default);
+        ``PlayError`` (``settings.unknown``/``settings.value``) on any bad entry."""
+        s = self
+        for key, value in changes.items():
+            if key not in self.FIELDS:
+                raise PlayError("settings.unknown", key=str(key)[:40], expected=", ".join(self.FIELDS))
+            if value is None:
+                s = replace(s, **{key: getattr(Settings(), key)})
+            elif key == "lang":
+                if value not in LANGS:
+                    raise PlayError("settings.value", key=key, reason='must be "ru" or "en"')
+                s = replace(s, lang=value)
+            elif key == "speed":
+                if isinstance(value, bool) or not isinstance(value, int) or value not in SPEEDS:
+                    raise PlayError("settings.value", key=key, reason="must be a whole number 0…3")
+                s = replace(s, speed=value)
+            elif key == "variant":
+                s = replace(s, variant=parse_variant(value))
+            elif key == "show_chance":
+                if not isinstance(value, bool):
+                    raise PlayError("settings.value", key=key, reason="must be true or false")
+                s = replace(s, show_chance=value)
+        return s
+
+
+def parse_variant(value: object) -> Variant:
+    """A variant from its token (``"r3"``, ``"ruw"``, ``"r0n"``…) or from an object
+    ``{redeals, waste_playable, privileged_last}`` (missing fields canonical; ``token``
+    and ``description`` tolerated, so a game's variant can be sent back as it came).
+    Redeals are capped at ``MAX_REDEALS`` (beyond that, choose unlimited)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) > 12:
+            raise PlayError("variant.invalid", text=value[:40])
+        try:
+            v = Variant.from_token(text)
+        except ValueError:
+            raise PlayError("variant.invalid", text=value[:40]) from None
+    elif isinstance(value, Mapping):
+        allowed = ("redeals", "waste_playable", "privileged_last", "token", "description")
+        for key in value:
+            if key not in allowed:
+                raise PlayError("variant.field", field=str(key)[:40],
+                                reason=f"is not a variant field (expected {', '.join(allowed[:3])})")
+        redeals = value.get("redeals", CANONICAL.redeals)
+        if redeals is not None and (isinstance(redeals, bool) or not isinstance(redeals, int) or redeals < 0):
+            raise PlayError("variant.redeals", max=MAX_REDEALS)
+        flags: dict[str, bool] = {}
+        for name in ("waste_playable", "privileged_last"):
+            flag = value.get(name, getattr(CANONICAL, name))
+            if not isinstance(flag, bool):
+                raise PlayError("variant.field", field=name, reason="must be true or false")
+            flags[name] = flag
+        v = Variant(redeals=redeals, **flags)
+    else:
+        raise PlayError("variant.invalid", text=str(value)[:40])
+    if v.redeals is not None and v.redeals > MAX_REDEALS:
+        raise PlayError("variant.redeals", max=MAX_REDEALS)
+    return v
+
+
+def parse_redeals(text: str) -> int | None:
+    """Redeals (V1) as typed: ``unlimited`` (or ``u``, ``∞``) or a whole number
+    0…``MAX_REDEALS`` in ASCII digits, checked before ``int()``."""
+    t = text.strip().lower()
+    if t in ("unlimited", "u", "∞"):
+        return None
+    if not (t.isascii() and t.isdigit()) or len(t) > len(str(MAX_REDEALS)) or int(t) > MAX_REDEALS:
+        raise PlayError("variant.redeals", max=MAX_REDEALS)
+    return int(t)

@@ -1,0 +1,257 @@
+"""The play layer (firstlast.play): sessions, actions, the statistics policy, settings,
+the conflict policy and the one deal-number parser (docs/play.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from firstlast.engine import MAX_DEAL, Game, Variant
+from firstlast.engine.record import record_to_text
+from firstlast.play import (
+    CODES,
+    PlayError,
+    PlayService,
+    Settings,
+    daily_deal,
+    next_deal,
+    parse_deal,
+    parse_variant,
+    winnable_deal,
+)
+from firstlast.play.settings import parse_redeals
+from firstlast.play.table import controls
+from firstlast.store import GameStore
+
+WON_DEAL, LOST_DEAL = 7, 1
+
+
+@pytest.fixture
+def play(tmp_path: Path) -> PlayService:
+    return PlayService(GameStore(tmp_path / "games.sqlite3"))
+
+
+def codes(fn: object, *args: object) -> str:
+    with pytest.raises(PlayError) as e:
+        fn(*args)  # type: ignore[operator]
+    return e.value.code
+
+
+# ---------------------------------------------------------------------------- deals
+def test_one_deal_number_syntax() -> None:
+    assert parse_deal("0") == 0 and parse_deal("42") == 42 and parse_deal(str(MAX_DEAL)) == MAX_DEAL
+    assert parse_deal(7) == 7
+    for bad in ("", " 1", "1 ", "1_000", "1,000", "1 000", "+1", "-1", "12x", "５", "²", "١٢", "0x10", "1e3"):
+        assert codes(parse_deal, bad) == "deal.invalid", bad
+    for big in (str(MAX_DEAL + 1), "9" * 21, "9" * 5000, MAX_DEAL + 1, -1):
+        assert codes(parse_deal, big) in ("deal.range", "deal.invalid")
+    for wrong in (True, 1.5, None, [1]):
+        assert codes(parse_deal, wrong) == "deal.invalid"
+
+
+def test_next_daily_and_winnable_deals() -> None:
+    assert next_deal(41) == 42 and next_deal(MAX_DEAL) == 0
+    assert daily_deal(dt.date(2026, 11, 30)) == 20261130
+    assert daily_deal(dt.date(2026, 12, 1)) != daily_deal(dt.date(2026, 11, 30))
+    draws = iter([LOST_DEAL, LOST_DEAL, WON_DEAL, 99])
+    assert winnable_deal(Variant(), draw=lambda: next(draws)) == WON_DEAL
+    game = Game(winnable_deal(Variant()))
+    game.autoplay()
+    assert game.status == "won"
+    assert codes(winnable_deal, Variant(), lambda: LOST_DEAL, 3) == "winnable.none"
+
+
+def test_controls_name_the_moves_of_the_table() -> None:
+    game = Game(1)
+    c = controls(game.position)
+    assert str(c.stock) == "turn" and str(c.base) == "F1" and c.target == "P1"
+    game.autoplay()  # lost with an empty stock: the stock's move is a redeal (refused: none left)
+    assert str(controls(game.position).stock) == "redeal"
+
+
+# ---------------------------------------------------------------------------- settings
+def test_settings_schema() -> None:
+    s = Settings()
+    assert s.to_json() == {"lang": None, "speed": 2, "variant": "r3", "show_chance": True}
+    s = s.updated({"lang": "ru", "variant": "ruw", "speed": 0, "show_chance": False})
+    assert s.variant == Variant(redeals=None, waste_playable=True) and s.lang == "ru"
+    assert s.updated({"lang": None}).lang is None
+    assert s.updated({"variant": {"redeals": 0, "privileged_last": False}}).variant.token == "r0n"
+    for bad, code in [({"lang": "de"}, "settings.value"), ({"speed": 9}, "settings.value"),
+                      ({"speed": True}, "settings.value"), ({"show_chance": 1}, "settings.value"),
+                      ({"colour": "red"}, "settings.unknown"), ({"variant": "r1001"}, "variant.redeals"),
+                      ({"variant": "rx"}, "variant.invalid"), ({"variant": {"redeals": -1}}, "variant.redeals"),
+                      ({"variant": {"waste": True}}, "variant.field")]:
+        assert codes(s.updated, bad) == code, bad
+    # Stored settings are read leniently: what does not check falls back to its default.
+    assert Settings.from_stored({"lang": "xx", "speed": 3, "variant": "bad", "junk": 1}) == Settings(speed=3)
+    assert parse_variant("r0") == Variant(redeals=0)
+    assert parse_redeals("unlimited") is None and parse_redeals(" 5 ") == 5
+    for bad in ("５", "-1", "1001", "9" * 30, "x", ""):
+        assert codes(parse_redeals, bad) == "variant.redeals"
+
+
+def test_every_error_code_has_a_kind_and_a_sentence() -> None:
+    kinds = {"invalid", "illegal", "not_found", "conflict", "unavailable"}
+    assert all(kind in kinds and template for kind, template in CODES.values())
+    e = PlayError("deal.range", max=MAX_DEAL)
+    assert e.kind == "invalid" and str(MAX_DEAL) in e.message
+    assert e.to_json() == {"error": e.message, "code": "deal.range", "params": {"max": MAX_DEAL}}
+
+
+# ---------------------------------------------------------------------------- sessions
+def test_starting_another_game_abandons_an_unfinished_one(play: PlayService) -> None:
+    a = play.start(None, "number", "3")
+    pid = a.player
+    assert play.current(pid).id == a.id  # type: ignore[union-attr]
+    play.step(pid, a.id)
+    b = play.start(pid, "number", "4")
+    assert play.game(pid, a.id).abandoned is not None
+    assert [g.id for g in play.games(pid, "abandoned")] == [a.id]
+    # Dealt and never played: leaving it deletes it.
+    c = play.start(pid, "random")
+    assert codes(play.game, pid, b.id) == "game.unknown"
+    assert 0 <= c.game.deal <= MAX_DEAL
+    # Reopening puts it back, no longer abandoned.
+    assert play.open(pid, a.id).abandoned is None
+    assert play.current(pid).id == a.id  # type: ignore[union-attr]
+    assert {g.id for g in play.games(pid, "unfinished")} == {a.id}
+    # next / again follow the table.
+    assert play.start(pid, "next").game.deal == 4
+    again = play.start(pid, "again")
+    assert again.game.deal == 4 and again.game.variant == Variant()
+    assert play.resume(pid, deal=3) is not None and play.current(pid).id == a.id  # type: ignore[union-attr]
+    assert play.resume(pid, deal=999) is None
+
+
+def test_new_games_take_the_players_variant(play: PlayService) -> None:
+    pid = play.update_settings(None, {"variant": "r0w"}).player
+    assert play.start(pid, "number", "5").game.variant == Variant(redeals=0, waste_playable=True)
+    assert play.start(pid, "number", "5", Variant()).game.variant == Variant()
+
+
+def test_refused_requests_store_no_player(play: PlayService) -> None:
+    for fn, args in [(play.start, (None, "number", "x")), (play.update_settings, (None, {"lang": "de"})),
+                     (play.import_record, (None, "garbage")), (play.import_record, (None, "")),
+                     (play.start, (None, "next"))]:
+        with pytest.raises(PlayError):
+            fn(*args)  # type: ignore[operator]
+    with play.store.transaction() as tx:
+        assert tx.db.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 0
+
+
+# ---------------------------------------------------------------------------- actions
+def test_actions_follow_the_engine(play: PlayService) -> None:
+    g = play.start(None, "number", "0")
+    pid = g.player
+    assert codes(play.undo, pid, g.id) == "undo.empty"
+    assert codes(play.redo, pid, g.id) == "redo.empty"
+    assert codes(play.move, pid, g.id, "turn") == "move.illegal"  # R9: a card fits
+    assert codes(play.move, pid, g.id, "R9") == "move.invalid"
+    r = play.move(pid, g.id, "R3")
+    assert [str(s.move) for s in r.steps] == ["R3"] and r.movements
+    r = play.step(pid, g.id, 5)
+    assert len(r.steps) == 5
+    reference = Game(0)
+    reference.push("R3")
+    for _ in range(5):
+        reference.step()
+    assert r.stored.game.moves == reference.moves
+    assert codes(play.act, pid, g.id, "fly") == "move.invalid"
+    assert codes(play.step, pid, g.id, 0) == "move.invalid"
+    assert codes(play.move, "someone-else", g.id, "turn") == "game.unknown"
+
+
+def test_advance_turns_until_a_card_fits(play: PlayService) -> None:
+    g = play.start(None, "number", "1")
+    r = play.advance(g.player, g.id)
+    moves = [str(s.move) for s in r.steps]
+    assert moves and set(moves) == {"turn"}
+    pos = r.stored.game.position
+    went_to_pile = r.movements[-1].target.startswith("P")
+    assert went_to_pile or any(m.kind != "turn" for m in pos.legal_moves())
+    # Every move but the last was a turn whose card went to the waste.
+    assert all(s.movements[-1].target == "waste" for s in r.steps[:-1])
+
+
+def test_restart_keeps_a_result_and_opens_a_new_attempt(play: PlayService) -> None:
+    g = play.start(None, "number", str(LOST_DEAL))
+    pid = g.player
+    end = play.step(pid, g.id, 100_000)
+    assert end.stored.result == "lost" and end.stored.finished
+    assert codes(play.step, pid, g.id) == "game.over"
+    # Undo after the end: the position plays on, the result stays.
+    back = play.undo(pid, g.id)
+    assert back.stored.game.position.status == "playing" and back.stored.result == "lost"
+    r = play.restart(pid, g.id)
+    assert r.new_game and r.stored.id != g.id and len(r.stored.game) == 0
+    assert play.current(pid).id == r.stored.id  # type: ignore[union-attr]
+    assert play.game(pid, g.id).result == "lost" and play.game(pid, g.id).abandoned is None
+    # An unfinished game is rewound instead, its moves kept for redo.
+    play.step(pid, r.stored.id, 3)
+    rewind = play.restart(pid, r.stored.id)
+    assert not rewind.new_game and rewind.stored.id == r.stored.id
+    assert len(rewind.stored.game) == 0 and len(rewind.stored.game.redo_moves) == 3
+    [stats] = play.stats(pid)
+    assert (stats.played, stats.lost, stats.abandoned) == (1, 1, 0)
+
+
+def test_statistics_policy(play: PlayService) -> None:
+    pid = play.start(None, "number", str(WON_DEAL)).player
+
+    def finish(deal: int) -> str:
+        g = play.start(pid, "number", str(deal))
+        play.step(pid, g.id, 100_000)
+        return g.id
+
+    finish(WON_DEAL)
+    finish(WON_DEAL)
+    # Imported: someone's game, kept and replayable, never counted.
+    game = Game(WON_DEAL)
+    game.autoplay()
+    imported = play.import_record(pid, record_to_text(game))
+    assert imported.origin == "imported" and imported.result == "won"
+    assert play.current(pid).id != imported.id  # type: ignore[union-attr]
+    [st] = play.stats(pid)
+    assert (st.played, st.won, st.current_streak, st.best_streak) == (2, 2, 2, 2)
+    # An abandoned game counts in its own column and breaks the streak.
+    left = play.start(pid, "number", "3")
+    play.step(pid, left.id)
+    finish(WON_DEAL)
+    [st] = play.stats(pid)
+    assert (st.played, st.won, st.abandoned, st.current_streak, st.best_streak) == (3, 3, 1, 1, 2)
+    # A loss breaks it too; undoing the loss's end does not erase it.
+    lost = finish(LOST_DEAL)
+    play.undo(pid, lost)
+    [st] = play.stats(pid)
+    assert (st.played, st.won, st.lost, st.current_streak) == (4, 3, 1, 0)
+    assert st.score_histogram()[104] == 3 and st.score_histogram()[52] == 1
+
+
+def test_stale_version_is_refused(play: PlayService, tmp_path: Path) -> None:
+    g = play.start(None, "number", "0")
+    pid = g.player
+    v = play.move(pid, g.id, "R3", version=g.version).stored.version
+    # Another writer (another process: its own service) moves on.
+    other = PlayService(GameStore(tmp_path / "games.sqlite3"))
+    other.step(pid, g.id)
+    with pytest.raises(PlayError) as raised:
+        play.step(pid, g.id, 1, v)
+    e = raised.value
+    assert e.code == "game.changed" and e.kind == "conflict" and e.params["version"] == v + 1
+    assert len(play.game(pid, g.id).game) == 2
+    # Without a version, an action applies to the game as stored now.
+    assert len(play.step(pid, g.id).stored.game) == 3
+
+
+def test_storage_failure_is_a_coded_error(play: PlayService, tmp_path: Path) -> None:
+    g = play.start(None, "number", "0")
+    with play.store.transaction() as tx:
+        tx.db.execute("UPDATE games SET moves='nonsense' WHERE id=?", (g.id,))
+    play._games.clear()  # as another process would see it
+    with pytest.raises(PlayError) as raised:
+        play.game(g.player, g.id)
+    e = raised.value
+    assert e.code == "storage" and e.kind == "unavailable"

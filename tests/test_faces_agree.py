@@ -1,0 +1,136 @@
+"""Both faces play one game the same way: a scripted sequence driven through the web API
+and through the terminal's pilot leaves identical stored games, statistics and settings.
+
+The sequence: a new deal, moves, an undo, the game played to its end, a restart of the
+finished game (a new attempt), a variant change, another deal started mid-game (the
+attempt is abandoned), and an import. Each face runs on its own database; what is stored
+is compared field by field (ids and times aside).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from pathlib import Path
+
+from starlette.testclient import TestClient
+from textual.pilot import Pilot
+
+from firstlast.engine import Game, Variant
+from firstlast.engine.record import record_to_text
+from firstlast.play import PlayService
+from firstlast.store import GameStore
+from firstlast.tui import FirstLastApp
+from firstlast.tui.dialogs import EndDialog
+from firstlast.web import create_app
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+FIRST, SECOND, IMPORTED = 1, 5, 7
+
+
+def record_text() -> str:
+    game = Game(IMPORTED)
+    game.autoplay()
+    return record_to_text(game, date="2026-01-01")
+
+
+def stored_picture(store: GameStore) -> dict[str, object]:
+    """Everything the store holds for the local player, without ids and times."""
+    play = PlayService(store)
+    player = store.local_player()
+    with store.transaction() as tx:
+        rows = tx.db.execute(
+            "SELECT deal, variant, moves, redo, status, score, passes, origin, result, result_score,"
+            " result_passes, abandoned IS NOT NULL, id = (SELECT current FROM players WHERE id=?)"
+            " FROM games WHERE player=? ORDER BY rowid", (player, player)).fetchall()
+    return {
+        "games": rows,
+        "stats": [s.to_json() for s in play.stats(player)],
+        "settings": play.settings(player).to_json(),
+    }
+
+
+def through_the_web(store: GameStore, record: Path) -> None:
+    player = store.local_player()
+    with TestClient(create_app(store, local_player=player)) as c:
+        assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
+        gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
+        for _ in range(3):
+            assert c.post(f"/api/games/{gid}/step").status_code == 200
+        assert c.post(f"/api/games/{gid}/undo").status_code == 200
+        end = c.post(f"/api/games/{gid}/step", json={"n": 100_000}).json()["state"]
+        assert end["status"] != "playing"
+        attempt = c.post(f"/api/games/{gid}/restart").json()
+        assert attempt["new_game"]
+        aid = attempt["state"]["id"]
+        assert c.put("/api/settings", json={"variant": "r0w"}).status_code == 200
+        assert c.post(f"/api/games/{aid}/step").status_code == 200
+        assert c.post("/api/games", json={"deal": str(SECOND)}).status_code == 201
+        assert c.post("/api/games/import", content=record.read_bytes()).status_code == 201
+
+
+def through_the_terminal(store: GameStore, record: Path) -> None:
+    app = FirstLastApp(store, deal=FIRST, chance=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    async def wait(pilot: Pilot[None], cond: object) -> None:
+        for _ in range(2000):
+            if cond():  # type: ignore[operator]
+                return
+            await pilot.pause(0.01)
+        raise AssertionError("timed out")
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = app.game_screen
+        await pilot.press("s", "s", "s", "u")
+        for _ in range(10):
+            await pilot.press("plus")
+        await pilot.press("a")
+        await wait(pilot, lambda: isinstance(pilot.app.screen, EndDialog))
+        await pilot.press("c")  # close the end panel, look at the table
+        await pilot.press("ctrl+r")  # restart the finished game: a new attempt
+        assert len(screen.session.game) == 0
+        await pilot.press("v")
+        await pilot.pause()
+        pilot.app.screen.query_one("#redeals").value = "0"  # type: ignore[attr-defined]
+        await pilot.click("#waste")
+        await pilot.click("#ok")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.press("g", *str(SECOND), "enter")
+        await pilot.pause()
+        assert screen.session.game.deal == SECOND
+        await pilot.press("o")
+        await pilot.pause()
+        pilot.app.screen.query_one("#record-path").value = str(record)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "imported deal" in screen.message
+
+    asyncio.run(main())
+
+
+def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
+    record = tmp_path / "record.txt"
+    record.write_text(record_text(), encoding="utf-8")
+    web, tui = GameStore(tmp_path / "web.sqlite3"), GameStore(tmp_path / "tui.sqlite3")
+    through_the_web(web, record)
+    through_the_terminal(tui, record)
+    w, t = stored_picture(web), stored_picture(tui)
+    assert w == t
+    # And what they agree on is the policy (docs/play.md).
+    games = w["games"]
+    assert isinstance(games, list) and len(games) == 4
+    first, attempt, second, imported = games
+    assert first[8] == first[4] == "lost" and first[11] == 0  # finished: its result kept, not abandoned
+    assert attempt[11] == 1 and attempt[8] is None  # left mid-game for deal 5: abandoned
+    assert second[0] == str(SECOND) and second[1] == Variant(redeals=0, waste_playable=True).token and second[12]
+    assert imported[7] == "imported"
+    assert w["settings"] == {"lang": None, "speed": 2, "variant": "r0w", "show_chance": True}
+    [canonical] = w["stats"]  # type: ignore[misc]
+    assert (canonical["played"], canonical["abandoned"]) == (1, 1)
