@@ -53,7 +53,7 @@ def stored_picture(store: GameStore) -> dict[str, object]:
 
 def through_the_web(store: GameStore, record: Path) -> None:
     player = store.local_player()
-    with TestClient(create_app(store, local_player=player)) as c:
+    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
         for _ in range(3):
@@ -67,7 +67,7 @@ def through_the_web(store: GameStore, record: Path) -> None:
         assert c.put("/api/settings", json={"variant": "r0w"}).status_code == 200
         assert c.post(f"/api/games/{aid}/step").status_code == 200
         assert c.post("/api/games", json={"deal": str(SECOND)}).status_code == 201
-        assert c.post("/api/games/import", content=record.read_bytes()).status_code == 201
+        assert c.post("/api/games/import", json={"record": record.read_text(encoding="utf-8")}).status_code == 201
 
 
 def through_the_terminal(store: GameStore, record: Path) -> None:

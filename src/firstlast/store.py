@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import stat
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
@@ -381,20 +383,83 @@ def _set_result(stored: StoredGame, now: str) -> None:
         stored.result, stored.finished = status, now
 
 
+def _refuse_special_file(path: Path) -> None:
+    """A path that exists must be a regular file (a link to one will do): SQLite would
+    open a device or a FIFO and then create ``<path>-journal`` beside it (``--db
+    /dev/null`` left ``/dev/null-journal``), or hang on a FIFO."""
+    try:
+        st = path.stat()  # follows links
+    except FileNotFoundError:
+        return  # a new database (or a link to where one will be made)
+    if stat.S_ISREG(st.st_mode):
+        return
+    what = ("a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+            else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+    raise StoreError(f"{path}: is {what}, not a database file")
+
+
+def _writable(db: sqlite3.Connection) -> bool:
+    """Whether SQLite can write the database: a write that is rolled back at once (in
+    a rollback journal or WAL nothing reaches the file). SQLite opens a file it may not
+    write read-only, without a word, and fails each write later."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        db.execute(f"PRAGMA user_version={version}")
+    except sqlite3.OperationalError as e:
+        if getattr(e, "sqlite_errorcode", 0) & 0xFF == 8:  # SQLITE_READONLY and its extended codes
+            return False
+        raise
+    finally:
+        db.execute("ROLLBACK")
+    return True
+
+
+def _check_integrity(db: sqlite3.Connection) -> None:
+    """``PRAGMA quick_check``: a file with garbage pages is refused at the start, in one
+    line, rather than failing (or worse) in the middle of a game. It reads every page
+    once: milliseconds for a player's games."""
+    rows = db.execute("PRAGMA quick_check(1)").fetchall()
+    if rows != [("ok",)]:
+        detail = " ".join(str(rows[0][0] if rows else "").replace("*** in database main ***", "").split())
+        raise sqlite3.DatabaseError("database disk image is malformed" + (f": {detail}" if detail else ""))
+
+
 class GameStore:
-    """The SQLite store. Every transaction opens its own connection, so it is safe to
-    use from several threads and processes at once."""
+    """The SQLite store. Safe to use from several threads (their transactions take
+    turns on one connection) and processes (SQLite's locks) at once."""
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        #: True when SQLite opened the file read-only (its permissions, a read-only file
+        #: system, an immutable file): games can be read, every write will fail.
+        self.read_only = False
+        self._conn: sqlite3.Connection | None = None
+        self._conn_lock = threading.Lock()
+        self._owner: int | None = None  # the thread in a transaction on ``_conn``
         try:
+            _refuse_special_file(self.path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
-                self._upgrade(db)
+                self.read_only = not _writable(db)
+                _check_integrity(db)  # before a migration writes anything
+                if self.read_only:
+                    self._check_read_only(db)
+                else:
+                    self._upgrade(db)
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable firstlast database ({e})") from None
         except OSError as e:
             raise StoreError(f"{self.path}: cannot open the database ({e.strerror or e})") from None
+
+    def _check_read_only(self, db: sqlite3.Connection) -> None:
+        """A read-only database is served as it is, if it needs no upgrade (which would
+        have to write)."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: the database is read-only and needs upgrading (schema {version},"
+                             f" this firstlast writes {SCHEMA_VERSION}); make it writable")
 
     def _upgrade(self, db: sqlite3.Connection) -> None:
         """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
@@ -425,20 +490,73 @@ class GameStore:
         db.execute("COMMIT")
         db.execute("PRAGMA journal_mode=WAL")
 
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA synchronous=FULL")  # a commit is on disk (fsync) when it returns
+            db.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    @contextmanager
+    def _begin(db: sqlite3.Connection) -> Iterator[Transaction]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield Transaction(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
         """One write transaction: everything done with the ``Transaction`` commits
-        together or not at all."""
-        with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            db.execute("BEGIN IMMEDIATE")
+        together or not at all.
+
+        Transactions of this store take turns on one long-lived connection (opening one
+        and setting it up cost more than a move); a transaction opened inside another
+        on the same thread gets a connection of its own, as every one did before. A
+        connection that failed is closed (rolling back what it held) and replaced."""
+        me = threading.get_ident()
+        if self._owner == me:
+            with closing(self._connect()) as own, self._begin(own) as tx:
+                yield tx
+            return
+        with self._conn_lock:
+            self._owner = me
             try:
-                yield Transaction(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+                db = self._conn
+                if db is None:
+                    db = self._conn = self._connect()
+                try:
+                    with self._begin(db) as tx:
+                        yield tx
+                except BaseException as e:
+                    if db.in_transaction or isinstance(e, sqlite3.Error):
+                        self._conn = None
+                        db.close()
+                    raise
+            finally:
+                self._owner = None
+
+    def close(self) -> None:
+        """Close the store's connection (a later transaction opens another)."""
+        with self._conn_lock:
+            db, self._conn = self._conn, None
+            if db is not None:
+                db.close()
+
+    def __del__(self) -> None:
+        # A connection is only freed by the garbage collector (its statement cache refers
+        # back to it): close it with the store, so that the file is left as it was before
+        # (the WAL checkpointed and removed) as soon as the store is dropped.
+        db = getattr(self, "_conn", None)
+        if db is not None:
+            with suppress(sqlite3.Error):
+                db.close()
 
     # ------------------------------------------------------------ one-step shortcuts
     def new_player(self) -> str:

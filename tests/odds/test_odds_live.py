@@ -1,4 +1,5 @@
-"""Live chances: the position kernel is the engine's forced line, and sampling is fair."""
+"""Live chances: the position kernel is the engine's forced line, the engine sampler is
+the engine and gives the kernel's samples, sampling is fair, and the time budget holds."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ import pytest
 
 from firstlast.engine import REDEAL, Game, Position, Variant, position_from_text
 from firstlast.engine.rng import MASK64, seed, shuffle, splitmix64
-from firstlast.odds.kernel import sample_start
+from firstlast.odds.kernel import RankPosition, sample_lines, sample_start
 from firstlast.odds.live import (
     ChanceEstimate,
     chance_to_come_out,
+    engine_sample,
     play_position,
     replay_sample,
     sample_outcomes,
+    sample_position,
+    sample_stream,
 )
 
 VARIANTS = [Variant(r, wp, pr) for r in (0, 1, 3, None) for wp in (False, True) for pr in (True, False)]
@@ -110,7 +114,7 @@ def test_fully_known_positions_are_certain() -> None:
     for deal in range(40):
         pos = position_from_text(str(_walk_until(deal, Variant(), 1)))
         won = _finish(pos).status == "won"
-        est = chance_to_come_out(pos, samples=500, seed=deal)
+        est = chance_to_come_out(pos, samples=500, seed=deal, budget_s=None)
         assert est.probability == (1.0 if won else 0.0), deal
         assert est.samples == 500
         assert (est.low == 0.0) if not won else (est.high == 1.0)
@@ -134,7 +138,7 @@ def test_chance_matches_exact_enumeration_of_the_stock(deal: int, variant: Varia
     orders = list(itertools.permutations(pos.stock))
     exact = sum(_finish(dataclasses.replace(pos, stock=o)).status == "won" for o in orders) / len(orders)
     assert 0 < exact < 1
-    est = chance_to_come_out(pos, samples=40_000, seed=1)
+    est = chance_to_come_out(pos, samples=40_000, seed=1, budget_s=None)
     assert est.low <= exact <= est.high
     assert abs(est.probability - exact) < 0.01
 
@@ -151,7 +155,7 @@ def test_chance_with_redeals_left_agrees_with_engine_sampling() -> None:
         rnd.shuffle(stock)
         rng = tuple(rnd.getrandbits(64) | 1 for _ in range(4))
         wins += _finish(dataclasses.replace(pos, stock=tuple(stock), rng=rng)).status == "won"  # type: ignore[arg-type]
-    est = chance_to_come_out(pos, samples=20_000, seed=3)
+    est = chance_to_come_out(pos, samples=20_000, seed=3, budget_s=None)
     p_engine = wins / n
     sigma = math.sqrt(est.probability * (1 - est.probability) * (1 / n + 1 / est.samples))
     assert abs(p_engine - est.probability) < 4 * sigma
@@ -160,8 +164,8 @@ def test_chance_with_redeals_left_agrees_with_engine_sampling() -> None:
 
 def test_estimates_are_reproducible_and_seeded() -> None:
     pos = Position.deal(42)
-    a = chance_to_come_out(pos, samples=3000, seed=9)
-    assert a == chance_to_come_out(pos, samples=3000, seed=9)
+    a = chance_to_come_out(pos, samples=3000, seed=9, budget_s=None)
+    assert a == chance_to_come_out(pos, samples=3000, seed=9, budget_s=None)
     won_a, _, _ = sample_outcomes(pos, 3000, seed=9)
     won_b, _, _ = sample_outcomes(pos, 3000, seed=10)
     assert (won_a != won_b).any()
@@ -186,3 +190,116 @@ def test_bad_sample_counts_are_refused(samples: object) -> None:
 def test_bad_seed_is_refused() -> None:
     with pytest.raises(ValueError):
         chance_to_come_out(Position.deal(0), samples=10, seed=-1)
+
+
+def test_bad_budgets_and_samplers_are_refused() -> None:
+    for budget in (-1.0, float("nan")):
+        with pytest.raises(ValueError):
+            chance_to_come_out(Position.deal(0), samples=10, budget_s=budget)
+    with pytest.raises(ValueError):
+        chance_to_come_out(Position.deal(0), samples=10, sampler="gpu")  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------- the engine sampler
+def _positions(rnd: random.Random) -> list[tuple[Variant, Position]]:
+    out = []
+    for variant in VARIANTS:
+        g = Game(rnd.randrange(2**64), variant)
+        g.autoplay()
+        out += [(variant, p) for p in (g.positions[0], g.positions[len(g.positions) // 2], g.positions[-2])]
+    return out
+
+
+def test_sample_stream_is_the_kernels() -> None:
+    for sd in (0, 1, 12345, 2**64 - 1):
+        for i in (0, 1, 77, 2**63 - 1):
+            assert sample_stream(sd, i) == sample_start(sd, i)
+    with pytest.raises(ValueError):
+        sample_stream(0, 2**63)
+
+
+def test_a_sample_is_the_position_with_only_the_unseen_changed() -> None:
+    pos = Game(21).positions[0]
+    for i in range(5):
+        s = sample_position(pos, i, 8)
+        assert sorted(map(str, s.stock)) == sorted(map(str, pos.stock))  # the same cards, another order
+        assert dataclasses.replace(s, stock=pos.stock, rng=pos.rng) == pos  # nothing else differs
+    assert sample_position(pos, 0, 8).stock != sample_position(pos, 1, 8).stock
+
+
+def test_engine_sampler_is_the_engine_and_gives_the_kernels_samples() -> None:
+    # engine_sample is Position.play_forced (the rules) on the sample's position; each
+    # sample must equal the engine walked move by move with the shuffles supplied from
+    # outside (replay_sample), and the kernel's sample i exactly, on every variant.
+    rnd = random.Random(2024)
+    checked = redeals = 0
+    for variant, pos in _positions(rnd):
+        sd = rnd.randrange(2**64)
+        won, score, passes = sample_outcomes(pos, 10, seed=sd)
+        for i in range(10):
+            got = engine_sample(pos, i, sd)
+            end = replay_sample(pos, i, sd)
+            assert got == (end.status == "won", end.score, end.passes), (variant.token, i)
+            assert got == (bool(won[i]), int(score[i]), int(passes[i])), (variant.token, i)
+            redeals += end.redeals_used - pos.redeals_used
+            checked += 1
+    assert checked == 16 * 3 * 10 and redeals > 200
+
+
+@pytest.mark.parametrize("deal,variant", [(1, Variant()), (5, Variant(None)), (9, Variant(1, True, False))])
+def test_engine_estimate_agrees_with_the_kernels(deal: int, variant: Variant) -> None:
+    # Fixed seeds and no budget: deterministic. The engine's 400 samples are the kernel's
+    # first 400 (same streams), and agree with 20,000 kernel samples within 4 sigma.
+    pos = Position.deal(deal, variant)
+    eng = chance_to_come_out(pos, samples=400, seed=deal, budget_s=None, sampler="engine")
+    assert eng == chance_to_come_out(pos, samples=400, seed=deal, budget_s=None, sampler="kernel")
+    big = chance_to_come_out(pos, samples=20_000, seed=deal, budget_s=None, sampler="kernel")
+    sigma = math.sqrt(max(big.probability * (1 - big.probability), 1e-4) * (1 / 400 + 1 / 20_000))
+    assert abs(eng.probability - big.probability) < 4 * sigma
+    assert eng.low <= big.probability <= eng.high or abs(eng.probability - big.probability) < 4 * sigma
+
+
+def test_kernel_runs_cut_in_parts_give_the_same_samples() -> None:
+    rp = RankPosition.of(Position.deal(3, Variant(2)))
+    whole = sample_lines(rp, 5000, 7)
+    parts = [sample_lines(rp, 1234, 7, 0), sample_lines(rp, 3766, 7, 1234)]
+    for k in range(3):
+        assert (whole[k][:1234] == parts[0][k]).all() and (whole[k][1234:] == parts[1][k]).all()
+    with pytest.raises(ValueError):
+        sample_lines(rp, 2, 7, 2**63 - 1)
+
+
+@pytest.mark.parametrize("sampler", ["engine", "kernel"])
+def test_the_budget_stops_sampling_and_reports_what_it_reached(sampler: str) -> None:
+    pos = Position.deal(1)
+    est = chance_to_come_out(pos, samples=10**7, seed=2, budget_s=0.05, sampler=sampler)  # type: ignore[arg-type]
+    assert 1 <= est.samples < 10**7
+    # What was reached is the first est.samples samples of the seed, with their interval.
+    assert est == chance_to_come_out(pos, samples=est.samples, seed=2, budget_s=None,
+                                     sampler=sampler)  # type: ignore[arg-type]
+    # A spent budget still plays something: one sample (engine) or one chunk (kernel).
+    zero = chance_to_come_out(pos, samples=10**7, seed=2, budget_s=0.0, sampler=sampler)  # type: ignore[arg-type]
+    assert zero.samples == (1 if sampler == "engine" else 2048)
+    # Enough time: exactly the samples asked for.
+    assert chance_to_come_out(pos, samples=30, seed=2, budget_s=60.0, sampler=sampler).samples == 30  # type: ignore[arg-type]
+
+
+def test_live_chance_works_without_numba_or_numpy() -> None:
+    # The default install has neither: the module imports, uses the engine, and gives
+    # the kernel's own first samples.
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numba'] = sys.modules['numpy'] = sys.modules['scipy'] = None\n"
+            "from firstlast.engine import Position\n"
+            "from firstlast.odds.live import chance_to_come_out, kernel_available, play_position\n"
+            "assert not kernel_available()\n"
+            "print(play_position(Position.deal(4)))\n"
+            "e = chance_to_come_out(Position.deal(1), samples=60, seed=3, budget_s=None)\n"
+            "print(e.probability, e.low, e.high, e.samples)\n"
+            "print(chance_to_come_out(Position.deal(1), samples=10**6, budget_s=0.2).samples)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == str(play_position(Position.deal(4)))  # the engine's answer = the kernel's
+    want = chance_to_come_out(Position.deal(1), samples=60, seed=3, budget_s=None, sampler="kernel")
+    assert out[1] == f"{want.probability} {want.low} {want.high} {want.samples}"
+    assert 1 <= int(out[2]) < 10**6

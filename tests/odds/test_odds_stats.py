@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pytest
-from scipy.stats import norm
 
 from firstlast.engine import Variant
 from firstlast.odds.kernel import play_deals
@@ -27,7 +27,8 @@ def test_wilson_matches_published_values(counts: tuple[int, int], want: tuple[fl
 
 @pytest.mark.parametrize("k,n", [(5, 10), (0, 10), (10, 10), (274_180, 1_000_000), (3, 10_000_000)])
 def test_wilson_matches_the_formula(k: int, n: int) -> None:
-    z = norm.ppf(0.975)
+    z = 1.959963984540054  # the 97.5 % normal quantile
+    assert NormalDist().inv_cdf(0.975) == pytest.approx(z, abs=1e-12)
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
@@ -39,6 +40,20 @@ def test_wilson_matches_the_formula(k: int, n: int) -> None:
 def test_wilson_needs_trials() -> None:
     with pytest.raises(ValueError):
         wilson(0, 0)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_wilson_is_stdlib_only() -> None:
+    # The live chance (default install) imports the interval without numpy or scipy.
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numpy'] = sys.modules['scipy'] = None; "
+            "from firstlast.odds.interval import wilson; print(wilson(81, 263))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    low, high = (float(x) for x in out.strip("()\n").split(","))
+    assert (low, high) == pytest.approx((0.2553, 0.3662), abs=5e-5)
 
 
 def test_tallies_of_parts_add_up_to_the_whole() -> None:

@@ -255,3 +255,15 @@ def test_storage_failure_is_a_coded_error(play: PlayService, tmp_path: Path) -> 
         play.game(g.player, g.id)
     e = raised.value
     assert e.code == "storage" and e.kind == "unavailable"
+
+
+def test_an_imported_record_keeps_the_redeal_cap(play: PlayService) -> None:
+    from firstlast.play import MAX_REDEALS
+
+    game = Game(1, Variant(redeals=MAX_REDEALS + 1))
+    game.step()
+    with pytest.raises(PlayError) as e:
+        play.import_record(None, record_to_text(game))
+    assert e.value.code == "record.invalid" and str(MAX_REDEALS) in e.value.message
+    ok = Game(1, Variant(redeals=MAX_REDEALS))
+    assert play.import_record(None, record_to_text(ok)).game.variant.redeals == MAX_REDEALS

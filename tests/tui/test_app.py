@@ -115,7 +115,7 @@ def test_autoplay_reaches_the_engines_result_and_next_deal(store: GameStore) -> 
         pos = screen.session.game.position
         assert (pos.status == "won", pos.score, pos.passes) == (outcome.won, outcome.score, outcome.passes)
         assert store.load(screen.session.game_id).game.position.score == outcome.score
-        await pilot.press("n")  # next deal
+        await pilot.press("right")  # next deal
         await pilot.pause()
         assert screen.session.game.deal == deal + 1
         assert len(screen.session.game) == 0
@@ -491,5 +491,36 @@ def test_waste_key_in_variant_v2(store: GameStore) -> None:
         assert str(game.moves[-1]) == "W"
         k = game.position.active
         assert k is not None and top in game.position.piles[k]
+
+    run(app, script)
+
+
+def test_end_dialog_keys_mean_what_they_mean_on_the_table(store: GameStore) -> None:
+    """r (redo on the table) does nothing in the end panel; u undoes the last move and
+    closes it; q quits; n deals a new game."""
+    app = FirstLastApp(store, deal=1, variant=Variant(redeals=0), chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.press("s")
+        screen.session.act("step", 100_000)  # to the end, as if by autoplay
+        screen._maybe_end()
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, EndDialog)
+        gid, moves = screen.session.game_id, len(screen.session.game)
+        await pilot.press("r")
+        assert isinstance(pilot.app.screen, EndDialog) and screen.session.game_id == gid
+        await pilot.press("u")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert screen.session.game_id == gid and len(screen.session.game) == moves - 1
+        assert screen.session.stored.result == "lost"  # the result stays (docs/play.md)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, EndDialog)
+        await pilot.press("n")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.session.game_id != gid
+        await pilot.press("q")
+        await pilot.pause()
 
     run(app, script)

@@ -32,6 +32,9 @@ from firstlast.web import create_app
 # Starlette 1.x nags that its TestClient will move to httpx2; the client works as is.
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
+#: The address the in-process clients use: a loopback name (the server refuses others).
+BASE = "http://127.0.0.1"
+COOKIE = "fl_player_80"  # named by the port (80: the in-process clients' default)
 WON_DEAL = 7  # canonical rules: comes out after 223 moves
 LOST_DEAL = 1  # canonical rules: lost with 52 cards on the piles
 PLAY_FIRST_DEAL = 0  # the first legal move is a reserve play (R3), so "turn" is refused (R9)
@@ -65,7 +68,7 @@ def clients(app: Starlette) -> Iterator[Callable[..., TestClient]]:
     with ExitStack() as stack:
 
         def make(target: Starlette | None = None) -> TestClient:
-            return stack.enter_context(TestClient(target or app, follow_redirects=False))
+            return stack.enter_context(TestClient(target or app, base_url=BASE, follow_redirects=False))
 
         yield make
 
@@ -95,6 +98,11 @@ def card_ids(state: dict[str, Any]) -> list[int]:
     return [c["id"] for c in cards]
 
 
+def import_record(c: TestClient, text: str) -> httpx.Response:
+    """POST /api/games/import, the record as JSON (the only form the server takes)."""
+    return c.post("/api/games/import", json={"record": text})
+
+
 def finished_record(deal: int, variant: Variant = CANONICAL) -> str:
     game = Game(deal, variant)
     game.autoplay()
@@ -108,9 +116,9 @@ def test_cookie_is_created_on_first_write_with_safe_flags(client: TestClient, st
     r = client.post("/api/games", json={"deal": "5"})
     assert r.status_code == 201
     cookie = r.headers["set-cookie"]
-    assert cookie.startswith("fl_player=")
+    assert cookie.startswith(f"{COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict") and "Path=/" in cookie
-    pid = client.cookies["fl_player"]
+    pid = client.cookies[COOKIE]
     assert store.has_player(pid)
     # Later requests reuse the player: no second cookie, the game is listed (deal 5,
     # dealt and never played, is gone: leaving it deleted it, docs/play.md).
@@ -130,7 +138,7 @@ def test_sign_in_link_accepts_only_known_players(client: TestClient, store: Game
     assert r.status_code == 303 and r.headers["location"] == "/"
     assert "HttpOnly" in r.headers["set-cookie"]
     assert r.headers["referrer-policy"] == "no-referrer"
-    assert client.cookies["fl_player"] == local
+    assert client.cookies[COOKIE] == local
     state = new_game(client)
     assert [g.id for g in store.games(local)] == [state["id"]]
 
@@ -150,11 +158,11 @@ def test_the_table_page_stores_nothing_for_a_new_visitor(client: TestClient, sto
 
 
 def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> None:
-    client.cookies.set("fl_player", "forged-token")
+    client.cookies.set(COOKIE, "forged-token")
     assert client.get("/api/games").json() == {"games": []}
     r = client.post("/api/games", json={"deal": "1"})
     state = r.json()
-    pid = r.cookies["fl_player"]
+    pid = r.cookies[COOKIE]
     assert pid != "forged-token" and store.has_player(pid)
     assert store.load(state["id"]).player == pid
 
@@ -260,7 +268,7 @@ def test_oversized_body_without_content_length_is_refused(client: TestClient) ->
         yield b'"}'
 
     gid = new_game(client)["id"]
-    r = client.post(f"/api/games/{gid}/moves", content=chunks())
+    r = client.post(f"/api/games/{gid}/moves", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413
     assert client.get(f"/api/games/{gid}").json()["moves"] == 0
 
@@ -447,10 +455,10 @@ def test_resume_after_restart_of_the_server(clients: Callable[..., TestClient], 
         first.post(f"/api/games/{gid}/step")
     first.post(f"/api/games/{gid}/undo")
     before = first.get(f"/api/games/{gid}").json()
-    pid = first.cookies["fl_player"]
+    pid = first.cookies[COOKIE]
     # A new process: a new store object and app on the same file; the browser keeps its cookie.
     second = clients(create_app(GameStore(db_path)))
-    second.cookies.set("fl_player", pid)
+    second.cookies.set(COOKIE, pid)
     assert second.get(f"/api/games/{gid}").json() == before
     assert second.get("/api/games/current").json() == before
     r = second.post(f"/api/games/{gid}/redo")
@@ -506,7 +514,7 @@ def test_current_game_is_the_one_on_the_table(client: TestClient, store: GameSto
     assert third["id"] not in {g.id for g in store.games()}
     assert client.post("/api/games/nope/open").status_code == 404
     # An imported record is kept beside the player's games; it goes on the table only when opened.
-    imported = client.post("/api/games/import", content=finished_record(WON_DEAL)).json()
+    imported = import_record(client, finished_record(WON_DEAL)).json()
     assert imported["origin"] == "imported"
     assert client.get("/api/games/current").json()["id"] == older["id"]
     assert client.post(f"/api/games/{imported['id']}/open").json()["id"] == imported["id"]
@@ -622,7 +630,7 @@ def test_two_servers_racing_on_one_game(clients: Callable[..., TestClient], stor
     one = clients()
     gid = new_game(one, str(WON_DEAL))["id"]
     other = clients(create_app(GameStore(db_path)))
-    other.cookies.set("fl_player", one.cookies["fl_player"])
+    other.cookies.set(COOKIE, one.cookies[COOKIE])
     answers = _race([lambda: one.post(f"/api/games/{gid}/step"), lambda: other.post(f"/api/games/{gid}/step")],
                     rounds=30)
     ok = [r for r in answers if r.status_code == 200]
@@ -634,7 +642,7 @@ def test_two_servers_racing_on_one_game(clients: Callable[..., TestClient], stor
 
 
 def test_replay_gives_the_deal_and_every_movement(client: TestClient) -> None:
-    r = client.post("/api/games/import", content=finished_record(LOST_DEAL, Variant(redeals=1)))
+    r = import_record(client, finished_record(LOST_DEAL, Variant(redeals=1)))
     gid = r.json()["id"]
     final = client.get(f"/api/games/{gid}").json()
     replay = client.get(f"/api/games/{gid}/replay").json()
@@ -678,7 +686,10 @@ def test_record_export_import_round_trip(clients: Callable[..., TestClient], sto
     text = r.text
     assert '[Deal "0"]' in text and '[Redeals "1"]' in text and '[WastePlayable "yes"]' in text
     bob = clients()
+    # As text (what a cross-site form could send), it is refused; as JSON, imported.
     r = bob.post("/api/games/import", content=text.encode(), headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and store.games(bob.cookies.get(COOKIE) or "nobody") == []
+    r = import_record(bob, "\ufeff" + text)  # a byte-order mark, as read from a file, is fine
     assert r.status_code == 201, r.text
     imported = r.json()
     original = alice.get(f"/api/games/{gid}").json()
@@ -686,7 +697,7 @@ def test_record_export_import_round_trip(clients: Callable[..., TestClient], sto
     same = {k for k in STATE_KEYS if k not in ("id", "can_redo")}
     assert {k: imported[k] for k in same} == {k: original[k] for k in same}
     assert bob.get(f"/api/games/{imported['id']}/record").text.split("\n")[3:] == text.split("\n")[3:]
-    assert store.load(imported["id"]).player == bob.cookies["fl_player"]
+    assert store.load(imported["id"]).player == bob.cookies[COOKIE]
 
 
 def test_bad_records_are_refused_naming_the_line(client: TestClient, store: GameStore) -> None:
@@ -696,20 +707,22 @@ def test_bad_records_are_refused_naming_the_line(client: TestClient, store: Game
     lines = record_to_text(game).split("\n")
     at = next(i for i, line in enumerate(lines) if line.startswith("21. "))
     lines[at] = lines[at].replace("21. ", "21. redeal ", 1)
-    r = client.post("/api/games/import", content="\n".join(lines).encode())
+    r = import_record(client, "\n".join(lines))
     assert r.status_code == 422
     assert r.json()["line"] == at + 1 and "line" in r.json()["error"]
-    odd_digit = record_to_text(Game(12)).replace('[Deal "12"]', '[Deal "\u00b2"]').encode()  # isdigit, not int
-    for content in (b"hello", b"\xff\xfe garbage", b"", b"   \n", b'[Format "other 2"]\n\n1. turn\n', odd_digit):
-        r = client.post("/api/games/import", content=content)
+    odd_digit = record_to_text(Game(12)).replace('[Deal "12"]', '[Deal "\u00b2"]')  # isdigit, not int
+    for content in ("hello", "\ufffd garbage", "", "   \n", '[Format "other 2"]\n\n1. turn\n', odd_digit):
+        r = import_record(client, content)
         assert r.status_code == 422, content
-        assert r.json()["error"]
-    r = client.post("/api/games/import", content=b"x" * (1024 * 1024 + 1))
+        assert r.json()["error"] and r.json()["code"] in ("record.invalid", "record.empty")
+    for body in ({}, {"record": 5}, {"record": None}, {"record": "x", "more": 1}):
+        assert client.post("/api/games/import", json=body).status_code == 422
+    r = import_record(client, "x" * (2 * 1024 * 1024 + 1))
     assert r.status_code == 413
     assert store.games() == []
-    # A record just under the limit is read (and refused only for what it says).
-    r = client.post("/api/games/import", content=b"x" * (1024 * 1024 - 10))
-    assert r.status_code == 422
+    # A record just under the body limit is read, and refused for its length (1 Mi characters at most).
+    r = import_record(client, "x" * (1024 * 1024 + 10))
+    assert r.status_code == 422 and "too long" in r.json()["error"]
 
 
 # ---------------------------------------------------------------------------- lists, stats, settings
@@ -726,7 +739,7 @@ def test_stats_policy(client: TestClient, store: GameStore) -> None:
     r = client.post(f"/api/games/{won}/step")
     assert r.status_code == 409 and r.json()["rule"] == "R11"
     # An imported record is someone else's game: kept, listed, not counted.
-    assert client.post("/api/games/import", content=finished_record(10)).status_code == 201
+    assert import_record(client, finished_record(10)).status_code == 201
     # Undoing the end does not erase the result; restarting a finished game opens a new attempt.
     assert client.post(f"/api/games/{lost}/undo").json()["state"]["status"] == "playing"
     r = client.post(f"/api/games/{lost}/restart")
@@ -778,7 +791,8 @@ def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: G
         assert refused.status_code == 422 and "set-cookie" not in refused.headers
     with players() as tx:
         assert tx.db.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 1
-    assert c.put("/api/settings", content=b"[]").status_code == 400
+    assert c.put("/api/settings", content=b"[]", headers={"content-type": "application/json"}).status_code == 400
+    assert c.put("/api/settings", content=b"{}").status_code == 415  # JSON must say so
     assert c.get("/api/settings").json() == {**defaults, "speed": 0, "variant": "r0w"}
 
 
@@ -812,7 +826,7 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     for bad in ("99", "100001", "x", "-5", "1e3", ""):
         assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
     # A finished game's chance is known without sampling.
-    r = client.post("/api/games/import", content=finished_record(LOST_DEAL))
+    r = import_record(client, finished_record(LOST_DEAL))
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0}
     assert len(fake_odds) == 2
@@ -868,7 +882,7 @@ def test_no_junk_makes_a_server_error(client: TestClient, store: GameStore) -> N
     # The actions take an optional JSON body ({"version": N}); junk is refused, never a 5xx.
     for action in ("step", "undo", "redo", "restart", "advance", "open"):
         for body in junk:
-            r = client.post(f"/api/games/{gid}/{action}", content=body)
+            r = client.post(f"/api/games/{gid}/{action}", content=body, headers={"content-type": "application/json"})
             assert r.status_code in (200, 400, 409, 413, 422), (action, body[:40], r.text)
 
 
@@ -898,7 +912,8 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
         with httpx.Client(base_url=url, timeout=10) as http:
             assert http.get("/api/games").json() == {"games": []}
             r = http.get(f"/?player={local}", follow_redirects=False)
-            assert r.status_code == 303 and http.cookies["fl_player"] == local
+            port = int(url.rsplit(":", 1)[1].strip("/"))
+            assert r.status_code == 303 and http.cookies[f"fl_player_{port}"] == local
             state = http.post("/api/games", json={"deal": "42"}).json()
             assert http.post(f"/api/games/{state['id']}/step").status_code == 200
             # Committed before the answer: another process sees it while the server runs.

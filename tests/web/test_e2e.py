@@ -11,6 +11,7 @@ canonical rules and deal 1 does not.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -81,13 +82,24 @@ def shot(pg: Any, name: str) -> None:
     pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true in the page. Playwright's ``wait_for_function``
+    evaluates its text with ``eval``, which the page's CSP forbids (no 'unsafe-eval');
+    ``evaluate`` goes through the debugger protocol, which the CSP does not govern."""
+    deadline = time.monotonic() + timeout / 1000
+    while not pg.evaluate(f"!!({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        pg.wait_for_timeout(25)
+
+
 def state(pg: Any) -> dict[str, Any]:
     return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]
 
 
 def settle(pg: Any) -> None:
     """Wait until no action is queued or animating."""
-    pg.wait_for_function("window.firstlast && window.firstlast.state && !window.firstlast.busy")
+    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
 
 
 def open_table(pg: Any, speed: int | None = None) -> None:
@@ -100,7 +112,7 @@ def deal_by_number(pg: Any, deal: int) -> None:
     pg.click("#b-deal")
     pg.fill("#deal-input", str(deal))
     pg.click("#deal-ok")
-    pg.wait_for_function(
+    wait_js(pg,
         f"window.firstlast.state && window.firstlast.state.deal === '{deal}' && !window.firstlast.busy"
     )
 
@@ -127,7 +139,7 @@ def test_turn_play_click_drag_refuse_undo_redo_reload(page: Any) -> None:
         page.fill("#deal-input", bad)
         page.evaluate("document.getElementById('deal-error').textContent = ''")
         page.click("#deal-ok")
-        page.wait_for_function("document.getElementById('deal-error').textContent !== ''")
+        wait_js(page, "document.getElementById('deal-error').textContent !== ''")
         assert "0 to 18446744073709551615" in page.locator("#deal-error").inner_text()
         assert page.locator("#dlg-deal").is_visible()
     page.click("#deal-cancel")
@@ -141,7 +153,7 @@ def test_turn_play_click_drag_refuse_undo_redo_reload(page: Any) -> None:
 
     # Play by click: the forced line starts with R4.
     card_at(page, "R4").click()
-    page.wait_for_function("window.firstlast.state.moves === 1 && !window.firstlast.busy")
+    wait_js(page, "window.firstlast.state.moves === 1 && !window.firstlast.busy")
     s = state(page)
     assert len(s["piles"][0]) == 1
     assert s["hint"] == "R5"
@@ -154,7 +166,7 @@ def test_turn_play_click_drag_refuse_undo_redo_reload(page: Any) -> None:
     page.mouse.move(src["x"] + 10, src["y"] + 10, steps=3)
     page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
     page.mouse.up()
-    page.wait_for_function("window.firstlast.state.moves === 2 && !window.firstlast.busy")
+    wait_js(page, "window.firstlast.state.moves === 2 && !window.firstlast.busy")
     assert len(state(page)["piles"][0]) == 2
 
     # An illegal move is refused with its rule, and changes nothing.
@@ -175,17 +187,17 @@ def test_turn_play_click_drag_refuse_undo_redo_reload(page: Any) -> None:
         settle(page)
     before = state(page)
     page.click('.slot[data-place="stock"]', force=True)
-    page.wait_for_function(f"window.firstlast.state.moves === {before['moves'] + 1} && !window.firstlast.busy")
+    wait_js(page, f"window.firstlast.state.moves === {before['moves'] + 1} && !window.firstlast.busy")
     after = state(page)
     assert after["stock_count"] == before["stock_count"] - 1
 
     # Undo and redo, by button and by key.
     page.click("#b-undo")
-    page.wait_for_function(f"window.firstlast.state.moves === {before['moves']} && !window.firstlast.busy")
+    wait_js(page, f"window.firstlast.state.moves === {before['moves']} && !window.firstlast.busy")
     assert state(page)["stock_count"] == before["stock_count"]
     assert state(page)["can_redo"]
     page.keyboard.press("Control+y")
-    page.wait_for_function(f"window.firstlast.state.moves === {after['moves']} && !window.firstlast.busy")
+    wait_js(page, f"window.firstlast.state.moves === {after['moves']} && !window.firstlast.busy")
     assert state(page)["waste"] == after["waste"]
 
     # The picture matches the state card for card.
@@ -237,7 +249,7 @@ def test_language_switch_russian_indices(page: Any) -> None:
     page.locator("#help-body dt").first.wait_for()
     assert "Карты" in page.locator("#help-body").inner_text()
     page.click('#dlg-help [data-tab="book"]')
-    page.wait_for_function("document.querySelector('#help-body').innerText.includes('Пасьянс раскладывается')")
+    wait_js(page, "document.querySelector('#help-body').innerText.includes('Пасьянс раскладывается')")
     shot(page, "e2e-05-book")
     page.keyboard.press("Escape")
     page.click("#b-lang")
@@ -256,7 +268,7 @@ def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
     expected = Game(deal)
     steps = expected.autoplay()
     page.click("#b-auto")
-    page.wait_for_function("window.firstlast.state.status !== 'playing' && !window.firstlast.busy", timeout=90_000)
+    wait_js(page, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy", timeout=90_000)
     s = state(page)
     assert s["status"] == expected.status
     assert s["score"] == expected.position.score
@@ -275,7 +287,7 @@ def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
         return
     # "Next deal" deals the following number.
     page.click("#end-next")
-    page.wait_for_function(f"window.firstlast.state.deal === '{deal + 1}' && !window.firstlast.busy")
+    wait_js(page, f"window.firstlast.state.deal === '{deal + 1}' && !window.firstlast.busy")
     assert not overlay.is_visible()
 
 
@@ -284,7 +296,7 @@ def test_phone_layout_fits(browser: Any, server: str) -> None:
                               has_touch=True)
     pg = ctx.new_page()
     pg.goto(server)
-    pg.wait_for_function("window.firstlast && window.firstlast.state && !window.firstlast.busy")
+    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
     # Russian by default from the browser's language; nothing spills off the screen.
     assert pg.locator("#topbar h1").inner_text() == "Первые и последние"
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
@@ -309,9 +321,9 @@ def _check_stats_and_replay(page: Any, deal: int, moves: int) -> None:
     assert f'[Deal "{deal}"]' in record
     page.set_input_files("#import-file", files=[{"name": "game.txt", "mimeType": "text/plain",
                                                   "buffer": record.encode()}])
-    page.wait_for_function("document.querySelectorAll('#st-history button.replay').length === 2")
+    wait_js(page, "document.querySelectorAll('#st-history button.replay').length === 2")
     page.locator("#st-history button.replay").first.click()
-    page.wait_for_function("window.firstlast.replay && !window.firstlast.busy")
+    wait_js(page, "window.firstlast.replay && !window.firstlast.busy")
     assert page.locator("#replaybar").is_visible()
     assert state(page)["moves"] == 0 and state(page)["score"] == 0
     for _ in range(3):
@@ -323,13 +335,13 @@ def _check_stats_and_replay(page: Any, deal: int, moves: int) -> None:
     assert page.evaluate("window.firstlast.replay.index") == 2
     page.fill("#r-range", str(moves))
     page.dispatch_event("#r-range", "change")
-    page.wait_for_function(f"window.firstlast.replay.index === {moves} && !window.firstlast.busy", timeout=30_000)
+    wait_js(page, f"window.firstlast.replay.index === {moves} && !window.firstlast.busy", timeout=30_000)
     assert state(page)["score"] == 104 and state(page)["status"] == "won"
     shot(page, "e2e-09-replay")
     page.click("#r-exit")
-    page.wait_for_function("!window.firstlast.replay && !window.firstlast.busy")
+    wait_js(page, "!window.firstlast.replay && !window.firstlast.busy")
     # The replayed game itself is unchanged: still won, all its moves made.
-    page.wait_for_function(f"window.firstlast.state.deal === '{deal}'")
+    wait_js(page, f"window.firstlast.state.deal === '{deal}'")
     s = state(page)
     assert s["status"] == "won" and s["moves"] == moves
 
@@ -362,14 +374,14 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     pg.click("#b-deal")
     pg.fill("#deal-input", "abc")
     pg.click("#deal-ok")
-    pg.wait_for_function("document.getElementById('deal-error').textContent !== ''")
+    wait_js(pg, "document.getElementById('deal-error').textContent !== ''")
     assert "Номер раскладки" in pg.locator("#deal-error").inner_text()
     # The server's refusal (422, from the one deal-number parser) is expected here only.
     assert problems and all("422" in p and ("/api/games" in p or p.startswith("console:")) for p in problems), problems
     problems.clear()
     pg.fill("#deal-input", " 42 ")
     pg.press("#deal-input", "Enter")  # Enter starts the deal (it used to hit Cancel)
-    pg.wait_for_function("window.firstlast.state.deal === '42' && !window.firstlast.busy")
+    wait_js(pg, "window.firstlast.state.deal === '42' && !window.firstlast.busy")
     unfinished = state(pg)["id"]
 
     # Deal 1 without redeals (comes out at once lost).
@@ -377,12 +389,12 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     pg.fill("#deal-input", str(DEAL_LOST))
     # Deal 42's chance is on show before deal 1 replaces it.
     # (Unless this installation has no odds estimate: then the meter stays hidden.)
-    pg.wait_for_function("window.firstlast.chanceBroken"
+    wait_js(pg, "window.firstlast.chanceBroken"
                          " || /%$/.test(document.querySelector('#s-chance .value').textContent)", timeout=30_000)
     pg.select_option("#v-redeals", "0")
     pg.click("#deal-ok")
     # The new game does not show the last game's chance while its own is estimated.
-    pg.wait_for_function(f"window.firstlast.state.deal === '{DEAL_LOST}'"
+    wait_js(pg, f"window.firstlast.state.deal === '{DEAL_LOST}'"
                          " && (window.firstlast.chanceBroken"
                          " || document.querySelector('#s-chance .value').textContent === '…')")
     settle(pg)
@@ -398,10 +410,10 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     gid = state(pg)["id"]
     assert pg.request.post(f"{server}api/games/{gid}/step").ok
     pg.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    pg.wait_for_function("window.firstlast.state.moves === 1 && !window.firstlast.busy")
+    wait_js(pg, "window.firstlast.state.moves === 1 && !window.firstlast.busy")
     _check_picture(pg)
     pg.click("#b-auto")
-    pg.wait_for_function("window.firstlast.state.status === 'lost' && !window.firstlast.busy", timeout=60_000)
+    wait_js(pg, "window.firstlast.state.status === 'lost' && !window.firstlast.busy", timeout=60_000)
     finished = state(pg)["id"]
     assert state(pg)["stock_count"] == 0 and "redeal" not in state(pg)["legal_moves"]
     assert not pg.locator('.slot[data-place="stock"] .redeal-mark').is_visible()
@@ -417,7 +429,7 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     assert pg.locator("#st-history tbody td").nth(1).inner_text() == "перекладок 0"
     rows = pg.locator("#st-history tbody tr").count()
     pg.set_input_files("#import-file", files=[{"name": "bad.txt", "mimeType": "text/plain", "buffer": b"garbage\n"}])
-    pg.wait_for_function("document.querySelector('#toast').textContent.startsWith('Запись не загружена')")
+    wait_js(pg, "document.querySelector('#toast').textContent.startsWith('Запись не загружена')")
     pg.wait_for_timeout(200)
     assert pg.locator("#st-history tbody tr").count() == rows
     pg.keyboard.press("Escape")

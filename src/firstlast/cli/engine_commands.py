@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,9 +30,9 @@ KERNEL_FROM = 1000
 #: Deals the kernel plays per call while the results stream out.
 KERNEL_BLOCK = 65_536
 
-#: Records are a few kilobytes; reading stops past this, so that ``replay /dev/zero``
-#: or a stray disk image fails at once instead of filling memory.
-MAX_RECORD_CHARS = 16 * 2**20
+#: Records are a few kilobytes; a bigger file is refused before it is read (the same
+#: bound as the other faces' imports), so that a stray disk image fails at once.
+MAX_RECORD_BYTES = 2**20
 
 
 def _cards(cards: tuple[object, ...]) -> list[str]:
@@ -85,6 +87,8 @@ def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privile
             raise click.UsageError("--transcript and --save take a single deal, not a range")
         _autoplay_range(deals, variant, as_json)
         return
+    if save is not None:
+        _save_target(save)  # refuse a device or a FIFO before playing, not after
     game = Game(deals[0], variant)
     game.autoplay()
     if save is not None:
@@ -142,6 +146,10 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
     """(deal, won, score, passes) of every deal in ``deals``, in order: compiled for long
     ranges when possible, else ``play_out``, the engine's forced line."""
     play_deals = _kernel() if len(deals) >= KERNEL_FROM else None
+    if play_deals is None and len(deals) >= KERNEL_FROM:
+        # The same results, only slower: say how to get the fast path, once, on stderr.
+        click.echo("note: numba is not installed, so the engine plays these deals (a few hundred a second); "
+                   "pip install 'firstlast[fast]' for the compiled kernel", err=True)
     if play_deals is None:
         for n in deals:
             o = play_out(n, variant)
@@ -153,13 +161,72 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
         yield from zip(block, won.tolist(), score.tolist(), passes.tolist(), strict=True)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+def _save_target(path: Path) -> tuple[Path, os.stat_result | None]:
+    """The file that saving to ``path`` replaces: ``path`` itself or, through symbolic
+    links, the file they lead to (a link stays a link), with its current status, or
+    ``None`` when it does not exist yet. Anything but a regular file is refused: a
+    rename over ``/dev/full`` or a FIFO would replace the device, not write to it."""
+    target = Path(os.path.realpath(path))
     try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        st = os.stat(target)
+    except FileNotFoundError:
+        if not target.parent.is_dir():
+            raise click.ClickException(f"cannot write {path}: no such folder: {target.parent}") from None
+        return target, None
+    except OSError as e:  # a link loop, a folder we may not search …
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise click.ClickException(f"cannot write {path}: not a regular file")
+    return target, st
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` all or nothing: a temporary file in the target's own
+    folder, flushed to disk, then renamed over the target (through links, see
+    ``_save_target``). An existing file keeps its permissions."""
+    target, st = _save_target(path)
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                if st is not None:
+                    os.chmod(tmp, stat.S_IMODE(st.st_mode))
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _read_record(file: Path) -> str:
+    """The text of a record file: a regular file of at most ``MAX_RECORD_BYTES``, UTF-8
+    with or without a byte-order mark. A FIFO, a device or a folder is refused before it
+    is opened for reading (``replay FIFO`` blocked forever, ``replay /dev/zero`` read on)."""
+    try:
+        st = os.stat(file)
+        if not stat.S_ISREG(st.st_mode):
+            raise click.ClickException(f"{file}: not a regular file")
+        if st.st_size > MAX_RECORD_BYTES:
+            raise click.ClickException(f"{file}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
+        # Non-blocking, and checked again once open: the name may have been swapped meanwhile.
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise click.ClickException(f"{file}: not a regular file")
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise click.ClickException(f"{file}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the text
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{file}: not a text file (not UTF-8)") from None
 
 
 @click.command()
@@ -167,15 +234,7 @@ def _write_atomic(path: Path, text: str) -> None:
 @click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
 def replay(file: Path, transcript: bool) -> None:
     """Check and replay a saved game record FILE."""
-    try:
-        with file.open(encoding="utf-8") as f:
-            text = f.read(MAX_RECORD_CHARS + 1)
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{file}: not a text file") from None
-    except OSError as e:
-        raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
-    if len(text) > MAX_RECORD_CHARS:
-        raise click.ClickException(f"{file}: too large for a game record (over {MAX_RECORD_CHARS:,} characters)")
+    text = _read_record(file)
     try:
         game = game_from_record(text)
     except RecordError as e:

@@ -8,6 +8,7 @@ import click
 
 from .. import __version__
 from ..engine import MAX_DEAL, FirstLastError
+from ..engine.cards import clip
 from .engine_commands import autoplay, deal, replay
 from .options import DealNumber, DealRange
 
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         if takes_deal and e.option_name[1:2].isdigit():
             # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
             # does not tell the user what is wrong.
-            click.echo(f"firstlast: error: {e.option_name}: a deal number cannot be negative "
+            click.echo(f"firstlast: error: {clip(e.option_name, 24)}: a deal number cannot be negative "
                        f"(0…{MAX_DEAL})", err=True)
         else:
             click.echo(f"firstlast: error: {e.format_message()}", err=True)

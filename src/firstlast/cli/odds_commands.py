@@ -1,7 +1,12 @@
 """``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or position.
 
 The compiled kernels are imported inside the command, so that ``firstlast --help`` and
-the other commands do not pay for loading numba.
+the other commands do not pay for loading numba. What needs an extra that is not
+installed says so in one line on stderr, with the ``pip install`` to run, and exits 2:
+runs need ``fast`` (numba: a million games with the engine would take about an hour, so
+there is no quiet fallback), ``--plot`` and ``--scheduler`` need ``lab``. The chance of
+a deal or position works without numba: the engine samples instead (slower, same
+samples), with a note on stderr.
 """
 
 from __future__ import annotations
@@ -26,8 +31,38 @@ if TYPE_CHECKING:
 MAX_GAMES = 2**32
 MAX_SEED_RUN = 2**32 - 1
 MAX_SEED_SAMPLES = 2**64 - 1
+#: Redeal counts the compiled kernels take (64-bit integers there; a notation may name any).
+MAX_KERNEL_REDEALS = 2**31 - 1
 #: ``--all``: redeals 0–3 and unlimited, × waste playable, × privileged last card.
 ALL_REDEALS: tuple[int | None, ...] = (0, 1, 2, 3, None)
+
+
+#: The one line a command prints when it needs an extra that is not installed.
+FAST_HINT = "odds runs need the fast extra (numba): pip install 'firstlast[fast]'"
+PLOT_HINT = "plots need the lab extra: pip install 'firstlast[lab]'"
+DASK_HINT = "--scheduler needs the lab extra (dask): pip install 'firstlast[lab]'"
+ENGINE_NOTE = ("note: numba is not installed, so the engine samples (pure Python, a few hundred samples/s); "
+               "pip install 'firstlast[fast]' for the compiled sampler")
+
+
+class MissingExtra(click.ClickException):
+    """An extra the command needs is not installed: one line (the hint), exit status 2."""
+
+    exit_code = 2
+
+
+def _missing(hint: str) -> MissingExtra:
+    return MissingExtra(hint)
+
+
+def _importable(name: str) -> bool:
+    import importlib
+
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
 
 
 def all_variants() -> list[Variant]:
@@ -96,11 +131,14 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, 
 
 def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: bool,
                     extra: dict[str, object]) -> None:
-    from ..odds.live import chance_to_come_out
+    from ..odds.live import chance_to_come_out, kernel_available
 
     if not 0 <= seed <= MAX_SEED_SAMPLES:
         raise click.UsageError(f"--seed must be 0…{MAX_SEED_SAMPLES} for sampling, not {seed}")
-    est = chance_to_come_out(pos, samples, seed)
+    if not kernel_available():
+        click.echo(ENGINE_NOTE, err=True)
+    # Exactly --samples samples (no time budget): the command's answer is reproducible.
+    est = chance_to_come_out(pos, samples, seed, budget_s=None)
     if as_json:
         click.echo(json.dumps({**extra, "variant": pos.variant.token, **est.to_json(), "seed": seed}))
         return
@@ -148,6 +186,10 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
                 pos = position_from_text(position_text)
             except FirstLastError as e:
                 raise click.UsageError(f"malformed --position: {e}") from None
+            if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
+                # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
+                raise click.UsageError(f"--position: the odds estimator takes at most {MAX_KERNEL_REDEALS:,} "
+                                       "redeals (allowed and used); use 'ru' for unlimited")
             # Flags must not silently lose to the notation, even flags that name the canonical
             # variant (`--redeals 3` on an unlimited-redeal position).
             ctx = click.get_current_context()
@@ -174,7 +216,7 @@ def _check_plot_path(plot: Path) -> None:
     """Refuse a figure that cannot be written before the run, not after it."""
     if plot.parent and not plot.parent.is_dir():
         raise click.UsageError(f"--plot: no such folder: {plot.parent}")
-    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.backend_bases import FigureCanvasBase  # present: checked by _check_extras
 
     kinds = FigureCanvasBase.get_supported_filetypes()
     suffix = plot.suffix[1:].lower()
@@ -189,8 +231,20 @@ def _check_plot_path(plot: Path) -> None:
             raise click.UsageError(f"--plot: .pgf figures need {rcParams['pgf.texsystem']} (TeX), not found here")
 
 
+def _check_extras(plot: Path | None, scheduler: str | None) -> None:
+    """Stop with the one-line hint if a run needs an extra that is not installed."""
+    # lab brings fast with it, so its hints come first: one install then does it all.
+    if plot is not None and not _importable("matplotlib"):
+        raise _missing(PLOT_HINT)
+    if scheduler and not _importable("distributed"):
+        raise _missing(DASK_HINT)
+    if not _importable("numba") or not _importable("numpy"):
+        raise _missing(FAST_HINT)
+
+
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
                  workers: int | None, scheduler: str | None, seed: int) -> None:
+    _check_extras(plot, scheduler)
     import numba
 
     from ..odds import runner

@@ -9,10 +9,13 @@ from typing import Any, TypeVar
 import click
 
 from ..engine import MAX_DEAL, Variant
+from ..engine.cards import clip
 from ..play import PlayError, parse_deal
 from ..play.settings import parse_redeals
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: Digits a numeric option may have: every count and seed here fits in 20.
+MAX_OPTION_DIGITS = 40
 
 
 class DealNumber(click.ParamType[int]):
@@ -69,7 +72,11 @@ class WholeNumber(click.IntRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.isascii():
-            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+            self.fail(f"{clip(value)!r} is not a whole number (digits 0-9)", param, ctx)
+        if isinstance(value, str) and len(value.strip().lstrip("+-").lstrip("0")) > MAX_OPTION_DIGITS:
+            # Checked before int(): the message would repeat all 5,000 digits otherwise.
+            text = value.strip()
+            self.fail(f"'{text[:20]}…' is too large ({len(text):,} characters)", param, ctx)
         return super().convert(value, param, ctx)
 
 

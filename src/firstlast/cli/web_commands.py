@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -45,7 +46,13 @@ def play(port: int, host: str, db: Path | None, no_browser: bool) -> None:
         store = GameStore(db if db is not None else default_db_path())
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    if store.read_only:
+        click.echo(f"Warning: {store.path} is read-only: games can be viewed, but no move, new game or setting"
+                   " can be saved.", err=True)
     try:
         serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo)
+    except (StoreError, sqlite3.Error) as e:
+        # Before it listens, the server signs in the local player (a write the first time).
+        raise click.ClickException(f"{store.path}: the game store cannot be used: {e}") from None
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None

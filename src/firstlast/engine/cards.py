@@ -100,3 +100,34 @@ def next_rank(rank: int) -> int:
 def is_number(text: str) -> bool:
     """ASCII digits only: ``str.isdigit`` also accepts '²' and other scripts' digits."""
     return text.isascii() and text.isdigit()
+
+
+#: Most significant digits a whole number read from text may have. Python's ``int()``
+#: refuses more than 4,300 (a plain ``ValueError``); the readers check this first.
+MAX_DIGITS: Final = 4000
+
+
+def clip(text: str, width: int = 40) -> str:
+    """``text`` cut for an error message: long input stays one short line."""
+    return text if len(text) <= width else f"{text[:width]}… ({len(text):,} characters)"
+
+
+def parse_whole(text: str, max_value: int | None = None) -> int:
+    """``text`` as a whole number: ASCII digits only (leading zeros allowed), at most
+    ``MAX_DIGITS`` significant digits and at most ``max_value`` when given. The length
+    is checked *before* ``int()``. Raises ``ValueError`` with a one-line message; the
+    readers turn it into their own error (``RecordError``, ``InvalidPositionError``)."""
+    if not is_number(text):
+        raise ValueError(f"not a whole number in digits 0-9: {clip(text)!r}")
+    digits = text.lstrip("0") or "0"
+    limit = MAX_DIGITS if max_value is None else min(MAX_DIGITS, len(str(max_value)))
+    if len(digits) > limit:
+        raise ValueError(f"number too large: {clip(text)} ({len(digits):,} digits)"
+                         + ("" if max_value is None else f", at most {max_value}"))
+    try:
+        value = int(digits)
+    except ValueError:  # a process that lowered Python's digit limit below MAX_DIGITS
+        raise ValueError(f"number too large: {clip(text)} ({len(digits):,} digits)") from None
+    if max_value is not None and value > max_value:
+        raise ValueError(f"number too large: {clip(text)}, at most {max_value}")
+    return value

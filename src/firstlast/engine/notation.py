@@ -13,13 +13,16 @@ state (four 64-bit words in hex) that the next redeal continues.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-from .cards import DECK_SIZE, Card, is_number, next_rank
+from .cards import DECK_SIZE, Card, clip, next_rank, parse_whole
 from .errors import InvalidPositionError
 from .position import PILE_SIZE, PILES, Position
 from .rng import RngState
 from .variant import Variant
+
+_HEX_WORD = re.compile(r"[0-9a-fA-F]{16}")
 
 
 def _cards(cards: tuple[Card | None, ...]) -> str:
@@ -42,8 +45,10 @@ def position_to_text(pos: Position) -> str:
 def _parse_cards(field: str, name: str, gaps: bool) -> list[Card | None]:
     if field == "-":
         return []
+    if len(field) > 2 * DECK_SIZE:
+        raise InvalidPositionError(f"{name}: {len(field):,} characters, more than {DECK_SIZE} cards")
     if len(field) % 2:
-        raise InvalidPositionError(f"{name}: odd number of characters in {field!r}")
+        raise InvalidPositionError(f"{name}: odd number of characters in {clip(field)!r}")
     out: list[Card | None] = []
     for i in range(0, len(field), 2):
         tok = field[i:i + 2]
@@ -79,6 +84,10 @@ def position_from_text(text: str) -> Position:
     pile_fields = f_piles.split("/")
     if len(pile_fields) != PILES:
         raise InvalidPositionError(f"expected 8 piles separated by '/', got {len(pile_fields)}")
+    for i, p in enumerate(pile_fields):
+        if len(p) > 2 * PILE_SIZE:  # checked before reading: a pile holds at most 13 cards (R5)
+            raise InvalidPositionError(f"P{i + 1}: {len(p):,} characters, but a pile holds at most {PILE_SIZE} cards"
+                                       " (R5)")
     piles = tuple(_solid(_parse_cards(p or "-", f"pile P{i + 1}", gaps=False)) for i, p in enumerate(pile_fields))
     stock = _solid(_parse_cards(f_stock, "stock", gaps=False))
     waste = _solid(_parse_cards(f_waste, "waste", gaps=False))
@@ -86,16 +95,15 @@ def position_from_text(text: str) -> Position:
         variant = Variant.from_token(f_variant)
     except ValueError as e:
         raise InvalidPositionError(str(e)) from None
-    if not is_number(f_redeals):
-        raise InvalidPositionError(f"redeals used must be a whole number, not {f_redeals!r}")
-    redeals_used = int(f_redeals)
-    words = f_rng.split(".")
     try:
-        if len(words) != 4 or any(len(w) != 16 for w in words):
-            raise ValueError
-        rng: RngState = (int(words[0], 16), int(words[1], 16), int(words[2], 16), int(words[3], 16))
-    except ValueError:
-        raise InvalidPositionError("rng: expected four 16-digit hex words separated by '.'") from None
+        redeals_used = parse_whole(f_redeals)  # the length is bounded before int()
+    except ValueError as e:
+        raise InvalidPositionError(f"redeals used must be a whole number: {e}") from None
+    words = f_rng.split(".")
+    # Hex digits only: int(w, 16) would also take '0x…', '_', a sign or other scripts' digits.
+    if len(words) != 4 or not all(_HEX_WORD.fullmatch(w) for w in words):
+        raise InvalidPositionError("rng: expected four 16-digit hex words separated by '.'")
+    rng: RngState = (int(words[0], 16), int(words[1], 16), int(words[2], 16), int(words[3], 16))
     pos = Position(tuple(first), tuple(reserve), stock, waste, piles, redeals_used, rng, variant)
     validate(pos)
     return pos
@@ -116,9 +124,13 @@ def validate(pos: Position) -> None:
         raise InvalidPositionError("rng: the all-zero state is not a generator state")
     if pos.variant.redeals is not None and pos.redeals_used > pos.variant.redeals:
         raise InvalidPositionError(f"{pos.redeals_used} redeals used but the variant allows {pos.variant.redeals} (V1)")
+    if len(pos.first) != PILES or len(pos.reserve) != PILES or len(pos.piles) != PILES:
+        raise InvalidPositionError("the first row, the reserve and the piles must each have 8 places")
     active = pos.active
     for i, pile in enumerate(pos.piles):
         name = f"P{i + 1}"
+        if len(pile) > PILE_SIZE:
+            raise InvalidPositionError(f"{name} holds {len(pile)} cards, but a pile holds at most {PILE_SIZE} (R5)")
         if active is not None and i > active and pile:
             raise InvalidPositionError(f"{name} has cards but P{active + 1} is not complete (R3)")
         complete = len(pile) == PILE_SIZE

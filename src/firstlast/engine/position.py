@@ -268,63 +268,53 @@ class Position:
 
     def check(self, move: Move) -> None:
         """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
-        if self.is_legal(move):
+        self.check_legal(move, self.legal_moves())
+
+    def check_legal(self, move: Move, legal: Sequence[Move]) -> None:
+        """``check(move)`` given ``legal``, this position's ``legal_moves()``: for
+        checking many moves of one position while working out its legal moves once."""
+        if move in legal:
             return
         k = self.active
         if k is None:
-            raise IllegalMoveError("the game is over: all piles are complete (R11)", "R11")
-        if not self.legal_moves():
-            raise IllegalMoveError("the game is over: nothing fits and nothing is left to turn (R11)", "R11")
+            raise IllegalMoveError.of("R11.won")
+        if not legal:
+            raise IllegalMoveError.of("R11.stuck")
+        # The fitting plays are the legal moves when there are any (R9: they come first).
+        fitting = legal[0].kind == "play"
         need = self.need
         assert need is not None
         pk = pile_place(k)
         full = len(self.piles[k]) == PILE_SIZE - 1
         if move.kind == "turn":
-            if self._fitting_plays():
-                raise IllegalMoveError("a card that fits must be played before turning (R9)", "R9")
-            raise IllegalMoveError("the stock is empty: nothing to turn (R9); redeal instead (R10)", "R9")
+            raise IllegalMoveError.of("R9.play_before_turn" if fitting else "R9.stock_empty")
         if move.kind == "redeal":
-            if self._fitting_plays():
-                raise IllegalMoveError("a card that fits must be played before redealing (R9)", "R9")
+            if fitting:
+                raise IllegalMoveError.of("R9.play_before_redeal")
             if self.stock:
-                raise IllegalMoveError("redeal only when the stock is empty (R10)", "R10")
-            if not self.waste:
-                raise IllegalMoveError("nothing to redeal: the waste is empty (R10)", "R10")
-            raise IllegalMoveError("no redeals left (R10, V1)", "R10")
+                raise IllegalMoveError.of("R10.stock_left")
+            raise IllegalMoveError.of("R10.none_left" if self.waste else "R10.waste_empty")
         src = move.source or ""
         if src == "W" and not self.variant.waste_playable:
-            raise IllegalMoveError(
-                "the waste's top card is not a source in these rules (R6; variant V2 allows it)", "R6"
-            )
+            raise IllegalMoveError.of("R6.waste")
         if src.startswith("F"):
             j = int(src[1]) - 1
             if j < k and self.first[j] is None:
-                raise IllegalMoveError(f"{src} is already on its pile {pile_place(j)} (R5)", "R5")
+                raise IllegalMoveError.of("R5.done", source=src, pile=pile_place(j))
             if j == k and not full:
-                raise IllegalMoveError(
-                    f"{src} goes onto {pk} only as its 13th card, when the pile holds 12 (R5)", "R5"
-                )
+                raise IllegalMoveError.of("R5.early", source=src, pile=pk)
             if j != k and not (j == PILES - 1 and self.privileged is not None):
                 if j == PILES - 1 and not self.variant.privileged_last:
-                    raise IllegalMoveError("the last first-row card is not privileged in this variant (V3)", "V3")
-                raise IllegalMoveError(
-                    "first-row cards never move, except the privileged last card (R8) "
-                    "and a full pile's own base (R5)", "R8"
-                )
+                    raise IllegalMoveError.of("V3.not_privileged")
+                raise IllegalMoveError.of("R8.fixed")
         card = self.card_at(src)
         if card is None:
-            where = "the waste" if src == "W" else src
-            raise IllegalMoveError(f"{where} is empty", "R6")
+            raise IllegalMoveError.of("R6.empty", place=src, where="the waste" if src == "W" else src)
         if full:
-            raise IllegalMoveError(
-                f"{pk} holds 12 cards: its 13th card is {first_place(k)} itself, "
-                "never another card of that rank (R5)", "R5"
-            )
+            raise IllegalMoveError.of("R5.base_only", pile=pk, base=first_place(k))
         if card.rank != need:
-            raise IllegalMoveError(f"{card} does not fit {pk}, which needs {rank_phrase(need)} (R4)", "R4")
-        raise IllegalMoveError(
-            f"the privileged card {self.first[PILES - 1]} at F8 must go first (R8)", "R8"
-        )
+            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk, need=need, need_phrase=rank_phrase(need))
+        raise IllegalMoveError.of("R8.first", card=str(self.first[PILES - 1]))
 
     # ------------------------------------------------------------ applying
     def apply(self, move: Move, shuffle: Sequence[int] | None = None) -> tuple[Position, tuple[Movement, ...]]:

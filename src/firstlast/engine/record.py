@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 
 from .. import __version__
-from .cards import is_number
+from .cards import clip, is_number, parse_whole
 from .errors import FirstLastError, RecordError
 from .game import Game
 from .position import Move
@@ -76,7 +76,8 @@ def read_headers(text: str) -> dict[str, str]:
 def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]]:
     headers: dict[str, tuple[str, int]] = {}
     body: list[tuple[int, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
+    # A byte-order mark (a record saved by a Windows editor) is not part of the text.
+    for n, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -87,7 +88,7 @@ def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]
             if m is None:
                 raise RecordError(f'malformed header (expected [Name "value"]): {line[:60]!r}', n)
             if m.group(1) in headers:
-                raise RecordError(f"header {m.group(1)} given twice", n)
+                raise RecordError(f"header {clip(m.group(1))} given twice", n)
             headers[m.group(1)] = (m.group(2), n)
         else:
             body.append((n, line))
@@ -98,16 +99,18 @@ def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
     def flag(name: str) -> bool:
         value, n = headers[name]
         if value not in ("yes", "no"):
-            raise RecordError(f"{name} must be yes or no, not {value!r}", n)
+            raise RecordError(f"{name} must be yes or no, not {clip(value)!r}", n)
         return value == "yes"
 
     value, n = headers["Redeals"]
     if value == "unlimited":
-        redeals: int | None = None
-    elif is_number(value):
-        redeals = int(value)
-    else:
-        raise RecordError(f"Redeals must be a whole number or 'unlimited', not {value!r}", n)
+        return Variant(None, flag("WastePlayable"), flag("PrivilegedLast"))
+    if not is_number(value):
+        raise RecordError(f"Redeals must be a whole number or 'unlimited', not {clip(value)!r}", n)
+    try:
+        redeals = parse_whole(value)  # any count the engine writes; the length is bounded before int()
+    except ValueError as e:
+        raise RecordError(f"Redeals: {e}", n) from None
     return Variant(redeals, flag("WastePlayable"), flag("PrivilegedLast"))
 
 
@@ -121,27 +124,38 @@ def game_from_record(text: str) -> Game:
             raise RecordError(f"missing header {name}")
     fmt, n = headers["Format"]
     if fmt != FORMAT:
-        raise RecordError(f"unknown format {fmt!r} (this program reads {FORMAT!r})", n)
+        raise RecordError(f"unknown format {clip(fmt)!r} (this program reads {FORMAT!r})", n)
     deal_text, n = headers["Deal"]
-    if not is_number(deal_text) or int(deal_text) > MAX_DEAL:
-        raise RecordError(f"Deal must be a whole number 0…{MAX_DEAL}, not {deal_text!r}", n)
-    game = Game(int(deal_text), _variant(headers))
+    try:
+        deal = parse_whole(deal_text, MAX_DEAL)
+    except ValueError:
+        raise RecordError(f"Deal must be a whole number 0…{MAX_DEAL}, not {clip(deal_text)!r}", n) from None
+    game = Game(deal, _variant(headers))
     for n, line in body:
-        number, _, rest = line.partition(".")
-        if not is_number(number.strip()):
+        number_text, dot, rest = line.partition(".")
+        number_text = number_text.strip()
+        if not dot or not is_number(number_text):
             raise RecordError(f"a move line starts with its first move's number and a dot: {line[:60]!r}", n)
-        if int(number) != len(game) + 1:
-            raise RecordError(f"move number {number} where {len(game) + 1} was expected (moves missing or added)", n)
+        try:
+            number: int | None = parse_whole(number_text)
+        except ValueError:
+            number = None  # too many digits to be any move's number (checked before int())
+        if number != len(game) + 1:
+            raise RecordError(f"move number {clip(number_text)} where {len(game) + 1} was expected"
+                              " (moves missing or added)", n)
         for token in rest.split():
+            if len(token) > len("redeal"):  # not a move; keep the message one short line
+                raise RecordError(f"move {len(game) + 1} {clip(token)!r}: not a move"
+                                  " (expected turn, redeal, R1–R8, F1–F8 or W)", n)
             try:
                 game.push(Move.parse(token))
             except FirstLastError as e:
-                raise RecordError(f"move {len(game) + 1} {token!r}: {e}", n) from None
+                raise RecordError(f"move {len(game) + 1} {clip(token)!r}: {e}", n) from None
     pos = game.position
     result = "unfinished" if pos.status == "playing" else pos.status
     for name, actual in (("Result", result), ("Score", str(pos.score)),
                          ("Passes", str(pos.passes)), ("Moves", str(len(game)))):
         if name in headers and headers[name][0] != actual:
             value, n = headers[name]
-            raise RecordError(f"{name} says {value!r} but replaying the moves gives {actual!r}", n)
+            raise RecordError(f"{name} says {clip(value)!r} but replaying the moves gives {actual!r}", n)
     return game

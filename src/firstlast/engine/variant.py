@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import is_number
+from .cards import clip, is_number, parse_whole
 
 CANONICAL_REDEALS: Final = 3
 _TOKEN = re.compile(r"r([0-9]+|u)(w?)(n?)")
@@ -47,11 +47,17 @@ class Variant:
 
     @classmethod
     def from_token(cls, token: str) -> Variant:
+        """Read ``r3``, ``ru``, ``r0w``, ``r3wn``; ``ValueError`` (one line) otherwise,
+        including a redeal count too long to be a number (``parse_whole``)."""
         m = _TOKEN.fullmatch(token)
         if m is None:
-            raise ValueError(f"not a variant: {token!r} (expected r<redeals>|ru, then optional w, n)")
+            raise ValueError(f"not a variant: {clip(token)!r} (expected r<redeals>|ru, then optional w, n)")
+        try:
+            redeals = None if m.group(1) == "u" else parse_whole(m.group(1))
+        except ValueError as e:
+            raise ValueError(f"variant {clip(token)!r}: redeals: {e}") from None
         return cls(
-            redeals=None if m.group(1) == "u" else int(m.group(1)),
+            redeals=redeals,
             waste_playable=bool(m.group(2)),
             privileged_last=not m.group(3),
         )
@@ -77,7 +83,7 @@ def parse_redeals(text: str) -> int | None:
         return None
     digits = text.strip()
     if digits.startswith("-") and is_number(digits[1:]):
-        raise ValueError(f"redeals must be ≥ 0, not {digits}")
+        raise ValueError(f"redeals must be ≥ 0, not {clip(digits)}")
     if not is_number(digits):  # ASCII digits only: int() would also take '５' or '1_0'
-        raise ValueError(f"redeals must be a whole number ≥ 0 or 'unlimited', not {text!r}")
-    return int(digits)
+        raise ValueError(f"redeals must be a whole number ≥ 0 or 'unlimited', not {clip(text)!r}")
+    return parse_whole(digits)  # bounded before int(): no 5,000-digit ValueError from Python

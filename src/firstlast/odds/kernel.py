@@ -294,10 +294,10 @@ def _sample_stream(seed: np.uint64, i: int, s: np.ndarray) -> None:
 @njit(cache=_CACHE, nogil=True)  # servers may ask from several threads
 def _sample_lines(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, waste0: np.ndarray,
                   k: int, held: int, redeals_used: int, redeals_left: int,
-                  waste_playable: bool, privileged: bool, samples: int, seed: np.uint64,
+                  waste_playable: bool, privileged: bool, samples: int, seed: np.uint64, start: int,
                   won: np.ndarray, score: np.ndarray, passes: np.ndarray) -> None:
-    """Play a position out ``samples`` times, each from the sample's own stream
-    (``_sample_stream``): first the unseen stock is shuffled with it (Fisher–Yates of
+    """Play a position out as samples ``start … start+samples−1`` (results at 0…samples−1),
+    each from the sample's own stream (``_sample_stream``): first the unseen stock is shuffled with it (Fisher–Yates of
     the stock in turning order, §4.3), then the forced line is played with the redeals
     continuing it (§4.6); results per sample."""
     first = np.empty(8, np.int8)
@@ -312,7 +312,7 @@ def _sample_lines(first0: np.ndarray, rcount0: np.ndarray, stock0: np.ndarray, w
         rcount[:] = rcount0
         stock[:sl] = stock0
         waste[:wl] = waste0
-        _sample_stream(seed, i, s)
+        _sample_stream(seed, start + i, s)
         _shuffle(stock, sl, s)
         w, sc, p = _forced_line(first, rcount, stock, 0, sl, waste, wl, k, held, redeals_used, redeals_left,
                                 waste_playable, privileged, s)
@@ -395,17 +395,20 @@ def sample_start(seed: int, i: int) -> RngState:
     return (int(s[0]), int(s[1]), int(s[2]), int(s[3]))
 
 
-def sample_lines(rp: RankPosition, samples: int, seed: int,
+def sample_lines(rp: RankPosition, samples: int, seed: int, start: int = 0,
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play ``rp`` out ``samples`` times, sample ``i`` with the unseen stock shuffled
-    uniformly and random redeals, all drawn from its own stream (``sample_start``):
-    arrays (won bool, score int8, passes int32), one entry per sample. ``seed``
-    is 0…2^64−1; the same seed gives the same results."""
+    """Play ``rp`` out as samples ``start … start+samples−1``, sample ``i`` with the
+    unseen stock shuffled uniformly and random redeals, all drawn from its own stream
+    (``sample_start``): arrays (won bool, score int8, passes int32), one entry per
+    sample. ``seed`` is 0…2^64−1; the same seed gives the same results, and a run
+    cut in parts (``start``) gives the same samples as one run."""
+    if not (start >= 0 and start + samples <= 2**63):
+        raise ValueError(f"samples start…start+samples−1 must lie in 0…2^63−1, not {start}, {samples}")
     won = np.empty(samples, np.bool_)
     score = np.empty(samples, np.int8)
     passes = np.empty(samples, np.int32)
     _sample_lines(rp.first, rp.rcount, rp.stock, rp.waste, rp.active, rp.held, rp.redeals_used,
-                  rp.redeals_left, rp.waste_playable, rp.privileged, samples, np.uint64(seed),
+                  rp.redeals_left, rp.waste_playable, rp.privileged, samples, np.uint64(seed), start,
                   won, score, passes)
     return won, score, passes
 

@@ -3,17 +3,27 @@
 What the player cannot know is the order of the face-down stock and the shuffles of
 future redeals. Everything visible (first row, reserve, piles, the waste in its order,
 redeals used, variant) is kept. Each sample shuffles the stock uniformly and plays the
-forced line to the end with random redeals, each sample from its own random stream
-derived from ``seed``, so an estimate is reproducible.
+forced line to the end with random redeals, sample ``i`` drawing everything from its
+own random stream (``sample_stream(seed, i)``), so an estimate is reproducible: the
+first ``n`` samples of a seed are always the same ones.
 
-The sampling runs in the compiled kernel (``odds.kernel``, a derived implementation).
-``replay_sample`` plays any one sample with the engine instead: the same stock order
-and the same redeal shuffles, supplied to ``Position`` as chance outcomes
-(``Position.apply(REDEAL, shuffle=…)``), so every sample can be checked against the
-rules themselves.
+An estimate spends a time budget (``budget_s``, default ``BUDGET_S``): it plays
+samples until it has ``samples`` of them or the budget is spent, whichever comes first,
+and reports the samples it reached with their Wilson interval (at least one sample is
+always played). Two samplers give exactly the same sample ``i``:
+
+* the compiled kernel (``odds.kernel``, a derived implementation; needs the ``fast``
+  extra, numba), which reaches 10,000 samples in a few tens of milliseconds;
+* the engine itself (``engine_sample``): ``Position.play_forced`` on the position with
+  the sample's stock order and the sample's stream for its redeals. Pure Python, a few
+  hundred samples a second: the chance meter without numba.
+
+``replay_sample`` plays a sample once more with the engine, move by move, the redeal
+shuffles supplied to ``Position`` as chance outcomes (``Position.apply(REDEAL,
+shuffle=…)``), so every sample can be checked against the rules themselves.
 
 >>> from firstlast.engine import Position
->>> est = chance_to_come_out(Position.deal(1), samples=2000)
+>>> est = chance_to_come_out(Position.deal(1), samples=200)
 >>> 0.0 <= est.low <= est.probability <= est.high <= 1.0
 True
 """
@@ -21,17 +31,28 @@ True
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING, Literal
 
 from ..engine import REDEAL, Position
-from ..engine.rng import shuffle
-from .kernel import RankPosition, play_line, sample_lines, sample_start
-from .stats import wilson
+from ..engine.rng import MASK64, RngState, shuffle, splitmix64
+from ..engine.rng import seed as rng_seed
+from .interval import wilson
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Largest seed: seeds are 64-bit, like deal numbers.
 MAX_SEED = 2**64 - 1
+#: Seconds one estimate may spend sampling (loading the kernel is not counted).
+BUDGET_S = 0.5
+#: Samples the kernel plays per call while the budget lasts: the first call, then doubling.
+_FIRST_CHUNK = 2048
+
+Sampler = Literal["auto", "kernel", "engine"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,35 +72,88 @@ class ChanceEstimate:
         return {"probability": self.probability, "low": self.low, "high": self.high, "samples": self.samples}
 
 
-def play_position(pos: Position) -> tuple[bool, int, int]:
-    """Play ``pos`` out as it stands (its stock order, its stream for the redeals),
-    compiled: (won, score, passes), the same as ``pos.play_forced()``."""
-    if pos.active is None:
-        return True, 104, pos.passes
-    return play_line(RankPosition.of(pos), pos.rng)
+@cache
+def kernel_available() -> bool:
+    """Whether the compiled kernel can be used here (numba and numpy installed: the
+    ``fast`` extra). Decided once per process."""
+    try:
+        from . import kernel  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
-def sample_outcomes(pos: Position, samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-sample results (won, score, passes) of playing ``pos`` out; see the module doc."""
+def _check(samples: int, seed: int) -> None:
     if isinstance(samples, bool) or not isinstance(samples, int) or samples <= 0:
         raise ValueError(f"samples must be a whole number > 0, not {samples!r}")
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be 0…{MAX_SEED}, not {seed}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be 0…{MAX_SEED}, not {seed!r}")
+
+
+def sample_stream(seed: int, i: int) -> RngState:
+    """The stream sample ``i`` of ``seed`` draws from: the §4.1 seeding of (the SplitMix64
+    output of ``seed``) + ``i``, modulo 2^64 (``kernel.sample_start``, in pure Python).
+    It shuffles the stock (Fisher–Yates in turning order, §4.3), then each redeal (§4.6)."""
+    if not (0 <= seed <= MAX_SEED and 0 <= i < 2**63):
+        raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
+    return rng_seed((splitmix64(seed)[1] + i) & MASK64)
+
+
+def sample_position(pos: Position, i: int, seed: int = 0) -> Position:
+    """Sample ``i``'s version of ``pos``: the stock in the order the sample's stream
+    shuffles it to, and that stream (after the shuffle) as the position's ``rng``, which
+    its redeals continue (§4.6). Nothing else changes."""
+    stock = list(pos.stock)
+    stream = shuffle(sample_stream(seed, i), stock)
+    return dataclasses.replace(pos, stock=tuple(stock), rng=stream)
+
+
+def engine_sample(pos: Position, i: int, seed: int = 0) -> tuple[bool, int, int]:
+    """Sample ``i`` played by the engine: (won, score, passes) of ``play_forced`` from
+    ``sample_position(pos, i, seed)``; the same as the kernel's sample ``i``."""
+    if pos.active is None:
+        return True, 104, pos.passes
+    end = sample_position(pos, i, seed).play_forced()
+    return end.status == "won", end.score, end.passes
+
+
+def play_position(pos: Position) -> tuple[bool, int, int]:
+    """Play ``pos`` out as it stands (its stock order, its stream for the redeals):
+    (won, score, passes), the same as ``pos.play_forced()`` (compiled when it can be)."""
+    if pos.active is None:
+        return True, 104, pos.passes
+    if kernel_available():
+        from .kernel import RankPosition, play_line
+
+        return play_line(RankPosition.of(pos), pos.rng)
+    end = pos.play_forced()
+    return end.status == "won", end.score, end.passes
+
+
+def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0,
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-sample results (won, score, passes) of samples ``start … start+samples−1``,
+    compiled (needs the ``fast`` extra); see the module doc."""
+    import numpy as np
+
+    from .kernel import RankPosition, sample_lines
+
+    _check(samples, seed)
     if pos.active is None:  # already won: nothing is unknown
         return (np.ones(samples, np.bool_), np.full(samples, 104, np.int8),
                 np.full(samples, pos.passes, np.int32))
-    return sample_lines(RankPosition.of(pos), samples, seed)
+    return sample_lines(RankPosition.of(pos), samples, seed, start)
 
 
 def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
-    """Sample ``i`` of ``sample_outcomes(pos, …, seed)`` played by the engine: the end
-    of its forced line, whose outcome (won, score, passes) is the sample's.
+    """Sample ``i`` of ``seed`` played by the engine move by move: the end of its forced
+    line, whose outcome (won, score, passes) is the sample's.
 
-    The sample's stream (``kernel.sample_start``) first shuffles the stock (Fisher–Yates
-    of the stock in turning order, §4.3), then the shuffle of each redeal (§4.6); here
+    The sample's stream (``sample_stream``) first shuffles the stock (Fisher–Yates of
+    the stock in turning order, §4.3), then the shuffle of each redeal (§4.6); here
     those shuffles are drawn in Python and supplied to ``Position`` as the redeals'
-    chance outcomes, so the rules, not the kernel, play the line."""
-    stream = sample_start(seed, i)
+    chance outcomes, so the rules, not the samplers, play the line."""
+    stream = sample_stream(seed, i)
     order = list(range(len(pos.stock)))
     stream = shuffle(stream, order)
     pos = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
@@ -93,10 +167,72 @@ def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
     return pos
 
 
-def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> ChanceEstimate:
+def _kernel_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
+    """(wins, samples played) with the kernel, in growing chunks until done or out of time."""
+    import numpy as np
+
+    from .kernel import RankPosition, sample_lines
+
+    rp = RankPosition.of(pos)
+    done = wins = 0
+    chunk = _FIRST_CHUNK
+    while done < samples:
+        n = min(chunk, samples - done)
+        won, _, _ = sample_lines(rp, n, seed, done)
+        wins += int(np.count_nonzero(won))
+        done += n
+        chunk *= 2
+        if deadline():
+            break
+    return wins, done
+
+
+def _engine_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
+    """(wins, samples played) with the engine, one sample at a time until done or out of time."""
+    done = wins = 0
+    while done < samples:
+        wins += engine_sample(pos, done, seed)[0]
+        done += 1
+        if deadline():
+            break
+    return wins, done
+
+
+@cache
+def _warm_kernel() -> None:
+    """Load (or compile) the sampling kernel once, outside any estimate's budget."""
+    from .kernel import RankPosition, sample_lines
+
+    sample_lines(RankPosition.of(Position.deal(0)), 1, 0, 0)
+
+
+def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
+                       budget_s: float | None = BUDGET_S, sampler: Sampler = "auto") -> ChanceEstimate:
     """Chance that ``position`` comes out along the forced line, with a 95 % Wilson
-    interval, from ``samples`` plays of the unseen stock order and future redeals."""
-    won, _, _ = sample_outcomes(position, samples, seed)
-    wins = int(np.count_nonzero(won))
-    low, high = wilson(wins, samples)
-    return ChanceEstimate(wins / samples, low, high, samples)
+    interval, from up to ``samples`` plays of the unseen stock order and future redeals,
+    as many as ``budget_s`` seconds allow (``None``: exactly ``samples``; at least one
+    sample is always played). ``sampler``: ``"kernel"`` (numba), ``"engine"`` (pure
+    Python) or ``"auto"`` (the kernel when it is installed)."""
+    _check(samples, seed)
+    if budget_s is not None and not budget_s >= 0:  # also refuses NaN
+        raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")
+    if sampler not in ("auto", "kernel", "engine"):
+        raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
+    if position.active is None:  # already won: nothing is unknown
+        return ChanceEstimate(1.0, *wilson(samples, samples), samples)
+    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
+    if use_kernel:
+        _warm_kernel()
+    if budget_s is None:
+        def deadline() -> bool:
+            return False
+    else:
+        end = time.perf_counter() + budget_s
+
+        def deadline() -> bool:
+            return time.perf_counter() >= end
+    count: Callable[[Position, int, int, Callable[[], bool]], tuple[int, int]]
+    count = _kernel_wins if use_kernel else _engine_wins
+    wins, played = count(position, samples, seed, deadline)
+    low, high = wilson(wins, played)
+    return ChanceEstimate(wins / played, low, high, played)

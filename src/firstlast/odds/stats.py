@@ -1,7 +1,7 @@
-"""Intervals and tallies of many games.
+"""Intervals and tallies of many games (numpy: the ``fast`` extra).
 
-The Wilson score interval comes from scipy (``binomtest(...).proportion_ci``), a
-well-kept implementation, rather than a formula retyped here.
+The Wilson score interval lives in ``odds.interval`` (standard library only) and is
+re-exported here.
 """
 
 from __future__ import annotations
@@ -9,17 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from ..engine import Variant
+from .interval import wilson
 
-
-def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval for ``successes`` out of ``trials`` (trials > 0)."""
-    if trials <= 0:
-        raise ValueError("trials must be > 0")
-    ci = binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
+__all__ = ["Tally", "wilson"]
 
 
 def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from ..engine.record import game_from_record, record_to_text
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
 from . import deals
 from .errors import PlayError
-from .settings import Settings
+from .settings import MAX_REDEALS, Settings
 from .stats import Stats, compute
 
 T = TypeVar("T")
@@ -121,6 +121,11 @@ class PlayService:
                 return player
         return None
 
+    def is_known(self, player: str) -> bool:
+        """Whether ``player`` is already known to be a player (no store call: ``False``
+        only means "ask ``known_player``")."""
+        return player in self._known
+
     def local_player(self) -> str:
         """This machine's own player (the terminal plays as it; ``firstlast play``
         signs the browser in as it)."""
@@ -211,6 +216,10 @@ class PlayService:
             raise PlayError("record.invalid", reason=str(e), line=e.line) from None
         except (ValueError, OverflowError) as e:  # FirstLastError is a ValueError
             raise PlayError("record.invalid", reason=str(e), line=None) from None
+        if game.variant.redeals is not None and game.variant.redeals > MAX_REDEALS:
+            # The same cap as new games: past it, the odds estimate cannot follow.
+            raise PlayError("record.invalid", line=None,
+                            reason=f"Redeals must be unlimited or at most {MAX_REDEALS} to be stored")
         with self._lock, self._tx() as tx:
             pid = self._player_or_new(tx, player)
             # Kept beside the player's games, not put on the table: looking at someone
@@ -434,7 +443,8 @@ class PlayService:
 # ---------------------------------------------------------------------------- the actions
 def refusal(move: Move, error: IllegalMoveError) -> PlayError:
     """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", reason=str(error), rule=error.rule, move=str(move))
+    return PlayError("move.illegal", reason=str(error), rule=error.rule, move=str(move), refusal=error.code,
+                     **{k: v for k, v in error.params.items() if k not in ("need_phrase", "where")})
 
 
 def _play(stored: StoredGame, move: Move) -> ActionResult:

@@ -317,7 +317,11 @@ class GameScreen(Screen[None]):
         self.app.push_screen(dialog, self._end_chosen)
 
     def _end_chosen(self, choice: str | None) -> None:
-        if choice == "again":
+        if choice == "undo":
+            self.action_undo()
+        elif choice == "quit":
+            self.action_quit_game()
+        elif choice == "again":
             self._start("again")
         elif choice == "next":
             self._start("next")

@@ -1,8 +1,10 @@
 """The live chance-to-come-out figure, computed off the UI thread.
 
-The estimator lives in ``firstlast.odds.live`` (numba; its first call compiles for a few
-seconds), so it is imported lazily, on the worker thread, and if it cannot be imported
-the figure is simply not shown. Only one estimate runs at a time: while it runs, newer
+The estimator lives in ``firstlast.odds.live``: the compiled kernel with the ``fast``
+extra (its first call loads or compiles numba code), else the engine in pure Python,
+both within a fixed time budget per estimate, the figure showing the interval reached.
+It is imported lazily, on the worker thread, and if it cannot be imported the figure is
+simply not shown. Only one estimate runs at a time: while it runs, newer
 positions replace each other as the one to do next, so fast play (autoplay) never piles
 up threads.
 """
@@ -31,7 +33,7 @@ def load_estimator() -> Estimator | None:
     """``chance_to_come_out`` if the odds package is installed and importable."""
     try:
         from ..odds.live import chance_to_come_out  # type: ignore[import-not-found,unused-ignore]
-    except Exception:  # ImportError, or the module failing as it loads (e.g. numba missing)
+    except Exception:  # ImportError, or the module failing as it loads
         return None
     return chance_to_come_out  # type: ignore[no-any-return,unused-ignore]
 

@@ -156,10 +156,14 @@ class EndDialog(ModalScreen[str]):
     EndDialog .won { color: #ffd24a; text-style: bold; }
     EndDialog .lost { color: #ff8080; text-style: bold; }
     """
+    # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
+    # restart = play again), so a key pressed for the table never does something else.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "choose('again')", "Play again"),
-        Binding("n", "choose('next')", "Next deal"),
-        Binding("r", "choose('random')", "Random deal"),
+        Binding("enter,ctrl+r", "choose('again')", "Play again"),
+        Binding("right", "choose('next')", "Next deal"),
+        Binding("n", "choose('random')", "New deal"),
+        Binding("u,ctrl+z", "choose('undo')", "Undo the last move"),
+        Binding("q", "choose('quit')", "Quit"),
         Binding("escape,c", "choose('close')", "Close"),
     ]
 
@@ -178,9 +182,9 @@ class EndDialog(ModalScreen[str]):
             yield Label(f"Score {self.score} of 104 cards on the piles · "
                         f"{self.passes} pass{'es' if self.passes != 1 else ''} · {self.moves} moves")
             with Horizontal(classes="buttons"):
-                yield Button("Again (a)", variant="primary", id="again")
-                yield Button("Next deal (n)", id="next")
-                yield Button("Random (r)", id="random")
+                yield Button("Again (Enter)", variant="primary", id="again")
+                yield Button("Next deal (→)", id="next")
+                yield Button("New deal (n)", id="random")
                 yield Button("Close (c)", id="close")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

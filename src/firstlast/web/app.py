@@ -11,6 +11,7 @@ refusals mapped to HTTP statuses. Requests on one game are serialized by a per-g
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import re
 import weakref
@@ -22,7 +23,6 @@ from typing import Any, Final, TypeVar
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
@@ -38,10 +38,12 @@ from ..play.table import controls
 from ..store import GameStore, GameSummary, StoredGame
 
 STATIC_DIR = Path(__file__).parent / "static"
+#: The player cookie's name is ``fl_player_<port>``: cookies are not kept apart by port,
+#: so two servers on one machine (two databases) would otherwise overwrite each other's.
 COOKIE = "fl_player"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600  # a player is meant to last: the cookie is the only key
 MAX_BODY = 64 * 1024
-MAX_RECORD = 1024 * 1024
+MAX_RECORD = 2 * 1024 * 1024  # an import's JSON body: a record of 1 Mi characters, escaped
 SAMPLES_DEFAULT, SAMPLES_MIN, SAMPLES_MAX = 10_000, 100, 100_000
 SUITS = "cdhs"
 # Ids are secrets.token_urlsafe(18) (24 chars); anything that cannot be one is refused
@@ -63,7 +65,15 @@ class ApiError(Exception):
 
 # ---------------------------------------------------------------------------- JSON shapes
 def card_json(card: Card) -> dict[str, object]:
-    return {"id": int(card), "rank": card.rank, "suit": SUITS[card.suit], "deck": card.deck, "symbol": card.symbol}
+    # Made once per card (a table shows ~70 of them in every answer); each answer gets a copy.
+    cached = _CARD_JSON.get(card)
+    if cached is None:
+        cached = _CARD_JSON[card] = {"id": int(card), "rank": card.rank, "suit": SUITS[card.suit],
+                                     "deck": card.deck, "symbol": card.symbol}
+    return cached.copy()
+
+
+_CARD_JSON: dict[Card, dict[str, object]] = {}
 
 
 def variant_json(v: Variant) -> dict[str, object]:
@@ -83,7 +93,8 @@ def position_json(pos: Position) -> dict[str, object]:
     need = pos.need
     ctl = controls(pos)
     return {
-        "status": pos.status,
+        # Position.status, from the legal moves already at hand.
+        "status": "won" if pos.active is None else "playing" if legal else "lost",
         "score": pos.score,
         "passes": pos.passes,
         "redeals_used": pos.redeals_used,
@@ -117,17 +128,51 @@ def refusals_json(pos: Position, legal: list[Move] | tuple[Move, ...]) -> dict[s
     """The engine's refusal of each table move that is not legal now, so that the page
     can explain a refused click or drop at once, without a request answered 409 (which
     the browser reports as a failed load in its console)."""
+    key = _refusals_key(pos, legal)
+    out = _REFUSALS_BY_TABLE.get(key)
+    if out is None:
+        out = _refusals(pos, legal)
+        if len(_REFUSALS_BY_TABLE) >= _REFUSALS_CACHED:
+            _REFUSALS_BY_TABLE.clear()
+        _REFUSALS_BY_TABLE[key] = out
+    # Each answer gets its own dicts (the values in them are plain: str, int, None).
+    copies: dict[str, dict[str, object]] = {}
+    for text, body in out.items():
+        params = body["params"]
+        assert isinstance(params, dict)
+        copies[text] = {**body, "params": params.copy()}
+    return copies
+
+
+def _refusals_key(pos: Position, legal: list[Move] | tuple[Move, ...]) -> tuple[object, ...]:
+    """Everything ``Position.check_legal`` reads of ``pos`` for a table move, so that
+    positions with the same key refuse the same moves alike: a run of turns keeps it."""
+    k = pos.active
+    if k is None or not legal:
+        return (k, bool(legal))  # won, or stuck: every move is refused for that alone
+    top = pos.waste[-1] if pos.variant.waste_playable and pos.waste else None  # W is read only in V2
+    return (tuple(legal), k, len(pos.piles[k]), pos.need, pos.first, pos.reserve, bool(pos.stock), bool(pos.waste),
+            top, pos.variant)
+
+
+def _refusals(pos: Position, legal: list[Move] | tuple[Move, ...]) -> dict[str, dict[str, object]]:
     allowed = {str(m) for m in legal}
     out: dict[str, dict[str, object]] = {}
-    for text in TABLE_MOVES:
+    for text, move in _TABLE_MOVES:
         if text in allowed:
             continue
-        move = Move.parse(text)
         try:
-            pos.check(move)
+            pos.check_legal(move, legal)  # the legal moves are worked out once, not per move
         except IllegalMoveError as exc:
+            # The same refusal recurs from answer to answer: its JSON is made once.
             out[text] = error_json(refusal(move, exc))
     return out
+
+
+_TABLE_MOVES: Final = tuple((text, Move.parse(text)) for text in TABLE_MOVES)
+#: A table's refusals by ``_refusals_key``: made once, copied into each answer.
+_REFUSALS_BY_TABLE: dict[tuple[object, ...], dict[str, dict[str, object]]] = {}
+_REFUSALS_CACHED: Final = 4096
 
 
 def state_json(stored: StoredGame) -> dict[str, object]:
@@ -217,9 +262,9 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def read_json(request: Request) -> dict[str, Any]:
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     """The body as a JSON object; an empty body reads as ``{}``."""
-    body = await read_body(request, MAX_BODY)
+    body = await read_body(request, limit)
     if not body.strip():
         return {}
     try:
@@ -276,12 +321,109 @@ class _Headers:
                 # The sign-in link carries the player token: never leak it in a Referer.
                 headers.append((b"referrer-policy", b"no-referrer"))
                 headers.append((b"x-frame-options", b"DENY"))
+                headers.append((b"content-security-policy", CSP.encode()))
                 if api:
                     headers.append((b"cache-control", b"no-store"))
                 message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+#: The page's Content-Security-Policy: its own files only (no inline script or style, no
+#: other origin), never framed.
+CSP: Final = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self';"
+              " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+              " frame-ancestors 'none'")
+LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Methods that change something: they must come from the page itself.
+_WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """``name`` and ``port`` of a Host header (``[::1]:8000`` too); ``None`` if malformed."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[1:end], value[end + 1:]
+        if rest and not rest.startswith(":"):
+            return None
+        port_text = rest[1:] if rest else ""
+    else:
+        name, _, port_text = value.partition(":")
+    if not name or (port_text and not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5)):
+        return None
+    return name, int(port_text) if port_text else None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class _Guard:
+    """Pure ASGI middleware: what a web page the player visits must not be able to do.
+
+    * ``Host`` must name this server: a loopback name, or the host it was started on
+      (bound to every address, any IP literal: DNS rebinding needs a DNS name), with its
+      port. Anything else is 421 — a rebinding page cannot talk to the API.
+    * A state-changing request that carries ``Origin`` must come from this very origin
+      (403), and one with a body must say ``application/json`` (415): the "simple"
+      cross-site POSTs a page can send without asking (forms, ``text/plain``) are out.
+    See docs/web-api.md, "Security model"."""
+
+    def __init__(self, app: ASGIApp, bind_host: str) -> None:
+        self.app = app
+        self.names = set(LOOPBACK_NAMES) | {bind_host.strip("[]").lower()}
+        self.any_ip = bind_host in ("0.0.0.0", "::", "")
+
+    def host_ok(self, scope: Scope, host: str | None) -> bool:
+        parsed = _split_host(host) if host is not None else None
+        if parsed is None:
+            return False
+        name, port = parsed
+        if name not in self.names and not (self.any_ip and _is_ip(name)):
+            return False
+        server = scope.get("server")
+        return port is None or server is None or server[1] is None or port == server[1]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host")
+        refusal: tuple[int, str, str] | None = None
+        if not self.host_ok(scope, host):
+            refusal = (421, "request.host", "this server answers only to its own address (the Host header names "
+                                            "another)")
+        elif scope.get("method") in _WRITES:
+            origin = headers.get("origin")
+            scheme = str(scope.get("scheme", "http"))
+            foreign = origin is not None and origin.lower() != f"{scheme}://{host}".lower()
+            if foreign or headers.get("sec-fetch-site") == "cross-site":
+                refusal = (403, "request.origin", "requests that change something must come from this page")
+            elif _has_body(headers) and not _is_json(headers.get("content-type", "")):
+                refusal = (415, "request.content_type", "the body must be JSON (Content-Type: application/json)")
+        if refusal is not None:
+            status, code, message = refusal
+            await JSONResponse({"error": message, "code": code, "params": {}}, status_code=status)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _has_body(headers: dict[str, str]) -> bool:
+    length = headers.get("content-length")
+    return "chunked" in headers.get("transfer-encoding", "").lower() or (length is not None and length.strip() != "0")
+
+
+def _is_json(content_type: str) -> bool:
+    return content_type.split(";")[0].strip().lower() == "application/json"
 
 
 class _Static(StaticFiles):
@@ -292,6 +434,13 @@ class _Static(StaticFiles):
             await JSONResponse({"error": "not found"}, status_code=404)(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+
+def cookie_name(request: Request) -> str:
+    """``fl_player_<port>``, the port this server answers on."""
+    server = request.scope.get("server")
+    port = server[1] if server and server[1] is not None else (443 if request.url.scheme == "https" else 80)
+    return f"{COOKIE}_{port}"
 
 
 class WebGame:
@@ -307,24 +456,31 @@ class WebGame:
         # The odds estimate is CPU-bound: at most two at a time, so that they cannot
         # starve the threads that serve moves.
         self._chance_limiter = anyio.CapacityLimiter(2)
+        # The play layer does one thing at a time (PlayService's lock): its calls take
+        # turns for one worker thread here, in the event loop, rather than each holding
+        # a thread of their own that waits for the lock (dozens of threads contending
+        # for the lock and the GIL cost more CPU than the moves themselves).
+        self._play_limiter = anyio.CapacityLimiter(1)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (play-layer work: SQLite with fsync, replays) in a worker
         thread, so one slow request never stalls the others."""
-        return await run_in_threadpool(fn, *args)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
 
     # ------------------------------------------------------------ players
     async def player(self, request: Request) -> str | None:
         """The player of the request's cookie, if the store knows it."""
-        token = request.cookies.get(COOKIE)
+        token = request.cookies.get(cookie_name(request))
         if token is None or not _TOKEN.fullmatch(token):
             return None
+        if self.play.is_known(token):
+            return token  # known already: no worker thread needed to say so
         return await self.run(self.play.known_player, token)
 
     @staticmethod
     def set_cookie(request: Request, response: Response, pid: str) -> None:
         response.set_cookie(
-            COOKIE, pid, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="strict",
+            cookie_name(request), pid, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="strict",
             secure=request.url.scheme == "https",
         )
 
@@ -463,11 +619,13 @@ class WebGame:
         })
 
     async def import_record(self, request: Request) -> Response:
-        body = await read_body(request, MAX_RECORD)
-        try:
-            text = body.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ApiError(422, "the record is not UTF-8 text", code="record.invalid") from None
+        # JSON with the record as a string: a cross-site form cannot send that (_Guard).
+        body = await read_json(request, MAX_RECORD)
+        check_fields(body, ("record",), "the import")
+        text = body.get("record")
+        if not isinstance(text, str):
+            raise ApiError(422, "record must be the record's text, as a string", code="record.invalid", params={})
+        text = text.removeprefix("\ufeff")  # a byte-order mark read from a file
         pid = await self.player(request)
         stored = await self.run(self.play.import_record, pid, text)
         return self.answer(request, pid, stored.player, state_json(stored), 201)
@@ -496,7 +654,11 @@ class WebGame:
                     from ..odds.live import chance_to_come_out
                 except ImportError:
                     raise ApiError(503, "the odds estimate is not available in this installation") from None
-                est = chance_to_come_out(pos, samples=samples, seed=0)
+                try:
+                    est = chance_to_come_out(pos, samples=samples, seed=0)
+                except (ValueError, OverflowError, MemoryError):
+                    raise ApiError(503, "the odds estimate is not available for this game",
+                                   code="chance.unavailable", params={}) from None
                 return {"probability": float(est.probability), "low": float(est.low), "high": float(est.high),
                         "samples": int(est.samples)}
 
@@ -561,10 +723,12 @@ async def _engine_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc)}, status_code=422)
 
 
-def create_app(store: GameStore, *, local_player: str | None = None) -> Starlette:
+def create_app(store: GameStore, *, local_player: str | None = None, bind_host: str = "127.0.0.1") -> Starlette:
     """The browser game over ``store``. ``local_player`` is the player the terminal game
     uses (``store.local_player()``); it is kept as ``app.state.local_player`` so that
-    ``firstlast play`` can open the browser signed in as it (``/?player=…``)."""
+    ``firstlast play`` can open the browser signed in as it (``/?player=…``).
+    ``bind_host``: the address the server listens on; with the loopback names, the only
+    names the ``Host`` header may carry."""
     if local_player is not None and not store.has_player(local_player):
         raise ValueError("local_player is not a player of this store")
     web = WebGame(store, local_player)
@@ -590,12 +754,26 @@ def create_app(store: GameStore, *, local_player: str | None = None) -> Starlett
         Route("/api/settings", web.put_settings, methods=["PUT"]),
         Mount("/static", app=_Static(directory=STATIC_DIR, check_dir=False), name="static"),
     ]
+    import sqlite3
+
+    from ..store import StoreError, UnknownGame
+
+    async def _storage_error(request: Request, exc: Exception) -> Response:
+        # Last resort: PlayService turns storage failures into PlayError('storage'); one
+        # that slips past it is still a JSON 503 (not a plain 500, nor the engine
+        # handler's 422 that StoreError, a FirstLastError, would otherwise get).
+        if isinstance(exc, UnknownGame):
+            return await _play_error(request, PlayError("game.unknown"))
+        return await _play_error(request, PlayError("storage", reason=str(exc) or type(exc).__name__))
+
     app = Starlette(
         routes=routes,
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, PlayError: _play_error,
-                            FirstLastError: _engine_error},
+                            FirstLastError: _engine_error, StoreError: _storage_error,
+                            sqlite3.Error: _storage_error},
     )
-    app.add_middleware(_Headers)
+    app.add_middleware(_Guard, bind_host=bind_host)
+    app.add_middleware(_Headers)  # outermost: refusals carry the safety headers too
     app.state.store = store
     app.state.play = web.play
     app.state.local_player = local_player

@@ -2,24 +2,193 @@
 
 The listening socket is bound here, before uvicorn starts, so that port 0 ("any free
 port") is resolved to a real port that can be printed and opened without a race.
+
+A local server is still a server: it bounds what a client can hold. A connection must
+deliver a whole request head within ``HEAD_TIMEOUT`` seconds (else it is closed), an
+idle keep-alive connection is closed after ``KEEP_ALIVE`` seconds, a head is at most
+``MAX_HEAD_BYTES``, connections past ``limits()``'s cap are closed as they arrive and
+few are accepted at once (so they cannot use up the file descriptors SQLite and the
+event loop need) and requests past its concurrency limit are answered 503. Repeated
+identical log lines (a flood of "Too many open files", of bad requests) are let through
+once per ``LOG_EVERY`` seconds and counted.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
+import logging
 import os
+import signal
 import socket
 import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..store import GameStore
 from .app import create_app
+
+#: Seconds a connection has to deliver a whole request head: from when it is accepted, and
+#: again after each answer on a keep-alive connection (a browser's head arrives in
+#: milliseconds; a client that sends half a head and waits holds nothing longer).
+HEAD_TIMEOUT: Final = 5.0
+#: Seconds an idle keep-alive connection is kept after an answer (uvicorn's own timer).
+KEEP_ALIVE: Final = 5
+#: Largest request head (request line and headers): h11's own default, pinned. Cookies
+#: are per host, not per port, so other local servers' cookies come along: keep room.
+MAX_HEAD_BYTES: Final = 16 * 1024
+#: Identical log lines are let through once per this many seconds.
+LOG_EVERY: Final = 10.0
+#: The loggers a flood comes through: asyncio's accept loop (EMFILE), uvicorn's own.
+FLOOD_LOGGERS: Final = ("asyncio", "uvicorn", "uvicorn.error", "uvicorn.access")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many connections the server holds, answers and takes per turn of its loop."""
+
+    max_connections: int  # more are closed as they arrive
+    limit_concurrency: int  # past this many connections or requests, uvicorn answers 503
+    backlog: int  # the kernel's queue of connections not yet accepted, and the most accepted at once
+
+
+def limits(open_files: int | None = None) -> Limits:
+    """The limits for a process allowed ``open_files`` descriptors (default: the soft
+    ``RLIMIT_NOFILE``), so that connections can never use up the descriptors: asyncio
+    accepts up to ``backlog`` connections per turn of the loop before any is looked at,
+    and on "Too many open files" (Python 3.11) logs it and schedules a retry once for
+    each of those ``backlog`` tries, every time, and the loop is starved. So: at most
+    ``max_connections`` held, a few ``backlog`` batches in flight, and room kept for
+    SQLite (one transaction at a time, up to three descriptors) and the process."""
+    if open_files is None:
+        try:
+            import resource
+
+            open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        except (ImportError, OSError, ValueError):  # no resource module (Windows)
+            open_files = 512
+        if open_files < 0:  # RLIM_INFINITY
+            open_files = 1 << 20
+    room = open_files - _RESERVED_FILES
+    cap = max(8, min(512, room // 3))
+    backlog = max(4, min(128, (room - cap) // 4))
+    # Every held connection may be a player's keep-alive: requests are answered up to the
+    # connection cap (200 players, each with its own connection, must all be served).
+    return Limits(cap, cap, backlog)
+
+
+#: Descriptors kept for the process itself: the interpreter, the listening socket, the
+#: event loop, SQLite, the browser launcher.
+_RESERVED_FILES: Final = 64
+
+
+class LogFlood(logging.Filter):
+    """Lets one identical log record through per ``every`` seconds and counts the rest;
+    the next one let through says how many were not logged. Identical: same logger,
+    level, message and exception type."""
+
+    def __init__(self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.every = every
+        self.clock = clock
+        self.suppressed = 0  # in all, since the start
+        self._seen: dict[tuple[str, int, str, str], tuple[float, int]] = {}  # key: (last let through, held back)
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: let logging report it
+            return True
+        exc = record.exc_info[0].__name__ if record.exc_info and record.exc_info[0] else ""
+        key = (record.name, record.levelno, message, exc)
+        now = self.clock()
+        with self._lock:
+            last = self._seen.get(key)
+            if last is not None and now - last[0] < self.every:
+                self._seen[key] = (last[0], last[1] + 1)
+                self.suppressed += 1
+                return False
+            held = last[1] if last is not None else 0
+            if len(self._seen) >= 1000:  # forget what has been quiet for a while
+                self._seen = {k: v for k, v in self._seen.items() if now - v[0] < self.every}
+            self._seen[key] = (now, 0)
+        if held:
+            record.msg = f"{message} ({held} more like this in {self.every:g} s not logged)"
+            record.args = None
+            record.__dict__.pop("color_message", None)
+        return True
+
+
+@contextlib.contextmanager
+def flood_filter(every: float = LOG_EVERY) -> Iterator[LogFlood]:
+    """``LogFlood`` on ``FLOOD_LOGGERS`` while the block runs."""
+    flood = LogFlood(every)
+    loggers = [logging.getLogger(name) for name in FLOOD_LOGGERS]
+    for logger in loggers:
+        logger.addFilter(flood)
+    try:
+        yield flood
+    finally:
+        for logger in loggers:
+            logger.removeFilter(flood)
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with two bounds it lacks: a connection past
+    ``max_connections`` is closed at once, and one that has not delivered a whole request
+    head ``HEAD_TIMEOUT`` seconds after it was accepted (or after its last answer) is
+    closed. uvicorn's own keep-alive timer only starts after a first answer, so a
+    connection that sends half a head would otherwise stay open for ever."""
+
+    max_connections: int = 256
+    head_timeout: float = HEAD_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            self.connections.discard(self)
+            transport.abort()  # no answer: reading a request is what a full server cannot afford
+            return
+        self._arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm_head_timer()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm_head_timer()
+
+    def _arm_head_timer(self) -> None:
+        self._disarm_head_timer()
+        self._head_timer = self.loop.call_later(self.head_timeout, self._head_timed_out)
+
+    def _disarm_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_timed_out(self) -> None:
+        self._head_timer = None
+        # IDLE on the client's side: no whole request head since the timer was armed (a
+        # request being answered has moved it on, and its answer re-arms the timer).
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self.transport.close()
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -79,12 +248,22 @@ def serve(
     port. The browser, if opened, is signed in as the store's local player, so that it
     shares games and statistics with the terminal game."""
     player = store.local_player()
-    app = create_app(store, local_player=player)
+    app = create_app(store, local_player=player, bind_host=host)
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
     sign_in = f"{base}?player={player}"
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5)
+    bounds = limits()
+
+    class Protocol(GuardedH11Protocol):
+        pass
+
+    Protocol.max_connections = bounds.max_connections
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
+        http=Protocol, limit_concurrency=bounds.limit_concurrency, backlog=bounds.backlog,
+        timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+    )
     server = uvicorn.Server(config)
 
     def announce() -> None:
@@ -111,7 +290,8 @@ def serve(
     watcher = threading.Thread(target=announce, name="firstlast-announce", daemon=True)
     watcher.start()
     try:
-        server.run(sockets=[sock])
+        with flood_filter(), _sigterm_stops():
+            server.run(sockets=[sock])
     except KeyboardInterrupt:
         # uvicorn shuts down gracefully on SIGINT, then re-raises the signal: that is the
         # normal way to stop, not an error.
@@ -120,3 +300,19 @@ def serve(
         sock.close()
         watcher.join(timeout=1)
     echo("Stopped.")
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """uvicorn shuts down gracefully on SIGTERM too, then raises the signal again under
+    the handler it found: the default one would kill the process (status 143) before
+    "Stopped.". Under this block that second SIGTERM does nothing, so the server stops
+    as on Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, lambda sig, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -200,7 +200,7 @@ export function buildSprite(lang, compact = false) {
     sprite = document.createElementNS(NS, "svg");
     sprite.id = "card-sprite";
     sprite.setAttribute("aria-hidden", "true");
-    sprite.setAttribute("style", "position:absolute;width:0;height:0;overflow:hidden");
+    sprite.setAttribute("class", "svg-defs"); // hidden by the style sheet (the CSP allows no inline style)
     document.body.prepend(sprite);
   }
   let defs = "";

@@ -1,0 +1,68 @@
+"""A bare Starlette endpoint under the same uvicorn settings as ``firstlast play``.
+
+    python bench/bare_server.py SAMPLE.json
+
+The yardstick of ``bench/server_ratio.py``: ``POST /api/games/{id}/moves`` reads the JSON
+body and answers the JSON object in ``SAMPLE.json`` (a real move answer, so the body
+has the same size and shape), serialized afresh each time as ``JSONResponse`` does.
+No database, no game: what is left is uvicorn, h11, Starlette and JSON. Prints
+``served at http://127.0.0.1:PORT/`` once it listens, like the real server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from firstlast.web.server import KEEP_ALIVE, MAX_HEAD_BYTES, GuardedH11Protocol, limits
+
+
+def main() -> None:
+    sample = json.loads(Path(sys.argv[1]).read_text())
+
+    async def move(request: Request) -> Response:
+        await request.json()
+        return JSONResponse(sample)
+
+    app = Starlette(routes=[Route("/api/games/{id}/moves", move, methods=["POST"])])
+    bounds = limits()
+
+    class Protocol(GuardedH11Protocol):
+        pass
+
+    Protocol.max_connections = bounds.max_connections
+    # The same Config as firstlast.web.server.serve.
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
+        http=Protocol, limit_concurrency=bounds.limit_concurrency, backlog=bounds.backlog,
+        timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+    )
+    server = uvicorn.Server(config)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.02)
+        print(f"bare Starlette served at http://127.0.0.1:{port}/", flush=True)
+
+    threading.Thread(target=announce, daemon=True).start()
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""The default install has no numba, numpy, matplotlib or dask: what needs them says in
+one line which ``pip install`` to run (exit 2, no traceback), and the rest still works.
+
+Each case runs the CLI in a fresh interpreter with the extras' modules made unimportable
+(``sys.modules[name] = None``), as in an install without the extras."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firstlast.cli.main import main
+from firstlast.engine import Position, play_out
+from firstlast.odds.live import chance_to_come_out
+
+FAST = ("numba", "numpy", "llvmlite")
+LAB = ("matplotlib", "dask", "distributed")
+SCIPY = ("scipy",)
+
+LAB_PLOT = "firstlast: error: plots need the lab extra: pip install 'firstlast[lab]'"
+LAB_DASK = "firstlast: error: --scheduler needs the lab extra (dask): pip install 'firstlast[lab]'"
+FAST_RUN = "firstlast: error: odds runs need the fast extra (numba): pip install 'firstlast[fast]'"
+
+
+def cli(blocked: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    code = (f"import sys\nfor m in {blocked!r}: sys.modules[m] = None\n"
+            "from firstlast.cli.main import main\nsys.exit(main(sys.argv[1:]))\n")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("blocked", [LAB, FAST + LAB + SCIPY], ids=["no-lab", "default-install"])
+def test_plot_without_lab_says_which_install(tmp_path: Path, blocked: tuple[str, ...]) -> None:
+    r = cli(blocked, "odds", "--games", "10", "--plot", str(tmp_path / "x.png"))
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", LAB_PLOT + "\n")
+
+
+@pytest.mark.parametrize("blocked", [LAB, FAST + LAB + SCIPY], ids=["no-lab", "default-install"])
+def test_scheduler_without_lab_says_which_install(blocked: tuple[str, ...]) -> None:
+    r = cli(blocked, "odds", "--games", "10", "--scheduler", "tcp://127.0.0.1:1")
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", LAB_DASK + "\n")
+
+
+@pytest.mark.parametrize("args", [(), ("--games", "10"), ("--all", "--json")])
+def test_runs_without_fast_say_which_install(args: tuple[str, ...]) -> None:
+    r = cli(FAST + LAB + SCIPY, "odds", *args)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", FAST_RUN + "\n")
+
+
+def test_in_process_hint(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The same through the in-process entry point the other CLI tests use.
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["odds", "--games", "10", "--plot", "x.png"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", LAB_PLOT + "\n")
+
+
+def test_chance_of_a_deal_works_without_numba() -> None:
+    # The engine samples instead; the same samples as the kernel, so the same answer.
+    r = cli(FAST + LAB + SCIPY, "odds", "--deal", "1", "--samples", "150", "--seed", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("\n") == 1 and "pip install 'firstlast[fast]'" in r.stderr
+    got = json.loads(r.stdout)
+    want = chance_to_come_out(Position.deal(1), 150, 4, budget_s=None)
+    assert (got["probability"], got["low"], got["high"], got["samples"]) == (
+        want.probability, want.low, want.high, 150)
+
+
+def test_play_commands_work_without_any_extra() -> None:
+    blocked = FAST + LAB + SCIPY
+    r = cli(blocked, "--help")
+    assert r.returncode == 0 and "autoplay" in r.stdout
+    r = cli(blocked, "autoplay", "1")
+    assert r.returncode == 0 and r.stderr == "" and "Deal 1" in r.stdout
+    # A long range falls back to the engine (same results), with a one-line note.
+    r = cli(blocked, "autoplay", "0..1000", "--json")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("\n") == 1 and "pip install 'firstlast[fast]'" in r.stderr
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert len(lines) == 1000
+    for d in (0, 1, 499, 999):
+        o = play_out(d, Position.deal(0).variant)
+        assert (lines[d]["deal"], lines[d]["won"], lines[d]["score"], lines[d]["passes"]) == (
+            d, o.won, o.score, o.passes)
