@@ -17,7 +17,7 @@ from firstlast.play import PlayService
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as app_module
-from firstlast.tui.dialogs import EndDialog, HelpScreen, StatsScreen
+from firstlast.tui.dialogs import EndDialog, HelpScreen, StatsScreen, UnfinishedDialog
 
 SIZE = (100, 30)
 
@@ -522,5 +522,31 @@ def test_end_dialog_keys_mean_what_they_mean_on_the_table(store: GameStore) -> N
         assert pilot.app.screen is screen and screen.session.game_id != gid
         await pilot.press("q")
         await pilot.pause()
+
+    run(app, script)
+
+
+def test_unfinished_games_can_be_reopened_from_a_list(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=3, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.press("s", "s")
+        first = screen.session.game_id
+        await pilot.press("g", "4", "enter")  # another deal: deal 3 is left, abandoned
+        await pilot.pause()
+        assert screen.session.game.deal == 4
+        await pilot.press("s")
+        await pilot.press("l")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, UnfinishedDialog)
+        assert [g.id for g in dialog.games] == [first]
+        assert "deal 3" in screen_text(pilot) and "abandoned" in screen_text(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.session.game_id == first
+        assert len(screen.session.game) == 2
+        [stats] = PlayService(store).stats(store.local_player())
+        assert stats.abandoned == 1  # deal 4, left in its turn; deal 3 is back on the table
 
     run(app, script)

@@ -30,7 +30,7 @@ from ..play.table import controls
 from ..store import GameStore
 from . import cards as C
 from .chance import ChanceRunner, Estimate, Estimator, format_estimate
-from .dialogs import DealDialog, EndDialog, HelpScreen, ImportDialog, StatsScreen, VariantDialog
+from .dialogs import DealDialog, EndDialog, HelpScreen, ImportDialog, StatsScreen, UnfinishedDialog, VariantDialog
 from .session import Done, Session
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 
@@ -95,6 +95,7 @@ class GameScreen(Screen[None]):
         Binding("g", "new_by_number", "Deal #", show=False),
         Binding("v", "variant", "Variant", show=False),
         Binding("o", "import_record", "Import", show=False),
+        Binding("l", "reopen", "Unfinished", show=False),
         Binding("i", "stats", "Stats"),
         Binding("h,question_mark", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -243,7 +244,8 @@ class GameScreen(Screen[None]):
             t.append("Next    ", style=key)
             t.append(", ".join(_move_name(m) for m in legal) + "\n")
         t.append("\nt/space turn  1–8 reserve\np privil.  b base  s step\n"
-                 "f advance  a auto  u undo  r redo\nn new  g deal#  v variant\no import  i stats  h help  q quit",
+                 "f advance  a auto  u undo  r redo\nn new  g deal#  l unfinished\n"
+                 "v variant  o import  i stats\nh help  q quit",
                  style="#8fb79a")
         # Tall terminals: the rest of the side bar lists the latest moves.
         side = self.query_one("#side", Static)
@@ -485,6 +487,23 @@ class GameScreen(Screen[None]):
                      " kept with your games, not counted in your statistics")
 
         self.app.push_screen(ImportDialog(), chosen)
+
+    def action_reopen(self) -> None:
+        """Put one of the player's unfinished games back on the table (the one there is
+        left: abandoned if under way)."""
+        self.stop_auto()
+        games = self.session.play.games(self.session.player, "unfinished", 50)
+
+        def chosen(game_id: str | None) -> None:
+            if game_id is None:
+                return
+            done = self.session.reopen(game_id)
+            if not done.ok:
+                self.say(done.message, error=True)
+                return
+            self._shown_new_game()
+
+        self.app.push_screen(UnfinishedDialog(games, self.session.game_id), chosen)
 
     def action_help(self) -> None:
         self.stop_auto()

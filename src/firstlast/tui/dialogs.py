@@ -13,11 +13,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
 
 from ..engine import Variant
 from ..play import PlayError, PlayService, Stats, parse_deal
 from ..play.settings import parse_redeals
+from ..store import GameSummary
 
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
@@ -92,6 +94,38 @@ class ImportDialog(ModalScreen[str | None]):
             self.query_one("#record-error", Label).update(str(e))
             return
         self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class UnfinishedDialog(ModalScreen[str | None]):
+    """The player's unfinished games (left for another, or on the table): pick one to
+    put back on the table. Answers its id."""
+
+    DEFAULT_CSS = "UnfinishedDialog { align: center middle; }" + DIALOG_CSS + """
+    UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, games: list[GameSummary], current: str) -> None:
+        super().__init__()
+        self.games = [g for g in games if g.id != current]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Unfinished games — Enter reopens one, Escape cancels:")
+            if not self.games:
+                yield Label("none but the game on the table", id="unfinished-none")
+            else:
+                yield OptionList(*[
+                    Option(f"deal {g.deal} · {g.variant.describe()} · {g.moves} moves · score {g.score}"
+                           f"{' · abandoned' if g.abandoned else ''}", id=g.id)
+                    for g in self.games
+                ], id="unfinished")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -95,6 +95,14 @@ class Session:
             return Done(False, error=e)
         return Done(True, new_game=True)
 
+    def reopen(self, game_id: str) -> Done:
+        """Put one of the player's games on the table (reopen it)."""
+        try:
+            self.stored = self.play.open(self.player, game_id)
+        except PlayError as e:
+            return Done(False, error=e)
+        return Done(True, new_game=True)
+
     def follow(self) -> bool:
         """Show the player's table as stored now: moves made on this game elsewhere, or
         another game put on the table elsewhere (the browser). True if it changed."""
