@@ -474,7 +474,7 @@ async function send(move, place) {
   // the refusal is at once and no request is made to be answered 409.
   const refused = app.state.refusals && app.state.refusals[move];
   if (refused) {
-    showError(new ApiError(409, refused.error, refused.rule), refusalContext(place));
+    showError(new ApiError(409, refused.error, refused.rule, refused.code, refused.params), refusalContext(place));
     return false;
   }
   try {

@@ -179,22 +179,26 @@ const STR = {
   },
 };
 
-// Russian explanations of the engine's refusals, by rule (the server's text is English).
+// Russian sentences for the engine's refusals, by their code (firstlast.engine.errors.
+// REFUSALS): the server sends the code and its parameters, so no English is read here.
 const RULE_RU = {
-  R3: "Карты принимает только текущая кучка (R3).",
-  R4: "{card} не подходит: кучке {pile} нужна карта {rank} (R4).",
-  R5: "Начальная карта ложится на свою кучку только тринадцатой, когда в ней 12 карт; другая карта того же достоинства не годится (R5).",
-  R5done: "Эта карта уже лежит на своей кучке (R5).",
-  R6: "Отсюда карта в игру не идёт (R6).",
-  R6waste: "Верхняя карта сборной кучки в этих правилах в игру не идёт (R6; вариант V2 это разрешает).",
-  R8: "Карты верхнего ряда не сходят с места, кроме последней (R8) и начальной карты полной кучки (R5).",
-  R8first: "Сначала должна пойти последняя карта верхнего ряда F8 (R8).",
-  R9: "Сначала сыграйте подходящую карту, потом открывайте колоду (R9).",
-  R9empty: "Колода пуста: открывать нечего (R9); переложите сборную кучку (R10).",
-  R10: "Переложить сборную кучку сейчас нельзя (R10).",
-  R10none: "Перекладок больше не осталось (R10, V1).",
-  R11: "Игра окончена (R11).",
-  V3: "В этом варианте последняя карта верхнего ряда не идёт на другие кучки (V3).",
+  "R4.rank": "{card} не подходит: кучке {pile} нужна карта {rank} (R4).",
+  "R5.early": "Начальная карта ложится на свою кучку только тринадцатой, когда в ней 12 карт (R5).",
+  "R5.base_only": "В кучке {pile} 12 карт: тринадцатой ложится её начальная карта, другая карта того же достоинства не годится (R5).",
+  "R5.done": "Эта карта уже лежит на своей кучке (R5).",
+  "R6.empty": "Здесь нет карты (R6).",
+  "R6.waste": "Верхняя карта сборной кучки в этих правилах в игру не идёт (R6; вариант V2 это разрешает).",
+  "R8.fixed": "Карты верхнего ряда не сходят с места, кроме последней (R8) и начальной карты полной кучки (R5).",
+  "R8.first": "Сначала должна пойти последняя карта верхнего ряда F8 (R8).",
+  "R9.play_before_turn": "Сначала сыграйте подходящую карту, потом открывайте колоду (R9).",
+  "R9.play_before_redeal": "Сначала сыграйте подходящую карту, потом перекладывайте (R9).",
+  "R9.stock_empty": "Колода пуста: открывать нечего (R9); переложите сборную кучку (R10).",
+  "R10.stock_left": "Перекладывать можно, только когда колода кончилась (R10).",
+  "R10.waste_empty": "Перекладывать нечего: сборная кучка пуста (R10).",
+  "R10.none_left": "Перекладок больше не осталось (R10, V1).",
+  "R11.won": "Игра окончена (R11).",
+  "R11.stuck": "Игра окончена (R11).",
+  "V3.not_privileged": "В этом варианте последняя карта верхнего ряда не идёт на другие кучки (V3).",
 };
 
 let current = "en";
@@ -244,16 +248,14 @@ export function refusal(err, ctx = {}) {
     // The engine names cards as "6h", "Th": show them as on the cards, 6♥, 10♥.
     return (err.message || "").replace(/\b([A2-9TJQK])([cdhs])\b/g, (_, r, s) => (r === "T" ? "10" : r) + SUIT_SYM[s]);
   }
-  const m = err.message || "";
-  let key = err.rule;
-  if (key === "R8" && /must go first/.test(m)) key = "R8first";
-  else if (key === "R9" && /stock is empty/.test(m)) key = "R9empty";
-  else if (key === "R10" && /no redeals left/.test(m)) key = "R10none";
-  else if (key === "R6" && /waste's top card/.test(m)) key = "R6waste";
-  else if (key === "R5" && /already on its pile/.test(m)) key = "R5done";
-  const s = RULE_RU[key];
-  if (!s) return m;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (k in ctx ? String(ctx[k]) : ""));
+  const params = err.params || {};
+  const code = params.refusal || (err.code === "game.over" ? "R11.won" : null);
+  const s = code ? RULE_RU[code] : null;
+  if (!s) return err.message || "";
+  const args = { ...ctx };
+  if (params.pile) args.pile = params.pile;
+  if (params.need) args.rank = rankChar(params.need);
+  return s.replace(/\{(\w+)\}/g, (_, k) => (k in args ? String(args[k]) : ""));
 }
 
 export function translatePage(root = document) {
