@@ -448,3 +448,27 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     shot(pg, "e2e-10-quiet-russian")
     ctx.close()
     assert not problems, problems
+
+
+def test_no_click_is_dropped_and_advance_turns_until_a_card_fits(page: Any) -> None:
+    """Ten quick clicks on the stock are ten turns (none dropped while cards fly); the F
+    key advances: it turns until a card fits (deal 1's P1 waits 17 turns for a queen)."""
+    open_table(page)
+    deal_by_number(page, 1)
+    stock = page.locator('.slot[data-place="stock"]')
+    for _ in range(10):
+        stock.click(force=True, delay=0)
+    wait_js(page, "window.firstlast.state.moves === 10 && !window.firstlast.busy")
+    s = state(page)
+    assert s["stock_count"] == 78 and len(s["waste"]) == 10
+    _check_picture(page)
+    page.keyboard.press("f")
+    wait_js(page, "window.firstlast.state.moves > 10 && !window.firstlast.busy")
+    s = state(page)
+    reference = Game(1)
+    for _ in range(s["moves"]):
+        reference.step()
+    assert s["moves"] == len(reference)
+    # It stopped where the turned card went onto P1, or where a card fits.
+    assert len(s["piles"][0]) == 1 or s["legal_moves"][0] != "turn"
+    _check_picture(page)

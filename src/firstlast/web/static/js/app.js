@@ -23,6 +23,9 @@ const STACKS = new Set(["stock", "waste", "P1", "P2", "P3", "P4", "P5", "P6", "P
 // Flight time of one card, by speed setting (0 = off … 3 = fast).
 const DURATION = { 0: 0, 1: 520, 2: 300, 3: 150 };
 
+/** Queued actions kept at most (a key held down is not a thousand moves). */
+const QUEUE_MAX = 200;
+
 const app = {
   state: null, // the server's State
   model: {}, // place -> card elements, bottom to top
@@ -401,11 +404,12 @@ function showHint(on) {
 
 // ------------------------------------------------------------------------ actions
 function enqueue(fn, forReplay = false) {
-  // Player actions run one after another, so that animations never overlap; a few
-  // quick clicks on the stock are kept, a flood is not. While a finished game is being
-  // replayed, only the replay's own steps run.
+  // Player actions run one after another, so that animations never overlap, and none
+  // is dropped: ten quick clicks on the stock are ten turns (only a runaway flood past
+  // QUEUE_MAX is cut). While a finished game is being replayed, only the replay's own
+  // steps run.
   if (!!app.replay !== forReplay) return Promise.resolve();
-  if (app.queue.length > 3) return Promise.resolve();
+  if (app.queue.length >= QUEUE_MAX) return Promise.resolve();
   return new Promise((resolve) => {
     app.queue.push(async () => {
       try { await fn(); } finally { resolve(); }
@@ -507,6 +511,16 @@ async function doStep() {
   if (!app.state || app.state.status !== "playing") return;
   try {
     await applyResult(await api.step(app.state.id, app.state.version));
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Turn until a card fits (or a redeal is due): the play layer's "advance". */
+async function doAdvance() {
+  if (!app.state || app.state.status !== "playing") return;
+  try {
+    await applyResult(await api.advance(app.state.id, app.state.version));
   } catch (err) {
     showError(err);
   }
@@ -736,7 +750,10 @@ let drag = null;
 function onPointerDown(e) {
   const el = e.currentTarget;
   if (e.button !== 0 || app.replay) return;
-  if (el.place === "stock") {
+  // A press on the stock turns, whatever card is under the pointer: a quick second
+  // click often lands on the card still flying off the stock, and must not be lost.
+  const r = app.slots.stock.getBoundingClientRect();
+  if (el.place === "stock" || (e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom)) {
     enqueue(turnStock);
     return;
   }
@@ -1157,6 +1174,7 @@ function onKey(e) {
     if (app.state && app.state.base_move) playFrom(app.state.base_move);
   } else if (low === "w" || low === "ц") playFrom("waste");
   else if (low === "s" || low === "ы") enqueue(doStep);
+  else if (low === "f" || low === "а") enqueue(doAdvance);
   else if (low === "a" || low === "ф") toggleAuto();
   else if (low === "u" || low === "г") enqueue(doUndo);
   else if (low === "h" || low === "р") showHint(!app.hintOn);
