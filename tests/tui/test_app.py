@@ -550,3 +550,39 @@ def test_unfinished_games_can_be_reopened_from_a_list(store: GameStore) -> None:
         assert stats.abandoned == 1  # deal 4, left in its turn; deal 3 is back on the table
 
     run(app, script)
+
+
+def test_a_too_small_terminal_says_so(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert "too small" in screen_text(pilot) and "60×20" in screen_text(pilot)
+        assert "Stock" not in screen_text(pilot)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "too small" not in screen_text(pilot) and "Stock 88" in screen_text(pilot)
+
+    run(app, script, size=(60, 20))
+
+
+def test_no_stale_chance_beside_the_end(store: GameStore) -> None:
+    """Undo the losing move, let the figure come, redo it: the figure goes with the game."""
+
+    def estimator(position: object, samples: int, seed: int) -> FakeEstimate:
+        return FakeEstimate(0.0, 0.0, 0.01, samples)
+
+    app = FirstLastApp(store, deal=1, variant=Variant(redeals=0), estimator=estimator)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        screen.session.act("step", 100_000)
+        screen._maybe_end()
+        await pilot.pause()
+        await pilot.press("u")  # from the end panel: undo the last move
+        await wait_for(pilot, lambda: screen.chance_text is not None, timeout=5)
+        await pilot.press("r")
+        await pilot.pause()
+        assert screen.session.game.position.status == "lost"
+        assert screen.chance_text is None
+        assert "chance" not in screen.query_one("#side").render().plain  # type: ignore[attr-defined]
+
+    run(app, script)

@@ -35,6 +35,8 @@ from .session import Done, Session
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 
 SIDE_WIDTH: Final = 30
+#: The smallest terminal the table fits in, columns × lines.
+MIN_SIZE: Final = (80, 24)
 #: Autoplay speeds, in moves per second.
 SPEEDS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 512)
 DEFAULT_SPEED: Final = 3
@@ -72,6 +74,7 @@ class GameScreen(Screen[None]):
     #row-stock { width: 100%; }
     #side { width: 1fr; min-width: 28; height: 1fr; background: #0e3b1d; color: #e8f3ea; padding: 0 1; }
     #status { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }
+    #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
     #status.error { color: #ff8a8a; text-style: bold; }
     """
 
@@ -123,6 +126,7 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static(id="title")
+        yield Static(id="too-small")
         with Horizontal(id="body"):
             with Vertical(id="table"):
                 with Horizontal(classes="row", id="row-first"):
@@ -165,6 +169,13 @@ class GameScreen(Screen[None]):
         self.refresh_table()
 
     def _apply_size(self, width: int, height: int) -> None:
+        # Below MIN_SIZE the table cannot be drawn whole: say so instead of a cut table.
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.query_one("#body").display = not small
+        notice = self.query_one("#too-small", Static)
+        notice.display = small
+        notice.update(f"The terminal is too small for the table: {width}×{height}, "
+                      f"it needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}. Enlarge the window (q quits).")
         size = C.choose_size(width, height, SIDE_WIDTH)
         self.size_now = size
         for slot in self.query(Slot):
@@ -541,7 +552,10 @@ class GameScreen(Screen[None]):
             return
         pos = self.pos
         if pos.status != "playing":
-            self.chance_text = None
+            if self.chance_text is not None:  # e.g. redoing the last move: no stale figure beside the end
+                self.chance_text = None
+                if self.is_mounted:
+                    self.query_one("#side", Static).update(self._side_text())
             return
         now = time.monotonic()
         if self.auto_timer is not None and now - self._chance_asked < AUTO_CHANCE_INTERVAL_S:
