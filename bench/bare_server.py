@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from firstlast.web.server import KEEP_ALIVE, MAX_HEAD_BYTES, GuardedH11Protocol, limits
+from firstlast.web.server import uvicorn_config
 
 
 def main() -> None:
@@ -36,19 +36,7 @@ def main() -> None:
         return JSONResponse(sample)
 
     app = Starlette(routes=[Route("/api/games/{id}/moves", move, methods=["POST"])])
-    bounds = limits()
-
-    class Protocol(GuardedH11Protocol):
-        pass
-
-    Protocol.max_connections = bounds.max_connections
-    # The same Config as firstlast.web.server.serve.
-    config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
-        http=Protocol, limit_concurrency=bounds.limit_concurrency, backlog=bounds.backlog,
-        timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app))  # the very settings firstlast.web.server.serve runs under
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

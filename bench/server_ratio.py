@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ from pathlib import Path
 
 import httpx
 
-from firstlast.web.spawn import drain_output, spawn_server
+from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 HERE = Path(__file__).resolve().parent
 
@@ -184,12 +183,7 @@ def start_bare(sample: Path) -> tuple[subprocess.Popen[str], str]:
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    stop_server(proc)  # SIGTERM, killed if it lingers: both servers stop alike
 
 
 def report(r: Result) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import httpx
 
-from firstlast.web.spawn import spawn_server
+from firstlast.web.spawn import spawn_server, stop_server
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
@@ -109,12 +108,7 @@ def main() -> None:
             print(f"server: {base} (uvicorn, one process; database in {tmp})")
             asyncio.run(run(base, args.games, args.moves, args.seconds, proc.pid))
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_server(proc)
 
 
 if __name__ == "__main__":

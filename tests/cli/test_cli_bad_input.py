@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from firstlast import recordfile
 from firstlast.cli import engine_commands
 from firstlast.cli.main import main
 from firstlast.engine import Game, Position
@@ -185,7 +186,7 @@ def test_replay_refuses_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_replay_size_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    limit = engine_commands.MAX_RECORD_BYTES
+    limit = recordfile.MAX_RECORD_BYTES  # one reader for the CLI and the terminal
     assert limit == 2**20
     text = record_of(3)
     padding = limit - len(text.encode()) - 1

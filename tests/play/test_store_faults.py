@@ -210,14 +210,9 @@ class _ReadOnlyConnections(GameStore):
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
         uri = f"{self.path.as_uri()}?mode=ro"
-        with closing(sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)) as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(db)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        with closing(sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)) as db, \
+                GameStore._begin(db) as tx:
+            yield tx
 
 
 def test_writes_to_a_read_only_store_answer_json_503(tmp_path: Path) -> None:

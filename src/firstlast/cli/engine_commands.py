@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..engine import Game, Position, Variant, play_out
 from ..engine.errors import RecordError
 from ..engine.record import game_from_record, record_to_text
+from ..recordfile import RecordFileError, read_record_file
 from .options import DEAL, DEAL_RANGE, FilePath, make_variant, variant_options
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ KERNEL_BLOCK = 65_536
 
 #: Records are a few kilobytes; a bigger file is refused before it is read (the same
 #: bound as the other faces' imports), so that a stray disk image fails at once.
-MAX_RECORD_BYTES = 2**20
 
 
 def _cards(cards: tuple[object, ...]) -> list[str]:
@@ -204,29 +204,11 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _read_record(file: Path) -> str:
-    """The text of a record file: a regular file of at most ``MAX_RECORD_BYTES``, UTF-8
-    with or without a byte-order mark. A FIFO, a device or a folder is refused before it
-    is opened for reading (``replay FIFO`` blocked forever, ``replay /dev/zero`` read on)."""
+    """The text of a record file (``firstlast.recordfile``), or a one-line error."""
     try:
-        st = os.stat(file)
-        if not stat.S_ISREG(st.st_mode):
-            raise click.ClickException(f"{file}: not a regular file")
-        if st.st_size > MAX_RECORD_BYTES:
-            raise click.ClickException(f"{file}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
-        # Non-blocking, and checked again once open: the name may have been swapped meanwhile.
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise click.ClickException(f"{file}: not a regular file")
-            data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise click.ClickException(f"cannot read {file}: {e.strerror or e}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise click.ClickException(f"{file}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
-    try:
-        return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the text
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{file}: not a text file (not UTF-8)") from None
+        return read_record_file(file)
+    except RecordFileError as e:
+        raise click.ClickException(str(e)) from None
 
 
 @click.command()

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from ..engine import Variant
 from ..play import PlayError, PlayService, Stats, parse_deal
 from ..play.settings import parse_redeals
+from ..recordfile import RecordFileError, read_record_file
 from ..store import GameSummary
 
 DIALOG_CSS = """
@@ -57,23 +58,6 @@ class DealDialog(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-#: A record file is read only if it is a regular file of at most this many bytes.
-MAX_RECORD_BYTES = 1024 * 1024
-
-
-def read_record_file(path: Path) -> str:
-    """The text of a record file; ``OSError``/``ValueError`` with a readable message for
-    anything that is not a small regular UTF-8 text file (a FIFO would block forever)."""
-    if not path.is_file():
-        raise ValueError(f"{path}: not a regular file")
-    if path.stat().st_size > MAX_RECORD_BYTES:
-        raise ValueError(f"{path}: too large for a game record")
-    try:
-        return path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
-
-
 class ImportDialog(ModalScreen[str | None]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
@@ -90,7 +74,7 @@ class ImportDialog(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
             text = read_record_file(Path(event.value.strip()).expanduser())
-        except (OSError, ValueError) as e:
+        except RecordFileError as e:
             self.query_one("#record-error", Label).update(str(e))
             return
         self.dismiss(text)

@@ -32,6 +32,7 @@ from typing import Any, Final
 
 import h11
 import uvicorn
+from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..store import GameStore
@@ -236,6 +237,22 @@ def graphical_browser_likely() -> bool:
     return True
 
 
+def uvicorn_config(app: ASGIApp) -> uvicorn.Config:
+    """The uvicorn settings ``serve`` runs under: the limits above, the head timeout and
+    the keep-alive (``bench/bare_server.py`` runs its baseline under the same)."""
+    bounds = limits()
+
+    class Protocol(GuardedH11Protocol):
+        pass
+
+    Protocol.max_connections = bounds.max_connections
+    return uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
+        http=Protocol, limit_concurrency=bounds.limit_concurrency, backlog=bounds.backlog,
+        timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+    )
+
+
 def serve(
     store: GameStore,
     *,
@@ -253,18 +270,7 @@ def serve(
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
     sign_in = f"{base}?player={player}"
-    bounds = limits()
-
-    class Protocol(GuardedH11Protocol):
-        pass
-
-    Protocol.max_connections = bounds.max_connections
-    config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
-        http=Protocol, limit_concurrency=bounds.limit_concurrency, backlog=bounds.backlog,
-        timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app))
 
     def announce() -> None:
         # Only once uvicorn accepts connections, so that the browser never finds it closed.

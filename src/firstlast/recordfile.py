@@ -1,0 +1,43 @@
+"""Reading a game record from a file, once for every face (the CLI's ``replay``, the
+terminal's import). The engine reads record *text* (``engine.record``); this is the I/O
+around it: only a small regular UTF-8 file is read, and anything else is refused in one
+line before it is opened for reading (``replay FIFO`` used to block forever, ``replay
+/dev/zero`` to read on)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+#: Largest record file read, in bytes (a whole game's record is a few KiB).
+MAX_RECORD_BYTES: Final = 2**20
+
+
+class RecordFileError(ValueError):
+    """A record file that cannot be read: one line naming the file and why."""
+
+
+def read_record_file(path: Path) -> str:
+    """The text of a record file, UTF-8 with or without a byte-order mark."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise RecordFileError(f"{path}: not a regular file")
+        if st.st_size > MAX_RECORD_BYTES:
+            raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
+        # Non-blocking, and checked again once open: the name may have been swapped meanwhile.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RecordFileError(f"{path}: not a regular file")
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise RecordFileError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the text
+    except UnicodeDecodeError:
+        raise RecordFileError(f"{path}: not a text file (not UTF-8)") from None
