@@ -1,10 +1,14 @@
 """Server CPU per committed move, against a bare Starlette endpoint, side by side.
 
     python bench/server_ratio.py [--players 50 200] [--seconds 10] [--warmup 2] [--connections 100]
+                                 [--play-threads N]
 
 Starts two servers, each its own process under the same uvicorn settings:
 
-* **firstlast**: the real one (``firstlast play --no-browser --port 0 --db TMP``);
+* **firstlast**: the real one (``firstlast play --no-browser --port 0 --db TMP``); with
+  ``--play-threads N``, the same through ``bench/wide_play_server.py``, which lets the web
+  layer run N play-layer calls at once instead of one (a what-if: with one, concurrent
+  moves never share a commit, see docs/play.md "Writes and speed");
 * **bare**: ``bench/bare_server.py``, one Starlette ``POST`` endpoint that reads the
   JSON body and answers a real move answer (captured from the firstlast server first:
   the same size and shape), with no game and no database.
@@ -23,6 +27,10 @@ The players share one pool of at most ``--connections`` keep-alive connections (
 keeps its own cookies): the server answers 503 to every request once it holds
 ``limit_concurrency`` (128) connections, so 200 players on 200 connections would
 measure refusals only. Each server gets the same pool.
+
+Both servers run side by side on the machine's cores with the clients; run it on an
+otherwise idle machine, and more than once: on two cores, the client's own CPU limits
+the load and the numbers move by ±15 % from run to run.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from pathlib import Path
 
 import httpx
 
+from firstlast.web.context import PLAY_THREADS
 from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 HERE = Path(__file__).resolve().parent
@@ -169,6 +178,22 @@ def sample_answer(base: str) -> bytes:
         return r.content
 
 
+def start_firstlast(db: Path, play_threads: int | None) -> tuple[subprocess.Popen[str], str]:
+    if play_threads is None:
+        return spawn_server(db)
+    proc = subprocess.Popen([sys.executable, str(HERE / "wide_play_server.py"), str(play_threads), "play",
+                             "--no-browser", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if "served at " in line:
+            return proc, line.split("served at ")[1].strip()
+    proc.wait()
+    raise SystemExit("the firstlast server did not start: " + "".join(seen))
+
+
 def start_bare(sample: Path) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen([sys.executable, str(HERE / "bare_server.py"), str(sample)], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -203,9 +228,11 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--connections", type=int, default=100, help="keep-alive connections shared by the players")
     parser.add_argument("--db-dir", type=Path, default=None, help="folder of the throw-away database")
+    parser.add_argument("--play-threads", type=int, default=None,
+                        help="let the web layer run this many play-layer calls at once (bench/wide_play_server.py)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
-        fl, fl_base = spawn_server(Path(tmp) / "bench.sqlite3")
+        fl, fl_base = start_firstlast(Path(tmp) / "bench.sqlite3", args.play_threads)
         drain_output(fl)
         sample = Path(tmp) / "sample.json"
         sample.write_bytes(sample_answer(fl_base))
@@ -214,7 +241,8 @@ def main() -> None:
         try:
             print(f"firstlast {fl_base} (pid {fl.pid}), bare {bare_base} (pid {bare.pid}); database in {tmp}; "
                   f"answer body {sample.stat().st_size} bytes; {os.cpu_count()} cores shared with the clients; "
-                  f"{args.connections} connections at most; {args.seconds:g} s measured after {args.warmup:g} s")
+                  f"{args.connections} connections at most; {args.seconds:g} s measured after {args.warmup:g} s; "
+                  f"play-layer calls at once: {args.play_threads or f'{PLAY_THREADS} (as shipped)'}")
             for n in args.players:
                 conns = min(n, args.connections)
                 res = [asyncio.run(drive(name, base, proc.pid, n, args.seconds, args.warmup, conns))

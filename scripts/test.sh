@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh machine: installs what the tests need, then runs
-# ruff, mypy --strict on the whole package, and pytest (engine, CLI, web API, browser, TUI, odds).
+# ruff, mypy --strict on the whole package, the page's JavaScript checks (eslint, tsc, node's
+# test runner: docs/page.md), and pytest (engine, CLI, web API, browser, TUI, odds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,11 +22,25 @@ fi
 if ! command -v tmux >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
 fi
+# The page's checks run on node; Debian's nodejs and npm are enough (tools/js pins the rest).
+if { ! command -v node || ! command -v npm; } >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
 
 echo "== ruff"
 ruff check src tests bench
 echo "== mypy --strict (the whole package)"
 mypy
+echo "== the page's JavaScript: eslint, tsc --checkJs, node --test"
+JS=tools/js
+# npm ci only when the lock changed since the last install (a copy is kept beside it).
+if ! cmp -s "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"; then
+  npm ci --prefix "$JS" --no-audit --no-fund --loglevel=error >/dev/null
+  cp "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"
+fi
+"$JS/node_modules/.bin/eslint" -c "$JS/eslint.config.js" src/firstlast/web/static/js "$JS"
+"$JS/node_modules/.bin/tsc" -p "$JS"
+if ! out=$(node --test "$JS"/test/*.test.js 2>&1); then echo "$out"; exit 1; fi
 echo "== pytest"
 # Browser and terminal tests must run here: a missing chromium or tmux fails them.
 export FIRSTLAST_NO_SKIP=1

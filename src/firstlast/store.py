@@ -24,14 +24,14 @@ import stat
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, Literal
 
 import platformdirs
 
-from .engine import Game, Move, Variant
+from .engine import Game, Move, Step, Variant
 from .engine.errors import FirstLastError
 
 Origin = Literal["played", "imported"]
@@ -168,6 +168,30 @@ def new_id() -> str:
     return secrets.token_urlsafe(18)
 
 
+class MovesText:
+    """The text of a game's moves as last written, kept with the game so that the next
+    save turns only the new moves into text. Steps only come and go at the end of a
+    game, and each is a new object: the steps up to the last one still the same object
+    are unchanged."""
+
+    __slots__ = ("steps", "texts")
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self.texts: list[str] = []
+
+    def of(self, game: Game) -> str:
+        steps = game.steps
+        k = min(len(self.steps), len(steps))
+        while k and self.steps[k - 1] is not steps[k - 1]:
+            k -= 1
+        del self.steps[k:], self.texts[k:]
+        for step in steps[k:]:
+            self.steps.append(step)
+            self.texts.append(str(step.move))
+        return " ".join(self.texts)
+
+
 @dataclass
 class StoredGame:
     """A game as stored, replayed through the engine."""
@@ -182,6 +206,7 @@ class StoredGame:
     origin: Origin = "played"
     result: str | None = None  # won | lost, kept once reached (undo does not erase it)
     abandoned: str | None = None
+    moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
 
 
 @dataclass
@@ -273,7 +298,7 @@ class Transaction:
             "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, created, updated,"
             " finished, origin, result, result_score, result_passes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
             " ?, ?, ?)",
-            (gid, player, str(game.deal), game.variant.token, _moves_text(game.moves), _moves_text(game.redo_moves),
+            (gid, player, str(game.deal), game.variant.token, stored.moves_text.of(game), _moves_text(game.redo_moves),
              pos.status, pos.score, pos.passes, now, now, stored.finished, origin, stored.result,
              pos.score if stored.result else None, pos.passes if stored.result else None),
         )
@@ -309,7 +334,7 @@ class Transaction:
             " finished=?, result=?, result_score=CASE WHEN ? THEN ? ELSE result_score END,"
             " result_passes=CASE WHEN ? THEN ? ELSE result_passes END, abandoned=?"
             " WHERE id=? AND version=?",
-            (_moves_text(g.moves), _moves_text(g.redo_moves), pos.status, pos.score, pos.passes, now, finished,
+            (stored.moves_text.of(g), _moves_text(g.redo_moves), pos.status, pos.score, pos.passes, now, finished,
              result, new_result, pos.score, new_result, pos.passes, stored.abandoned, stored.id, stored.version),
         )
         if cur.rowcount != 1:
@@ -438,6 +463,9 @@ class GameStore:
         self._conn: sqlite3.Connection | None = None
         self._conn_lock = threading.Lock()
         self._owner: int | None = None  # the thread in a transaction on ``_conn``
+        self._reader: sqlite3.Connection | None = None  # reads only (``reading()``)
+        self._reader_lock = threading.Lock()
+        self._reader_owner: int | None = None
         try:
             _refuse_special_file(self.path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -542,10 +570,51 @@ class GameStore:
             finally:
                 self._owner = None
 
+    @contextmanager
+    def reading(self) -> Iterator[Transaction]:
+        """One read transaction: a consistent snapshot of the store, on a connection of
+        its own that only reads (``PRAGMA query_only``). It takes no write lock (in WAL
+        mode readers and the writer do not wait for each other), so reads never queue
+        behind a commit's fsync. Reads take turns on that connection; a read opened
+        inside another on the same thread shares its snapshot. Writing through it fails."""
+        me = threading.get_ident()
+        if self._reader_owner == me:
+            assert self._reader is not None
+            yield Transaction(self._reader)
+            return
+        with self._reader_lock:
+            self._reader_owner = me
+            try:
+                db = self._reader
+                if db is None:
+                    db = self._connect()
+                    try:
+                        db.execute("PRAGMA query_only=ON")
+                    except BaseException:
+                        db.close()
+                        raise
+                    self._reader = db
+                try:
+                    db.execute("BEGIN")
+                    try:
+                        yield Transaction(db)
+                    finally:
+                        db.execute("COMMIT")  # ends the snapshot (nothing was written)
+                except sqlite3.Error:
+                    self._reader = None
+                    db.close()
+                    raise
+            finally:
+                self._reader_owner = None
+
     def close(self) -> None:
-        """Close the store's connection (a later transaction opens another)."""
+        """Close the store's connections (later transactions open others)."""
         with self._conn_lock:
             db, self._conn = self._conn, None
+            if db is not None:
+                db.close()
+        with self._reader_lock:
+            db, self._reader = self._reader, None
             if db is not None:
                 db.close()
 
@@ -553,10 +622,11 @@ class GameStore:
         # A connection is only freed by the garbage collector (its statement cache refers
         # back to it): close it with the store, so that the file is left as it was before
         # (the WAL checkpointed and removed) as soon as the store is dropped.
-        db = getattr(self, "_conn", None)
-        if db is not None:
-            with suppress(sqlite3.Error):
-                db.close()
+        for name in ("_conn", "_reader"):
+            db = getattr(self, name, None)
+            if db is not None:
+                with suppress(sqlite3.Error):
+                    db.close()
 
     # ------------------------------------------------------------ one-step shortcuts
     def new_player(self) -> str:

@@ -117,6 +117,20 @@ def test_replay_stops_reading_an_endless_file(capsys: pytest.CaptureFixture[str]
     assert err == "firstlast: error: /dev/zero: not a regular file\n"
 
 
+def test_replay_reads_a_record_in_the_old_spelling(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A V2 record written when a play from the waste was spelled "W" (tests/data/golden)
+    # replays to the same game the command writes today, which spells it "waste".
+    old = Path(__file__).parent.parent / "data" / "golden" / "record-18446744073709551615-r0wn-old-W.txt"
+    code, out_old, _ = run(capsys, "replay", str(old), "--transcript")
+    assert code == 0 and "lost — 44 of 104" in out_old
+    assert any(line.split()[1:3] == ["waste", "7h"] for line in out_old.splitlines())  # shown as "waste"
+    new = tmp_path / "game.txt"
+    code, out_new, _ = run(capsys, "autoplay", "18446744073709551615", "--redeals", "0", "--waste-playable",
+                           "--no-privilege", "--transcript", "--save", str(new))
+    assert code == 0 and out_new == out_old
+    assert " waste " in new.read_text().replace("\n", " ") and " W " not in new.read_text().replace("\n", " ")
+
+
 def test_replay_reads_windows_line_ends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.txt"
     assert run(capsys, "autoplay", "7", "--save", str(record))[0] == 0

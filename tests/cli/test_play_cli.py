@@ -90,3 +90,55 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path, served: 
     assert other.read_bytes() == before and not served
     with closing(sqlite3.connect(other)) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--deal", "abc"], "a deal number is a whole number"),
+    (["--deal", "18446744073709551616"], "deal numbers go from 0 to 18446744073709551615"),
+    (["--deal", "-1"], "a deal number is a whole number"),
+    (["--deal", "４２"], "a deal number is a whole number"),  # Regression class: digits 0-9 only
+    (["--deal", "42", "--variant", "r3x"], "not a variant: 'r3x'"),
+    (["--variant", "r0w"], "--variant needs --deal"),
+])
+def test_a_bad_deal_to_open_is_one_line_before_serving(args: list[str], message: str, tmp_path: Path,
+                                                         served: list[dict[str, object]],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "g.sqlite3"
+    assert main(["play", "--no-browser", "--db", str(db), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("firstlast: error:") and message in err and err.count("\n") == 1, err
+    assert not served and not db.exists()  # refused before the store is even opened
+
+
+@pytest.mark.parametrize(("args", "deal", "variant"), [
+    (["--deal", "42"], 42, None),
+    (["--deal", "18446744073709551615", "--variant", "r0w"], 2**64 - 1, "r0w"),
+    (["--deal", "7", "--variant", " ru "], 7, "ru"),  # the token as the play layer reads it
+    ([], None, None),
+])
+def test_the_deal_to_open_reaches_the_server(args: list[str], deal: int | None, variant: str | None,
+                                             tmp_path: Path, served: list[dict[str, object]]) -> None:
+    assert main(["play", "--no-browser", "--db", str(tmp_path / "g.sqlite3"), *args]) == 0
+    assert len(served) == 1
+    assert served[0]["deal"] == deal and served[0]["variant"] == variant
+
+
+def test_the_browser_opens_on_the_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real server, the browser stood in for: it is sent to the sign-in address that
+    # keeps the deal, and following it lands on /?deal=N&variant=TOKEN, signed in.
+    import httpx
+
+    visits: list[tuple[str, int, str | None, bool]] = []
+
+    def browser(url: str) -> bool:
+        r = httpx.get(url, follow_redirects=False, timeout=10)
+        visits.append((url, r.status_code, r.headers.get("location"), bool(r.cookies)))
+        signal.raise_signal(signal.SIGINT)  # the address was followed: stop as on Ctrl-C
+        return True
+
+    monkeypatch.setenv("BROWSER", "stand-in")  # a graphical browser is likely: open it
+    monkeypatch.setattr("webbrowser.open", browser)
+    assert main(["play", "--db", str(tmp_path / "g.sqlite3"), "--deal", "42", "--variant", "r0w"]) == 0
+    [(url, status, location, signed_in)] = visits
+    assert url.startswith("http://127.0.0.1:") and "/?player=" in url and url.endswith("&deal=42&variant=r0w")
+    assert (status, location, signed_in) == (303, "/?deal=42&variant=r0w", True)

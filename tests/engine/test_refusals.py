@@ -6,7 +6,7 @@ from __future__ import annotations
 from firstlast.engine import Game, IllegalMoveError, Move, Variant
 from firstlast.engine.errors import REFUSALS
 
-TABLE_MOVES = ["turn", "redeal", "W", *(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9))]
+TABLE_MOVES = ["turn", "redeal", "waste", *(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9))]
 
 
 def test_every_refusal_is_a_code_with_its_parameters() -> None:

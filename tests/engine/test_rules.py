@@ -18,6 +18,7 @@ from firstlast.engine import (
     Movement,
     Position,
     Variant,
+    places,
 )
 from firstlast.engine.notation import validate
 from firstlast.engine.rng import seed, shuffle
@@ -81,7 +82,7 @@ def test_r5_first_becomes_last() -> None:
     assert err.rule == "R5"
     assert refused(pos, TURN.kind).rule == "R9"
     after, movements = play(pos, "F1")
-    assert movements == (Movement(pos.first[0], "F1", "P1"),)  # type: ignore[arg-type]
+    assert movements == (Movement(pos.first[0], places.first(0), places.pile(0)),)  # type: ignore[arg-type]
     assert after.first[0] is None and len(after.piles[0]) == 13 and after.piles[0][-1].symbol == "5c"
     assert after.waste == pos.waste  # the base's place is not refilled
     # The base cannot go early.
@@ -91,13 +92,13 @@ def test_r5_first_becomes_last() -> None:
 
 def test_r6_sources_waste_is_not_one_in_the_canonical_rules() -> None:
     pos = build("5c 8d Kh Kh 2s 3s 4s Qd", "9c 2c 2c 2d 3c 3d 3h 3s", waste="6h", stock="Jc")
-    err = refused(pos, "W")
+    err = refused(pos, "waste")
     assert err.rule == "R6"
     assert pos.legal_moves() == [TURN]  # the waste's 6 does not fit anything canonically
     v2 = build("5c 8d Kh Kh 2s 3s 4s Qd", "9c 2c 2c 2d 3c 3d 3h 3s", waste="6h", stock="Jc",
                variant=Variant(waste_playable=True))
-    assert v2.legal_moves() == [Move("play", "W")]
-    after, movements = play(v2, "W")
+    assert v2.legal_moves() == [Move("play", places.WASTE)]
+    after, movements = play(v2, "waste")
     assert [str(m) for m in movements] == ["6h waste→P1"] and after.waste == v2.waste[:-1]
     # Other first-row cards never move.
     assert refused(pos, "F3").rule == "R8"

@@ -12,12 +12,16 @@ import pytest
 
 from firstlast.engine import REDEAL, Game, Position, Variant, position_from_text
 from firstlast.engine.rng import MASK64, seed, shuffle, splitmix64
+from firstlast.odds.interval import wilson
 from firstlast.odds.kernel import RankPosition, sample_lines, sample_start
 from firstlast.odds.live import (
+    MAX_SEED,
     ChanceEstimate,
     chance_to_come_out,
     engine_sample,
     play_position,
+    position_key,
+    refine_seed,
     replay_sample,
     sample_outcomes,
     sample_position,
@@ -116,7 +120,7 @@ def test_fully_known_positions_are_certain() -> None:
         won = _finish(pos).status == "won"
         est = chance_to_come_out(pos, samples=500, seed=deal, budget_s=None)
         assert est.probability == (1.0 if won else 0.0), deal
-        assert est.samples == 500
+        assert est.samples == 500 and est.certain
         assert (est.low == 0.0) if not won else (est.high == 1.0)
         seen.add(won)
     assert seen == {True, False}
@@ -126,7 +130,13 @@ def test_won_position_has_chance_one() -> None:
     g = Game(3, Variant(None))
     g.autoplay()
     assert g.position.status == "won"
-    assert chance_to_come_out(g.position, samples=100).probability == 1.0
+    est = chance_to_come_out(g.position, samples=100)
+    assert est.probability == 1.0 and est.certain and est.wins == est.samples == 100
+    g = Game(1)
+    g.autoplay()
+    assert g.position.status == "lost"  # stuck (R11): certain too
+    assert chance_to_come_out(g.position, samples=100).certain
+    assert not chance_to_come_out(Position.deal(1), samples=100).certain
 
 
 @pytest.mark.parametrize("deal,variant", [(7, Variant()), (8, Variant()), (11, Variant(1, True))])
@@ -303,3 +313,72 @@ def test_live_chance_works_without_numba_or_numpy() -> None:
     want = chance_to_come_out(Position.deal(1), samples=60, seed=3, budget_s=None, sampler="kernel")
     assert out[1] == f"{want.probability} {want.low} {want.high} {want.samples}"
     assert 1 <= int(out[2]) < 10**6
+
+
+# ----------------------------------------------------------------- wins, merging, refinement
+def test_an_estimate_counts_its_wins() -> None:
+    pos = Position.deal(1)
+    est = chance_to_come_out(pos, samples=2000, seed=0, budget_s=None)
+    won, _, _ = sample_outcomes(pos, 2000, seed=0)
+    assert est.wins == int(won.sum()) and est.probability == est.wins / est.samples
+    assert (est.low, est.high) == wilson(est.wins, est.samples)
+    # Issue 11's figure: deal 1's start, 2,000 samples of seed 0, 22.7 %.
+    assert (est.wins, f"{100 * est.probability:.1f}") == (453, "22.7")
+    data = est.to_json()
+    assert {"probability", "low", "high", "samples"} <= set(data)  # the keys faces already read
+    assert (data["wins"], data["certain"]) == (453, False)
+
+
+def test_merge_pools_wins_and_samples() -> None:
+    a, b = ChanceEstimate.of(454, 2000), ChanceEstimate.of(510, 2000)
+    m = a.merge(b)
+    assert (m.wins, m.samples, m.probability) == (964, 4000, 964 / 4000)
+    assert (m.low, m.high) == wilson(964, 4000) and m == b.merge(a)
+    assert m.high - m.low < min(a.high - a.low, b.high - b.low)  # more samples, a narrower interval
+    certain = ChanceEstimate.of(3, 3, certain=True)
+    assert certain.merge(ChanceEstimate.of(5, 5, certain=True)) == ChanceEstimate.of(8, 8, certain=True)
+    with pytest.raises(ValueError):
+        certain.merge(ChanceEstimate.of(3, 3))  # one decided, one not: not the same position
+    with pytest.raises(ValueError):
+        ChanceEstimate.of(0, 3, certain=True).merge(certain)
+
+
+def test_refine_seeds_are_fixed_by_what_the_player_sees() -> None:
+    pos = Position.deal(1)
+    seeds = [refine_seed(pos, r) for r in range(50)]
+    assert seeds == [refine_seed(position_from_text(str(pos)), r) for r in range(50)]  # reproducible
+    assert len(set(seeds)) == 50 and all(0 <= s <= MAX_SEED for s in seeds)
+    # The hidden stock order and deal stream are not part of it; anything visible is.
+    hidden = dataclasses.replace(pos, stock=tuple(reversed(pos.stock)), rng=(1, 2, 3, 4))
+    assert position_key(hidden) == position_key(pos) and refine_seed(hidden, 3) == seeds[3]
+    assert refine_seed(Position.deal(2), 0) != seeds[0]
+    assert refine_seed(Position.deal(1, Variant(2)), 0) != seeds[0]
+    assert refine_seed(Game(1).positions[0], 0) == seeds[0]
+    g = Game(1)
+    g.step()
+    assert refine_seed(g.position, 0) != seeds[0]
+    for bad in (-1, 2**63, 1.0, True):
+        with pytest.raises(ValueError):
+            refine_seed(pos, bad)  # type: ignore[arg-type]
+
+
+def test_refinement_rounds_are_independent_samples() -> None:
+    pos = Position.deal(1)
+    n = 2000
+    # Sample i of a seed starts from SplitMix64(seed) + i: rounds of n samples never share
+    # a stream when their starting points are at least n apart (mod 2^64).
+    starts = sorted(splitmix64(refine_seed(pos, r))[1] for r in range(200))
+    gaps = [b - a for a, b in itertools.pairwise(starts)] + [(starts[0] - starts[-1]) & MASK64]
+    assert min(gaps) > 10**9
+    rounds = [chance_to_come_out(pos, samples=n, seed=refine_seed(pos, r), budget_s=None) for r in range(10)]
+    won = [sample_outcomes(pos, n, seed=refine_seed(pos, r))[0] for r in range(2)]
+    assert (won[0] != won[1]).any()
+    pooled = rounds[0]
+    for r in rounds[1:]:
+        pooled = pooled.merge(r)
+    assert pooled.samples == 20_000 and pooled.wins == sum(r.wins for r in rounds)
+    # Issue 11: 20,000 independent samples give 25.0 % ± 0.6; the pooled rounds agree,
+    # and their interval is as narrow as 20,000 samples make it.
+    assert pooled.low <= 0.25 <= pooled.high and (pooled.high - pooled.low) / 2 < 0.007
+    # Independent rounds scatter as binomials would: not the same count ten times.
+    assert len({r.wins for r in rounds}) > 5

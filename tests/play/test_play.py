@@ -250,7 +250,7 @@ def test_storage_failure_is_a_coded_error(play: PlayService, tmp_path: Path) -> 
     g = play.start(None, "number", "0")
     with play.store.transaction() as tx:
         tx.db.execute("UPDATE games SET moves='nonsense' WHERE id=?", (g.id,))
-    play._games.clear()  # as another process would see it
+    play._cache.clear()  # as another process would see it
     with pytest.raises(PlayError) as raised:
         play.game(g.player, g.id)
     e = raised.value

@@ -130,3 +130,47 @@ def test_an_import_is_one_transaction(tmp_path: Path, monkeypatch: pytest.Monkey
     stored = play.import_record(pid, record_to_text(game))
     assert calls == ["insert"]
     assert play.game(pid, stored.id).game.moves == game.moves
+
+
+def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) -> None:
+    """A save writes only the new moves' text (``MovesText``); the text stored is the
+    whole move list whatever the changes since the last save: moves made, taken back,
+    another move in their place, a rewind, a fresh load."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    player = store.new_player()
+    stored = store.create(player, 11, Variant())
+    game = stored.game
+
+    def check() -> None:
+        store.save(stored)
+        assert [str(m) for m in store.load(stored.id).game.moves] == [str(m) for m in game.moves]
+
+    for _ in range(5):
+        game.step()
+    check()
+    game.undo()
+    game.undo()
+    check()
+    game.redo()
+    game.push(game.legal_moves()[-1])  # another move than the one taken back, maybe
+    check()
+    game.restart()
+    check()
+    for _ in range(3):
+        game.step()
+    check()
+    # Taken back and replaced by another move between two saves: as long as before.
+    while len(game.legal_moves()) < 2:
+        assert game.step() is not None
+    game.push(game.legal_moves()[0])
+    check()
+    game.undo()
+    game.push(game.legal_moves()[1])
+    check()
+    stored = store.load(stored.id)  # a fresh copy: its text is built once, then kept
+    game = stored.game
+    game.undo()
+    game.step()
+    game.step()
+    check()
+    assert len(stored.moves_text.texts) == len(game)

@@ -6,18 +6,25 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from textual.color import Color
+from textual.filter import NoColor
 from textual.pilot import Pilot
+from textual.widgets import Input, Switch
 
-from firstlast.engine import Game, Move, Variant, play_out
-from firstlast.play import PlayService
+from firstlast.engine import Game, Move, Position, Variant, play_out
+from firstlast.i18n import card_name, chance_text
+from firstlast.odds.live import ChanceEstimate, refine_seed
+from firstlast.play import MAX_REDEALS, PlayService
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as app_module
-from firstlast.tui.dialogs import EndDialog, HelpScreen, StatsScreen, UnfinishedDialog
+from firstlast.tui import cards as C
+from firstlast.tui.chance import Failed, Pooled
+from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
+from firstlast.tui.table import Slot
 
 SIZE = (100, 30)
 
@@ -51,7 +58,7 @@ def key_for(move: Move, game: Game) -> str:
     src = move.source or ""
     if src.startswith("R"):
         return src[1]
-    if src == "W":
+    if src in ("waste", "W"):
         return "w"
     if src == "F8" and game.position.privileged is not None:
         return "p"
@@ -151,8 +158,10 @@ def test_illegal_key_is_refused_with_the_rule(store: GameStore) -> None:
         before = game.position
         await pilot.press("3")
         assert game.position is before
-        assert "does not fit P1" in screen_text(pilot)
-        assert "(R4)" in screen_text(pilot)
+        # Said from the refusal's code and parameters, the card as on the table.
+        status = str(screen.query_one("#status").render())
+        assert "6♦ does not fit P1, which needs a queen (R4)" in status, status
+        assert "6d" not in status
         await pilot.press("w")  # the waste is not a source in the canonical rules
         assert "(R6" in screen_text(pilot)
         # Turn until a reserve card or the privileged card fits, then try to turn again.
@@ -227,12 +236,12 @@ def test_help_screen_languages(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.press("h")
         assert isinstance(pilot.app.screen, HelpScreen)
-        assert "First becomes last" in screen_text(pilot)
+        assert "The first becomes the last" in screen_text(pilot)
         await pilot.press("t")  # game keys do nothing under the help screen
         assert len(screen.session.game) == 0
         await pilot.press("l")
         text = screen_text(pilot)
-        assert "Первые становятся последними" in text
+        assert "Первая становится последней" in text
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
         from firstlast.tui.dialogs import help_text
@@ -262,8 +271,8 @@ def test_new_deal_by_number_and_variant(store: GameStore) -> None:
         assert "deal 12345" in screen_text(pilot)
         await pilot.press("v")
         await pilot.pause()
-        redeals = pilot.app.screen.query_one("#redeals")
-        redeals.value = "unlimited"  # type: ignore[attr-defined]
+        redeals = pilot.app.screen.query_one("#redeals", Input)
+        redeals.value = "unlimited"
         await pilot.click("#waste")
         await pilot.click("#ok")
         await pilot.pause()
@@ -349,27 +358,89 @@ def test_statistics_screen(store: GameStore) -> None:
     run(app, script)
 
 
-@dataclass
-class FakeEstimate:
-    probability: float
-    low: float
-    high: float
-    samples: int
+NB = "\u00a0"
 
 
-def test_chance_figure_from_worker(store: GameStore) -> None:
-    seen: list[str] = []
+def test_chance_figure_from_worker_refines_while_idle(store: GameStore) -> None:
+    """The first figure of few samples is an interval alone (``i18n.chance_text``, the
+    page's rule); left alone, the same position plays refinement rounds (seeds
+    ``refine_seed(position, r)``, r = 0, 1, 2 …), merged, until the interval allows a
+    whole percent. A new position starts again from round 0."""
+    seen: list[tuple[str, int]] = []
 
-    def estimator(position: object, samples: int, seed: int) -> FakeEstimate:
-        seen.append(str(position))
-        return FakeEstimate(0.37, 0.352, 0.391, samples)
+    def estimator(position: Position, samples: int, seed: int) -> ChanceEstimate:
+        seen.append((str(position), seed))
+        return ChanceEstimate.of(740, 2000)  # 37 %, ±2.1 points: too wide for a figure
 
     app = FirstLastApp(store, deal=1, estimator=estimator)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        await wait_for(pilot, lambda: "chance 37 % (35–39)" in screen_text(pilot), timeout=5)
+        start = screen.session.game.position
+        first = ChanceEstimate.of(740, 2000)  # round 0 alone: the interval, no figure
+        assert chance_text(first, "en") == f"34–40{NB}%"
+        await wait_for(pilot, lambda: f"chance 37{NB}% (" in screen_text(pilot), timeout=20)
+        refined = screen.chance_answer
+        assert isinstance(refined, Pooled) and refined.rounds >= 2 and refined.samples >= 4000
+        assert refined.estimate == ChanceEstimate.of(740 * refined.rounds, 2000 * refined.rounds)
+        assert refined.high - refined.low < first.high - first.low
+        assert screen.chance_text == "chance " + chance_text(refined.estimate, "en")
+        rounds = [seed for pos, seed in seen if pos == str(start)]
+        assert rounds[:3] == [refine_seed(start, r) for r in range(len(rounds[:3]))]
         await pilot.press("t")
-        await wait_for(pilot, lambda: str(screen.session.game.position) in seen, timeout=5)
+        now = screen.session.game.position
+        await wait_for(pilot, lambda: (str(now), refine_seed(now, 0)) in seen, timeout=5)
+
+    run(app, script)
+
+
+def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
+    """An estimator failing on one game (10^20 redeals overflow the kernel) says so for
+    that position only: the next game has its figure again."""
+
+    def estimator(position: Position, samples: int, seed: int) -> ChanceEstimate:
+        redeals = position.variant.redeals
+        if redeals is not None and redeals > 2**63:
+            raise OverflowError("int too big to convert")
+        return ChanceEstimate.of(samples // 4, samples)
+
+    player = store.local_player()
+    huge = PlayService(store).start(player, "number", 3, Variant(redeals=10**20))
+    assert huge.game.variant.redeals == 10**20
+    app = FirstLastApp(store, estimator=estimator)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert screen.session.game_id == huge.id
+        await wait_for(pilot, lambda: "cannot estimate" in screen_text(pilot), timeout=5)
+        assert isinstance(screen.chance_answer, Failed)
+        await pilot.press("g", "5", "enter")  # no moves yet: nothing to abandon, no question
+        await pilot.pause()
+        assert screen.session.game.deal == 5
+        await wait_for(pilot, lambda: f"chance 25{NB}% (24–26{NB}%)" in screen_text(pilot), timeout=5)
+
+    run(app, script)
+
+
+def test_variant_dialog_refuses_redeals_out_of_bounds(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        before = screen.new_variant
+        await pilot.press("v")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, VariantDialog)
+        dialog.query_one("#redeals", Input).value = str(10**20)
+        await pilot.click("#ok")
+        await pilot.pause()
+        assert pilot.app.screen is dialog  # refused: the dialog stays, with the reason
+        text = screen_text(pilot)
+        assert f"redeals must be unlimited or a whole number 0…{MAX_REDEALS}" in text
+        dialog.query_one("#redeals", Input).value = "1000"
+        await pilot.pause(0.4)  # a button ignores a second press while it still shows the first
+        await pilot.click("#ok")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert screen.new_variant == Variant(redeals=1000) != before
 
     run(app, script)
 
@@ -388,12 +459,21 @@ def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest
     run(app, script)
 
 
-@pytest.mark.parametrize(("size", "card_width"), [((80, 24), 5), ((160, 50), 11)])
+@pytest.mark.parametrize(("size", "card_width"), [((80, 24), 5), ((160, 50), 13), ((200, 30), 11)])
 def test_layout_fits_and_scales(store: GameStore, size: tuple[int, int], card_width: int) -> None:
+    """Cards grow with the terminal (wider too when it is wide but not tall), and the
+    table is centred in the room the side bar leaves."""
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.size_now.width == card_width
+        table = screen.query_one("#table").region
+        area = screen.query_one("#table-area").region
+        side = screen.query_one("#side").region
+        assert table.right <= side.x and area.right == side.x
+        assert abs((table.x - area.x) - (area.right - table.right)) <= 1  # centred
+        if size == (200, 30):  # wide, not tall: room to spare on both sides of the table
+            assert table.x - area.x > 20
         text = screen_text(pilot)
         for label in ("F1", "F8★", "P1", "R8", "Stock 88", "Needs", "Pass", "1 of 4"):
             assert label in text, label
@@ -444,6 +524,8 @@ def test_game_deleted_elsewhere_is_refused_and_a_new_one_can_start(store: GameSt
         await pilot.press("s")
         assert "no such game" in screen_text(pilot)
         await pilot.press("n")
+        if isinstance(pilot.app.screen, ConfirmDialog):
+            await pilot.press("y")
         assert screen.session.game_id != old
         await pilot.press("s")
         assert len(store.load(screen.session.game_id).game) == 1
@@ -468,8 +550,10 @@ def test_chance_figure_with_the_real_odds_module(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         # Import and first numba compilation happen on the worker thread.
         await wait_for(pilot, lambda: "chance " in screen_text(pilot), timeout=60)
-        assert screen.chance_text is not None
-        assert re.fullmatch(r"chance \d+ % \(\d+–\d+\)", screen.chance_text)
+        answer = screen.chance_answer
+        assert isinstance(answer, Pooled)
+        # The real rounds: the estimator's answer shown by the shared rule.
+        assert screen.chance_text == "chance " + chance_text(answer.estimate, "en")
 
     run(app, script)
 
@@ -484,11 +568,13 @@ def test_waste_key_in_variant_v2(store: GameStore) -> None:
         assert game.variant == v2
         for _ in range(8):
             await pilot.press("s")
-        assert Move("play", "W") in game.legal_moves()
+        waste = Move.parse("waste")
+        assert waste in game.legal_moves()
         top = game.position.waste[-1]
         assert "Waste" in screen_text(pilot)
+        assert "Next    waste" in screen_text(pilot)  # the move by the engine's name
         await pilot.press("w")
-        assert str(game.moves[-1]) == "W"
+        assert game.moves[-1] == waste and str(game.moves[-1]) == "waste"
         k = game.position.active
         assert k is not None and top in game.position.piles[k]
 
@@ -532,7 +618,10 @@ def test_unfinished_games_can_be_reopened_from_a_list(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.press("s", "s")
         first = screen.session.game_id
-        await pilot.press("g", "4", "enter")  # another deal: deal 3 is left, abandoned
+        await pilot.press("g", "4", "enter")  # another deal: deal 3 would be abandoned
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        await pilot.press("y")  # ... and the player says so: it is left, abandoned
         await pilot.pause()
         assert screen.session.game.deal == 4
         await pilot.press("s")
@@ -542,6 +631,9 @@ def test_unfinished_games_can_be_reopened_from_a_list(store: GameStore) -> None:
         assert isinstance(dialog, UnfinishedDialog)
         assert [g.id for g in dialog.games] == [first]
         assert "deal 3" in screen_text(pilot) and "abandoned" in screen_text(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)  # deal 4 is under way too
         await pilot.press("enter")
         await pilot.pause()
         assert pilot.app.screen is screen and screen.session.game_id == first
@@ -568,8 +660,8 @@ def test_a_too_small_terminal_says_so(store: GameStore) -> None:
 def test_no_stale_chance_beside_the_end(store: GameStore) -> None:
     """Undo the losing move, let the figure come, redo it: the figure goes with the game."""
 
-    def estimator(position: object, samples: int, seed: int) -> FakeEstimate:
-        return FakeEstimate(0.0, 0.0, 0.01, samples)
+    def estimator(position: object, samples: int, seed: int) -> ChanceEstimate:
+        return ChanceEstimate.of(0, samples)
 
     app = FirstLastApp(store, deal=1, variant=Variant(redeals=0), estimator=estimator)
 
@@ -583,6 +675,311 @@ def test_no_stale_chance_beside_the_end(store: GameStore) -> None:
         await pilot.pause()
         assert screen.session.game.position.status == "lost"
         assert screen.chance_text is None
-        assert "chance" not in screen.query_one("#side").render().plain  # type: ignore[attr-defined]
+        assert "chance" not in str(screen.query_one("#side").render())
 
     run(app, script)
+
+
+def test_leaving_a_game_under_way_asks_first(store: GameStore) -> None:
+    """n and g ask before abandoning a game with moves (Escape/n keeps it, Enter/y
+    leaves it); a game without moves, or one that has ended, is left without a word."""
+    app = FirstLastApp(store, deal=3, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        fresh = screen.session.game_id
+        await pilot.press("g", "4", "enter")  # no move made: nothing to abandon, no question
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.session.game.deal == 4
+        assert fresh not in {g.id for g in store.games(store.local_player())}  # dealt, never played
+        await pilot.press("s", "s")
+        under_way = screen.session.game_id
+        for cancel in ("escape", "n"):
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, ConfirmDialog)
+            assert "Leave deal 4" in screen_text(pilot) and "2 moves" in screen_text(pilot)
+            await pilot.press(cancel)
+            await pilot.pause()
+            assert pilot.app.screen is screen and screen.session.game_id == under_way
+            assert store.load(under_way).abandoned is None
+        assert "kept deal 4" in screen_text(pilot)
+        await pilot.press("g", "9", "enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog) and "for deal 9" in screen_text(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.game.deal == 9
+        assert store.load(under_way).abandoned is not None
+        # A game that has ended is left without a question.
+        screen.session.act("step", 100_000)
+        assert screen.session.game.position.status != "playing"
+        ended = screen.session.game_id
+        screen._ended_shown = (ended, len(screen.session.game))  # no end panel in the way
+        await pilot.press("n")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.session.game_id != ended
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("answer", ["y", "escape"])
+def test_tui_with_a_deal_asks_before_abandoning(store: GameStore, answer: str) -> None:
+    """``firstlast tui 7`` with deal 2 under way on the table: deal 2 is shown and the
+    question asked; yes starts deal 7, no keeps deal 2 (nothing is abandoned unasked)."""
+    first = FirstLastApp(store, deal=2, chance=False).session
+    first.act("step")
+    app = FirstLastApp(store, deal=7, chance=False)
+    assert app.session.game_id == first.game_id  # nothing started yet
+    assert store.load(first.game_id).abandoned is None
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        assert "Leave deal 2 for deal 7?" in screen_text(pilot)
+        await pilot.press(answer)
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        if answer == "y":
+            assert screen.session.game.deal == 7
+            assert store.load(first.game_id).abandoned is not None
+        else:
+            assert screen.session.game_id == first.game_id
+            assert store.load(first.game_id).abandoned is None
+            assert "deal 7 was not started" in screen_text(pilot)
+
+    run(app, script)
+
+
+def test_variant_switches_say_on_and_off(store: GameStore) -> None:
+    """Each rule is a switch with its state in words; V3 is the privileged card off."""
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.press("v")
+        await pilot.pause()
+        text = screen_text(pilot)
+        assert "Privileged last card (R8; off is V3): on" in text
+        assert "Waste's top card playable (V2): off" in text
+        assert "▐X▌" not in text
+        await pilot.click("#privileged")
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#privileged", Switch).value is False
+        assert "Privileged last card (R8; off is V3): off" in screen_text(pilot)
+        await pilot.click("#ok")
+        await pilot.pause()
+        assert screen.new_variant == Variant(privileged_last=False)
+
+    run(app, script)
+
+
+@pytest.mark.parametrize(("deal", "variant"), [(1, Variant()),
+                                               (2**64 - 1, Variant(redeals=None, waste_playable=True,
+                                                                   privileged_last=False)),
+                                               (2**64 - 1, Variant(redeals=1000, waste_playable=True))])
+def test_title_fits_80_columns(store: GameStore, deal: int, variant: Variant) -> None:
+    app = FirstLastApp(store, deal=deal, variant=variant, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        title = screen_text(pilot).splitlines()[0].rstrip()
+        assert len(title) <= 79, title
+        assert f"deal {deal}" in title
+        assert title.endswith(app_module.compact_variant(variant)) or title.endswith(variant.describe())
+        if deal == 1:
+            assert "First and Last" in title and variant.describe() in title
+
+    run(app, script, size=(80, 24))
+
+
+def test_last_moved_cards_and_pile_depth(store: GameStore) -> None:
+    """The cards the last action moved are marked (tinted face, • beside the label), the
+    mark moves with the next action; piles show their depth in the card's edge."""
+    app = FirstLastApp(store, deal=8, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        game = screen.session.game
+        await pilot.press("t")
+        turned = game.position.waste[-1]
+        assert screen.moved == {turned}
+        assert screen.query_one("#slot-waste", Slot).label.plain.endswith("•")
+        while not (game.position.legal_moves()[0].source or "").startswith("R"):
+            await pilot.press(key_for(game.position.legal_moves()[0], game))
+        move = game.position.legal_moves()[0]
+        k = game.position.active
+        assert move.source is not None and k is not None
+        card = game.position.card_at(move.source)
+        await pilot.press(move.source[1])
+        # The card went onto the pile, the refill into the reserve: both are marked.
+        step = game.steps[-1]
+        assert screen.moved == {m.card for m in step.movements} and card in screen.moved
+        pile = screen.query_one(f"#slot-P{k + 1}", Slot)
+        assert "•" in pile.label.plain
+        assert any(C.FACE_MOVED in str(span.style) for line in pile.lines for span in line.spans)
+        depth = len(game.position.piles[k])
+        assert f"{depth}/13" in pile.lines[-1].plain or f"─{depth}" in pile.lines[-1].plain
+        await pilot.press("u")  # the undo's movements are the ones marked now
+        assert card in screen.moved and "•" not in screen.query_one(f"#slot-P{k + 1}", Slot).label.plain
+
+    run(app, script)
+
+
+def test_active_pile_shows_without_colour(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NO_COLOR the active pile is still told apart: its label is in reverse video
+    (and bold), which the no-colour filter keeps."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert pilot.app.no_color
+        for size in ((80, 24), (120, 40)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            region = screen.query_one("#slot-P1").region
+            strips = NoColor().apply(list(pilot.app.screen._compositor.render_strips()[region.y]), Color(0, 0, 0))
+            label = [seg for seg in strips if seg.text.strip() and "P1" in seg.text]
+            assert label and all(seg.style is not None and seg.style.reverse for seg in label), label
+            other = screen.query_one("#slot-P2", Slot).label
+            assert not any(span.style and "reverse" in str(span.style) for span in other.spans)
+
+    run(app, script)
+
+
+def test_the_terminal_speaks_russian(store: GameStore) -> None:
+    """With the shared language setting Russian, the title, the side bar, the footer,
+    refusals (from their codes: ``i18n.refusal_text``) and the move just made
+    (``i18n.announce``) are Russian; L switches everything to English and back, and the
+    choice is saved for the browser too."""
+    play = PlayService(store)
+    player = store.local_player()
+    play.update_settings(player, {"lang": "ru"})
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        text = screen_text(pilot)
+        title = text.splitlines()[0]
+        assert "Первые и последние" in title and "раскладка 1" in title, title
+        assert "3 перекладки, последняя карта идёт на любую кучку" in title, title
+        for word in ("Открыть", "Шаг", "Авто", "Отменить", "Справка", "Выход"):  # the footer
+            assert word in text, word
+        for word in ("Проход", "Колода 88", "Нужна"):  # the side bar and the table
+            assert word in text, word
+        assert "Turn" not in text and "Stock" not in text and "Help" not in text
+        game = screen.session.game
+        await pilot.press("3")  # R3 is 6♦; P1 needs a queen
+        status = str(screen.query_one("#status").render())
+        assert "шестёрка бубен не подходит: на кучку P1 идёт только дама (R4)" in status, status
+        await pilot.press("w")  # the waste is no source in the canonical rules
+        status = str(screen.query_one("#status").render())
+        assert "верхняя карта сборной кучки в этих правилах в игру не идёт (R6" in status, status
+        assert len(game) == 0
+        await pilot.press("t")
+        turned = game.position.waste[-1]
+        status = str(screen.query_one("#status").render())
+        assert status == f"{card_name(turned, 'ru')} из колоды на сборную кучку", status
+        # L: the whole terminal in English, saved; L again: Russian.
+        await pilot.press("L")
+        await pilot.pause()
+        text = screen_text(pilot)
+        assert "First and Last" in text.splitlines()[0] and "Turn" in text and "Stock 87" in text
+        assert play.settings(player).lang == "en"
+        await pilot.press("L")
+        await pilot.pause()
+        assert "Открыть" in screen_text(pilot) and play.settings(player).lang == "ru"
+        # The dialogs speak the same language.
+        await pilot.press("g")
+        await pilot.pause()
+        assert "Номер раскладки" in screen_text(pilot)
+        await pilot.press(*"12x", "enter")
+        assert "номер раскладки — целое число" in screen_text(pilot)
+        await pilot.press("escape")
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        assert "Оставить раскладку 1 ради новой раскладки?" in screen_text(pilot)
+        assert "Да (Enter, y)" in screen_text(pilot)
+        await pilot.press("escape")
+
+    run(app, script)
+
+
+def test_the_end_panel_tells_the_story(store: GameStore) -> None:
+    """Deal 1 played out (lost): the end panel shows the story of the game, told on a
+    worker (``play.story``): the chance curve and the pile that waited with its rank.
+    y reopens it; in Russian it is told in Russian."""
+    pytest.importorskip("firstlast.odds.live", reason="the odds module is not installed")
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    def story_text(pilot: Pilot[None]) -> str:
+        dialog = pilot.app.screen
+        if not isinstance(dialog, EndDialog):
+            return ""
+        return str(dialog.query_one("#end-story").render())
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.press("s")
+        screen.session.act("step", 100_000)  # to the end, as if by autoplay
+        screen._maybe_end()
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, EndDialog)
+        assert screen.session.game.position.status == "lost"
+        await wait_for(pilot, lambda: "pile 5 needed a ten" in story_text(pilot), timeout=60)
+        text = story_text(pilot)
+        assert "25" in text and f"0{NB}%" in text and "│" in text  # the curve, from the deal to 0 %
+        assert "It stopped (R11)" in screen_text(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        await pilot.press("y")  # reopened: the story is kept, no second wait
+        await pilot.pause()
+        assert "pile 5 needed a ten" in story_text(pilot)
+        await pilot.press("c")
+        await pilot.press("L")
+        await pilot.press("y")
+        await pilot.pause()
+        assert "Раскладка 1" in screen_text(pilot)
+        await wait_for(pilot, lambda: "кучка 5 ждала десятку" in story_text(pilot), timeout=60)
+
+    run(app, script)
+
+
+# ---------------------------------------------------------------- no English left behind
+TUI_SOURCES = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "tui"
+#: Calls whose string arguments a player reads.
+SHOWN_BY = {"Label", "Static", "Button", "Text", "Option", "Binding", "notify", "say", "update", "append",
+            "ConfirmDialog", "Input"}
+#: Words of a sentence: two words of letters in a row, or one capitalised word.
+WORDS = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}|^[A-Z][a-z]{2,}")
+
+
+def english_literals(source: str) -> list[str]:
+    """String literals passed to a call that shows them (``SHOWN_BY``, also inside an
+    f-string) that read as English words rather than notation (P1, R3, 10♥)."""
+    import ast
+
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in SHOWN_BY:
+            continue
+        for arg in [*node.args, *(k.value for k in node.keywords if k.arg in ("placeholder", "description"))]:
+            for sub in ast.walk(arg):
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and WORDS.search(sub.value):
+                    found.append(sub.value)
+    return found
+
+
+def test_no_english_sentence_outside_the_catalogs() -> None:
+    """Every string the terminal shows comes from the catalogs (``t(lang, "tui.…")``):
+    no widget, message or binding is given English words in the module sources."""
+    # The scan sees what it looks for …
+    assert english_literals('Label("Deal number")\nself.say(f"kept deal {n}")\nBinding("t", "turn", "Turn")') \
+        == ["Deal number", "kept deal ", "Turn"]
+    assert english_literals('Label(t(lang, "tui.deal.prompt"))\nText(f"{pos.score}/104")') == []
+    # … and finds none of it in the terminal's modules.
+    sources = sorted(TUI_SOURCES.glob("*.py"))
+    assert {p.name for p in sources} >= {"app.py", "dialogs.py", "table.py", "messages.py", "chance.py"}
+    for path in sources:
+        assert english_literals(path.read_text(encoding="utf-8")) == [], path.name
+    assert not (TUI_SOURCES / "data").exists()  # the help's old copies are gone

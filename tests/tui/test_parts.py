@@ -1,20 +1,26 @@
 """The terminal game's pieces that need no running app: card drawing, sizes, the
-statistics histogram, and the chance worker's one-at-a-time queue."""
+statistics histogram, refusals in words, and the chance worker's queue, pooling and
+recovery."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pytest
 from rich.cells import cell_len
 
-from firstlast.engine import CARDS, Game, Position, Variant
-from firstlast.play import Stats
+from firstlast.engine import CARDS, Card, Game, Position, Variant
+from firstlast.engine.errors import REFUSALS
+from firstlast.i18n import chance_text
+from firstlast.odds.live import ChanceEstimate, refine_seed
+from firstlast.play import PlayError, PlayService, Stats
+from firstlast.store import GameStore
 from firstlast.tui import cards as C
-from firstlast.tui.chance import ChanceRunner, format_estimate
+from firstlast.tui.chance import Answer, ChanceRunner, Failed, Pooled, describe_answer, refinable
 from firstlast.tui.dialogs import histogram_lines
+from firstlast.tui.messages import error_text, refusal_text
+from firstlast.tui.table import paint_slot
 
 
 @pytest.mark.parametrize("size", C.SIZES, ids=lambda s: s.name)
@@ -30,9 +36,9 @@ def test_every_card_is_a_box_of_its_size(size: C.CardSize) -> None:
 
 
 def test_card_colours_follow_the_suit() -> None:
-    seven_hearts = C.Card.from_token("7h")
-    seven_spades = C.Card.from_token("7s")
-    assert C.pretty(seven_hearts) == "7♥" and C.pretty(C.Card.from_token("Tc")) == "10♣"
+    seven_hearts = Card.from_token("7h")
+    seven_spades = Card.from_token("7s")
+    assert C.pretty(seven_hearts) == "7♥" and C.pretty(Card.from_token("Tc")) == "10♣"
     red = C.card_lines(seven_hearts, C.SMALL)[1]
     black = C.card_lines(seven_spades, C.SMALL)[1]
     assert any(str(span.style).find(C.RED) >= 0 for span in red.spans)
@@ -43,9 +49,44 @@ def test_card_size_grows_with_the_terminal() -> None:
     assert C.choose_size(80, 24, 30) == C.SMALL
     assert C.choose_size(96, 30, 30) == C.SMALL
     assert C.choose_size(100, 30, 30) == C.MEDIUM
-    assert C.choose_size(100, 28, 30) == C.SMALL
-    assert C.choose_size(160, 50, 30) == C.HUGE
     assert C.choose_size(40, 10, 30) == C.SMALL  # never smaller than the smallest
+    # Wide but not tall: the height's size, wider (at most MAX_EXTRA_WIDTH more).
+    wide = C.choose_size(100, 28, 30)
+    assert (wide.width, wide.height) == (7, C.SMALL.height)
+    assert (C.choose_size(300, 28, 30).width, C.choose_size(300, 28, 30).height) == (9, 3)
+    huge = C.choose_size(160, 50, 30)
+    assert (huge.width, huge.height) == (13, C.HUGE.height)
+    for w, h in ((100, 28), (160, 50), (300, 28), (120, 40)):
+        size = C.choose_size(w, h, 30)
+        assert C.table_width(size.width) + 30 <= w
+        for card in CARDS[:52:7]:
+            lines = C.card_lines(card, size, footer="12/13")
+            assert len(lines) == size.height and all(cell_len(x.plain) == size.width for x in lines)
+            assert C.rank_label(card) + C.SUIT_SYMBOLS[card.suit] in lines[1].plain
+
+
+def test_pile_depth_in_the_edge() -> None:
+    card = Card.from_token("7h")
+    assert C.depth_footer(7, C.SMALL) == "7" and C.depth_footer(12, C.MEDIUM) == "12/13"
+    assert C.card_lines(card, C.MEDIUM, footer=C.depth_footer(7, C.MEDIUM))[-1].plain == "└─7/13┘"
+    assert C.card_lines(card, C.SMALL, footer=C.depth_footer(12, C.SMALL))[-1].plain == "└─12┘"
+
+
+def test_stock_shows_the_back_of_the_deck_turned_next() -> None:
+    """The decks differ only in their backs (R1), which show on the stock: the top back
+    is that of the card the next turn brings, as at a real table."""
+    game = Game(1)
+    seen = set()
+    for _ in range(40):
+        pos = game.position
+        _, lines = paint_slot("stock", pos, C.MEDIUM, pos.legal_moves())
+        colour = C.BACK if pos.stock[0].deck == 1 else C.BACK_2
+        other = C.BACK_2 if colour == C.BACK else C.BACK
+        styles = " ".join(str(span.style) for line in lines for span in line.spans)
+        assert colour in styles and other not in styles
+        seen.add(pos.stock[0].deck)
+        game.push("turn") if pos.legal_moves()[0].kind == "turn" else game.step()
+    assert seen == {1, 2}
 
 
 def test_histogram_bins_and_won_column() -> None:
@@ -61,16 +102,26 @@ def test_histogram_bins_and_won_column() -> None:
     assert "won" in lines[4].plain
 
 
-@dataclass
-class Est:
-    probability: float
-    low: float
-    high: float
-    samples: int
+NB = "\u00a0"
 
 
-def test_format_estimate() -> None:
-    assert format_estimate(Est(0.3712, 0.3521, 0.3905, 10_000)) == "chance 37 % (35–39)"
+def test_the_figure_is_the_shared_display_rule() -> None:
+    """The side bar shows ``i18n.chance_text`` (the one rule of every face), in the
+    player's language: an interval alone while the samples are few, whole percent with
+    its interval once they allow it, never a lone 0 or 100 % unless certain."""
+    few = Pooled(ChanceEstimate.of(453, 2000))
+    many = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
+    assert describe_answer(few) == f"chance 20–25{NB}%"
+    assert describe_answer(many) == f"chance 25{NB}% (24–26{NB}%)"
+    assert describe_answer(many, "ru") == f"шанс 25{NB}% (24–26{NB}%)"
+    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000))) == f"chance 0.0–0.1{NB}%"
+    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000, certain=True))) == f"chance 0{NB}%"
+    for est in (few.estimate, many.estimate):
+        assert describe_answer(Pooled(est), "ru") == "шанс " + chance_text(est, "ru")
+    assert describe_answer(Failed("x"), "ru") == "шанс — (здесь не оценить)"
+    assert describe_answer(None) is None
+    # A certain answer is not refined: nothing is unknown.
+    assert refinable(many) and not refinable(Pooled(ChanceEstimate.of(0, 10, certain=True)))
 
 
 def test_chance_runner_computes_only_the_latest_position() -> None:
@@ -87,11 +138,11 @@ def test_chance_runner_computes_only_the_latest_position() -> None:
         game.step()
     a, b, c = positions
 
-    def estimator(pos: Position, samples: int, seed: int) -> Est:
+    def estimator(pos: Position, samples: int, seed: int) -> ChanceEstimate:
         computed.append(str(pos))
         if pos is a:
             release.wait(5)
-        return Est(0.5, 0.4, 0.6, samples)
+        return ChanceEstimate.of(samples // 2, samples)
 
     def deliver(pos: Position, est: object) -> None:
         delivered.append(str(pos))
@@ -116,3 +167,73 @@ def test_chance_runner_computes_only_the_latest_position() -> None:
     assert len(threads) == 1
     assert computed == [str(a), str(c)]
     assert delivered == [str(a), str(c)]
+
+
+def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
+    """Refinement round r plays the seed ``refine_seed(position, r)`` and merges it
+    (``ChanceEstimate.merge``: the interval narrows); a failure is that position's
+    answer only, and the next position is estimated again."""
+    game = Game(1)
+    a = game.position
+    game.step()
+    b = game.position
+    calls: list[tuple[str, int]] = []
+
+    def estimator(pos: Position, samples: int, seed: int) -> ChanceEstimate:
+        calls.append((str(pos), seed))
+        if pos is a and seed == refine_seed(a, 0):
+            raise OverflowError("int too big to convert")
+        return ChanceEstimate.of(samples // 4, samples)
+
+    answers: list[tuple[Position, Answer]] = []
+    runner = ChanceRunner(lambda pos, answer: answers.append((pos, answer)), estimator=estimator)
+
+    def start(fn: Callable[[], None]) -> None:
+        fn()
+
+    runner.request(a, start)
+    assert isinstance(answers[-1][1], Failed) and "OverflowError" in answers[-1][1].reason
+    runner.request(a, start, refine=True)  # a failed position is not refined, nor retried
+    assert answers[-1][1] == answers[-2][1] and len(calls) == 1
+    assert runner.available is True
+    runner.request(b, start)
+    first = answers[-1][1]
+    assert isinstance(first, Pooled) and (first.samples, first.wins) == (10_000, 2500)
+    runner.request(b, start)  # asked again, not refined: the known answer, no new call
+    assert answers[-1][1] is first and len(calls) == 2
+    runner.request(b, start, refine=True)
+    runner.request(b, start, refine=True)
+    pooled = answers[-1][1]
+    assert isinstance(pooled, Pooled) and (pooled.samples, pooled.wins, pooled.rounds) == (30_000, 7500, 3)
+    assert calls[1:] == [(str(b), refine_seed(b, r)) for r in range(3)]
+    assert len({seed for _, seed in calls[1:]}) == 3
+    assert pooled.estimate == first.estimate.merge(first.estimate).merge(first.estimate)
+    assert pooled.low > first.low and pooled.high < first.high
+    assert describe_answer(pooled) == f"chance 25{NB}% (24–26{NB}%)"
+
+
+def test_refusals_are_said_with_suit_symbols(tmp_path: object) -> None:
+    """From the code and parameters, never the sentence: cards as on the table."""
+    assert refusal_text("R4.rank", {"card": "8s", "pile": "P1", "need": 12}) == (
+        "8♠ does not fit P1, which needs a queen (R4)")
+    assert refusal_text("R8.first", {"card": "Tc"}) == "the privileged card 10♣ at F8 must go first (R8)"
+    assert refusal_text("R6.empty", {"place": "waste"}) == "the waste is empty"
+    assert refusal_text("nonsense", {}) is None
+    assert refusal_text("R4.rank", {}) is None  # parameters missing: the sentence is used
+    every = {"card": "Qh", "pile": "P2", "need": 1, "source": "F3", "base": "F2", "place": "R4"}
+    for code in REFUSALS:
+        text = refusal_text(code, every)
+        assert text is not None and "Qh" not in text
+    # Through the play layer, as the screen gets it.
+    from pathlib import Path
+    assert isinstance(tmp_path, Path)
+    play = PlayService(GameStore(tmp_path / "g.sqlite3"))
+    player = play.local_player()
+    stored = play.start(player, "number", 1)
+    try:
+        play.act(player, stored.id, "move", "R3")
+    except PlayError as e:
+        assert e.code == "move.illegal"
+        assert error_text(e) == "6♦ does not fit P1, which needs a queen (R4)"
+    else:
+        raise AssertionError("R3 should be refused in deal 1's first position")

@@ -93,14 +93,35 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     [game] = store.games(store.local_player())
     assert (game.deal, game.moves, game.status) == (1, 1, "playing")
 
-    # No deal: the unfinished game is resumed, on a small 80×24 terminal this time.
+    # No deal: the unfinished game is resumed, on a small 80×24 terminal this time;
+    # the title still says the whole variant.
     tmux.start(command(db), 80, 24)
-    tmux.wait_for("deal 1", "Stock 87", "Waste 1")
+    screen = tmux.wait_for("deal 1", "Stock 87", "Waste 1")
+    assert "deal 1 · 3 redeals, privileged last card" in screen.splitlines()[0]
     tmux.keys("h")
-    tmux.wait_for("First becomes last")
+    tmux.wait_for("A 19th-century Russian patience")
     tmux.keys("l")
-    tmux.wait_for("Первые становятся последними")
+    tmux.wait_for("Русский пасьянс XIX века")
     tmux.keys("Escape")  # alone: an escape followed at once by q would read as alt+q
-    tmux.wait_for("Stock 87")
+    tmux.wait_for("Колода 87", "Открыть")  # the whole terminal follows the help's language
+    tmux.keys("L")  # and L switches it back (the setting is saved for the next start)
+    tmux.wait_for("Stock 87", "Turn")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
+
+    # A deal on the command line while deal 1 is under way: asked first. n keeps deal 1.
+    tmux.start(command(db, "2"), 100, 30)
+    tmux.wait_for("Leave deal 1 for deal 2?", "abandoned")
+    tmux.keys("n")
+    tmux.wait_for("deal 2 was not started", "Stock 87")
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")
+    assert [g.deal for g in store.games(store.local_player())] == [1]
+    tmux.start(command(db, "2"), 100, 30)
+    tmux.wait_for("Leave deal 1 for deal 2?")
+    tmux.keys("y")
+    tmux.wait_for("new game: deal 2", "Stock 88")
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")
+    games = {g.deal: g for g in store.games(store.local_player())}
+    assert set(games) == {1, 2} and games[1].abandoned

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from firstlast.engine import CANONICAL, MAX_DEAL, Game, Position, Variant
+from firstlast.engine import CANONICAL, MAX_DEAL, Game, Move, Position, Variant
 from firstlast.engine.record import record_to_text
 from firstlast.store import GameStore
 from firstlast.web import create_app
@@ -292,8 +292,9 @@ def test_a_move_answers_the_movements_in_order(client: TestClient, store: GameSt
 
 
 @pytest.mark.parametrize(("move", "status", "rule"), [
-    ("turn", 409, "R9"), ("redeal", 409, "R9"), ("W", 409, "R6"), ("F1", 409, "R5"), ("F2", 409, "R8"),
-    ("R1", 409, "R4"), ("R9", 422, None), ("xyz", 422, None), ("", 422, None),
+    ("turn", 409, "R9"), ("redeal", 409, "R9"), ("waste", 409, "R6"), ("W", 409, "R6"), ("F1", 409, "R5"),
+    ("F2", 409, "R8"), ("R1", 409, "R4"), ("R9", 422, None), ("xyz", 422, None), ("", 422, None),
+    ("r1", 422, None), ("t", 422, None),  # the declared moves only: no other case, no one-letter forms
 ])
 def test_illegal_and_invalid_moves_change_nothing(
     client: TestClient, store: GameStore, move: str, status: int, rule: str | None
@@ -310,7 +311,7 @@ def test_illegal_and_invalid_moves_change_nothing(
     if status == 409:
         # The state told the page this very refusal beforehand (it explains a refused
         # click without a request that the browser would log as failed).
-        assert before["refusals"][move] == r.json()
+        assert before["refusals"][str(Move.parse(move))] == r.json()
 
 
 @pytest.mark.parametrize("body", [
@@ -325,7 +326,8 @@ def test_bad_move_bodies(client: TestClient, store: GameStore, body: object) -> 
     assert game_rows(store) == rows
 
 
-MOVE_TEXTS = ["turn", "redeal", "W", *(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9))]
+#: The table's moves as the engine writes them (the waste's is "waste"; "W" is its alias).
+MOVE_TEXTS = ["turn", "redeal", "waste", *(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9))]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -804,11 +806,16 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
 
     def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> object:
         calls.append((str(position), samples, seed))
-        return types.SimpleNamespace(probability=0.25, low=0.2, high=0.3, samples=samples)
+        return types.SimpleNamespace(probability=0.25, low=0.2, high=0.3, samples=samples, wins=samples // 4,
+                                     certain=False)
+
+    def refine_seed(position: Position, round: int) -> int:
+        return 1000 + round
 
     package = types.ModuleType("firstlast.odds")
     live = types.ModuleType("firstlast.odds.live")
     live.chance_to_come_out = chance_to_come_out  # type: ignore[attr-defined]
+    live.refine_seed = refine_seed  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "firstlast.odds", package)
     monkeypatch.setitem(sys.modules, "firstlast.odds.live", live)
     return calls
@@ -818,18 +825,27 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
     r = client.get(f"/api/games/{gid}/chance")
     assert r.status_code == 200
-    assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000}
-    assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 10_000, 0)]
+    assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000, "wins": 2500,
+                        "certain": False, "round": 0, "text": "20–30\u00a0%"}
+    assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 10_000, 1000)]  # round 0's seed
     assert client.get(f"/api/games/{gid}/chance?samples=100").json()["samples"] == 100
     client.get(f"/api/games/{gid}/chance")  # same position, same samples: answered from the cache
     assert len(fake_odds) == 2
+    r = client.get(f"/api/games/{gid}/chance?round=63")
+    assert r.json()["round"] == 63, r.text
+    assert fake_odds[-1][2] == 1063  # another round: its own seed, not the cached answer
     for bad in ("99", "100001", "x", "-5", "1e3", ""):
         assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
+    for bad in ("64", "-1", "x", "1.0", ""):
+        r = client.get(f"/api/games/{gid}/chance?round={bad}")
+        assert r.status_code == 422 and r.json()["code"] == "request.value", bad
+    assert len(fake_odds) == 3
     # A finished game's chance is known without sampling.
     r = import_record(client, finished_record(LOST_DEAL))
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
-        "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0}
-    assert len(fake_odds) == 2
+        "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
+        "text": "0\u00a0%"}
+    assert len(fake_odds) == 3
 
 
 def test_chance_without_the_odds_module_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -851,10 +867,12 @@ def test_chance_with_the_real_odds_kernel(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------------- robustness
 def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
+    # Every refusal has the declared Error shape, Starlette's own 404 and 405 too.
     r = client.get("/api/nothing")
-    assert r.status_code == 404 and r.json() == {"error": "not found"}
+    assert r.status_code == 404 and r.json() == {"error": "not found", "code": "request.not_found", "params": {}}
     r = client.delete("/api/games")
-    assert r.status_code == 405 and r.json() == {"error": "method not allowed"}
+    assert r.status_code == 405 and r.json() == {"error": "method not allowed", "code": "request.method",
+                                                  "params": {}}
     assert client.get("/api/games").headers["cache-control"] == "no-store"
     assert client.get("/static/../store.py").status_code == 404
     assert client.get("/static/%2e%2e/app.py").status_code == 404

@@ -5,6 +5,7 @@ page itself in Chromium.)"""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -15,13 +16,14 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "web" / "st
 SPEC = Path(__file__).parent.parent / "data" / "seed-ru.txt"
 
 
+CATALOGS = STATIC.parents[1] / "i18n"
+
+
 def _language_keys(lang: str) -> set[str]:
-    src = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
-    block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},\n", src, re.S)
-    assert block, f"no {lang} block in i18n.js"
-    # Drop the string literals first, so that a colon inside a text is not read as a key.
-    body = re.sub(r'"(?:[^"\\]|\\.)*"', '""', block.group(1))
-    return set(re.findall(r"(?:^|[\s,{])(\w+):", body))
+    """The keys of a language's catalog, which the page fetches (GET /i18n/{lang}.json)."""
+    data = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return set(data)
 
 
 def test_both_languages_have_the_same_strings() -> None:
@@ -31,18 +33,41 @@ def test_both_languages_have_the_same_strings() -> None:
     assert ru - en == set(), "strings missing in English"
 
 
+def test_the_page_keeps_no_copy_of_the_strings() -> None:
+    """One catalog per language (docs/i18n.md): i18n.js loads it, and holds no table of
+    its own (the old STR and RULE_RU)."""
+    src = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
+    assert "/i18n/${lang}.json" in src
+    for gone in ("const STR", "RULE_RU", "Первые и последние", "First and Last"):
+        assert gone not in src, f"i18n.js still holds {gone!r}"
+
+
+def _scripts() -> list[Path]:
+    """Every module of the page (docs/page.md), the entry point among them."""
+    scripts = sorted((STATIC / "js").glob("*.js"))
+    assert STATIC / "js" / "app.js" in scripts and len(scripts) > 10
+    return scripts
+
+
 def _used_keys() -> set[str]:
+    """Every key the page names: data-i18n attributes, t("key"), plural("key") (its
+    .one/.few/.many family), and t(cond ? "a" : "b")."""
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    keys = set(re.findall(r'data-i18n(?:-title|-aria)?="(\w+)"', html))
-    for name in ("app.js", "stats.js", "help.js"):
-        js = (STATIC / "js" / name).read_text(encoding="utf-8")
-        keys |= set(re.findall(r'\bt\("(\w+)"', js))
+    keys = set(re.findall(r'data-i18n(?:-title|-aria)?="([\w.]+)"', html))
+    for path in _scripts():
+        js = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'\bt\("([\w.]+)"', js))
+        for a, b in re.findall(r'\bt\([\w. ]+(?:===|!==)[^?]*\? "([\w.]+)" : "([\w.]+)"', js):
+            keys |= {a, b}
+        for family in re.findall(r'\bplural\("([\w.]+)"', js):
+            keys |= {f"{family}.{form}" for form in ("one", "few", "many")}
     return keys
 
 
 def test_every_string_used_is_defined() -> None:
     used = _used_keys()
-    assert {"title", "undo", "won_title", "pile_needs"} <= used
+    assert {"title", "undo", "won_title", "pile_needs", "changed", "only_active", "replay_step", "aria.pile.needs",
+            "aria.stock.few", "share_bad", "confirm_new_ok", "redeal_hint"} <= used
     missing = used - _language_keys("en")
     assert missing == set(), f"strings used but not defined: {sorted(missing)}"
 
@@ -50,21 +75,49 @@ def test_every_string_used_is_defined() -> None:
 def test_every_file_the_page_loads_is_shipped() -> None:
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     paths = set(re.findall(r'(?:href|src)="/static/([^"]+)"', html))
-    for name in ("app.js", "help.js", "stats.js"):
-        js = (STATIC / "js" / name).read_text(encoding="utf-8")
+    for path in _scripts():
+        js = path.read_text(encoding="utf-8")
         paths |= {m.replace("${getLang()}", lang) for m in re.findall(r"/static/([\w/.${}()-]+)", js)
                   for lang in ("en", "ru")}
-        paths |= {f"js/{m}" for m in re.findall(r'from "\./([\w.]+)"', js)}
-    assert {"css/table.css", "js/app.js", "help/rules-ru.html", "help/seed-ru.txt"} <= paths
+        paths |= {f"js/{m}" for m in re.findall(r'(?:from|import) "\./([\w.]+)"', js)}
+    assert {"css/table.css", "js/app.js", "js/controller.js", "js/model.js", "help/seed-ru.txt"} <= paths
     for p in paths:
         assert (STATIC / p).is_file(), f"index.html or the scripts load {p}, which is not shipped"
 
 
+def test_every_module_is_loaded_from_the_entry_point_without_cycles() -> None:
+    """The page's modules (docs/page.md) hang together from app.js: none is shipped and
+    left unloaded, and none imports a module that imports it back (layers, not a knot).
+    (api-types.d.ts, the API's generated typedefs, is read by the type check only.)"""
+    imports = {p.name: set(re.findall(r'^import[^;]*? from "\./([\w.]+)";', p.read_text(encoding="utf-8"), re.M | re.S))
+               for p in _scripts()}
+    seen, todo = set(), ["app.js"]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(imports[name])
+    assert set(imports) - seen == set()
+
+    def cycle(name: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        if name in path:
+            return (*path, name)
+        return next((c for dep in sorted(imports[name]) if (c := cycle(dep, (*path, name)))), None)
+
+    assert cycle("app.js", ()) is None, f"modules import each other: {cycle('app.js', ())}"
+    assert (STATIC / "js" / "api-types.d.ts").is_file()
+
+
 def test_help_covers_every_rule_in_both_languages() -> None:
+    """The page shows the server's help (GET /help/{lang}, i18n.help_html)."""
+    from firstlast import i18n
+
     for lang in ("en", "ru"):
-        text = (STATIC / "help" / f"rules-{lang}.html").read_text(encoding="utf-8")
+        text = i18n.help_html(lang)
         for rule in [f"R{i}" for i in range(1, 12)] + ["V1", "V2", "V3"]:
-            assert f"<dt>{rule} ·" in text, f"rules-{lang}.html does not explain {rule}"
+            assert rule in text, f"the {lang} help does not explain {rule}"
+    help_js = (STATIC / "js" / "help.js").read_text(encoding="utf-8")
+    assert "/help/${getLang()}" in help_js
 
 
 def test_art_licence_and_book_text_are_shipped() -> None:
@@ -73,8 +126,8 @@ def test_art_licence_and_book_text_are_shipped() -> None:
     book = (STATIC / "help" / "seed-ru.txt").read_text(encoding="utf-8")
     assert "Первые и последние" in book
     assert book == SPEC.read_text(encoding="utf-8")
-    tui_book = STATIC.parents[1] / "tui" / "data" / "seed-ru.txt"
-    assert tui_book.read_text(encoding="utf-8") == book
+    # The one copy the terminal and the command line read (i18n.book_text).
+    assert (CATALOGS / "seed-ru.txt").read_text(encoding="utf-8") == book
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -90,7 +143,9 @@ def test_hover_looks_only_for_hovering_pointers() -> None:
     (found in QA on a tablet): every :hover rule sits in an @media (hover: hover) block."""
     css = (STATIC / "css" / "table.css").read_text(encoding="utf-8")
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    depth, guarded, bad = 0, [], []
+    depth = 0
+    guarded: list[int] = []
+    bad: list[str] = []
     for m in re.finditer(r"[^{}]*\{|\}", css):
         tok = m.group(0).strip()
         if tok == "}":

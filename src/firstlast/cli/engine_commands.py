@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import stat
 import sys
@@ -16,9 +17,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..engine import Game, Position, Variant, play_out
-from ..engine.errors import RecordError
+from ..engine.errors import IllegalMoveError, InvalidMoveError, RecordError
 from ..engine.record import game_from_record, record_to_text
-from ..recordfile import RecordFileError, read_record_file
+from ..i18n import describe_variant, invalid_text, plural, refusal_text
+from ..recordfile import MAX_RECORD_BYTES, RecordFileError, read_record_file
+from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, DEAL_RANGE, FilePath, make_variant, variant_options
 
 if TYPE_CHECKING:
@@ -39,9 +42,9 @@ def _cards(cards: tuple[object, ...]) -> list[str]:
     return ["--" if c is None else str(c) for c in cards]
 
 
-@click.command()
+@command("cli.deal.help")
 @click.argument("number", type=DEAL)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: first, reserve, stock.")
+@option("--json", "as_json", is_flag=True, help_key="cli.deal.help.json")
 def deal(number: int, as_json: bool) -> None:
     """Show the layout of deal NUMBER (R2, docs/rules.md §4)."""
     pos = Position.deal(number)
@@ -49,42 +52,43 @@ def deal(number: int, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"deal": number, **layout}))
         return
-    click.echo(f"Deal {number}")
-    click.echo("First row  F1–F8: " + " ".join(layout["first"]))
-    click.echo("Reserve    R1–R8: " + " ".join(layout["reserve"]))
-    click.echo("Stock, in the order it is turned:")
+    click.echo(msg("cli.deal.title", deal=number))
+    click.echo(msg("cli.deal.first", cards=" ".join(layout["first"])))
+    click.echo(msg("cli.deal.reserve", cards=" ".join(layout["reserve"])))
+    click.echo(msg("cli.deal.stock"))
     for i in range(0, len(layout["stock"]), 22):
         click.echo("  " + " ".join(layout["stock"][i:i + 22]))
 
 
 def _result_line(game: Game) -> str:
     pos = game.position
-    what = "WON" if pos.status == "won" else ("lost" if pos.status == "lost" else "unfinished")
-    return (f"Deal {game.deal} ({game.variant.describe()}): {what} — {pos.score} of 104 cards on the piles, "
-            f"{pos.passes} pass{'es' if pos.passes != 1 else ''}, {len(game)} moves")
+    lang = current_lang()
+    what = msg(f"cli.result.{pos.status if pos.status in ('won', 'lost') else 'unfinished'}")
+    return plural(lang, "cli.result", pos.passes, deal=game.deal, variant=describe_variant(game.variant, lang),
+                  what=what, score=pos.score, passes=pos.passes, moves=len(game))
 
 
 def _print_transcript(game: Game) -> None:
     for i, step in enumerate(game.steps, start=1):
         moved = "; ".join(str(m) for m in step.movements)
         if step.move.kind == "redeal":
-            moved = f"{len(step.movements)} cards waste→stock, shuffled"
+            moved = msg("cli.transcript.redeal", n=len(step.movements))
         click.echo(f"{i:4}. {step.move!s:<7} {moved}")
 
 
-@click.command()
+@command("cli.autoplay.help")
 @click.argument("deals", type=DEAL_RANGE, metavar="DEAL|A..B")
 @variant_options
-@click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON line per deal: deal, won, score, passes.")
-@click.option("--save", type=FilePath(), help="Write the game record to FILE.")
+@option("--transcript", is_flag=True, help_key="cli.help.transcript")
+@option("--json", "as_json", is_flag=True, help_key="cli.autoplay.help.json")
+@option("--save", type=FilePath(), help_key="cli.autoplay.help.save")
 def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privilege: bool,
              transcript: bool, as_json: bool, save: Path | None) -> None:
     """Play deal DEAL (or every deal in [A, B)) along the forced line to the end."""
     variant = make_variant(redeals, waste_playable, no_privilege)
     if len(deals) > 1:
         if transcript or save:
-            raise click.UsageError("--transcript and --save take a single deal, not a range")
+            raise click.UsageError(msg("cli.autoplay.single_only"))
         _autoplay_range(deals, variant, as_json)
         return
     if save is not None:
@@ -117,7 +121,7 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
     # A progress bar on the terminal while the lines go to a file or a pipe.
     console = Console(stderr=True)
     show = console.is_terminal and not out.isatty() and len(deals) >= 1000
-    with Progress(TextColumn("autoplay"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn(msg("cli.autoplay.progress")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True, disable=not show) as progress:
         task = progress.add_task("deals", total=len(deals))
         for i, (n, w, score, passes) in enumerate(_outcomes(deals, variant), start=1):
@@ -129,7 +133,8 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
             if show and i % 500 == 0:
                 progress.update(task, completed=i)
     if not as_json:
-        click.echo(f"{won} of {len(deals)} deals won ({100 * won / len(deals):.2f} %), {variant.describe()}")
+        click.echo(msg("cli.autoplay.summary", won=won, total=len(deals), pct=f"{100 * won / len(deals):.2f}",
+                       variant=describe_variant(variant, current_lang())))
 
 
 def _kernel() -> Callable[[range, Variant], tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
@@ -148,8 +153,7 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
     play_deals = _kernel() if len(deals) >= KERNEL_FROM else None
     if play_deals is None and len(deals) >= KERNEL_FROM:
         # The same results, only slower: say how to get the fast path, once, on stderr.
-        click.echo("note: numba is not installed, so the engine plays these deals (a few hundred a second); "
-                   "pip install 'firstlast[fast]' for the compiled kernel", err=True)
+        click.echo(msg("cli.autoplay.no_numba"), err=True)
     if play_deals is None:
         for n in deals:
             o = play_out(n, variant)
@@ -171,12 +175,12 @@ def _save_target(path: Path) -> tuple[Path, os.stat_result | None]:
         st = os.stat(target)
     except FileNotFoundError:
         if not target.parent.is_dir():
-            raise click.ClickException(f"cannot write {path}: no such folder: {target.parent}") from None
+            raise click.ClickException(msg("cli.write.no_folder", path=path, folder=target.parent)) from None
         return target, None
     except OSError as e:  # a link loop, a folder we may not search …
-        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+        raise click.ClickException(msg("cli.write.failed", path=path, error=os_error_text(e))) from None
     if not stat.S_ISREG(st.st_mode):
-        raise click.ClickException(f"cannot write {path}: not a regular file")
+        raise click.ClickException(msg("cli.write.not_regular", path=path))
     return target, st
 
 
@@ -200,7 +204,7 @@ def _write_atomic(path: Path, text: str) -> None:
             tmp.unlink(missing_ok=True)
             raise
     except OSError as e:
-        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+        raise click.ClickException(msg("cli.write.failed", path=path, error=os_error_text(e))) from None
 
 
 def _read_record(file: Path) -> str:
@@ -208,19 +212,59 @@ def _read_record(file: Path) -> str:
     try:
         return read_record_file(file)
     except RecordFileError as e:
-        raise click.ClickException(str(e)) from None
+        raise click.ClickException(_record_file_text(file, e)) from None
 
 
-@click.command()
+def _record_file_text(file: Path, e: RecordFileError) -> str:
+    """``recordfile``'s one line in the current language. It has no codes, so the line
+    is told by its cause (an ``OSError``) or by the reason after the file name; a line
+    not known here stays as it is."""
+    cause = e.__context__
+    if isinstance(cause, OSError):
+        return msg("cli.read.failed", path=file, error=os_error_text(cause))
+    reason = str(e).removeprefix(f"{file}: ")
+    if reason == "not a regular file":
+        return msg("cli.read.not_regular", path=file)
+    if reason.startswith("too large for a game record"):
+        return msg("cli.read.too_large", path=file, max=f"{MAX_RECORD_BYTES:,}")
+    if reason.startswith("not a text file"):
+        return msg("cli.read.not_text", path=file)
+    return str(e)
+
+
+#: How ``engine.record`` names the move at fault: ``move 5 'R3': <the engine's sentence>``.
+_BAD_MOVE = re.compile(r"move (\d+) ('.*'): ")
+
+
+def _record_error_text(file: Path, e: RecordError) -> str:
+    """A bad record in the current language. A move the engine refused or could not
+    read is said from the engine error's code (``refusal_text``, ``invalid_text``);
+    the record's own faults keep the engine's English sentence."""
+    cause = e.__context__
+    m = _BAD_MOVE.match(e.reason)
+    if m is not None and isinstance(cause, IllegalMoveError | InvalidMoveError):
+        lang = current_lang()
+        try:
+            if isinstance(cause, IllegalMoveError):
+                reason = refusal_text(cause.code, cause.params, lang)
+            else:
+                reason = invalid_text(cause.code, cause.params, lang)
+        except (KeyError, ValueError):
+            reason = str(cause)
+        return msg("cli.replay.bad_move", file=file, line=e.line, n=m.group(1), token=m.group(2), reason=reason)
+    return msg("cli.replay.bad", file=file, error=str(e))
+
+
+@command("cli.replay.help")
 @click.argument("file", type=FilePath())
-@click.option("--transcript", is_flag=True, help="Print every move and the cards it moved.")
+@option("--transcript", is_flag=True, help_key="cli.help.transcript")
 def replay(file: Path, transcript: bool) -> None:
     """Check and replay a saved game record FILE."""
     text = _read_record(file)
     try:
         game = game_from_record(text)
     except RecordError as e:
-        raise click.ClickException(f"{file}: {e}") from None
+        raise click.ClickException(_record_error_text(file, e)) from None
     if transcript:
         _print_transcript(game)
     click.echo(_result_line(game))

@@ -1,4 +1,9 @@
-"""Entry point: ``firstlast <command>``. Errors print one line, never a traceback."""
+"""Entry point: ``firstlast <command>``. Errors print one line, never a traceback.
+
+Messages are in the language of ``--lang``, else ``FIRSTLAST_LANG``, else the locale
+(``cli.lang``); the usage errors click raises itself are put in that language here
+(bad value, missing argument, unknown option), the rarer ones stay click's English.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,13 @@ from .. import __version__
 from ..engine import MAX_DEAL, FirstLastError
 from ..engine.cards import clip
 from .engine_commands import autoplay, deal, replay
+from .lang import CatalogGroup, CatalogOption, lang_option, msg, set_lang
 from .options import DealNumber, DealRange
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="firstlast")
+@click.group(cls=CatalogGroup, help_key="cli.help.group", context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="firstlast", cls=CatalogOption, help_key="cli.help.version")
+@lang_option
 def cli() -> None:
     """First and Last (Первые и последние), the Russian patience."""
 
@@ -31,7 +38,42 @@ from .web_commands import play  # noqa: E402, I001
 cli.add_command(play)
 
 
+def _hint(e: click.BadParameter) -> str | None:
+    """The parameter a click error names, as click writes it ('NUMBER', '--games')."""
+    if e.param_hint is not None:
+        hint = e.param_hint
+    elif e.param is not None:
+        hint = e.param.get_error_hint(e.ctx)
+    else:
+        return None
+    return hint if isinstance(hint, str) else " / ".join(f"'{h}'" for h in hint)
+
+
+def usage_message(e: click.ClickException) -> str:
+    """The text of a click error in the current language (click's own English where
+    the catalog has no sentence for it)."""
+    if isinstance(e, click.MissingParameter):
+        hint = _hint(e)
+        kind = e.param_type or (e.param.param_type_name if e.param is not None else "parameter")
+        extra = e.param.type.get_missing_message(param=e.param, ctx=e.ctx) if e.param is not None else None
+        if hint is not None and kind in ("argument", "option") and not e.message and not extra:
+            return msg(f"cli.missing.{kind}", param=hint)
+        return e.format_message()
+    if isinstance(e, click.BadParameter):
+        hint = _hint(e)
+        return e.format_message() if hint is None else msg("cli.bad_value", param=hint, message=e.message)
+    if isinstance(e, click.NoSuchOption):
+        text = msg("cli.no_such_option", option=repr(clip(e.option_name, 40)))
+        if e.possibilities:
+            options = ", ".join(repr(p) for p in sorted(e.possibilities))
+            key = "cli.did_you_mean" if len(e.possibilities) == 1 else "cli.did_you_mean_one_of"
+            return f"{text} {msg(key, options=options)}"
+        return text
+    return e.format_message()
+
+
 def main(argv: list[str] | None = None) -> int:
+    set_lang(None)  # each call reads --lang afresh (tests call main() many times)
     try:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
     except click.NoSuchOption as e:
@@ -40,22 +82,22 @@ def main(argv: list[str] | None = None) -> int:
         if takes_deal and e.option_name[1:2].isdigit():
             # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
             # does not tell the user what is wrong.
-            click.echo(f"firstlast: error: {clip(e.option_name, 24)}: a deal number cannot be negative "
-                       f"(0…{MAX_DEAL})", err=True)
+            click.echo(msg("cli.error", message=msg("cli.negative_deal", option=clip(e.option_name, 24),
+                                                    max=MAX_DEAL)), err=True)
         else:
-            click.echo(f"firstlast: error: {e.format_message()}", err=True)
+            click.echo(msg("cli.error", message=usage_message(e)), err=True)
         return e.exit_code
     except click.exceptions.Abort:
-        click.echo("firstlast: aborted", err=True)
+        click.echo(msg("cli.aborted"), err=True)
         return 130
     except click.ClickException as e:
-        click.echo(f"firstlast: error: {e.format_message()}", err=True)
+        click.echo(msg("cli.error", message=usage_message(e)), err=True)
         return e.exit_code if e.exit_code else 1
     except FirstLastError as e:
-        click.echo(f"firstlast: error: {e}", err=True)
+        click.echo(msg("cli.error", message=str(e)), err=True)
         return 1
     except KeyboardInterrupt:
-        click.echo("firstlast: interrupted", err=True)
+        click.echo(msg("cli.interrupted"), err=True)
         return 130
     except BrokenPipeError:
         return 0

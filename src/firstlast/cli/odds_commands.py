@@ -23,6 +23,9 @@ import click
 from click.core import ParameterSource
 
 from ..engine import FirstLastError, Position, Variant, position_from_text
+from ..i18n import describe_variant, plural, plural_category
+from ..i18n import t as text_of
+from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, FilePath, WholeNumber, make_variant, variant_options
 
 if TYPE_CHECKING:
@@ -37,12 +40,12 @@ MAX_KERNEL_REDEALS = 2**31 - 1
 ALL_REDEALS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
-#: The one line a command prints when it needs an extra that is not installed.
-FAST_HINT = "odds runs need the fast extra (numba): pip install 'firstlast[fast]'"
-PLOT_HINT = "plots need the lab extra: pip install 'firstlast[lab]'"
-DASK_HINT = "--scheduler needs the lab extra (dask): pip install 'firstlast[lab]'"
-ENGINE_NOTE = ("note: numba is not installed, so the engine samples (pure Python, a few hundred samples/s); "
-               "pip install 'firstlast[fast]' for the compiled sampler")
+#: The catalog keys of the one line a command prints when it needs an extra that is
+#: not installed (English: "plots need the lab extra: pip install 'firstlast[lab]'").
+FAST_HINT = "cli.odds.need_fast"
+PLOT_HINT = "cli.odds.need_lab_plot"
+DASK_HINT = "cli.odds.need_lab_dask"
+ENGINE_NOTE = "cli.odds.engine_note"
 
 
 class MissingExtra(click.ClickException):
@@ -52,7 +55,8 @@ class MissingExtra(click.ClickException):
 
 
 def _missing(hint: str) -> MissingExtra:
-    return MissingExtra(hint)
+    """The error of the hint key ``hint``, in the current language."""
+    return MissingExtra(msg(hint))
 
 
 def _importable(name: str) -> bool:
@@ -78,7 +82,7 @@ def _progress(total: int) -> Iterator[Any]:
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as prog:
-        task = prog.add_task("games", total=total)
+        task = prog.add_task(msg("cli.odds.progress"), total=total)
         yield prog, task
 
 
@@ -86,47 +90,58 @@ def _pct(x: float, digits: int = 3) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
+def _games(lang: str, n: int) -> str:
+    """"1 game", "1,000 games", "1,000 игр": the plural family, digits grouped as elsewhere here."""
+    return text_of(lang, f"cli.odds.games.{plural_category(lang, n)}", n=f"{n:,}")
+
+
 def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str) -> None:
     low, high = t.interval()
-    click.echo(f"First and Last — {t.variant.describe()} [{t.variant.token}]")
-    games = f"{t.games:,} game{'s' if t.games != 1 else ''}"
-    click.echo(f"Deals {deals.start:,} … {deals.stop - 1:,} (seed {seed}): {games}")
-    click.echo(f"Won {t.wins:,} of {t.games:,}: {_pct(t.win_rate)}  (95 % Wilson CI {_pct(low)} … {_pct(high)},"
-               f" ±{100 * (high - low) / 2:.3f} pp)")
-    click.echo("Passes used (1 + redeals):   games      %     won")
+    lang = current_lang()
+    click.echo(msg("cli.odds.title", variant=describe_variant(t.variant, lang), token=t.variant.token))
+    games = _games(lang, t.games)
+    click.echo(msg("cli.odds.deals", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed, games=games))
+    click.echo(msg("cli.odds.won", wins=f"{t.wins:,}", games=f"{t.games:,}", rate=_pct(t.win_rate), low=_pct(low),
+                   high=_pct(high), half=f"{100 * (high - low) / 2:.3f}"))
+    click.echo(msg("cli.odds.passes_header"))
     for p in range(1, t.passes_all.shape[0]):
         n = int(t.passes_all[p])
         if n:
             w = int(t.passes_won[p]) if p < t.passes_won.shape[0] else 0
             click.echo(f"  {p:>3}                    {n:>10,} {100 * n / t.games:6.2f} % {w:>10,}")
-    click.echo(f"Score (cards on the piles at the end): mean {t.mean_score():.1f}")
+    click.echo(msg("cli.odds.mean_score", mean=f"{t.mean_score():.1f}"))
     bins = [(lo, min(lo + 9, 103)) for lo in range(0, 104, 10)]
     peak = max(int(t.scores[a:b + 1].sum()) for a, b in bins) or 1
     for a, b in [*bins, (104, 104)]:
         n = int(t.scores[a:b + 1].sum())
-        label = "104 won" if a == 104 else f"{a:>3}–{b:<3}"
+        label = msg("cli.odds.won_bin") if a == 104 else f"{a:>3}–{b:<3}"
         bar = "█" * round(30 * n / max(peak, int(t.scores[104]), 1))
         click.echo(f"  {label:>8} {100 * n / t.games:6.2f} % {bar}")
     rate = t.games / seconds if seconds > 0 else float("inf")
-    click.echo(f"Speed: {rate:,.0f} games/s ({seconds:.2f} s, {threads})")
+    click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
 
 
 def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, threads: str) -> None:
-    click.echo(f"First and Last — deals {deals.start:,} … {deals.stop - 1:,} (seed {seed}), "
-               f"{len(deals):,} game{'s' if len(deals) != 1 else ''} per variant")
-    click.echo(f"{'redeals':>9}  {'waste':<5}  {'F8 priv':<7}  {'wins':>12}  {'win rate':>10}  "
-               f"{'95 % Wilson CI':>23}  {'mean passes (won)':>17}")
+    n = len(deals)
+    games = _games(current_lang(), n)
+    click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
+                   games=games))
+    click.echo(f"{msg('cli.odds.col.redeals'):>9}  {msg('cli.odds.col.waste'):<5}  "
+               f"{msg('cli.odds.col.privileged'):<7}  {msg('cli.odds.col.wins'):>12}  {msg('cli.odds.col.rate'):>10}  "
+               f"{msg('cli.odds.col.ci'):>23}  {msg('cli.odds.col.passes'):>17}")
+    yes, no = msg("cli.odds.yes"), msg("cli.odds.no")
     for t in tallies:
         low, high = t.interval()
         v = t.variant
         # No game won: there is no mean to show (NaN would print as "nan").
         won_passes = f"{t.mean_passes_won():.2f}" if t.wins else "—"
-        click.echo(f"{'unlimited' if v.redeals is None else v.redeals:>9}  {'yes' if v.waste_playable else 'no':<5}  "
-                   f"{'yes' if v.privileged_last else 'no':<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
+        redeals = msg("cli.odds.unlimited") if v.redeals is None else v.redeals
+        click.echo(f"{redeals:>9}  {yes if v.waste_playable else no:<5}  "
+                   f"{yes if v.privileged_last else no:<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
                    f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17}")
     total = len(deals) * len(tallies)
-    click.echo(f"Speed: {total / seconds if seconds > 0 else float('inf'):,.0f} games/s "
-               f"({seconds:.2f} s, {threads})")
+    click.echo(msg("cli.odds.speed", rate=f"{total / seconds if seconds > 0 else float('inf'):,.0f}",
+                   seconds=f"{seconds:.2f}", threads=threads))
 
 
 def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: bool,
@@ -134,38 +149,40 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
     from ..odds.live import chance_to_come_out, kernel_available
 
     if not 0 <= seed <= MAX_SEED_SAMPLES:
-        raise click.UsageError(f"--seed must be 0…{MAX_SEED_SAMPLES} for sampling, not {seed}")
+        raise click.UsageError(msg("cli.odds.bad_seed_samples", max=MAX_SEED_SAMPLES, seed=seed))
     if not kernel_available():
-        click.echo(ENGINE_NOTE, err=True)
+        click.echo(msg(ENGINE_NOTE), err=True)
     # Exactly --samples samples (no time budget): the command's answer is reproducible.
     est = chance_to_come_out(pos, samples, seed, budget_s=None)
     if as_json:
         click.echo(json.dumps({**extra, "variant": pos.variant.token, **est.to_json(), "seed": seed}))
         return
-    click.echo(f"{what} ({pos.variant.describe()}): chance of coming out {est}, seed {seed}")
+    lang = current_lang()
+    estimate = msg("cli.odds.estimate", p=f"{100 * est.probability:.1f}", low=f"{100 * est.low:.1f}",
+                   high=f"{100 * est.high:.1f}", n=f"{est.samples:,}")
+    click.echo(msg("cli.odds.chance", what=what, variant=describe_variant(pos.variant, lang), estimate=estimate,
+                   seed=seed))
     if "outcome" in extra:
         o: Any = extra["outcome"]
-        click.echo(f"Its own forced line: {'WON' if o['won'] else 'lost'} — {o['score']} of 104 cards, "
-                   f"{o['passes']} pass{'es' if o['passes'] != 1 else ''}")
+        what = msg("cli.result.won" if o["won"] else "cli.result.lost")
+        click.echo(plural(lang, "cli.odds.own_line", o["passes"], what=what, score=o["score"], passes=o["passes"]))
 
 
-@click.command()
-@click.option("--games", type=WholeNumber(1, MAX_GAMES), default=1_000_000, show_default=True,
-              help="Games per variant.")
+@command("cli.odds.help")
+@option("--games", type=WholeNumber(1, MAX_GAMES), default=1_000_000, show_default=True,
+        help_key="cli.odds.help.games")
 @variant_options
-@click.option("--all", "all_", is_flag=True, help="Every variant: redeals 0–3 and unlimited × V2 × V3.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--plot", type=FilePath(),
-              help="Write a figure (PNG, SVG, PDF…): win rate vs redeals, passes needed, scores.")
-@click.option("--workers", type=WholeNumber(min=1), help="Threads to use here (default: every core).")
-@click.option("--scheduler", metavar="ADDRESS", help="Run on the Dask cluster at ADDRESS (e.g. tcp://host:8786).")
-@click.option("--deal", "deal_number", type=DEAL, help="Chance of coming out from deal N's start.")
-@click.option("--position", "position_text", metavar="NOTATION", help="Chance of coming out from this position.")
-@click.option("--samples", type=WholeNumber(1, 10**7), default=10_000, show_default=True,
-              help="Samples of the unseen cards for --deal / --position.")
-@click.option("--seed", type=WholeNumber(0, MAX_SEED_SAMPLES), default=0, show_default=True,
-              help=f"Run: plays deals SEED·2^32 … SEED·2^32+GAMES−1 (SEED ≤ {MAX_SEED_RUN}); "
-                   "--deal/--position: the sampling seed.")
+@option("--all", "all_", is_flag=True, help_key="cli.odds.help.all")
+@option("--json", "as_json", is_flag=True, help_key="cli.odds.help.json")
+@option("--plot", type=FilePath(), help_key="cli.odds.help.plot")
+@option("--workers", type=WholeNumber(min=1), help_key="cli.odds.help.workers")
+@option("--scheduler", metavar="ADDRESS", help_key="cli.odds.help.scheduler")
+@option("--deal", "deal_number", type=DEAL, help_key="cli.odds.help.deal")
+@option("--position", "position_text", metavar="NOTATION", help_key="cli.odds.help.position")
+@option("--samples", type=WholeNumber(1, 10**7), default=10_000, show_default=True,
+        help_key="cli.odds.help.samples")
+@option("--seed", type=WholeNumber(0, MAX_SEED_SAMPLES), default=0, show_default=True,
+        help_key="cli.odds.help.seed", help_params={"max": MAX_SEED_RUN})
 def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bool, all_: bool, as_json: bool,
          plot: Path | None, workers: int | None, scheduler: str | None, deal_number: int | None,
          position_text: str | None, samples: int, seed: int) -> None:
@@ -175,38 +192,35 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
     """
     variant = make_variant(redeals, waste_playable, no_privilege)
     if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
-        raise click.UsageError("--scheduler needs an address, e.g. tcp://host:8786")
+        raise click.UsageError(msg("cli.odds.no_scheduler"))
     if deal_number is not None or position_text is not None:
         if deal_number is not None and position_text is not None:
-            raise click.UsageError("give --deal or --position, not both")
+            raise click.UsageError(msg("cli.odds.deal_and_position"))
         if all_ or plot is not None or scheduler is not None:
-            raise click.UsageError("--all, --plot and --scheduler are for runs, not for --deal / --position")
+            raise click.UsageError(msg("cli.odds.run_only"))
         if position_text is not None:
             try:
                 pos = position_from_text(position_text)
             except FirstLastError as e:
-                raise click.UsageError(f"malformed --position: {e}") from None
+                raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
             if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
                 # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
-                raise click.UsageError(f"--position: the odds estimator takes at most {MAX_KERNEL_REDEALS:,} "
-                                       "redeals (allowed and used); use 'ru' for unlimited")
+                raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
             # Flags must not silently lose to the notation, even flags that name the canonical
             # variant (`--redeals 3` on an unlimited-redeal position).
             ctx = click.get_current_context()
             flags_given = any(ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
                               for name in ("redeals", "waste_playable", "no_privilege"))
             if flags_given and variant != pos.variant:
-                raise click.UsageError(
-                    f"the position's notation says its variant ({pos.variant.token}); "
-                    "leave out --redeals, --waste-playable and --no-privilege"
-                )
-            _chance_command(pos, "Position", samples, seed, as_json, {"position": position_text.strip()})
+                raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
+            _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
             return
         assert deal_number is not None
         from ..engine import play_out
 
         o = play_out(deal_number, variant)
-        _chance_command(Position.deal(deal_number, variant), f"Deal {deal_number}", samples, seed, as_json,
+        _chance_command(Position.deal(deal_number, variant), msg("cli.odds.chance_deal", deal=deal_number),
+                        samples, seed, as_json,
                         {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
         return
     _run_command(variant, games, all_, as_json, plot, workers, scheduler, seed)
@@ -215,20 +229,20 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
 def _check_plot_path(plot: Path) -> None:
     """Refuse a figure that cannot be written before the run, not after it."""
     if plot.parent and not plot.parent.is_dir():
-        raise click.UsageError(f"--plot: no such folder: {plot.parent}")
+        raise click.UsageError(msg("cli.odds.plot_no_folder", folder=plot.parent))
     from matplotlib.backend_bases import FigureCanvasBase  # present: checked by _check_extras
 
     kinds = FigureCanvasBase.get_supported_filetypes()
     suffix = plot.suffix[1:].lower()
     if suffix and suffix not in kinds:
-        raise click.UsageError(f"--plot: cannot write .{suffix} figures; use one of {', '.join(sorted(kinds))}")
+        raise click.UsageError(msg("cli.odds.plot_kind", suffix=suffix, kinds=", ".join(sorted(kinds))))
     if suffix == "pgf":
         import shutil
 
         from matplotlib import rcParams
 
         if shutil.which(rcParams["pgf.texsystem"]) is None:
-            raise click.UsageError(f"--plot: .pgf figures need {rcParams['pgf.texsystem']} (TeX), not found here")
+            raise click.UsageError(msg("cli.odds.plot_tex", tex=rcParams["pgf.texsystem"]))
 
 
 def _check_extras(plot: Path | None, scheduler: str | None) -> None:
@@ -250,12 +264,12 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     from ..odds import runner
 
     if seed > MAX_SEED_RUN:
-        raise click.UsageError(f"--seed for a run must be 0…{MAX_SEED_RUN}, not {seed}")
+        raise click.UsageError(msg("cli.odds.bad_seed_run", max=MAX_SEED_RUN, seed=seed))
     if workers is not None:
         if scheduler:
-            raise click.UsageError("--workers is for local runs; the Dask cluster has its own workers")
+            raise click.UsageError(msg("cli.odds.workers_local"))
         if not 1 <= workers <= runner.max_threads():
-            raise click.UsageError(f"--workers must be 1…{runner.max_threads()} on this machine")
+            raise click.UsageError(msg("cli.odds.workers_range", max=runner.max_threads()))
     if plot is not None:
         _check_plot_path(plot)
     variants = all_variants() if all_ else [variant]
@@ -266,9 +280,9 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             client = runner.connect(scheduler, timeout=3.0)
         except runner.SchedulerError as e:
             raise click.ClickException(str(e)) from None
-        threads = f"Dask at {scheduler}, {len(client.scheduler_info().get('workers', {}))} workers"
+        threads = msg("cli.odds.dask", address=scheduler, n=len(client.scheduler_info().get("workers", {})))
     else:
-        threads = f"{workers or numba.get_num_threads()} threads"
+        threads = msg("cli.odds.threads", n=workers or numba.get_num_threads())
     extra: list[Variant] = []
     if plot is not None:
         have = set(variants)
@@ -302,9 +316,9 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         try:
             write_plot(plot, unlimited, shown, shown[0] if not all_ else canonical)
         except OSError as e:
-            raise click.ClickException(f"cannot write {plot}: {e.strerror or e}") from None
+            raise click.ClickException(msg("cli.write.failed", path=plot, error=os_error_text(e))) from None
         except (ValueError, RuntimeError) as e:  # matplotlib: a format it cannot make here
-            raise click.ClickException(f"cannot write {plot}: {e}") from None
+            raise click.ClickException(msg("cli.write.failed", path=plot, error=e)) from None
     if as_json:
         meta = {"seed": seed, "first_deal": deals.start, "last_deal": deals.stop - 1, "seconds": seconds,
                 "games_per_second": games * len(tallies) / seconds if seconds > 0 else None}
@@ -317,5 +331,5 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     else:
         _print_tally(shown[0], deals, seed, seconds, threads)
     if plot is not None and not as_json:
-        click.echo(f"Plot written to {plot}", err=True)
+        click.echo(msg("cli.odds.plot_written", path=plot), err=True)
     sys.stdout.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,6 +13,7 @@ from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
 from ..play import PlayError, parse_deal
 from ..play.settings import parse_redeals
+from .lang import msg, option
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: Digits a numeric option may have: every count and seed here fits in 20.
@@ -27,7 +29,7 @@ class DealNumber(click.ParamType[int]):
         try:
             return parse_deal(value if isinstance(value, int) else str(value))
         except PlayError as e:
-            self.fail(e.message, param, ctx)
+            self.fail(play_error_text(e), param, ctx)
 
 
 class DealRange(click.ParamType[range]):
@@ -50,7 +52,7 @@ class DealRange(click.ParamType[range]):
         else:
             b = DealNumber().convert(b_text, param, ctx)
         if b <= a:
-            self.fail(f"empty range {a}..{b}: the end must be greater than the start (half-open [A, B))", param, ctx)
+            self.fail(msg("cli.empty_range", a=a, b=b), param, ctx)
         return range(a, b)
 
 
@@ -63,7 +65,7 @@ class Redeals(click.ParamType[int | None]):
         try:
             return parse_redeals(str(value))
         except PlayError as e:
-            self.fail(e.message, param, ctx)
+            self.fail(play_error_text(e), param, ctx)
 
 
 class WholeNumber(click.IntRange):
@@ -72,11 +74,11 @@ class WholeNumber(click.IntRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.isascii():
-            self.fail(f"{clip(value)!r} is not a whole number (digits 0-9)", param, ctx)
+            self.fail(msg("cli.not_whole", value=repr(clip(value))), param, ctx)
         if isinstance(value, str) and len(value.strip().lstrip("+-").lstrip("0")) > MAX_OPTION_DIGITS:
             # Checked before int(): the message would repeat all 5,000 digits otherwise.
             text = value.strip()
-            self.fail(f"'{text[:20]}…' is too large ({len(text):,} characters)", param, ctx)
+            self.fail(msg("cli.too_large", head=text[:20], n=f"{len(text):,}"), param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -89,8 +91,21 @@ class FilePath(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and (not value.strip() or value.endswith(("/", "\\"))):
-            self.fail(f"{value!r} is not a file name", param, ctx)
+            self.fail(msg("cli.not_file", value=repr(value)), param, ctx)
+        if isinstance(value, str) and os.path.isdir(value):  # click.Path's own words are English only
+            self.fail(msg("cli.is_folder", value=repr(value)), param, ctx)
         return super().convert(value, param, ctx)
+
+
+def play_error_text(e: PlayError) -> str:
+    """A play-layer refusal of a command-line value in the current language: the codes
+    the option parsers meet have ``cli.play_error.<code>`` keys; any other code keeps
+    the play layer's English sentence."""
+    params = {k: repr(v) if k == "text" else v for k, v in e.params.items()}
+    try:
+        return msg(f"cli.play_error.{e.code}", **params)
+    except KeyError:
+        return e.message
 
 
 DEAL = DealNumber()
@@ -105,17 +120,9 @@ def variant_options(func: F) -> F:
     def build(ctx: click.Context, _param: click.Parameter, _value: Any) -> None:
         pass
 
-    func = click.option(
-        "--no-privilege", "no_privilege", is_flag=True,
-        help="V3: the last first-row card is not privileged (R8 off).",
-    )(func)
-    func = click.option(
-        "--waste-playable", is_flag=True, help="V2: the waste's top card may be played.",
-    )(func)
-    func = click.option(
-        "--redeals", type=REDEALS, default="3", show_default=True,
-        help="V1: number of redeals, or 'unlimited'.",
-    )(func)
+    func = option("--no-privilege", "no_privilege", is_flag=True, help_key="cli.help.no_privilege")(func)
+    func = option("--waste-playable", is_flag=True, help_key="cli.help.waste_playable")(func)
+    func = option("--redeals", type=REDEALS, default="3", show_default=True, help_key="cli.help.redeals")(func)
     return func
 
 

@@ -6,11 +6,13 @@ import os
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from ..play import PlayError, parse_variant
 from ..store import GameStore, StoreError, default_db_path
-from .options import FilePath, WholeNumber
+from .options import DealNumber, FilePath, WholeNumber
 
 
 def _echo(message: str) -> None:
@@ -28,6 +30,19 @@ def _echo(message: str) -> None:
             pass
 
 
+class VariantToken(click.ParamType[str]):
+    """A variant token (``r3``, ``ru``, ``r0w``, ``r3wn``), read by the play layer's
+    parser (``play.parse_variant``); its canonical spelling."""
+
+    name = "TOKEN"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            return parse_variant(str(value)).token
+        except PlayError as e:
+            self.fail(e.message, param, ctx)
+
+
 @click.command()
 @click.option("--port", type=WholeNumber(0, 65535), default=0, show_default=True,
               help="Port to listen on; 0 picks a free one.")
@@ -36,12 +51,18 @@ def _echo(message: str) -> None:
 @click.option("--db", "db", type=FilePath(), default=None,
               help="Game database (default: the one the terminal game uses).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
-def play(port: int, host: str, db: Path | None, no_browser: bool) -> None:
+@click.option("--deal", type=DealNumber(), default=None,
+              help="Open the page on this deal (0 … 18446744073709551615).")
+@click.option("--variant", type=VariantToken(), default=None,
+              help="With --deal: the rules to play it under, as a token (r3, ru, r0w, r3wn).")
+def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | None, variant: str | None) -> None:
     """Play in the browser: serve the game locally and open it. Ctrl-C stops."""
     from ..web.server import serve  # uvicorn and starlette load only for this command
 
     if not host.strip():  # '' would listen on every interface, the opposite of the default
         raise click.UsageError("--host needs an address, e.g. 127.0.0.1")
+    if variant is not None and deal is None:
+        raise click.UsageError("--variant needs --deal (the deal to play under it)")
     try:
         store = GameStore(db if db is not None else default_db_path())
     except StoreError as e:
@@ -50,7 +71,7 @@ def play(port: int, host: str, db: Path | None, no_browser: bool) -> None:
         click.echo(f"Warning: {store.path} is read-only: games can be viewed, but no move, new game or setting"
                    " can be saved.", err=True)
     try:
-        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo)
+        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, deal=deal, variant=variant)
     except (StoreError, sqlite3.Error) as e:
         # Before it listens, the server signs in the local player (a write the first time).
         raise click.ClickException(f"{store.path}: the game store cannot be used: {e}") from None

@@ -8,27 +8,37 @@
 >>> game = Game(1)
 >>> " ".join(str(c) for c in game.position.first)
 'Jc 5d As Qh 9h Kc Jc 9s'
+
+Places have one name each (``places``: ``stock``, ``waste``, ``F1``…, ``R1``…, ``P1``…):
+
+>>> from firstlast.engine import Move, parse_place, places
+>>> parse_place("r3") is places.reserve(2), places.kind(places.pile(0)), str(Move.parse("W"))
+(True, 'pile', 'waste')
 """
 
+from . import places
 from .cards import CARDS, DECK_SIZE, RANK_CHARS, RANK_CHARS_RU, SUIT_CHARS, Card, rank_char
 from .errors import (
     FirstLastError,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidPlaceError,
     InvalidPositionError,
     RecordError,
 )
 from .fastplay import Outcome, play_out
 from .game import Game, Step
 from .notation import position_from_text, position_to_text, validate
+from .places import PLACE_NAMES, PLACES, SOURCES, Place, PlaceKind, parse_place
 from .position import REDEAL, TURN, Move, Movement, Position, Status
 from .rng import MAX_DEAL
 from .variant import CANONICAL, Variant, parse_redeals
 
 __all__ = [
-    "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "RANK_CHARS", "RANK_CHARS_RU", "REDEAL",
-    "SUIT_CHARS", "TURN", "Card", "FirstLastError", "Game", "IllegalMoveError",
-    "InvalidMoveError", "InvalidPositionError", "Move", "Movement", "Outcome", "Position",
-    "RecordError", "Status", "Step", "Variant", "parse_redeals", "play_out",
+    "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "PLACES", "PLACE_NAMES", "RANK_CHARS",
+    "RANK_CHARS_RU", "REDEAL", "SOURCES", "SUIT_CHARS", "TURN", "Card", "FirstLastError",
+    "Game", "IllegalMoveError", "InvalidMoveError", "InvalidPlaceError", "InvalidPositionError",
+    "Move", "Movement", "Outcome", "Place", "PlaceKind", "Position", "RecordError", "Status",
+    "Step", "Variant", "parse_place", "parse_redeals", "places", "play_out",
     "position_from_text", "position_to_text", "rank_char", "validate",
 ]

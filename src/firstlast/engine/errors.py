@@ -4,20 +4,42 @@ from __future__ import annotations
 
 from typing import Final
 
+from .cards import clip
+
 
 class FirstLastError(ValueError):
     """Base of every error the engine raises on bad input."""
 
 
 class InvalidMoveError(FirstLastError):
-    """The text is not a move at all (e.g. ``R9``, ``xyz``)."""
+    """The text is not a move at all (e.g. ``R9``, ``xyz``). ``code`` and ``params``
+    say which syntax was broken, for faces that word it themselves."""
+
+    def __init__(self, message: str, code: str = "move.syntax",
+                 params: dict[str, str | int] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, str | int] = params or {}
+
+
+class InvalidPlaceError(InvalidMoveError):
+    """Text that names no place of the table (``places.parse_place``): code
+    ``place.unknown``, parameter ``text`` (the text, cut to one short line)."""
+
+    def __init__(self, text: str) -> None:
+        shown = clip(text)
+        super().__init__(
+            f"not a place: {shown!r} (expected stock, waste, F1–F8, R1–R8 or P1–P8)",
+            "place.unknown", {"text": shown},
+        )
 
 
 #: Every refusal of the rules: code -> (rule, English template). The code and its
 #: parameters are the refusal; the sentence is one rendering of it, so faces can say it
 #: in their own language without reading it. Parameters: ``card`` (notation, e.g.
-#: ``Qh``), ``pile``/``place``/``source``/``base`` (``P1``, ``R3``, ``F8``, ``W``), ``need``
-#: (rank 1…13) and ``need_phrase`` (English only).
+#: ``Qh``), ``pile``/``place``/``source``/``base`` (a place's one name, ``places.PLACE_NAMES``:
+#: ``P1``, ``R3``, ``F8``, ``waste``), ``where`` (English only: the place, or "the waste"),
+#: ``need`` (rank 1…13) and ``need_phrase`` (English only).
 REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "R11.won": ("R11", "the game is over: all piles are complete (R11)"),
     "R11.stuck": ("R11", "the game is over: nothing fits and nothing is left to turn (R11)"),

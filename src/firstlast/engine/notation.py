@@ -18,6 +18,8 @@ from collections import Counter
 
 from .cards import DECK_SIZE, Card, clip, next_rank, parse_whole
 from .errors import InvalidPositionError
+from .places import FIRST
+from .places import PILES as PILE_PLACES
 from .position import PILE_SIZE, PILES, Position
 from .rng import RngState
 from .variant import Variant
@@ -86,9 +88,10 @@ def position_from_text(text: str) -> Position:
         raise InvalidPositionError(f"expected 8 piles separated by '/', got {len(pile_fields)}")
     for i, p in enumerate(pile_fields):
         if len(p) > 2 * PILE_SIZE:  # checked before reading: a pile holds at most 13 cards (R5)
-            raise InvalidPositionError(f"P{i + 1}: {len(p):,} characters, but a pile holds at most {PILE_SIZE} cards"
-                                       " (R5)")
-    piles = tuple(_solid(_parse_cards(p or "-", f"pile P{i + 1}", gaps=False)) for i, p in enumerate(pile_fields))
+            raise InvalidPositionError(f"{PILE_PLACES[i]}: {len(p):,} characters, but a pile holds at most"
+                                       f" {PILE_SIZE} cards (R5)")
+    piles = tuple(_solid(_parse_cards(p or "-", f"pile {PILE_PLACES[i]}", gaps=False))
+                  for i, p in enumerate(pile_fields))
     stock = _solid(_parse_cards(f_stock, "stock", gaps=False))
     waste = _solid(_parse_cards(f_waste, "waste", gaps=False))
     try:
@@ -128,19 +131,19 @@ def validate(pos: Position) -> None:
         raise InvalidPositionError("the first row, the reserve and the piles must each have 8 places")
     active = pos.active
     for i, pile in enumerate(pos.piles):
-        name = f"P{i + 1}"
+        name = PILE_PLACES[i]
         if len(pile) > PILE_SIZE:
             raise InvalidPositionError(f"{name} holds {len(pile)} cards, but a pile holds at most {PILE_SIZE} (R5)")
         if active is not None and i > active and pile:
-            raise InvalidPositionError(f"{name} has cards but P{active + 1} is not complete (R3)")
+            raise InvalidPositionError(f"{name} has cards but {PILE_PLACES[active]} is not complete (R3)")
         complete = len(pile) == PILE_SIZE
         base = pile[-1] if complete else pos.first[i]
         if complete and pos.first[i] is not None:
-            raise InvalidPositionError(f"{name} is complete, so F{i + 1} must be empty (R5)")
+            raise InvalidPositionError(f"{name} is complete, so {FIRST[i]} must be empty (R5)")
         if not complete and base is None:
             if i == PILES - 1 and i != active and not pos.stock and not pos.waste:
                 continue  # F8 may be a gap once stock and waste are empty (R7)
-            raise InvalidPositionError(f"F{i + 1} is empty but {name} is not complete (R5)")
+            raise InvalidPositionError(f"{FIRST[i]} is empty but {name} is not complete (R5)")
         assert base is not None
         rank = base.rank
         for j, card in enumerate(pile[:PILE_SIZE - 1]):

@@ -22,40 +22,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from .cards import CARDS, Card, next_rank, rank_phrase
+from .cards import CARDS, Card, clip, next_rank, rank_phrase
 from .errors import IllegalMoveError, InvalidMoveError
+from .places import FIRST, RESERVE, ROW, SOURCE_ALIASES, SOURCES, STOCK, WASTE, Place
+from .places import PILES as PILE_PLACES
+from .places import index as place_index
+from .places import kind as place_kind
 from .rng import RngState, seed, shuffle
 from .variant import CANONICAL, Variant
 
 Status = Literal["playing", "won", "lost"]
 MoveKind = Literal["play", "turn", "redeal"]
-PILES: Final = 8
+PILES: Final = ROW  # how many piles (and first-row and reserve places) there are
 PILE_SIZE: Final = 13
-STOCK: Final = "stock"
-WASTE: Final = "waste"
-
-
-def first_place(i: int) -> str:
-    """Name of first-row place ``i`` (0-based): ``F1`` … ``F8``."""
-    return f"F{i + 1}"
-
-
-def reserve_place(i: int) -> str:
-    return f"R{i + 1}"
-
-
-def pile_place(i: int) -> str:
-    return f"P{i + 1}"
+F8: Final = FIRST[ROW - 1]  # the privileged card's place (R8)
 
 
 @dataclass(frozen=True, slots=True)
 class Movement:
-    """One card moving from one place to another: ``F1``…``F8``, ``R1``…``R8``,
-    ``P1``…``P8``, ``stock`` or ``waste``. ``face_up`` tells how it lands."""
+    """One card moving from one place to another (``places.Place``: ``stock``,
+    ``waste``, ``F1``…``F8``, ``R1``…``R8``, ``P1``…``P8``). ``face_up`` tells how it lands."""
 
     card: Card
-    source: str
-    target: str
+    source: Place
+    target: Place
     face_up: bool = True
 
     def reversed(self) -> Movement:
@@ -68,56 +58,72 @@ class Movement:
     def to_json(self) -> dict[str, object]:
         return {
             "card": self.card.symbol, "token": self.card.token, "deck": self.card.deck,
-            "from": self.source, "to": self.target, "face_up": self.face_up,
+            "from": self.source.value, "to": self.target.value, "face_up": self.face_up,
         }
 
 
-_SOURCES: Final = frozenset([*(f"R{i}" for i in range(1, 9)), *(f"F{i}" for i in range(1, 9)), "W"])
+#: A source's name, or an alias of one (``W``), to its place (R6).
+_SOURCE_BY_NAME: Final[dict[str, Place]] = {**{p.value: p for p in SOURCES}, **SOURCE_ALIASES}
+#: The same, letter case folded, for moves typed by hand (``r3``, ``w``).
+_SOURCE_BY_TEXT: Final[dict[str, Place]] = {name.lower(): p for name, p in _SOURCE_BY_NAME.items()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
-    """A player's move. ``source`` names where a played card comes from:
+    """A player's move. ``source`` is the place a played card comes from (R6):
     ``R1``…``R8`` (reserve), ``F1``…``F8`` (first row: the privileged card, R8, or a full
-    pile's base, R5) or ``W`` (waste top, variant V2)."""
+    pile's base, R5) or ``waste`` (its top card, variant V2).
+
+    ``Move("play", "R3")`` takes a place's name as well as a ``Place``, and ``W``, the
+    waste's old name, as an alias: ``Move("play", "W").source`` is ``Place.WASTE``."""
 
     kind: MoveKind
-    source: str | None = None
+    source: Place | None
 
-    def __post_init__(self) -> None:
-        if self.kind == "play":
-            if self.source not in _SOURCES:
-                raise InvalidMoveError(f"not a card source: {self.source!r} (expected R1–R8, F1–F8 or W)")
-        elif self.kind in ("turn", "redeal"):
-            if self.source is not None:
-                raise InvalidMoveError(f"{self.kind} takes no source")
+    def __init__(self, kind: MoveKind, source: Place | str | None = None) -> None:
+        place: Place | None = None
+        if kind == "play":
+            place = _SOURCE_BY_NAME.get(source) if isinstance(source, str) else None
+            if place is None:
+                raise InvalidMoveError(
+                    f"not a card source: {clip(str(source))!r} (expected R1–R8, F1–F8 or waste)",
+                    "move.source", {"source": clip(str(source))},
+                )
+        elif kind in ("turn", "redeal"):
+            if source is not None:
+                raise InvalidMoveError(f"{kind} takes no source", "move.no_source", {"kind": kind})
         else:
-            raise InvalidMoveError(f"not a kind of move: {self.kind!r}")
+            raise InvalidMoveError(f"not a kind of move: {clip(str(kind))!r}", "move.kind",
+                                   {"kind": clip(str(kind))})
+        # Frozen: the fields are set once, here.
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "source", place)
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read ``turn``/``t``, ``redeal``/``d`` or a source ``R3``, ``F8``, ``W``."""
-        t = text.strip()
-        low = t.lower()
+        """Read ``turn``/``t``, ``redeal``/``d`` or a source ``R3``, ``F8``, ``waste``
+        (``W`` too, its old name), in any letter case."""
+        low = text.strip().lower()
         if low in ("turn", "t"):
             return TURN
         if low in ("redeal", "d"):
             return REDEAL
-        up = t.upper()
-        if up == "W":
-            return Move("play", "W")
-        if len(up) == 2 and up[0] in "RF" and up[1] in "12345678":
-            return Move("play", up)
+        place = _SOURCE_BY_TEXT.get(low)
+        if place is not None:
+            return PLAY[place]
         raise InvalidMoveError(
-            f"not a move: {text!r} (expected turn, redeal, R1–R8, F1–F8 or W)"
+            f"not a move: {clip(text)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
+            "move.syntax", {"text": clip(text)},
         )
 
     def __str__(self) -> str:
-        return self.source if self.kind == "play" and self.source else self.kind
+        return self.source.value if self.source is not None else self.kind
 
 
 TURN: Final = Move("turn")
 REDEAL: Final = Move("redeal")
+#: The move that plays the card at each source (R6), made once: moves are immutable.
+PLAY: Final[dict[Place, Move]] = {p: Move("play", p) for p in SOURCES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,12 +221,18 @@ class Position:
     def is_over(self) -> bool:
         return self.status != "playing"
 
-    def card_at(self, place: str) -> Card | None:
-        """The playable card at ``R1``…``R8``, ``F1``…``F8`` or ``W`` (waste top)."""
-        if place == "W":
+    def card_at(self, place: Place) -> Card | None:
+        """The card a move from ``place`` would play: the card at ``R1``…``R8`` or
+        ``F1``…``F8``, or the waste's top card (``waste``); ``None`` for a gap, an empty
+        waste, or a place no card is played from (stock, piles)."""
+        if place is WASTE:
             return self.waste[-1] if self.waste else None
-        idx = int(place[1]) - 1
-        return self.reserve[idx] if place[0] == "R" else self.first[idx]
+        row = place_kind(place)
+        if row == "reserve":
+            return self.reserve[place_index(place)]
+        if row == "first":
+            return self.first[place_index(place)]
+        return None
 
     # ------------------------------------------------------------ legal moves
     def _fitting_plays(self) -> list[Move]:
@@ -231,18 +243,18 @@ class Position:
             return []
         pile = self.piles[k]
         if len(pile) == PILE_SIZE - 1:
-            return [Move("play", first_place(k))]  # R5: only the base itself
+            return [PLAY[FIRST[k]]]  # R5: only the base itself
         need = self.need
         priv = self.privileged
         if priv is not None and priv.rank == need:
-            return [Move("play", first_place(PILES - 1))]  # R8 precedence
+            return [PLAY[F8]]  # R8 precedence
         plays = [
-            Move("play", reserve_place(i))
+            PLAY[RESERVE[i]]
             for i, c in enumerate(self.reserve)
             if c is not None and c.rank == need
         ]
         if self.variant.waste_playable and self.waste and self.waste[-1].rank == need:
-            plays.append(Move("play", "W"))  # V2
+            plays.append(PLAY[WASTE])  # V2
         return plays
 
     def legal_moves(self) -> list[Move]:
@@ -284,7 +296,7 @@ class Position:
         fitting = legal[0].kind == "play"
         need = self.need
         assert need is not None
-        pk = pile_place(k)
+        pk = PILE_PLACES[k]
         full = len(self.piles[k]) == PILE_SIZE - 1
         if move.kind == "turn":
             raise IllegalMoveError.of("R9.play_before_turn" if fitting else "R9.stock_empty")
@@ -294,26 +306,28 @@ class Position:
             if self.stock:
                 raise IllegalMoveError.of("R10.stock_left")
             raise IllegalMoveError.of("R10.none_left" if self.waste else "R10.waste_empty")
-        src = move.source or ""
-        if src == "W" and not self.variant.waste_playable:
+        src = move.source
+        assert src is not None  # a play always names its source (Move checks it)
+        if src is WASTE and not self.variant.waste_playable:
             raise IllegalMoveError.of("R6.waste")
-        if src.startswith("F"):
-            j = int(src[1]) - 1
+        if place_kind(src) == "first":
+            j = place_index(src)
             if j < k and self.first[j] is None:
-                raise IllegalMoveError.of("R5.done", source=src, pile=pile_place(j))
+                raise IllegalMoveError.of("R5.done", source=src.value, pile=PILE_PLACES[j].value)
             if j == k and not full:
-                raise IllegalMoveError.of("R5.early", source=src, pile=pk)
-            if j != k and not (j == PILES - 1 and self.privileged is not None):
-                if j == PILES - 1 and not self.variant.privileged_last:
+                raise IllegalMoveError.of("R5.early", source=src.value, pile=pk.value)
+            if j != k and not (src is F8 and self.privileged is not None):
+                if src is F8 and not self.variant.privileged_last:
                     raise IllegalMoveError.of("V3.not_privileged")
                 raise IllegalMoveError.of("R8.fixed")
         card = self.card_at(src)
         if card is None:
-            raise IllegalMoveError.of("R6.empty", place=src, where="the waste" if src == "W" else src)
+            raise IllegalMoveError.of("R6.empty", place=src.value, where="the waste" if src is WASTE else src.value)
         if full:
-            raise IllegalMoveError.of("R5.base_only", pile=pk, base=first_place(k))
+            raise IllegalMoveError.of("R5.base_only", pile=pk.value, base=FIRST[k].value)
         if card.rank != need:
-            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk, need=need, need_phrase=rank_phrase(need))
+            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk.value, need=need,
+                                      need_phrase=rank_phrase(need))
         raise IllegalMoveError.of("R8.first", card=str(self.first[PILES - 1]))
 
     # ------------------------------------------------------------ applying
@@ -326,7 +340,7 @@ class Position:
         the deal's stream, exactly as §4.6 says."""
         self.check(move)
         if shuffle is not None and move.kind != "redeal":
-            raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}")
+            raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}", "move.shuffle", {"move": str(move)})
         out: list[Movement] = []
         return self._after(move, shuffle, out), tuple(out)
 
@@ -357,7 +371,8 @@ class Position:
             return self._turn(out)
         if move.kind == "redeal":
             return self._redeal(order, out)
-        return self._play(move.source or "", out)
+        assert move.source is not None  # a play always names its source (Move checks it)
+        return self._play(move.source, out)
 
     def _turn(self, out: list[Movement] | None) -> Position:  # R9
         card, stock = self.stock[0], self.stock[1:]
@@ -365,7 +380,7 @@ class Position:
         assert k is not None
         if card.rank == self.need:
             if out is not None:
-                out.append(Movement(card, STOCK, pile_place(k)))
+                out.append(Movement(card, STOCK, PILE_PLACES[k]))
             return Position(self.first, self.reserve, stock, self.waste, _with_card(self.piles, k, card),
                             self.redeals_used, self.rng, self.variant)
         if out is not None:
@@ -384,7 +399,8 @@ class Position:
             # A chance outcome supplied from outside: the deal's stream is not drawn from.
             if sorted(order) != list(range(len(waste))):
                 raise InvalidMoveError(
-                    f"a redeal's shuffle must be a permutation of 0…{len(waste) - 1}, not {list(order)!r}"
+                    f"a redeal's shuffle must be a permutation of 0…{len(waste) - 1}, not {list(order)!r}",
+                    "move.shuffle", {"size": len(waste)},
                 )
             rng = self.rng
             stock = tuple(waste[i] for i in order)
@@ -392,7 +408,7 @@ class Position:
             out.extend(Movement(c, WASTE, STOCK, face_up=False) for c in reversed(waste))
         return Position(self.first, self.reserve, stock, (), self.piles, self.redeals_used + 1, rng, self.variant)
 
-    def _play(self, src: str, out: list[Movement] | None) -> Position:
+    def _play(self, src: Place, out: list[Movement] | None) -> Position:
         k = self.active
         assert k is not None
         card = self.card_at(src)
@@ -400,10 +416,10 @@ class Position:
         piles = _with_card(self.piles, k, card)
         first, reserve, stock, waste = self.first, self.reserve, self.stock, self.waste
         if out is not None:
-            out.append(Movement(card, WASTE if src == "W" else src, pile_place(k)))
-        if src == "W":
+            out.append(Movement(card, src, PILE_PLACES[k]))
+        if src is WASTE:
             waste = waste[:-1]  # V2
-        elif src[0] == "F" and int(src[1]) - 1 == k:
+        elif src is FIRST[k]:
             first = _set(first, k, None)  # R5: the base ends its own pile; no refill
         else:
             # R7: the place is refilled at once, from the waste top, else the stock.
@@ -416,8 +432,8 @@ class Position:
                 refill, stock = stock[0], stock[1:]
                 if out is not None:
                     out.append(Movement(refill, STOCK, src))
-            if src[0] == "R":
-                reserve = _set(reserve, int(src[1]) - 1, refill)
+            if place_kind(src) == "reserve":
+                reserve = _set(reserve, place_index(src), refill)
             else:
                 first = _set(first, PILES - 1, refill)  # R8: the privileged card's place
         return Position(first, reserve, stock, waste, piles, self.redeals_used, self.rng, self.variant)

@@ -9,6 +9,10 @@ ten to a line, each line starting with the number of its first move::
     1. turn turn R3 turn turn turn turn turn turn turn
     11. turn ...
 
+Moves are written with the places' one names (``places.PLACE_NAMES``: ``R3``, ``F8``,
+``waste``); ``W``, the waste's old name in moves, is still read (``Move.parse``), so
+records written before keep replaying.
+
 Reading replays every move through the rules and checks the result headers against
 the replay, so a corrupt or tampered record is refused with the line at fault, and a
 half-loaded game is never returned.
@@ -146,7 +150,7 @@ def game_from_record(text: str) -> Game:
         for token in rest.split():
             if len(token) > len("redeal"):  # not a move; keep the message one short line
                 raise RecordError(f"move {len(game) + 1} {clip(token)!r}: not a move"
-                                  " (expected turn, redeal, R1–R8, F1–F8 or W)", n)
+                                  " (expected turn, redeal, R1–R8, F1–F8 or waste)", n)
             try:
                 game.push(Move.parse(token))
             except FirstLastError as e:

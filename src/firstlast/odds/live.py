@@ -22,22 +22,33 @@ always played). Two samplers give exactly the same sample ``i``:
 shuffles supplied to ``Position`` as chance outcomes (``Position.apply(REDEAL,
 shuffle=…)``), so every sample can be checked against the rules themselves.
 
+Refinement: ``refine_seed(position, r)`` is the seed of round ``r`` for a position,
+fixed by what the player sees of it, so round 0 is reproducible and every later round
+draws new, independent samples; ``ChanceEstimate.merge`` pools the rounds into one
+estimate. A face asks for round 0, then 1, 2, … while the player is idle.
+
 >>> from firstlast.engine import Position
->>> est = chance_to_come_out(Position.deal(1), samples=200)
+>>> pos = Position.deal(1)
+>>> est = chance_to_come_out(pos, samples=200, seed=refine_seed(pos, 0))
 >>> 0.0 <= est.low <= est.probability <= est.high <= 1.0
 True
+>>> more = est.merge(chance_to_come_out(pos, samples=200, seed=refine_seed(pos, 1)))
+>>> more.samples
+400
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from ..engine import REDEAL, Position
+from ..engine.cards import Card
 from ..engine.rng import MASK64, RngState, shuffle, splitmix64
 from ..engine.rng import seed as rng_seed
 from .interval import wilson
@@ -57,19 +68,65 @@ Sampler = Literal["auto", "kernel", "engine"]
 
 @dataclass(frozen=True, slots=True)
 class ChanceEstimate:
-    """Estimated probability of coming out, with its 95 % Wilson interval."""
+    """Estimated probability of coming out: ``wins`` of ``samples``, with its 95 % Wilson
+    interval. ``certain``: nothing about the position is unknown any more (won, stuck,
+    or at most one stock card and no redeal left), so ``probability`` is exact, 0 or 1."""
 
     probability: float
     low: float
     high: float
     samples: int
+    wins: int
+    certain: bool = False
+
+    @classmethod
+    def of(cls, wins: int, samples: int, certain: bool = False) -> ChanceEstimate:
+        """The estimate of ``wins`` out of ``samples``, its interval computed."""
+        low, high = wilson(wins, samples)
+        return cls(wins / samples, low, high, samples, wins, certain)
+
+    def merge(self, other: ChanceEstimate) -> ChanceEstimate:
+        """Both estimates pooled: wins and samples summed, the interval recomputed. Only
+        for independent estimates of the same position, e.g. rounds ``refine_seed(pos,
+        0)``, ``refine_seed(pos, 1)``, …: the same samples counted twice would give an
+        interval narrower than the evidence."""
+        if self.certain != other.certain or (self.certain and self.probability != other.probability):
+            raise ValueError("cannot merge estimates of different positions (one is certain, the other not)")
+        return ChanceEstimate.of(self.wins + other.wins, self.samples + other.samples, self.certain)
 
     def __str__(self) -> str:
         return (f"{100 * self.probability:.1f} % (95 % CI {100 * self.low:.1f}–{100 * self.high:.1f} %, "
                 f"{self.samples:,} samples)")
 
-    def to_json(self) -> dict[str, float | int]:
-        return {"probability": self.probability, "low": self.low, "high": self.high, "samples": self.samples}
+    def to_json(self) -> dict[str, float | int | bool]:
+        return {"probability": self.probability, "low": self.low, "high": self.high, "samples": self.samples,
+                "wins": self.wins, "certain": self.certain}
+
+
+def position_key(position: Position) -> str:
+    """What the player can see of ``position``, as text: first row, reserve, waste (in
+    its order), piles, redeals used and variant, and the stock's cards sorted (their
+    order is what the estimate does not know). Positions that look alike share it."""
+    def row(cards: Iterable[Card | None]) -> str:
+        return " ".join("--" if c is None else c.token for c in cards)
+
+    piles = "/".join(row(p) for p in position.piles)
+    stock = " ".join(sorted(c.token for c in position.stock))
+    return (f"{position.variant.token}|{row(position.first)}|{row(position.reserve)}|{stock}|"
+            f"{row(position.waste)}|{piles}|{position.redeals_used}")
+
+
+def refine_seed(position: Position, round: int) -> int:
+    """The sampling seed of refinement round ``round`` (0, 1, 2, …) for ``position``:
+    the first 8 bytes of BLAKE2b of ``position_key(position)`` and the round. Round 0 is
+    the same on every run and in every face; each further round is another seed, whose
+    samples (streams SplitMix64(seed) + i, see ``sample_stream``) overlap another
+    round's of n samples only with a chance of about 2n/2⁶⁴, so rounds are independent
+    estimates to ``merge``."""
+    if isinstance(round, bool) or not isinstance(round, int) or not 0 <= round < 2**63:
+        raise ValueError(f"round must be a whole number 0…2^63−1, not {round!r}")
+    digest = hashlib.blake2b(f"{position_key(position)}#{round}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
 
 
 @cache
@@ -219,7 +276,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
     if sampler not in ("auto", "kernel", "engine"):
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown
-        return ChanceEstimate(1.0, *wilson(samples, samples), samples)
+        return ChanceEstimate.of(samples, samples, certain=True)
     use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
     if use_kernel:
         _warm_kernel()
@@ -234,5 +291,10 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
     count: Callable[[Position, int, int, Callable[[], bool]], tuple[int, int]]
     count = _kernel_wins if use_kernel else _engine_wins
     wins, played = count(position, samples, seed, deadline)
-    low, high = wilson(wins, played)
-    return ChanceEstimate(wins / played, low, high, played)
+    return ChanceEstimate.of(wins, played, certain=_decided(position))
+
+
+def _decided(position: Position) -> bool:
+    """Whether nothing is unknown: stuck (R11), or a stock of at most one card (its order
+    known) and no redeal left (no shuffle to come), so every sample plays the same line."""
+    return position.status != "playing" or (len(position.stock) <= 1 and position.redeals_left == 0)

@@ -7,16 +7,16 @@ settings. Rules are the engine's; storage is ``firstlast.store``'s; the policies
 join them — what counts in the statistics, what happens to a game that is left, what
 happens when two windows write to one game — are here (docs/play.md).
 
-The methods are synchronous and thread-safe (one store call at a time per service).
-A ``StoredGame`` returned by a method is for the caller to read, never to change: the
+The methods are synchronous and thread-safe. Writes go through one ``GroupWriter``
+(``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
+once it is on disk. Reads run on the store's read connection, beside the writes. A
+``StoredGame`` returned by an action is for the caller to read, never to change: the
 service keeps it as its cached copy, which the next action on that game updates.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +30,7 @@ from . import deals
 from .errors import PlayError
 from .settings import MAX_REDEALS, Settings
 from .stats import Stats, compute
+from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
 
 T = TypeVar("T")
 #: How a new game picks its deal: ``number`` (given), ``random``, ``next`` (the deal
@@ -40,7 +41,6 @@ START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
 ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
 #: A changed game whose save lost a race is re-decided on the stored game this often.
 SAVE_ATTEMPTS: Final = 3
-CACHED_GAMES: Final = 256
 #: ``step`` makes at most this many forced moves in one call (a whole game is ~1,000).
 MAX_STEPS: Final = 100_000
 #: Largest record accepted for import, in characters.
@@ -52,12 +52,14 @@ class ActionResult:
     """What an action did: the game as now stored, the steps made (for an undo, the
     step taken back), the card movements in order (for an undo, those that put the
     cards back) and whether it put a new game on the table (restart of a finished
-    game)."""
+    game). ``settings``: the player's settings, read in the action's own transaction
+    so that a face can word the answer in the player's language without another read."""
 
     stored: StoredGame
     steps: tuple[Step, ...]
     movements: tuple[Movement, ...]
     new_game: bool = False
+    settings: Settings | None = None
 
     @property
     def move(self) -> Move | None:
@@ -76,33 +78,38 @@ class PlayService:
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
-        self._lock = threading.RLock()
-        # Games as last committed by this service, so that a move needs no replay. Only
-        # a hint: the store's version check catches any write made elsewhere.
-        self._games: OrderedDict[str, StoredGame] = OrderedDict()
+        # Games as last committed by this service, so that a move needs no replay. Used
+        # only when its version is the stored one (read under the write lock).
+        self._cache = GameCache(CACHED_GAMES)
+        self._writer = GroupWriter(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
 
     # ------------------------------------------------------------ plumbing
+    def _write(self, job: Callable[[Transaction], T]) -> T:
+        """Do ``job`` in a write transaction (batched with concurrent ones: one commit)
+        and answer once it is committed; storage failures are ``PlayError('storage')``."""
+        return self._writer.run(job)
+
     @contextmanager
-    def _tx(self) -> Iterator[Transaction]:
-        """A store transaction; storage failures become ``PlayError('storage')``."""
+    def _read(self) -> Iterator[Transaction]:
+        """A read transaction (a snapshot, no write lock); storage failures become
+        ``PlayError('storage')``."""
         try:
-            with self.store.transaction() as tx:
+            with self.store.reading() as tx:
                 yield tx
         except (PlayError, UnknownGame, StoreConflict):
             raise
-        except StoreError as e:
-            raise PlayError("storage", reason=str(e)) from None
-        except sqlite3.Error as e:
-            raise PlayError("storage", reason=str(e) or type(e).__name__) from None
+        except (StoreError, sqlite3.Error) as e:
+            raise storage_error(e) from None
 
-    def _cache_take(self, gid: str) -> StoredGame | None:
-        return self._games.pop(gid, None)
-
-    def _cache_put(self, stored: StoredGame) -> None:
-        self._games[stored.id] = stored
-        while len(self._games) > CACHED_GAMES:
-            self._games.popitem(last=False)
+    def _load(self, tx: Transaction, game_id: str, player: str | None = None) -> StoredGame:
+        """The stored game, to read inside a write job: the cached copy when it is the
+        stored version, else replayed from the store."""
+        version = tx.version(game_id)
+        cached = None if version is None else self._cache.peek(game_id, version)
+        if cached is not None and (player is None or cached.player == player):
+            return cached
+        return tx.load(game_id, player)
 
     @staticmethod
     def _player_or_new(tx: Transaction, player: str | None) -> str:
@@ -115,7 +122,7 @@ class PlayService:
             return None
         if player in self._known:
             return player
-        with self._lock, self._tx() as tx:
+        with self._read() as tx:
             if tx.has_player(player):
                 self._known.add(player)
                 return player
@@ -129,18 +136,17 @@ class PlayService:
     def local_player(self) -> str:
         """This machine's own player (the terminal plays as it; ``firstlast play``
         signs the browser in as it)."""
-        with self._lock:
-            try:
-                return self.store.local_player()
-            except (StoreError, sqlite3.Error) as e:
-                raise PlayError("storage", reason=str(e)) from None
+        try:
+            return self.store.local_player()
+        except (StoreError, sqlite3.Error) as e:
+            raise storage_error(e) from None
 
     # ------------------------------------------------------------ sessions
     def current(self, player: str | None) -> StoredGame | None:
         """The game on ``player``'s table, if any."""
         if player is None:
             return None
-        with self._lock, self._tx() as tx:
+        with self._read() as tx:
             return self._table(tx, player)
 
     def start(self, player: str | None, how: StartKind = "random", deal: object = None,
@@ -152,10 +158,11 @@ class PlayService:
         if how not in START_KINDS:
             raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
         number = deals.parse_deal(deal) if how == "number" else None
-        with self._lock, self._tx() as tx:
+
+        def job(tx: Transaction) -> StoredGame:
             pid = self._player_or_new(tx, player)
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
-            table = self._table(tx, pid)
+            table = self._table(tx, pid, self._load)
             if how == "number":
                 assert number is not None
                 n = number
@@ -172,8 +179,11 @@ class PlayService:
                 if how == "again" and variant is None:
                     chosen = table.game.variant
             stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table)
+            self._cache.put(stored)
+            return stored
+
+        stored = self._write(job)
         self._known.add(stored.player)
-        self._cache_put(stored)
         return stored
 
     def open(self, player: str | None, game_id: str) -> StoredGame:
@@ -181,7 +191,8 @@ class PlayService:
         or look at a finished one); the game it replaces is left."""
         if player is None:
             raise PlayError("game.unknown")
-        with self._lock, self._tx() as tx:
+
+        def job(tx: Transaction) -> StoredGame:
             try:
                 stored = tx.load(game_id, player)
             except UnknownGame:
@@ -190,8 +201,11 @@ class PlayService:
             if stored.abandoned is not None:
                 tx.mark_abandoned(stored.id, False)
                 stored = tx.load(stored.id, player)
-        self._cache_put(stored)
-        return stored
+            self._cache.drop(stored.id)
+            self._cache.put(stored)
+            return stored
+
+        return self._write(job)
 
     def resume(self, player: str | None, deal: int | None = None, variant: Variant | None = None) -> StoredGame | None:
         """Put the player's latest unfinished game back on the table (only one of
@@ -220,20 +234,23 @@ class PlayService:
             # The same cap as new games: past it, the odds estimate cannot follow.
             raise PlayError("record.invalid", line=None,
                             reason=f"Redeals must be unlimited or at most {MAX_REDEALS} to be stored")
-        with self._lock, self._tx() as tx:
+        def job(tx: Transaction) -> StoredGame:
             pid = self._player_or_new(tx, player)
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
             stored = tx.insert(pid, game, "imported")
+            self._cache.put(stored)
+            return stored
+
+        stored = self._write(job)
         self._known.add(stored.player)
-        self._cache_put(stored)
         return stored
 
     def game(self, player: str | None, game_id: str) -> StoredGame:
         """One of ``player``'s games, to read (it does not go on the table)."""
         if player is None:
             raise PlayError("game.unknown")
-        with self._lock, self._tx() as tx:
+        with self._read() as tx:
             try:
                 return tx.load(game_id, player)
             except UnknownGame:
@@ -244,7 +261,7 @@ class PlayService:
         (``unfinished`` lists the games that can be reopened)."""
         if player is None:
             return []
-        with self._lock, self._tx() as tx:
+        with self._read() as tx:
             return tx.games(player, status=status, limit=limit)
 
     def record(self, player: str | None, game_id: str) -> str:
@@ -252,12 +269,13 @@ class PlayService:
         return record_to_text(stored.game, date=stored.created[:10])
 
     @staticmethod
-    def _table(tx: Transaction, player: str) -> StoredGame | None:
+    def _table(tx: Transaction, player: str,
+               load: Callable[[Transaction, str, str], StoredGame] | None = None) -> StoredGame | None:
         gid = tx.current(player)
         if gid is None:
             return None
         try:
-            return tx.load(gid, player)
+            return tx.load(gid, player) if load is None else load(tx, gid, player)
         except UnknownGame:
             return None
 
@@ -272,7 +290,7 @@ class PlayService:
         """Make ``game_id`` the game on the table, leaving the one there."""
         if tx.current(player) == game_id:
             return
-        self._leave(tx, self._table(tx, player))
+        self._leave(tx, self._table(tx, player, self._load))
         tx.set_current(player, game_id)
 
     def _leave(self, tx: Transaction, table: StoredGame | None) -> None:
@@ -288,7 +306,7 @@ class PlayService:
             tx.delete(table.id)
         else:
             tx.mark_abandoned(table.id, True)
-        self._games.pop(table.id, None)
+        self._cache.drop(table.id)
 
     # ------------------------------------------------------------ actions
     def act(self, player: str | None, game_id: str, action: ActionName, argument: str | int | None = None,
@@ -306,47 +324,51 @@ class PlayService:
         if player is None:
             raise PlayError("game.unknown")
         fn = self._action(action, argument)
-        with self._lock:
-            for attempt in range(SAVE_ATTEMPTS):
-                stored = self._cache_take(game_id) if attempt == 0 else None
+
+        def job(tx: Transaction) -> ActionResult:
+            for _ in range(SAVE_ATTEMPTS):
+                stored = self._cache.take(game_id)
+                # Our copy is used only if nobody saved the game since (the version is
+                # read under the write lock this transaction holds).
+                if stored is not None and tx.version(game_id) != stored.version:
+                    stored = None
+                if stored is None:
+                    try:
+                        stored = tx.load(game_id, player)
+                    except UnknownGame:
+                        raise PlayError("game.unknown") from None
+                if stored.player != player:
+                    self._cache.put(stored)
+                    raise PlayError("game.unknown")
+                if version is not None and stored.version != version:
+                    self._cache.put(stored)
+                    raise PlayError("game.changed", version=stored.version)
                 try:
-                    with self._tx() as tx:
-                        # Our copy is used only if nobody saved the game since (the version
-                        # is read under the write lock this transaction holds).
-                        if stored is not None and tx.version(game_id) != stored.version:
-                            stored = None
-                        if stored is None:
-                            try:
-                                stored = tx.load(game_id, player)
-                            except UnknownGame:
-                                raise PlayError("game.unknown") from None
-                        if stored.player != player:
-                            self._cache_put(stored)
-                            raise PlayError("game.unknown")
-                        if version is not None and stored.version != version:
-                            self._cache_put(stored)
-                            raise PlayError("game.changed", version=stored.version)
-                        try:
-                            result = fn(tx, stored)
-                        except PlayError:
-                            self._cache_put(stored)  # refused: the engine changed nothing
-                            raise
-                        if result.stored is stored and result.steps:
-                            tx.save(stored)
-                        self._switch(tx, player, result.stored.id)
-                        if result.stored.abandoned is not None:
-                            tx.mark_abandoned(result.stored.id, False)
-                            result.stored.abandoned = None
-                            result.stored.version += 1
-                except StoreConflict:
-                    if version is not None:
-                        fresh = self.game(player, game_id)
-                        self._cache_put(fresh)
-                        raise PlayError("game.changed", version=fresh.version) from None
-                    continue  # the changed copy is dropped; act again on the stored game
-                self._cache_put(result.stored)
+                    result = fn(tx, stored)
+                except PlayError:
+                    self._cache.put(stored)  # refused: the engine changed nothing
+                    raise
+                if result.stored is stored and result.steps:
+                    try:
+                        tx.save(stored)
+                    except StoreConflict:
+                        # Cannot happen under the write lock after the version check; if
+                        # it does, the changed copy is dropped and the stored game decides.
+                        if version is not None:
+                            raise PlayError("game.changed", version=tx.version(game_id)) from None
+                        continue
+                self._switch(tx, player, result.stored.id)
+                if result.stored.abandoned is not None:
+                    tx.mark_abandoned(result.stored.id, False)
+                    result.stored.abandoned = None
+                    result.stored.version += 1
+                self._cache.put(result.stored)
+                if player is not None:
+                    result.settings = Settings.from_stored(tx.settings(player))
                 return result
-        raise PlayError("game.busy")
+            raise PlayError("game.busy")
+
+        return self._write(job)
 
     def _action(self, action: ActionName, argument: str | int | None) -> Callable[[Transaction, StoredGame],
                                                                                     ActionResult]:
@@ -356,7 +378,8 @@ class PlayService:
             try:
                 move = Move.parse(argument) if isinstance(argument, str) else argument
             except InvalidMoveError as e:
-                raise PlayError("move.invalid", reason=str(e)) from None
+                # The engine's code and parameters travel on, so a face can word it (i18n.invalid_text).
+                raise PlayError("move.invalid", reason=str(e), invalid=e.code, **e.params) from None
             return lambda tx, s: _play(s, move)
         if action == "step":
             n = 1 if argument is None else argument
@@ -415,7 +438,7 @@ class PlayService:
         ``firstlast.play.stats`` for what counts."""
         if player is None:
             return []
-        with self._lock, self._tx() as tx:
+        with self._read() as tx:
             out = [compute(v, tx.result_rows(v, player)) for v in tx.variants_played(player)]
         out = [s for s in out if s.played or s.abandoned]
         out.sort(key=lambda s: (s.variant != Variant(), s.variant.token))
@@ -425,19 +448,23 @@ class PlayService:
     def settings(self, player: str | None) -> Settings:
         if player is None:
             return Settings()
-        with self._lock, self._tx() as tx:
+        with self._read() as tx:
             return Settings.from_stored(tx.settings(player))
 
     def update_settings(self, player: str | None, changes: Mapping[str, object]) -> PlayerSettings:
         """Apply ``changes`` (checked first: a refused change stores nothing, not even
         a player); ``null`` restores a setting's default."""
         Settings().updated(changes)  # refuse bad input before anything is stored
-        with self._lock, self._tx() as tx:
+
+        def job(tx: Transaction) -> PlayerSettings:
             pid = self._player_or_new(tx, player)
             settings = Settings.from_stored(tx.settings(pid)).updated(changes)
             tx.save_settings(pid, settings.to_json())
-        self._known.add(pid)
-        return PlayerSettings(pid, settings)
+            return PlayerSettings(pid, settings)
+
+        answer = self._write(job)
+        self._known.add(answer.player)
+        return answer
 
 
 # ---------------------------------------------------------------------------- the actions

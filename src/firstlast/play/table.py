@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import REDEAL, TURN, Move, Position
+from ..engine import REDEAL, TURN, Move, Place, Position, places
 
 
 @dataclass(frozen=True)
@@ -21,13 +21,13 @@ class Controls:
 
     stock: Move
     base: Move | None
-    target: str | None
+    target: Place | None
 
 
 def controls(pos: Position) -> Controls:
     k = pos.active
     return Controls(
         stock=TURN if pos.stock else REDEAL,
-        base=None if k is None else Move("play", f"F{k + 1}"),
-        target=None if k is None else f"P{k + 1}",
+        base=None if k is None else Move("play", places.first(k)),
+        target=None if k is None else places.pile(k),
     )

@@ -3,7 +3,8 @@
 The screen draws the position and sends the player's actions to the play layer
 (``firstlast.play``, through ``Session``), which decides and commits them — the same
 code the browser game calls, so both faces play one game the same way. Refusals come
-back as coded errors whose sentence goes to the status line.
+back as coded errors, said in the status line from their code and parameters
+(``messages``), cards with suit symbols as on the table.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import ClassVar, Final
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -23,18 +25,33 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ..engine import Move, Movement, Position, Variant
+from ..engine import Card, Game, Move, Movement, Position, Variant
+from ..engine.places import STOCK, WASTE
+from ..i18n import announce, describe_variant, plural, t
 from ..play import PlayError, StartKind
 from ..play.service import ActionName
 from ..play.table import controls
 from ..store import GameStore
 from . import cards as C
-from .chance import ChanceRunner, Estimate, Estimator, format_estimate
-from .dialogs import DealDialog, EndDialog, HelpScreen, ImportDialog, StatsScreen, UnfinishedDialog, VariantDialog
+from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
+from .dialogs import (
+    ConfirmDialog,
+    DealDialog,
+    EndDialog,
+    HelpScreen,
+    ImportDialog,
+    StatsScreen,
+    UnfinishedDialog,
+    VariantDialog,
+)
+from .messages import error_text
 from .session import Done, Session
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
+from .words import binding, compact_variant, lang_of, localize, other
 
 SIDE_WIDTH: Final = 30
+#: The side bar grows up to this width when the terminal has room to spare.
+SIDE_MAX_WIDTH: Final = 40
 #: The smallest terminal the table fits in, columns × lines.
 MIN_SIZE: Final = (80, 24)
 #: Autoplay speeds, in moves per second.
@@ -50,15 +67,64 @@ MAX_TICKS_PER_S: Final = 30
 WATCH_INTERVAL_S: Final = 2.0
 #: During autoplay the chance figure is refreshed at most this often.
 AUTO_CHANCE_INTERVAL_S: Final = 0.5
+#: While the player is idle, the chance figure is refined (more samples of the same
+#: position) this long after the last figure came.
+REFINE_DELAY_S: Final = 0.5
+#: The story of a finished game is told within about this many seconds (on a worker).
+STORY_BUDGET_S: Final = 1.5
+#: The story's curve is drawn this many columns wide.
+STORY_WIDTH: Final = 56
+#: An announcement longer than this is cut (the status line is one line).
+ANNOUNCE_MAX: Final = 110
+
+__all__ = ["FirstLastApp", "GameScreen", "compact_variant", "describe_movements", "title_text"]
 
 
-def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position) -> str:
-    """What a move did, in words: ``R3 7♥→P1 · 2♣ waste→R3``."""
+def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Text:
+    """The title line for ``width`` columns: the game's name as room allows, and always
+    the deal and its rules (in fewer words, or as the variant's token, on narrow
+    terminals, so the variant is never cut off)."""
+    deal_part = t(lang, "tui.title.deal", deal=deal)
+    names = (t(lang, "tui.title"), t(lang, "tui.title.short"), "")
+    rules = (describe_variant(variant, lang), compact_variant(variant, lang), variant.token)
+    room = width - 2  # the title's padding
+    candidates = [(name, rule) for rule in rules for name in names]
+    name, rule = candidates[-1]
+    for name, rule in candidates:
+        if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= room:
+            break
+    title = Text()
+    if name:
+        title.append(name, style="bold")
+        title.append(" · ", style="#b8d8c0")
+    title.append(deal_part, style="bold #ffd24a")
+    title.append(f" · {rule}", style="#b8d8c0")
+    return title
+
+
+def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position, lang: str = "en") -> str:
+    """What a move did, in short: ``R3: 7♥ R3→P1 · 2♣ waste→R3`` (cards with suit
+    symbols, places as the table labels them)."""
     if move.kind == "redeal":
-        return f"redeal: {len(movements)} cards of the waste shuffled into the stock — pass {pos.passes}"
-    parts = [f"{C.pretty(m.card)} {m.source}→{m.target}" for m in movements]
-    prefix = "turn" if move.kind == "turn" else str(move)
-    return f"{prefix}: " + " · ".join(parts)
+        return plural(lang, "tui.describe.redeal", len(movements), **{"pass": pos.passes})
+    parts = [f"{C.pretty(m.card)} {_place(m.source, lang)}→{_place(m.target, lang)}" for m in movements]
+    prefix = t(lang, "tui.move.turn") if move.kind == "turn" else _move_name(move, lang)
+    return t(lang, "tui.describe.step", move=prefix, moved=" · ".join(parts))
+
+
+def _place(place: str, lang: str) -> str:
+    """A place as the table labels it: its code, but the stock and the waste in words."""
+    if place == STOCK:
+        return t(lang, "tui.place.stock")
+    if place in (WASTE, "W"):
+        return t(lang, "tui.move.waste")
+    return place
+
+
+def short_announcement(movements: tuple[Movement, ...], lang: str, undo: bool = False) -> str:
+    """``i18n.announce`` of a step's movements, cut to fit the status line."""
+    text = announce(movements, lang, undo=undo)
+    return text if len(text) <= ANNOUNCE_MAX else text[:ANNOUNCE_MAX - 1] + "…"
 
 
 class GameScreen(Screen[None]):
@@ -69,39 +135,42 @@ class GameScreen(Screen[None]):
     GameScreen { background: #0b4d22; layout: vertical; }
     #title { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }
     #body { height: 1fr; }
+    #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #table { width: auto; height: auto; padding: 0 0 0 1; background: #0b4d22; }
     .row { height: auto; width: auto; margin-bottom: 0; }
     #row-stock { width: 100%; }
-    #side { width: 1fr; min-width: 28; height: 1fr; background: #0e3b1d; color: #e8f3ea; padding: 0 1; }
+    #side { width: 30; height: 1fr; background: #0e3b1d; color: #e8f3ea; padding: 0 1; }
     #status { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
     #status.error { color: #ff8a8a; text-style: bold; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t,space", "turn", "Turn"),
+        binding("t,space", "turn", "tui.binding.turn"),
         *[Binding(str(i), f"play('R{i}')", f"R{i}", show=False) for i in range(1, 9)],
-        Binding("p", "play('F8')", "Privileged", show=False),
-        Binding("b", "base", "Base", show=False),
-        Binding("w", "play('W')", "Waste", show=False),
-        Binding("d", "redeal", "Redeal", show=False),
-        Binding("s", "step", "Step"),
-        Binding("f", "advance", "Advance", show=False),
-        Binding("a", "auto", "Auto"),
-        Binding("escape", "pause", "Pause", show=False),
-        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
-        Binding("minus,underscore", "speed(-1)", "Slower", show=False),
-        Binding("u,ctrl+z", "undo", "Undo"),
-        Binding("r,ctrl+y", "redo", "Redo", show=False),
-        Binding("ctrl+r", "restart", "Restart", show=False),
-        Binding("n", "new_random", "New"),
-        Binding("g", "new_by_number", "Deal #", show=False),
-        Binding("v", "variant", "Variant", show=False),
-        Binding("o", "import_record", "Import", show=False),
-        Binding("l", "reopen", "Unfinished", show=False),
-        Binding("i", "stats", "Stats"),
-        Binding("h,question_mark", "help", "Help"),
-        Binding("q", "quit_game", "Quit"),
+        binding("p", "play('F8')", "tui.binding.privileged", show=False),
+        binding("b", "base", "tui.binding.base", show=False),
+        binding("w", "play('waste')", "tui.binding.waste", show=False),
+        binding("d", "redeal", "tui.binding.redeal", show=False),
+        binding("s", "step", "tui.binding.step"),
+        binding("f", "advance", "tui.binding.advance", show=False),
+        binding("a", "auto", "tui.binding.auto"),
+        binding("escape", "pause", "tui.binding.pause", show=False),
+        binding("plus,equals_sign", "speed(1)", "tui.binding.faster", show=False),
+        binding("minus,underscore", "speed(-1)", "tui.binding.slower", show=False),
+        binding("u,ctrl+z", "undo", "tui.binding.undo"),
+        binding("r,ctrl+y", "redo", "tui.binding.redo", show=False),
+        binding("ctrl+r", "restart", "tui.binding.restart", show=False),
+        binding("n", "new_random", "tui.binding.new"),
+        binding("g", "new_by_number", "tui.binding.deal", show=False),
+        binding("v", "variant", "tui.binding.variant", show=False),
+        binding("o", "import_record", "tui.binding.import", show=False),
+        binding("l", "reopen", "tui.binding.unfinished", show=False),
+        binding("L", "language", "tui.binding.lang"),
+        binding("y", "story", "tui.binding.story", show=False),
+        binding("i", "stats", "tui.binding.stats"),
+        binding("h,question_mark", "help", "tui.binding.help"),
+        binding("q", "quit_game", "tui.binding.quit"),
     ]
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
@@ -120,15 +189,24 @@ class GameScreen(Screen[None]):
         self.chance_runner = (
             ChanceRunner(self._chance_done_threadsafe, estimator=estimator) if chance else None
         )
-        self.help_language: str = settings.lang or "en"
+        #: The language everything on the terminal is said in (the shared setting; L or
+        #: the help's l switches it, and the choice is saved for the browser too).
+        self.lang: str = lang_of(settings.lang)
+        #: The story of the finished game on the table: (game id, moves) it tells, its text.
+        self.story: tuple[tuple[str, int], str] | None = None
+        self._story_for: tuple[str, int] | None = None
         self._chance_asked = 0.0
+        self.chance_answer: Answer = None
+        self._refine_timer: Timer | None = None
+        #: The cards the last action moved (marked on the table until the next one).
+        self.moved: frozenset[Card] = frozenset()
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         yield Static(id="too-small")
         with Horizontal(id="body"):
-            with Vertical(id="table"):
+            with Vertical(id="table-area"), Vertical(id="table"):
                 with Horizontal(classes="row", id="row-first"):
                     for p in FIRST:
                         yield Slot(p)
@@ -139,19 +217,28 @@ class GameScreen(Screen[None]):
                     for p in RESERVE:
                         yield Slot(p)
                 with Horizontal(classes="row", id="row-stock"):
-                    yield Slot("stock")
-                    yield Slot("waste")
+                    yield Slot(STOCK)
+                    yield Slot(WASTE)
                     yield WasteFan()
             yield Static(id="side")
         yield Static(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
+        localize(self, self.lang)
         self._apply_size(self.app.size.width, self.app.size.height)
         self.refresh_table()
         self._request_chance()
         self._maybe_end()
         self.set_interval(WATCH_INTERVAL_S, self._watch_store)
+        pending = self.session.pending
+        if pending is not None:
+            # ``firstlast tui N`` with a game under way on the table: ask first.
+            self.session.pending = None
+            self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=pending.deal),
+                                  lambda: self._start("number", pending.deal, pending.variant),
+                                  lambda: self.say(t(self.lang, "tui.msg.kept_pending", deal=self.session.game.deal,
+                                                     pending=pending.deal)))
 
     def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal)."""
@@ -159,7 +246,8 @@ class GameScreen(Screen[None]):
             return
         if self.session.follow():
             self._ended_shown = None
-            self.say("this game was changed elsewhere: showing the saved game")
+            self.moved = frozenset()
+            self.say(t(self.lang, "tui.msg.changed"))
             self.refresh_table()
             self._request_chance()
             self._maybe_end()
@@ -174,15 +262,22 @@ class GameScreen(Screen[None]):
         self.query_one("#body").display = not small
         notice = self.query_one("#too-small", Static)
         notice.display = small
-        notice.update(f"The terminal is too small for the table: {width}×{height}, "
-                      f"it needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}. Enlarge the window (q quits).")
+        notice.update(t(self.lang, "tui.too_small", width=width, height=height, min_width=MIN_SIZE[0],
+                        min_height=MIN_SIZE[1]))
         size = C.choose_size(width, height, SIDE_WIDTH)
         self.size_now = size
+        # The side bar takes what the table leaves, within bounds; the table is centred
+        # in the rest.
+        drawn = 8 * (size.width + 1) + 1  # the eight columns and the table's left padding
+        side = max(SIDE_WIDTH - 2, min(SIDE_MAX_WIDTH, width - drawn))
+        self.query_one("#side").styles.width = side
         for slot in self.query(Slot):
-            wide = slot.place in ("stock", "waste")
+            wide = slot.place in (STOCK, WASTE)
             slot.styles.width = max(size.width, 9) if wide else size.width
             slot.styles.height = size.height + 1
         self.query_one(WasteFan).styles.height = size.height + 1
+        # The stock row's fan spans the rows above it, not the whole screen.
+        self.query_one("#row-stock").styles.width = C.table_width(size.width) - 3
 
     # ------------------------------------------------------------ painting
     @property
@@ -194,81 +289,85 @@ class GameScreen(Screen[None]):
         pos = game.position
         legal = pos.legal_moves()
         for slot in self.query(Slot):
-            label, lines = paint_slot(slot.place, pos, self.size_now, legal)
+            label, lines = paint_slot(slot.place, pos, self.size_now, legal, self.moved, self.lang)
             slot.show(label, lines)
-        self.query_one(WasteFan).show(pos.waste)
-        wide = self.app.size.width >= 100
-        title = Text(" First and Last · Первые и последние" if wide else " First and Last", style="bold")
-        title.append(f"   deal {game.deal}", style="bold #ffd24a")
-        title.append(f" · {game.variant.describe()}", style="#b8d8c0")
-        self.query_one("#title", Static).update(title)
+        self.query_one(WasteFan).show(pos.waste, self.lang)
+        self.query_one("#title", Static).update(title_text(game.deal, game.variant, self.app.size.width, self.lang))
         self.query_one("#side", Static).update(self._side_text())
 
     def _side_text(self) -> Text:
         game = self.session.game
         pos = game.position
+        lang = self.lang
         key = "#9fc7a8"
-        t = Text()
+        labels = [t(lang, f"tui.side.{k}") for k in ("active", "needs", "privileged", "pass", "redeals", "stock",
+                                                      "score", "auto", "next")]
+        pad = max(len(x) for x in labels) + 1
+
+        def label(name: str) -> None:
+            t_.append(t(lang, f"tui.side.{name}").ljust(pad), style=key)
+
+        t_ = Text()
         status = pos.status
         if status == "won":
-            t.append("★ WON — пасьянс вышел ★\n", style="bold #ffd24a")
+            t_.append(t(lang, "tui.side.won") + "\n", style="bold #ffd24a")
         elif status == "lost":
-            t.append("LOST — no move left\n", style="bold #ff8a8a")
+            t_.append(t(lang, "tui.side.lost") + "\n", style="bold #ff8a8a")
         k = pos.active
         if k is not None and pos.need is not None:
-            t.append("Active  ", style=key)
-            t.append(f"P{k + 1}", style=f"bold {C.ACTIVE}")
-            t.append(" under ")
-            t.append_text(C.pretty_text(pos.first[k]))
-            t.append("\nNeeds   ", style=key)
-            t.append(C.RANK_LABELS[pos.need - 1], style=f"bold {C.ACTIVE}")
-            t.append(f"   {len(pos.piles[k])}/13 on P{k + 1}\n")
+            label("active")
+            t_.append(f"P{k + 1}", style=f"bold {C.ACTIVE}")
+            t_.append(f" {t(lang, 'tui.side.under')} ")
+            t_.append_text(C.pretty_text(pos.first[k]))
+            t_.append("\n")
+            label("needs")
+            t_.append(C.RANK_LABELS[pos.need - 1], style=f"bold {C.ACTIVE}")
+            t_.append("   " + t(lang, "tui.side.on_pile", n=len(pos.piles[k]), pile=f"P{k + 1}") + "\n")
         priv = pos.privileged
-        t.append("Privil. ", style=key)
+        label("privileged")
         if priv is not None:
-            t.append_text(C.pretty_text(priv))
-            t.append(" at F8 ★\n", style=C.PRIVILEGED)
+            t_.append_text(C.pretty_text(priv))
+            t_.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.PRIVILEGED)
         elif not pos.variant.privileged_last:
-            t.append("none (V3)\n", style="dim")
+            t_.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
         else:
-            t.append("none: P8 has begun\n", style="dim")
+            t_.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
         redeals = pos.variant.redeals
         total = "∞" if redeals is None else str(redeals + 1)
         left = pos.redeals_left
-        t.append("Pass    ", style=key)
-        t.append(f"{pos.passes} of {total}\n", style="bold")
-        t.append("Redeals ", style=key)
-        t.append(f"{'∞' if left is None else left} left\n")
-        t.append("Stock   ", style=key)
-        t.append(f"{len(pos.stock)} · waste {len(pos.waste)}\n")
-        t.append("Score   ", style=key)
-        t.append(f"{pos.score}/104", style="bold")
-        t.append(f" · moves {len(game)}\n")
+        label("pass")
+        t_.append(t(lang, "tui.side.pass_of", total=total, **{"pass": pos.passes}) + "\n", style="bold")
+        label("redeals")
+        t_.append(t(lang, "tui.side.redeals_left", left="∞" if left is None else left) + "\n")
+        label("stock")
+        t_.append(t(lang, "tui.side.stock_waste", stock=len(pos.stock), waste=len(pos.waste)) + "\n")
+        label("score")
+        t_.append(f"{pos.score}/104", style="bold")
+        t_.append(" · " + t(lang, "tui.side.moves", n=len(game)) + "\n")
         if self.chance_text:
-            t.append(self.chance_text + "\n", style="bold #8fd3ff")
+            t_.append(self.chance_text + "\n", style="bold #8fd3ff")
         speed = SPEEDS[self.speed]
-        t.append("Auto    ", style=key)
-        t.append("▶ on" if self.auto_timer else "off", style=f"bold {C.PLAYABLE}" if self.auto_timer else "")
-        t.append(f" · {speed}/s (+/-)\n")
+        label("auto")
+        on = self.auto_timer is not None
+        t_.append(t(lang, "tui.side.auto_on" if on else "tui.side.auto_off"), style=f"bold {C.PLAYABLE}" if on else "")
+        t_.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
         legal = pos.legal_moves()
         if legal:
-            t.append("Next    ", style=key)
-            t.append(", ".join(_move_name(m) for m in legal) + "\n")
-        t.append("\nt/space turn  1–8 reserve\np privil.  b base  s step\n"
-                 "f advance  a auto  u undo  r redo\nn new  g deal#  l unfinished\n"
-                 "v variant  o import  i stats\nh help  q quit",
-                 style="#8fb79a")
+            label("next")
+            t_.append(", ".join(_move_name(m, lang) for m in legal) + "\n")
+        t_.append("\n" + t(lang, "tui.side.keys"), style="#8fb79a")
         # Tall terminals: the rest of the side bar lists the latest moves.
         side = self.query_one("#side", Static)
-        room = side.size.height - len(t.plain.splitlines()) - 2
+        room = side.size.height - len(t_.plain.splitlines()) - 2
         if room >= 3 and len(game):
-            t.append("\n\nLatest moves\n", style=key)
+            t_.append("\n\n" + t(lang, "tui.side.latest") + "\n", style=key)
             steps = game.steps[-room + 1:]
             first = len(game) - len(steps) + 1
             width = max(10, side.size.width - 2)
-            lines = [f"{first + i:4}. {_step_text(step.move, step.movements)}"[:width] for i, step in enumerate(steps)]
-            t.append("\n".join(reversed(lines)), style="#b8d8c0")
-        return t
+            lines = [f"{first + i:4}. {_step_text(step.move, step.movements, lang)}"[:width]
+                     for i, step in enumerate(steps)]
+            t_.append("\n".join(reversed(lines)), style="#b8d8c0")
+        return t_
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -285,12 +384,14 @@ class GameScreen(Screen[None]):
             assert done.error is not None
             if done.error.kind == "illegal":
                 self.app.bell()
-            self.say(done.message, error=True)
+            self.say(error_text(done.error, self.lang), error=True)
             if done.error.kind in ("conflict", "not_found"):
                 self._ended_shown = None
+                self.moved = frozenset()
                 self.refresh_table()
                 self._request_chance()
             return done
+        self.moved = frozenset(m.card for m in done.movements)
         if done.new_game:
             self._shown_new_game()
         else:
@@ -298,17 +399,25 @@ class GameScreen(Screen[None]):
         return done
 
     def _describe(self, action: ActionName, done: Done) -> str:
+        """The status line after an action: what it did in short (cards as on the
+        table), then its card movements in words (``i18n.announce``), as a screen
+        reader would say them."""
+        lang = self.lang
         if not done.steps:
-            return "nothing to do"
+            return t(lang, "tui.msg.nothing")
         if action == "undo":
-            return f"undid {_move_name(done.steps[0].move)}"
+            text = t(lang, "tui.msg.undid", move=_move_name(done.steps[0].move, lang))
+            return f"{text} — {short_announcement(done.movements, lang, undo=True)}"
         if action == "redo":
-            return f"redid {_move_name(done.steps[0].move)}"
+            text = t(lang, "tui.msg.redid", move=_move_name(done.steps[0].move, lang))
+            return f"{text} — {short_announcement(done.movements, lang)}"
         if action == "restart":
-            return f"restarted deal {self.session.game.deal} — r redoes the moves"
+            return t(lang, "tui.msg.restarted", deal=self.session.game.deal)
         last = done.steps[-1]
-        text = describe_movements(last.move, last.movements, self.pos)
-        return text if len(done.steps) == 1 else f"{len(done.steps)} moves · {text}"
+        if len(done.steps) > 1:  # autoplay, advance: the last move in short is enough
+            return t(lang, "tui.msg.moves_made", n=len(done.steps),
+                     text=describe_movements(last.move, last.movements, self.pos, lang))
+        return short_announcement(last.movements, lang)
 
     def _after_change(self, message: str) -> None:
         self.say(message)
@@ -326,8 +435,54 @@ class GameScreen(Screen[None]):
         if self._ended_shown == key:
             return
         self._ended_shown = key
-        dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game))
+        self._show_end()
+
+    def _show_end(self) -> None:
+        """The end panel of the finished game on the table, with its story (told on a
+        worker the first time, so the screen never waits for it)."""
+        game = self.session.game
+        pos = game.position
+        key = (self.session.game_id, len(game))
+        story = self.story[1] if self.story is not None and self.story[0] == key else None
+        dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game),
+                           self.lang, story)
         self.app.push_screen(dialog, self._end_chosen)
+        if story is None:
+            self._tell_story()
+
+    def _tell_story(self) -> None:
+        """Tell the finished game's story (``play.story.story_of``) on a worker thread,
+        within ``STORY_BUDGET_S``; the end panel shows it when it comes."""
+        stored = self.session.stored
+        key = (stored.id, len(stored.game))
+        if self._story_for == key:
+            return  # already being told
+        self._story_for = key
+        # A copy: the worker reads its positions while the player may undo on the table.
+        game = Game(stored.game.deal, stored.game.variant, stored.game.moves)
+        lang = self.lang
+
+        def tell() -> None:
+            from ..play.story import story_of
+
+            try:
+                text = story_of(game, budget_s=STORY_BUDGET_S).render(STORY_WIDTH, lang)
+            except Exception as e:  # the story is a bonus: its failure must not end the game
+                text = t(lang, "tui.story.failed", reason=f"{type(e).__name__}: {e}"[:120])
+            with contextlib.suppress(RuntimeError):  # the app is shutting down
+                self.app.call_from_thread(self._story_told, key, lang, text)
+
+        self.run_worker(tell, thread=True, group="story", exit_on_error=False)
+
+    def _story_told(self, key: tuple[str, int], lang: str, text: str) -> None:
+        if self._story_for == key:
+            self._story_for = None
+        if lang != self.lang:
+            return  # the language changed meanwhile: told again when asked
+        self.story = (key, text)
+        screen = self.app.screen
+        if isinstance(screen, EndDialog) and key == (self.session.game_id, len(self.session.game)):
+            screen.show_story(text)
 
     def _end_chosen(self, choice: str | None) -> None:
         if choice == "undo":
@@ -341,13 +496,35 @@ class GameScreen(Screen[None]):
         elif choice == "random":
             self._start("random", variant=self.new_variant)
 
+    def _confirm_leaving(self, what: str, go: Callable[[], None], stay: Callable[[], None] | None = None) -> None:
+        """Run ``go`` (which puts ``what`` on the table); when that would abandon the
+        game under way, only once the player says yes (Enter/y; Escape/n keeps it)."""
+        self.stop_auto()
+        if not self.session.under_way():
+            go()
+            return
+        game = self.session.game
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                go()
+            elif stay is not None:
+                stay()
+            else:
+                self.say(t(self.lang, "tui.msg.kept", deal=game.deal))
+
+        self.app.push_screen(ConfirmDialog(
+            t(self.lang, "tui.confirm.title", deal=game.deal, what=what),
+            plural(self.lang, "tui.confirm.text", len(game)), self.lang), answered)
+
     def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None) -> None:
         """A new game on the table (the play layer leaves the one there: abandoned if
-        it was under way, docs/play.md)."""
+        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``)."""
         self.stop_auto()
         done = self.session.start(how, deal, variant)
         if not done.ok:
-            self.say(done.message, error=True)
+            assert done.error is not None
+            self.say(error_text(done.error, self.lang), error=True)
             return
         self._shown_new_game()
 
@@ -355,7 +532,8 @@ class GameScreen(Screen[None]):
         game = self.session.game
         self.chance_text = None
         self._ended_shown = None
-        self.say(f"new game: deal {game.deal} ({game.variant.describe()})")
+        self.moved = frozenset()
+        self.say(t(self.lang, "tui.msg.new_game", deal=game.deal, variant=describe_variant(game.variant, self.lang)))
         self.refresh_table()
         self._request_chance()
 
@@ -379,7 +557,7 @@ class GameScreen(Screen[None]):
         self.stop_auto()
         base = controls(self.pos).base
         if base is None:
-            self.say("the game is over: no move left (R11)", error=True)
+            self.say(t(self.lang, "tui.msg.over_no_move"), error=True)
             return
         self._act("move", str(base))
 
@@ -395,15 +573,15 @@ class GameScreen(Screen[None]):
     def action_auto(self) -> None:
         if self.auto_timer is not None:
             self.stop_auto()
-            self.say("autoplay paused")
+            self.say(t(self.lang, "tui.msg.paused"))
             self.refresh_table()
             self._request_chance()
             return
         if self.pos.status != "playing":
-            self.say("the game is over: nothing to autoplay (R11)", error=True)
+            self.say(t(self.lang, "tui.msg.over_no_auto"), error=True)
             return
         self._start_timer()
-        self.say(f"autoplay at {SPEEDS[self.speed]} moves/s — a or escape pauses")
+        self.say(t(self.lang, "tui.msg.auto_on", speed=SPEEDS[self.speed]))
         self.refresh_table()
 
     def _start_timer(self) -> None:
@@ -427,7 +605,7 @@ class GameScreen(Screen[None]):
     def action_pause(self) -> None:
         if self.auto_timer is not None:
             self.stop_auto()
-            self.say("autoplay paused")
+            self.say(t(self.lang, "tui.msg.paused"))
             self.refresh_table()
             self._request_chance()
 
@@ -436,7 +614,7 @@ class GameScreen(Screen[None]):
         if self.auto_timer is not None:
             self.stop_auto()
             self._start_timer()
-        self.say(f"autoplay speed {SPEEDS[self.speed]} moves/s")
+        self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
         self.refresh_table()
 
     def action_undo(self) -> None:
@@ -455,16 +633,18 @@ class GameScreen(Screen[None]):
         self._act("restart")
 
     def action_new_random(self) -> None:
-        self._start("random", variant=self.new_variant)
+        self._confirm_leaving(t(self.lang, "tui.confirm.what.new"),
+                              lambda: self._start("random", variant=self.new_variant))
 
     def action_new_by_number(self) -> None:
         self.stop_auto()
 
         def chosen(n: int | None) -> None:
             if n is not None:
-                self._start("number", n, self.new_variant)
+                self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=n),
+                                      lambda: self._start("number", n, self.new_variant))
 
-        self.app.push_screen(DealDialog(), chosen)
+        self.app.push_screen(DealDialog(self.lang), chosen)
 
     def action_variant(self) -> None:
         self.stop_auto()
@@ -474,12 +654,12 @@ class GameScreen(Screen[None]):
                 return
             error = self.session.save_settings(variant=v.token)
             if error is not None:
-                self.say(error.message, error=True)
+                self.say(error_text(error, self.lang), error=True)
                 return
             self.new_variant = v
-            self.say(f"new games: {v.describe()} — n starts one, g picks a deal")
+            self.say(t(self.lang, "tui.msg.new_variant", variant=describe_variant(v, self.lang)))
 
-        self.app.push_screen(VariantDialog(self.new_variant), chosen)
+        self.app.push_screen(VariantDialog(self.new_variant, self.lang), chosen)
 
     def action_import_record(self) -> None:
         """Store someone's game from a record file (the play layer checks it by replaying
@@ -492,12 +672,12 @@ class GameScreen(Screen[None]):
             try:
                 stored = self.session.play.import_record(self.session.player, text)
             except PlayError as e:
-                self.say(e.message, error=True)
+                self.say(error_text(e, self.lang), error=True)
                 return
-            self.say(f"imported deal {stored.game.deal} ({stored.game.variant.describe()}, {len(stored.game)} moves):"
-                     " kept with your games, not counted in your statistics")
+            self.say(t(self.lang, "tui.msg.imported", deal=stored.game.deal,
+                       variant=describe_variant(stored.game.variant, self.lang), moves=len(stored.game)))
 
-        self.app.push_screen(ImportDialog(), chosen)
+        self.app.push_screen(ImportDialog(self.lang), chosen)
 
     def action_reopen(self) -> None:
         """Put one of the player's unfinished games back on the table (the one there is
@@ -508,26 +688,60 @@ class GameScreen(Screen[None]):
         def chosen(game_id: str | None) -> None:
             if game_id is None:
                 return
+            deal = next((str(g.deal) for g in games if g.id == game_id), "?")
+            self._confirm_leaving(t(self.lang, "tui.confirm.what.unfinished", deal=deal), lambda: reopen(game_id))
+
+        def reopen(game_id: str) -> None:
             done = self.session.reopen(game_id)
             if not done.ok:
-                self.say(done.message, error=True)
+                assert done.error is not None
+                self.say(error_text(done.error, self.lang), error=True)
                 return
             self._shown_new_game()
 
-        self.app.push_screen(UnfinishedDialog(games, self.session.game_id), chosen)
+        self.app.push_screen(UnfinishedDialog(games, self.session.game_id, self.lang), chosen)
 
     def action_help(self) -> None:
         self.stop_auto()
 
         def closed(_: None) -> None:
-            self.help_language = screen.language
+            if screen.language != self.lang:
+                self.set_language(screen.language)
 
-        screen = HelpScreen(self.help_language)
+        screen = HelpScreen(self.lang)
         self.app.push_screen(screen, closed)
+
+    def action_language(self) -> None:
+        """Switch the terminal between Russian and English (saved: the browser follows)."""
+        self.set_language(other(self.lang))
+
+    def set_language(self, lang: str) -> None:
+        """Say everything in ``lang`` from now on: footer, title, side bar, table, status."""
+        self.lang = lang
+        self.story = None  # told in the old language
+        error = self.session.save_settings(lang=lang)
+        localize(self, lang)
+        self.app.title = t(lang, "tui.title.short")
+        self.chance_text = describe_answer(self.chance_answer, lang)
+        self._apply_size(self.app.size.width, self.app.size.height)
+        self.refresh_table()
+        if error is not None:
+            self.say(error_text(error, lang), error=True)
+        else:
+            self.say(t(lang, "tui.msg.language"))
+
+    def action_story(self) -> None:
+        """Reopen the end panel, with the story of the game (only a finished game has one)."""
+        self.stop_auto()
+        if self.pos.status == "playing":
+            self.say(t(self.lang, "tui.msg.no_story"), error=True)
+            return
+        self._ended_shown = (self.session.game_id, len(self.session.game))
+        self._show_end()
 
     def action_stats(self) -> None:
         self.stop_auto()
-        self.app.push_screen(StatsScreen(self.session.play, self.session.player))
+        self.app.push_screen(StatsScreen(self.session.play, self.session.player, self.lang))
 
     def action_quit_game(self) -> None:
         self.stop_auto()
@@ -536,24 +750,28 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------ mouse
     def on_slot_clicked(self, event: Slot.Clicked) -> None:
         place = event.place
-        if place == "stock":
+        if place == STOCK:
             self.action_turn()
-        elif place == "waste":
-            self.action_play("W")
-        elif place.startswith("P"):
+        elif place == WASTE:
+            self.action_play(WASTE)
+        elif place in PILES:
             self.action_step()
         else:
             self.action_play(place)
 
     # ------------------------------------------------------------ chance
-    def _request_chance(self) -> None:
+    def _request_chance(self, refine: bool = False) -> None:
         runner = self.chance_runner
         if runner is None:
             return
+        if self._refine_timer is not None and not refine:
+            self._refine_timer.stop()
+            self._refine_timer = None
         pos = self.pos
         if pos.status != "playing":
             if self.chance_text is not None:  # e.g. redoing the last move: no stale figure beside the end
                 self.chance_text = None
+                self.chance_answer = None
                 if self.is_mounted:
                     self.query_one("#side", Static).update(self._side_text())
             return
@@ -565,31 +783,47 @@ class GameScreen(Screen[None]):
         def start(fn: Callable[[], None]) -> None:
             self.run_worker(fn, thread=True, group="chance", exit_on_error=False)
 
-        runner.request(pos, start)
+        runner.request(pos, start, refine=refine)
 
-    def _chance_done_threadsafe(self, pos: Position, est: Estimate | None) -> None:
+    def _chance_done_threadsafe(self, pos: Position, answer: Answer) -> None:
         with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(self._chance_done, pos, est)
+            self.app.call_from_thread(self._chance_done, pos, answer)
 
-    def _chance_done(self, pos: Position, est: Estimate | None) -> None:
+    def _chance_done(self, pos: Position, answer: Answer) -> None:
         if pos is not self.pos:
             return  # a newer position is on the table; its estimate is on the way
-        self.chance_text = None if est is None else format_estimate(est)
+        self.chance_answer = answer
+        self.chance_text = describe_answer(answer, self.lang)
         if self.is_mounted:
             self.query_one("#side", Static).update(self._side_text())
+        if refinable(answer) and self._refine_timer is None:
+            # The player is thinking: pool more samples of this position meanwhile.
+            self._refine_timer = self.set_timer(REFINE_DELAY_S, lambda: self._refine(pos))
+
+    def _refine(self, pos: Position) -> None:
+        self._refine_timer = None
+        if pos is not self.pos or self.auto_timer is not None:
+            return  # the position moved on (its own figure is asked for) or autoplay runs
+        self._request_chance(refine=True)
 
 
-def _step_text(move: Move, movements: tuple[Movement, ...]) -> str:
+def _step_text(move: Move, movements: tuple[Movement, ...], lang: str = "en") -> str:
     """One line of the move log: ``R3 7♥→P1 2♣→R3``."""
     if move.kind == "redeal":
-        return f"redeal ({len(movements)} cards)"
-    moved = " ".join(f"{C.pretty(m.card)}→{m.target}" for m in movements)
-    return f"{_move_name(move)} {moved}"
+        return t(lang, "tui.log.redeal", n=len(movements))
+    moved = " ".join(f"{C.pretty(m.card)}→{_place(m.target, lang)}" for m in movements)
+    return f"{_move_name(move, lang)} {moved}"
 
 
-def _move_name(move: Move) -> str:
-    if move.kind == "play":
-        return {"W": "waste"}.get(str(move), str(move))
+def _move_name(move: Move, lang: str = "en") -> str:
+    """A move as the table names it: its place (``R3``, ``F8``), or ``turn``,
+    ``redeal`` and ``waste`` in words."""
+    if move.kind == "turn":
+        return t(lang, "tui.move.turn")
+    if move.kind == "redeal":
+        return t(lang, "tui.move.redeal")
+    if move.kind == "play" and move.source in (WASTE, "W"):
+        return t(lang, "tui.move.waste")
     return str(move)
 
 
@@ -598,7 +832,7 @@ class FirstLastApp(App[None]):
     for which game goes on the table. ``variant=None``: new games use the player's
     variant setting (shared with the browser game; the ``v`` key changes it)."""
 
-    TITLE = "First and Last"
+    TITLE = t("en", "tui.title.short")
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,
@@ -611,6 +845,7 @@ class FirstLastApp(App[None]):
         self.estimator = estimator
 
     def on_mount(self) -> None:
+        self.title = t(lang_of(self.session.settings().lang), "tui.title.short")
         self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator))
 
     @property

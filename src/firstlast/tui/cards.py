@@ -23,11 +23,15 @@ FACE: Final = "#f4f1e6"
 RED: Final = "#c40c2a"
 BLACK: Final = "#151515"
 EDGE: Final = "#8a8a80"
-BACK: Final = "#1d3f8f"
-BACK_2: Final = "#7a1f2b"  # deck 2's back: the decks differ only there (R1)
+# The decks differ only in their backs (R1): burgundy for deck 1, dark blue for deck 2,
+# as in the browser game.
+BACK: Final = "#7b1e2e"
+BACK_2: Final = "#1b2f5e"
 ACTIVE: Final = "#ffd24a"
 PLAYABLE: Final = "#3fe05a"
 PRIVILEGED: Final = "#ff9f1c"
+#: The face of the card(s) the last action moved, so autoplay can be followed.
+FACE_MOVED: Final = "#fff0a8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,10 @@ MEDIUM: Final = CardSize("medium", 7, 5)
 LARGE: Final = CardSize("large", 9, 7)
 HUGE: Final = CardSize("huge", 11, 9)
 SIZES: Final = (SMALL, MEDIUM, LARGE, HUGE)
+#: Card widths the table may use; a card may be wider than its height's size when the
+#: terminal is wide but not tall (at most ``MAX_EXTRA_WIDTH`` wider).
+WIDTHS: Final = (5, 7, 9, 11, 13)
+MAX_EXTRA_WIDTH: Final = 4
 
 # Box characters by emphasis: plain edge, playable (heavy), active pile (double).
 _BOXES: Final = {
@@ -73,8 +81,9 @@ def pretty_text(card: Card | None) -> Text:
 
 
 def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
-           inner: list[list[tuple[str, Style]]]) -> list[Text]:
-    """A box of ``width``×``height`` whose interior rows are given as styled segments."""
+           inner: list[list[tuple[str, Style]]], footer: str = "") -> list[Text]:
+    """A box of ``width``×``height`` whose interior rows are given as styled segments;
+    ``footer`` is written into the bottom edge (cut to fit)."""
     tl, tr, bl, br, hz, vt = tuple(box)
     lines = [Text(tl + hz * (width - 2) + tr, style=edge)]
     for row in inner:
@@ -86,17 +95,20 @@ def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
         line.append(" " * max(0, width - 2 - used), style=fill)
         line.append(vt, style=edge)
         lines.append(line)
-    lines.append(Text(bl + hz * (width - 2) + br, style=edge))
+    lines.append(Text(bl + footer[:width - 2].center(width - 2, hz) + br, style=edge))
     return lines
 
 
-def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: str = EDGE) -> list[Text]:
-    """The face of ``card`` as ``size.height`` lines of ``size.width`` cells."""
+def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: str = EDGE,
+               footer: str = "", moved: bool = False) -> list[Text]:
+    """The face of ``card`` as ``size.height`` lines of ``size.width`` cells;
+    ``footer`` goes in the bottom edge (a pile's depth), ``moved`` tints the face."""
     w, h = size.width, size.height
     iw = w - 2
-    fill = Style(bgcolor=FACE)
-    ink = Style(color=RED if card.red else BLACK, bgcolor=FACE, bold=True)
-    edge = Style(color=edge_color, bgcolor=FACE, bold=emphasis != "plain")
+    face = FACE_MOVED if moved else FACE
+    fill = Style(bgcolor=face)
+    ink = Style(color=RED if card.red else BLACK, bgcolor=face, bold=True)
+    edge = Style(color=edge_color, bgcolor=face, bold=emphasis != "plain")
     label = rank_label(card) + SUIT_SYMBOLS[card.suit]
     suit = SUIT_SYMBOLS[card.suit]
     rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
@@ -106,18 +118,25 @@ def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: 
         rows[0] = [(label, ink)]
         rows[-1] = [(label.rjust(iw), ink)]
         mid = (h - 2) // 2
-        if size.width >= 11:
+        if size.width >= 11 and h - 2 >= 5:
             # Big cards show the rank large in the middle as well as the pip.
             rows[mid - 1] = [(suit.center(iw), ink)]
             rows[mid] = [(rank_label(card).center(iw), ink)]
             rows[mid + 1] = [(suit.center(iw), ink)]
         else:
             rows[mid] = [(suit.center(iw), ink)]
-    return _frame(w, h, _BOXES[emphasis], edge, fill, rows)
+    return _frame(w, h, _BOXES[emphasis], edge, fill, rows, footer)
+
+
+def depth_footer(depth: int, size: CardSize) -> str:
+    """A pile's depth for its card's bottom edge: ``7/13``, or ``7`` on small cards."""
+    full = f"{depth}/13"
+    return full if len(full) <= size.width - 2 else str(depth)
 
 
 def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[Text]:
-    """A face-down card (the stock), optionally with a count in the middle."""
+    """A face-down card (the stock) with the back of ``deck`` (1 or 2), optionally with
+    a count in the middle."""
     w, h = size.width, size.height
     iw = w - 2
     colour = BACK if deck == 1 else BACK_2
@@ -143,13 +162,24 @@ def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_c
     return _frame(w, h, _BOXES[emphasis], edge, fill, rows)
 
 
+def table_width(card_width: int) -> int:
+    """Columns the table takes with cards ``card_width`` wide (8 columns, a gap after
+    each, a margin)."""
+    return 8 * (card_width + 1) + 3
+
+
 def choose_size(width: int, height: int, side_width: int) -> CardSize:
     """The biggest card size whose table (8 columns, 4 rows of cards, each with a label
-    line) fits a ``width``×``height`` screen beside a side bar of ``side_width``."""
+    line) fits a ``width``×``height`` screen beside a side bar of ``side_width``; on a
+    screen wider than that size needs, wider cards (up to ``MAX_EXTRA_WIDTH`` more)."""
     best = SMALL
     for size in SIZES:
-        need_w = 8 * (size.width + 1) + 3 + side_width
         need_h = 4 * (size.height + 1) + 5
-        if width >= need_w and height >= need_h:
+        if width >= table_width(size.width) + side_width and height >= need_h:
             best = size
-    return best
+    fits = [w for w in WIDTHS if best.width <= w <= best.width + MAX_EXTRA_WIDTH
+            and width >= table_width(w) + side_width]
+    wide = max(fits, default=best.width)
+    if wide == best.width:
+        return best
+    return CardSize(f"{best.name}, {wide} wide", wide, best.height)

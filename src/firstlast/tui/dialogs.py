@@ -1,8 +1,8 @@
-"""Dialogs and secondary screens: deal number, variant, game over, help, statistics."""
+"""Dialogs and secondary screens: deal number, variant, leaving a game, game over, help,
+statistics."""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import ClassVar
 
@@ -10,17 +10,20 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static, Switch
 from textual.widgets.option_list import Option
 
 from ..engine import Variant
-from ..play import PlayError, PlayService, Stats, parse_deal
+from ..i18n import book_text, describe_variant, help_markdown, percent_number, plural, t
+from ..play import MAX_REDEALS, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.settings import parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from ..store import GameSummary
+from .messages import error_text
+from .words import binding, localize, other
 
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
@@ -29,28 +32,69 @@ DIALOG_CSS = """
 .dialog .error { color: #ff6b6b; }
 .dialog .buttons { height: auto; margin-top: 1; }
 .dialog Button { margin-right: 1; min-width: 8; width: auto; }
-.dialog Checkbox { border: none; padding: 0 1; height: 1; margin-top: 1; }
+.dialog .toggle { height: auto; margin-top: 1; }
+.dialog .toggle Switch { border: none; height: 1; padding: 0; margin-right: 1; }
+.dialog .toggle Label { width: 1fr; }
 """
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question: Enter or y confirms, Escape or n cancels."""
+
+    DEFAULT_CSS = "ConfirmDialog { align: center middle; }" + DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        binding("enter,y", "answer(True)", "tui.binding.yes"),
+        binding("escape,n", "answer(False)", "tui.binding.no"),
+    ]
+
+    def __init__(self, question: str, detail: str = "", lang: str = "en") -> None:
+        super().__init__()
+        self.question, self.detail, self.lang = question, detail, lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="confirm"):
+            yield Label(self.question, id="confirm-question")
+            if self.detail:
+                yield Label(self.detail, id="confirm-detail")
+            with Horizontal(classes="buttons"):
+                yield Button(t(self.lang, "tui.confirm.yes"), variant="warning", id="yes")
+                yield Button(t(self.lang, "tui.confirm.no"), id="no")
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class DealDialog(ModalScreen[int | None]):
     """Ask for a deal number."""
 
     DEFAULT_CSS = "DealDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__()
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Deal number (0 … 18446744073709551615):")
-            yield Input(placeholder="e.g. 42", id="deal-input")
+            yield Label(t(self.lang, "tui.deal.prompt"))
+            yield Input(placeholder=t(self.lang, "tui.deal.placeholder"), id="deal-input")
             yield Label("", id="deal-error", classes="error")
-            yield Label("Enter: play it · Escape: cancel")
+            yield Label(t(self.lang, "tui.deal.keys"))
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
             n = parse_deal(event.value.strip())
         except PlayError as e:
-            self.query_one("#deal-error", Label).update(e.message)
+            self.query_one("#deal-error", Label).update(error_text(e, self.lang))
             return
         self.dismiss(n)
 
@@ -62,20 +106,28 @@ class ImportDialog(ModalScreen[str | None]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
     DEFAULT_CSS = "ImportDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__()
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Import a game record (someone's game: kept and replayable, not counted):")
-            yield Input(placeholder="path of a record file, e.g. game.txt", id="record-path")
+            yield Label(t(self.lang, "tui.import.prompt"))
+            yield Input(placeholder=t(self.lang, "tui.import.placeholder"), id="record-path")
             yield Label("", id="record-error", classes="error")
-            yield Label("Enter: import · Escape: cancel")
+            yield Label(t(self.lang, "tui.import.keys"))
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
             text = read_record_file(Path(event.value.strip()).expanduser())
         except RecordFileError as e:
-            self.query_one("#record-error", Label).update(str(e))
+            # The file's own problem (its path, the system's reason) as the reader says it.
+            self.query_one("#record-error", Label).update(t(self.lang, "tui.import.error", reason=str(e)))
             return
         self.dismiss(text)
 
@@ -90,23 +142,29 @@ class UnfinishedDialog(ModalScreen[str | None]):
     DEFAULT_CSS = "UnfinishedDialog { align: center middle; }" + DIALOG_CSS + """
     UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
 
-    def __init__(self, games: list[GameSummary], current: str) -> None:
+    def __init__(self, games: list[GameSummary], current: str, lang: str = "en") -> None:
         super().__init__()
         self.games = [g for g in games if g.id != current]
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
+        lang = self.lang
         with Vertical(classes="dialog"):
-            yield Label("Unfinished games — Enter reopens one, Escape cancels:")
+            yield Label(t(lang, "tui.unfinished.prompt"))
             if not self.games:
-                yield Label("none but the game on the table", id="unfinished-none")
+                yield Label(t(lang, "tui.unfinished.none"), id="unfinished-none")
             else:
                 yield OptionList(*[
-                    Option(f"deal {g.deal} · {g.variant.describe()} · {g.moves} moves · score {g.score}"
-                           f"{' · abandoned' if g.abandoned else ''}", id=g.id)
+                    Option(t(lang, "tui.unfinished.item", deal=g.deal, variant=describe_variant(g.variant, lang),
+                             moves=g.moves, score=g.score)
+                           + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
                     for g in self.games
                 ], id="unfinished")
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -115,38 +173,68 @@ class UnfinishedDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class VariantDialog(ModalScreen[Variant | None]):
-    """Choose the rules variant (V1–V3) for new games."""
+class Toggle(Horizontal):
+    """A switch with a sentence that says its state in words (``… : on``/``off``),
+    since a switch's look alone does not say which way is on."""
 
-    DEFAULT_CSS = "VariantDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, current: Variant) -> None:
-        super().__init__()
-        self.current = current
+    def __init__(self, text: str, value: bool, switch_id: str, lang: str = "en") -> None:
+        super().__init__(classes="toggle")
+        self._text, self._value, self._switch_id, self._lang = text, value, switch_id, lang
 
     def compose(self) -> ComposeResult:
-        v = self.current
+        yield Switch(self._value, id=self._switch_id)
+        yield Label(self._words(self._value), id=f"{self._switch_id}-label")
+
+    def _words(self, on: bool) -> str:
+        state = t(self._lang, "tui.toggle.on" if on else "tui.toggle.off")
+        return t(self._lang, "tui.toggle", text=self._text, state=state)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        self.query_one(Label).update(self._words(event.value))
+
+
+class VariantDialog(ModalScreen[Variant | None]):
+    """Choose the rules variant (V1–V3) for new games. Every rule is said the way it
+    reads when on (V3 is the privileged last card being *off*)."""
+
+    DEFAULT_CSS = "VariantDialog { align: center middle; }" + DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+
+    def __init__(self, current: Variant, lang: str = "en") -> None:
+        super().__init__()
+        self.current = current
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        v, lang = self.current, self.lang
         with Vertical(classes="dialog"):
-            yield Label("Variant for new games (the current game keeps its rules)")
-            yield Label("V1 redeals — a number, or 'unlimited' (canonical 3):")
+            yield Label(t(lang, "tui.variant.title"))
+            yield Label(t(lang, "tui.variant.redeals_range", max=MAX_REDEALS))
             yield Input(value="unlimited" if v.redeals is None else str(v.redeals), id="redeals")
-            yield Checkbox("V2 the waste's top card is playable", v.waste_playable, id="waste")
-            yield Checkbox("V3 the last first-row card is privileged (R8)", v.privileged_last, id="privileged")
+            yield Toggle(t(lang, "tui.variant.waste_toggle"), v.waste_playable, "waste", lang)
+            yield Toggle(t(lang, "tui.variant.privileged_toggle"), v.privileged_last, "privileged", lang)
             yield Label("", id="variant-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("OK", variant="primary", id="ok")
-                yield Button("Canonical", id="canonical")
-                yield Button("Cancel", id="cancel")
+                yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
+                yield Button(t(lang, "tui.button.canonical"), id="canonical")
+                yield Button(t(lang, "tui.button.cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
 
     def _chosen(self) -> Variant | None:
+        """The variant asked for, checked by the play layer's parsers (the same bounds
+        as the settings everywhere); a refusal is shown and nothing is chosen."""
+        error = self.query_one("#variant-error", Label)
         try:
             redeals = parse_redeals(self.query_one("#redeals", Input).value)
+            variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
+                                     "privileged_last": self.query_one("#privileged", Switch).value})
         except PlayError as e:
-            self.query_one("#variant-error", Label).update(e.message)
+            error.update(t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang)))
             return None
-        return Variant(redeals=redeals, waste_playable=self.query_one("#waste", Checkbox).value,
-                       privileged_last=self.query_one("#privileged", Checkbox).value)
+        error.update("")
+        return variant
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
         v = self._chosen()
@@ -168,42 +256,60 @@ class VariantDialog(ModalScreen[Variant | None]):
 
 
 class EndDialog(ModalScreen[str]):
-    """The game is over: result, score, deal; play again, next deal, random deal."""
+    """The game is over: result, score, deal, and the story of the game (its chance
+    curve and why it stopped, or where it passed 50 %) once the worker has told it;
+    play again, next deal, random deal."""
 
     DEFAULT_CSS = "EndDialog { align: center middle; }" + DIALOG_CSS + """
+    EndDialog .dialog { width: 76; }
     EndDialog .won { color: #ffd24a; text-style: bold; }
     EndDialog .lost { color: #ff8080; text-style: bold; }
+    EndDialog #end-story { margin-top: 1; color: #b8d8c0; }
     """
     # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
     # restart = play again), so a key pressed for the table never does something else.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,ctrl+r", "choose('again')", "Play again"),
-        Binding("right", "choose('next')", "Next deal"),
-        Binding("n", "choose('random')", "New deal"),
-        Binding("u,ctrl+z", "choose('undo')", "Undo the last move"),
-        Binding("q", "choose('quit')", "Quit"),
-        Binding("escape,c", "choose('close')", "Close"),
+        binding("enter,ctrl+r", "choose('again')", "tui.end.binding.again"),
+        binding("right", "choose('next')", "tui.end.binding.next"),
+        binding("n", "choose('random')", "tui.end.binding.random"),
+        binding("u,ctrl+z", "choose('undo')", "tui.end.binding.undo"),
+        binding("q", "choose('quit')", "tui.end.binding.quit"),
+        binding("escape,c", "choose('close')", "tui.end.binding.close"),
     ]
 
-    def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int) -> None:
+    def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
+                 lang: str = "en", story: str | None = None) -> None:
         super().__init__()
         self.won, self.deal, self.variant = won, deal, variant
         self.score, self.passes, self.moves = score, passes, moves
+        self.lang = lang
+        self.story = story
 
     def compose(self) -> ComposeResult:
+        lang = self.lang
         with Vertical(classes="dialog", id="end"):
             if self.won:
-                yield Label("★ The patience came out! — Пасьянс вышел! ★", classes="won")
+                yield Label(t(lang, "tui.end.won"), classes="won")
             else:
-                yield Label("The patience did not come out — пасьянс не вышел", classes="lost")
-            yield Label(f"Deal {self.deal} · {self.variant.describe()}")
-            yield Label(f"Score {self.score} of 104 cards on the piles · "
-                        f"{self.passes} pass{'es' if self.passes != 1 else ''} · {self.moves} moves")
+                yield Label(t(lang, "tui.end.lost"), classes="lost")
+            yield Label(t(lang, "tui.end.deal", deal=self.deal, variant=describe_variant(self.variant, lang)))
+            yield Label(plural(lang, "tui.end.score", self.passes, score=self.score, passes=self.passes,
+                               moves=self.moves))
+            yield Static(self.story or t(lang, "tui.story.wait"), id="end-story")
             with Horizontal(classes="buttons"):
-                yield Button("Again (Enter)", variant="primary", id="again")
-                yield Button("Next deal (→)", id="next")
-                yield Button("New deal (n)", id="random")
-                yield Button("Close (c)", id="close")
+                yield Button(t(lang, "tui.end.again"), variant="primary", id="again")
+                yield Button(t(lang, "tui.end.next"), id="next")
+                yield Button(t(lang, "tui.end.random"), id="random")
+                yield Button(t(lang, "tui.end.close"), id="close")
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
+
+    def show_story(self, text: str) -> None:
+        """The story of the game, once told (from the screen's worker)."""
+        self.story = text
+        if self.is_mounted:
+            self.query_one("#end-story", Static).update(text)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
@@ -212,34 +318,29 @@ class EndDialog(ModalScreen[str]):
         self.dismiss(what)
 
 
-def _data(name: str) -> str:
-    return resources.files("firstlast.tui").joinpath("data", name).read_text(encoding="utf-8")
-
-
-def help_text(language: str) -> str:
-    """The help page as Markdown: rules and keys, in ``en`` or ``ru``; the Russian page
-    ends with the book's own text."""
-    if language == "ru":
-        book = _data("seed-ru.txt").strip()
-        # The reprint's first line is the site's section name, not part of the text.
-        lines = [ln.strip() for ln in book.splitlines() if ln.strip()]
-        if lines and lines[0] == "Библиотека":
-            lines = lines[1:]
-        title, body = lines[0], "\n\n".join(lines[1:])
-        return _data("help-ru.md") + f"\n\n## Текст книги\n\n### {title}\n\n{body}\n"
-    return _data("help-en.md")
+def help_text(lang: str) -> str:
+    """The help page as Markdown (``i18n.help_markdown``: rules, variants, the chance
+    figure, keys), followed by the book's own Russian text (``i18n.book_text``)."""
+    book = book_text().strip()
+    # The reprint's first line is the site's section name, not part of the text.
+    lines = [ln.strip() for ln in book.splitlines() if ln.strip()]
+    if lines and lines[0] == "Библиотека":
+        lines = lines[1:]
+    title, body = lines[0], "\n\n".join(lines[1:])
+    return help_markdown(lang).rstrip() + f"\n\n## {t(lang, 'tui.help.book')}\n\n### {title}\n\n{body}\n"
 
 
 class HelpScreen(Screen[None]):
-    """Rules and keys; ``l`` switches between Russian and English."""
+    """Rules and keys; ``l`` switches between Russian and English (the whole terminal
+    follows once the help is closed)."""
 
     DEFAULT_CSS = """
     HelpScreen { background: #0e2416; }
     HelpScreen #help-body { padding: 0 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("l", "language", "Русский / English"),
-        Binding("escape,q,h,question_mark", "close", "Back to the game"),
+        binding("l", "language", "tui.binding.language"),
+        binding("escape,q,h,question_mark", "close", "tui.binding.back"),
     ]
 
     def __init__(self, language: str = "en") -> None:
@@ -255,11 +356,12 @@ class HelpScreen(Screen[None]):
         self._show()
 
     def _show(self) -> None:
+        localize(self, self.language)
         self.query_one("#help-body", Static).update(Markdown(help_text(self.language)))
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_language(self) -> None:
-        self.language = "en" if self.language == "ru" else "ru"
+        self.language = other(self.language)
         self._show()
 
     def action_close(self) -> None:
@@ -269,7 +371,7 @@ class HelpScreen(Screen[None]):
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
 
-def histogram_lines(stats: Stats, rows: int = 4) -> list[Text]:
+def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]:
     """Scores of finished games in bins of 8 cards (0–7 … 96–103) plus a column for
     won games (104), drawn with eighth-block characters, ``rows`` lines high."""
     hist = stats.score_histogram()
@@ -286,30 +388,31 @@ def histogram_lines(stats: Stats, rows: int = 4) -> list[Text]:
                 ch = BLOCKS[1]  # never let a non-empty bin vanish
             line.append(ch * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
         lines.append(line)
-    axis = Text("0   8   16  24  32  40  48  56  64  72  80  88  96  won", style="dim")
+    axis = Text("0   8   16  24  32  40  48  56  64  72  80  88  96  " + t(lang, "tui.stats.won_column"), style="dim")
     lines.append(axis)
     return lines
 
 
-def stats_renderable(play: PlayService, player: str) -> Table | Text:
+def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table | Text:
     """The player's statistics per variant (the play layer's policy: docs/play.md)."""
     all_stats = play.stats(player)
     if not all_stats:
-        return Text("No games yet.")
+        return Text(t(lang, "tui.stats.none"))
     grid = Table.grid(padding=(0, 2))
     grid.add_column()
     for st in all_stats:
         v = st.variant
-        grid.add_row(Text(f"{v.describe()}  [{v.token}]", style="bold #ffd24a"))
+        grid.add_row(Text(f"{describe_variant(v, lang)}  [{v.token}]", style="bold #ffd24a"))
         if not st.played:
-            grid.add_row(Text("  no finished games yet", style="dim"))
+            grid.add_row(Text("  " + t(lang, "tui.stats.none_variant"), style="dim"))
             grid.add_row(Text(""))
             continue
-        grid.add_row(Text(f"  played {st.played} · won {st.won} · lost {st.lost} · abandoned {st.abandoned}"
-                          f" · win {100 * st.win_rate:.1f} %"))
-        grid.add_row(Text(f"  streak {st.current_streak} (best {st.best_streak}) · "
-                          f"average passes {st.average_passes:.2f}"))
-        for line in histogram_lines(st):
+        rate = percent_number(100 * st.win_rate, 1, lang)
+        grid.add_row(Text("  " + t(lang, "tui.stats.counts", played=st.played, won=st.won, lost=st.lost,
+                                   abandoned=st.abandoned, rate=rate)))
+        grid.add_row(Text("  " + t(lang, "tui.stats.streaks", streak=st.current_streak, best=st.best_streak,
+                                   passes=percent_number(st.average_passes, 2, lang))))
+        for line in histogram_lines(st, lang=lang):
             grid.add_row(Text("  ") + line)
         grid.add_row(Text(""))
     return grid
@@ -322,17 +425,20 @@ class StatsScreen(Screen[None]):
     StatsScreen { background: #0e2416; }
     StatsScreen #stats-body { padding: 1 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,i", "close", "Back to the game")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "close", "tui.binding.back")]
 
-    def __init__(self, play: PlayService, player: str) -> None:
+    def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
         super().__init__()
-        self.play, self.player = play, player
+        self.play, self.player, self.lang = play, player, lang
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(Text("Statistics — finished games, per variant", style="bold"), id="stats-title")
-            yield Static(stats_renderable(self.play, self.player), id="stats-body")
+            yield Static(Text(t(self.lang, "tui.stats.title"), style="bold"), id="stats-title")
+            yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body")
         yield Footer()
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
 
     def action_close(self) -> None:
         self.dismiss(None)

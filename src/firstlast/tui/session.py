@@ -5,6 +5,10 @@ happens to a game that is left, what to do when another window wrote to the game
 the play layer's (``firstlast.play``, the same code the browser game calls). This only
 remembers the play layer's last answer, so the screen has a position to draw, and turns
 refusals into one line for the status bar.
+
+Starting a game leaves the one on the table (abandoned if under way, docs/play.md): the
+screen asks first. So ``firstlast tui N`` with a game under way on the table opens that
+game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
+from ..i18n import t
 from ..play import ActionResult, PlayError, PlayService, Settings, StartKind
 from ..play.service import ActionName
 from ..store import GameStore, StoredGame
+from .messages import error_text
 
 
 @dataclass
@@ -27,36 +33,51 @@ class Done:
     error: PlayError | None = None
     new_game: bool = False
 
-    @property
-    def message(self) -> str:
-        return "" if self.error is None else self.error.message
+    def message(self, lang: str = "en") -> str:
+        """Why the action was refused, in ``lang`` (empty when it was not)."""
+        return "" if self.error is None else error_text(self.error, lang)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A new game asked for on the command line, not started yet because starting it
+    would abandon the game under way on the table."""
+
+    deal: int
+    variant: Variant | None
 
 
 class Session:
     """The local player's game on the table, through ``PlayService``."""
 
-    def __init__(self, play: PlayService, stored: StoredGame) -> None:
+    def __init__(self, play: PlayService, stored: StoredGame, pending: Pending | None = None) -> None:
         self.play = play
         self.player = stored.player
         self.stored = stored
+        self.pending = pending
 
     @classmethod
     def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool) -> Session:
         """``deal`` given: a new game of it (with ``resume``, its latest unfinished game).
         No deal: the game on the table, else the latest unfinished game, else a new
         random deal (with ``variant``, only games with those rules). Raises
-        ``LookupError`` when ``resume`` finds nothing."""
+        ``LookupError`` when ``resume`` finds nothing. A new game that would abandon
+        the game under way on the table is not started: that game is opened, and the
+        new one is ``pending`` until the player confirms."""
         play = PlayService(store)
         player = play.local_player()
         if resume:
             stored = play.resume(player, deal, variant)
             if stored is None:
-                what = "" if deal is None else f" of deal {deal}"
-                raise LookupError(f"no unfinished game{what} to resume")
+                lang = play.settings(player).lang or "en"
+                raise LookupError(t(lang, "tui.no_resume") if deal is None
+                                  else t(lang, "tui.no_resume_deal", deal=deal))
             return cls(play, stored)
-        if deal is not None:
-            return cls(play, play.start(player, "number", deal, variant))
         table = play.current(player)
+        if deal is not None:
+            if table is not None and under_way(table):
+                return cls(play, table, Pending(deal, variant))
+            return cls(play, play.start(player, "number", deal, variant))
         if table is not None and (variant is None or table.game.variant == variant):
             return cls(play, table)
         return cls(play, play.resume(player, None, variant) or play.start(player, "random", None, variant))
@@ -75,6 +96,10 @@ class Session:
 
     def settings(self) -> Settings:
         return self.play.settings(self.player)
+
+    def under_way(self) -> bool:
+        """Whether leaving the game on the table would abandon it (ask first)."""
+        return under_way(self.stored)
 
     # ------------------------------------------------------------ doing
     def act(self, action: ActionName, argument: str | int | None = None) -> Done:
@@ -123,3 +148,13 @@ class Session:
         except PlayError as e:
             return e
         return None
+
+
+def under_way(stored: StoredGame) -> bool:
+    """Whether ``stored`` would be marked abandoned if another game took the table: the
+    player's own game, unfinished, with moves made or a redo line (docs/play.md, *The
+    table*; ``PlayService`` applies that policy, this only foresees it for a question).
+    A game dealt and never played, a finished game and an imported record are not."""
+    game = stored.game
+    return (stored.origin == "played" and stored.result is None and stored.abandoned is None
+            and game.position.status == "playing" and bool(game.moves or game.redo_moves))

@@ -13,14 +13,22 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ..engine import Card, Move, Position
+from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
+from ..i18n import t
 from . import cards as C
 from .cards import CardSize
 
-FIRST = tuple(f"F{i}" for i in range(1, 9))
-PILES = tuple(f"P{i}" for i in range(1, 9))
-RESERVE = tuple(f"R{i}" for i in range(1, 9))
+__all__ = ["FIRST", "PILES", "RESERVE", "STOCK", "WASTE", "Slot", "WasteFan", "paint_slot"]
+
 LABEL = Style(color="#cfe8d4", bgcolor=C.FELT)
-LABEL_ACTIVE = Style(color=C.ACTIVE, bgcolor=C.FELT, bold=True)
+#: The active pile's label is drawn in reverse video (and bold): it stays visible when
+#: colours are off (NO_COLOR), where a colour alone would vanish.
+LABEL_ACTIVE = Style(color=C.ACTIVE, bgcolor=C.FELT, bold=True, reverse=True)
+LABEL_MOVED = Style(color=C.FACE_MOVED, bgcolor=C.FELT, bold=True)
+#: Marks the label of a place whose top card the last action moved.
+MOVED_MARK = "•"
+#: Points at the pile the next card goes to (where the label has room).
+ACTIVE_MARK = "▶"
 LABEL_PLAYABLE = Style(color=C.PLAYABLE, bgcolor=C.FELT, bold=True)
 LABEL_PRIVILEGED = Style(color=C.PRIVILEGED, bgcolor=C.FELT, bold=True)
 
@@ -79,14 +87,16 @@ class WasteFan(Widget):
     def __init__(self) -> None:
         super().__init__(id="waste-fan")
         self.waste: tuple[Card, ...] = ()
+        self.lang = "en"
 
-    def show(self, waste: tuple[Card, ...]) -> None:
-        if waste != self.waste:
+    def show(self, waste: tuple[Card, ...], lang: str = "en") -> None:
+        if waste != self.waste or lang != self.lang:
             self.waste = waste
+            self.lang = lang
             self.refresh()
 
     def render(self) -> Text:
-        out = Text("Waste, top last:", style=LABEL)
+        out = Text(t(self.lang, "tui.table.waste_fan"), style=LABEL)
         width = max(4, self.size.width)
         line = Text()
         cards = list(self.waste)
@@ -102,22 +112,30 @@ class WasteFan(Widget):
             line.append_text(text)
             line.append(" ")
         out.append("\n")
-        out.append_text(line if cards else Text("empty", style="dim"))
+        out.append_text(line if cards else Text(t(self.lang, "tui.table.empty"), style="dim"))
         return out
 
 
-def _label(text: str, style: Style = LABEL) -> Text:
-    return Text(text, style=style)
+def _label(text: str, style: Style = LABEL, moved: bool = False) -> Text:
+    """A place's label; ``moved`` adds the mark of the last action's cards (visible
+    without colour, e.g. under ``NO_COLOR``)."""
+    label = Text(text, style=style)
+    if moved:
+        label.append(MOVED_MARK, style=LABEL_MOVED)
+    return label
 
 
-def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move]) -> tuple[Text, list[Text]]:
-    """Label and card lines for ``place`` in ``pos``."""
-    sources = {m.source for m in legal if m.kind == "play"}
+def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
+               moved: frozenset[Card] = frozenset(), lang: str = "en") -> tuple[Text, list[Text]]:
+    """Label and card lines for ``place`` in ``pos``; ``moved``: the cards the last
+    action moved, marked where they lie on top; ``lang``: the language of the stock's
+    and the waste's labels."""
+    sources = {str(m.source) for m in legal if m.kind == "play"}
     active = pos.active
-    if place.startswith("F"):
-        i = int(place[1]) - 1
+    if place in FIRST:
+        i = FIRST.index(place)
         card = pos.first[i]
-        privileged = i == 7 and pos.privileged is not None
+        privileged = i == len(FIRST) - 1 and pos.privileged is not None
         label_text = place + ("★" if privileged else "")
         if place in sources:
             emphasis, edge, style = "heavy", C.PLAYABLE, LABEL_PLAYABLE
@@ -131,51 +149,59 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move]) -> 
             label_text = place + "▼"
         if card is None:
             return _label(label_text, style), C.empty_lines(size, "↓" if i != active else "")
-        return _label(label_text, style), C.card_lines(card, size, emphasis, edge)
-    if place.startswith("P"):
-        i = int(place[1]) - 1
+        hit = card in moved
+        return _label(label_text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit)
+    if place in PILES:
+        i = PILES.index(place)
         pile = pos.piles[i]
         need = pos.need
+        top = pile[-1] if pile else None
+        hit = top is not None and top in moved
+        depth = C.depth_footer(len(pile), size)
         if i == active and need is not None:
-            text = f"{place}→{C.RANK_LABELS[need - 1]}"
-            if size.width >= 7:
-                text = f"{place} →{C.RANK_LABELS[need - 1]}"
-            if len(text) + 6 <= size.width:
-                text += f" {len(pile)}/13"  # room for the count on big cards
-            label = _label(text, LABEL_ACTIVE)
-            if not pile:
-                return label, C.empty_lines(size, "→" + C.RANK_LABELS[need - 1], "double", C.ACTIVE)
-            return label, C.card_lines(pile[-1], size, "double", C.ACTIVE)
+            # The pile the next card goes to: reversed and pointed at, so it shows
+            # without colour too (NO_COLOR).
+            rank = C.RANK_LABELS[need - 1]
+            text = f"{place}→{rank}" if size.width < 7 else f"{ACTIVE_MARK}{place} →{rank}"
+            label = _label(text, LABEL_ACTIVE, hit)
+            if top is None:
+                return label, C.empty_lines(size, "→" + rank, "double", C.ACTIVE)
+            return label, C.card_lines(top, size, "double", C.ACTIVE, depth, hit)
         done = len(pile) == 13
-        label = _label(place + (" ✓" if done else ""), LABEL)
-        if not pile:
+        label = _label(place + (" ✓" if done else ""), LABEL, hit)
+        if top is None:
             return label, C.empty_lines(size)
-        return label, C.card_lines(pile[-1], size)
-    if place.startswith("R"):
-        i = int(place[1]) - 1
-        card = pos.reserve[i]
+        return label, C.card_lines(top, size, footer=depth, moved=hit)
+    if place in RESERVE:
+        card = pos.reserve[RESERVE.index(place)]
         if card is None:
             return _label(place), C.empty_lines(size)
+        hit = card in moved
         if place in sources:
-            return _label(place, LABEL_PLAYABLE), C.card_lines(card, size, "heavy", C.PLAYABLE)
-        return _label(place), C.card_lines(card, size)
-    if place == "stock":
-        label = _label(f"Stock {len(pos.stock)}")
+            return _label(place, LABEL_PLAYABLE, hit), C.card_lines(card, size, "heavy", C.PLAYABLE, moved=hit)
+        return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit)
+    if place == STOCK:
+        stock = t(lang, "tui.table.stock", n=len(pos.stock))
+        label = _label(stock)
         redeal = any(m.kind == "redeal" for m in legal)
         turn = any(m.kind == "turn" for m in legal)
         if pos.stock:
             if turn:
-                label = _label(f"Stock {len(pos.stock)}", LABEL_PLAYABLE)
-            return label, C.back_lines(size, len(pos.stock))
+                label = _label(stock, LABEL_PLAYABLE)
+            # The back of the card to be turned next, as at a real table: the decks
+            # differ only in their backs (R1), which lie face up on the stock.
+            return label, C.back_lines(size, len(pos.stock), pos.stock[0].deck)
         if redeal:
-            return _label("Redeal", LABEL_PLAYABLE), C.empty_lines(size, "↻", "heavy", C.PLAYABLE)
+            return _label(t(lang, "tui.table.redeal"), LABEL_PLAYABLE), C.empty_lines(size, "↻", "heavy", C.PLAYABLE)
         return label, C.empty_lines(size)
-    if place == "waste":
-        label = _label(f"Waste {len(pos.waste)}")
+    if place == WASTE:
+        waste = t(lang, "tui.table.waste", n=len(pos.waste))
         if not pos.waste:
-            return label, C.empty_lines(size)
+            return _label(waste), C.empty_lines(size)
         top = pos.waste[-1]
-        if "W" in sources:
-            return _label(f"Waste {len(pos.waste)}", LABEL_PLAYABLE), C.card_lines(top, size, "heavy", C.PLAYABLE)
-        return label, C.card_lines(top, size)
+        hit = top in moved
+        if WASTE in sources or "W" in sources:
+            return (_label(waste, LABEL_PLAYABLE, hit),
+                    C.card_lines(top, size, "heavy", C.PLAYABLE, moved=hit))
+        return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit)
     raise ValueError(f"unknown place {place!r}")

@@ -29,6 +29,7 @@ import webbrowser
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import urlencode
 
 import h11
 import uvicorn
@@ -253,6 +254,17 @@ def uvicorn_config(app: ASGIApp) -> uvicorn.Config:
     )
 
 
+def sign_in_url(base: str, player: str, deal: int | None = None, variant: str | None = None) -> str:
+    """The address that signs the browser in as ``player`` and, with ``deal``, opens the
+    page on that deal (the sign-in keeps ``deal`` and ``variant`` through its redirect)."""
+    query = {"player": player}
+    if deal is not None:
+        query["deal"] = str(deal)
+        if variant is not None:
+            query["variant"] = variant
+    return f"{base}?{urlencode(query)}"
+
+
 def serve(
     store: GameStore,
     *,
@@ -260,16 +272,19 @@ def serve(
     port: int | None = 0,
     open_browser: bool = True,
     echo: Callable[[str], None] = print,
+    deal: int | None = None,
+    variant: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
     port. The browser, if opened, is signed in as the store's local player, so that it
-    shares games and statistics with the terminal game."""
+    shares games and statistics with the terminal game. ``deal`` (and ``variant``, a
+    token): the page opens on that deal (``/?deal=N&variant=TOKEN``)."""
     player = store.local_player()
     app = create_app(store, local_player=player, bind_host=host)
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
-    sign_in = f"{base}?player={player}"
+    sign_in = sign_in_url(base, player, deal, variant)
     server = uvicorn.Server(uvicorn_config(app))
 
     def announce() -> None:

@@ -1,17 +1,43 @@
 // The HTTP API (docs/web-api.md). Every answer is JSON except records; a refused
 // request throws an ApiError carrying the server's sentence, its code and parameters
 // (to be said in the page's language) and the rule it names.
+
+/** @typedef {import("./api-types").GameState} GameState */
+/** @typedef {import("./api-types").ActionResult} ActionResult */
+/** @typedef {import("./api-types").Replay} Replay */
+/** @typedef {import("./api-types").GameList} GameList */
+/** @typedef {import("./api-types").StatsList} StatsList */
+/** @typedef {import("./api-types").Settings} Settings */
+/** @typedef {import("./api-types").Chance} Chance */
+/** @typedef {import("./api-types").VariantSpec} VariantSpec */
+/** @typedef {Record<string, string | number | boolean | null>} ErrorParams */
+/** @typedef {import("./api-types").SettingsChange} SettingsChange */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status; 0 when the server could not be reached
+   * @param {string} message the server's sentence (English)
+   * @param {string | null} [rule] the rule a refused move breaks (R4…)
+   * @param {string | null} [code] the stable error code (move.illegal, deal.invalid…)
+   * @param {ErrorParams} [params] the code's parameters
+   */
   constructor(status, message, rule, code, params) {
     super(message);
     this.status = status;
     this.rule = rule || null;
     this.code = code || null;
+    /** @type {ErrorParams} */
     this.params = params || {};
   }
 }
 
+/**
+ * @param {string} method @param {string} path @param {unknown} [body] sent as JSON
+ * @param {{text?: boolean}} [opts] ``text``: answer the body as text
+ * @returns {Promise<any>} the JSON answer (its shape is the endpoint's), text, or null for 204
+ */
 async function call(method, path, body, { text = false } = {}) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: {} };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -20,13 +46,14 @@ async function call(method, path, body, { text = false } = {}) {
   let res;
   try {
     res = await fetch(path, init);
-  } catch (e) {
+  } catch {
     throw new ApiError(0, "network", null, "network");
   }
   if (!res.ok) {
     let message = res.statusText || String(res.status);
     let rule = null;
     let code = null;
+    /** @type {ErrorParams} */
     let params = {};
     try {
       const j = await res.json();
@@ -34,7 +61,7 @@ async function call(method, path, body, { text = false } = {}) {
       rule = j.rule || null;
       code = j.code || null;
       params = j.params || {};
-    } catch (_) {
+    } catch {
       /* not JSON: keep the status text */
     }
     throw new ApiError(res.status, message, rule, code, params);
@@ -43,26 +70,36 @@ async function call(method, path, body, { text = false } = {}) {
   return text ? res.text() : res.json();
 }
 
-const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}`;
 // Actions carry the game version the page shows: if the game moved on elsewhere (the
 // terminal, another tab) the server refuses with code "game.changed" (docs/play.md).
+/** @param {string} id @param {string} action @param {number | undefined} version
+ * @param {Record<string, unknown>} [extra] @returns {Promise<ActionResult>} */
 const act = (id, action, version, extra = {}) =>
   call("POST", `${game(id)}/${action}`, version === undefined ? extra : { ...extra, version });
 
+/** @typedef {(id: string, version?: number) => Promise<ActionResult>} Action */
+
 export const api = {
   /** A new game on the table: ``how`` is number (with ``deal``), random, next, again,
-   * daily or winnable; ``variant`` defaults to the player's setting. */
+   * daily or winnable; ``variant`` defaults to the player's setting.
+   * @param {string | number | null} [deal] @param {VariantSpec | string | null} [variant] @param {string} [how]
+   * @returns {Promise<GameState>} */
   newGame: (deal, variant, how) => {
+    /** @type {Record<string, unknown>} */
     const body = {};
     if (deal !== undefined && deal !== null && deal !== "") body.deal = String(deal);
     if (how) body.how = how;
     if (variant) body.variant = variant;
     return call("POST", "/api/games", body);
   },
-  /** The game on the table, or null. */
+  /** The game on the table, or null. @returns {Promise<GameState | null>} */
   current: () => call("GET", "/api/games/current"),
+  /** @param {string} id @returns {Promise<GameState>} */
   game: (id) => call("GET", game(id)),
+  /** @param {string} id @returns {Promise<GameState>} */
   open: (id) => call("POST", `${game(id)}/open`),
+  /** @param {string} [status] @param {number} [limit] @returns {Promise<GameList>} */
   games: (status, limit) => {
     const q = new URLSearchParams();
     if (status) q.set("status", status);
@@ -70,18 +107,32 @@ export const api = {
     const qs = q.toString();
     return call("GET", "/api/games" + (qs ? `?${qs}` : ""));
   },
+  /** @param {string} id @param {string} move @param {number} [version] */
   move: (id, move, version) => act(id, "moves", version, { move }),
-  step: (id, version) => act(id, "step", version),
+  /** Up to ``n`` forced moves (one by default).
+   * @param {string} id @param {number} [version] @param {number} [n] @returns {Promise<ActionResult>} */
+  step: (id, version, n) => act(id, "step", version, n === undefined ? {} : { n }),
+  /** @type {Action} */
   advance: (id, version) => act(id, "advance", version),
+  /** @type {Action} */
   undo: (id, version) => act(id, "undo", version),
+  /** @type {Action} */
   redo: (id, version) => act(id, "redo", version),
+  /** @type {Action} */
   restart: (id, version) => act(id, "restart", version),
+  /** @param {string} id @returns {Promise<Replay>} */
   replay: (id) => call("GET", `${game(id)}/replay`),
+  /** @param {string} id */
   recordUrl: (id) => `${game(id)}/record`,
   // The record travels as a JSON string: a cross-site form cannot send JSON.
+  /** @param {string} text @returns {Promise<GameState>} */
   importRecord: (text) => call("POST", "/api/games/import", { record: text }),
+  /** @param {string} id @param {number} samples @returns {Promise<Chance>} */
   chance: (id, samples) => call("GET", `${game(id)}/chance?samples=${samples}`),
+  /** @returns {Promise<StatsList>} */
   stats: () => call("GET", "/api/stats"),
+  /** @returns {Promise<Settings>} */
   settings: () => call("GET", "/api/settings"),
+  /** @param {SettingsChange} s @returns {Promise<Settings>} */
   saveSettings: (s) => call("PUT", "/api/settings", s),
 };

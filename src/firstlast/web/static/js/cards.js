@@ -9,17 +9,25 @@ const NS = "http://www.w3.org/2000/svg";
 export const W = 200;
 export const H = 280;
 
+/** @typedef {import("./api-types").Card["suit"]} Suit */
+/** @typedef {"ru" | "en"} Lang */
+
+/** @type {Suit[]} */
 export const SUITS = ["c", "d", "h", "s"];
+/** @type {Record<Suit, boolean>} */
 export const RED = { c: false, d: true, h: true, s: false };
+/** Rank indices by language, ace first. @type {Record<Lang, string[]>} */
 export const RANKS = {
   en: ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
   ru: ["Т", "2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К"],
 };
+/** @type {Record<Suit, string>} */
 export const SUIT_GLYPH = { c: "♣", d: "♦", h: "♥", s: "♠" };
 
 const INK = { red: "#c8102e", black: "#1b1b22" };
 
 // Suit shapes in a 100×100 box, centred at (50, 50).
+/** @type {Record<Suit, string>} */
 const SUIT_SHAPE = {
   h: `<path d="M50 92 C 44 84, 30 72, 16 58 C 2 44, 2 22, 18 12 C 32 4, 46 12, 50 26 C 54 12, 68 4, 82 12 C 98 22, 98 44, 84 58 C 70 72, 56 84, 50 92 Z"/>`,
   d: `<path d="M50 2 Q 66 28, 88 50 Q 66 72, 50 98 Q 34 72, 12 50 Q 34 28, 50 2 Z"/>`,
@@ -29,27 +37,34 @@ const SUIT_SHAPE = {
 };
 
 // Pip centres for 2…10 on the 200×280 face (x, y); pips below the middle are drawn
-// upside down, as on real cards.
-const L = 63, M = 100, R = 137;
-const T = 62, B = 218, C = 140;
+// upside down, as on real cards. The side columns keep clear of the corner indices
+// (x ≤ 43): a pip of PIP_SIZE (9 and 10: PIP_SIZE_SMALL) starts at x ≥ 48.
+const L = 67, M = 100, R = 133;
+const T = 64, B = 216, C = 140;
+export const PIP_SIZE = 38;
+export const PIP_SIZE_SMALL = 32;
+/** @type {Record<number, [number, number][]>} */
 const PIPS = {
   2: [[M, T], [M, B]],
   3: [[M, T], [M, C], [M, B]],
   4: [[L, T], [R, T], [L, B], [R, B]],
   5: [[L, T], [R, T], [M, C], [L, B], [R, B]],
   6: [[L, T], [R, T], [L, C], [R, C], [L, B], [R, B]],
-  7: [[L, T], [R, T], [M, 101], [L, C], [R, C], [L, B], [R, B]],
-  8: [[L, T], [R, T], [M, 101], [L, C], [R, C], [M, 179], [L, B], [R, B]],
+  7: [[L, T], [R, T], [M, 102], [L, C], [R, C], [L, B], [R, B]],
+  8: [[L, T], [R, T], [M, 102], [L, C], [R, C], [M, 178], [L, B], [R, B]],
   9: [[L, T], [R, T], [L, 114], [R, 114], [M, C], [L, 166], [R, 166], [L, B], [R, B]],
   10: [[L, T], [R, T], [M, 88], [L, 114], [R, 114], [L, 166], [R, 166], [M, 192], [L, B], [R, B]],
 };
 
+/** One suit shape, ``size`` across, centred at (cx, cy).
+ * @param {Suit} suit @param {number} cx @param {number} cy @param {number} size @param {boolean} [flip] */
 function suitUse(suit, cx, cy, size, flip = false) {
   const s = size / 100;
   const rot = flip ? ` rotate(180 ${cx} ${cy})` : "";
   return `<use href="#suit-${suit}" width="100" height="100" transform="${rot} translate(${cx - size / 2} ${cy - size / 2}) scale(${s})"/>`;
 }
 
+/** @param {string} label @param {Suit} suit @param {boolean} compact */
 function corner(label, suit, compact) {
   // Index: rank over suit, top-left; the same turned round, bottom-right. Small cards
   // (phones) get larger indices, since the index is what a player reads there.
@@ -57,17 +72,23 @@ function corner(label, suit, compact) {
   const k = compact ? 1.5 : 1;
   const x = compact ? 30 : 24;
   const idx =
-    `<text x="${x}" y="${44 * (compact ? 1.32 : 1)}" text-anchor="middle" font-size="${(narrow ? 36 : 40) * k}" ` +
-    `${narrow ? `letter-spacing="${-3 * k}" ` : ""}font-weight="700" ` +
+    // "10" is two glyphs: narrower, and in compact cards not as large as one glyph, so
+    // that it stays on the card and clear of the pips.
+    `<text x="${x}" y="${44 * (compact ? 1.32 : 1)}" text-anchor="middle" font-size="${narrow ? (compact ? 46 : 36) : 40 * k}" ` +
+    `${narrow ? `letter-spacing="${compact ? -5 : -3}" ` : ""}font-weight="700" ` +
     `font-family="Georgia, 'DejaVu Serif', 'Times New Roman', serif">${label}</text>` +
-    suitUse(suit, x, compact ? 90 : 66, 28 * (compact ? 1.3 : 1));
+    suitUse(suit, x, compact ? 90 : 64, 22 * (compact ? 1.3 : 1));
   return `<g class="idx">${idx}</g><g transform="rotate(180 100 140)">${idx}</g>`;
 }
+
+/** The court figure's scale in its panel (see courtFigure). */
+export const COURT_SCALE = 0.85;
 
 // Court figures: a framed panel with a double-headed stylised figure (our own design).
 // King: crown, full beard, ermine collar, sceptre. Queen: tiara, long hair, pearls, a
 // rose. Jack: feathered cap, short hair, striped collar, halberd. The panel's tint
 // differs a little by rank too, so the three read apart at a glance.
+/** @param {number} rank 11…13 @param {Suit} suit @param {boolean} red */
 function courtFigure(rank, suit, red) {
   const robe = red ? "#b3132b" : "#1f2f5c";
   const robe2 = red ? "#1f2f5c" : "#b3132b";
@@ -142,15 +163,19 @@ function courtFigure(rank, suit, red) {
       `<path d="M134 78 L140 60 L146 78 Z" fill="#9aa3ad" stroke="#333"/><path d="M140 82 Q 152 86, 150 96 Q 144 90, 140 90 Z" fill="#9aa3ad" stroke="#333"/>`;
   }
   const half = `<g>${body}${head}${extra}</g>`;
+  // Drawn in a 200×280 box whose crown, cap and feather reach above the panel: scaled
+  // about the centre (COURT_SCALE) so that every part lies inside the frame, none cut.
+  const fit = `translate(100 140) scale(${COURT_SCALE}) translate(-100 -140)`;
   return (
-    `<rect x="38" y="34" width="124" height="212" rx="6" fill="${tint}" stroke="${gold}" stroke-width="3"/>` +
+    `<rect class="frame" x="38" y="34" width="124" height="212" rx="6" fill="${tint}" stroke="${gold}" stroke-width="3"/>` +
     `<clipPath id="cp-${rank}-${suit}"><rect x="40" y="36" width="120" height="208" rx="5"/></clipPath>` +
-    `<g clip-path="url(#cp-${rank}-${suit})">${half}<g transform="rotate(180 100 140)">${half}</g></g>` +
+    `<g clip-path="url(#cp-${rank}-${suit})"><g class="figure" transform="${fit}">${half}<g transform="rotate(180 100 140)">${half}</g></g></g>` +
     `<path d="M40 140 L160 140" stroke="${gold}" stroke-width="2"/>` +
     `<rect x="38" y="34" width="124" height="212" rx="6" fill="none" stroke="#333" stroke-width="1"/>`
   );
 }
 
+/** @param {number} rank @param {Suit} suit @param {Lang} lang @param {boolean} compact */
 function faceSymbol(rank, suit, lang, compact) {
   const red = RED[suit];
   const ink = red ? INK.red : INK.black;
@@ -162,8 +187,8 @@ function faceSymbol(rank, suit, lang, compact) {
       `<circle cx="100" cy="140" r="58" fill="none" stroke="${ink}" stroke-opacity="0.18" stroke-width="2"/>` +
       suitUse(suit, 100, 140, suit === "s" ? 84 : 74);
   } else if (rank <= 10) {
-    const size = rank >= 9 ? 36 : 40;
-    middle = PIPS[rank].map(([x, y]) => suitUse(suit, x, y, size, y > C)).join("");
+    const size = rank >= 9 ? PIP_SIZE_SMALL : PIP_SIZE;
+    middle = PIPS[rank].map(([x, y]) => suitUse(suit, x, y, size, y > C).replace("<use ", '<use class="pip" ')).join("");
   } else {
     middle = courtFigure(rank, suit, red);
   }
@@ -175,6 +200,7 @@ function faceSymbol(rank, suit, lang, compact) {
   );
 }
 
+/** @param {1 | 2} deck */
 function backSymbol(deck) {
   // Deck 1: burgundy; deck 2: dark blue. A lattice, a border and a central medallion.
   const [base, line, accent] = deck === 1 ? ["#7b1e2e", "#a8475a", "#e9c46a"] : ["#1b2f5e", "#4563a3", "#cfd8f0"];
@@ -193,9 +219,10 @@ function backSymbol(deck) {
   );
 }
 
-/** (Re)build the sprite of suits, faces and backs for ``lang`` ("ru" | "en"). */
+/** (Re)build the sprite of suits, faces and backs for ``lang``.
+ * @param {Lang} lang @param {boolean} [compact] larger indices, for small cards */
 export function buildSprite(lang, compact = false) {
-  let sprite = document.getElementById("card-sprite");
+  let sprite = /** @type {Element | null} */ (document.getElementById("card-sprite"));
   if (!sprite) {
     sprite = document.createElementNS(NS, "svg");
     sprite.id = "card-sprite";
@@ -210,31 +237,48 @@ export function buildSprite(lang, compact = false) {
   sprite.innerHTML = `<defs>${defs}</defs>`;
 }
 
-/** A stand-alone face as SVG markup (used in dialogs and tests). */
+/** A stand-alone face as SVG markup (used in dialogs and tests).
+ * @param {number} rank @param {Suit} suit @param {string} [cls] */
 export function faceSvg(rank, suit, cls = "") {
   return `<svg class="${cls}" viewBox="0 0 ${W} ${H}"><use href="#face-${rank}${suit}"/></svg>`;
 }
 
+/** @param {Suit} suit @param {string} [cls] */
 export function suitSvg(suit, cls = "") {
   return `<svg class="${cls} suit-${RED[suit] ? "red" : "black"}" viewBox="0 0 100 100"><use href="#suit-${suit}"/></svg>`;
 }
 
-/** The DOM element of one card on the table: a flipper with a front and a back. */
+/**
+ * One card on the table: its element, with what the page knows of the card there.
+ * @typedef {HTMLDivElement & CardFacts} CardEl
+ * @typedef {object} CardFacts
+ * @property {number | null} cardId the face shown (null: a back only)
+ * @property {import("./api-types").Card | null} card
+ * @property {number} deck 1 or 2: the back's colour
+ * @property {boolean} up face up
+ * @property {[number, number] | null} pos where it was last put, px
+ * @property {string} place where the picture has it
+ * @property {number} index its place in that stack, from the bottom
+ */
+
+/** The DOM element of one card on the table: a flipper with a front and a back.
+ * @returns {CardEl} */
 export function makeCardElement() {
   const el = document.createElement("div");
   el.className = "card down";
   el.innerHTML =
     `<div class="flipper"><svg class="face front" viewBox="0 0 ${W} ${H}" aria-hidden="true"><use/></svg>` +
     `<svg class="face back" viewBox="0 0 ${W} ${H}" aria-hidden="true"><use href="#back-1"/></svg></div>`;
-  el.cardId = null;
-  el.deck = 1;
-  return el;
+  /** @type {CardFacts} */
+  const facts = { cardId: null, card: null, deck: 1, up: false, pos: null, place: "", index: 0 };
+  return Object.assign(el, facts);
 }
 
-/** Show ``card`` (a server Card, or null for an unknown face-down card) on ``el``. */
-export function bindCard(el, card, deck) {
-  const front = el.querySelector(".front use");
-  const back = el.querySelector(".back use");
+/** Show ``card`` (a server Card, or null for an unknown face-down card) on ``el``.
+ * @param {CardEl} el @param {import("./api-types").Card | null} card @param {number} [deck] the back, for a null card */
+export function bindCard(el, card, deck = 1) {
+  const front = /** @type {SVGUseElement} */ (el.querySelector(".front use"));
+  const back = /** @type {SVGUseElement} */ (el.querySelector(".back use"));
   if (card) {
     el.cardId = card.id;
     el.card = card;

@@ -1,36 +1,51 @@
-// The rules help: our plain-words rules (help/rules-<lang>.html), the keys, and the
-// book's original Russian text (help/seed-ru.txt), shown in a dialog with tabs.
+// The rules help: the server's help page in the player's language (GET /help/{lang},
+// rendered from i18n/help-<lang>.md, no script, no style), the keys (from the catalog)
+// and the book's original Russian text (help/seed-ru.txt), in a dialog with tabs. The
+// text scrolls by keyboard: its box takes the focus.
 
-import { getLang, t } from "./i18n.js";
+import { getLang, keyTable } from "./i18n.js";
+import { $, $dialog } from "./store.js";
 
+/** @type {Map<string, string>} */
 const cache = new Map();
 
+/** A text the server ships, fetched once. @param {string} path @returns {Promise<string>} */
 async function fetchText(path) {
-  if (!cache.has(path)) {
-    const res = await fetch(path);
+  let text = cache.get(path);
+  if (text === undefined) {
+    const res = await fetch(path, { credentials: "same-origin" });
     if (!res.ok) throw new Error(`${path}: ${res.status}`);
-    cache.set(path, await res.text());
+    text = await res.text();
+    cache.set(path, text);
   }
-  return cache.get(path);
+  return text;
 }
 
-function escapeHtml(s) {
-  return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+/** @type {Record<string, string>} */
+const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+
+/** @param {string} s */
+export function escapeHtml(s) {
+  return s.replace(/[&<>"]/g, (c) => ENTITIES[c]);
 }
 
+let shown = "rules";
+
+/** @param {string} tab rules, keys or book */
 async function show(tab) {
-  const body = document.getElementById("help-body");
-  for (const b of document.querySelectorAll("#dlg-help [role=tab]")) {
+  shown = tab;
+  const body = $("#help-body");
+  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#dlg-help [role=tab]"))) {
     b.setAttribute("aria-selected", String(b.dataset.tab === tab));
   }
   try {
     if (tab === "rules") {
-      // Our own, trusted file shipped with the package.
-      body.innerHTML = await fetchText(`/static/help/rules-${getLang()}.html`);
+      // The server's own fragment: rendered from our Markdown with raw HTML escaped.
+      body.innerHTML = await fetchText(`/help/${getLang()}`);
     } else if (tab === "keys") {
       body.innerHTML =
         `<table class="keys">` +
-        t("keys").map(([k, d]) => `<tr><th><kbd>${escapeHtml(k)}</kbd></th><td>${escapeHtml(d)}</td></tr>`).join("") +
+        keyTable().map(([k, d]) => `<tr><th scope="row"><kbd>${escapeHtml(k)}</kbd></th><td>${escapeHtml(d)}</td></tr>`).join("") +
         `</table>`;
     } else {
       const text = await fetchText("/static/help/seed-ru.txt");
@@ -43,18 +58,26 @@ async function show(tab) {
       body.innerHTML = `<div class="book" lang="ru">${paras.map((p, i) => (i === 0 ? `<h3>${escapeHtml(p)}</h3>` : `<p>${escapeHtml(p)}</p>`)).join("")}</div>`;
     }
   } catch (err) {
-    body.textContent = String(err.message || err);
+    body.textContent = String(err instanceof Error ? err.message : err);
   }
   body.scrollTop = 0;
 }
 
+/** The help, if open, again in the language just chosen. */
+export function retranslateHelp() {
+  if ($dialog("#dlg-help").open) show(shown);
+}
+
 let wired = false;
 
+/** Open the help on ``tab`` (rules, keys or book). @param {string} [tab] */
 export function openHelp(tab = "rules") {
-  const dlg = document.getElementById("dlg-help");
+  const dlg = $dialog("#dlg-help");
   if (!wired) {
     wired = true;
-    for (const b of dlg.querySelectorAll("[role=tab]")) b.addEventListener("click", () => show(b.dataset.tab));
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (dlg.querySelectorAll("[role=tab]"))) {
+      b.addEventListener("click", () => show(b.dataset.tab || "rules"));
+    }
   }
   show(tab);
   if (!dlg.open) dlg.showModal();

@@ -3,23 +3,42 @@
 
 import { api } from "./api.js";
 import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
+import { $, $dialog, $input } from "./store.js";
+
+/** @typedef {import("./api-types").Stats} Stats */
+
+/**
+ * What the dialog asks of the table.
+ * @typedef {object} StatsContext
+ * @property {(id: string) => void} replay replay a finished game
+ * @property {(id: string) => void} reopen put an unfinished game back on the table
+ * @property {(text: string, kind?: "info" | "error") => void} toast
+ * @property {string | null | undefined} variant the table's variant token: its tab opens first
+ * @property {string | null | undefined} current the game on the table (not listed to reopen)
+ * @property {boolean} [keepTab] set after the first load: a reload (after an import) keeps the tab
+ */
 
 // The server describes a variant in English: name it in the page's language instead.
+/** @param {string} token @param {string} description */
 function variantName(token, description) {
   const v = variantFromToken(token);
   return v ? variantLabel(v) : description || token;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-let ctx = { replay: () => {}, reopen: () => {}, toast: () => {}, current: null };
+/** @type {StatsContext} */
+let ctx = { replay: () => {}, reopen: () => {}, toast: () => {}, variant: null, current: null };
 let selected = 0;
+/** @type {Stats[]} */
 let variants = [];
 
+/** @param {number} x 0…1 */
 function pct(x) {
   return `${Math.round(x * 1000) / 10}%`;
 }
 
-/** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart. */
+/** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart.
+ * @param {number[]} hist games by score */
 export function histogramSvg(hist) {
   const groups = [];
   for (let lo = 0; lo < 104; lo += 8) {
@@ -55,7 +74,7 @@ export function histogramSvg(hist) {
 }
 
 function renderVariant() {
-  const body = document.getElementById("st-body");
+  const body = $("#st-body");
   const v = variants[selected];
   if (!v) {
     body.innerHTML = `<p class="muted">${t("st_none")}</p>`;
@@ -73,7 +92,7 @@ function renderVariant() {
 }
 
 function renderTabs() {
-  const tabs = document.getElementById("st-tabs");
+  const tabs = $("#st-tabs");
   tabs.innerHTML = "";
   variants.forEach((v, i) => {
     const b = document.createElement("button");
@@ -91,22 +110,23 @@ function renderTabs() {
   });
 }
 
+/** @param {string | null} iso */
 function fmtDate(iso) {
   if (!iso) return "";
   try {
     return new Date(iso).toLocaleString(getLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
-  } catch (_) {
+  } catch {
     return iso;
   }
 }
 
 async function renderHistory() {
-  const box = document.getElementById("st-history");
+  const box = $("#st-history");
   let games = [];
   try {
     games = (await api.games("finished")).games;
   } catch (err) {
-    box.textContent = String(err.message || err);
+    box.textContent = String(err instanceof Error ? err.message : err);
     return;
   }
   if (!games.length) {
@@ -121,11 +141,11 @@ async function renderHistory() {
   ).join("");
   box.innerHTML =
     `<table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
-    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
   for (const b of box.querySelectorAll("button.replay")) {
     b.addEventListener("click", () => {
-      const id = b.closest("tr").dataset.id;
-      document.getElementById("dlg-stats").close();
+      const id = rowId(b);
+      $dialog("#dlg-stats").close();
       ctx.replay(id);
     });
   }
@@ -134,12 +154,12 @@ async function renderHistory() {
 /** The player's unfinished games (the one on the table and those left for another),
  * each of which can be put back on the table. */
 async function renderUnfinished() {
-  const box = document.getElementById("st-unfinished");
+  const box = $("#st-unfinished");
   let games = [];
   try {
     games = (await api.games("unfinished", 20)).games;
   } catch (err) {
-    box.textContent = String(err.message || err);
+    box.textContent = String(err instanceof Error ? err.message : err);
     return;
   }
   games = games.filter((g) => g.id !== ctx.current);
@@ -154,11 +174,11 @@ async function renderUnfinished() {
   ).join("");
   box.innerHTML =
     `<h3>${t("unfinished")}</h3><table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
-    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
   for (const b of box.querySelectorAll("button.reopen")) {
     b.addEventListener("click", () => {
-      const id = b.closest("tr").dataset.id;
-      document.getElementById("dlg-stats").close();
+      const id = rowId(b);
+      $dialog("#dlg-stats").close();
       ctx.reopen(id);
     });
   }
@@ -167,7 +187,7 @@ async function renderUnfinished() {
 async function load() {
   try {
     variants = (await api.stats()).variants;
-  } catch (err) {
+  } catch {
     variants = [];
   }
   // Open on the rules of the game on the table (a player of one variant sees its
@@ -182,16 +202,23 @@ async function load() {
   await renderHistory();
 }
 
+/** The game id of a history row's button. @param {Element} b */
+function rowId(b) {
+  return /** @type {HTMLElement} */ (b.closest("tr")).dataset.id || "";
+}
+
 let wired = false;
 
+/** @param {StatsContext} context */
 export function openStats(context) {
   ctx = context;
-  const dlg = document.getElementById("dlg-stats");
+  const dlg = $dialog("#dlg-stats");
   if (!wired) {
     wired = true;
-    document.getElementById("import-file").addEventListener("change", async (e) => {
-      const file = e.target.files[0];
-      e.target.value = "";
+    const input = $input("#import-file");
+    input.addEventListener("change", async () => {
+      const file = input.files && input.files[0];
+      input.value = "";
       if (!file) return;
       try {
         await api.importRecord(await file.text());
@@ -200,7 +227,7 @@ export function openStats(context) {
       } catch (err) {
         // The server's reason is English and technical: say first, in the page's
         // language, that nothing was imported.
-        ctx.toast(t("import_bad", { error: String(err.message || err) }), "error");
+        ctx.toast(t("import_bad", { error: String(err instanceof Error ? err.message : err) }), "error");
       }
     });
   }

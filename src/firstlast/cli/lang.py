@@ -1,0 +1,161 @@
+"""The command line's language: ``--lang``, else ``FIRSTLAST_LANG``, else the locale.
+
+Every sentence the CLI prints for a person comes from the catalogs (``firstlast.i18n``,
+keys ``cli.*``); machine output (JSON, tab-separated lines, move notation) does not.
+``--help`` texts are looked up when help is shown, so ``firstlast --lang ru deal --help``
+is Russian: options and commands built with ``CatalogOption`` / ``CatalogCommand`` name
+a catalog key instead of an English string.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+from typing import Any, Final, TypeVar
+
+import click
+
+from ..i18n import LANGS, t
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The environment variable that picks the language when ``--lang`` is not given.
+ENV_VAR: Final = "FIRSTLAST_LANG"
+DEFAULT: Final = "en"
+
+#: Set by ``--lang`` for this invocation (``None``: not given; see ``current_lang``).
+_chosen: ContextVar[str | None] = ContextVar("firstlast_cli_lang", default=None)
+
+
+def lang_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``FIRSTLAST_LANG`` if it names a catalog language; else the locale: the first
+    set one of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` (the POSIX order) starting with
+    ``ru`` means Russian; else English."""
+    env = os.environ if environ is None else environ
+    chosen = env.get(ENV_VAR, "").strip().lower()
+    if chosen in LANGS:
+        return chosen
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return "ru" if value.lower().startswith("ru") else DEFAULT
+    return DEFAULT
+
+
+def current_lang() -> str:
+    """The language of this invocation: ``--lang`` if given, else ``lang_from_env()``."""
+    return _chosen.get() or lang_from_env()
+
+
+def set_lang(lang: str | None) -> None:
+    """Choose the language (``None``: back to the environment's)."""
+    if lang is not None and lang not in LANGS:
+        raise ValueError(f"no catalog for language {lang!r}")
+    _chosen.set(lang)
+
+
+def msg(key: str, /, **params: object) -> str:
+    """``t(current_lang(), key, **params)``: one CLI message in the current language."""
+    return t(current_lang(), key, **params)
+
+
+def _lang_callback(_ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        set_lang(value)
+
+
+def lang_option(func: F) -> F:
+    """The global ``--lang ru|en`` option (eager, so that a later ``--help`` uses it)."""
+    return click.option(
+        "--lang", type=click.Choice(LANGS), is_eager=True, expose_value=False, callback=_lang_callback,
+        cls=CatalogOption, help_key="cli.help.lang",
+    )(func)
+
+
+class CatalogOption(click.Option):
+    """An option whose help text is the catalog key ``help_key`` (filled from
+    ``help_params``), looked up in the current language when help is shown."""
+
+    def __init__(self, *args: Any, help_key: str, help_params: Mapping[str, object] | None = None,
+                 **kwargs: Any) -> None:
+        self.help_key = help_key
+        self.help_params: dict[str, object] = dict(help_params or {})
+        kwargs["help"] = t(DEFAULT, help_key, **self.help_params)
+        super().__init__(*args, **kwargs)
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = msg(self.help_key, **self.help_params)
+        return super().get_help_record(ctx)
+
+
+def option(*decls: str, help_key: str, help_params: Mapping[str, object] | None = None,
+           **kwargs: Any) -> Callable[[F], F]:
+    """``click.option`` with a catalog help text (``CatalogOption``)."""
+    return click.option(*decls, cls=CatalogOption, help_key=help_key, help_params=help_params, **kwargs)
+
+
+def _localised_help_option(opt: click.Option | None) -> click.Option | None:
+    """``--help``'s own line ("Show this message and exit.") in the current language."""
+    if opt is not None:
+        opt.help = msg("cli.help.help")
+    return opt
+
+
+class CatalogCommand(click.Command):
+    """A command whose help is the catalog key ``help_key``."""
+
+    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
+        self.help_key = help_key
+        kwargs["help"] = t(DEFAULT, help_key)  # in place of the docstring click passes
+        super().__init__(*args, **kwargs)
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.help = msg(self.help_key)
+        super().format_help_text(ctx, formatter)
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _localised_help_option(super().get_help_option(ctx))
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        self.help = msg(self.help_key)
+        return super().get_short_help_str(limit)
+
+
+class CatalogGroup(click.Group):
+    """A group whose help is the catalog key ``help_key``."""
+
+    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
+        self.help_key = help_key
+        kwargs["help"] = t(DEFAULT, help_key)  # in place of the docstring click passes
+        super().__init__(*args, **kwargs)
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.help = msg(self.help_key)
+        super().format_help_text(ctx, formatter)
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return _localised_help_option(super().get_help_option(ctx))
+
+
+def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], CatalogCommand]:
+    """``click.command`` with a catalog help text (``CatalogCommand``)."""
+    return click.command(cls=CatalogCommand, help_key=help_key, **kwargs)
+
+
+#: ``errno`` names that have a ``cli.errno.<NAME>`` sentence.
+_ERRNO_KEYS: Final = ("ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "ELOOP", "ENOSPC", "EROFS", "ENAMETOOLONG")
+
+
+def os_error_text(e: OSError) -> str:
+    """Why an ``OSError`` happened, in the current language: English keeps the system's
+    own ``strerror``; other languages say the common causes from the catalog
+    (``cli.errno.*``) and fall back to the system's text for the rest."""
+    lang = current_lang()
+    if lang != DEFAULT and e.errno is not None:
+        import errno
+
+        name = errno.errorcode.get(e.errno)
+        if name in _ERRNO_KEYS:
+            return t(lang, f"cli.errno.{name}")
+    return e.strerror or str(e)

@@ -1,0 +1,138 @@
+"""The places of the table, each with exactly one name (python-chess style, like its
+``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*).
+
+==========  ===========  ================================================
+name        kind         what lies there
+==========  ===========  ================================================
+``stock``   ``stock``    the face-down cards still to be turned (R2, R9)
+``waste``   ``waste``    the face-up collecting heap (R9, R10)
+``F1…F8``   ``first``    the first row; F8 holds the privileged card (R8)
+``R1…R8``   ``reserve``  the reserve row (R2, R7)
+``P1…P8``   ``pile``     the piles built under F1…F8 (R3–R5)
+==========  ===========  ================================================
+
+A ``Place`` is a ``str`` (a ``StrEnum``): ``str(place)`` is its name, it compares equal
+to that name and writes as it in JSON, so it can go anywhere a place's name went before.
+The name is also the move that plays a card from that place (``SOURCES``, R6). Reading
+ignores ASCII letter case; the only other spelling read is ``W`` for ``waste`` in a move
+(``SOURCE_ALIASES``), which older records and clients wrote.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final, Literal
+
+from .errors import InvalidPlaceError
+
+PlaceKind = Literal["stock", "waste", "first", "reserve", "pile"]
+
+#: Places in a row: the first row, the reserve and the piles each have eight (R2, R3).
+ROW: Final = 8
+
+
+class Place(StrEnum):
+    """One place of the table; its value is its one name."""
+
+    STOCK = "stock"
+    WASTE = "waste"
+    F1 = "F1"
+    F2 = "F2"
+    F3 = "F3"
+    F4 = "F4"
+    F5 = "F5"
+    F6 = "F6"
+    F7 = "F7"
+    F8 = "F8"
+    R1 = "R1"
+    R2 = "R2"
+    R3 = "R3"
+    R4 = "R4"
+    R5 = "R5"
+    R6 = "R6"
+    R7 = "R7"
+    R8 = "R8"
+    P1 = "P1"
+    P2 = "P2"
+    P3 = "P3"
+    P4 = "P4"
+    P5 = "P5"
+    P6 = "P6"
+    P7 = "P7"
+    P8 = "P8"
+
+    def __repr__(self) -> str:
+        return f"Place.{self.name}"
+
+
+STOCK: Final = Place.STOCK
+WASTE: Final = Place.WASTE
+FIRST: Final[tuple[Place, ...]] = tuple(Place(f"F{i}") for i in range(1, ROW + 1))
+RESERVE: Final[tuple[Place, ...]] = tuple(Place(f"R{i}") for i in range(1, ROW + 1))
+PILES: Final[tuple[Place, ...]] = tuple(Place(f"P{i}") for i in range(1, ROW + 1))
+
+#: Every place, stock and waste first, then F1…F8, R1…R8, P1…P8.
+PLACES: Final[tuple[Place, ...]] = tuple(Place)
+#: Every place's one name, in the order of ``PLACES``.
+PLACE_NAMES: Final[tuple[str, ...]] = tuple(p.value for p in PLACES)
+
+#: The places a card can be played from (R6): the reserve, the first row (the
+#: privileged card, R8, or a full pile's own base, R5) and the waste top (V2 only).
+SOURCES: Final[frozenset[Place]] = frozenset((*RESERVE, *FIRST, WASTE))
+#: Other spellings of a source read in moves (never written): ``W`` is how moves named
+#: the waste before places had one name, and old records and clients still say it.
+SOURCE_ALIASES: Final[dict[str, Place]] = {"W": WASTE}
+
+_KIND: Final[dict[Place, PlaceKind]] = {
+    STOCK: "stock", WASTE: "waste",
+    **{p: "first" for p in FIRST}, **{p: "reserve" for p in RESERVE}, **{p: "pile" for p in PILES},
+}
+_INDEX: Final[dict[Place, int]] = {p: i for row in (FIRST, RESERVE, PILES) for i, p in enumerate(row)}
+# Lower-case names, so that ``r3`` or ``Waste`` typed by hand reads too.
+_BY_FOLDED: Final[dict[str, Place]] = {p.value.lower(): p for p in PLACES}
+
+
+def parse_place(text: str) -> Place:
+    """The place named ``text`` (surrounding spaces and ASCII letter case ignored);
+    ``InvalidPlaceError`` (code ``place.unknown``) if it names none."""
+    t = text.strip()
+    # ASCII only: the Kelvin sign folds to "k", and "stoc\u212a" is no name of the stock.
+    place = _BY_FOLDED.get(t.lower()) if t.isascii() else None
+    if place is None:
+        raise InvalidPlaceError(text)
+    return place
+
+
+def kind(place: Place) -> PlaceKind:
+    """``stock``, ``waste``, ``first`` (F1…F8), ``reserve`` (R1…R8) or ``pile`` (P1…P8)."""
+    return _KIND[place]
+
+
+def index(place: Place) -> int:
+    """0-based position of an F, R or P place in its row (``P1`` → 0, ``F8`` → 7)."""
+    try:
+        return _INDEX[place]
+    except KeyError:
+        raise ValueError(f"{place} is not in a row: it has no index") from None
+
+
+def first(i: int) -> Place:
+    """First-row place ``i`` (0-based): ``first(0)`` is ``F1``."""
+    return FIRST[_check(i)]
+
+
+def reserve(i: int) -> Place:
+    """Reserve place ``i`` (0-based): ``reserve(0)`` is ``R1``."""
+    return RESERVE[_check(i)]
+
+
+def pile(i: int) -> Place:
+    """Pile ``i`` (0-based): ``pile(0)`` is ``P1``."""
+    return PILES[_check(i)]
+
+
+def _check(i: int) -> int:
+    # A negative index would silently pick from the right end of the row.
+    if not 0 <= i < ROW:
+        raise IndexError(f"a row has places 0…{ROW - 1}, not {i}")
+    return i

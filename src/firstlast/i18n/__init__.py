@@ -1,0 +1,345 @@
+"""One message catalog per language, shared by the page, the terminal and the CLI.
+
+``en.json`` and ``ru.json`` beside this module are flat ``key → template`` maps with
+``{name}`` placeholders; the page loads the very same files. This module reads them and
+renders what needs grammar: cards and places in words, the engine's refusals and syntax
+errors, the card movements of a step as a sentence for screen readers, and the chance
+figure by its one display rule (``chance_text``: only the precision the samples
+support; docs/i18n.md).
+
+Everything here is pure: the only state is the cache (``functools.cache``) of the files read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Final, Literal, Protocol
+
+from markdown_it import MarkdownIt
+
+from ..engine.cards import SUIT_CHARS, Card
+from ..engine.position import Movement
+from ..engine.variant import Variant
+
+#: The languages every catalog, help page and face speaks.
+LANGS: Final = ("ru", "en")
+
+Case = Literal["nom", "acc", "gen", "pl"]
+PlaceForm = Literal["name", "from", "onto", "at"]
+Plural = Literal["one", "few", "many"]
+
+_PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+_STOCK: Final = "stock"
+_WASTE: Final = "waste"
+
+
+def _read(name: str) -> str:
+    return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+
+
+@cache
+def catalog(lang: str) -> Mapping[str, str]:
+    """The catalog of ``lang`` (one of ``LANGS``), read once, read-only."""
+    if lang not in LANGS:
+        raise ValueError(f"no catalog for language {lang!r} (expected one of {', '.join(LANGS)})")
+    data = json.loads(_read(f"{lang}.json"))
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{lang}.json must be one flat object of strings")
+    return MappingProxyType(data)
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The ``{name}`` placeholders of a template."""
+    return frozenset(_PLACEHOLDER.findall(template))
+
+
+def fill(template: str, params: Mapping[str, object]) -> str:
+    """``template`` with every ``{name}`` replaced by ``params[name]``. A missing
+    parameter is a ``KeyError``: a half-filled sentence never reaches a player."""
+    return _PLACEHOLDER.sub(lambda m: str(params[m.group(1)]), template)
+
+
+def t(lang: str, key: str, /, **params: object) -> str:
+    """The string ``key`` in ``lang``, filled from ``params``. An unknown key raises
+    ``KeyError``: there is no silent fall-back to English."""
+    return fill(catalog(lang)[key], params)
+
+
+def plural_category(lang: str, n: int) -> Plural:
+    """Which plural key (``.one``/``.few``/``.many``) a count ``n`` takes in ``lang``
+    (Russian: 1, 21 → one; 2–4, 22–24 → few; 0, 5–20, 25 → many; English: 1 → one)."""
+    n = abs(n)
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "many"
+
+
+def plural(lang: str, key: str, n: int, /, **params: object) -> str:
+    """The plural key family ``key.one/.few/.many`` for the count ``n`` (passed as ``{n}``)."""
+    return t(lang, f"{key}.{plural_category(lang, n)}", n=n, **params)
+
+
+# ------------------------------------------------------------------ cards and places
+def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False) -> str:
+    """``rank_name(12, "en") == "queen"``; ``rank_name(12, "ru", "acc") == "даму"``;
+    ``case="pl"``, the plural: "queens", "дамы". ``article``: with the English
+    indefinite article, as after "needs" ("a queen", "an ace"); Russian has none and
+    keeps the case."""
+    if not 1 <= rank <= 13:
+        raise ValueError(f"rank out of range 1…13: {rank}")
+    if article:
+        return t(lang, f"rank.{rank}.a")
+    return t(lang, f"rank.{rank}" if case == "nom" else f"rank.{rank}.{case}")
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else Card.from_token(card)
+
+
+def card_name(card: Card | str, lang: str, case: Case = "nom") -> str:
+    """A card spoken in full: "queen of hearts", "дама червей". ``card`` is a ``Card``
+    or its notation (``Qh``)."""
+    c = _card(card)
+    return t(lang, "card", rank=rank_name(c.rank, lang, case), suit=t(lang, f"suit.{SUIT_CHARS[c.suit]}"))
+
+
+def place_name(place: str, lang: str, form: PlaceForm = "name") -> str:
+    """A place in words: ``stock``, ``waste`` (also ``W``, the engine's name for the
+    waste top), ``F1``…``F8``, ``R1``…``R8``, ``P1``…``P8``. ``form`` gives the
+    phrase "from …", "onto …" or "at …" ("in the waste", "в сборной кучке"), whose
+    preposition and case differ by place in Russian."""
+    suffix = "" if form == "name" else f".{form}"
+    if place in (_STOCK, _WASTE, "W"):
+        return t(lang, f"place.{_WASTE if place == 'W' else place}{suffix}")
+    kinds = {"F": "first", "R": "reserve", "P": "pile"}
+    if len(place) == 2 and place[0] in kinds and place[1] in "12345678":
+        return t(lang, f"place.{kinds[place[0]]}{suffix}", n=place[1])
+    raise ValueError(f"not a place: {place!r} (expected stock, waste, W, F1–F8, R1–R8 or P1–P8)")
+
+
+def ordinal(n: int, lang: str) -> str:
+    """A card's place in a row of cards, in figures: "12th" / "12-я" (Russian agrees
+    with *карта*, feminine, whatever the number)."""
+    if lang == "ru":
+        return f"{n}-я"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# ------------------------------------------------------------------ refusals
+def refusal_text(code: str, params: Mapping[str, object], lang: str) -> str:
+    """The engine's refusal ``code`` (a key of ``engine.errors.REFUSALS``) with its
+    ``params``, in ``lang``. English is the engine's own sentence, notation and all;
+    Russian speaks the card and the rank in words and keeps the place labels the table
+    shows (P1, F8, R3)."""
+    template = catalog(lang)[f"refusal.{code}"]
+    values: dict[str, object] = {}
+    for name in placeholders(template):
+        if name == "need_phrase":
+            values[name] = rank_name(int(str(params["need"])), lang, article=True)
+        elif name == "where":
+            place = str(params.get("place", params.get("where", "")))
+            values[name] = place_name("W", lang) if place in ("W", _WASTE) else place
+        elif name == "card" and lang != "en":
+            values[name] = card_name(str(params["card"]), lang)
+        else:
+            values[name] = params[name]
+    return fill(template, values)
+
+
+# ------------------------------------------------------------------ syntax errors
+def invalid_text(code: str, params: Mapping[str, object], lang: str) -> str:
+    """The engine's syntax error (``InvalidMoveError.code``: ``move.syntax``,
+    ``place.unknown`` …) with its ``params``, in ``lang``. A code raised with different
+    parameter sets has one key per set (``invalid.move.shuffle``, ``…shuffle.size``):
+    the first whose placeholders the parameters fill is used."""
+    cat = catalog(lang)
+    base = f"invalid.{code}"
+    keys = [base, *sorted(k for k in cat if k.startswith(base + "."))]
+    for key in keys:
+        if key in cat and placeholders(cat[key]) <= set(params):
+            return fill(cat[key], params)
+    raise KeyError(f"{base}: no sentence for the parameters {sorted(params)}")
+
+
+# ------------------------------------------------------------------ the chance figure
+class Interval(Protocol):
+    """What ``chance_parts`` reads of an estimate (``odds.live.ChanceEstimate``): a
+    probability and its 95 % interval, all 0…1. An estimate with ``certain`` true (won,
+    stuck) is shown as exactly 0 or 100 %."""
+
+    @property
+    def probability(self) -> float: ...
+    @property
+    def low(self) -> float: ...
+    @property
+    def high(self) -> float: ...
+
+
+#: Half-width of the 95 % interval, in percentage points, up to which the figure itself
+#: is shown to whole percent; each tenth of it earns one more decimal.
+POINT_HALF_WIDTH: Final = 1.5
+#: Most decimals a chance is ever shown with.
+MAX_DECIMALS: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceParts:
+    """The chance figure as the samples support it, in percent (language-free; the page
+    renders it with the ``chance.*`` templates). ``kind``:
+
+    * ``certain``: exactly ``point`` (0 or 100), nothing unknown;
+    * ``point``: ``point`` to ``decimals`` decimals, with the interval ``low``–``high``;
+    * ``range``: the interval alone, ``point`` is ``None`` (``decimals`` 0 unless the
+      interval is narrow and only the figure's rounding to 0 or 100 hid it).
+
+    ``low`` and ``high`` are rounded outward, so they still contain the 95 % interval."""
+
+    kind: Literal["certain", "point", "range"]
+    decimals: int
+    point: float | None
+    low: float
+    high: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "decimals": self.decimals, "point": self.point, "low": self.low,
+                "high": self.high}
+
+
+def chance_parts(estimate: Interval) -> ChanceParts:
+    """The display rule of the chance figure, one for every face (docs/i18n.md):
+
+    * certain (``estimate.certain``): "100 %" or "0 %", and only then;
+    * a 95 % half-width of at most 1.5 points: the figure to whole percent with its
+      interval, "25 % (24–26 %)"; at most 0.15 points one decimal, 0.015 two …
+      (at most ``MAX_DECIMALS``);
+    * wider: the interval alone, rounded outward to whole percent, "20–25 %";
+    * a figure that would round to 0 or 100 without being certain: its interval alone,
+      to the decimals its width allows ("99–100 %", "99.9–100.0 %").
+    """
+    if getattr(estimate, "certain", False):
+        p = 100.0 if estimate.probability >= 0.5 else 0.0
+        return ChanceParts("certain", 0, p, p, p)
+    half = 100 * (estimate.high - estimate.low) / 2
+    d = 0
+    while d < MAX_DECIMALS and half <= POINT_HALF_WIDTH / 10 ** (d + 1):
+        d += 1
+    scale = 10**d
+    # Outward (the 1e-9 keeps float noise such as 24.000000001 from widening it) …
+    low = math.floor(100 * estimate.low * scale + 1e-9) / scale
+    high = math.ceil(100 * estimate.high * scale - 1e-9) / scale
+    # … and the figure to nearest, halves up.
+    point = math.floor(100 * estimate.probability * scale + 0.5) / scale
+    if half > POINT_HALF_WIDTH or point in (0.0, 100.0):
+        # A lone 0 % or 100 % would claim certainty the samples do not give.
+        return ChanceParts("range", d, None, low, high)
+    return ChanceParts("point", d, point, low, high)
+
+
+def percent_number(value: float, decimals: int, lang: str) -> str:
+    """``value`` with ``decimals`` decimals, a decimal comma in Russian."""
+    text = f"{value:.{decimals}f}"
+    return text.replace(".", ",") if lang == "ru" else text
+
+
+def chance_text(estimate: Interval, lang: str) -> str:
+    """The chance figure in words, per ``chance_parts``: "25 % (24–26 %)", "20–25 %",
+    "100 %"; Russian "25 % (24–26 %)" with a decimal comma. A no-break space stands
+    before % in both languages, so the figure never breaks across lines."""
+    parts = chance_parts(estimate)
+    def num(x: float) -> str:
+        return percent_number(x, parts.decimals, lang)
+
+    if parts.kind == "range":
+        return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
+    assert parts.point is not None  # certain and point carry the figure
+    if parts.kind == "certain":
+        return t(lang, "chance.certain", p=num(parts.point))
+    return t(lang, "chance.point", p=num(parts.point), low=num(parts.low), high=num(parts.high))
+
+
+# ------------------------------------------------------------------ announcements
+def _run_phrase(run: Sequence[Movement], lang: str, undo: bool) -> str:
+    """Words for consecutive movements that share their source and target."""
+    m = run[0]
+    if m.source == _WASTE and m.target == _STOCK and not undo:
+        return plural(lang, "announce.redeal", len(run))
+    src, dst = place_name(m.source, lang, "from"), place_name(m.target, lang, "onto")
+    if len(run) > 1:
+        return plural(lang, "announce.cards", len(run), **{"from": src, "onto": dst})
+    if m.source == _STOCK and not undo:
+        return t(lang, "announce.turn", card=card_name(m.card, lang), onto=dst)
+    return t(lang, "announce.move", card=card_name(m.card, lang), **{"from": src, "onto": dst})
+
+
+def announce(movements: Sequence[Movement], lang: str, *, undo: bool = False) -> str:
+    """One step's card movements (``Position.apply``'s, or an undo's, which put the cards
+    back) as words for a screen reader: "queen of hearts from reserve 2 onto pile 1;
+    reserve 2 refilled with the four of spades". ``undo`` marks the movements as taken
+    back; a turn and a redeal are then plain movements."""
+    parts: list[str] = []
+    i = 0
+    while i < len(movements):
+        m = movements[i]
+        prev = movements[i - 1] if i else None
+        if not undo and prev is not None and m.source in (_WASTE, _STOCK) and m.target == prev.source:
+            # R7: the place a card just left is refilled from the waste or the stock.
+            parts.append(t(lang, "announce.refill", place=place_name(m.target, lang), card=card_name(m.card, lang)))
+            i += 1
+            continue
+        j = i + 1
+        while j < len(movements) and (movements[j].source, movements[j].target) == (m.source, m.target):
+            j += 1
+        parts.append(_run_phrase(movements[i:j], lang, undo))
+        i = j
+    text = "; ".join(parts) if parts else t(lang, "announce.none")
+    return t(lang, "announce.undo", what=text) if undo and parts else text
+
+
+# ------------------------------------------------------------------ variants
+def describe_variant(variant: Variant, lang: str) -> str:
+    """``Variant.describe()`` in ``lang``: "3 redeals, privileged last card"."""
+    redeals = variant.redeals
+    parts = [t(lang, "variant.unlimited") if redeals is None else plural(lang, "variant.redeals", redeals)]
+    if variant.waste_playable:
+        parts.append(t(lang, "variant.waste_playable"))
+    parts.append(t(lang, "variant.privileged" if variant.privileged_last else "variant.no_privileged"))
+    return t(lang, "variant.join").join(parts)
+
+
+# ------------------------------------------------------------------ help and the book
+def help_markdown(lang: str) -> str:
+    """The help page (rules R1–R11, variants, the chance figure, keys) as Markdown."""
+    if lang not in LANGS:
+        raise ValueError(f"no help in language {lang!r} (expected one of {', '.join(LANGS)})")
+    return _read(f"help-{lang}.md")
+
+
+def render_markdown(text: str) -> str:
+    """Markdown as an HTML fragment. Raw HTML in ``text`` is escaped, never passed
+    through (and markdown-it refuses ``javascript:`` links), so the fragment is safe
+    to insert into the page."""
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return html
+
+
+@cache
+def help_html(lang: str) -> str:
+    """The help page as an HTML fragment for the browser."""
+    return render_markdown(help_markdown(lang))
+
+
+def book_text() -> str:
+    """The book's own Russian text of the game, as the reprint gives it (docs/rules.md)."""
+    return _read("seed-ru.txt")

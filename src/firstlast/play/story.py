@@ -1,0 +1,517 @@
+"""The story of a game: how its chance to come out rose and fell, and why it stopped.
+
+``story_of(game)`` reads a ``Game`` (deal, variant, move list) and tells:
+
+* the **curve**: the live chance to come out (``odds.live.chance_to_come_out``) at a
+  bounded set of the game's positions — the deal, every pass start (R10), the end, and
+  evenly spaced moves between — each with its 95 % Wilson interval;
+* the **moments**: the three largest changes between consecutive points, narrowed down
+  to the single move that caused them while the time budget lasts;
+* for a won game, the point where the chance first reached 50 % and the lowest point
+  it recovered from; for a lost one, **why it stopped** (R11): the pile that needed a
+  card (R3), the rank it needed (R4) and where every copy of that rank lay at the end.
+
+Everything is structured data (codes and parameters); ``Story.describe(lang)`` tells it
+in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
+Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
+shown by the one display rule ``i18n.chance_text``. Each point's estimate is
+seeded from the deal and the move index, so a story told with enough budget is the same
+every time (docs/story.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from ..engine import Game, Position, Variant
+from ..engine.cards import Card, rank_char
+from ..engine.places import FIRST, RESERVE
+from ..engine.places import PILES as PILE_PLACES
+from ..engine.position import PILE_SIZE, PILES, Movement, Status
+from ..engine.rng import MASK64, splitmix64
+from ..i18n import announce, card_name, chance_text, describe_variant, ordinal, place_name, plural, rank_name, t
+from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+
+#: Seconds a story may spend estimating, in all (loading the kernel included).
+BUDGET_S: Final = 2.0
+#: Most points on the curve (the deal, the pass starts and the end are always among them).
+MAX_POINTS: Final = 80
+#: Points of ``MAX_POINTS`` kept back for narrowing the moments down to single moves.
+REFINE_POINTS: Final = 16
+#: Samples per point: the kernel plays thousands in milliseconds, the engine a few hundred a second.
+KERNEL_SAMPLES: Final = 5000
+ENGINE_SAMPLES: Final = 24
+#: How many of the largest changes are told as moments.
+MOMENTS: Final = 3
+#: Version of ``Story.to_json``'s layout.
+JSON_VERSION: Final = 1
+
+StopCode = Literal["R11.no_redeal", "R11.waste_empty"]
+PlaceCode = Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
+_SPARKS: Final = "▁▂▃▄▅▆▇█"
+
+
+def point_seed(deal: int, index: int) -> int:
+    """The estimator's seed for the position after ``index`` moves of ``deal``: SplitMix64
+    of (SplitMix64 of the deal) + index, so every point has its own, fixed stream."""
+    return splitmix64((splitmix64(deal)[1] + index) & MASK64)[1]
+
+
+# ------------------------------------------------------------------------- data
+@dataclass(frozen=True, slots=True)
+class Point:
+    """The estimated chance after ``move`` moves (0: the deal), in pass ``pass_no``;
+    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``)."""
+
+    move: int
+    pass_no: int
+    score: int
+    probability: float
+    low: float
+    high: float
+    wins: int
+    samples: int
+    certain: bool = False
+
+    @property
+    def estimate(self) -> ChanceEstimate:
+        """The point's estimate, for ``i18n.chance_text``."""
+        return ChanceEstimate(self.probability, self.low, self.high, self.samples, self.wins, self.certain)
+
+    def to_json(self) -> dict[str, int | float | bool]:
+        return {"move": self.move, "pass": self.pass_no, "score": self.score, "probability": self.probability,
+                "low": self.low, "high": self.high, "wins": self.wins, "samples": self.samples,
+                "certain": self.certain}
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One of the largest changes of the curve: from point ``before`` to point ``after``.
+    ``move`` (1-based) is the last move of that span, ``play`` that move and
+    ``movements`` the cards it moved; ``span`` is 1 when the change is pinned to it."""
+
+    before: Point
+    after: Point
+    play: str
+    movements: tuple[Movement, ...]
+
+    @property
+    def move(self) -> int:
+        return self.after.move
+
+    @property
+    def span(self) -> int:
+        return self.after.move - self.before.move
+
+    @property
+    def change(self) -> float:
+        return self.after.probability - self.before.probability
+
+    @property
+    def clear(self) -> bool:
+        """Whether the two 95 % intervals are apart: a change the sampling noise alone
+        would hardly make (few samples per point, as without numba, give few of these)."""
+        return self.after.low > self.before.high or self.after.high < self.before.low
+
+    def to_json(self) -> dict[str, object]:
+        return {"move": self.move, "first_move": self.before.move + 1, "span": self.span,
+                "pass": self.after.pass_no, "play": self.play, "cards": [m.to_json() for m in self.movements],
+                "before": self.before.probability, "after": self.after.probability, "change": self.change,
+                "clear": self.clear}
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """Where a won game's chance first stood at 50 % or more (``point``), and the point
+    before it (``None`` when the deal itself started there)."""
+
+    point: Point
+    previous: Point | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"point": self.point.to_json(), "previous": None if self.previous is None else self.previous.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlace:
+    """Where one card lies: ``code`` and its ``params``.
+
+    * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
+    * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
+    * ``reserve``: ``place`` (R1…R8);
+    * ``privileged``: ``place`` F8, playable (R8);
+    * ``first``: ``place`` Fj, fixed as the base of ``pile`` Pj; ``rule``: R3 (its pile
+      is not yet active), R5 (the active pile's own base, laid last) or V3 (F8 without
+      the privilege);
+    * ``pile``: on ``pile`` at ``height`` (1 = bottom); ``base`` when it is the pile's
+      13th card (R5).
+    """
+
+    card: Card
+    code: PlaceCode
+    params: tuple[tuple[str, str | int | bool], ...]
+
+    def param(self, key: str) -> str | int | bool:
+        return dict(self.params)[key]
+
+    def to_json(self) -> dict[str, object]:
+        return {"card": self.card.symbol, "token": self.card.token, "code": self.code, "params": dict(self.params)}
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Why a lost game stopped (R11): nothing fits ``pile``, which needed rank ``need``
+    (R3, R4), the stock is empty and no redeal can be made (``code``: none left, or an
+    empty waste, R10). ``copies``: where each of the eight cards of that rank lay (R1)."""
+
+    code: StopCode
+    pile: int  # 0-based
+    need: int
+    redeals_used: int
+    redeals: int | None  # allowed (V1); None = unlimited
+    copies: tuple[CardPlace, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "pile": PILE_PLACES[self.pile].value, "need": self.need,
+                "need_char": rank_char(self.need),
+                "redeals_used": self.redeals_used, "redeals": self.redeals,
+                "copies": [c.to_json() for c in self.copies]}
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """A game's story; see the module doc. ``points`` run from the deal to the current
+    position; ``planned`` is how many points the plan had and ``complete`` whether the
+    budget reached all of them."""
+
+    deal: int
+    variant: str
+    status: Status
+    moves: int
+    passes: int
+    score: int
+    sampler: Literal["kernel", "engine"]
+    samples_per_point: int
+    points: tuple[Point, ...]
+    moments: tuple[Moment, ...]
+    crossing: Crossing | None
+    low_point: Point | None
+    stop: Stop | None
+    planned: int
+    complete: bool
+
+    @property
+    def current(self) -> Point:
+        """The chance now: the last point (the game's end, or where it stands)."""
+        return self.points[-1]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "version": JSON_VERSION, "deal": self.deal, "variant": self.variant, "status": self.status,
+            "moves": self.moves, "passes": self.passes, "score": self.score, "sampler": self.sampler,
+            "samples_per_point": self.samples_per_point, "planned": self.planned, "complete": self.complete,
+            "points": [p.to_json() for p in self.points], "current": self.current.to_json(),
+            "moments": [m.to_json() for m in self.moments],
+            "crossing": None if self.crossing is None else self.crossing.to_json(),
+            "low_point": None if self.low_point is None else self.low_point.to_json(),
+            "stop": None if self.stop is None else self.stop.to_json(),
+        }
+
+    def sparkline(self, width: int = 48) -> str:
+        """The curve in block characters, ``│`` where a pass begins; ``·`` is exactly 0."""
+        return sparkline(self.points, width)
+
+    def describe(self, lang: str) -> list[str]:
+        """The story in sentences, in ``lang``: how the game went and its chance at the
+        deal (and now), the moments, then a won game's 50 % crossing and lowest point,
+        or why a lost one stopped and where every card of the needed rank lay."""
+        first, cur = self.points[0], self.current
+        head = {"won": "story.head.won", "lost": "story.head.lost"}.get(self.status, "story.head.playing")
+        lines = [t(lang, head, deal=self.deal, variant=describe_variant(Variant.from_token(self.variant), lang),
+                   moves=plural(lang, "story.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
+                   score=self.score, **{"pass": self.passes})]
+        if self.status == "playing" and cur is not first:
+            lines.append(t(lang, "story.chance.now", start=chance_text(first.estimate, lang),
+                           now=chance_text(cur.estimate, lang)))
+        else:
+            lines.append(t(lang, "story.chance.start", chance=chance_text(first.estimate, lang)))
+        lines += [moment_sentence(m, lang) for m in self.moments]
+        if self.crossing is not None:
+            lines.append(crossing_sentence(self.crossing, lang))
+        if self.low_point is not None:
+            lo = self.low_point
+            chance = chance_text(lo.estimate, lang)
+            lines.append(t(lang, "story.low.start", chance=chance) if lo.move == 0 else
+                         t(lang, "story.low", chance=chance, move=lo.move, **{"pass": lo.pass_no}))
+        if self.stop is not None:
+            lines += [stop_sentence(self.stop, lang), copies_sentence(self.stop, lang)]
+        return lines
+
+    def summary(self) -> str:
+        """``describe("en")`` as one text, a sentence a line (tests and logs)."""
+        return "\n".join(self.describe("en"))
+
+    def render(self, width: int = 48, lang: str = "en") -> str:
+        """The terminal form, in ``lang``: the curve between the chance at the deal and
+        now, then the stop reason, the 50 % crossing or the chance now."""
+        first, cur = self.points[0], self.current
+        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
+        if self.stop is not None:
+            return head + "\n" + stop_sentence(self.stop, lang)
+        if self.crossing is not None:
+            c = self.crossing
+            line = (t(lang, "story.render.won_start") if c.previous is None else
+                    t(lang, "story.render.won", move=c.point.move, **{"pass": c.point.pass_no}))
+            return head + "\n" + line
+        return head + "\n" + t(lang, "story.render.playing", chance=chance_text(cur.estimate, lang))
+
+
+def sparkline(points: Sequence[Point], width: int = 48) -> str:
+    """Block characters for ``points`` (averaged into at most ``width`` columns)."""
+    if width < 1:
+        raise ValueError(f"width must be ≥ 1, not {width}")
+    if not points:
+        return ""
+    cols = min(width, len(points))
+    out: list[str] = []
+    prev_pass = points[0].pass_no
+    for c in range(cols):
+        chunk = points[c * len(points) // cols:(c + 1) * len(points) // cols]
+        if chunk[-1].pass_no != prev_pass:
+            out.append("│")
+            prev_pass = chunk[-1].pass_no
+        p = sum(pt.probability for pt in chunk) / len(chunk)
+        out.append("·" if p == 0 else _SPARKS[min(len(_SPARKS) - 1, int(p * len(_SPARKS)))])
+    return "".join(out)
+
+
+# ------------------------------------------------------------------ in words
+def moment_sentence(moment: Moment, lang: str) -> str:
+    """One moment: "Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 —
+    chance 31 % → 52 %." A change whose two intervals overlap is marked as possibly
+    sampling noise."""
+    before, after = chance_text(moment.before.estimate, lang), chance_text(moment.after.estimate, lang)
+    params: dict[str, object] = {"move": moment.move, "pass": moment.after.pass_no, "before": before,
+                                 "after": after}
+    if moment.span == 1:
+        text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
+    else:
+        text = t(lang, "story.moment.span", first=moment.before.move + 1, **params)
+    return t(lang, "story.moment.end" if moment.clear else "story.moment.noise", text=text)
+
+
+def crossing_sentence(crossing: Crossing, lang: str) -> str:
+    """Where a won game's chance first reached 50 %."""
+    c, prev = crossing.point, crossing.previous
+    if prev is None:
+        return t(lang, "story.crossing.start", chance=chance_text(c.estimate, lang))
+    params: dict[str, object] = {"move": c.move, "pass": c.pass_no, "before": chance_text(prev.estimate, lang),
+                                 "after": chance_text(c.estimate, lang)}
+    if c.move - prev.move == 1:
+        return t(lang, "story.crossing", **params)
+    return t(lang, "story.crossing.span", first=prev.move + 1, **params)
+
+
+def place_phrase(place: CardPlace, lang: str) -> str:
+    """One ``CardPlace`` in words: "ten of hearts buried in the waste, 12th from the top
+    of 40", "десятка червей — в сборной кучке, 12-я сверху из 40"."""
+    p = dict(place.params)
+    card = card_name(place.card, lang)
+    match place.code:
+        case "waste":
+            depth = int(p["depth"])
+            if depth == 1:
+                return t(lang, "story.copy.waste_top", card=card)
+            return t(lang, "story.copy.waste", card=card, nth=ordinal(depth, lang), size=p["size"])
+        case "stock":
+            return t(lang, "story.copy.stock", card=card, nth=ordinal(int(p["position"]), lang), size=p["size"])
+        case "reserve" | "privileged":
+            return t(lang, f"story.copy.{place.code}", card=card, at=place_name(str(p["place"]), lang, "at"))
+        case "first":
+            return t(lang, f"story.copy.first.{p['rule']}", card=card, at=place_name(str(p["place"]), lang, "at"),
+                     pile=str(p["pile"])[1:])
+        case _:
+            pile = str(p["pile"])[1:]
+            if p["base"]:
+                return t(lang, "story.copy.pile_base", card=card, pile=pile)
+            return t(lang, "story.copy.pile", card=card, pile=pile, nth=ordinal(int(p["height"]), lang))
+
+
+def stop_sentence(stop: Stop, lang: str = "en") -> str:
+    """Why a lost game stopped (R11): which pile needed which rank, and why no redeal."""
+    key = ("story.stop.waste_empty" if stop.code == "R11.waste_empty"
+           else "story.stop.no_redeal_allowed" if stop.redeals == 0 else "story.stop.no_redeal")
+    # English "needed a ten"; Russian "ждала десятку" (the accusative: the pile awaits it).
+    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    return t(lang, key, pile=stop.pile + 1, need=need, used=stop.redeals_used,
+             allowed="∞" if stop.redeals is None else stop.redeals)
+
+
+def copies_sentence(stop: Stop, lang: str = "en") -> str:
+    """Where every card of the needed rank lay (R1: eight of each)."""
+    places = t(lang, "story.copies.join").join(place_phrase(c, lang) for c in stop.copies)
+    return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
+
+
+# ------------------------------------------------------------------ the stop (R11)
+def card_places(pos: Position, rank: int) -> tuple[CardPlace, ...]:
+    """Where every card of ``rank`` lies in ``pos``: waste (top first), stock (next
+    first), reserve, first row, then piles, left to right."""
+    out: list[CardPlace] = []
+    waste = pos.waste
+    for depth, card in enumerate(reversed(waste), 1):
+        if card.rank == rank:
+            out.append(CardPlace(card, "waste", (("depth", depth), ("size", len(waste)))))
+    for i, card in enumerate(pos.stock, 1):
+        if card.rank == rank:
+            out.append(CardPlace(card, "stock", (("position", i), ("size", len(pos.stock)))))
+    for i, slot in enumerate(pos.reserve):
+        if slot is not None and slot.rank == rank:
+            out.append(CardPlace(slot, "reserve", (("place", RESERVE[i].value),)))
+    k = pos.active
+    for j, slot in enumerate(pos.first):
+        if slot is None or slot.rank != rank:
+            continue
+        if j == PILES - 1 and pos.privileged is not None:
+            out.append(CardPlace(slot, "privileged", (("place", FIRST[j].value),)))
+            continue
+        rule = "R5" if j == k else "V3" if j == PILES - 1 and not pos.variant.privileged_last else "R3"
+        params = (("place", FIRST[j].value), ("pile", PILE_PLACES[j].value), ("rule", rule))
+        out.append(CardPlace(slot, "first", params))
+    for j, pile in enumerate(pos.piles):
+        for h, card in enumerate(pile, 1):
+            if card.rank == rank:
+                out.append(CardPlace(card, "pile", (("pile", PILE_PLACES[j].value), ("height", h),
+                                                    ("base", h == PILE_SIZE))))
+    return tuple(out)
+
+
+def stop_of(pos: Position) -> Stop | None:
+    """Why ``pos`` is lost (R11), ``None`` unless it is."""
+    if pos.status != "lost":
+        return None
+    k, need = pos.active, pos.need
+    assert k is not None and need is not None  # lost: a pile is still active (R11)
+    # R10: a redeal needs a redeal left and a non-empty waste; lost means one is missing.
+    code: StopCode = "R11.waste_empty" if not pos.waste else "R11.no_redeal"
+    return Stop(code, k, need, pos.redeals_used, pos.variant.redeals, card_places(pos, need))
+
+
+# ------------------------------------------------------------------ the curve
+def _plan(positions: Sequence[Position], max_points: int) -> tuple[list[int], list[int], int]:
+    """Indices to estimate: the ones always told (the deal, the end, each pass start,
+    R10), then the others, evenly spaced, coarse to fine; and how many points
+    refinement may add."""
+    n = len(positions) - 1
+    must = [0, n] if n else [0]
+    must += [i for i in range(1, n) if positions[i].redeals_used != positions[i - 1].redeals_used]
+    if n + 1 <= max_points:  # short: every position, nothing to narrow down
+        return must, [i for i in range(n + 1) if i not in set(must)], 0
+    reserve = min(REFINE_POINTS, max(0, max_points - len(must)) // 4)
+    spare = max(0, max_points - len(must) - reserve)
+    taken = set(must)
+    even: list[tuple[int, int]] = []
+    for j in range(1, spare + 1):
+        i = round(j * n / (spare + 1))
+        if i not in taken:
+            taken.add(i)
+            # Coarse to fine: ordinals with more trailing zero bits first, so a cut keeps an even spread.
+            even.append((-((j & -j).bit_length()), i))
+    even.sort()
+    return must, [i for _, i in even], reserve
+
+
+def _moment_gaps(points: Sequence[Point]) -> list[int]:
+    """Indices ``g`` (into ``points``) of the largest changes ``points[g] → points[g+1]``,
+    largest first (earlier first on ties); zero changes are no moments."""
+    gaps = [g for g in range(len(points) - 1) if points[g + 1].probability != points[g].probability]
+    gaps.sort(key=lambda g: (-abs(points[g + 1].probability - points[g].probability), g))
+    return gaps[:MOMENTS]
+
+
+def _crossing_gap(points: Sequence[Point]) -> int | None:
+    """Index of the first point at 50 % or more."""
+    return next((g for g, p in enumerate(points) if p.probability >= 0.5), None)
+
+
+def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MAX_POINTS,
+             samples: int | None = None, sampler: Sampler = "auto") -> Story:
+    """Tell ``game``'s story, spending at most about ``budget_s`` seconds (``None``: no
+    limit, every planned point with all its samples). ``samples`` per point defaults to
+    ``KERNEL_SAMPLES`` with the numba kernel, ``ENGINE_SAMPLES`` without; ``sampler`` as
+    in ``chance_to_come_out``. A short budget gives fewer points, never a longer wait:
+    past the deadline only the deal, the end and the pass starts are estimated, with the
+    fewest samples the estimator plays (one, or one kernel chunk). Loading the numba
+    kernel, once a process, is not counted, as in ``chance_to_come_out``."""
+    if budget_s is not None and not budget_s >= 0:  # also refuses NaN
+        raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")
+    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
+        raise ValueError(f"max_points must be a whole number ≥ 2, not {max_points!r}")
+    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
+    if use_kernel:
+        # Loading (or compiling) the kernel is a once-a-process cost, outside the budget
+        # as in ``chance_to_come_out``: one sample loads it.
+        chance_to_come_out(game.initial, samples=1, budget_s=None, sampler="kernel")
+    start = time.perf_counter()
+    n_samples = samples if samples is not None else KERNEL_SAMPLES if use_kernel else ENGINE_SAMPLES
+    positions = game.positions
+    steps = game.steps
+    must, even, reserve = _plan(positions, max_points)
+    plan = must + even
+
+    def left() -> float | None:
+        return None if budget_s is None else max(0.0, budget_s - (time.perf_counter() - start))
+
+    est: dict[int, Point] = {}
+
+    def estimate(i: int) -> None:
+        pos = positions[i]
+        e = chance_to_come_out(pos, samples=n_samples, seed=point_seed(game.deal, i), budget_s=left(),
+                               sampler=sampler)
+        est[i] = Point(i, pos.passes, pos.score, e.probability, e.low, e.high, e.wins, e.samples, e.certain)
+
+    for rank, i in enumerate(plan):
+        remaining = left()
+        if rank >= len(must) and remaining is not None and remaining <= 0:
+            break
+        estimate(i)
+    complete = len(est) == len(plan)
+
+    # Narrow the largest changes (and a won game's 50 % crossing) down to single moves.
+    won = positions[-1].status == "won"
+    for _ in range(reserve if complete else 0):
+        remaining = left()
+        if remaining is not None and remaining <= 0:
+            break
+        pts = sorted(est.values(), key=lambda p: p.move)
+        gaps = _moment_gaps(pts)
+        cross = _crossing_gap(pts) if won else None
+        if cross:
+            gaps.append(cross - 1)
+        wide = next((g for g in gaps if pts[g + 1].move - pts[g].move > 1), None)
+        if wide is None:
+            break
+        estimate((pts[wide].move + pts[wide + 1].move) // 2)
+
+    points = tuple(sorted(est.values(), key=lambda p: p.move))
+    moments = tuple(
+        Moment(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
+               steps[points[g + 1].move - 1].movements)
+        for g in sorted(_moment_gaps(points), key=lambda g: points[g].move)
+    )
+    crossing = low_point = None
+    if won:
+        c = _crossing_gap(points)
+        assert c is not None  # the end of a won game is certain: 100 %
+        crossing = Crossing(points[c], points[c - 1] if c else None)
+        low_point = min(points, key=lambda p: (p.probability, p.move))
+    end = positions[-1]
+    return Story(
+        deal=game.deal, variant=game.variant.token, status=end.status, moves=len(steps), passes=end.passes,
+        score=end.score, sampler="kernel" if use_kernel else "engine", samples_per_point=n_samples,
+        points=points, moments=moments, crossing=crossing, low_point=low_point, stop=stop_of(end),
+        planned=len(plan) + reserve, complete=complete,
+    )

@@ -1,0 +1,221 @@
+"""Group commit: the play layer's writes, many actions to one fsync.
+
+Every write of ``PlayService`` is a *job*: a function that reads and writes through a
+``Transaction``. ``GroupWriter.run(job)`` returns the job's answer only once what it
+wrote is committed (on disk: the store's connections run ``synchronous=FULL``).
+
+Jobs that arrive while a commit is under way are queued and done together, in arrival
+order, in one transaction: one ``BEGIN IMMEDIATE`` and one ``COMMIT`` (one fsync) for the
+batch. Each job runs in its own ``SAVEPOINT``, so a job that fails (a refused move, a
+bug) is rolled back alone and answered with its own error, and the others in the batch
+are kept. Every waiter is answered after its batch's ``COMMIT`` returned; if the
+``COMMIT`` fails (a full disk, a lock held too long), nothing of the batch is stored and
+every job in it is answered ``PlayError('storage')`` — a refusal included, since it may
+have been decided on a write of the batch that is now gone — and the ``GameCache`` drops
+everything, so no state that was never stored is ever served.
+
+No thread of its own: the first caller to find no batch under way *leads* — it takes
+the queue, runs the batch and commits it — and when it is done it hands the lead to
+the first job queued meanwhile, whose caller then does the next batch. A lone caller
+(one request at a time) thus runs its job on its own thread, with no hop to another
+thread and no wait; concurrent callers share fsyncs.
+
+``GameCache`` keeps the games as last committed, so that an action needs no replay of
+the move list. Entries written by a batch are *pending* (seen only by the later jobs of
+the same batch, which run in the same transaction) until the batch commits; a job uses
+an entry only when its version is the stored one, read in the job's transaction (under
+the write lock), so an entry that another process overtook is never used.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Final, Generic, TypeVar
+
+from ..store import GameStore, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
+from .errors import PlayError
+
+T = TypeVar("T")
+#: Most jobs in one batch (the rest wait for the next one).
+MAX_BATCH: Final = 64
+#: Games kept in the cache.
+CACHED_GAMES: Final = 256
+
+
+def storage_error(e: BaseException) -> PlayError:
+    """``PlayError('storage')`` for a failure of the store itself."""
+    return PlayError("storage", reason=str(e) or type(e).__name__)
+
+
+class GameCache:
+    """The games as this process last committed them, by id (least recently used out).
+
+    Only the leading job of a ``GroupWriter`` touches it (jobs run one at a time), but it
+    is locked anyway: cheap, and safe against a caller outside a job."""
+
+    def __init__(self, size: int = CACHED_GAMES) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._committed: OrderedDict[str, StoredGame] = OrderedDict()
+        self._pending: dict[str, StoredGame] = {}
+
+    def take(self, game_id: str) -> StoredGame | None:
+        """Remove and return the entry for ``game_id`` (the caller will change it, and
+        puts it back when it has a stored state again)."""
+        with self._lock:
+            pending = self._pending.pop(game_id, None)
+            committed = self._committed.pop(game_id, None)
+            return pending if pending is not None else committed
+
+    def put(self, stored: StoredGame) -> None:
+        """``stored`` is the game as written by the batch under way (pending until it
+        commits)."""
+        with self._lock:
+            self._pending[stored.id] = stored
+
+    def peek(self, game_id: str, version: int) -> StoredGame | None:
+        """The entry for ``game_id`` if it is at ``version`` (left in place: to read)."""
+        with self._lock:
+            stored = self._pending.get(game_id) or self._committed.get(game_id)
+            return stored if stored is not None and stored.version == version else None
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._pending.pop(game_id, None)
+            self._committed.pop(game_id, None)
+
+    def committed(self) -> None:
+        """The batch committed: its entries are the stored games now."""
+        with self._lock:
+            for gid, stored in self._pending.items():
+                self._committed.pop(gid, None)
+                self._committed[gid] = stored
+            self._pending.clear()
+            while len(self._committed) > self.size:
+                self._committed.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget everything (the batch failed: nothing it wrote was stored)."""
+        with self._lock:
+            self._pending.clear()
+            self._committed.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._committed)
+
+    def __contains__(self, game_id: object) -> bool:
+        with self._lock:
+            return game_id in self._committed
+
+
+class _Job(Generic[T]):
+    __slots__ = ("done", "error", "fn", "lead", "value", "wake")
+
+    def __init__(self, fn: Callable[[Transaction], T]) -> None:
+        self.fn = fn
+        self.value: T | None = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.lead = False
+        self.wake = threading.Event()
+
+
+class GroupWriter:
+    """Runs write jobs in batches, one transaction and one commit per batch (see the
+    module's docstring)."""
+
+    def __init__(self, store: GameStore, cache: GameCache) -> None:
+        self.store = store
+        self.cache = cache
+        self._mutex = threading.Lock()
+        self._queue: list[_Job[object]] = []
+        self._leading = False
+        self._leader: int | None = None  # the thread running a batch's jobs
+        #: Batches committed and jobs done in them, for the curious (bench, tests).
+        self.batches = 0
+        self.jobs = 0
+
+    def run(self, fn: Callable[[Transaction], T]) -> T:
+        """Do ``fn(tx)`` in a write transaction and answer once it is committed: its
+        value, or the exception it raised (its writes rolled back), or
+        ``PlayError('storage')`` when the batch could not be committed."""
+        if self._leader == threading.get_ident():
+            raise RuntimeError("a write job cannot wait for another write job (it would wait for itself)")
+        job: _Job[T] = _Job(fn)
+        with self._mutex:
+            self._queue.append(job)  # type: ignore[arg-type]
+            if not self._leading:
+                self._leading = job.lead = True
+        while not job.done:
+            if job.lead:
+                self._lead(job)
+            else:
+                job.wake.wait()
+                job.wake.clear()
+        if job.error is not None:
+            raise job.error
+        return job.value  # type: ignore[return-value]
+
+    def _lead(self, me: _Job[T]) -> None:
+        with self._mutex:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+        me.lead = False
+        try:
+            self._commit(batch)
+        finally:
+            with self._mutex:
+                following = self._queue[0] if self._queue else None
+                if following is None:
+                    self._leading = False
+                else:
+                    following.lead = True  # the lead passes on (self._leading stays True)
+            for job in batch:
+                job.done = True
+                if job is not me:
+                    job.wake.set()
+            if following is not None:
+                following.wake.set()
+
+    def _commit(self, batch: list[_Job[object]]) -> None:
+        self._leader = threading.get_ident()
+        try:
+            with self.store.transaction() as tx:
+                for job in batch:
+                    self._one(tx, job)
+        except BaseException as e:  # the batch is lost: nothing of it was stored
+            self.cache.clear()
+            for job in batch:
+                job.value, job.error = None, storage_error(e)
+            if not isinstance(e, Exception):
+                raise  # KeyboardInterrupt and the like: the waiters are answered first (finally)
+            return
+        finally:
+            self._leader = None
+        self.cache.committed()
+        self.batches += 1
+        self.jobs += len(batch)
+
+    @staticmethod
+    def _one(tx: Transaction, job: _Job[object]) -> None:
+        db = tx.db
+        db.execute("SAVEPOINT job")
+        try:
+            job.value = job.fn(tx)
+        except Exception as e:  # the job's own failure: it alone is answered with it
+            job.error = _as_play_error(e)
+            # Undo what the job wrote; if even that fails, the batch fails (raises).
+            db.execute("ROLLBACK TO job")
+        db.execute("RELEASE job")
+
+
+def _as_play_error(e: Exception) -> Exception:
+    """A job's failure as its caller sees it: storage failures are ``PlayError('storage')``."""
+    if isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict):
+        return storage_error(e)
+    if isinstance(e, sqlite3.Error):
+        return storage_error(e)
+    return e

@@ -1,0 +1,218 @@
+"""What every route shares: the play layer, the player of a request (its cookie), the
+per-game locks and worker threads, and ``Endpoint``, one row of the route table that
+both serves a route (``app.create_app``) and declares it (``schema``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+import anyio
+import anyio.to_thread
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..play import PlayError, PlayService, Settings
+from ..store import GameStore, StoredGame
+from .models import Lang, encode
+
+if TYPE_CHECKING:  # the odds load only when a chance or a story is first asked for
+    from ..odds.live import ChanceEstimate
+    from ..play.story import Story
+
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+#: The player cookie's name is ``fl_player_<port>``: cookies are not kept apart by port,
+#: so two servers on one machine (two databases) would otherwise overwrite each other's.
+COOKIE: Final = "fl_player"
+COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600  # a player is meant to last: the cookie is the only key
+#: Ids are secrets.token_urlsafe(18) (24 chars); anything that cannot be one is refused
+#: before it reaches SQLite.
+TOKEN_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
+_TOKEN: Final = re.compile(TOKEN_PATTERN)
+#: Chance estimates and stories kept in memory (the oldest goes first).
+CHANCE_CACHED: Final = 256
+STORIES_CACHED: Final = 64
+
+
+def cookie_name(request: Request) -> str:
+    """``fl_player_<port>``, the port this server answers on."""
+    server = request.scope.get("server")
+    port = server[1] if server and server[1] is not None else (443 if request.url.scheme == "https" else 80)
+    return f"{COOKIE}_{port}"
+
+
+def is_token(text: str) -> bool:
+    return _TOKEN.fullmatch(text) is not None
+
+
+def json_response(body: msgspec.Struct, status: int = 200) -> Response:
+    return Response(encode(body), status, media_type="application/json")
+
+
+def browser_lang(request: Request) -> Lang:
+    """The language the browser prefers (``Accept-Language``): Russian when its most
+    preferred tag is Russian, else English (as the page picks from
+    ``navigator.languages``)."""
+    best: tuple[float, int, str] | None = None
+    for i, item in enumerate(request.headers.get("accept-language", "").split(",")[:32]):
+        tag, _, rest = item.strip().partition(";")
+        q = 1.0
+        for part in rest.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        tag = tag.strip().lower()
+        if tag and q > 0 and (best is None or (-q, i) < (-best[0], best[1])):
+            best = (q, i, tag)
+    return "ru" if best is not None and best[2].split("-")[0] == "ru" else "en"
+
+
+class Bounded(OrderedDict[K, V]):
+    """A dict that keeps its ``size`` latest entries (the oldest goes first)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: K, value: V) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+#: How many play-layer calls may run at once (worker threads); see ``WebGame``.
+PLAY_THREADS: Final = 32
+
+
+class WebGame:
+    """The state the routes share over ``PlayService``, which decides everything: the
+    per-game locks (one request at a time per game in this process) and the chance
+    cache."""
+
+    def __init__(self, store: GameStore, local_player: str | None) -> None:
+        self.play = PlayService(store)
+        self.local_player = local_player
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Estimates by (position, samples, round), told in each player's language on the way out.
+        self.chance_cache: Bounded[tuple[str, int, int], ChanceEstimate] = Bounded(CHANCE_CACHED)
+        # Stories by (game id, version); one in the making is shared by whoever asks.
+        self.story_cache: Bounded[tuple[str, int], Story] = Bounded(STORIES_CACHED)
+        self.story_tasks: dict[tuple[str, int], asyncio.Task[Story]] = {}
+        # The odds estimates (chance, stories) are CPU-bound: at most two at a time, so
+        # that they cannot starve the threads that serve moves.
+        self.chance_limiter = anyio.CapacityLimiter(2)
+        # Play-layer calls (SQLite with fsync) run in worker threads, up to PLAY_THREADS
+        # at once: the play layer is thread-safe and commits the actions that arrive
+        # together in one transaction (firstlast.play.writer, group commit), so the wider
+        # this is, the fewer fsyncs per move (docs/play.md, "Writes and speed").
+        self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (play-layer work: SQLite with fsync, replays) in a worker
+        thread, so one slow request never stalls the others."""
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
+
+    def lang_of(self, request: Request, player: str | None) -> Lang:
+        """The player's language: their ``lang`` setting, else the browser's. Blocking
+        (a read of the settings): call it in a worker thread (``run``, ``run_lang``)."""
+        lang = self.play.settings(player).lang if player is not None else None
+        return lang if lang is not None else browser_lang(request)
+
+    @staticmethod
+    def settings_lang(request: Request, settings: Settings | None) -> Lang:
+        """The language of ``settings`` (already read), else the browser's."""
+        lang = settings.lang if settings is not None else None
+        return lang if lang is not None else browser_lang(request)
+
+    async def lang(self, request: Request, player: str | None) -> Lang:
+        return await self.run(self.lang_of, request, player)
+
+    async def run_lang(self, request: Request, player: str | None, fn: Callable[..., T], *args: Any
+                       ) -> tuple[T, Lang]:
+        """``fn(*args)``, then ``player``'s language, in one worker-thread call (a
+        player made by ``fn`` has the default settings: the browser's language)."""
+        def job() -> tuple[T, Lang]:
+            return fn(*args), self.lang_of(request, player)
+
+        return await anyio.to_thread.run_sync(job, limiter=self._play_limiter)
+
+    async def player(self, request: Request) -> str | None:
+        """The player of the request's cookie, if the store knows it."""
+        token = request.cookies.get(cookie_name(request))
+        if token is None or not is_token(token):
+            return None
+        if self.play.is_known(token):
+            return token  # known already: no worker thread needed to say so
+        return await self.run(self.play.known_player, token)
+
+    @staticmethod
+    def set_cookie(request: Request, response: Response, pid: str) -> None:
+        response.set_cookie(
+            cookie_name(request), pid, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+
+    def answer(self, request: Request, pid: str | None, player: str, body: msgspec.Struct,
+               status: int = 200) -> Response:
+        """A JSON answer; sets the cookie when the play layer made ``player`` new."""
+        response = json_response(body, status)
+        if player != pid:
+            self.set_cookie(request, response, player)
+        return response
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    @staticmethod
+    def game_id(request: Request) -> str:
+        gid = str(request.path_params["id"])
+        if not is_token(gid):
+            raise PlayError("game.unknown")  # unknown and foreign games answer alike
+        return gid
+
+    async def load(self, request: Request) -> StoredGame:
+        gid = self.game_id(request)
+        return await self.run(self.play.game, await self.player(request), gid)
+
+    async def load_lang(self, request: Request) -> tuple[StoredGame, Lang]:
+        """The request's game (``load``) and its player's language."""
+        gid = self.game_id(request)
+        pid = await self.player(request)
+        return await self.run_lang(request, pid, self.play.game, pid, gid)
+
+
+Handler = Callable[[WebGame, Request], Awaitable[Response]]
+#: An answer's content: a model (JSON), a media type (``"text/plain"``), or ``None`` (empty).
+Content = type[msgspec.Struct] | str | None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One route: served by ``handler``, declared by the rest (``schema``). ``answers``:
+    status → content for the answers that are not refusals; ``errors``: the refusals
+    this route can answer besides those every route of its kind can (``schema``)."""
+
+    method: str
+    path: str
+    handler: Handler | None  # None: served by a mount (static files)
+    summary: str
+    body: Content = None
+    query: type[msgspec.Struct] | None = None
+    answers: Mapping[int, Content] = field(default_factory=dict)
+    errors: tuple[int, ...] = ()

@@ -1,0 +1,149 @@
+"""What a web page the player visits must not be able to do (docs/web-api.md,
+"Security model"), and the headers every answer carries: pure ASGI middleware, ahead of
+any route.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Final
+
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import WebError, error_response, web_error
+
+
+class Headers:
+    """Pure ASGI middleware: safety headers everywhere; API answers are never cached."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = str(scope.get("path", "")).startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                # The sign-in link carries the player token: never leak it in a Referer.
+                headers.append((b"referrer-policy", b"no-referrer"))
+                headers.append((b"x-frame-options", b"DENY"))
+                headers.append((b"content-security-policy", CSP.encode()))
+                if api:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+#: The page's Content-Security-Policy: its own files only (no inline script or style, no
+#: other origin), never framed.
+CSP: Final = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self';"
+              " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+              " frame-ancestors 'none'")
+LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Methods that change something: they must come from the page itself.
+_WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _split_host(value: str) -> tuple[str, int | None] | None:
+    """``name`` and ``port`` of a Host header (``[::1]:8000`` too); ``None`` if malformed."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[1:end], value[end + 1:]
+        if rest and not rest.startswith(":"):
+            return None
+        port_text = rest[1:] if rest else ""
+    else:
+        name, _, port_text = value.partition(":")
+    if not name or (port_text and not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5)):
+        return None
+    return name, int(port_text) if port_text else None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class Guard:
+    """Pure ASGI middleware: what a web page the player visits must not be able to do.
+
+    * ``Host`` must name this server: a loopback name, or the host it was started on
+      (bound to every address, any IP literal: DNS rebinding needs a DNS name), with its
+      port. Anything else is 421 — a rebinding page cannot talk to the API.
+    * A state-changing request that carries ``Origin`` must come from this very origin
+      (403), and one with a body must say ``application/json`` (415): the "simple"
+      cross-site POSTs a page can send without asking (forms, ``text/plain``) are out.
+    See docs/web-api.md, "Security model"."""
+
+    def __init__(self, app: ASGIApp, bind_host: str) -> None:
+        self.app = app
+        self.names = set(LOOPBACK_NAMES) | {bind_host.strip("[]").lower()}
+        self.any_ip = bind_host in ("0.0.0.0", "::", "")
+
+    def host_ok(self, scope: Scope, host: str | None) -> bool:
+        parsed = _split_host(host) if host is not None else None
+        if parsed is None:
+            return False
+        name, port = parsed
+        if name not in self.names and not (self.any_ip and _is_ip(name)):
+            return False
+        server = scope.get("server")
+        return port is None or server is None or server[1] is None or port == server[1]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host")
+        refusal: str | None = None
+        if not self.host_ok(scope, host):
+            refusal = "request.host"
+        elif scope.get("method") in _WRITES:
+            origin = headers.get("origin")
+            scheme = str(scope.get("scheme", "http"))
+            foreign = origin is not None and origin.lower() != f"{scheme}://{host}".lower()
+            if foreign or headers.get("sec-fetch-site") == "cross-site":
+                refusal = "request.origin"
+            elif _has_body(headers) and not _is_json(headers.get("content-type", "")):
+                refusal = "request.content_type"
+        if refusal is not None:
+            exc = WebError(refusal)
+            await error_response(web_error(exc), exc.status)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _has_body(headers: dict[str, str]) -> bool:
+    length = headers.get("content-length")
+    return "chunked" in headers.get("transfer-encoding", "").lower() or (length is not None and length.strip() != "0")
+
+
+def _is_json(content_type: str) -> bool:
+    return content_type.split(";")[0].strip().lower() == "application/json"
+
+
+class Static(StaticFiles):
+    """The front end's files; a plain 404 (not a 500) while the folder does not exist."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.directory is None or not Path(self.directory).is_dir():
+            exc = WebError("request.not_found")
+            await error_response(web_error(exc), exc.status)(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)

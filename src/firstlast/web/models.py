@@ -1,0 +1,395 @@
+"""The HTTP API's declared models (docs/web-api.md): one msgspec Struct per request body,
+query and answer. Requests are decoded and checked against them (unknown fields, types,
+bounds); answers are encoded from them by one reused encoder. ``firstlast.web.schema``
+turns them into the OpenAPI document, the doc's reference and the page's typedefs.
+
+Bounds declared here are the contract's; the play layer stays the authority for what
+needs the game (a deal number's range is ``play.deals.parse_deal``'s, a move's legality
+the engine's).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from ..play.service import MAX_STEPS
+from ..play.settings import MAX_REDEALS
+
+__all__ = ["UNSET", "UnsetType"]
+
+#: Deal numbers as text: JSON numbers lose digits past 2^53 in a browser. At most 20
+#: digits (2^64 − 1 has 20); the range is ``parse_deal``'s.
+DealText = Annotated[str, Meta(pattern="^[0-9]{1,20}$", description="ASCII digits, 0…2^64−1")]
+DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large numbers as text)")]
+VariantToken = Annotated[str, Meta(pattern="^r([0-9]{1,4}|u)w?n?$", description="e.g. r3, ru, r0w, r3wn")]
+Version = Annotated[int, Meta(ge=0, le=2**53 - 1, description="the State's version the page acted on")]
+Redeals = Annotated[int, Meta(ge=0, le=MAX_REDEALS)]
+#: The moves a player can ask for; ``W`` is the older name of ``waste``.
+MoveText = Literal["turn", "redeal", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8",
+                   "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "waste", "W"]
+Place = Annotated[str, Meta(pattern="^(stock|waste|[FRP][1-8])$")]
+StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
+GameStatus = Literal["playing", "won", "lost"]
+ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
+Lang = Literal["ru", "en"]
+Params = dict[str, str | int | float | bool | None]
+Probability = Annotated[float, Meta(ge=0, le=1)]
+#: Last refinement round of the chance estimate (``ChanceQuery.round``).
+MAX_ROUND: Final = 63
+
+
+class Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A request body: unknown fields are refused."""
+
+
+# ---------------------------------------------------------------------------- requests
+class VariantSpec(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Rules V1–V3; a missing field takes the canonical value. ``token`` and
+    ``description`` are ignored, so a State's variant can be sent back as it came."""
+
+    redeals: Annotated[Redeals | None, Meta(description="null: unlimited")] = 3
+    waste_playable: bool = False
+    privileged_last: bool = True
+    token: str | UnsetType = UNSET
+    description: str | UnsetType = UNSET
+
+
+class NewGame(Body):
+    """A new game on the table. ``how`` defaults to ``number`` when a deal is given,
+    else ``random``; ``variant`` to the player's setting (for ``again``, the table's)."""
+
+    how: StartKind | None = None
+    deal: DealNumber | DealText | None = None
+    variant: VariantSpec | VariantToken | None = None
+
+
+class MoveRequest(Body):
+    move: MoveText
+    version: Version | None = None
+
+
+class StepRequest(Body):
+    n: Annotated[int, Meta(ge=1, le=MAX_STEPS, description="forced moves to make")] = 1
+    version: Version | None = None
+
+
+class ActionRequest(Body):
+    """advance, undo, redo, restart."""
+
+    version: Version | None = None
+
+
+class OpenRequest(Body):
+    """No fields: the game goes on the table."""
+
+
+class ImportRequest(Body):
+    """A game record (engine format) as text; a byte-order mark is allowed."""
+
+    record: Annotated[str, Meta(description="at most 1 Mi characters")]
+
+
+class SettingsChange(Body):
+    """The keys to change; ``null`` restores a key's default."""
+
+    lang: Lang | UnsetType | None = UNSET
+    speed: Annotated[int, Meta(ge=0, le=3, description="0 instant, 1 slow, 2 normal, 3 fast")] | UnsetType | None = (
+        UNSET)
+    variant: VariantSpec | VariantToken | UnsetType | None = UNSET
+    show_chance: bool | UnsetType | None = UNSET
+
+
+class GamesQuery(msgspec.Struct, kw_only=True):
+    status: ListStatus | None = None
+    limit: Annotated[int, Meta(ge=1, le=1000)] = 100
+
+
+class ChanceQuery(msgspec.Struct, kw_only=True):
+    samples: Annotated[int, Meta(ge=100, le=100_000)] = 10_000
+    round: Annotated[int, Meta(ge=0, le=MAX_ROUND, description=(
+        "refinement round: each round draws new, independent samples of the same position, to merge"))] = 0
+
+
+# ---------------------------------------------------------------------------- answers
+class Answer(msgspec.Struct, kw_only=True, gc=False):
+    """An answer shape (never decoded from a client)."""
+
+
+class ErrorBody(Answer):
+    """Every refusal. ``code`` and ``params`` are stable (the page says them in its own
+    language); ``rule`` for a rule's refusal, ``line`` for a record's."""
+
+    error: str
+    code: str
+    params: Params
+    rule: str | UnsetType = UNSET
+    line: int | UnsetType | None = UNSET
+    text: Annotated[str, Meta(description=(
+        "an engine refusal (params.refusal) in the player's language (i18n.refusal_text)"))] | UnsetType = UNSET
+
+
+class Card(Answer):
+    id: Annotated[int, Meta(ge=0, le=103)]
+    rank: Annotated[int, Meta(ge=1, le=13)]
+    suit: Literal["c", "d", "h", "s"]
+    deck: Literal[1, 2]
+    symbol: str
+
+
+class VariantInfo(Answer):
+    redeals: Annotated[int | None, Meta(description="null: unlimited")]
+    waste_playable: bool
+    privileged_last: bool
+    token: str
+    description: str
+
+
+class Movement(Answer):
+    """One card moving, in the order it happened."""
+
+    card: Card
+    from_: Place = msgspec.field(name="from")
+    to: Place
+    face_up: bool
+
+
+class GameState(Answer):
+    """A game as the table shows it: everything but the stock's order."""
+
+    id: str
+    deal: DealText
+    variant: VariantInfo
+    status: GameStatus
+    score: int
+    passes: int
+    redeals_used: int
+    redeals_left: Annotated[int | None, Meta(description="null: unlimited")]
+    first: Annotated[list[Card | None], Meta(min_length=8, max_length=8)]
+    reserve: Annotated[list[Card | None], Meta(min_length=8, max_length=8)]
+    piles: Annotated[list[list[Card]], Meta(min_length=8, max_length=8)]
+    stock_count: int
+    stock_decks: Annotated[list[Literal[1, 2]], Meta(description="backs only, next card first")]
+    waste: Annotated[list[Card], Meta(description="bottom to top")]
+    active: Annotated[int, Meta(ge=0, le=7)] | None
+    need: Annotated[int, Meta(ge=1, le=13)] | None
+    need_char: str | None
+    privileged: Literal["F8"] | None
+    legal_moves: list[str]
+    stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
+    base_move: Annotated[str | None, Meta(description="F1…F8: the active pile's own base")]
+    drop_target: Annotated[str | None, Meta(description="P1…P8: the one pile that takes cards")]
+    hint: str | None
+    refusals: Annotated[dict[str, ErrorBody], Meta(description="each table move not legal now: its refusal")]
+    can_undo: bool
+    can_redo: bool
+    moves: int
+    created: str
+    updated: str
+    finished: str | None
+    version: Annotated[int, Meta(description="send it back with actions")]
+    origin: Literal["played", "imported"]
+    result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
+    abandoned: bool
+
+
+class ActionResult(Answer):
+    """An action's answer: the state as stored, every move made (for undo, the one taken
+    back) and every card movement in order."""
+
+    state: GameState
+    move: str | None
+    movements: list[Movement]
+    steps: list[str]
+    new_game: bool
+    announcement: Annotated[str, Meta(description=(
+        "the movements in words for a screen reader, in the player's language (i18n.announce)"))]
+
+
+class StepFacts(Answer):
+    """The engine's view after a replayed step."""
+
+    status: GameStatus
+    score: int
+    passes: int
+    redeals_used: int
+    redeals_left: int | None
+    active: int | None
+    need: int | None
+    need_char: str | None
+    privileged: Literal["F8"] | None
+
+
+class ReplayStep(Answer):
+    move: str
+    movements: list[Movement]
+    facts: StepFacts
+
+
+class Replay(Answer):
+    """The deal as dealt and every move made since."""
+
+    initial: GameState
+    steps: list[ReplayStep]
+
+
+class GameSummary(Answer):
+    id: str
+    deal: DealText
+    variant: VariantToken
+    description: str
+    status: GameStatus
+    score: int
+    passes: int
+    moves: int
+    created: str
+    updated: str
+    finished: str | None
+    origin: Literal["played", "imported"]
+    result: Literal["won", "lost"] | None
+    abandoned: bool
+
+
+class GameList(Answer):
+    games: Annotated[list[GameSummary], Meta(description="latest first")]
+
+
+class Stats(Answer):
+    """One variant's counted games (docs/play.md, "Statistics")."""
+
+    variant: VariantToken
+    description: str
+    played: int
+    won: int
+    lost: int
+    abandoned: int
+    win_rate: Annotated[float, Meta(ge=0, le=1)]
+    current_streak: int
+    best_streak: int
+    average_passes: float
+    score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
+
+
+class StatsList(Answer):
+    variants: Annotated[list[Stats], Meta(description="the canonical variant first")]
+
+
+class Settings(Answer):
+    lang: Lang | None
+    speed: Annotated[int, Meta(ge=0, le=3)]
+    variant: VariantToken
+    show_chance: bool
+
+
+class Chance(Answer):
+    """One round's estimate (``round``); rounds of one position are independent, so the
+    page may pool them: wins and samples summed (``ChanceEstimate.merge``)."""
+
+    probability: Probability
+    low: Probability
+    high: Probability
+    samples: Annotated[int, Meta(description="0: the game is decided, known exactly")]
+    wins: Annotated[int, Meta(ge=0, description="samples that came out")]
+    certain: Annotated[bool, Meta(description="nothing is unknown: exact, no round adds anything")]
+    round: Annotated[int, Meta(ge=0, le=MAX_ROUND)]
+    text: Annotated[str, Meta(description="this round's figure in the player's language (i18n.chance_text)")]
+
+
+# ---------------------------------------------------------------------------- the story
+class StoryPoint(Answer):
+    """The estimated chance after ``move`` moves (0: the deal)."""
+
+    move: int
+    pass_: int = msgspec.field(name="pass")
+    score: int
+    probability: Probability
+    low: Probability
+    high: Probability
+    wins: int
+    samples: int
+    certain: bool
+
+
+class StoryCard(Answer):
+    """A card a moment's move moved (``Movement.to_json``)."""
+
+    card: str
+    token: str
+    deck: Literal[1, 2]
+    from_: Place = msgspec.field(name="from")
+    to: Place
+    face_up: bool
+
+
+class StoryMoment(Answer):
+    """One of the largest changes of the curve, and the move that ended it."""
+
+    move: int
+    first_move: int
+    span: Annotated[int, Meta(description="1: pinned to that one move")]
+    pass_: int = msgspec.field(name="pass")
+    play: str
+    cards: list[StoryCard]
+    before: Probability
+    after: Probability
+    change: float
+    clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
+
+
+class StoryCrossing(Answer):
+    """A won game's first point at 50 % or more, and the one before it."""
+
+    point: StoryPoint
+    previous: StoryPoint | None
+
+
+class StoryCardPlace(Answer):
+    """Where one card of the needed rank lay (docs/story.md: the codes and params)."""
+
+    card: str
+    token: str
+    code: Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
+    params: Params
+
+
+class StoryStop(Answer):
+    """Why a lost game stopped (R11)."""
+
+    code: Literal["R11.no_redeal", "R11.waste_empty"]
+    pile: Annotated[str, Meta(pattern="^P[1-8]$")]
+    need: Annotated[int, Meta(ge=1, le=13)]
+    need_char: str
+    redeals_used: int
+    redeals: Annotated[int | None, Meta(description="null: unlimited")]
+    copies: list[StoryCardPlace]
+
+
+class Story(Answer):
+    """The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
+    the player's language (``Story.describe``)."""
+
+    version: int
+    deal: DealText
+    variant: VariantToken
+    status: GameStatus
+    moves: int
+    passes: int
+    score: int
+    sampler: Literal["kernel", "engine"]
+    samples_per_point: int
+    planned: int
+    complete: Annotated[bool, Meta(description="the time budget reached every planned point")]
+    points: Annotated[list[StoryPoint], Meta(description="the curve, the deal first")]
+    current: StoryPoint
+    moments: list[StoryMoment]
+    crossing: StoryCrossing | None
+    low_point: StoryPoint | None
+    stop: StoryStop | None
+    sentences: Annotated[list[str], Meta(description="the story told in the player's language")]
+
+
+#: Every answer leaves through this one encoder (made once: no per-request setup).
+_ENCODER: Final = msgspec.json.Encoder()
+encode: Final = _ENCODER.encode

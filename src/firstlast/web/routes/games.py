@@ -1,0 +1,122 @@
+"""Games: new, listed, read, reopened, and acted on (docs/web-api.md). Every action
+goes through ``PlayService.act``, which decides it and commits it before we answer."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...engine import Variant
+from ...play import parse_variant
+from ...play.service import ActionName
+from .. import models as m
+from .. import shapes
+from ..context import Endpoint, WebGame, json_response
+from ..errors import WebError
+from ..inputs import decode, query
+
+
+def _variant(spec: m.VariantSpec | str | None) -> Variant | None:
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        return parse_variant(spec)  # the token's redeals range is the play layer's
+    return Variant(redeals=spec.redeals, waste_playable=spec.waste_playable, privileged_last=spec.privileged_last)
+
+
+async def new_game(web: WebGame, request: Request) -> Response:
+    body = await decode(request, m.NewGame)
+    how = body.how or ("number" if body.deal is not None else "random")
+    if how == "number" and body.deal is None:
+        raise WebError("request.value", field="deal", reason="how=number needs a deal")
+    if how != "number" and body.deal is not None:
+        raise WebError("request.value", field="deal", reason=f"how={how} takes no deal")
+    variant = _variant(body.variant)
+    pid = await web.player(request)
+    stored, lang = await web.run_lang(request, pid, web.play.start, pid, how, body.deal, variant)
+    return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
+
+
+async def list_games(web: WebGame, request: Request) -> Response:
+    q = query(request, m.GamesQuery)
+    games = await web.run(web.play.games, await web.player(request), q.status, q.limit)
+    return json_response(m.GameList(games=[shapes.summary(g) for g in games]))
+
+
+async def current(web: WebGame, request: Request) -> Response:
+    pid = await web.player(request)
+    stored, lang = await web.run_lang(request, pid, web.play.current, pid)
+    if stored is None:
+        return Response(status_code=204)  # an empty table: the page deals a new game
+    return json_response(shapes.state(stored, lang))
+
+
+async def get_game(web: WebGame, request: Request) -> Response:
+    return json_response(shapes.state(*await web.load_lang(request)))
+
+
+async def open_game(web: WebGame, request: Request) -> Response:
+    gid = web.game_id(request)
+    await decode(request, m.OpenRequest)
+    pid = await web.player(request)
+    async with web.lock(gid):
+        stored, lang = await web.run_lang(request, pid, web.play.open, pid, gid)
+    return json_response(shapes.state(stored, lang))
+
+
+async def _act(web: WebGame, request: Request, gid: str, action: ActionName, argument: str | int | None,
+               version: int | None) -> Response:
+    pid = await web.player(request)
+    async with web.lock(gid):
+        # The player's settings come back with the action (read in its transaction).
+        result = await web.run(web.play.act, pid, gid, action, argument, version)
+        lang = web.settings_lang(request, result.settings)
+        answer = shapes.result(result, lang, undo=action in ("undo", "restart"))
+    return json_response(answer)
+
+
+async def move(web: WebGame, request: Request) -> Response:
+    gid = web.game_id(request)  # an id that cannot be one is 404 before the body is read
+    body = await decode(request, m.MoveRequest)
+    return await _act(web, request, gid, "move", body.move, body.version)
+
+
+async def step(web: WebGame, request: Request) -> Response:
+    gid = web.game_id(request)
+    body = await decode(request, m.StepRequest)
+    return await _act(web, request, gid, "step", body.n, body.version)
+
+
+def _action(action: ActionName) -> Endpoint:
+    async def handler(web: WebGame, request: Request) -> Response:
+        gid = web.game_id(request)
+        body = await decode(request, m.ActionRequest)
+        return await _act(web, request, gid, action, None, body.version)
+
+    summaries = {"advance": "turn until a card fits (docs/play.md)",
+                 "undo": "take the last move back (its movements return the cards, last first)",
+                 "redo": "make the move last taken back again",
+                 "restart": "rewind to the deal; a finished game: a new attempt (new_game)"}
+    return Endpoint("POST", f"/api/games/{{id}}/{action}", handler, summaries[action], body=m.ActionRequest,
+                    answers={200: m.ActionResult}, errors=(409,))
+
+
+ENDPOINTS: Final = (
+    Endpoint("POST", "/api/games", new_game, "deal a new game and put it on the table", body=m.NewGame,
+             answers={201: m.GameState}, errors=(409, 503)),
+    Endpoint("GET", "/api/games", list_games, "the player's games, latest first", query=m.GamesQuery,
+             answers={200: m.GameList}),
+    Endpoint("GET", "/api/games/current", current, "the game on the table (204: the table is empty)",
+             answers={200: m.GameState, 204: None}),
+    Endpoint("GET", "/api/games/{id}", get_game, "one game (reading does not put it on the table)",
+             answers={200: m.GameState}),
+    Endpoint("POST", "/api/games/{id}/open", open_game, "put the game on the table (reopen)", body=m.OpenRequest,
+             answers={200: m.GameState}),
+    Endpoint("POST", "/api/games/{id}/moves", move, "make a move (409: the rules refuse it, with rule)",
+             body=m.MoveRequest, answers={200: m.ActionResult}, errors=(409,)),
+    Endpoint("POST", "/api/games/{id}/step", step, "make up to n forced moves (409 when over)", body=m.StepRequest,
+             answers={200: m.ActionResult}, errors=(409,)),
+    *(_action(a) for a in ("advance", "undo", "redo", "restart")),
+)

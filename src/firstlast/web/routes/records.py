@@ -1,0 +1,47 @@
+"""Game records (engine format): export, import, and a game's replay."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from .. import models as m
+from .. import shapes
+from ..context import Endpoint, WebGame, json_response
+from ..inputs import MAX_RECORD, decode
+
+
+async def record(web: WebGame, request: Request) -> Response:
+    gid = web.game_id(request)
+    pid = await web.player(request)
+    stored = await web.run(web.play.game, pid, gid)
+    text = await web.run(web.play.record, pid, gid)
+    return PlainTextResponse(text, headers={
+        "content-disposition": f'attachment; filename="firstlast-{stored.game.deal}.txt"',
+    })
+
+
+async def import_record(web: WebGame, request: Request) -> Response:
+    # JSON with the record as a string: a cross-site form cannot send that (middleware.Guard).
+    body = await decode(request, m.ImportRequest, MAX_RECORD)
+    text = body.record.removeprefix("\ufeff")  # a byte-order mark read from a file
+    pid = await web.player(request)
+    stored, lang = await web.run_lang(request, pid, web.play.import_record, pid, text)
+    return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
+
+
+async def replay(web: WebGame, request: Request) -> Response:
+    return json_response(shapes.replay(*await web.load_lang(request)))
+
+
+ENDPOINTS: Final = (
+    Endpoint("POST", "/api/games/import", import_record,
+             "store someone's game from its record (kept, not counted, not put on the table)",
+             body=m.ImportRequest, answers={201: m.GameState}),
+    Endpoint("GET", "/api/games/{id}/record", record, "the game's record, as a download",
+             answers={200: "text/plain"}),
+    Endpoint("GET", "/api/games/{id}/replay", replay, "the deal as dealt and every move since, with movements",
+             answers={200: m.Replay}),
+)

@@ -1,0 +1,23 @@
+"""The player's statistics, per variant (the policy is ``firstlast.play.stats``)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from .. import models as m
+from .. import shapes
+from ..context import Endpoint, WebGame, json_response
+
+
+async def stats(web: WebGame, request: Request) -> Response:
+    rows = await web.run(web.play.stats, await web.player(request))
+    return json_response(m.StatsList(variants=[shapes.stats(s) for s in rows]))
+
+
+ENDPOINTS: Final = (
+    Endpoint("GET", "/api/stats", stats, "the player's statistics, one entry per variant played",
+             answers={200: m.StatsList}),
+)

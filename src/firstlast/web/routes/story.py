@@ -1,0 +1,78 @@
+"""The story of a game (``firstlast.play.story``, docs/story.md): its chance move by
+move, the moments that moved it most, and why it stopped.
+
+A story samples the chance at up to 80 points of the game, so it is told in a worker
+thread (beside the chance estimates: at most two at a time) within ``BUDGET_S``. It is
+kept per game and version (a bounded cache: a game that has not changed is told once),
+and a story being told is shared by whoever asks for it meanwhile; its sentences are
+made in each asker's language on the way out (``Story.describe``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Final
+
+import anyio.to_thread
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from .. import models as m
+from ..context import Endpoint, WebGame, json_response
+from ..errors import WebError
+
+if TYPE_CHECKING:
+    from ...engine import Game
+    from ...play.story import Story
+
+#: Seconds a story may spend sampling (loading the numba kernel, once, not counted).
+BUDGET_S: Final = 1.5
+
+
+def tell(game: Game, budget_s: float = BUDGET_S) -> Story:
+    """``game``'s story within ``budget_s`` (blocking: call it in a worker thread)."""
+    try:
+        from ...play.story import story_of  # the odds load with the first story
+    except ImportError:
+        raise WebError("chance.missing") from None
+    try:
+        return story_of(game, budget_s=budget_s)
+    except (ValueError, OverflowError, MemoryError):
+        raise WebError("chance.unavailable") from None
+
+
+def answer(story: Story, lang: m.Lang) -> m.Story:
+    """The declared answer: ``Story.to_json()`` (the deal as text, as everywhere in the
+    API) and the story in sentences in ``lang``."""
+    data = story.to_json()
+    return msgspec.convert({**data, "deal": str(data["deal"]), "sentences": story.describe(lang)}, m.Story)
+
+
+async def story_of_game(web: WebGame, request: Request) -> Response:
+    stored, lang = await web.load_lang(request)  # another player's game: 404, as everywhere
+    key = (stored.id, stored.version)
+    story = web.story_cache.get(key)
+    if story is None:
+        task = web.story_tasks.get(key)
+        if task is None or task.get_loop() is not asyncio.get_running_loop():
+            game = stored.game  # freshly loaded for this request: nobody else changes it
+            task = asyncio.ensure_future(anyio.to_thread.run_sync(tell, game, limiter=web.chance_limiter))
+            web.story_tasks[key] = task
+            task.add_done_callback(lambda t: _told(web, key, t))
+        # Shielded: a client that goes away does not cancel the story for the others.
+        story = await asyncio.shield(task)
+    return json_response(answer(story, lang))
+
+
+def _told(web: WebGame, key: tuple[str, int], task: asyncio.Task[Story]) -> None:
+    web.story_tasks.pop(key, None)
+    if not task.cancelled() and task.exception() is None:
+        web.story_cache.put(key, task.result())
+
+
+ENDPOINTS: Final = (
+    Endpoint("GET", "/api/games/{id}/story", story_of_game,
+             "the story of the game: its chance move by move, the moments that moved it, why it stopped",
+             answers={200: m.Story}, errors=(503,)),
+)

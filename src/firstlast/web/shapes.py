@@ -1,0 +1,182 @@
+"""Engine and play-layer objects → the declared answer models (``models``).
+
+Nothing is decided here: what the table shows is the engine's (``Position``), what the
+controls ask for is ``play.table.controls``'s. The parts that recur from answer to
+answer (a card, a variant, a table's refusals) are made once and shared: answers are
+only ever encoded, never changed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from ..engine import Card, Move, Position, Variant, rank_char
+from ..engine import Movement as EngineMovement
+from ..engine.errors import IllegalMoveError
+from ..i18n import announce
+from ..play import ActionResult as PlayResult
+from ..play import Settings as PlaySettings
+from ..play import Stats as PlayStats
+from ..play.service import refusal
+from ..play.table import controls
+from ..store import GameSummary as StoredSummary
+from ..store import StoredGame
+from . import models as m
+from .errors import play_error
+
+SUITS: Final = "cdhs"
+_CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUITS[c.suit], deck=c.deck,  # type: ignore[arg-type]
+                           symbol=c.symbol) for c in map(Card, range(104))}
+
+
+def card(c: Card) -> m.Card:
+    return _CARDS[c]
+
+
+@lru_cache(maxsize=256)
+def variant(v: Variant) -> m.VariantInfo:
+    return m.VariantInfo(redeals=v.redeals, waste_playable=v.waste_playable, privileged_last=v.privileged_last,
+                         token=v.token, description=v.describe())
+
+
+def movement(mv: EngineMovement) -> m.Movement:
+    return m.Movement(card=_CARDS[mv.card], from_=mv.source, to=mv.target, face_up=mv.face_up)
+
+
+#: Every move a player can ask for on the table, as the engine writes it: the stock, the
+#: reserve, the first row, the waste.
+TABLE_MOVES: Final = tuple(dict.fromkeys(
+    str(Move.parse(t)) for t in ("turn", "redeal", *(f"R{k}" for k in range(1, 9)), *(f"F{k}" for k in range(1, 9)),
+                                 "W")))
+_TABLE_MOVES: Final = tuple((text, Move.parse(text)) for text in TABLE_MOVES)
+#: A table's refusals by ``_refusals_key``: made once, shared by the answers.
+_REFUSALS_BY_TABLE: dict[tuple[object, ...], dict[str, m.ErrorBody]] = {}
+_REFUSALS_CACHED: Final = 4096
+
+
+def _refusals_key(pos: Position, legal: list[Move] | tuple[Move, ...]) -> tuple[object, ...]:
+    """Everything ``Position.check_legal`` reads of ``pos`` for a table move, so that
+    positions with the same key refuse the same moves alike: a run of turns keeps it."""
+    k = pos.active
+    if k is None or not legal:
+        return (k, bool(legal))  # won, or stuck: every move is refused for that alone
+    top = pos.waste[-1] if pos.variant.waste_playable and pos.waste else None  # the waste is read only in V2
+    return (tuple(legal), k, len(pos.piles[k]), pos.need, pos.first, pos.reserve, bool(pos.stock), bool(pos.waste),
+            top, pos.variant)
+
+
+def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) -> dict[str, m.ErrorBody]:
+    """The engine's refusal of each table move that is not legal now, so that the page
+    can explain a refused click or drop at once, without a request answered 409 (which
+    the browser reports as a failed load in its console): each exactly the body such a
+    request answers, its ``text`` in ``lang``."""
+    key = (lang, *_refusals_key(pos, legal))
+    out = _REFUSALS_BY_TABLE.get(key)
+    if out is None:
+        allowed = {str(mv) for mv in legal}
+        out = {}
+        for text, move in _TABLE_MOVES:
+            if text not in allowed:
+                try:
+                    pos.check_legal(move, legal)  # the legal moves are worked out once, not per move
+                except IllegalMoveError as exc:
+                    out[text] = play_error(refusal(move, exc), lang)
+        if len(_REFUSALS_BY_TABLE) >= _REFUSALS_CACHED:
+            _REFUSALS_BY_TABLE.clear()
+        _REFUSALS_BY_TABLE[key] = out
+    return out
+
+
+def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.GameState:
+    """What the table shows of ``stored`` (at ``pos``, its deal as dealt for a replay):
+    everything but the stock's order; its refusals' text in ``lang``."""
+    g = stored.game
+    initial = pos is not None
+    pos = g.position if pos is None else pos
+    legal = pos.legal_moves()
+    need = pos.need
+    ctl = controls(pos)
+    return m.GameState(
+        id=stored.id, deal=str(g.deal), variant=variant(g.variant),
+        # Position.status, from the legal moves already at hand.
+        status="won" if pos.active is None else "playing" if legal else "lost",
+        score=pos.score, passes=pos.passes, redeals_used=pos.redeals_used, redeals_left=pos.redeals_left,
+        first=[None if c is None else _CARDS[c] for c in pos.first],
+        reserve=[None if c is None else _CARDS[c] for c in pos.reserve],
+        piles=[[_CARDS[c] for c in pile] for pile in pos.piles],
+        stock_count=len(pos.stock),
+        stock_decks=[c.deck for c in pos.stock],  # type: ignore[misc]  # backs only: the order stays secret
+        waste=[_CARDS[c] for c in pos.waste],
+        active=pos.active, need=need, need_char=None if need is None else rank_char(need),
+        privileged="F8" if pos.privileged is not None else None,
+        legal_moves=[str(mv) for mv in legal],
+        # What the page's controls ask for (firstlast.play.table): it knows no rule.
+        stock_move=str(ctl.stock), base_move=None if ctl.base is None else str(ctl.base), drop_target=ctl.target,
+        hint=str(legal[0]) if legal else None,
+        refusals=refusals(pos, legal, lang),
+        can_undo=g.can_undo and not initial, can_redo=g.can_redo and not initial, moves=0 if initial else len(g),
+        created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
+        origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
+        abandoned=stored.abandoned is not None,
+    )
+
+
+#: Between the announcements of the moves of one answer (``step`` makes many).
+ANNOUNCE_JOIN: Final = "; "
+
+
+def announcement(r: PlayResult, lang: m.Lang, *, undo: bool) -> str:
+    """An action's card movements as words for a screen reader, in ``lang``: each move's
+    (``i18n.announce``, one step at a time, so that no movement of one move is read as
+    the refill of another's), taken back when ``undo``."""
+    if not r.steps:
+        return announce((), lang, undo=undo)
+    return ANNOUNCE_JOIN.join(announce(s.movements, lang, undo=undo) for s in r.steps)
+
+
+def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult:
+    """An action's answer: the state as stored, the last move, every card movement in
+    order, each move made (``steps``), whether a new game went on the table, and the
+    movements in words (``undo``: the action took moves back)."""
+    move = r.move
+    return m.ActionResult(state=state(r.stored, lang), move=None if move is None else str(move),
+                          movements=[movement(mv) for mv in r.movements], steps=[str(s.move) for s in r.steps],
+                          new_game=r.new_game, announcement=announcement(r, lang, undo=undo))
+
+
+def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
+    """The deal as dealt and every move made since, with its movements and the engine's
+    facts after each (the page decides no rule). Only what was seen is told: a turned
+    card's identity is known once turned, and a redeal's movements list the waste."""
+    g = stored.game
+    steps = []
+    for step, pos in zip(g.steps, g.positions[1:], strict=True):
+        need = pos.need
+        facts = m.StepFacts(status=pos.status, score=pos.score, passes=pos.passes,
+                            redeals_used=pos.redeals_used, redeals_left=pos.redeals_left, active=pos.active,
+                            need=need, need_char=None if need is None else rank_char(need),
+                            privileged="F8" if pos.privileged is not None else None)
+        steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
+                                  facts=facts))
+    return m.Replay(initial=state(stored, lang, g.initial), steps=steps)
+
+
+def summary(s: StoredSummary) -> m.GameSummary:
+    return m.GameSummary(
+        id=s.id, deal=str(s.deal), variant=s.variant.token, description=s.variant.describe(),
+        status=s.status, score=s.score, passes=s.passes, moves=s.moves,  # type: ignore[arg-type]
+        created=s.created, updated=s.updated, finished=s.finished, origin=s.origin,
+        result=s.result, abandoned=s.abandoned is not None,  # type: ignore[arg-type]
+    )
+
+
+def stats(s: PlayStats) -> m.Stats:
+    return m.Stats(variant=s.variant.token, description=s.variant.describe(), played=s.played, won=s.won,
+                   lost=s.lost, abandoned=s.abandoned, win_rate=s.win_rate, current_streak=s.current_streak,
+                   best_streak=s.best_streak, average_passes=s.average_passes,
+                   score_histogram=s.score_histogram())
+
+
+def settings(s: PlaySettings) -> m.Settings:
+    return m.Settings(lang=s.lang, speed=s.speed, variant=s.variant.token, show_chance=s.show_chance)

@@ -1,0 +1,409 @@
+// The HTTP API's models (docs/web-api.md), generated from firstlast.web.models by
+// `python -m firstlast.web.schema --typedefs`: do not edit. Use in JSDoc as
+// `import("./api-types").GameState`.
+
+/**
+ * A new game on the table. ``how`` defaults to ``number`` when a deal is given,
+ * else ``random``; ``variant`` to the player's setting (for ``again``, the table's).
+ */
+export interface NewGame {
+  how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
+  /** 0…2^64−1 (send large numbers as text); ≥ 0; ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  deal?: number | string | null;
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant?: string | VariantSpec | null;
+}
+
+/**
+ * Rules V1–V3; a missing field takes the canonical value. ``token`` and
+ * ``description`` are ignored, so a State's variant can be sent back as it came.
+ */
+export interface VariantSpec {
+  /** null: unlimited; 0…1000 */
+  redeals?: number | null;
+  waste_playable?: boolean;
+  privileged_last?: boolean;
+  token?: string;
+  description?: string;
+}
+
+/** A game as the table shows it: everything but the stock's order. */
+export interface GameState {
+  id: string;
+  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  deal: string;
+  variant: VariantInfo;
+  status: "lost" | "playing" | "won";
+  score: number;
+  passes: number;
+  redeals_used: number;
+  /** null: unlimited */
+  redeals_left: number | null;
+  /** 8 items */
+  first: (Card | null)[];
+  /** 8 items */
+  reserve: (Card | null)[];
+  /** 8 items */
+  piles: Card[][];
+  stock_count: number;
+  /** backs only, next card first */
+  stock_decks: (1 | 2)[];
+  /** bottom to top */
+  waste: Card[];
+  /** 0…7 */
+  active: number | null;
+  /** 1…13 */
+  need: number | null;
+  need_char: string | null;
+  privileged: "F8" | null;
+  legal_moves: string[];
+  /** turn, or redeal once the stock is empty */
+  stock_move: string;
+  /** F1…F8: the active pile's own base */
+  base_move: string | null;
+  /** P1…P8: the one pile that takes cards */
+  drop_target: string | null;
+  hint: string | null;
+  /** each table move not legal now: its refusal */
+  refusals: Record<string, ErrorBody>;
+  can_undo: boolean;
+  can_redo: boolean;
+  moves: number;
+  created: string;
+  updated: string;
+  finished: string | null;
+  /** send it back with actions */
+  version: number;
+  origin: "imported" | "played";
+  /** the first end reached, kept after undo */
+  result: "lost" | "won" | null;
+  abandoned: boolean;
+}
+
+/** VariantInfo */
+export interface VariantInfo {
+  /** null: unlimited */
+  redeals: number | null;
+  waste_playable: boolean;
+  privileged_last: boolean;
+  token: string;
+  description: string;
+}
+
+/** Card */
+export interface Card {
+  /** 0…103 */
+  id: number;
+  /** 1…13 */
+  rank: number;
+  suit: "c" | "d" | "h" | "s";
+  deck: 1 | 2;
+  symbol: string;
+}
+
+/**
+ * Every refusal. ``code`` and ``params`` are stable (the page says them in its own
+ * language); ``rule`` for a rule's refusal, ``line`` for a record's.
+ */
+export interface ErrorBody {
+  error: string;
+  code: string;
+  params: Record<string, string | number | boolean | null>;
+  rule?: string;
+  line?: number | null;
+  /** an engine refusal (params.refusal) in the player's language (i18n.refusal_text) */
+  text?: string;
+}
+
+/** GamesQuery */
+export interface GamesQuery {
+  status?: "abandoned" | "finished" | "lost" | "playing" | "unfinished" | "won" | null;
+  /** 1…1000 */
+  limit?: number;
+}
+
+/** GameList */
+export interface GameList {
+  /** latest first */
+  games: GameSummary[];
+}
+
+/** GameSummary */
+export interface GameSummary {
+  id: string;
+  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  deal: string;
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant: string;
+  description: string;
+  status: "lost" | "playing" | "won";
+  score: number;
+  passes: number;
+  moves: number;
+  created: string;
+  updated: string;
+  finished: string | null;
+  origin: "imported" | "played";
+  result: "lost" | "won" | null;
+  abandoned: boolean;
+}
+
+/** No fields: the game goes on the table. */
+export interface OpenRequest {
+}
+
+/** MoveRequest */
+export interface MoveRequest {
+  move: "F1" | "F2" | "F3" | "F4" | "F5" | "F6" | "F7" | "F8" | "R1" | "R2" | "R3" | "R4" | "R5" | "R6" | "R7" | "R8" | "W" | "redeal" | "turn" | "waste";
+  /** the State's version the page acted on; 0…9007199254740991 */
+  version?: number | null;
+}
+
+/**
+ * An action's answer: the state as stored, every move made (for undo, the one taken
+ * back) and every card movement in order.
+ */
+export interface ActionResult {
+  state: GameState;
+  move: string | null;
+  movements: Movement[];
+  steps: string[];
+  new_game: boolean;
+  /** the movements in words for a screen reader, in the player's language (i18n.announce) */
+  announcement: string;
+}
+
+/** One card moving, in the order it happened. */
+export interface Movement {
+  card: Card;
+  /** pattern `^(stock|waste|[FRP][1-8])$` */
+  from: string;
+  /** pattern `^(stock|waste|[FRP][1-8])$` */
+  to: string;
+  face_up: boolean;
+}
+
+/** StepRequest */
+export interface StepRequest {
+  /** forced moves to make; 1…100000 */
+  n?: number;
+  /** the State's version the page acted on; 0…9007199254740991 */
+  version?: number | null;
+}
+
+/** advance, undo, redo, restart. */
+export interface ActionRequest {
+  /** the State's version the page acted on; 0…9007199254740991 */
+  version?: number | null;
+}
+
+/** A game record (engine format) as text; a byte-order mark is allowed. */
+export interface ImportRequest {
+  /** at most 1 Mi characters */
+  record: string;
+}
+
+/** The deal as dealt and every move made since. */
+export interface Replay {
+  initial: GameState;
+  steps: ReplayStep[];
+}
+
+/** ReplayStep */
+export interface ReplayStep {
+  move: string;
+  movements: Movement[];
+  facts: StepFacts;
+}
+
+/** The engine's view after a replayed step. */
+export interface StepFacts {
+  status: "lost" | "playing" | "won";
+  score: number;
+  passes: number;
+  redeals_used: number;
+  redeals_left: number | null;
+  active: number | null;
+  need: number | null;
+  need_char: string | null;
+  privileged: "F8" | null;
+}
+
+/** ChanceQuery */
+export interface ChanceQuery {
+  /** 100…100000 */
+  samples?: number;
+  /** refinement round: each round draws new, independent samples of the same position, to merge; 0…63 */
+  round?: number;
+}
+
+/**
+ * One round's estimate (``round``); rounds of one position are independent, so the
+ * page may pool them: wins and samples summed (``ChanceEstimate.merge``).
+ */
+export interface Chance {
+  /** 0…1 */
+  probability: number;
+  /** 0…1 */
+  low: number;
+  /** 0…1 */
+  high: number;
+  /** 0: the game is decided, known exactly */
+  samples: number;
+  /** samples that came out; ≥ 0 */
+  wins: number;
+  /** nothing is unknown: exact, no round adds anything */
+  certain: boolean;
+  /** 0…63 */
+  round: number;
+  /** this round's figure in the player's language (i18n.chance_text) */
+  text: string;
+}
+
+/**
+ * The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
+ * the player's language (``Story.describe``).
+ */
+export interface Story {
+  version: number;
+  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  deal: string;
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant: string;
+  status: "lost" | "playing" | "won";
+  moves: number;
+  passes: number;
+  score: number;
+  sampler: "engine" | "kernel";
+  samples_per_point: number;
+  planned: number;
+  /** the time budget reached every planned point */
+  complete: boolean;
+  /** the curve, the deal first */
+  points: StoryPoint[];
+  current: StoryPoint;
+  moments: StoryMoment[];
+  crossing: StoryCrossing | null;
+  low_point: StoryPoint | null;
+  stop: StoryStop | null;
+  /** the story told in the player's language */
+  sentences: string[];
+}
+
+/** The estimated chance after ``move`` moves (0: the deal). */
+export interface StoryPoint {
+  move: number;
+  pass: number;
+  score: number;
+  /** 0…1 */
+  probability: number;
+  /** 0…1 */
+  low: number;
+  /** 0…1 */
+  high: number;
+  wins: number;
+  samples: number;
+  certain: boolean;
+}
+
+/** One of the largest changes of the curve, and the move that ended it. */
+export interface StoryMoment {
+  move: number;
+  first_move: number;
+  /** 1: pinned to that one move */
+  span: number;
+  pass: number;
+  play: string;
+  cards: StoryCard[];
+  /** 0…1 */
+  before: number;
+  /** 0…1 */
+  after: number;
+  change: number;
+  /** the two 95 % intervals are apart */
+  clear: boolean;
+}
+
+/** A card a moment's move moved (``Movement.to_json``). */
+export interface StoryCard {
+  card: string;
+  token: string;
+  deck: 1 | 2;
+  /** pattern `^(stock|waste|[FRP][1-8])$` */
+  from: string;
+  /** pattern `^(stock|waste|[FRP][1-8])$` */
+  to: string;
+  face_up: boolean;
+}
+
+/** A won game's first point at 50 % or more, and the one before it. */
+export interface StoryCrossing {
+  point: StoryPoint;
+  previous: StoryPoint | null;
+}
+
+/** Why a lost game stopped (R11). */
+export interface StoryStop {
+  code: "R11.no_redeal" | "R11.waste_empty";
+  /** pattern `^P[1-8]$` */
+  pile: string;
+  /** 1…13 */
+  need: number;
+  need_char: string;
+  redeals_used: number;
+  /** null: unlimited */
+  redeals: number | null;
+  copies: StoryCardPlace[];
+}
+
+/** Where one card of the needed rank lay (docs/story.md: the codes and params). */
+export interface StoryCardPlace {
+  card: string;
+  token: string;
+  code: "first" | "pile" | "privileged" | "reserve" | "stock" | "waste";
+  params: Record<string, string | number | boolean | null>;
+}
+
+/** StatsList */
+export interface StatsList {
+  /** the canonical variant first */
+  variants: Stats[];
+}
+
+/** One variant's counted games (docs/play.md, "Statistics"). */
+export interface Stats {
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant: string;
+  description: string;
+  played: number;
+  won: number;
+  lost: number;
+  abandoned: number;
+  /** 0…1 */
+  win_rate: number;
+  current_streak: number;
+  best_streak: number;
+  average_passes: number;
+  /** games by score 0…104; 105 items */
+  score_histogram: number[];
+}
+
+/** Settings */
+export interface Settings {
+  lang: "en" | "ru" | null;
+  /** 0…3 */
+  speed: number;
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant: string;
+  show_chance: boolean;
+}
+
+/** The keys to change; ``null`` restores a key's default. */
+export interface SettingsChange {
+  lang?: "en" | "ru" | null;
+  /** 0 instant, 1 slow, 2 normal, 3 fast; 0…3 */
+  speed?: number | null;
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant?: string | VariantSpec | null;
+  show_chance?: boolean | null;
+}

@@ -1,0 +1,264 @@
+// The table in the DOM: a slot per place, the 104 card elements, and the layout that
+// puts each card where the picture (app.model) has it. The picture follows the
+// server's state; reconcile() makes it match a state at once, motion.js moves it card
+// by card.
+
+import { bindCard, buildSprite, makeCardElement } from "./cards.js";
+import { cardWords, getLang, placeName, plural, rankName, t } from "./i18n.js";
+import { PLACES, STACKS, baseZ, canPlay, isSource, pressable, stackOffset, stateModel, tableGeometry } from "./model.js";
+import { $, app } from "./store.js";
+
+/** @typedef {import("./api-types").GameState} GameState */
+/** @typedef {import("./cards.js").CardEl} CardEl */
+/** @typedef {import("./model.js").Picture} Picture */
+
+export const board = $("#board");
+export const layer = $("#cards");
+export const table = $("#table");
+
+/**
+ * What the slots and cards do when used.
+ * @typedef {object} BoardHandlers
+ * @property {() => void} turn the stock clicked (or Enter on it)
+ * @property {(place: string) => void} play Enter on a place a card is played from
+ * @property {(e: PointerEvent) => void} press a pointer pressed on a card
+ */
+
+/** Create the slots and the card elements, once. @param {BoardHandlers} on */
+export function buildBoard(on) {
+  for (const place of PLACES) {
+    const slot = document.createElement("div");
+    slot.className = `slot slot-${place[0] === "s" || place[0] === "w" ? place : place[0]}`;
+    slot.dataset.place = place;
+    const k = place.length === 2 ? Number(place[1]) : 0;
+    if (k) slot.style.setProperty("--col", String(k));
+    if (place[0] === "P") slot.innerHTML = `<span class="pill" aria-hidden="true"></span>`;
+    if (place[0] === "R") slot.innerHTML = `<span class="key" aria-hidden="true">${k}</span>`;
+    if (place === "F8") slot.innerHTML = `<span class="tag" aria-hidden="true"></span>`;
+    if (place === "stock") {
+      slot.innerHTML = `<span class="stock-count" aria-hidden="true"></span><svg class="redeal-mark" viewBox="0 0 24 24" aria-hidden="true"><use href="#i-restart"/></svg>`;
+      slot.addEventListener("click", () => { if (slot.getAttribute("role") === "button") on.turn(); });
+    }
+    if (place === "waste") slot.innerHTML = `<span class="stock-count" aria-hidden="true"></span>`;
+    // Only a place that can act is a button (describePlaces says which, from the state).
+    slot.setAttribute("role", "img");
+    slot.addEventListener("keydown", (e) => {
+      if (slot.getAttribute("role") !== "button" || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (place === "stock") on.turn();
+      else on.play(place);
+    });
+    board.appendChild(slot);
+    app.slots[place] = slot;
+  }
+  const info = document.createElement("div");
+  info.className = "slot-info";
+  info.setAttribute("aria-hidden", "true"); // the status bar says the same in words
+  info.innerHTML = `<div class="need-big"><span class="need-caption"></span><span class="need-rank"></span></div><div class="info-pass"></div>`;
+  board.appendChild(info);
+  app.info = info;
+  for (let i = 0; i < 104; i++) {
+    const el = makeCardElement();
+    el.addEventListener("pointerdown", on.press);
+    layer.appendChild(el);
+    app.els.push(el);
+  }
+}
+
+/** Size the cards to the table (on load and on every resize). */
+export function fit() {
+  const r = table.getBoundingClientRect();
+  const { wide, cw, fan } = tableGeometry(r.width, r.height);
+  app.fan = fan;
+  app.cw = cw;
+  board.style.setProperty("--fan", `${fan}px`);
+  board.style.setProperty("--cw", `${cw}px`);
+  const compact = cw < 72;
+  if (compact !== app.compact) {
+    app.compact = compact;
+    buildSprite(getLang(), compact);
+  }
+  board.classList.toggle("small", cw < 64);
+  board.classList.toggle("wide", wide);
+  board.classList.toggle("narrow", !wide);
+  layout(null, 0);
+}
+
+/** Make the picture match ``state`` (after animations, or at once on load/restart).
+ * @param {GameState} state @param {number} [duration] ms to slide cards that moved */
+export function reconcile(state, duration = 0) {
+  const target = stateModel(state);
+  // Cards already shown face up somewhere keep their element; a face-down stock card's
+  // element may still carry an old binding (after a redeal), so the stock is left out.
+  /** @type {Map<number, CardEl>} */
+  const byId = new Map();
+  for (const place of PLACES) {
+    if (place === "stock" || !app.model[place]) continue;
+    for (const el of app.model[place]) if (el.cardId !== null) byId.set(el.cardId, el);
+  }
+  /** @type {Set<CardEl>} */
+  const used = new Set();
+  /** @type {Record<string, (CardEl | null)[]>} */
+  const model = {};
+  /** @type {[string, number, import("./api-types").Card][]} */
+  const pending = [];
+  for (const place of PLACES) {
+    if (place === "stock") continue;
+    model[place] = target[place].map((card, i) => {
+      const el = "id" in card ? byId.get(card.id) : undefined;
+      if (el && !used.has(el)) {
+        used.add(el);
+        return el;
+      }
+      if ("id" in card) pending.push([place, i, card]);
+      return null;
+    });
+  }
+  // Free elements: those in the stock first (so a turned card comes off the stock).
+  const oldStock = app.model.stock || [];
+  const free = [...oldStock.slice().reverse(), ...app.els].filter((el, i, arr) => !used.has(el) && arr.indexOf(el) === i);
+  for (const [place, i, card] of pending) {
+    const el = /** @type {CardEl} */ (free.shift());
+    used.add(el);
+    bindCard(el, card);
+    model[place][i] = el;
+  }
+  /** @type {Record<string, CardEl[]>} */
+  const placed = {};
+  for (const place of PLACES) {
+    if (place === "stock") continue;
+    placed[place] = /** @type {CardEl[]} */ (model[place]);
+    for (const el of placed[place]) el.up = true;
+  }
+  // The rest are the stock: keep their order where they were already in the stock.
+  const stockEls = free.filter((el) => !used.has(el));
+  stockEls.sort((a, b) => oldStock.indexOf(a) - oldStock.indexOf(b));
+  placed.stock = target.stock.map((entry, i) => {
+    const el = stockEls[i];
+    bindCard(el, null, entry.deck);
+    el.up = false;
+    return el;
+  });
+  app.model = placed;
+  layout(null, duration);
+}
+
+/** The top-left corner of ``place``'s slot in the card layer, px.
+ * @param {string} place @returns {[number, number]} */
+export function slotXY(place) {
+  const s = app.slots[place];
+  return [s.offsetLeft, s.offsetTop];
+}
+
+/** Where the ``i``-th card of ``place`` lies, px. @param {string} place @param {number} i
+ * @returns {[number, number]} */
+export function cardXY(place, i) {
+  const [sx, sy] = slotXY(place);
+  const [ox, oy] = stackOffset(place, i, app.fan, app.cw || 80);
+  return [sx + ox, sy + oy];
+}
+
+/** Put every card at its place; ``moving`` (an element) is left to its animation, as
+ * is the card being dragged. Resolves when the slides of ``duration`` ms have ended.
+ * @param {CardEl | null} moving @param {number} duration */
+export function layout(moving, duration) {
+  /** @type {Promise<unknown>[]} */
+  const anims = [];
+  for (const place of PLACES) {
+    const list = app.model[place] || [];
+    const n = list.length;
+    list.forEach((el, i) => {
+      const [x, y] = cardXY(place, i);
+      el.place = place;
+      el.index = i;
+      el.classList.toggle("down", !el.up);
+      el.classList.toggle("buried", STACKS.has(place) && i < n - 2 && !(app.fan && place[0] === "P"));
+      el.style.zIndex = String(baseZ(place) + i);
+      el.setAttribute("aria-hidden", "true");
+      if (el === moving || el === app.dragging) return;
+      const old = el.pos;
+      el.pos = [x, y];
+      el.style.transform = `translate(${x}px, ${y}px)`;
+      if (duration > 0 && old && (Math.abs(old[0] - x) > 1 || Math.abs(old[1] - y) > 1)) {
+        anims.push(el.animate(
+          [{ transform: `translate(${old[0]}px, ${old[1]}px)` }, { transform: `translate(${x}px, ${y}px)` }],
+          { duration, easing: "cubic-bezier(.25,.8,.3,1)" },
+        ).finished.catch(() => {}));
+      }
+    });
+  }
+  describePlaces();
+  return Promise.all(anims);
+}
+
+/** Each place's name in words (for screen readers), and whether it is a button: only
+ * places that can act are (the stock while the game goes on; a card that can be played
+ * now, or whose refusal is worth a press: a reserve card, the privileged card, the
+ * waste's top in variant V2). Run after every new state (setState) and layout. */
+export function describePlaces() {
+  const s = app.state;
+  const replaying = !!app.replay;
+  for (const place of PLACES) {
+    const slot = app.slots[place];
+    const list = app.model[place] || [];
+    const n = place === "stock" && s && !replaying ? s.stock_count : list.length;
+    const top = list[list.length - 1];
+    const card = top && top.up && top.card ? top.card : null;
+    let label;
+    let button = false;
+    if (place[0] === "P") {
+      const k = Number(place[1]) - 1;
+      const name = placeName(place);
+      const first = s ? s.first[k] : null;
+      if (n === 13) label = t("aria.pile.done", { pile: name });
+      else if (s && s.active === k && n === 12 && first) label = t("aria.pile.base", { pile: name, card: cardWords(first) });
+      else if (s && s.active === k && s.need) label = t("aria.pile.needs", { pile: name, n, rank: rankName(s.need, "a") });
+      else label = t("aria.pile.count", { pile: name, n });
+    } else if (place === "stock") {
+      label = plural("aria.stock", n);
+      button = !!s && s.status === "playing" && !replaying;
+      if (button && s) label = t("aria.action", { what: label, action: t(s.stock_move === "redeal" ? "redeal_hint" : "turn_hint") });
+    } else if (place === "waste") {
+      label = plural("aria.waste", n);
+      if (card) label = t("aria.waste.top", { count: label, card: cardWords(card) });
+      button = pressable(s, place, n, replaying);
+    } else {
+      const name = placeName(place);
+      if (!card) label = t("aria.place.empty", { place: name });
+      else if (place === "F8" && s && s.privileged === "F8") label = t("aria.place.privileged", { place: name, card: cardWords(card) });
+      else label = t("aria.place.card", { place: name, card: cardWords(card) });
+      button = pressable(s, place, n, replaying);
+    }
+    // Only a card the state says can play now looks movable (and can be dragged).
+    list.forEach((el, i) => {
+      const topCard = el.up && isSource(place, i, list.length) && i === list.length - 1;
+      el.classList.toggle("source", topCard && canPlay(s, place, replaying));
+      el.classList.toggle("pressable", topCard && pressable(s, place, list.length, replaying));
+    });
+    slot.setAttribute("aria-label", label);
+    slot.setAttribute("role", button ? "button" : "img");
+    if (button) slot.tabIndex = 0;
+    else slot.removeAttribute("tabindex");
+    slot.classList.toggle("can-act", button);
+  }
+}
+
+/** Empty places show their names, as the rules and the refusals use them. */
+export function labelSlots() {
+  for (const place of PLACES) {
+    app.slots[place].dataset.label = place === "stock" ? t("stock") : place === "waste" ? t("waste") : place;
+  }
+}
+
+/** What the page shows lying where: face-up cards as bound, the stock by backs only.
+ * @returns {Picture} */
+export function picture() {
+  /** @type {Picture} */
+  const p = {};
+  for (const place of PLACES) {
+    p[place] = (app.model[place] || []).map((el) =>
+      place !== "stock" && el.card ? el.card : { anon: /** @type {const} */ (true), deck: /** @type {1 | 2} */ (el.deck) });
+  }
+  return p;
+}

@@ -1,0 +1,266 @@
+// The player's actions: each asks the server, animates its answer and shows the new
+// state. A move the state already refuses is explained at once, without a request.
+// Every action runs through the queue (queue.js), so they never overlap.
+
+import { ApiError, api } from "./api.js";
+import { describePlaces, reconcile } from "./board.js";
+import { scheduleChance } from "./chance.js";
+import { refusal, t } from "./i18n.js";
+import { refusalFor } from "./model.js";
+import { animateMovements, dealIn, flyTime, gather } from "./motion.js";
+import { enqueue } from "./queue.js";
+import { $, announce, app } from "./store.js";
+import { hideEnding, render, showHint, toast } from "./view.js";
+
+/** @typedef {import("./api-types").GameState} GameState */
+/** @typedef {import("./api-types").ActionResult} ActionResult */
+/** @typedef {import("./api-types").VariantSpec} VariantSpec */
+
+/** Show ``state`` (the picture must already match it). @param {GameState} state */
+export function setState(state) {
+  app.state = state;
+  $("#loading").hidden = true;
+  render();
+  describePlaces();
+  scheduleChance();
+}
+
+/** Animate an action's movements, then show its state. @param {ActionResult} result */
+async function applyResult(result) {
+  app.hintOn = false;
+  showHint(false);
+  if (result.movements && result.movements.length) {
+    try {
+      await animateMovements(result.movements, result.move);
+    } catch (e) {
+      console.warn(e);
+    }
+  }
+  reconcile(result.state, result.movements && result.movements.length ? 0 : flyTime());
+  setState(result.state);
+  announce(result.announcement);
+}
+
+/** Say why an action failed, in the page's language (the toast is said to screen
+ * readers too: app.js). A refusal of the rules is told from its code and parameters.
+ * @param {unknown} err */
+export function showError(err) {
+  if (err instanceof ApiError && err.code === "game.changed") {
+    // Another window moved this game on: show the saved game (docs/play.md).
+    toast(t("changed"), "error");
+    enqueue(refreshState);
+    return;
+  }
+  if (err instanceof ApiError) {
+    if (err.status === 0) toast(t("err_network"), "error");
+    else toast(refusal(err), "error");
+  } else {
+    console.error(err);
+    toast(String(err instanceof Error ? err.message : err), "error");
+  }
+}
+
+/** Make ``move``; true when the server made it. @param {string} move */
+export async function send(move) {
+  if (!app.state) return false;
+  // A move the rules forbid is explained from the state (the engine's own refusal), so
+  // the refusal is at once and no request is made to be answered 409.
+  const refused = refusalFor(app.state, move);
+  if (refused) {
+    showError(new ApiError(409, refused.error, refused.rule, refused.code, refused.params));
+    return false;
+  }
+  try {
+    const result = await api.move(app.state.id, move, app.state.version);
+    await applyResult(result);
+    return true;
+  } catch (err) {
+    showError(err);
+    return false;
+  }
+}
+
+/** A click on the stock: the server says what it asks for (turn, or redeal once empty). */
+export async function turnStock() {
+  const s = app.state;
+  if (!s) return;
+  await send(s.stock_move);
+}
+
+/** Play the card at ``place``; the move is the place's name. @param {string} place */
+export function playFrom(place) {
+  return enqueue(() => send(place));
+}
+
+/** An action on the game on the table that answers a Result.
+ * @param {(id: string, version: number) => Promise<ActionResult>} call
+ * @param {(s: GameState) => boolean} allowed when it may be asked */
+function action(call, allowed) {
+  return async () => {
+    if (!app.state || !allowed(app.state)) return;
+    try {
+      await applyResult(await call(app.state.id, app.state.version));
+    } catch (err) {
+      showError(err);
+    }
+  };
+}
+
+const playing = (/** @type {GameState} */ s) => s.status === "playing";
+/** The forced move. */
+export const doStep = action(api.step, playing);
+/** Turn until a card fits (or a redeal is due): the play layer's "advance". */
+export const doAdvance = action(api.advance, playing);
+export const doUndo = action(api.undo, (s) => s.can_undo);
+export const doRedo = action(api.redo, (s) => s.can_redo);
+
+/** Finish now: the forced line to the end in one request, shown at once (no card
+ * flies: the table is redrawn in its final state). */
+export async function doFinish() {
+  stopAuto();
+  const s = app.state;
+  if (!s || s.status !== "playing" || app.replay) return;
+  try {
+    const result = await api.step(s.id, s.version, 100000);
+    app.hintOn = false;
+    showHint(false);
+    reconcile(result.state, 0);
+    setState(result.state);
+    const st = result.state;
+    announce(st.status === "won" ? `${t("won_title")} ${t("won_text")}`
+      : st.status === "lost" ? `${t("lost_title")}. ${t("lost_text", { n: st.score })}` : result.announcement);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Rewind the game (or, finished, a new attempt at its deal), dealt anew. */
+export async function doRestart() {
+  if (!app.state) return;
+  try {
+    const result = await api.restart(app.state.id, app.state.version);
+    await gather();
+    reconcile(result.state, 0);
+    setState(result.state);
+    await dealIn();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** A new game on the table: ``how`` is the server's choice of deal (number, random,
+ * next, again, daily, winnable); the variant defaults to the player's setting. Throws
+ * (after saying why) when the server refuses.
+ * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how] */
+export async function startGame(deal, variant, how) {
+  stopAuto();
+  hideEnding();
+  try {
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
+    await gather();
+    reconcile(state, 0);
+    setState(state);
+    announce(t("deal_n", { n: state.deal }));
+    await dealIn();
+  } catch (err) {
+    showError(err);
+    throw err;
+  }
+}
+
+/** Put one of the player's unfinished games back on the table. @param {string} id */
+export async function reopenGame(id) {
+  stopAuto();
+  hideEnding();
+  try {
+    const state = await api.open(id);
+    reconcile(state, flyTime());
+    setState(state);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Show game ``id`` if given, else the game on the player's table (the server keeps
+ * it, so the terminal game and other tabs agree), else deal a new one (unless
+ * ``noDeal``: a shared deal is about to be dealt).
+ * @param {string | null} [id] @param {boolean} [noDeal] */
+export async function loadCurrent(id, noDeal = false) {
+  let state = null;
+  try {
+    state = id ? await api.open(id) : await api.current();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) showError(err);
+  }
+  if (!state && noDeal) return;
+  if (!state) {
+    try {
+      state = await api.newGame(undefined, undefined, "random");
+    } catch (err) {
+      showError(err);
+      return;
+    }
+  }
+  reconcile(state, 0);
+  setState(state);
+  $("#loading").hidden = true;
+}
+
+/** Show the game as saved, if it changed elsewhere (another tab, the terminal). */
+export async function refreshState() {
+  const s = app.state;
+  if (!s) return;
+  let fresh;
+  try {
+    fresh = await api.game(s.id);
+  } catch {
+    return; // gone or unreachable: the next move will say so
+  }
+  if (app.state !== s || JSON.stringify(fresh) === JSON.stringify(s)) return;
+  reconcile(fresh, 0);
+  setState(fresh);
+}
+
+// Auto: the forced line, one step per request, animated; pausable.
+
+/** @param {boolean} on */
+function autoButton(on) {
+  const b = $("#b-auto");
+  b.setAttribute("aria-pressed", String(on));
+  /** @type {Element} */ (b.querySelector("use")).setAttribute("href", on ? "#i-pause" : "#i-auto");
+  /** @type {Element} */ (b.querySelector("span")).textContent = on ? t("pause") : t("auto");
+}
+
+export function toggleAuto() {
+  if (app.auto) stopAuto();
+  else startAuto();
+}
+
+export function stopAuto() {
+  const was = app.auto;
+  app.auto = false;
+  if (was) scheduleChance();
+  autoButton(false);
+}
+
+function startAuto() {
+  if (!app.state || app.state.status !== "playing" || app.replay) return;
+  app.auto = true;
+  autoButton(true);
+  enqueue(autoLoop);
+}
+
+async function autoLoop() {
+  while (app.auto && app.state && app.state.status === "playing") {
+    try {
+      const result = await api.step(app.state.id, app.state.version);
+      await applyResult(result);
+    } catch (err) {
+      showError(err);
+      break;
+    }
+    // With animation off the loop still yields, so the page stays responsive.
+    await new Promise((r) => setTimeout(r, app.speed === 0 ? 0 : 40));
+  }
+  stopAuto();
+}

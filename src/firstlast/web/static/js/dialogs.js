@@ -1,0 +1,285 @@
+// The dialogs: a deal by number (with the rules variant), the settings, the question
+// before a game in progress is left, the share link, and the buttons of the end-of-game
+// panel. Every dialog keeps the focus inside while open (native modal dialogs; the end
+// panel traps Tab itself) and gives it back to what opened it.
+
+import { api } from "./api.js";
+import { scheduleChance } from "./chance.js";
+import { startGame } from "./controller.js";
+import { getLang, t, variantToken } from "./i18n.js";
+import { enqueue } from "./queue.js";
+import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
+import { $, $button, $dialog, $input, $select, app } from "./store.js";
+import { hideEnding, toast } from "./view.js";
+
+/** @typedef {import("./i18n.js").Variant} Variant */
+
+export function openDealDialog() {
+  const v = savedVariant();
+  const redeals = $select("#v-redeals");
+  redeals.value = v.redeals === null ? "u" : String(v.redeals);
+  if (!redeals.value) redeals.value = "3"; // a count the list does not offer
+  $input("#v-waste").checked = !!v.waste_playable;
+  $input("#v-priv").checked = v.privileged_last !== false;
+  $("#deal-error").textContent = "";
+  $input("#deal-input").value = "";
+  showModal($dialog("#dlg-deal"));
+  $("#deal-input").focus();
+}
+
+/** The variant the deal dialog shows. @returns {Variant} */
+function dialogVariant() {
+  const r = $select("#v-redeals").value;
+  return { redeals: r === "u" ? null : Number(r), waste_playable: $input("#v-waste").checked, privileged_last: $input("#v-priv").checked };
+}
+
+/** Start the deal dialog's game (``how``: number, random, daily, winnable) under the
+ * dialog's variant, which becomes the player's setting. The server reads the number:
+ * a refusal is shown in the dialog, which stays open. @param {string} how */
+async function startFromDialog(how) {
+  if (!(await confirmLeave())) return;
+  const variant = dialogVariant();
+  const text = $input("#deal-input").value.trim();
+  try {
+    keepSettings(await api.saveSettings({ variant }));
+  } catch (err) {
+    const e = /** @type {{code?: string | null, message?: string}} */ (err);
+    $("#deal-error").textContent = e.code && e.code.startsWith("variant.") ? t("variant_bad") : String(e.message);
+    return;
+  }
+  /** @type {{code?: string | null} | null} */
+  let refused = null;
+  await enqueue(() => startGame(how === "number" ? text : undefined, variant, how).catch((err) => { refused = err; }));
+  const code = refused && /** @type {{code?: string | null}} */ (refused).code;
+  if (code === "deal.invalid" || code === "deal.range") {
+    $("#deal-error").textContent = t("deal_bad");
+    return;
+  }
+  $dialog("#dlg-deal").close();
+}
+
+/** A State's variant without the answer-only fields. @param {Variant} v @returns {Variant} */
+function plainVariant(v) {
+  return { redeals: v.redeals, waste_playable: v.waste_playable, privileged_last: v.privileged_last };
+}
+
+export function openSettings() {
+  $select("#set-lang").value = getLang();
+  $select("#set-speed").value = String(app.speed);
+  $input("#set-chance").checked = app.showChance;
+  showModal($dialog("#dlg-settings"));
+}
+
+/** The element that had the focus before a dialog opened: it gets it back. */
+/** @type {HTMLElement | null} */
+let opener = null;
+
+document.addEventListener("focusin", (e) => {
+  const el = /** @type {HTMLElement} */ (e.target);
+  if (!el.closest("dialog, #ending") && el !== document.body) opener = el;
+});
+
+/** Open ``dlg`` as a modal dialog, if not open. @param {HTMLDialogElement} dlg */
+export function showModal(dlg) {
+  if (!dlg.open) dlg.showModal();
+}
+
+/** Give the focus back to what had it before a dialog (or the end panel) opened. */
+function restoreFocus() {
+  if (document.querySelector("dialog[open]") || !$("#ending").hidden) return;
+  const el = opener;
+  if (el && el.isConnected && !(/** @type {HTMLButtonElement} */ (el).disabled) && el.offsetParent !== null) el.focus();
+  else $("#b-new").focus();
+}
+
+/** Whether a game is in progress: moves made, not ended (leaving it abandons it). */
+function inProgress() {
+  const s = app.state;
+  return !!s && !app.replay && s.status === "playing" && s.moves > 0;
+}
+
+/** @type {((ok: boolean) => void) | null} */
+let answer = null;
+
+/** Ask before leaving a game in progress; true at once when there is none. Enter
+ * confirms (the default button), Esc cancels. @returns {Promise<boolean>} */
+export function confirmLeave() {
+  if (!inProgress()) return Promise.resolve(true);
+  const dlg = $dialog("#dlg-confirm");
+  if (answer) answer(false);
+  return new Promise((resolve) => {
+    answer = resolve;
+    dlg.returnValue = "";
+    showModal(dlg);
+    $("#confirm-ok").focus();
+  });
+}
+
+/** A new random deal (the New button, the N key), once the player agrees to leave the
+ * game in progress. */
+export async function askNewGame() {
+  if (await confirmLeave()) enqueue(() => startGame().catch(() => {}));
+}
+
+/** The address of the game on the table: /?deal=N&variant=TOKEN. @returns {string | null} */
+export function shareUrl() {
+  const s = app.state;
+  if (!s) return null;
+  const url = new URL("/", location.href);
+  url.searchParams.set("deal", s.deal);
+  url.searchParams.set("variant", s.variant.token || variantToken(s.variant));
+  return url.href;
+}
+
+/** Share the game on the table: the system's share sheet where there is one, else the
+ * clipboard, else a field holding the link, selected, to copy by hand. */
+export async function shareGame() {
+  const url = shareUrl();
+  if (!url || !app.state) return;
+  const nav = /** @type {Navigator & {share?: (d: ShareData) => Promise<void>}} */ (navigator);
+  if (typeof nav.share === "function") {
+    try {
+      await nav.share({ title: t("title"), text: t("share_text", { n: app.state.deal }), url });
+      return;
+    } catch (err) {
+      if (err instanceof Error && err.name === "AbortError") return; // the player closed the sheet
+    }
+  }
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t("share_copied", { url }));
+      return;
+    } catch { /* no permission: show the link */ }
+  }
+  const field = $input("#share-link");
+  field.value = url;
+  showModal($dialog("#dlg-share"));
+  field.focus();
+  field.select();
+}
+
+/** Tab and Shift+Tab stay inside a modal dialog (the browser would let them out to its
+ * own toolbar) and inside the end panel, which is a modal dialog too.
+ * @param {KeyboardEvent} e */
+function trapTab(e) {
+  if (e.key !== "Tab") return;
+  const box = /** @type {HTMLElement} */ (e.currentTarget);
+  const items = /** @type {HTMLElement[]} */ ([...box.querySelectorAll("button, [href], input, select, textarea, [tabindex]")])
+    .filter((el) => el.tabIndex >= 0 && !(/** @type {HTMLButtonElement} */ (el).disabled) && el.offsetParent !== null);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const active = document.activeElement;
+  if (e.shiftKey && (active === first || !box.contains(active))) { last.focus(); e.preventDefault(); }
+  else if (!e.shiftKey && (active === last || !box.contains(active))) { first.focus(); e.preventDefault(); }
+}
+
+/** While the end panel shows, the table behind it is inert; when it goes, the focus
+ * goes back. */
+function watchEnding() {
+  const box = $("#ending");
+  const behind = ["#topbar", "#main"].map((sel) => $(sel));
+  new MutationObserver(() => {
+    const open = !box.hidden;
+    for (const el of behind) el.inert = open;
+    if (!open) restoreFocus();
+  }).observe(box, { attributes: true, attributeFilter: ["hidden"] });
+  box.addEventListener("keydown", trapTab);
+}
+
+/** The toolbar's menu on narrow screens (the less used buttons). @param {boolean} open */
+export function setMenu(open) {
+  $("#topbar").classList.toggle("menu-open", open);
+  $button("#b-more").setAttribute("aria-expanded", String(open));
+}
+
+function setupMenu() {
+  const more = $("#more");
+  $("#b-more").addEventListener("click", (e) => {
+    e.stopPropagation();
+    const open = !$("#topbar").classList.contains("menu-open");
+    setMenu(open);
+    if (open) {
+      const first = /** @type {HTMLElement | null} */ (more.querySelector("button:not(:disabled), select"));
+      if (first) first.focus();
+    }
+  });
+  // A choice closes the menu; so do Esc and a press elsewhere.
+  more.addEventListener("click", (e) => { if (/** @type {HTMLElement} */ (e.target).closest("button")) setMenu(false); });
+  more.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && $("#topbar").classList.contains("menu-open")) {
+      e.stopPropagation();
+      setMenu(false);
+      $("#b-more").focus();
+    }
+  });
+  document.addEventListener("pointerdown", (e) => {
+    if (!/** @type {HTMLElement} */ (e.target).closest("#more, #b-more")) setMenu(false);
+  });
+}
+
+/** Start a game like the one that ended: ``how`` is again or next. @param {string} how */
+function playOn(how) {
+  enqueue(async () => {
+    // The game as it is when the action's turn comes (queued actions run first).
+    if (app.state && (await confirmLeave())) await startGame(undefined, plainVariant(app.state.variant), how).catch(() => {});
+  });
+}
+
+export function setupDialogs() {
+  const dlg = $dialog("#dlg-deal");
+  $("#deal-form").addEventListener("submit", async (e) => {
+    // Enter in the number field submits too: Cancel is no submit button, so that the
+    // form's default (first) submit button is Start.
+    e.preventDefault();
+    await startFromDialog($input("#deal-input").value.trim() ? "number" : "random");
+  });
+  $("#deal-cancel").addEventListener("click", () => dlg.close());
+  $("#deal-random").addEventListener("click", () => startFromDialog("random"));
+  $("#deal-daily").addEventListener("click", () => startFromDialog("daily"));
+  $("#deal-winnable").addEventListener("click", () => startFromDialog("winnable"));
+  $("#v-canonical").addEventListener("click", () => {
+    $select("#v-redeals").value = "3";
+    $input("#v-waste").checked = false;
+    $input("#v-priv").checked = true;
+  });
+  // Settings.
+  $("#set-lang").addEventListener("change", () => switchLang($select("#set-lang").value === "ru" ? "ru" : "en"));
+  $("#set-speed").addEventListener("change", () => setSpeed(Number($select("#set-speed").value)));
+  $("#b-speed").addEventListener("change", () => setSpeed(Number($select("#b-speed").value)));
+  $("#set-variant").addEventListener("click", () => {
+    $dialog("#dlg-settings").close();
+    openDealDialog();
+  });
+  $("#set-chance").addEventListener("change", () => {
+    app.showChance = $input("#set-chance").checked;
+    saveSettings({ show_chance: app.showChance });
+    scheduleChance();
+  });
+  // Leaving a game in progress: the answer goes to confirmLeave's promise.
+  const confirm = $dialog("#dlg-confirm");
+  $("#confirm-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    confirm.close("ok");
+  });
+  $("#confirm-cancel").addEventListener("click", () => confirm.close("cancel"));
+  confirm.addEventListener("close", () => {
+    const done = answer;
+    answer = null;
+    if (done) done(confirm.returnValue === "ok");
+  });
+  // Every dialog gives the focus back to its opener.
+  for (const dlg of /** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll("dialog"))) {
+    dlg.addEventListener("close", () => setTimeout(restoreFocus, 0));
+    dlg.addEventListener("keydown", trapTab);
+  }
+  watchEnding();
+  setupMenu();
+  // Ending.
+  $("#end-again").addEventListener("click", () => playOn("again"));
+  $("#end-next").addEventListener("click", () => playOn("next"));
+  $("#end-close").addEventListener("click", hideEnding);
+  // A click beside the panel closes it too, to look at the finished table.
+  $("#ending").addEventListener("click", (e) => { if (e.target === e.currentTarget) hideEnding(); });
+}

@@ -1,0 +1,53 @@
+// The texts the table shows about a game (status bar, centre panel, chance meter),
+// in the page's language. Pure: tools/js/test checks them under node.
+
+import { cardName, rankChar, t } from "./i18n.js";
+
+/** @typedef {import("./api-types").GameState} GameState */
+/** @typedef {import("./api-types").Card} Card */
+/** @typedef {import("./api-types").Chance} Chance */
+
+/** What the active pile waits for ("Pile P3 needs 7"), or that all are complete.
+ * @param {GameState} s */
+export function needText(s) {
+  const k = s.active;
+  if (k === null) return t("all_done");
+  const first = s.first[k];
+  // The twelfth card in: the pile ends with its own first card (R5).
+  if (s.piles[k].length === 12 && first) return t("pile_needs_base", { pile: `P${k + 1}`, card: cardName(first) });
+  return t("pile_needs", { pile: `P${k + 1}`, rank: rankChar(/** @type {number} */ (s.need)) });
+}
+
+/** "Pass 2 of 4", or without a limit "Pass 2 (unlimited redeals)".
+ * @param {GameState} s */
+export function passText(s) {
+  return s.redeals_left === null
+    ? t("pass_unl", { pass: s.passes })
+    : t("pass_of", { pass: s.passes, max: s.passes + s.redeals_left });
+}
+
+/** The redeals left in words; empty when unlimited.
+ * @param {number | null} left */
+export function redealsLeftText(left) {
+  if (left === null) return "";
+  if (left === 1) return t("redeals_left_1");
+  if (left === 0) return t("redeals_left_0");
+  return t("redeals_left", { n: left });
+}
+
+/** @param {GameState} s */
+export function scoreText(s) {
+  return `${t("score")}: ${s.score}/104 · ${t("moves", { n: s.moves })}`;
+}
+
+/** A probability as a percentage with one decimal (0.27364 → 27.4).
+ * @param {number} p */
+export function percent(p) {
+  return Math.round(p * 1000) / 10;
+}
+
+/** The chance meter's tooltip: the estimate, its 95 % interval and the sample count.
+ * @param {Chance} c */
+export function chanceTitle(c) {
+  return `${t("chance")}: ${percent(c.probability)}% (${percent(c.low)}–${percent(c.high)}%, n=${c.samples})`;
+}

@@ -1,0 +1,97 @@
+// The page's one shared state: what the server last said, the picture of the table, and
+// the controls' own state. Every module reads and writes it here; it is also
+// window.firstlast, for the end-to-end tests and the curious.
+
+/** @typedef {import("./api-types").GameState} GameState */
+/** @typedef {import("./api-types").ReplayStep} ReplayStep */
+/** @typedef {import("./api-types").Settings} Settings */
+/** @typedef {import("./cards.js").CardEl} CardEl */
+
+/**
+ * A finished game being replayed.
+ * @typedef {object} ReplayRun
+ * @property {GameState} initial the deal as dealt
+ * @property {ReplayStep[]} steps
+ * @property {number} index steps shown
+ * @property {boolean} playing
+ * @property {string | null} back the game to show again on leaving
+ */
+
+/**
+ * @typedef {object} App
+ * @property {GameState | null} state the server's State (a replay's own while replaying)
+ * @property {Record<string, CardEl[]>} model place -> card elements, bottom to top
+ * @property {CardEl[]} els all 104 card elements
+ * @property {Record<string, HTMLElement>} slots place -> slot element
+ * @property {HTMLElement | null} info the centre panel (need, passes)
+ * @property {number} cw card width, px (0 until the table is measured)
+ * @property {number} fan px between fanned pile cards (0: piles stack)
+ * @property {boolean | undefined} compact the card faces drawn with large indices
+ * @property {number} speed 0 off … 3 fast
+ * @property {boolean} showChance
+ * @property {boolean} busy an action is running
+ * @property {(() => Promise<void>)[]} queue actions waiting
+ * @property {boolean} auto autoplay on
+ * @property {ReplayRun | null} replay
+ * @property {boolean} hintOn
+ * @property {number} chanceTimer
+ * @property {number} chanceSeq the latest chance request (older answers are dropped)
+ * @property {boolean} chanceBroken no odds here: the meter stays hidden
+ * @property {string | null} chanceFor the game the meter's figure is about
+ * @property {string | null} endShownFor "id:moves" of the ending last shown
+ * @property {CardEl | null} dragging the card under the pointer
+ * @property {Settings} settings the server's, once loaded
+ */
+
+/** @type {App} */
+export const app = {
+  state: null,
+  model: {},
+  els: [],
+  slots: {},
+  info: null,
+  cw: 0,
+  fan: 0,
+  compact: undefined,
+  speed: 2,
+  showChance: true,
+  busy: false,
+  queue: [],
+  auto: false,
+  replay: null,
+  hintOn: false,
+  chanceTimer: 0,
+  chanceSeq: 0,
+  chanceBroken: false,
+  chanceFor: null,
+  endShownFor: null,
+  dragging: null,
+  settings: { lang: null, speed: 2, variant: "r3", show_chance: true },
+};
+
+/** The page's element for ``sel``; the page is static, so a missing one is a bug.
+ * @param {string} sel @returns {HTMLElement} */
+export function $(sel) {
+  const el = document.querySelector(sel);
+  if (!(el instanceof HTMLElement)) throw new Error(`no ${sel} on the page`);
+  return el;
+}
+
+/** @param {string} sel */
+export const $button = (sel) => /** @type {HTMLButtonElement} */ ($(sel));
+/** @param {string} sel */
+export const $input = (sel) => /** @type {HTMLInputElement} */ ($(sel));
+/** @param {string} sel */
+export const $select = (sel) => /** @type {HTMLSelectElement} */ ($(sel));
+/** @param {string} sel */
+export const $dialog = (sel) => /** @type {HTMLDialogElement} */ ($(sel));
+
+/** Say ``text`` to screen readers, politely (the live region #announce). The region is
+ * emptied first, so that the same words said twice are said twice.
+ * @param {string | null | undefined} text */
+export function announce(text) {
+  const box = document.getElementById("announce");
+  if (!box || !text) return;
+  box.textContent = "";
+  setTimeout(() => { box.textContent = text; }, 30);
+}

@@ -1,0 +1,165 @@
+// What the table shows besides the cards: the piles' pills, the stock's count, the
+// status bar, the buttons' states, the hint, the end of a game (a banner on the table
+// that says won or lost and reopens the end panel; the win's wave, played on the table
+// before the panel covers it; the panel with the story of the game) and the toast.
+
+import { board } from "./board.js";
+import { needText, passText, redealsLeftText, scoreText } from "./format.js";
+import { rankChar, t, variantLabel } from "./i18n.js";
+import { hintPlace } from "./model.js";
+import { celebrate, flyTime, reducedMotion } from "./motion.js";
+import { $, $button, app } from "./store.js";
+import { showStory } from "./story.js";
+
+/** @param {HTMLElement} el @param {string} sel */
+const part = (el, sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
+
+/** Show app.state: everything but the cards' places (board.js). */
+export function render() {
+  const s = app.state;
+  if (!s) return;
+  const active = s.active;
+  for (let k = 0; k < 8; k++) {
+    const pile = app.slots[`P${k + 1}`];
+    const n = s.piles[k].length;
+    pile.classList.toggle("active", active === k);
+    pile.classList.toggle("done", n === 13);
+    pile.style.setProperty("--depth", String(Math.max(0, n - 1)));
+    const pill = part(pile, ".pill");
+    if (active === k) pill.innerHTML = `<span class="cnt">${n}/13 </span>→ ${rankChar(/** @type {number} */ (s.need))}`;
+    else pill.textContent = n ? `${n}/13` : "";
+    app.slots[`F${k + 1}`].classList.toggle("active", active === k);
+  }
+  app.slots.F8.classList.toggle("privileged", s.privileged === "F8");
+  part(app.slots.F8, ".tag").innerHTML = s.privileged === "F8" ? `★<span> ${t("privileged")}</span>` : "";
+  for (const el of app.els) el.classList.toggle("privileged", s.privileged === "F8" && el.place === "F8");
+  const stock = app.slots.stock;
+  stock.classList.toggle("empty", s.stock_count === 0);
+  stock.classList.toggle("can-redeal", s.stock_count === 0 && s.legal_moves.includes("redeal"));
+  part(stock, ".stock-count").textContent = s.stock_count ? String(s.stock_count) : "";
+  stock.setAttribute("aria-label", s.stock_count ? t("stock_label", { n: s.stock_count }) : t("stock_redeal"));
+  part(app.slots.waste, ".stock-count").textContent = s.waste.length ? String(s.waste.length) : "";
+  // Status bar.
+  $("#s-deal").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)}`;
+  $("#s-need").textContent = needText(s);
+  const pass = passText(s);
+  $("#s-pass").textContent = pass;
+  $("#s-score").textContent = scoreText(s);
+  // The centre panel.
+  if (app.info) {
+    part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
+    part(app.info, ".need-rank").textContent = active === null ? "✓" : rankChar(/** @type {number} */ (s.need));
+    const left = redealsLeftText(s.redeals_left);
+    const info = part(app.info, ".info-pass");
+    info.innerHTML = "";
+    info.append(pass, ...(left ? [document.createElement("br"), left] : []));
+  }
+  // Buttons.
+  const replaying = !!app.replay;
+  $button("#b-undo").disabled = replaying || !s.can_undo;
+  $button("#b-redo").disabled = replaying || !s.can_redo;
+  const over = s.status !== "playing";
+  for (const id of ["#b-hint", "#b-step"]) $button(id).disabled = replaying || over;
+  $button("#b-auto").disabled = replaying || over;
+  $button("#b-restart").disabled = replaying || !s.can_undo;
+  for (const id of ["#b-new", "#b-deal"]) $button(id).disabled = replaying;
+  document.body.dataset.status = s.status;
+  showHint(app.hintOn);
+  showBanner(over && !replaying ? s : null);
+  if (over && !replaying && app.endShownFor !== `${s.id}:${s.moves}`) {
+    app.endShownFor = `${s.id}:${s.moves}`;
+    endOfGame(s);
+  }
+  if (!over) hideEnding();
+}
+
+/** A game just ended on the table: a won game's wave first, in full view, then the
+ * panel (at once without animation, or where the player asks for less motion).
+ * @param {import("./api-types").GameState} s */
+function endOfGame(s) {
+  const still = () => app.state === s && !app.replay;
+  if (s.status === "won" && app.speed > 0 && !reducedMotion()) {
+    document.body.classList.add("celebrating");
+    celebrate().then(() => {
+      document.body.classList.remove("celebrating");
+      if (still()) showEnding();
+    });
+    return;
+  }
+  setTimeout(() => { if (still()) showEnding(); }, flyTime() ? 350 : 0);
+}
+
+/** The banner on the table of a finished game: won or lost, the score, and a button
+ * that opens the end panel again. Hidden (``s`` null) while a game is under way.
+ * @param {import("./api-types").GameState | null} s */
+function showBanner(s) {
+  let banner = document.getElementById("end-banner");
+  if (!s) {
+    if (banner) banner.hidden = true;
+    return;
+  }
+  if (!banner) {
+    banner = document.createElement("div");
+    banner.id = "end-banner";
+    banner.setAttribute("role", "status");
+    banner.innerHTML = '<span class="end-banner-title"></span><span class="end-banner-score"></span>' +
+      '<button type="button" class="end-banner-open"></button>';
+    /** @type {HTMLElement} */ (banner.querySelector("button")).addEventListener("click", () => showEnding());
+    $("#table").append(banner);
+  }
+  banner.dataset.result = s.status;
+  part(banner, ".end-banner-title").textContent = s.status === "won" ? t("won_title") : t("lost_title");
+  part(banner, ".end-banner-score").textContent = `${s.score}/104`;
+  part(banner, ".end-banner-open").textContent = t("story.reopen");
+  banner.hidden = false;
+}
+
+/** Mark (or stop marking) the card the forced line moves next. @param {boolean} on */
+export function showHint(on) {
+  app.hintOn = on;
+  $("#b-hint").setAttribute("aria-pressed", String(!!on));
+  for (const el of board.querySelectorAll(".hint")) el.classList.remove("hint");
+  if (!on || !app.state || app.state.status !== "playing") return;
+  const place = hintPlace(app.state.hint);
+  if (!place) return;
+  const list = app.model[place] || [];
+  if (list.length === 0) app.slots[place].classList.add("hint");
+  else list[list.length - 1].classList.add("hint");
+}
+
+/** The end-of-game panel, for a finished game on the table. */
+export function showEnding() {
+  const s = app.state;
+  if (!s || s.status === "playing" || app.replay) return;
+  const won = s.status === "won";
+  $("#end-title").textContent = won ? t("won_title") : t("lost_title");
+  $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
+  $("#end-score").textContent = String(s.score);
+  $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
+  const box = $("#ending");
+  box.dataset.result = s.status;
+  box.hidden = false;
+  requestAnimationFrame(() => box.classList.add("show"));
+  $("#end-again").focus();
+  // The story of the game: "computing…" now, the curve and the sentences when told.
+  showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
+}
+
+export function hideEnding() {
+  const box = $("#ending");
+  box.classList.remove("show");
+  box.hidden = true;
+}
+
+let toastTimer = 0;
+
+/** A short message over the table; longer texts stay longer.
+ * @param {string} text @param {"info" | "error"} [kind] */
+export function toast(text, kind = "info") {
+  const box = $("#toast");
+  box.textContent = text;
+  box.dataset.kind = kind;
+  box.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), Math.max(2600, text.length * 60));
+}

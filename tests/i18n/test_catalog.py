@@ -1,0 +1,218 @@
+"""The message catalogs: both languages say the same things, and every string a face
+looks up is there (docs/i18n.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from firstlast.engine import REDEAL, Game, Move, parse_place
+from firstlast.engine.errors import REFUSALS, IllegalMoveError, InvalidMoveError
+from firstlast.i18n import LANGS, catalog, fill, invalid_text, placeholders, plural, plural_category, t
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "src" / "firstlast" / "web" / "static"
+
+
+def _has(lang: str, key: str) -> bool:
+    """``key`` itself, or a family of keys under it (``keys`` → ``keys.turn.key`` …): the
+    page's arrays became one flat key per element."""
+    cat = catalog(lang)
+    return key in cat or any(k.startswith(key + ".") for k in cat)
+
+
+def test_both_catalogs_have_the_same_keys() -> None:
+    en, ru = set(catalog("en")), set(catalog("ru"))
+    assert en - ru == set(), "missing in ru.json"
+    assert ru - en == set(), "missing in en.json"
+    assert len(en) > 400
+
+
+@pytest.mark.parametrize("key", sorted(catalog("en")))
+def test_same_placeholders_in_both_languages(key: str) -> None:
+    assert placeholders(catalog("ru")[key]) == placeholders(catalog("en")[key]), key
+
+
+def test_no_empty_strings_and_no_stray_braces() -> None:
+    for lang in LANGS:
+        for key, text in catalog(lang).items():
+            if key != "variant.join":
+                assert text.strip(), (lang, key)
+            # Every brace belongs to a {name} placeholder: the page fills them with one regex.
+            assert re.sub(r"\{\w+\}", "", text).count("{") == 0, (lang, key)
+            assert re.sub(r"\{\w+\}", "", text).count("}") == 0, (lang, key)
+
+
+def test_plural_families_are_complete() -> None:
+    keys = set(catalog("en"))
+    families = {k.rsplit(".", 1)[0] for k in keys if k.rsplit(".", 1)[-1] in ("one", "few", "many")}
+    assert families, "no plural keys at all"
+    for family in families:
+        for form in ("one", "few", "many"):
+            assert f"{family}.{form}" in keys, family
+
+
+@pytest.mark.parametrize(("n", "ru", "en"), [
+    (0, "many", "many"), (1, "one", "one"), (2, "few", "many"), (4, "few", "many"), (5, "many", "many"),
+    (11, "many", "many"), (12, "many", "many"), (14, "many", "many"), (21, "one", "many"), (22, "few", "many"),
+    (41, "one", "many"), (111, "many", "many"), (112, "many", "many"), (1001, "one", "many"),
+])
+def test_plural_categories(n: int, ru: str, en: str) -> None:
+    assert plural_category("ru", n) == ru
+    assert plural_category("en", n) == en
+
+
+def test_plural_renders_the_count() -> None:
+    assert plural("ru", "announce.cards", 3, **{"from": "из колоды", "onto": "на сборную кучку"}) == \
+        "3 карты из колоды на сборную кучку"
+    assert plural("en", "variant.redeals", 1) == "1 redeal"
+    assert plural("en", "variant.redeals", 3) == "3 redeals"
+    assert plural("ru", "variant.redeals", 5) == "5 перекладок"
+
+
+def test_missing_key_or_parameter_is_an_error_never_english() -> None:
+    with pytest.raises(KeyError):
+        t("ru", "no.such.key")
+    with pytest.raises(KeyError):
+        t("en", "deal_n")  # {n} not given
+    with pytest.raises(ValueError, match="no catalog"):
+        catalog("de")
+    assert fill("{a}-{b}", {"a": 1, "b": "x"}) == "1-x"
+
+
+def test_catalog_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        catalog("en")["title"] = "x"  # type: ignore[index]
+
+
+def test_every_refusal_code_has_both_sentences() -> None:
+    for code, (_rule, template) in REFUSALS.items():
+        assert catalog("en")[f"refusal.{code}"] == template, code
+        assert f"refusal.{code}" in catalog("ru"), code
+    refusal_keys = {k.removeprefix("refusal.") for k in catalog("en") if k.startswith("refusal.")}
+    assert refusal_keys == set(REFUSALS)
+
+
+# ---------------------------------------------------------------- the page
+def _page_literal_keys() -> set[str]:
+    """Keys the page's scripts look up with a literal: ``t("key")``."""
+    keys: set[str] = set()
+    for path in (STATIC / "js").glob("*.js"):
+        keys |= set(re.findall(r"(?<![\w.$])t\(\s*\"([\w.]+)\"", path.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_the_page_looks_keys_up_with_literals() -> None:
+    # The scan itself must see the page's lookups, or the next test proves nothing.
+    assert {"pile_needs", "deal_n", "won_title", "st_none"} <= _page_literal_keys()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_key_the_page_uses_exists(lang: str) -> None:
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    used = set(re.findall(r'data-i18n(?:-[\w-]+)?="([^"]+)"', html))
+    assert len(used) > 40
+    used |= _page_literal_keys()
+    missing = sorted(k for k in used if not _has(lang, k))
+    assert missing == []
+
+
+def test_the_page_keeps_no_copy_of_the_strings() -> None:
+    """The page loads the catalogs (``/i18n/{lang}.json``): no string table and no
+    Russian words of its own in its scripts."""
+    js = STATIC / "js"
+    scripts = sorted(js.glob("*.js"))
+    assert len(scripts) > 10
+    # Cyrillic that is not a string to translate: the letters of the Russian keyboard
+    # layout (the same key in both layouts) and the indices printed on the card faces.
+    allowed = {"keys.js", "cards.js"}
+    for path in scripts:
+        text = path.read_text(encoding="utf-8")
+        assert "const STR" not in text and "RULE_RU" not in text, path.name
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)  # comments may quote Russian
+        if path.name not in allowed:
+            assert not re.search("[А-Яа-яЁё]", code), path.name
+
+
+def test_page_keys_table_and_rank_names_moved() -> None:
+    ids = {k.split(".")[1] for k in catalog("en") if k.startswith("keys.")}
+    assert len(ids) == 16
+    for i in ids:
+        assert {f"keys.{i}.key", f"keys.{i}.does"} <= set(catalog("en"))
+    assert [t("ru", f"rank.{r}") for r in (1, 10, 12, 13)] == ["туз", "десятка", "дама", "король"]
+
+
+def test_faces_key_prefixes() -> None:
+    keys = set(catalog("en"))
+    assert sum(k.startswith("tui.") for k in keys) > 100
+    assert sum(k.startswith("cli.") for k in keys) > 80
+
+
+def test_engine_refusal_sentence_is_the_english_template() -> None:
+    e = IllegalMoveError.of("R4.rank", card="8s", pile="P1", need=12, need_phrase="a queen")
+    assert str(e) == fill(catalog("en")["refusal.R4.rank"], e.params)
+
+
+# ---------------------------------------------------------------- syntax errors
+ENGINE = ROOT / "src" / "firstlast" / "engine"
+
+
+def _engine_syntax_codes() -> set[str]:
+    """Every code an ``InvalidMoveError`` is raised with: the string literals the engine
+    passes it (``"move.syntax"``, ``"place.unknown"`` …), read from its source."""
+    codes: set[str] = set()
+    for path in ENGINE.glob("*.py"):
+        codes |= set(re.findall(r"\"((?:move|place)\.[a-z_]+)\"", path.read_text(encoding="utf-8")))
+    return codes
+
+
+def _raised_syntax_errors() -> list[InvalidMoveError]:
+    """One real error of every kind, raised by the engine itself."""
+    pos = Game(1).position
+    attempts: list[Callable[[], object]] = [
+        lambda: Move.parse("xyz"), lambda: Move("play", "P1"), lambda: Move("turn", "R1"),
+        lambda: Move("jump"),  # type: ignore[arg-type]
+        lambda: parse_place("P9"), lambda: pos.apply(Move.parse("turn"), shuffle=[0]),
+    ]
+    g = Game(1)  # up to its first redeal, whose shuffle must order the whole waste
+    while g.position.forced_move() != REDEAL:
+        g.step()
+    attempts.append(lambda: g.position.apply(REDEAL, shuffle=[0, 0]))
+    errors: list[InvalidMoveError] = []
+    for attempt in attempts:
+        with pytest.raises(InvalidMoveError) as info:
+            attempt()
+        errors.append(info.value)
+    return errors
+
+
+def test_every_syntax_error_code_has_both_sentences() -> None:
+    codes = _engine_syntax_codes()
+    assert {"move.syntax", "place.unknown", "move.source", "move.kind"} <= codes  # the scan sees them
+    invalid_keys = {k.removeprefix("invalid.") for k in catalog("en") if k.startswith("invalid.")}
+    for lang in LANGS:
+        for code in codes:
+            assert f"invalid.{code}" in catalog(lang), (lang, code)
+    # No key for a code the engine no longer raises (beyond a code's parameter variants).
+    assert {k for k in invalid_keys if k not in codes and k.rsplit(".", 1)[0] not in codes} == set()
+
+
+def test_every_raised_syntax_error_is_worded_from_its_code_and_params() -> None:
+    errors = _raised_syntax_errors()
+    assert {e.code for e in errors} == _engine_syntax_codes()  # every code, raised for real
+    for e in errors:
+        for lang in LANGS:
+            text = invalid_text(e.code, e.params, lang)
+            assert text and "{" not in text
+            for value in e.params.values():
+                assert str(value) in text, (e.code, lang)
+    syntax = next(e for e in errors if e.code == "move.syntax")
+    assert invalid_text(syntax.code, syntax.params, "ru") == \
+        "это не ход: «xyz» (ходы: turn, redeal, R1–R8, F1–F8 или waste)"
+    with pytest.raises(KeyError):
+        invalid_text("move.syntax", {}, "en")  # its {text} missing: no half sentence
+    with pytest.raises(KeyError):
+        invalid_text("move.nope", {}, "ru")

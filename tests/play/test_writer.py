@@ -1,0 +1,242 @@
+"""The group-commit writer (``firstlast.play.writer``) under ``PlayService``.
+
+Concurrent actions share one transaction and one ``COMMIT`` (one fsync); each runs in a
+savepoint, so one that fails is rolled back alone; every caller is answered after the
+commit; a commit that fails answers every caller with the storage error and leaves no
+cached state that was not stored; the cache never serves a state other than the stored
+one. To make a batch deterministic, the writer is held busy by a job that waits, while
+the actions under test queue behind it."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firstlast.engine import Game
+from firstlast.play import PlayError, PlayService
+from firstlast.play.writer import GameCache, GroupWriter
+from firstlast.store import GameStore, StoredGame, Transaction
+
+
+@pytest.fixture
+def play(tmp_path: Path) -> PlayService:
+    return PlayService(GameStore(tmp_path / "games.sqlite3"))
+
+
+@contextmanager
+def held(play: PlayService) -> Iterator[sqlite3.Connection]:
+    """The writer is busy (a job waits inside its transaction) until the block ends;
+    writes made meanwhile queue for the next batch. Yields the writer's connection."""
+    inside, release = threading.Event(), threading.Event()
+
+    def blocker(tx: Transaction) -> None:
+        inside.set()
+        assert release.wait(10)
+
+    def hold() -> None:
+        try:
+            play._writer.run(blocker)
+        except PlayError as e:  # its batch may be made to fail: its own answer is not under test
+            assert e.code == "storage"
+
+    t = threading.Thread(target=hold)
+    t.start()
+    assert inside.wait(10)
+    conn = play.store._conn
+    assert conn is not None
+    try:
+        yield conn
+    finally:
+        release.set()
+        t.join(10)
+        assert not t.is_alive()
+
+
+def wait_queued(play: PlayService, n: int) -> None:
+    deadline = time.monotonic() + 10
+    while len(play._writer._queue) < n:
+        assert time.monotonic() < deadline, "the actions did not queue"
+        time.sleep(0.002)
+
+
+def concurrently(play: PlayService, calls: list[Callable[[], Any]]) -> tuple[list[Future[Any]], list[str]]:
+    """Run ``calls`` at once behind a held writer, so that they form one batch; the
+    futures of their answers and the SQL the writer's connection ran meanwhile."""
+    sql: list[str] = []
+    with ThreadPoolExecutor(len(calls)) as pool, held(play) as conn:
+        conn.set_trace_callback(sql.append)
+        futures = [pool.submit(c) for c in calls]
+        wait_queued(play, len(calls))
+        time.sleep(0.05)
+        assert not any(f.done() for f in futures)  # nobody is answered before the commit
+    for f in futures:
+        f.exception(10)
+    conn.set_trace_callback(None)
+    return futures, sql
+
+
+def stored_moves(path: Path, game_id: str) -> list[str]:
+    """The moves on disk, read by another store (another process would see these)."""
+    return [str(m) for m in GameStore(path).load(game_id).game.moves]
+
+
+def test_concurrent_actions_commit_together(play: PlayService, tmp_path: Path) -> None:
+    # (A returned game is the service's cached copy, which its next action updates.)
+    games = [(g.player, g.id, g.version) for g in (play.start(None, "number", str(d)) for d in range(6))]
+    batches = play._writer.batches
+    futures, sql = concurrently(play, [partial(play.step, pid, gid, 1, version) for pid, gid, version in games])
+    results = [f.result() for f in futures]
+    # The held job's batch, then one batch of all six: two commits, two fsyncs.
+    assert play._writer.batches - batches == 2
+    assert sum(s.strip().upper() == "COMMIT" for s in sql) == 2  # the held one's, then the six's
+    assert sum(s.startswith("SAVEPOINT") for s in sql) == 6  # one each (the held one's came before)
+    assert sum(s.startswith("BEGIN") for s in sql) == 1
+    for (_, gid, version), r in zip(games, results, strict=True):
+        assert r.stored.version == version + 1
+        assert stored_moves(tmp_path / "games.sqlite3", gid) == [str(r.move)]
+
+
+def test_a_failing_action_does_not_spoil_its_batch(play: PlayService, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    a, b, c = (play.start(None, "number", str(d)) for d in (1, 2, 3))
+    illegal = next(f"R{k}" for k in range(1, 9)
+                   if f"R{k}" not in {str(m) for m in a.game.position.legal_moves()})
+
+    def half_written(tx: Transaction) -> None:
+        tx.new_player()  # written, then the job fails: rolled back alone
+        raise RuntimeError("a bug in the middle of a write")
+
+    players = GameStore(db).transaction
+    with players() as tx:
+        before = tx.db.execute("SELECT count(*) FROM players").fetchone()[0]
+    futures, sql = concurrently(play, [
+        lambda: play.step(a.player, a.id),
+        lambda: play.move(b.player, b.id, illegal),  # refused by the engine
+        lambda: play._writer.run(half_written),
+        lambda: play.step(c.player, c.id, 1, c.version + 7),  # a stale version: refused
+        lambda: play.step(b.player, b.id),
+    ])
+    assert sum(s.strip().upper() == "COMMIT" for s in sql) == 2  # the held one's, then the five's
+    assert sum(s.startswith("BEGIN") for s in sql) == 1
+    ok_a, refused, bug, changed, ok_b = (f.exception() for f in futures)
+    assert ok_a is None and ok_b is None
+    assert isinstance(refused, PlayError) and refused.code == "move.illegal"
+    assert isinstance(bug, RuntimeError)
+    assert isinstance(changed, PlayError) and changed.code == "game.changed" and changed.params["version"] == c.version
+    assert len(stored_moves(db, a.id)) == 1 and len(stored_moves(db, b.id)) == 1 and stored_moves(db, c.id) == []
+    with players() as tx:
+        assert tx.db.execute("SELECT count(*) FROM players").fetchone()[0] == before  # the bug's write is gone
+
+
+class FailingCommits(GameStore):
+    """A store whose connections SQLite itself refuses to ``COMMIT`` on while ``fail``
+    is set (an authorizer, consulted at each statement: no statement cache)."""
+
+    fail = False
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False,
+                             cached_statements=0)
+        db.execute("PRAGMA synchronous=FULL")
+
+        def authorize(action: int, arg1: str | None, *_: object) -> int:
+            deny = self.fail and action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT"
+            return sqlite3.SQLITE_DENY if deny else sqlite3.SQLITE_OK
+
+        db.set_authorizer(authorize)
+        return db
+
+
+def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    store = FailingCommits(db)
+    play = PlayService(store)
+    a, b = (play.start(None, "number", str(d)) for d in (4, 5))
+    a1 = play.step(a.player, a.id).stored  # cached at version 1, one move
+    assert a.id in play._cache
+    with ThreadPoolExecutor(3) as pool:
+        with held(play):
+            store.fail = True  # the held batch and the one below cannot commit
+            futures = [pool.submit(play.step, a.player, a.id), pool.submit(play.step, b.player, b.id),
+                       pool.submit(play.move, b.player, b.id, "F8")]  # one that is refused anyway
+            wait_queued(play, 3)
+        errors = [f.exception(10) for f in futures]
+    store.fail = False
+    for e in errors:
+        assert isinstance(e, PlayError) and e.code == "storage" and e.kind == "unavailable", e
+        assert "not authorized" in e.message
+    assert len(play._cache) == 0  # no state the store does not hold
+    assert stored_moves(db, a.id) == [str(m) for m in a1.game.moves] and stored_moves(db, b.id) == []
+    # Another process now writes game a to the version the lost batch would have had,
+    # with other contents: taking the move back.
+    other = PlayService(GameStore(db))
+    back = other.undo(a.player, a.id)
+    assert back.stored.version == a1.version + 1 and not back.stored.game.moves
+    # The failed connection was replaced; this service acts on the stored game.
+    r = play.step(a.player, a.id)
+    assert r.stored.version == a1.version + 2
+    assert [str(m) for m in r.stored.game.moves] == stored_moves(db, a.id) == [str(m) for m in a1.game.moves]
+
+
+def test_the_cache_never_serves_a_state_other_than_the_stored_one(play: PlayService, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    g = play.start(None, "number", "7")
+    mine = play.step(g.player, g.id, 3).stored.version  # cached: three moves
+    other = PlayService(GameStore(db))
+    other.undo(g.player, g.id)
+    other.undo(g.player, g.id)  # stored: one move, a redo line of two
+    # With the version it showed: refused, and the answer names the stored version.
+    with pytest.raises(PlayError) as e:
+        play.step(g.player, g.id, 1, mine)
+    assert e.value.code == "game.changed" and e.value.params["version"] == mine + 2
+    # Without: applied to the stored game (one move, then redo's line), never the cached one.
+    r = play.redo(g.player, g.id)
+    assert len(r.stored.game.moves) == 2 and [str(m) for m in r.stored.game.moves] == stored_moves(db, g.id)
+    # Two actions on one game in one batch: the second sees the first (its transaction's).
+    v = r.stored.version
+    futures, _ = concurrently(play, [lambda: play.step(g.player, g.id, 1, v),
+                                     lambda: play.step(g.player, g.id, 1, v)])
+    first, second = futures
+    assert first.result().stored.version == v + 1
+    e2 = second.exception()
+    assert isinstance(e2, PlayError) and e2.code == "game.changed" and e2.params["version"] == v + 1
+    cached = play._cache.peek(g.id, v + 1)
+    assert cached is not None and [str(m) for m in cached.game.moves] == stored_moves(db, g.id)
+
+
+def test_a_job_cannot_wait_for_another_job(play: PlayService) -> None:
+    def nested(tx: Transaction) -> None:
+        play._writer.run(lambda tx: None)
+
+    with pytest.raises(RuntimeError, match="cannot wait"):
+        play._writer.run(nested)
+    play.start(None, "number", "1")  # the writer still works
+
+
+def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    cache = GameCache(2)
+    writer = GroupWriter(store, cache)
+    player = store.new_player()
+
+    def insert(deal: int) -> Callable[[Transaction], StoredGame]:
+        def job(tx: Transaction) -> StoredGame:
+            s = tx.insert(player, Game(deal))
+            cache.put(s)
+            assert s.id not in cache  # pending: not among the committed entries yet
+            return s
+
+        return job
+
+    games = [writer.run(insert(d)) for d in range(3)]
+    assert len(cache) == 2 and games[0].id not in cache and games[2].id in cache  # least recently used out
+    assert writer.batches == 3 and writer.jobs == 3

@@ -1,0 +1,389 @@
+"""Accessibility, phones and sharing, in headless Chromium (issue 11).
+
+- axe-core (tools/js/node_modules/axe-core, pinned in tools/js/package-lock.json) finds
+  no violation on the table (fresh and mid-game), the help, the statistics, the settings,
+  the deal dialog, the question before leaving a game and the end panel, in both
+  languages. axe is injected with ``page.add_script_tag`` in a context that bypasses the
+  page's CSP (the only thing the bypass is for: the page itself never needs it).
+- Moves made by keyboard are said in the polite live region (#announce), from the
+  server's ``announcement``, in English and in Russian; refusals are said in words.
+- On a 390 × 844 phone every toolbar target is at least 44 × 44 px and the table fits.
+- /?deal=N&variant=TOKEN&lang=… opens that deal and cleans the address; the share button
+  gives the link of the game on the table; "New" asks before leaving a game in progress.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firstlast.engine import Game
+from firstlast.web.spawn import spawn_server, stop_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+if not CHROMIUM.exists() or not AXE.exists():
+    why = "accessibility tests need Debian's chromium and axe-core (npm ci --prefix tools/js)"
+    if os.environ.get("FIRSTLAST_NO_SKIP"):
+        raise RuntimeError(why)
+    pytest.skip(why, allow_module_level=True)
+if os.environ.get("FIRSTLAST_NO_SKIP"):
+    import playwright.sync_api as sync_api
+else:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+DEAL_RESERVE = 6  # forced line starts R4, R5
+DEAL_LOST = 1
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("a11y") / "games.sqlite3"
+    try:
+        proc, url = spawn_server(db)
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    yield url
+    stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Any, server: str, *, locale: str = "en-US", bypass_csp: bool = False, **opts: Any) -> Any:
+    """A fresh player's page; ``bypass_csp`` only where axe is injected."""
+    opts = {"viewport": {"width": 1440, "height": 900}, **opts}
+    ctx = browser.new_context(locale=locale, bypass_csp=bypass_csp, **opts)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    pg.base_url = server
+    return pg
+
+
+def close(pg: Any) -> None:
+    errors = pg.errors
+    pg.context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true (``evaluate``: the CSP forbids eval)."""
+    deadline = time.monotonic() + timeout / 1000
+    while not pg.evaluate(f"!!({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        pg.wait_for_timeout(25)
+
+
+def settle(pg: Any) -> None:
+    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
+
+
+def state(pg: Any) -> dict[str, Any]:
+    return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]
+
+
+def open_table(pg: Any, query: str = "?speed=0") -> None:
+    pg.goto(pg.base_url + query)
+    settle(pg)
+
+
+def deal(pg: Any, number: int) -> None:
+    pg.click("#b-deal")
+    pg.fill("#deal-input", str(number))
+    pg.click("#deal-ok")
+    wait_js(pg, f"window.firstlast.state.deal === '{number}' && !window.firstlast.busy"
+                " && !document.querySelector('dialog[open]')")
+
+
+def axe(pg: Any, what: str) -> None:
+    """No axe-core violation on the page as it is now (WCAG 2.1 A and AA, and axe's
+    best practices)."""
+    if not pg.evaluate("typeof window.axe === 'object'"):
+        pg.add_script_tag(path=str(AXE))
+    pg.wait_for_timeout(400)  # transitions (dialogs fading in) done
+    result = pg.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " :: " + n.failureSummary) }));
+    }""")
+    assert result == [], f"axe violations ({what}): {result}"
+
+
+def set_lang(pg: Any, lang: str) -> None:
+    if pg.evaluate("document.documentElement.lang") != lang:
+        pg.click("#b-lang")
+        wait_js(pg, f"document.documentElement.lang === '{lang}' && !window.firstlast.busy")
+
+
+# ---------------------------------------------------------------------------- axe
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_axe_finds_no_violation_anywhere(browser: Any, server: str, lang: str) -> None:
+    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True)
+    open_table(pg)
+    set_lang(pg, lang)
+    axe(pg, "fresh table")
+    deal(pg, DEAL_RESERVE)
+    for _ in range(3):
+        pg.keyboard.press("s")
+        settle(pg)
+    axe(pg, "mid-game")
+    # The help: the rules (the server's fragment), the keys, the book.
+    pg.keyboard.press("?")
+    pg.locator("#help-body h1").wait_for()
+    axe(pg, "help: rules")
+    for tab in ("keys", "book"):
+        pg.click(f'#dlg-help [data-tab="{tab}"]')
+        pg.wait_for_timeout(200)
+        axe(pg, f"help: {tab}")
+    pg.keyboard.press("Escape")
+    pg.click("#b-settings")
+    axe(pg, "settings")
+    pg.keyboard.press("Escape")
+    pg.click("#b-deal")
+    axe(pg, "deal dialog")
+    pg.keyboard.press("Escape")
+    pg.keyboard.press("n")  # a game in progress: asked first
+    pg.locator("#dlg-confirm[open]").wait_for()
+    axe(pg, "confirm")
+    pg.keyboard.press("Escape")
+    # The end panel: finish now.
+    pg.click("#b-finish")
+    pg.locator("#ending.show").wait_for()
+    axe(pg, "end panel")
+    pg.keyboard.press("Escape")
+    pg.click("#b-stats")
+    pg.locator("#st-history tbody tr").first.wait_for()
+    axe(pg, "statistics")
+    pg.keyboard.press("Escape")
+    close(pg)
+
+
+# ---------------------------------------------------------------------------- screen readers
+def announced(pg: Any, before: str = "") -> str:
+    """The live region's next words (it is emptied, then filled)."""
+    wait_js(pg, f"(() => {{ const t = document.getElementById('announce').textContent;"
+                f" return t !== '' && t !== {before!r}; }})() && !window.firstlast.busy")
+    return pg.evaluate("document.getElementById('announce').textContent")  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_keyboard_moves_are_announced(browser: Any, server: str, lang: str) -> None:
+    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US")
+    open_table(pg)
+    set_lang(pg, lang)
+    deal(pg, DEAL_RESERVE)
+    region = pg.locator("#announce")
+    assert region.get_attribute("aria-live") == "polite" and region.get_attribute("role") == "status"
+    words = {
+        "en": {"reserve": "reserve 4", "pile": "pile 1", "undo": "undone", "turn": "turned", "refused": "(R4)"},
+        "ru": {"reserve": "места 4 нижнего ряда", "pile": "кучку 1", "undo": "отменено", "turn": "из колоды",
+               "refused": "(R4)"},
+    }[lang]
+    # The places are named in words; only places that can act are buttons.
+    r4 = pg.locator('.slot[data-place="R4"]')
+    assert r4.get_attribute("role") == "button"
+    label = r4.get_attribute("aria-label")
+    assert label and "♥" not in label and "♠" not in label and "♦" not in label and "♣" not in label
+    assert pg.locator('.slot[data-place="F1"]').get_attribute("role") == "img"
+    assert pg.locator('.slot[data-place="F1"]').get_attribute("tabindex") is None
+    assert pg.locator('.slot[data-place="waste"]').get_attribute("role") == "img"
+    pile = pg.locator('.slot[data-place="P1"]').get_attribute("aria-label")
+    assert pile and pile.startswith({"en": "pile 1, 0 of 13, needs", "ru": "кучка 1, 0 из 13"}[lang])
+    stock = pg.locator('.slot[data-place="stock"]').get_attribute("aria-label")
+    assert stock and stock.startswith({"en": "stock: 88 cards", "ru": "колода: 88 карт"}[lang])
+
+    pg.keyboard.press("4")  # R4, the forced move
+    said = announced(pg)
+    assert words["reserve"] in said and words["pile"] in said, said
+    assert state(pg)["moves"] == 1
+    pg.keyboard.press("u")
+    said = announced(pg, said)
+    assert said.startswith(words["undo"]), said
+    pg.keyboard.press("Control+y")
+    said = announced(pg, said)
+    assert words["reserve"] in said
+    # A refused move is said in words, in the page's language.
+    s = state(pg)
+    wrong = next(f"{i + 1}" for i, c in enumerate(s["reserve"]) if c is not None and c["rank"] != s["need"]
+                 and f"R{i + 1}" not in s["legal_moves"])
+    pg.keyboard.press(wrong)
+    said = announced(pg, said)
+    assert words["refused"] in said or "(R9)" in said, said
+    # Play the forced line until a turn is due: the turn is said too.
+    while state(pg)["hint"] != "turn":
+        pg.keyboard.press("s")
+        settle(pg)
+    pg.keyboard.press("t")
+    said = announced(pg, said)
+    assert words["turn"] in said, said
+    close(pg)
+
+
+def test_dialogs_trap_focus_and_give_it_back_and_new_asks_first(browser: Any, server: str) -> None:
+    pg = new_page(browser, server)
+    open_table(pg)
+    deal(pg, DEAL_RESERVE)
+    game = state(pg)["id"]
+    # No moves yet: New deals at once.
+    pg.keyboard.press("s")
+    settle(pg)
+    # A game in progress: New asks; Esc keeps the game, Enter leaves it.
+    pg.focus("#b-new")
+    pg.keyboard.press("Enter")
+    pg.locator("#dlg-confirm[open]").wait_for()
+    assert pg.evaluate("document.activeElement.id") == "confirm-ok"
+    for _ in range(4):  # Tab stays in the dialog
+        pg.keyboard.press("Tab")
+        assert pg.evaluate("!!document.activeElement.closest('#dlg-confirm')")
+    pg.keyboard.press("Escape")
+    wait_js(pg, "!document.querySelector('#dlg-confirm[open]')")
+    settle(pg)
+    assert state(pg)["id"] == game
+    wait_js(pg, "document.activeElement.id === 'b-new'")
+    pg.keyboard.press("n")
+    pg.locator("#dlg-confirm[open]").wait_for()
+    pg.focus("#confirm-ok")
+    pg.keyboard.press("Enter")
+    wait_js(pg, f"window.firstlast.state.id !== '{game}' && !window.firstlast.busy")
+    # The help scrolls by keyboard: its text takes the focus.
+    pg.focus("#b-rules")
+    pg.keyboard.press("Enter")
+    pg.locator("#help-body h1").wait_for()
+    body = pg.locator("#help-body")
+    assert body.get_attribute("tabindex") == "0"
+    body.focus()
+    pg.keyboard.press("PageDown")
+    wait_js(pg, "document.getElementById('help-body').scrollTop > 0")
+    pg.keyboard.press("Escape")
+    wait_js(pg, "document.activeElement.id === 'b-rules'")
+    # The end panel keeps Tab inside, and gives the focus back when closed.
+    pg.click("#b-finish")
+    pg.locator("#ending.show").wait_for()
+    for _ in range(6):
+        pg.keyboard.press("Tab")
+        assert pg.evaluate("!!document.activeElement.closest('#ending')")
+    pg.keyboard.press("Escape")
+    wait_js(pg, "document.getElementById('ending').hidden")
+    # After the end the stock is no button and asks for nothing.
+    stock = pg.locator('.slot[data-place="stock"]')
+    assert stock.get_attribute("role") == "img"
+    label = stock.get_attribute("aria-label") or ""
+    assert "redeal" not in label and "turn" not in label and "click" not in label
+    close(pg)
+
+
+def test_only_movable_cards_look_movable_finish_and_speed(browser: Any, server: str) -> None:
+    pg = new_page(browser, server)
+    open_table(pg)
+    deal(pg, DEAL_RESERVE)
+    movable = pg.evaluate("""(() => { const m = window.firstlast.model; const out = [];
+        for (const k in m) {
+          const top = m[k][m[k].length - 1];
+          if (top && top.classList.contains('source')) out.push(k);
+        }
+        return out.sort(); })()""")
+    assert movable == sorted(m for m in state(pg)["legal_moves"] if m not in ("turn", "redeal"))
+    assert pg.evaluate("getComputedStyle(window.firstlast.model.R1[0]).cursor") != "grab" or "R1" in movable
+    # The speed on the table is the setting, saved.
+    pg.select_option("#b-speed", "3")
+    wait_js(pg, "window.firstlast.speed === 3")
+    assert pg.request.get(f"{pg.base_url}api/settings").json()["speed"] == 3
+    # Finish now: the forced line to its end, at once.
+    pg.click("#b-finish")
+    wait_js(pg, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy")
+    reference = Game(DEAL_RESERVE)
+    steps = reference.autoplay()
+    s = state(pg)
+    assert s["moves"] == len(steps) and s["score"] == reference.position.score
+    assert pg.evaluate("document.querySelectorAll('#cards > .card.source').length") == 0
+    close(pg)
+
+
+# ---------------------------------------------------------------------------- phones
+def test_phone_targets_and_fit(browser: Any, server: str) -> None:
+    pg = new_page(browser, server, locale="ru-RU", viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                  has_touch=True, is_mobile=True)
+    open_table(pg)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    buttons = pg.locator("#topbar .tools > button")
+    assert buttons.count() >= 6
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        box = b.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, (b.get_attribute("id"), box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        # A visible label (no icon-only button on touch), and no tooltip.
+        assert b.locator("span").inner_text().strip(), b.get_attribute("id")
+        assert b.get_attribute("title") is None
+    # The rest is in a labelled menu, every item as large.
+    pg.locator("#b-more").tap()
+    pg.locator("#more").wait_for()
+    assert pg.locator("#b-more").get_attribute("aria-expanded") == "true"
+    for sel in ("#b-deal", "#b-restart", "#b-share", "#b-stats", "#b-rules", "#b-settings", "#b-lang", "#b-finish",
+                "#b-speed"):
+        box = pg.locator(sel).bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, (sel, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    pg.keyboard.press("Escape")
+    wait_js(pg, "!document.getElementById('topbar').classList.contains('menu-open')")
+    # The table fits the width, its cards as large as the width allows, and it fills
+    # the screen below the bars (no half-screen wasted).
+    board = pg.locator("#board").bounding_box()
+    assert board and board["x"] >= 0 and board["x"] + board["width"] <= 390
+    assert board["width"] >= 390 * 0.9
+    table = pg.locator("#table").bounding_box()
+    assert table and board["y"] - table["y"] < 20
+    assert board["y"] + board["height"] >= table["y"] + table["height"] * 0.6
+    close(pg)
+
+
+# ---------------------------------------------------------------------------- sharing
+def test_shared_links_open_the_deal_and_the_share_button_gives_one(browser: Any, server: str) -> None:
+    pg = new_page(browser, server)
+    pg.goto(pg.base_url + "?deal=42&variant=r0w&lang=ru")
+    wait_js(pg, "window.firstlast.state && window.firstlast.state.deal === '42' && !window.firstlast.busy")
+    s = state(pg)
+    assert s["variant"]["token"] == "r0w" and s["moves"] == 0
+    assert pg.evaluate("document.documentElement.lang") == "ru"
+    assert pg.evaluate("location.search") == ""
+    # Bad values: a clear toast, nothing started.
+    pg.goto(pg.base_url + "?deal=12a&variant=r3")
+    settle(pg)
+    pg.locator("#toast.show").wait_for()
+    assert "ничего не начато" in pg.locator("#toast").inner_text()
+    assert state(pg)["id"] == s["id"]
+    assert pg.evaluate("location.search") == ""
+    pg.goto(pg.base_url + "?deal=18446744073709551616")
+    settle(pg)
+    pg.locator("#toast.show").wait_for()
+    assert state(pg)["id"] == s["id"]
+    # The share button: no share sheet here, so the clipboard (or a link field).
+    pg.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    pg.evaluate("document.getElementById('toast').classList.remove('show')")
+    pg.click("#b-share")
+    wait_js(pg, "document.querySelector('#toast.show') || document.querySelector('#dlg-share[open]')")
+    expected = f"{pg.base_url}?deal=42&variant=r0w"
+    if pg.locator("#dlg-share[open]").count():
+        assert pg.locator("#share-link").input_value() == expected
+    else:
+        assert expected in pg.locator("#toast").inner_text()
+        assert pg.evaluate("navigator.clipboard.readText()") == expected
+    close(pg)

@@ -1,0 +1,140 @@
+// The table's texts (static/js/format.js) and the language helpers under them
+// (static/js/i18n.js), in both languages.
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+// i18n.js remembers the language in localStorage and on <html lang>: stand-ins.
+const stored = new Map();
+globalThis.localStorage = /** @type {any} */ ({
+  getItem: (/** @type {string} */ k) => stored.get(k) ?? null,
+  setItem: (/** @type {string} */ k, /** @type {string} */ v) => stored.set(k, v),
+});
+globalThis.document = /** @type {any} */ ({ documentElement: {} });
+
+const { chanceTitle, needText, passText, percent, redealsLeftText, scoreText } = await import(
+  "../../../src/firstlast/web/static/js/format.js");
+const { cardName, cardWords, keyTable, placeName, plural, refusal, setCatalog, setLang, t, variantFromToken,
+  variantLabel, variantToken } = await import("../../../src/firstlast/web/static/js/i18n.js");
+
+// The page fetches the shared catalogs (GET /i18n/{lang}.json); here they are read from disk.
+import { readFileSync } from "node:fs";
+for (const lang of /** @type {const} */ (["en", "ru"])) {
+  setCatalog(lang, JSON.parse(readFileSync(new URL(`../../../src/firstlast/i18n/${lang}.json`, import.meta.url), "utf-8")));
+}
+
+/** @param {number} id @param {number} rank @param {string} suit */
+const card = (id, rank, suit) => ({ id, rank, suit, deck: 1, symbol: "" });
+
+/** A State's fields the texts read. @param {object} over */
+function state(over = {}) {
+  const piles = Array.from({ length: 8 }, () => []);
+  const first = Array(8).fill(null);
+  first[2] = card(9, 12, "h");
+  return /** @type {any} */ ({ active: 2, need: 7, piles, first, passes: 2, redeals_left: 1, score: 40, moves: 17, ...over });
+}
+
+beforeEach(() => setLang("en"));
+
+test("what the active pile needs: a rank, then its own base, then nothing", () => {
+  assert.equal(needText(state()), "Pile P3 needs 7");
+  const piles = Array.from({ length: 8 }, () => []);
+  piles[2] = Array(12).fill(card(1, 1, "c"));
+  assert.equal(needText(state({ piles })), "Pile P3 takes its base Q♥");
+  assert.equal(needText(state({ active: null, need: null })), "All piles complete");
+  setLang("ru");
+  assert.equal(needText(state({ need: 1 })), t("pile_needs", { pile: "P3", rank: "Т" }));
+  assert.match(needText(state({ piles })), /Д♥/);
+});
+
+test("passes, with and without a limit", () => {
+  assert.equal(passText(state()), "Pass 2 of 3");
+  assert.equal(passText(state({ redeals_left: null })), "Pass 2 (unlimited redeals)");
+});
+
+test("redeals left in words", () => {
+  assert.equal(redealsLeftText(null), "");
+  assert.equal(redealsLeftText(0), "no redeals left");
+  assert.equal(redealsLeftText(1), "1 redeal left");
+  assert.equal(redealsLeftText(3), "3 redeals left");
+});
+
+test("score and moves", () => {
+  assert.equal(scoreText(state()), "Score: 40/104 · 17 moves");
+});
+
+test("the chance meter: one decimal, the interval and the sample count", () => {
+  assert.equal(percent(0.27364), 27.4);
+  assert.equal(percent(1), 100);
+  assert.equal(chanceTitle({ probability: 0.5, low: 0.4812, high: 0.51, samples: 2000 }),
+    "Chance to come out: 50% (48.1–51%, n=2000)");
+});
+
+test("strings: filled in from the shared catalog, the key itself where none has it", () => {
+  assert.equal(t("deal_n", { n: 42 }), "Deal 42");
+  assert.equal(t("deal_n"), "Deal {n}");
+  assert.equal(t("no_such_key"), "no_such_key");
+  setLang("ru");
+  assert.equal(t("deal_n", { n: 42 }), "Раскладка № 42");
+});
+
+test("plurals: Russian one, few, many; English one and many", () => {
+  assert.equal(plural("aria.stock", 1), "stock: 1 card");
+  assert.equal(plural("aria.stock", 40), "stock: 40 cards");
+  setLang("ru");
+  assert.equal(plural("aria.stock", 21), "колода: 21 карта");
+  assert.equal(plural("aria.stock", 23), "колода: 23 карты");
+  assert.equal(plural("aria.stock", 12), "колода: 12 карт");
+});
+
+test("cards and places in words, for screen readers", () => {
+  assert.equal(cardWords(card(0, 12, "h")), "queen of hearts");
+  assert.equal(placeName("R2"), "reserve 2");
+  assert.equal(placeName("P1", "onto"), "onto pile 1");
+  assert.equal(t("aria.place.card", { place: placeName("R2"), card: cardWords(card(0, 12, "h")) }), "reserve 2: queen of hearts");
+  setLang("ru");
+  assert.equal(cardWords(card(0, 12, "h")), "дама червей");
+  assert.equal(placeName("waste"), "сборная кучка");
+});
+
+test("the keys help comes from the catalog", () => {
+  const rows = keyTable();
+  assert.equal(rows.length, 16);
+  assert.deepEqual(rows[0], ["Space / T", "turn the stock (or redeal)"]);
+});
+
+test("cards are named as the cards show them", () => {
+  assert.equal(cardName(card(0, 10, "h")), "10♥");
+  assert.equal(cardName(card(0, 1, "s")), "A♠");
+  setLang("ru");
+  assert.equal(cardName(card(0, 13, "c")), "К♣");
+});
+
+test("variant tokens and labels", () => {
+  assert.deepEqual(variantFromToken("r3"), { redeals: 3, waste_playable: false, privileged_last: true });
+  assert.deepEqual(variantFromToken("ruwn"), { redeals: null, waste_playable: true, privileged_last: false });
+  assert.equal(variantFromToken("x3"), null);
+  assert.equal(variantFromToken(null), null);
+  assert.equal(variantLabel({ redeals: 3, waste_playable: false, privileged_last: true }), t("canonical"));
+  assert.equal(variantLabel({ redeals: 1, waste_playable: true, privileged_last: false }), "1 redeal, V2, no R8");
+  assert.equal(variantLabel({ redeals: null, waste_playable: false, privileged_last: true }), "∞ redeals");
+});
+
+test("refusals: from the engine's code and parameters, in the page's language", () => {
+  const err = { message: "6h does not fit P1, which needs a ten (R4)", rule: "R4", code: "move.illegal",
+    params: { refusal: "R4.rank", card: "6h", pile: "P1", need: 10, move: "R1", rule: "R4" } };
+  assert.equal(refusal(err), "6h does not fit P1, which needs a ten (R4)");
+  const empty = { message: "", code: "move.illegal", params: { refusal: "R6.empty", place: "waste" } };
+  assert.equal(refusal(empty), "the waste is empty");
+  setLang("ru");
+  assert.equal(refusal(err), "шестёрка червей не подходит: на кучку P1 идёт только десятка (R4)");
+  // No sentence for the code: the server's own.
+  assert.equal(refusal({ ...err, params: { refusal: "R99.x" } }), err.message);
+  // A refusal that is no rule's (a bad deal number): the server's sentence.
+  assert.equal(refusal({ message: "A deal number is 0…", code: "deal.invalid", params: {} }), "A deal number is 0…");
+});
+
+test("variant tokens round-trip", () => {
+  for (const token of ["r3", "ru", "r0w", "r3wn", "r10n"]) {
+    assert.equal(variantToken(/** @type {any} */ (variantFromToken(token))), token);
+  }
+});

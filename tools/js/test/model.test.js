@@ -1,0 +1,155 @@
+// The board model (static/js/model.js): the picture of a state, stack offsets, the
+// table's geometry, hints and refusals, a replay's state.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  PLACES, STACKS, baseZ, flightMs, hintPlace, isSource, refusalFor, replayState, reversed, stackOffset, stateModel,
+  tableGeometry,
+} from "../../../src/firstlast/web/static/js/model.js";
+
+/** @param {number} id @param {number} rank @param {"c"|"d"|"h"|"s"} suit */
+const card = (id, rank, suit, deck = 1) => ({ id, rank, suit, deck, symbol: `${rank}${suit}` });
+
+/** A small State: F1 and R1 dealt, two cards on P1, one on the waste, three in the stock. */
+function sampleState() {
+  const none = () => Array(8).fill(null);
+  const first = none();
+  const reserve = none();
+  first[0] = card(0, 12, "h");
+  reserve[0] = card(1, 5, "c");
+  const piles = Array.from({ length: 8 }, () => []);
+  piles[0] = [card(2, 1, "s"), card(3, 2, "d", 2)];
+  return {
+    id: "g", deal: "1", variant: { redeals: 3, waste_playable: false, privileged_last: true, token: "r3", description: "" },
+    status: "playing", score: 2, passes: 1, redeals_used: 0, redeals_left: 3,
+    first, reserve, piles, stock_count: 3, stock_decks: [2, 1, 1], waste: [card(4, 9, "h")],
+    active: 0, need: 3, need_char: "3", privileged: "F8", legal_moves: ["turn"], stock_move: "turn", base_move: "F1",
+    drop_target: "P1", hint: "turn", refusals: { R1: { error: "no", code: "move.illegal", params: {} } },
+    can_undo: true, can_redo: false, moves: 4, created: "", updated: "", finished: null, version: 3,
+    origin: "played", result: null, abandoned: false,
+  };
+}
+
+test("the places: 26, in reading order, the stacks among them", () => {
+  assert.equal(PLACES.length, 26);
+  assert.deepEqual(PLACES.slice(0, 3), ["F1", "F2", "F3"]);
+  assert.deepEqual(PLACES.slice(8, 10), ["P1", "P2"]);
+  assert.deepEqual(PLACES.slice(-2), ["stock", "waste"]);
+  for (const s of STACKS) assert.ok(PLACES.includes(s));
+  assert.ok(!STACKS.has("F1") && !STACKS.has("R8"));
+});
+
+test("a state's picture: known cards where the state has them, the stock by backs, top last", () => {
+  const m = stateModel(/** @type {any} */ (sampleState()));
+  assert.deepEqual(m.F1.map((c) => "id" in c && c.id), [0]);
+  assert.deepEqual(m.F2, []);
+  assert.deepEqual(m.R1.map((c) => "id" in c && c.id), [1]);
+  assert.deepEqual(m.P1.map((c) => "id" in c && c.id), [2, 3]);
+  assert.deepEqual(m.waste.map((c) => "id" in c && c.id), [4]);
+  // stock_decks lists the next card first: it is the top, so it comes last.
+  assert.deepEqual(m.stock, [{ anon: true, deck: 1 }, { anon: true, deck: 1 }, { anon: true, deck: 2 }]);
+  assert.equal(Object.keys(m).length, PLACES.length);
+});
+
+test("sources: reserve and first-row cards, and only the waste's top", () => {
+  assert.ok(isSource("R3", 0, 1) && isSource("F8", 0, 1));
+  assert.ok(isSource("waste", 4, 5));
+  assert.ok(!isSource("waste", 3, 5));
+  assert.ok(!isSource("P1", 0, 1) && !isSource("stock", 9, 10));
+});
+
+test("stacking order: the rows over the piles over the waste over the stock", () => {
+  assert.ok(baseZ("stock") < baseZ("waste"));
+  assert.ok(baseZ("waste") < baseZ("P3"));
+  assert.ok(baseZ("P3") < baseZ("R3"));
+  assert.ok(baseZ("R3") < baseZ("F3"));
+});
+
+test("stack offsets: single places lie flat, fanned piles spread, stacks thicken in steps", () => {
+  assert.deepEqual(stackOffset("F1", 0, 0, 80), [0, 0]);
+  assert.deepEqual(stackOffset("R5", 3, 20, 80), [0, 0]);
+  assert.deepEqual(stackOffset("P2", 5, 20, 80), [0, 100]);
+  // Not fanned: a step every four cards, at most six.
+  assert.deepEqual(stackOffset("P2", 3, 0, 110), [-0, -0]);
+  assert.deepEqual(stackOffset("waste", 4, 0, 110), [-0.5, -1]);
+  assert.deepEqual(stackOffset("stock", 100, 0, 110), [-3, -6]);
+  // The fan is for piles only.
+  assert.deepEqual(stackOffset("waste", 8, 20, 110), [-1, -2]);
+  // Small cards still step at least 0.6 px.
+  assert.deepEqual(stackOffset("stock", 4, 0, 20), [-0.3, -0.6]);
+});
+
+test("geometry: a desktop window is wide and unfanned, a phone upright fans its piles", () => {
+  const desk = tableGeometry(1440, 800);
+  assert.equal(desk.wide, true);
+  assert.equal(desk.fan, 0);
+  assert.ok(desk.cw > 100 && desk.cw < 140, String(desk.cw));
+  const phone = tableGeometry(390, 760);
+  assert.equal(phone.wide, false);
+  assert.ok(phone.cw >= 28 && phone.cw < 50, String(phone.cw));
+  assert.ok(phone.fan > 0 && phone.fan <= Math.floor(0.3 * 1.4 * phone.cw), String(phone.fan));
+  // Never smaller than 28 px, even in a tiny window.
+  assert.equal(tableGeometry(100, 80).cw, 28);
+  assert.ok(Number.isInteger(phone.fan) && Number.isInteger(phone.cw));
+});
+
+test("flight times by speed; an unknown speed flies at normal speed", () => {
+  assert.equal(flightMs(0), 0);
+  assert.ok(flightMs(1) > flightMs(2) && flightMs(2) > flightMs(3));
+  assert.equal(flightMs(7), flightMs(2));
+});
+
+test("a hint points at the place it plays from", () => {
+  assert.equal(hintPlace("turn"), "stock");
+  assert.equal(hintPlace("redeal"), "stock");
+  assert.equal(hintPlace("waste"), "waste");
+  assert.equal(hintPlace("W"), "waste");
+  assert.equal(hintPlace("R4"), "R4");
+  assert.equal(hintPlace(null), null);
+});
+
+test("a refusal is read from the state, the waste's under either name", () => {
+  const s = /** @type {any} */ (sampleState());
+  assert.equal(refusalFor(s, "R1")?.error, "no");
+  assert.equal(refusalFor(s, "R2"), null);
+  assert.equal(refusalFor(s, "waste"), null);
+  s.refusals.W = { error: "old name", code: "move.illegal", params: {} };
+  assert.equal(refusalFor(s, "waste")?.error, "old name");
+  s.refusals.waste = { error: "new name", code: "move.illegal", params: {} };
+  assert.equal(refusalFor(s, "waste")?.error, "new name");
+});
+
+test("a step played backwards: last movement first, each card back where it was", () => {
+  const c1 = card(5, 3, "h");
+  const c2 = card(6, 4, "h");
+  const back = reversed([
+    { card: c1, from: "stock", to: "waste", face_up: true },
+    { card: c2, from: "R2", to: "P1", face_up: true },
+  ]);
+  assert.deepEqual(back, [
+    { card: c2, from: "P1", to: "R2", face_up: true },
+    { card: c1, from: "waste", to: "stock", face_up: false },
+  ]);
+});
+
+test("a replay's state: the picture's cards, the step's facts, no controls", () => {
+  const initial = /** @type {any} */ (sampleState());
+  const picture = stateModel(initial);
+  // One card turned: the stock's top onto the waste.
+  picture.stock.pop();
+  picture.waste.push(card(7, 3, "c", 2));
+  const facts = { status: "playing", score: 2, passes: 1, redeals_used: 0, redeals_left: 3, active: 0, need: 3,
+    need_char: "3", privileged: null };
+  const s = replayState(initial, /** @type {any} */ (facts), 1, picture);
+  assert.equal(s.moves, 1);
+  assert.equal(s.stock_count, 2);
+  assert.deepEqual(s.stock_decks, [1, 1]);
+  assert.deepEqual(s.waste.map((c) => c.id), [4, 7]);
+  assert.deepEqual(s.piles[0].map((c) => c.id), [2, 3]);
+  assert.equal(s.first[0]?.id, 0);
+  assert.equal(s.first[1], null);
+  assert.equal(s.privileged, null);
+  assert.deepEqual([s.legal_moves, s.hint, s.can_undo, s.can_redo, s.refusals], [[], null, false, false, {}]);
+  assert.equal(s.id, initial.id);
+});

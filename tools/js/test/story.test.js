@@ -1,0 +1,98 @@
+// The story's chart (static/js/story.js, storySvg): an accessible SVG of the chance
+// curve with its band, the 50 % line, the moments and a won game's crossing.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+const stored = new Map();
+globalThis.localStorage = /** @type {any} */ ({
+  getItem: (/** @type {string} */ k) => stored.get(k) ?? null,
+  setItem: (/** @type {string} */ k, /** @type {string} */ v) => stored.set(k, v),
+});
+globalThis.document = /** @type {any} */ ({ documentElement: {} });
+
+const { CHART, moveAt, scales, storySvg } = await import("../../../src/firstlast/web/static/js/story.js");
+
+/** @param {number} move @param {number} pass @param {number} p @param {number} [w] */
+const point = (move, pass, p, w = 0.02) => ({ move, pass, score: 0, probability: p, low: Math.max(0, p - w),
+  high: Math.min(1, p + w), wins: 0, samples: 5000, certain: false });
+
+/** A lost game of 300 moves over 3 passes. @returns {any} */
+function lost() {
+  return {
+    deal: "1", status: "lost", moves: 300,
+    points: [point(0, 1, 0.25), point(100, 1, 0.2), point(120, 2, 0.3), point(159, 2, 0.07), point(250, 3, 0.02),
+      { ...point(300, 3, 0, 0), certain: true }],
+    moments: [{ move: 159, first_move: 159, span: 1, pass: 2, before: 0.3, after: 0.07, change: -0.23, clear: true }],
+    crossing: null,
+    sentences: ["Deal 1 did not come out: 300 moves.", "It stopped (R11): pile 5 needed a ten & <more>."],
+  };
+}
+
+/** All numbers of one attribute in the markup. @param {string} svg @param {string} attr */
+const numbers = (svg, attr) => [...svg.matchAll(new RegExp(` ${attr}="(-?[\\d.]+)"`, "g"))].map((m) => Number(m[1]));
+
+test("the chart is an image whose text alternative is the story's sentences", () => {
+  const svg = storySvg(lost());
+  assert.match(svg, /^<svg class="story-chart" viewBox="0 0 640 230" role="img"/);
+  assert.ok(svg.endsWith("</svg>"));
+  // The sentences, escaped, are its <title> (its accessible name) …
+  assert.match(svg, /<title>Deal 1 did not come out: 300 moves\. It stopped \(R11\): pile 5 needed a ten &amp; &lt;more&gt;\.<\/title>/);
+  // … or the element that shows them, when the page names it.
+  assert.match(storySvg(lost(), { labelledBy: "end-story-text" }), /role="img" aria-labelledby="end-story-text"/);
+  // No inline style (the page's CSP allows none).
+  assert.doesNotMatch(svg, /style=/);
+});
+
+test("points, band, the 50 % line and the passes are drawn inside the plot", () => {
+  const svg = storySvg(lost());
+  const { x, y } = scales(300);
+  assert.equal(x(0), CHART.left);
+  assert.equal(x(300), CHART.width - CHART.right);
+  assert.equal(y(1), CHART.top);
+  assert.equal(y(0), CHART.height - CHART.bottom);
+  assert.equal((svg.match(/<circle class="point"/g) || []).length, 6);
+  assert.match(svg, /<polygon class="band" points="[^"]+"/);
+  assert.match(svg, new RegExp(`<line class="half" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(0.5)}"`));
+  // The band runs along the highs, then back along the lows: 2 corners per point.
+  const band = /<polygon class="band" points="([^"]+)"/.exec(svg);
+  assert.equal(band && band[1].split(" ").length, 12);
+  // Two passes begin after the first: two dotted lines, labelled.
+  assert.equal((svg.match(/<line class="pass"/g) || []).length, 2);
+  assert.match(svg, />pass 2</);
+  assert.match(svg, />pass 3</);
+  for (const cx of numbers(svg, "cx")) assert.ok(cx >= CHART.left && cx <= CHART.width - CHART.right, `cx ${cx}`);
+  for (const cy of numbers(svg, "cy")) assert.ok(cy >= CHART.top && cy <= CHART.height - CHART.bottom, `cy ${cy}`);
+});
+
+test("the moments are marked with their move; a lost game has no crossing", () => {
+  const svg = storySvg(lost(), { labels: { move: (n) => `ход ${n}`, pass: (n) => `проход ${n}`, crossing: (n) => `50 % на ходе ${n}`, axis: "ходы" } });
+  assert.match(svg, /<g class="moment down" data-move="159">/);
+  assert.match(svg, />ход 159</);
+  assert.match(svg, />проход 2</);
+  assert.doesNotMatch(svg, /class="crossing"/);
+});
+
+test("a won game marks where it first reached 50 %", () => {
+  const story = {
+    ...lost(), status: "won",
+    points: [point(0, 1, 0.3), point(50, 1, 0.45), point(60, 1, 0.62), point(300, 2, 1, 0)],
+    moments: [{ move: 60, first_move: 51, span: 10, pass: 1, before: 0.45, after: 0.62, change: 0.17, clear: false }],
+    crossing: { point: point(60, 1, 0.62), previous: point(50, 1, 0.45) },
+  };
+  const svg = storySvg(story);
+  assert.match(svg, /<g class="crossing" data-move="60">/);
+  assert.match(svg, />50\u00a0% at move 60</);
+  assert.match(svg, /<g class="moment up noise" data-move="60">/);
+});
+
+test("the replay's cursor, and the move under a point of the chart", () => {
+  const svg = storySvg(lost(), { cursor: 150 });
+  const { x } = scales(300);
+  assert.match(svg, new RegExp(`<line class="cursor" x1="${x(150)}"`));
+  assert.equal(moveAt(x(150), 300), 150);
+  assert.equal(moveAt(0, 300), 0);
+  assert.equal(moveAt(10_000, 300), 300);
+  // A game of no moves still draws (one point, nothing divided by zero).
+  const empty = storySvg({ ...lost(), moves: 0, points: [point(0, 1, 0.25)], moments: [] });
+  assert.doesNotMatch(empty, /NaN|Infinity/);
+});
