@@ -80,7 +80,7 @@ def test_every_file_the_page_loads_is_shipped() -> None:
         paths |= {m.replace("${getLang()}", lang) for m in re.findall(r"/static/([\w/.${}()-]+)", js)
                   for lang in ("en", "ru")}
         paths |= {f"js/{m}" for m in re.findall(r'(?:from|import) "\./([\w.]+)"', js)}
-    assert {"css/table.css", "js/app.js", "js/controller.js", "js/model.js", "help/seed-ru.txt"} <= paths
+    assert {"css/table.css", "js/app.js", "js/controller.js", "js/model.js"} <= paths
     for p in paths:
         assert (STATIC / p).is_file(), f"index.html or the scripts load {p}, which is not shipped"
 
@@ -123,11 +123,13 @@ def test_help_covers_every_rule_in_both_languages() -> None:
 def test_art_licence_and_book_text_are_shipped() -> None:
     licence = (STATIC / "LICENSE-art.md").read_text(encoding="utf-8")
     assert "MIT" in licence and "our" in licence
-    book = (STATIC / "help" / "seed-ru.txt").read_text(encoding="utf-8")
+    # The book's text is shipped once (i18n.book_text): the page reads it at /book.txt,
+    # the terminal and the command line from the package.
+    book = (CATALOGS / "seed-ru.txt").read_text(encoding="utf-8")
     assert "Первые и последние" in book
     assert book == SPEC.read_text(encoding="utf-8")
-    # The one copy the terminal and the command line read (i18n.book_text).
-    assert (CATALOGS / "seed-ru.txt").read_text(encoding="utf-8") == book
+    assert not (STATIC / "help").exists()
+    assert 'fetchText("/book.txt")' in (STATIC / "js" / "help.js").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

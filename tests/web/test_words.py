@@ -126,6 +126,15 @@ def test_the_help_is_a_safe_html_fragment(client: TestClient, lang: str) -> None
     assert client.get(f"/help/{lang}", headers={"if-none-match": f"W/{tag}"}).status_code == 304
 
 
+def test_the_book_is_served_once_from_the_package(client: TestClient) -> None:
+    r = client.get("/book.txt")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    data = Path(__file__).resolve().parents[1] / "data" / "seed-ru.txt"
+    assert r.text == i18n.book_text() == data.read_text(encoding="utf-8")
+    assert "Первые и последние" in r.text
+    assert client.get("/book.txt", headers={"if-none-match": r.headers["etag"]}).status_code == 304
+
+
 def test_the_words_are_declared_in_the_schema(client: TestClient) -> None:
     paths = client.get("/api/schema").json()["paths"]
     catalog = paths["/i18n/{lang}.json"]["get"]

@@ -65,6 +65,10 @@ async def help_page(web: WebGame, request: Request) -> Response:
     return cached(request, help_bytes(_lang(request)), "text/html")
 
 
+async def book(web: WebGame, request: Request) -> Response:
+    return cached(request, i18n.book_text().encode("utf-8"), "text/plain; charset=utf-8")
+
+
 ENDPOINTS: Final = (
     Endpoint("GET", "/i18n/{lang}.json", catalog,
              "the message catalog of a language (ru, en): key → template with {name} placeholders (docs/i18n.md)",
@@ -72,4 +76,6 @@ ENDPOINTS: Final = (
     Endpoint("GET", "/help/{lang}", help_page,
              "the help (rules, variants, keys) as an HTML fragment to insert: no script, no style",
              answers={200: "text/html", 304: None}, errors=(404,)),
+    Endpoint("GET", "/book.txt", book, "the book's original Russian text of the patience (plain text)",
+             answers={200: "text/plain", 304: None}),
 )

@@ -1,6 +1,6 @@
 // The rules help: the server's help page in the player's language (GET /help/{lang},
 // rendered from i18n/help-<lang>.md, no script, no style), the keys (from the catalog)
-// and the book's original Russian text (help/seed-ru.txt), in a dialog with tabs. The
+// and the book's original Russian text (/book.txt, firstlast/i18n/seed-ru.txt), in a dialog with tabs. The
 // text scrolls by keyboard: its box takes the focus.
 
 import { getLang, keyTable } from "./i18n.js";
@@ -48,7 +48,7 @@ async function show(tab) {
         keyTable().map(([k, d]) => `<tr><th scope="row"><kbd>${escapeHtml(k)}</kbd></th><td>${escapeHtml(d)}</td></tr>`).join("") +
         `</table>`;
     } else {
-      const text = await fetchText("/static/help/seed-ru.txt");
+      const text = await fetchText("/book.txt");
       const raw = text.split(/\n[^\S\n]*\n/).filter((p) => p.trim());
       // The text as reprinted opens with the site's section name ("Библиотека"); the
       // patience's title is the line centred with spaces. Start the page at the title.

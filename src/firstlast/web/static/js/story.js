@@ -260,6 +260,9 @@ export function drawStory(section, story, opts) {
   const list = document.createElement("ul");
   list.className = "story-text";
   list.id = textId;
+  // The list scrolls when long: focusable so that a keyboard can scroll it, named by the heading.
+  list.tabIndex = 0;
+  list.setAttribute("aria-labelledby", `${opts.prefix}-title`);
   for (const s of story.sentences) {
     const li = document.createElement("li");
     li.textContent = s;
