@@ -21,7 +21,7 @@ from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp
-from firstlast.tui.dialogs import EndDialog
+from firstlast.tui.dialogs import ConfirmDialog, EndDialog
 from firstlast.web import create_app
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -103,8 +103,10 @@ def through_the_terminal(store: GameStore, record: Path) -> None:
         await pilot.pause()
         await pilot.press("s")
         await pilot.press("g", *str(SECOND), "enter")
-        await pilot.pause()
-        assert screen.session.game.deal == SECOND
+        # The game under way is left only once the player says so (the page asks too).
+        await wait(pilot, lambda: isinstance(pilot.app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await wait(pilot, lambda: screen.session.game.deal == SECOND)
         await pilot.press("o")
         await pilot.pause()
         pilot.app.screen.query_one("#record-path").value = str(record)  # type: ignore[attr-defined]
