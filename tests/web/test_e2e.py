@@ -405,6 +405,11 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     card_at(pg, "R1").click()
     pg.locator("#toast.show").wait_for()
     assert "(R4)" in pg.locator("#toast").inner_text() and "не подходит" in pg.locator("#toast").inner_text()
+    # A second refusal, by key: the waste is no source in these rules (R6), said in Russian.
+    assert s["refusals"]["waste"]["rule"] == "R6"
+    pg.keyboard.press("w")
+    wait_js(pg, "document.querySelector('#toast').textContent.includes('(R6')")
+    assert "сборной кучки" in pg.locator("#toast").inner_text()
     assert move_requests == []
     # Moved on elsewhere (another tab, the terminal game): the page catches up when it
     # comes back into view.
