@@ -16,6 +16,7 @@ from firstlast.play import (
     PlayService,
     Settings,
     daily_deal,
+    leaving,
     next_deal,
     parse_deal,
     parse_variant,
@@ -124,6 +125,23 @@ def test_starting_another_game_abandons_an_unfinished_one(play: PlayService) -> 
     assert again.game.deal == 4 and again.game.variant == Variant()
     assert play.resume(pid, deal=3) is not None and play.current(pid).id == a.id  # type: ignore[union-attr]
     assert play.resume(pid, deal=999) is None
+
+
+def test_leaving_foretells_what_starting_another_game_does(play: PlayService) -> None:
+    """``leaving`` is the policy the faces ask before "leave this game?"; it says what
+    ``start`` then really does."""
+    fresh = play.start(None, "number", "3")
+    pid = fresh.player
+    assert leaving(fresh) == "delete"
+    played = play.step(pid, play.start(pid, "number", "4").id).stored
+    assert codes(play.game, pid, fresh.id) == "game.unknown"  # as foretold
+    assert leaving(played) == "abandon"
+    play.start(pid, "number", "5")
+    assert play.game(pid, played.id).abandoned is not None  # as foretold
+    assert leaving(play.game(pid, played.id)) == "keep"  # already abandoned
+    finished = play.open(pid, played.id)
+    finished = play.step(pid, finished.id, 100_000).stored
+    assert finished.result is not None and leaving(finished) == "keep"
 
 
 def test_new_games_take_the_players_variant(play: PlayService) -> None:

@@ -240,3 +240,41 @@ def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
     games = [writer.run(insert(d)) for d in range(3)]
     assert len(cache) == 2 and games[0].id not in cache and games[2].id in cache  # least recently used out
     assert writer.batches == 3 and writer.jobs == 3
+
+
+def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
+        play: PlayService, tmp_path: Path) -> None:
+    """``act_async`` (the server's path): jobs queued from an event loop join the batch
+    that threads' jobs form, are answered only after its commit, through the loop, with
+    their own refusals; and the writer's thread leads when a loop's job is first."""
+    import asyncio
+
+    games = [play.start(None, "number", str(d)) for d in range(4)]
+    path = tmp_path / "games.sqlite3"
+    batches = play._writer.batches
+
+    async def main() -> list[Any]:
+        with held(play):
+            tasks = [asyncio.ensure_future(play.act_async(g.player, g.id, "step", 1, g.version)) for g in games[:3]]
+            # One refused: a stale version (the store keeps its game as it is).
+            tasks.append(asyncio.ensure_future(play.act_async(games[3].player, games[3].id, "step", 1, 99)))
+            while len(play._writer._queue) < len(tasks):
+                await asyncio.sleep(0.002)
+            await asyncio.sleep(0.05)
+            assert not any(t.done() for t in tasks)  # nobody is answered before the commit
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    answers = asyncio.run(main())
+    assert play._writer.batches - batches == 2  # the held job's, then the four's
+    for g, r in zip(games[:3], answers[:3], strict=True):
+        assert r.stored.version == g.version + 1 and stored_moves(path, g.id) == [str(r.move)]
+    assert isinstance(answers[3], PlayError) and answers[3].code == "game.changed"
+    assert stored_moves(path, games[3].id) == []
+
+    # Alone (no batch under way), a loop's job is led by the writer's thread.
+    async def alone() -> Any:
+        return await play.act_async(games[3].player, games[3].id, "step", 1)
+
+    r = asyncio.run(alone())
+    assert stored_moves(path, games[3].id) == [str(r.move)]
+    assert play._writer._thread is not None and play._writer._thread.is_alive()

@@ -924,7 +924,8 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
         await wait_for(pilot, lambda: "pile 5 needed a ten" in story_text(pilot), timeout=60)
         text = story_text(pilot)
         assert "25" in text and f"0{NB}%" in text and "│" in text  # the curve, from the deal to 0 %
-        assert "It stopped (R11)" in screen_text(pilot)
+        # On screen once the panel has been drawn again with the story in it.
+        await wait_for(pilot, lambda: "It stopped (R11)" in screen_text(pilot), timeout=30)
         await pilot.press("c")
         await pilot.pause()
         assert pilot.app.screen is screen

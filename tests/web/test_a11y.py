@@ -14,103 +14,23 @@
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
 
 from firstlast.engine import Game
-from firstlast.web.spawn import spawn_server, stop_server
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+
+require_browser("accessibility tests need Debian's chromium and axe-core (npm ci --prefix tools/js)", AXE)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-if not CHROMIUM.exists() or not AXE.exists():
-    why = "accessibility tests need Debian's chromium and axe-core (npm ci --prefix tools/js)"
-    if os.environ.get("FIRSTLAST_NO_SKIP"):
-        raise RuntimeError(why)
-    pytest.skip(why, allow_module_level=True)
-if os.environ.get("FIRSTLAST_NO_SKIP"):
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-
 DEAL_RESERVE = 6  # forced line starts R4, R5
 DEAL_LOST = 1
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("a11y") / "games.sqlite3"
-    try:
-        proc, url = spawn_server(db)
-    except RuntimeError as e:
-        pytest.fail(str(e))
-    yield url
-    stop_server(proc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
-def new_page(browser: Any, server: str, *, locale: str = "en-US", bypass_csp: bool = False, **opts: Any) -> Any:
-    """A fresh player's page; ``bypass_csp`` only where axe is injected."""
-    opts = {"viewport": {"width": 1440, "height": 900}, **opts}
-    ctx = browser.new_context(locale=locale, bypass_csp=bypass_csp, **opts)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.errors = errors
-    pg.base_url = server
-    return pg
-
-
-def close(pg: Any) -> None:
-    errors = pg.errors
-    pg.context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
-    """Wait until ``expression`` is true (``evaluate``: the CSP forbids eval)."""
-    deadline = time.monotonic() + timeout / 1000
-    while not pg.evaluate(f"!!({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
-        pg.wait_for_timeout(25)
-
-
-def settle(pg: Any) -> None:
-    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
-
-
-def state(pg: Any) -> dict[str, Any]:
-    return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]
-
-
-def open_table(pg: Any, query: str = "?speed=0") -> None:
-    pg.goto(pg.base_url + query)
-    settle(pg)
-
-
-def deal(pg: Any, number: int) -> None:
-    pg.click("#b-deal")
-    pg.fill("#deal-input", str(number))
-    pg.click("#deal-ok")
-    wait_js(pg, f"window.firstlast.state.deal === '{number}' && !window.firstlast.busy"
-                " && !document.querySelector('dialog[open]')")
 
 
 def axe(pg: Any, what: str) -> None:
@@ -137,10 +57,10 @@ def set_lang(pg: Any, lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_axe_finds_no_violation_anywhere(browser: Any, server: str, lang: str) -> None:
     pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True)
-    open_table(pg)
+    open_table(pg, speed=0)
     set_lang(pg, lang)
     axe(pg, "fresh table")
-    deal(pg, DEAL_RESERVE)
+    deal_by_number(pg, DEAL_RESERVE)
     for _ in range(3):
         pg.keyboard.press("s")
         settle(pg)
@@ -187,9 +107,9 @@ def announced(pg: Any, before: str = "") -> str:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_keyboard_moves_are_announced(browser: Any, server: str, lang: str) -> None:
     pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US")
-    open_table(pg)
+    open_table(pg, speed=0)
     set_lang(pg, lang)
-    deal(pg, DEAL_RESERVE)
+    deal_by_number(pg, DEAL_RESERVE)
     region = pg.locator("#announce")
     assert region.get_attribute("aria-live") == "polite" and region.get_attribute("role") == "status"
     words = {
@@ -239,8 +159,8 @@ def test_keyboard_moves_are_announced(browser: Any, server: str, lang: str) -> N
 
 def test_dialogs_trap_focus_and_give_it_back_and_new_asks_first(browser: Any, server: str) -> None:
     pg = new_page(browser, server)
-    open_table(pg)
-    deal(pg, DEAL_RESERVE)
+    open_table(pg, speed=0)
+    deal_by_number(pg, DEAL_RESERVE)
     game = state(pg)["id"]
     # No moves yet: New deals at once.
     pg.keyboard.press("s")
@@ -292,8 +212,8 @@ def test_dialogs_trap_focus_and_give_it_back_and_new_asks_first(browser: Any, se
 
 def test_only_movable_cards_look_movable_finish_and_speed(browser: Any, server: str) -> None:
     pg = new_page(browser, server)
-    open_table(pg)
-    deal(pg, DEAL_RESERVE)
+    open_table(pg, speed=0)
+    deal_by_number(pg, DEAL_RESERVE)
     movable = pg.evaluate("""(() => { const m = window.firstlast.model; const out = [];
         for (const k in m) {
           const top = m[k][m[k].length - 1];
@@ -321,7 +241,7 @@ def test_only_movable_cards_look_movable_finish_and_speed(browser: Any, server: 
 def test_phone_targets_and_fit(browser: Any, server: str) -> None:
     pg = new_page(browser, server, locale="ru-RU", viewport={"width": 390, "height": 844}, device_scale_factor=2,
                   has_touch=True, is_mobile=True)
-    open_table(pg)
+    open_table(pg, speed=0)
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     buttons = pg.locator("#topbar .tools > button")
     assert buttons.count() >= 6

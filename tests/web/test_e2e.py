@@ -2,41 +2,29 @@
 headless Chromium through Playwright.
 
 They need Debian's chromium at /usr/bin/chromium (`apt-get install chromium`) and the
-playwright Python package; without either they are skipped with the reason. Screenshots
-go to test-artifacts/ (gitignored). The deals used were picked with the engine:
-deal 6 starts with two reserve plays (R4, then R5), deal 7 comes out under the
-canonical rules and deal 1 does not.
+playwright Python package; without either they are skipped with the reason, or fail
+under FIRSTLAST_NO_SKIP=1 (browser.py, shared with the other browser tests; fixtures in
+conftest.py). Screenshots go to test-artifacts/ (gitignored). The deals used were picked
+with the engine: deal 6 starts with two reserve plays (R4, then R5), deal 7 comes out
+under the canonical rules and deal 1 does not.
 """
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
 
 from firstlast.engine import Game, Variant
-from firstlast.web.spawn import spawn_server, stop_server
+
+require_browser()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-# The test script sets FIRSTLAST_NO_SKIP (it installs chromium): there a missing browser
-# is a failure, never a silent skip.
-if not CHROMIUM.exists():
-    if os.environ.get("FIRSTLAST_NO_SKIP"):
-        raise RuntimeError("end-to-end tests need Debian's chromium at /usr/bin/chromium")
-    pytest.skip("end-to-end tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
-if os.environ.get("FIRSTLAST_NO_SKIP"):
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="end-to-end tests need the playwright package")
 
 DEAL_RESERVE = 6  # forced line starts R4, R5
 DEAL_WON = 7
@@ -44,77 +32,17 @@ DEAL_LOST = 1
 
 
 # ---------------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`firstlast play --no-browser --port 0` on a fresh database; yields its base URL."""
-    db = tmp_path_factory.mktemp("e2e") / "games.sqlite3"
-    try:
-        proc, url = spawn_server(db)
-    except RuntimeError as e:
-        pytest.fail(str(e))
-    yield url
-    stop_server(proc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
     """A fresh browser profile (so a new player) on a desktop-sized window, in English."""
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="en-US")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.base_url = server  # type: ignore[attr-defined]
+    pg = new_page(browser, server)
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close(pg)
 
 
 def shot(pg: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     pg.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
-def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
-    """Wait until ``expression`` is true in the page. Playwright's ``wait_for_function``
-    evaluates its text with ``eval``, which the page's CSP forbids (no 'unsafe-eval');
-    ``evaluate`` goes through the debugger protocol, which the CSP does not govern."""
-    deadline = time.monotonic() + timeout / 1000
-    while not pg.evaluate(f"!!({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
-        pg.wait_for_timeout(25)
-
-
-def state(pg: Any) -> dict[str, Any]:
-    return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]
-
-
-def settle(pg: Any) -> None:
-    """Wait until no action is queued or animating."""
-    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
-
-
-def open_table(pg: Any, speed: int | None = None) -> None:
-    url = pg.base_url + (f"?speed={speed}" if speed is not None else "")
-    pg.goto(url)
-    settle(pg)
-
-
-def deal_by_number(pg: Any, deal: int) -> None:
-    pg.click("#b-deal")
-    pg.fill("#deal-input", str(deal))
-    pg.click("#deal-ok")
-    wait_js(pg,
-        f"window.firstlast.state && window.firstlast.state.deal === '{deal}' && !window.firstlast.busy"
-    )
 
 
 def card_at(pg: Any, place: str) -> Any:
@@ -292,11 +220,9 @@ def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
 
 
 def test_phone_layout_fits(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", device_scale_factor=2,
-                              has_touch=True)
-    pg = ctx.new_page()
-    pg.goto(server)
-    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
+    pg = new_page(browser, server, locale="ru-RU", viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                  has_touch=True)
+    open_table(pg)
     # Russian by default from the browser's language (the title: the brand gives its
     # room to the buttons on a phone); nothing spills off the screen.
     assert pg.title() == "Первые и последние"
@@ -304,7 +230,7 @@ def test_phone_layout_fits(browser: Any, server: str) -> None:
     for box in [pg.locator(f'.slot[data-place="{p}"]').bounding_box() for p in ("F1", "F8", "R8", "stock")]:
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
     shot(pg, "e2e-07-phone")
-    ctx.close()
+    close(pg)
 
 
 def _check_stats_and_replay(page: Any, deal: int, moves: int) -> None:
@@ -357,10 +283,8 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     import's error was not in the page's language; the book's heading was the reprinting
     site's "Библиотека"; a reload after a finished game showed an older unfinished one; a
     new game showed the last game's chance until its own came."""
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, locale="ru-RU")
-    pg = ctx.new_page()
+    pg = new_page(browser, server, locale="ru-RU")  # page errors: ``close`` checks them
     problems: list[str] = []
-    pg.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
     # A corrupt import is refused by the server (422), which the browser logs: expected.
     pg.on("console", lambda m: problems.append(f"console: {m.text}")
           if m.type in ("error", "warning") and not m.location.get("url", "").endswith("/api/games/import") else None)
@@ -452,7 +376,7 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     settle(pg)
     assert state(pg)["id"] == finished != unfinished
     shot(pg, "e2e-10-quiet-russian")
-    ctx.close()
+    close(pg)
     assert not problems, problems
 
 

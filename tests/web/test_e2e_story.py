@@ -16,32 +16,21 @@ import os
 import re
 import shutil
 import struct
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import close, new_page, require_browser, settle, state, wait_js
 
 from firstlast.engine import Game
-from firstlast.web.spawn import spawn_server, stop_server
+
+require_browser()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 DOC_SHOTS = ROOT / "docs" / "screenshots"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-if not CHROMIUM.exists():
-    if os.environ.get("FIRSTLAST_NO_SKIP"):
-        raise RuntimeError("end-to-end tests need Debian's chromium at /usr/bin/chromium")
-    pytest.skip("end-to-end tests need Debian's chromium at /usr/bin/chromium", allow_module_level=True)
-if os.environ.get("FIRSTLAST_NO_SKIP"):
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="end-to-end tests need the playwright package")
 
 DEAL_WON = 7
 DEAL_LOST = 1
@@ -54,36 +43,14 @@ CHANCE_TEXT = re.compile(rf"[\d.,]+{NB}%( \([\d.,]+–[\d.,]+{NB}%\))?|[\d.,]+�
 
 
 # ---------------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("e2e-story") / "games.sqlite3"
-    try:
-        proc, url = spawn_server(db)
-    except RuntimeError as e:
-        pytest.fail(str(e))
-    yield url
-    stop_server(proc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield b
-        b.close()
-
-
 class Table:
     """One browser profile (a new player) at one size and language."""
 
     def __init__(self, browser: Any, server: str, size: str = "desktop", lang: str = "en", speed: int = 0,
                  reduced_motion: str = "no-preference") -> None:
         w, h = SIZES[size]
-        self.ctx = browser.new_context(viewport={"width": w, "height": h}, locale=LOCALES[lang],
-                                       device_scale_factor=1, reduced_motion=reduced_motion)
-        self.pg = self.ctx.new_page()
-        self.errors: list[str] = []
-        self.pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.pg = new_page(browser, server, locale=LOCALES[lang], viewport={"width": w, "height": h},
+                           device_scale_factor=1, reduced_motion=reduced_motion)
         self.server = server
         self.speed = speed
         self.open()
@@ -96,18 +63,14 @@ class Table:
         return self.pg.evaluate(expression)
 
     def wait(self, expression: str, timeout: float = 30.0) -> None:
-        """Wait until ``expression`` is true (``evaluate``: the CSP forbids eval)."""
-        deadline = time.monotonic() + timeout
-        while not self.js(f"!!({expression})"):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {expression}")
-            self.pg.wait_for_timeout(50)
+        """Wait until ``expression`` is true (``timeout`` in seconds)."""
+        wait_js(self.pg, expression, timeout * 1000)
 
     def settle(self) -> None:
-        self.wait("window.firstlast && window.firstlast.state && !window.firstlast.busy")
+        settle(self.pg)
 
     def state(self) -> dict[str, Any]:
-        return self.js("window.firstlast.state")  # type: ignore[no-any-return]
+        return state(self.pg)
 
     def deal(self, deal: int, moves: int = 0) -> dict[str, Any]:
         """Deal ``deal`` through the API, make ``moves`` forced moves, show it afresh."""
@@ -128,8 +91,7 @@ class Table:
         return path
 
     def close(self) -> None:
-        self.ctx.close()
-        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
+        close(self.pg)
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -183,6 +145,27 @@ def test_lost_game_story_banner_and_reopen(browser: Any, server: str) -> None:
     t.pg.click("#end-next")
     t.wait(f"window.firstlast.state.deal === '{DEAL_LOST + 1}' && !window.firstlast.busy")
     assert not banner.is_visible() and not t.pg.locator("#b-auto").is_disabled()
+    t.close()
+
+
+def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str) -> None:
+    """The story's sentences come from the server in the player's saved language: the
+    open panel is told again in the new one, and the player's focus stays put."""
+    t = Table(browser, server)
+    t.deal(DEAL_LOST, 400)
+    t.pg.locator("#ending.show").wait_for()
+    wait_story(t)
+    assert t.pg.locator("#end-story-text li").first.inner_text().startswith("Deal 1")
+    t.pg.focus("#end-close")
+    t.pg.keyboard.press("l")
+    t.wait("document.documentElement.lang === 'ru'")
+    t.wait("(document.querySelector('#end-story-text li') || {textContent: ''}).textContent"
+           ".startsWith('Раскладка 1')", timeout=90)
+    assert t.js("document.querySelector('#end-story').dataset.state") == "ready"
+    assert t.pg.locator("#end-title").inner_text() == "Пасьянс не вышел"
+    assert all(x.startswith("ход ") for x in t.pg.locator("#end-story g.moment text").all_text_contents())
+    assert t.pg.locator("#ending").is_visible()
+    assert t.js("document.activeElement.id") == "end-close"
     t.close()
 
 

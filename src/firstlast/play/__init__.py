@@ -8,12 +8,12 @@ terminal faces call this and hold no rules or session logic of their own
 
 from .deals import daily_deal, next_deal, parse_deal, random_deal, winnable_deal
 from .errors import CODES, PlayError
-from .service import START_KINDS, ActionResult, PlayerSettings, PlayService, StartKind
+from .service import START_KINDS, ActionResult, PlayerSettings, PlayService, StartKind, leaving
 from .settings import MAX_REDEALS, Settings, parse_variant
 from .stats import Stats
 
 __all__ = [
     "CODES", "MAX_REDEALS", "START_KINDS", "ActionResult", "PlayError", "PlayService", "PlayerSettings",
-    "Settings", "StartKind", "Stats", "daily_deal", "next_deal", "parse_deal", "parse_variant", "random_deal",
-    "winnable_deal",
+    "Settings", "StartKind", "Stats", "daily_deal", "leaving", "next_deal", "parse_deal", "parse_variant",
+    "random_deal", "winnable_deal",
 ]

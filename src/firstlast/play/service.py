@@ -297,21 +297,35 @@ class PlayService:
         """The game on the table is replaced by another. One of the player's own that
         is unfinished is *abandoned* (counted as such, and can be reopened); one that
         was dealt and never played is deleted; finished and imported games stay as
-        they are."""
-        if table is None or table.result is not None or table.origin != "played" or table.abandoned is not None:
+        they are (``leaving``)."""
+        if table is None:
             return
-        if table.game.position.status != "playing":
-            return
-        if not table.game.moves and not table.game.redo_moves:
+        fate = leaving(table)
+        if fate == "delete":
             tx.delete(table.id)
-        else:
+        elif fate == "abandon":
             tx.mark_abandoned(table.id, True)
+        else:
+            return
         self._cache.drop(table.id)
 
     # ------------------------------------------------------------ actions
     def act(self, player: str | None, game_id: str, action: ActionName, argument: str | int | None = None,
             version: int | None = None) -> ActionResult:
-        """Do ``action`` on ``player``'s game and commit it before answering.
+        """Do ``action`` on ``player``'s game and commit it before answering (see
+        ``_act_job`` for the conflict policy)."""
+        return self._write(self._act_job(player, game_id, action, argument, version))
+
+    async def act_async(self, player: str | None, game_id: str, action: ActionName,
+                        argument: str | int | None = None, version: int | None = None) -> ActionResult:
+        """``act`` for an event loop: the job is queued to the group writer and awaited,
+        with no worker thread of the caller's own (the writer's thread commits the batch
+        and wakes the loop), so that a server pays no thread hop per move."""
+        return await self._writer.run_async(self._act_job(player, game_id, action, argument, version))
+
+    def _act_job(self, player: str | None, game_id: str, action: ActionName, argument: str | int | None,
+                 version: int | None) -> Callable[[Transaction], ActionResult]:
+        """The write job of an action: do ``action`` on ``player``'s game.
 
         Conflict policy (docs/play.md): with ``version`` — the version the face last
         showed — an action on a game saved elsewhere since then is refused with
@@ -368,7 +382,7 @@ class PlayService:
                 return result
             raise PlayError("game.busy")
 
-        return self._write(job)
+        return job
 
     def _action(self, action: ActionName, argument: str | int | None) -> Callable[[Transaction, StoredGame],
                                                                                     ActionResult]:
@@ -530,3 +544,16 @@ def _redo(stored: StoredGame) -> ActionResult:
     except IllegalMoveError as e:
         raise refusal(move, e) from None
     return ActionResult(stored, (Step(move, movements),), movements)
+
+
+def leaving(table: StoredGame) -> Literal["abandon", "delete", "keep"]:
+    """What becomes of ``table`` when another game takes the table (docs/play.md, *The
+    table*): the player's own unfinished game with moves made (or a redo line) is
+    abandoned, one dealt and never played is deleted, and a finished game, an imported
+    record or one already abandoned is kept as it is. Faces ask this before they ask
+    the player "leave this game?" (only ``"abandon"`` needs the question)."""
+    if table.result is not None or table.origin != "played" or table.abandoned is not None:
+        return "keep"
+    if table.game.position.status != "playing":
+        return "keep"
+    return "abandon" if table.game.moves or table.game.redo_moves else "delete"

@@ -14,11 +14,13 @@ every job in it is answered ``PlayError('storage')`` — a refusal included, sin
 have been decided on a write of the batch that is now gone — and the ``GameCache`` drops
 everything, so no state that was never stored is ever served.
 
-No thread of its own: the first caller to find no batch under way *leads* — it takes
-the queue, runs the batch and commits it — and when it is done it hands the lead to
-the first job queued meanwhile, whose caller then does the next batch. A lone caller
-(one request at a time) thus runs its job on its own thread, with no hop to another
-thread and no wait; concurrent callers share fsyncs.
+The first caller to find no batch under way *leads* — it takes the queue, runs the
+batch and commits it — and when it is done it hands the lead to the first job queued
+meanwhile, whose caller then does the next batch. A lone caller (one request at a time)
+thus runs its job on its own thread, with no hop to another thread and no wait;
+concurrent callers share fsyncs. A job queued from an event loop (``run_async``) cannot
+lead there (a commit's fsync would stall the loop): its lead goes to the writer's own
+thread, made when first needed, and its answer comes back to the loop as a future.
 
 ``GameCache`` keeps the games as last committed, so that an action needs no replay of
 the move list. Entries written by a batch are *pending* (seen only by the later jobs of
@@ -29,6 +31,7 @@ the write lock), so an entry that another process overtook is never used.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -113,7 +116,7 @@ class GameCache:
 
 
 class _Job(Generic[T]):
-    __slots__ = ("done", "error", "fn", "lead", "value", "wake")
+    __slots__ = ("done", "error", "fn", "future", "lead", "loop", "value", "wake")
 
     def __init__(self, fn: Callable[[Transaction], T]) -> None:
         self.fn = fn
@@ -122,6 +125,19 @@ class _Job(Generic[T]):
         self.done = False
         self.lead = False
         self.wake = threading.Event()
+        # Set for a job queued from an event loop (``run_async``): answered through these.
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.future: asyncio.Future[T] | None = None
+
+
+def _settle(future: asyncio.Future[T], value: T | None, error: BaseException | None) -> None:
+    """Answer an awaiting ``run_async`` (in its loop's thread)."""
+    if future.done():  # the awaiting task was cancelled: nobody listens any more
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)  # type: ignore[arg-type]
 
 
 class GroupWriter:
@@ -135,6 +151,9 @@ class GroupWriter:
         self._queue: list[_Job[object]] = []
         self._leading = False
         self._leader: int | None = None  # the thread running a batch's jobs
+        # The writer's own thread, which leads the batches an event loop's job should lead.
+        self._thread: threading.Thread | None = None
+        self._lead_wanted = threading.Event()
         #: Batches committed and jobs done in them, for the curious (bench, tests).
         self.batches = 0
         self.jobs = 0
@@ -160,6 +179,37 @@ class GroupWriter:
             raise job.error
         return job.value  # type: ignore[return-value]
 
+    async def run_async(self, fn: Callable[[Transaction], T]) -> T:
+        """``run`` for a caller on an event loop: the same batching and guarantees, the
+        answer awaited instead of waited for on a thread."""
+        loop = asyncio.get_running_loop()
+        job: _Job[T] = _Job(fn)
+        job.loop, job.future = loop, loop.create_future()
+        with self._mutex:
+            self._queue.append(job)  # type: ignore[arg-type]
+            if not self._leading:
+                self._leading = job.lead = True
+        if job.lead:
+            self._hand_lead()
+        return await job.future
+
+    def _hand_lead(self) -> None:
+        """Let the writer's thread lead the next batch (started when first needed)."""
+        with self._mutex:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._lead_for_loops, name="firstlast-writer", daemon=True)
+                self._thread.start()
+        self._lead_wanted.set()
+
+    def _lead_for_loops(self) -> None:
+        while True:
+            self._lead_wanted.wait()
+            self._lead_wanted.clear()
+            with self._mutex:
+                first = self._queue[0] if self._queue else None
+            if first is not None and first.lead and first.future is not None:
+                self._lead(first)
+
     def _lead(self, me: _Job[T]) -> None:
         with self._mutex:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
@@ -175,10 +225,15 @@ class GroupWriter:
                     following.lead = True  # the lead passes on (self._leading stays True)
             for job in batch:
                 job.done = True
-                if job is not me:
+                if job.future is not None and job.loop is not None:
+                    job.loop.call_soon_threadsafe(_settle, job.future, job.value, job.error)
+                elif job is not me:
                     job.wake.set()
             if following is not None:
-                following.wake.set()
+                if following.future is not None:
+                    self._lead_wanted.set()  # an event loop's job: the writer's thread leads
+                else:
+                    following.wake.set()
 
     def _commit(self, batch: list[_Job[object]]) -> None:
         self._leader = threading.get_ident()

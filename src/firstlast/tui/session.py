@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
 from ..i18n import t
-from ..play import ActionResult, PlayError, PlayService, Settings, StartKind
+from ..play import ActionResult, PlayError, PlayService, Settings, StartKind, leaving
 from ..play.service import ActionName
 from ..store import GameStore, StoredGame
 from .messages import error_text
@@ -75,7 +75,7 @@ class Session:
             return cls(play, stored)
         table = play.current(player)
         if deal is not None:
-            if table is not None and under_way(table):
+            if table is not None and leaving(table) == "abandon":
                 return cls(play, table, Pending(deal, variant))
             return cls(play, play.start(player, "number", deal, variant))
         if table is not None and (variant is None or table.game.variant == variant):
@@ -98,8 +98,9 @@ class Session:
         return self.play.settings(self.player)
 
     def under_way(self) -> bool:
-        """Whether leaving the game on the table would abandon it (ask first)."""
-        return under_way(self.stored)
+        """Whether leaving the game on the table would abandon it (ask first): the play
+        layer's policy, ``play.leaving``."""
+        return leaving(self.stored) == "abandon"
 
     # ------------------------------------------------------------ doing
     def act(self, action: ActionName, argument: str | int | None = None) -> Done:
@@ -148,13 +149,3 @@ class Session:
         except PlayError as e:
             return e
         return None
-
-
-def under_way(stored: StoredGame) -> bool:
-    """Whether ``stored`` would be marked abandoned if another game took the table: the
-    player's own game, unfinished, with moves made or a redo line (docs/play.md, *The
-    table*; ``PlayService`` applies that policy, this only foresees it for a question).
-    A game dealt and never played, a finished game and an imported record are not."""
-    game = stored.game
-    return (stored.origin == "played" and stored.result is None and stored.abandoned is None
-            and game.position.status == "playing" and bool(game.moves or game.redo_moves))

@@ -70,8 +70,9 @@ async def _act(web: WebGame, request: Request, gid: str, action: ActionName, arg
                version: int | None) -> Response:
     pid = await web.player(request)
     async with web.lock(gid):
+        # Queued to the play layer's group writer and awaited: no worker thread per move.
         # The player's settings come back with the action (read in its transaction).
-        result = await web.run(web.play.act, pid, gid, action, argument, version)
+        result = await web.play.act_async(pid, gid, action, argument, version)
         lang = web.settings_lang(request, result.settings)
         answer = shapes.result(result, lang, undo=action in ("undo", "restart"))
     return json_response(answer)

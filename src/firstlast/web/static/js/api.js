@@ -9,6 +9,7 @@
 /** @typedef {import("./api-types").StatsList} StatsList */
 /** @typedef {import("./api-types").Settings} Settings */
 /** @typedef {import("./api-types").Chance} Chance */
+/** @typedef {import("./api-types").Story} Story */
 /** @typedef {import("./api-types").VariantSpec} VariantSpec */
 /** @typedef {Record<string, string | number | boolean | null>} ErrorParams */
 /** @typedef {import("./api-types").SettingsChange} SettingsChange */
@@ -127,8 +128,12 @@ export const api = {
   // The record travels as a JSON string: a cross-site form cannot send JSON.
   /** @param {string} text @returns {Promise<GameState>} */
   importRecord: (text) => call("POST", "/api/games/import", { record: text }),
-  /** @param {string} id @param {number} samples @returns {Promise<Chance>} */
-  chance: (id, samples) => call("GET", `${game(id)}/chance?samples=${samples}`),
+  /** Round ``round`` of the estimate: each round draws new samples of the same position.
+   * @param {string} id @param {number} samples @param {number} [round] @returns {Promise<Chance>} */
+  chance: (id, samples, round = 0) => call("GET", `${game(id)}/chance?samples=${samples}&round=${round}`),
+  /** The story of the game, its sentences in the player's saved language.
+   * @param {string} id @returns {Promise<Story>} */
+  story: (id) => call("GET", `${game(id)}/story`),
   /** @returns {Promise<StatsList>} */
   stats: () => call("GET", "/api/stats"),
   /** @returns {Promise<Settings>} */

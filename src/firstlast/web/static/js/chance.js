@@ -9,7 +9,7 @@
 //
 // The top of this file is pure (node tests it: tools/js/test/chance.test.js).
 
-import { ApiError } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { getLang, t } from "./i18n.js";
 import { $, app } from "./store.js";
 
@@ -144,19 +144,7 @@ function positionKey() {
 /** One round of the estimate of game ``id``. @param {string} id @param {number} round
  * @returns {Promise<ChanceAnswer>} */
 async function fetchRound(id, round) {
-  let res;
-  try {
-    res = await fetch(`/api/games/${encodeURIComponent(id)}/chance?samples=${SAMPLES}&round=${round}`,
-      { credentials: "same-origin" });
-  } catch {
-    throw new ApiError(0, "network", null, "network");
-  }
-  if (!res.ok) {
-    let j = /** @type {{error?: string, code?: string}} */ ({});
-    try { j = await res.json(); } catch { /* not JSON */ }
-    throw new ApiError(res.status, j.error || String(res.status), null, j.code || null);
-  }
-  const c = await res.json();
+  const c = await api.chance(id, SAMPLES, round);
   // An older server answers no wins: count them from the probability.
   const wins = typeof c.wins === "number" ? c.wins : Math.round(c.probability * c.samples);
   return { ...c, wins, certain: c.certain === undefined ? c.samples === 0 : !!c.certain };

@@ -10,7 +10,7 @@ import { retranslateHelp } from "./help.js";
 import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
 import { renderReplayBar } from "./replay.js";
 import { $, $select, app } from "./store.js";
-import { render } from "./view.js";
+import { render, showEnding } from "./view.js";
 
 /** @typedef {import("./api-types").Settings} Settings */
 /** @typedef {import("./i18n.js").Variant} Variant */
@@ -64,7 +64,11 @@ export async function applyLang(lang) {
 /** The player chose ``lang``. @param {"ru" | "en"} lang */
 export async function switchLang(lang) {
   await applyLang(lang);
-  if (getLang() === lang) await saveSettings({ lang });
+  if (getLang() !== lang) return;
+  await saveSettings({ lang });
+  // The story's sentences come in the language the server has saved: redraw the open end
+  // panel only now (sooner, the old language's sentences would be cached as the new one's).
+  if (!$("#ending").hidden) showEnding({ focus: false });
 }
 
 /** The player chose the speed (Auto's and the animation's), on the table or in the

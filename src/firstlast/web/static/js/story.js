@@ -8,7 +8,7 @@
 //
 // ``storySvg`` is pure (no DOM): node tests it (tools/js/test/story.test.js).
 
-import { ApiError } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { getLang, t } from "./i18n.js";
 
 /**
@@ -189,29 +189,13 @@ export function pageLabels() {
   };
 }
 
-/** GET /api/games/{id}/story. @param {string} id @returns {Promise<StoryData>} */
-async function fetchStory(id) {
-  let res;
-  try {
-    res = await fetch(`/api/games/${encodeURIComponent(id)}/story`, { credentials: "same-origin" });
-  } catch {
-    throw new ApiError(0, "network", null, "network");
-  }
-  if (!res.ok) {
-    let j = /** @type {{error?: string, code?: string}} */ ({});
-    try { j = await res.json(); } catch { /* not JSON */ }
-    throw new ApiError(res.status, j.error || String(res.status), null, j.code || null);
-  }
-  return res.json();
-}
-
 /** The story of game ``id`` (``moves`` made: a new move is a new story), once per language.
  * @param {string} id @param {number} moves @returns {Promise<StoryData>} */
 export async function loadStory(id, moves) {
   const key = `${id}:${moves}:${getLang()}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const story = await fetchStory(id);
+  const story = await api.story(id);
   if (cache.size > 20) cache.clear();
   cache.set(key, story);
   return story;

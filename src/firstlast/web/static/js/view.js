@@ -127,8 +127,10 @@ export function showHint(on) {
   else list[list.length - 1].classList.add("hint");
 }
 
-/** The end-of-game panel, for a finished game on the table. */
-export function showEnding() {
+/** The end-of-game panel, for a finished game on the table; drawn afresh when open
+ * already (a new language), then ``focus: false`` leaves the player's focus where it is.
+ * @param {{focus?: boolean}} [opts] */
+export function showEnding({ focus = true } = {}) {
   const s = app.state;
   if (!s || s.status === "playing" || app.replay) return;
   const won = s.status === "won";
@@ -140,7 +142,7 @@ export function showEnding() {
   box.dataset.result = s.status;
   box.hidden = false;
   requestAnimationFrame(() => box.classList.add("show"));
-  $("#end-again").focus();
+  if (focus) $("#end-again").focus();
   // The story of the game: "computing…" now, the curve and the sentences when told.
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
 }

@@ -1,0 +1,93 @@
+"""What the browser tests (test_e2e, test_e2e_story, test_a11y) share: the rule for a
+missing browser, how chromium is launched, and the helpers that drive the page. The
+fixtures (``server``, ``browser``) are in this folder's conftest.py.
+
+They drive Debian's chromium at /usr/bin/chromium (test tools cannot download browsers
+here) through the playwright package.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def require_browser(why: str = "end-to-end tests need Debian's chromium at /usr/bin/chromium",
+                    *also: Path) -> None:
+    """Skip the calling test module (call it at module level) without chromium, a file
+    in ``also`` or playwright. The test script sets FIRSTLAST_NO_SKIP (it installs
+    chromium): there a missing browser is a failure, never a silent skip."""
+    strict = bool(os.environ.get("FIRSTLAST_NO_SKIP"))
+    if not CHROMIUM.exists() or not all(p.exists() for p in also):
+        if strict:
+            raise RuntimeError(why)
+        pytest.skip(why, allow_module_level=True)
+    if strict:
+        # An ImportError here fails the module.
+        import playwright.sync_api  # noqa: F401
+    else:
+        pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+
+def new_page(browser: Any, server: str, *, locale: str = "en-US", bypass_csp: bool = False, **opts: Any) -> Any:
+    """A fresh browser profile (so a new player), desktop-sized unless ``opts`` say
+    otherwise; ``bypass_csp`` only where axe is injected. ``close`` it."""
+    opts = {"viewport": {"width": 1440, "height": 900}, **opts}
+    ctx = browser.new_context(locale=locale, bypass_csp=bypass_csp, **opts)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    pg.base_url = server
+    return pg
+
+
+def close(pg: Any) -> None:
+    """Close ``pg``'s profile; no JavaScript error may have happened on it."""
+    errors = pg.errors
+    pg.context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true in the page (``timeout`` in ms). Playwright's
+    ``wait_for_function`` evaluates its text with ``eval``, which the page's CSP forbids
+    (no 'unsafe-eval'); ``evaluate`` goes through the debugger protocol, which the CSP
+    does not govern."""
+    deadline = time.monotonic() + timeout / 1000
+    while not pg.evaluate(f"!!({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        pg.wait_for_timeout(25)
+
+
+def state(pg: Any) -> dict[str, Any]:
+    """The game state the page shows."""
+    return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]
+
+
+def settle(pg: Any) -> None:
+    """Wait until no action is queued or animating."""
+    wait_js(pg, "window.firstlast && window.firstlast.state && !window.firstlast.busy")
+
+
+def open_table(pg: Any, speed: int | None = None) -> None:
+    """Load the table (at ``speed``: 0 moves cards at once) and wait for its game."""
+    pg.goto(pg.base_url + (f"?speed={speed}" if speed is not None else ""))
+    settle(pg)
+
+
+def deal_by_number(pg: Any, deal: int) -> None:
+    """Deal ``deal`` through the deal dialog, and wait until it is on the table."""
+    pg.click("#b-deal")
+    pg.fill("#deal-input", str(deal))
+    pg.click("#deal-ok")
+    wait_js(pg, f"window.firstlast.state && window.firstlast.state.deal === '{deal}' && !window.firstlast.busy"
+                " && !document.querySelector('dialog[open]')")

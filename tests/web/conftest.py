@@ -1,0 +1,45 @@
+"""The browser tests' fixtures (``server``, ``browser``); their helpers are in
+``browser.py`` (imports as ``browser``), their rule for a missing chromium there too."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firstlast.web.spawn import spawn_server, stop_server
+
+_HERE = str(Path(__file__).parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+from browser import CHROMIUM, LAUNCH_ARGS  # noqa: E402  (found through the path above)
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`firstlast play --no-browser --port 0` on a fresh database (one per test module);
+    yields its base URL."""
+    db = tmp_path_factory.mktemp(request.module.__name__.rpartition(".")[2]) / "games.sqlite3"
+    try:
+        proc, url = spawn_server(db)
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    yield url
+    stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, for one test module."""
+    # Imported here: the other tests in this folder run without playwright; the browser
+    # modules call browser.require_browser() first, which skips or fails without it.
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield b
+        b.close()
