@@ -3,10 +3,10 @@
     python bench/wide_play_server.py N play --no-browser --port 0 --db PATH
 
 A what-if for ``bench/server_ratio.py --play-threads N``: the web layer runs at most
-``web.context.PLAY_THREADS`` play-layer calls at once (``WebGame._play_limiter``); the
-play layer's group commit (``firstlast.play.writer``) puts the actions that overlap into
-one commit, so this width decides how many moves share an fsync. This launcher sets the
-limiter to N before the server starts and changes nothing else. It fails loudly if the
+``web.context.PLAY_THREADS`` play-layer calls at once in worker threads
+(``WebGame._play_limiter``): new games, reads, settings (moves go to the group writer
+from the event loop, ``PlayService.act_async``, and do not use them). This launcher sets
+the limiter to N before the server starts and changes nothing else. It fails loudly if the
 web layer no longer has that limiter (then the bench option is obsolete).
 """
 
