@@ -178,33 +178,29 @@ def sample_answer(base: str) -> bytes:
         return r.content
 
 
+def _start(name: str, script: str, *args: str) -> tuple[subprocess.Popen[str], str]:
+    """Run ``bench/<script> args`` and wait for its "served at URL" line."""
+    proc = subprocess.Popen([sys.executable, str(HERE / script), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if "served at " in line:
+            return proc, line.split("served at ")[1].strip()
+    proc.wait()
+    raise SystemExit(f"the {name} server did not start: " + "".join(seen))
+
+
 def start_firstlast(db: Path, play_threads: int | None) -> tuple[subprocess.Popen[str], str]:
     if play_threads is None:
         return spawn_server(db)
-    proc = subprocess.Popen([sys.executable, str(HERE / "wide_play_server.py"), str(play_threads), "play",
-                             "--no-browser", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    seen = []
-    for line in proc.stdout:
-        seen.append(line)
-        if "served at " in line:
-            return proc, line.split("served at ")[1].strip()
-    proc.wait()
-    raise SystemExit("the firstlast server did not start: " + "".join(seen))
+    return _start("firstlast", "wide_play_server.py", str(play_threads), "play", "--no-browser", "--port", "0",
+                  "--db", str(db))
 
 
 def start_bare(sample: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([sys.executable, str(HERE / "bare_server.py"), str(sample)], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    seen = []
-    for line in proc.stdout:
-        seen.append(line)
-        if "served at " in line:
-            return proc, line.split("served at ")[1].strip()
-    proc.wait()
-    raise SystemExit("the bare server did not start: " + "".join(seen))
+    return _start("bare", "bare_server.py", str(sample))
 
 
 def stop(proc: subprocess.Popen[str]) -> None:

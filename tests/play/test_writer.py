@@ -249,15 +249,17 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
     their own refusals; and the writer's thread leads when a loop's job is first."""
     import asyncio
 
-    games = [play.start(None, "number", str(d)) for d in range(4)]
+    # (A returned game is the service's cached copy, which its next action updates.)
+    games = [(g.player, g.id, g.version) for g in (play.start(None, "number", str(d)) for d in range(4))]
     path = tmp_path / "games.sqlite3"
     batches = play._writer.batches
 
     async def main() -> list[Any]:
         with held(play):
-            tasks = [asyncio.ensure_future(play.act_async(g.player, g.id, "step", 1, g.version)) for g in games[:3]]
+            tasks = [asyncio.ensure_future(play.act_async(pid, gid, "step", 1, version))
+                     for pid, gid, version in games[:3]]
             # One refused: a stale version (the store keeps its game as it is).
-            tasks.append(asyncio.ensure_future(play.act_async(games[3].player, games[3].id, "step", 1, 99)))
+            tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], "step", 1, 99)))
             while len(play._writer._queue) < len(tasks):
                 await asyncio.sleep(0.002)
             await asyncio.sleep(0.05)
@@ -266,15 +268,15 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
 
     answers = asyncio.run(main())
     assert play._writer.batches - batches == 2  # the held job's, then the four's
-    for g, r in zip(games[:3], answers[:3], strict=True):
-        assert r.stored.version == g.version + 1 and stored_moves(path, g.id) == [str(r.move)]
+    for (_, gid, version), r in zip(games[:3], answers[:3], strict=True):
+        assert r.stored.version == version + 1 and stored_moves(path, gid) == [str(r.move)]
     assert isinstance(answers[3], PlayError) and answers[3].code == "game.changed"
-    assert stored_moves(path, games[3].id) == []
+    assert stored_moves(path, games[3][1]) == []
 
     # Alone (no batch under way), a loop's job is led by the writer's thread.
     async def alone() -> Any:
-        return await play.act_async(games[3].player, games[3].id, "step", 1)
+        return await play.act_async(games[3][0], games[3][1], "step", 1)
 
     r = asyncio.run(alone())
-    assert stored_moves(path, games[3].id) == [str(r.move)]
+    assert stored_moves(path, games[3][1]) == [str(r.move)]
     assert play._writer._thread is not None and play._writer._thread.is_alive()

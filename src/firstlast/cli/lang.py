@@ -102,40 +102,43 @@ def _localised_help_option(opt: click.Option | None) -> click.Option | None:
     return opt
 
 
-class CatalogCommand(click.Command):
-    """A command whose help is the catalog key ``help_key``."""
+class _CatalogHelp:
+    """Help texts from the catalog key ``help_key``, looked up when shown (so in the
+    language chosen by then); mixed into click's commands and groups."""
 
-    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
+    help: str | None
+    help_key: str
+
+    def _set_help(self, kwargs: dict[str, Any], help_key: str) -> None:
         self.help_key = help_key
         kwargs["help"] = t(DEFAULT, help_key)  # in place of the docstring click passes
-        super().__init__(*args, **kwargs)
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.help = msg(self.help_key)
-        super().format_help_text(ctx, formatter)
+        super().format_help_text(ctx, formatter)  # type: ignore[misc]
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        return _localised_help_option(super().get_help_option(ctx))
+        return _localised_help_option(super().get_help_option(ctx))  # type: ignore[misc]
+
+
+class CatalogCommand(_CatalogHelp, click.Command):
+    """A command whose help is the catalog key ``help_key``."""
+
+    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
+        self._set_help(kwargs, help_key)
+        super().__init__(*args, **kwargs)
 
     def get_short_help_str(self, limit: int = 45) -> str:
         self.help = msg(self.help_key)
         return super().get_short_help_str(limit)
 
 
-class CatalogGroup(click.Group):
+class CatalogGroup(_CatalogHelp, click.Group):
     """A group whose help is the catalog key ``help_key``."""
 
     def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
-        self.help_key = help_key
-        kwargs["help"] = t(DEFAULT, help_key)  # in place of the docstring click passes
+        self._set_help(kwargs, help_key)
         super().__init__(*args, **kwargs)
-
-    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        self.help = msg(self.help_key)
-        super().format_help_text(ctx, formatter)
-
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        return _localised_help_option(super().get_help_option(ctx))
 
 
 def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], CatalogCommand]:

@@ -231,7 +231,7 @@ class GroupWriter:
                     job.wake.set()
             if following is not None:
                 if following.future is not None:
-                    self._lead_wanted.set()  # an event loop's job: the writer's thread leads
+                    self._hand_lead()  # an event loop's job: the writer's thread leads
                 else:
                     following.wake.set()
 
