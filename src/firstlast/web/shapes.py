@@ -53,6 +53,8 @@ _TABLE_MOVES: Final = tuple((text, Move.parse(text)) for text in TABLE_MOVES)
 #: A table's refusals by ``_refusals_key``: made once, shared by the answers.
 _REFUSALS_BY_TABLE: dict[tuple[object, ...], dict[str, m.ErrorBody]] = {}
 _REFUSALS_CACHED: Final = 4096
+#: One refusal's body by (lang, move, code, params), shared by the tables that refuse alike.
+_REFUSAL_BODIES: dict[tuple[object, ...], m.ErrorBody] = {}
 
 
 def _refusals_key(pos: Position, legal: list[Move] | tuple[Move, ...]) -> tuple[object, ...]:
@@ -81,7 +83,19 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
                 try:
                     pos.check_legal(move, legal)  # the legal moves are worked out once, not per move
                 except IllegalMoveError as exc:
-                    out[text] = play_error(refusal(move, exc), lang)
+                    # The same refusal (move, code, params) recurs across tables: its body
+                    # (sentence, words in ``lang``) is made once.
+                    body_key = (lang, text, exc.code, tuple(exc.params.items()))
+                    try:
+                        body = _REFUSAL_BODIES.get(body_key)
+                    except TypeError:  # a parameter that cannot be a key: made afresh
+                        out[text] = play_error(refusal(move, exc), lang)
+                        continue
+                    if body is None:
+                        if len(_REFUSAL_BODIES) >= _REFUSALS_CACHED:
+                            _REFUSAL_BODIES.clear()
+                        body = _REFUSAL_BODIES[body_key] = play_error(refusal(move, exc), lang)
+                    out[text] = body
         if len(_REFUSALS_BY_TABLE) >= _REFUSALS_CACHED:
             _REFUSALS_BY_TABLE.clear()
         _REFUSALS_BY_TABLE[key] = out
