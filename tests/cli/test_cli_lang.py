@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import click
 import pytest
 
 from firstlast.cli.lang import lang_from_env
@@ -198,6 +200,106 @@ def test_help_follows_lang_given_before_the_command(capsys: pytest.CaptureFixtur
     assert code == 0 and "Игр на вариант." in out and "(SEED ≤ 4294967295)" in out
     code, out, _ = run(capsys, "odds", "--help")
     assert code == 0 and "Games per variant." in out and "Игр" not in out
+
+
+def test_play_and_tui_help_are_russian(capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: both were plain click commands, so their help stayed English.
+    code, out, _ = run(capsys, "--lang", "ru", "play", "--help")
+    out = " ".join(out.split())  # help is wrapped to the terminal's width
+    assert code == 0 and "Играть в браузере" in out and "Порт; 0 — выбрать свободный." in out
+    assert "Открыть страницу на этой раскладке (0 … 18446744073709551615)." in out
+    assert "С --deal: правила" in out and "Показать эту справку и выйти." in out
+    assert "Port to listen" not in out and "Open the page" not in out and "With --deal" not in out
+    code, out, _ = run(capsys, "--lang", "ru", "tui", "--help")
+    out = " ".join(out.split())
+    assert code == 0 and "Играть в «Первые и последние» в терминале." in out
+    assert "Продолжить последнюю неоконченную игру" in out and "Не показывать шанс" in out
+    assert "Play First and Last" not in out and "Game database" not in out
+    code, out, _ = run(capsys, "--lang", "ru", "--help")
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ") and line.split()}
+    assert code == 0 and "Играть в браузере" in lines["play"] and "Играть в «Первые" in lines["tui"]
+    code, out, _ = run(capsys, "play", "--help")
+    out = " ".join(out.split())
+    assert code == 0 and "Open the page on this deal (0 … 18446744073709551615)." in out and "Играть" not in out
+
+
+@pytest.mark.usefixtures("russian")
+def test_play_messages_are_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from firstlast.web import server
+
+    code, _, err = run(capsys, "play", "--no-browser", "--host", " ")
+    assert code == 2 and err == RU_ERROR + "--host требует адрес, например 127.0.0.1\n"
+    code, _, err = run(capsys, "play", "--no-browser", "--variant", "r0w")
+    assert code == 2 and err.startswith(RU_ERROR + "--variant требует --deal")
+
+    def fake_serve(store: object, *, echo: Callable[[str], None], say: Callable[..., str], **_kw: object) -> None:
+        # The server says its lines by catalog key (``say``), in the CLI's language.
+        for key, params in (("cli.play.served", {"url": "http://127.0.0.1:5/"}),
+                            ("cli.play.sign_in", {"url": "http://127.0.0.1:5/?player=x"}),
+                            ("cli.play.exposed", {"host": "0.0.0.0"}), ("cli.play.no_browser", {}),
+                            ("cli.play.stop_hint", {}), ("cli.play.stopped", {})):
+            echo(say(key, **params))
+
+    monkeypatch.setattr(server, "serve", fake_serve)
+    code, out, _ = run(capsys, "play", "--no-browser", "--db", str(tmp_path / "g.sqlite3"))
+    assert code == 0 and out.splitlines() == [
+        "«Первые и последние» доступны по адресу http://127.0.0.1:5/",
+        "Ваши игры (общие с игрой в терминале): http://127.0.0.1:5/?player=x",
+        "Внимание: адрес 0.0.0.0 доступен с других компьютеров.",
+        "Браузер открыть не удалось: откройте в нём второй адрес выше.",
+        "Ctrl-C — остановить.", "Остановлено."]
+
+    def cannot_listen(store: object, **_kw: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(server, "serve", cannot_listen)
+    code, _, err = run(capsys, "play", "--no-browser", "--port", "80", "--db", str(tmp_path / "g.sqlite3"))
+    assert code == 1 and err.startswith(RU_ERROR + "не удаётся слушать 127.0.0.1:80: ")
+    assert "Permission denied" not in err
+
+
+@pytest.mark.usefixtures("russian")
+def test_tui_without_a_terminal_says_so_in_russian(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "tui")  # pytest's standard input is not a terminal
+    assert code == 1 and err == RU_ERROR + "игре в терминале нужен терминал, а стандартный ввод — не терминал\n"
+
+
+@pytest.mark.parametrize(("args", "ru", "en"), [
+    (["odds", "--games", "0"], "'--games': 0 не входит в диапазон от 1 до 4294967296.",
+     "'--games': 0 is not in the range 1<=x<=4294967296."),
+    (["odds", "--workers", "0"], "'--workers': 0 — слишком мало: нужно не меньше 1.",
+     "'--workers': 0 is not in the range x>=1."),
+    (["odds", "--samples", "10000001"], "'--samples': 10000001 не входит в диапазон от 1 до 10000000.",
+     "'--samples': 10000001 is not in the range 1<=x<=10000000."),
+])
+def test_range_errors_are_in_the_chosen_language(args: list[str], ru: str, en: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: click's "… is not in the range 1<=x<=4294967296." stayed English.
+    code, _, err = run(capsys, "--lang", "ru", *args)
+    assert code == 2 and err == RU_ERROR + "недопустимое значение " + ru + "\n"
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err == "firstlast: error: Invalid value for " + en + "\n"
+
+
+def test_float_and_open_ranges_are_translated_too() -> None:
+    from firstlast.cli.lang import FloatRange, IntRange, set_lang
+
+    set_lang("ru")
+    try:
+        with pytest.raises(click.BadParameter) as e:
+            FloatRange(0.0, 1.0).convert("1.5", None, None)
+        assert e.value.message == "1.5 не входит в диапазон от 0.0 до 1.0."
+        with pytest.raises(click.BadParameter) as e:
+            IntRange(max=5).convert("6", None, None)
+        assert e.value.message == "6 — слишком много: нужно не больше 5."
+        with pytest.raises(click.BadParameter) as e:
+            FloatRange(0.0, 1.0, min_open=True).convert("0", None, None)
+        assert e.value.message == "0.0 не входит в диапазон 0.0<x<=1.0."
+        assert IntRange(0, 5, clamp=True).convert("9", None, None) == 5
+        assert FloatRange(0.0, 1.0).convert("0.5", None, None) == 0.5
+    finally:
+        set_lang(None)
 
 
 @pytest.mark.parametrize("args", [

@@ -285,3 +285,16 @@ def test_an_imported_record_keeps_the_redeal_cap(play: PlayService) -> None:
     assert e.value.code == "record.invalid" and str(MAX_REDEALS) in e.value.message
     ok = Game(1, Variant(redeals=MAX_REDEALS))
     assert play.import_record(None, record_to_text(ok)).game.variant.redeals == MAX_REDEALS
+
+
+def test_no_winnable_deal_names_the_variant_by_its_token() -> None:
+    # Regression: the params held Variant.describe()'s English ("3 redeals, …"), which
+    # the Russian faces then printed inside a Russian sentence.
+    from firstlast.i18n import t
+
+    with pytest.raises(PlayError) as e:
+        winnable_deal(Variant(redeals=0, waste_playable=True), lambda: LOST_DEAL, 3)
+    assert e.value.params == {"variant": "r0w", "tries": 3}
+    assert e.value.message == "found no deal that comes out under r0w in 3 tries"
+    ru = t("ru", "error.winnable.none", **e.value.params)
+    assert "r0w" in ru and "redeal" not in ru and "privileged" not in ru

@@ -14,7 +14,7 @@ from textual.filter import NoColor
 from textual.pilot import Pilot
 from textual.widgets import Input, Switch
 
-from firstlast.engine import Game, Move, Position, Variant, play_out
+from firstlast.engine import Card, Game, Move, Position, Variant, play_out
 from firstlast.i18n import card_name, chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import MAX_REDEALS, PlayService
@@ -239,8 +239,14 @@ def test_help_screen_languages(store: GameStore) -> None:
         assert "The first becomes the last" in screen_text(pilot)
         await pilot.press("t")  # game keys do nothing under the help screen
         assert len(screen.session.game) == 0
-        await pilot.press("l")
+        footer = screen_text(pilot).splitlines()[-1]
+        assert re.search(r"\bL Русский / English\b", footer) and not re.search(r"\bl Русский", footer), footer
+        await pilot.press("l")  # l is the unfinished games on the table, not the language
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen) and pilot.app.screen.language == "en"
+        await pilot.press("L")  # the same key as on the table
         text = screen_text(pilot)
+        assert re.search(r"\bL English / Русский\b", text.splitlines()[-1]), text.splitlines()[-1]
         assert "Первая становится последней" in text
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
@@ -378,12 +384,12 @@ def test_chance_figure_from_worker_refines_while_idle(store: GameStore) -> None:
         start = screen.session.game.position
         first = ChanceEstimate.of(740, 2000)  # round 0 alone: the interval, no figure
         assert chance_text(first, "en") == f"34–40{NB}%"
-        await wait_for(pilot, lambda: f"chance 37{NB}% (" in screen_text(pilot), timeout=20)
+        await wait_for(pilot, lambda: f"Chance 37{NB}% (" in screen_text(pilot), timeout=20)
         refined = screen.chance_answer
         assert isinstance(refined, Pooled) and refined.rounds >= 2 and refined.samples >= 4000
         assert refined.estimate == ChanceEstimate.of(740 * refined.rounds, 2000 * refined.rounds)
         assert refined.high - refined.low < first.high - first.low
-        assert screen.chance_text == "chance " + chance_text(refined.estimate, "en")
+        assert screen.chance_text == "Chance " + chance_text(refined.estimate, "en")
         rounds = [seed for pos, seed in seen if pos == str(start)]
         assert rounds[:3] == [refine_seed(start, r) for r in range(len(rounds[:3]))]
         await pilot.press("t")
@@ -415,7 +421,7 @@ def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
         await pilot.press("g", "5", "enter")  # no moves yet: nothing to abandon, no question
         await pilot.pause()
         assert screen.session.game.deal == 5
-        await wait_for(pilot, lambda: f"chance 25{NB}% (24–26{NB}%)" in screen_text(pilot), timeout=5)
+        await wait_for(pilot, lambda: f"Chance 25{NB}% (24–26{NB}%)" in screen_text(pilot), timeout=5)
 
     run(app, script)
 
@@ -454,7 +460,7 @@ def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest
         assert runner is not None
         await wait_for(pilot, lambda: runner.available is False, timeout=5)
         await pilot.press("t")
-        assert "chance" not in screen_text(pilot)
+        assert "Chance" not in screen_text(pilot)
 
     run(app, script)
 
@@ -549,11 +555,11 @@ def test_chance_figure_with_the_real_odds_module(store: GameStore) -> None:
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         # Import and first numba compilation happen on the worker thread.
-        await wait_for(pilot, lambda: "chance " in screen_text(pilot), timeout=60)
+        await wait_for(pilot, lambda: "Chance " in screen_text(pilot), timeout=60)
         answer = screen.chance_answer
         assert isinstance(answer, Pooled)
         # The real rounds: the estimator's answer shown by the shared rule.
-        assert screen.chance_text == "chance " + chance_text(answer.estimate, "en")
+        assert screen.chance_text == "Chance " + chance_text(answer.estimate, "en")
 
     run(app, script)
 
@@ -675,7 +681,7 @@ def test_no_stale_chance_beside_the_end(store: GameStore) -> None:
         await pilot.pause()
         assert screen.session.game.position.status == "lost"
         assert screen.chance_text is None
-        assert "chance" not in str(screen.query_one("#side").render())
+        assert "Chance" not in str(screen.query_one("#side").render())
 
     run(app, script)
 
@@ -899,6 +905,58 @@ def test_the_terminal_speaks_russian(store: GameStore) -> None:
         await pilot.press("escape")
 
     run(app, script)
+
+
+LATIN_FACES = re.compile(r"(?<![A-Za-z])[AJQK][♣♦♥♠]")
+CYRILLIC_FACES = re.compile(r"[ТВДК][♣♦♥♠]")
+
+
+def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
+    """In Russian the table, the side bar, the move log and the status line write the
+    ranks with the catalog's letters (Т, В, Д, К: ``rank.<n>.short``), not A, J, Q, K;
+    the chance line is capitalised like the side bar's other labels."""
+    assert C.pretty(Card.from_token("Qd"), "ru") == "Д♦" and C.pretty(Card.from_token("Qd")) == "Q♦"
+    assert [C.rank_text(r, "ru") for r in (1, 11, 12, 13)] == ["Т", "В", "Д", "К"]
+    assert [C.rank_text(r) for r in (1, 11, 12, 13)] == ["A", "J", "Q", "K"]
+    PlayService(store).update_settings(store.local_player(), {"lang": "ru"})
+    # Deal 1: F1 J♣, F3 A♠, F4 Q♥, F6 K♣, R2 K♥; P1 needs a queen.
+    probe = Game(1)
+    n = 0
+    while True:  # enough steps that the last one moves a court card or an ace
+        step = probe.step()
+        assert step is not None
+        n += 1
+        if n > 1 and any(m.card.rank in (1, 11, 12, 13) for m in step.movements):
+            break
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        text = screen_text(pilot)
+        for card in ("В♣", "Т♠", "Д♥", "К♣", "К♥"):  # the table's cards
+            assert card in text, card
+        assert not LATIN_FACES.search(text), LATIN_FACES.findall(text)
+        side = str(screen.query_one("#side").render())
+        assert "P1 под В♣" in side and "Д" in side.split("Нужна")[1].splitlines()[0], side
+        assert not LATIN_FACES.search(side), side
+        screen._act("step", n)
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert CYRILLIC_FACES.search(status) and not LATIN_FACES.search(status), status
+        side = str(screen.query_one("#side").render())
+        log = side.split("Последние ходы")[-1] if "Последние ходы" in side else side
+        assert CYRILLIC_FACES.search(log) and not LATIN_FACES.search(side), side
+        assert not LATIN_FACES.search(screen_text(pilot))
+        # The chance line, capitalised as the labels beside it.
+        screen._chance_done(screen.pos, Pooled(ChanceEstimate.of(5000, 20_000), rounds=2))
+        await pilot.pause()
+        assert "Шанс 25" in str(screen.query_one("#side").render())
+        await pilot.press("L")  # English: the letters are A, J, Q, K again
+        await pilot.pause()
+        text = screen_text(pilot)
+        assert LATIN_FACES.search(text) and not CYRILLIC_FACES.search(text), text
+        assert "Chance 25" in str(screen.query_one("#side").render())
+
+    run(app, script, size=(160, 60))
 
 
 def test_the_end_panel_tells_the_story(store: GameStore) -> None:

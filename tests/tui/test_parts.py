@@ -111,14 +111,14 @@ def test_the_figure_is_the_shared_display_rule() -> None:
     its interval once they allow it, never a lone 0 or 100 % unless certain."""
     few = Pooled(ChanceEstimate.of(453, 2000))
     many = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
-    assert describe_answer(few) == f"chance 20–25{NB}%"
-    assert describe_answer(many) == f"chance 25{NB}% (24–26{NB}%)"
-    assert describe_answer(many, "ru") == f"шанс 25{NB}% (24–26{NB}%)"
-    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000))) == f"chance 0.0–0.1{NB}%"
-    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000, certain=True))) == f"chance 0{NB}%"
+    assert describe_answer(few) == f"Chance 20–25{NB}%"
+    assert describe_answer(many) == f"Chance 25{NB}% (24–26{NB}%)"
+    assert describe_answer(many, "ru") == f"Шанс 25{NB}% (24–26{NB}%)"
+    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000))) == f"Chance 0.0–0.1{NB}%"
+    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000, certain=True))) == f"Chance 0{NB}%"
     for est in (few.estimate, many.estimate):
-        assert describe_answer(Pooled(est), "ru") == "шанс " + chance_text(est, "ru")
-    assert describe_answer(Failed("x"), "ru") == "шанс — (здесь не оценить)"
+        assert describe_answer(Pooled(est), "ru") == "Шанс " + chance_text(est, "ru")
+    assert describe_answer(Failed("x"), "ru") == "Шанс — (здесь не оценить)"
     assert describe_answer(None) is None
     # A certain answer is not refined: nothing is unknown.
     assert refinable(many) and not refinable(Pooled(ChanceEstimate.of(0, 10, certain=True)))
@@ -209,7 +209,7 @@ def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
     assert len({seed for _, seed in calls[1:]}) == 3
     assert pooled.estimate == first.estimate.merge(first.estimate).merge(first.estimate)
     assert pooled.low > first.low and pooled.high < first.high
-    assert describe_answer(pooled) == f"chance 25{NB}% (24–26{NB}%)"
+    assert describe_answer(pooled) == f"Chance 25{NB}% (24–26{NB}%)"
 
 
 def test_refusals_are_said_with_suit_symbols(tmp_path: object) -> None:

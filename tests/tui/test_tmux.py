@@ -100,7 +100,7 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     assert "deal 1 · 3 redeals, privileged last card" in screen.splitlines()[0]
     tmux.keys("h")
     tmux.wait_for("A 19th-century Russian patience")
-    tmux.keys("l")
+    tmux.keys("L")  # the same key as on the table (l there opens the unfinished games)
     tmux.wait_for("Русский пасьянс XIX века")
     tmux.keys("Escape")  # alone: an escape followed at once by q would read as alt+q
     tmux.wait_for("Колода 87", "Открыть")  # the whole terminal follows the help's language

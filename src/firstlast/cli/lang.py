@@ -162,3 +162,45 @@ def os_error_text(e: OSError) -> str:
         if name in _ERRNO_KEYS:
             return t(lang, f"cli.errno.{name}")
     return e.strerror or str(e)
+
+
+def range_error_text(rng: click.IntRange | click.FloatRange, value: float) -> str:
+    """click's "VALUE is not in the range …" for an ``IntRange`` / ``FloatRange`` in the
+    current language, the bounds as the catalog's parameters (``cli.range.*``); open
+    bounds, rare here, keep click's notation inside ``cli.int_range``."""
+    if not (rng.min_open or rng.max_open):
+        if rng.min is not None and rng.max is not None:
+            return msg("cli.range.both", value=value, min=rng.min, max=rng.max)
+        if rng.min is not None:
+            return msg("cli.range.at_least", value=value, min=rng.min)
+        if rng.max is not None:
+            return msg("cli.range.at_most", value=value, max=rng.max)
+    return msg("cli.int_range", value=value, range=rng._describe_range())
+
+
+def _out_of_range(rng: click.IntRange | click.FloatRange, rv: float) -> bool:
+    below = rng.min is not None and (rv <= rng.min if rng.min_open else rv < rng.min)
+    above = rng.max is not None and (rv >= rng.max if rng.max_open else rv > rng.max)
+    return below or above
+
+
+class IntRange(click.IntRange):
+    """``click.IntRange`` whose out-of-range error is in the current language."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not self.clamp:
+            rv = click.INT.convert(value, param, ctx)
+            if _out_of_range(self, rv):
+                self.fail(range_error_text(self, rv), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FloatRange(click.FloatRange):
+    """``click.FloatRange`` whose out-of-range error is in the current language."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not self.clamp:
+            rv = click.FLOAT.convert(value, param, ctx)
+            if _out_of_range(self, rv):
+                self.fail(range_error_text(self, rv), param, ctx)
+        return super().convert(value, param, ctx)

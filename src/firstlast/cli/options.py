@@ -13,7 +13,7 @@ from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
 from ..play import PlayError, parse_deal
 from ..play.settings import parse_redeals
-from .lang import msg, option
+from .lang import IntRange, msg, option
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: Digits a numeric option may have: every count and seed here fits in 20.
@@ -68,7 +68,7 @@ class Redeals(click.ParamType[int | None]):
             self.fail(play_error_text(e), param, ctx)
 
 
-class WholeNumber(click.IntRange):
+class WholeNumber(IntRange):
     """A whole number in ASCII digits, optionally bounded. Plain ``int()`` (and so
     ``click.INT``) also reads '５' or '٣', which no user means as a count."""
 

@@ -9,6 +9,7 @@ import click
 from click.core import ParameterSource
 
 from ..engine import Variant
+from .lang import command, msg, option
 from .options import DEAL, FilePath, make_variant, variant_options
 
 
@@ -25,30 +26,22 @@ def _variant_given(ctx: click.Context) -> bool:
     )
 
 
-@click.command()
+@command("cli.tui.help")
 @click.argument("deal", type=DEAL, required=False)
 @variant_options
-@click.option("--db", type=FilePath(),
-              help="Game database (default: the shared one in your data folder).")
-@click.option("--resume", is_flag=True,
-              help="Resume the latest unfinished game (of DEAL, if given) instead of starting one.")
-@click.option("--no-chance", is_flag=True, help="Do not show the live chance-to-come-out figure.")
+@option("--db", type=FilePath(), help_key="cli.tui.help.db")
+@option("--resume", is_flag=True, help_key="cli.tui.help.resume")
+@option("--no-chance", is_flag=True, help_key="cli.tui.help.no_chance")
 @click.pass_context
 def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playable: bool, no_privilege: bool,
         db: Path | None, resume: bool, no_chance: bool) -> None:
-    """Play First and Last in the terminal.
-
-    With DEAL, start that deal; with no DEAL, resume your latest unfinished game, or
-    start a random deal. Every move is saved at once, in the same database as the
-    browser game. The variant flags apply to the games started here; without them,
-    new games use the variant last chosen with the v key.
-    """
+    """Play First and Last in the terminal (help: the catalog's ``cli.tui.help``)."""
     # Textual is imported here so the other commands start fast.
     from ..store import GameStore, StoreError
     from ..tui import FirstLastApp
 
     if not has_terminal():
-        raise click.ClickException("the terminal game needs a terminal: standard input is not one")
+        raise click.ClickException(msg("cli.tui.no_terminal"))
     variant: Variant | None = make_variant(redeals, waste_playable, no_privilege) if _variant_given(ctx) else None
     try:
         store = GameStore(db)

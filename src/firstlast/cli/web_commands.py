@@ -10,9 +10,11 @@ from typing import Any
 
 import click
 
+from ..engine import MAX_DEAL
 from ..play import PlayError, parse_variant
 from ..store import GameStore, StoreError, default_db_path
-from .options import DealNumber, FilePath, WholeNumber
+from .lang import command, msg, option, os_error_text
+from .options import DealNumber, FilePath, WholeNumber, play_error_text
 
 
 def _echo(message: str) -> None:
@@ -40,40 +42,36 @@ class VariantToken(click.ParamType[str]):
         try:
             return parse_variant(str(value)).token
         except PlayError as e:
-            self.fail(e.message, param, ctx)
+            self.fail(play_error_text(e), param, ctx)
 
 
-@click.command()
-@click.option("--port", type=WholeNumber(0, 65535), default=0, show_default=True,
-              help="Port to listen on; 0 picks a free one.")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Anything but loopback exposes your games to the network.")
-@click.option("--db", "db", type=FilePath(), default=None,
-              help="Game database (default: the one the terminal game uses).")
-@click.option("--no-browser", is_flag=True, help="Do not open a browser; just print the address.")
-@click.option("--deal", type=DealNumber(), default=None,
-              help="Open the page on this deal (0 … 18446744073709551615).")
-@click.option("--variant", type=VariantToken(), default=None,
-              help="With --deal: the rules to play it under, as a token (r3, ru, r0w, r3wn).")
+@command("cli.play.help")
+@option("--port", type=WholeNumber(0, 65535), default=0, show_default=True, help_key="cli.play.help.port")
+@option("--host", default="127.0.0.1", show_default=True, help_key="cli.play.help.host")
+@option("--db", "db", type=FilePath(), default=None, help_key="cli.play.help.db")
+@option("--no-browser", is_flag=True, help_key="cli.play.help.no_browser")
+@option("--deal", type=DealNumber(), default=None, help_key="cli.play.help.deal", help_params={"max": MAX_DEAL})
+@option("--variant", type=VariantToken(), default=None, help_key="cli.play.help.variant")
 def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | None, variant: str | None) -> None:
     """Play in the browser: serve the game locally and open it. Ctrl-C stops."""
     from ..web.server import serve  # uvicorn and starlette load only for this command
 
     if not host.strip():  # '' would listen on every interface, the opposite of the default
-        raise click.UsageError("--host needs an address, e.g. 127.0.0.1")
+        raise click.UsageError(msg("cli.play.no_host"))
     if variant is not None and deal is None:
-        raise click.UsageError("--variant needs --deal (the deal to play under it)")
+        raise click.UsageError(msg("cli.play.no_deal_for_variant"))
     try:
         store = GameStore(db if db is not None else default_db_path())
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     if store.read_only:
-        click.echo(f"Warning: {store.path} is read-only: games can be viewed, but no move, new game or setting"
-                   " can be saved.", err=True)
+        click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
-        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, deal=deal, variant=variant)
+        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, say=msg,
+              deal=deal, variant=variant)
     except (StoreError, sqlite3.Error) as e:
         # Before it listens, the server signs in the local player (a write the first time).
-        raise click.ClickException(f"{store.path}: the game store cannot be used: {e}") from None
+        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
     except OSError as e:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        error = os_error_text(e)
+        raise click.ClickException(msg("cli.play.cannot_listen", host=host, port=port, error=error)) from None

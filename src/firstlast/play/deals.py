@@ -62,4 +62,4 @@ def winnable_deal(variant: Variant, draw: Callable[[], int] = random_deal, tries
         deal = draw()
         if play_out(deal, variant).won:
             return deal
-    raise PlayError("winnable.none", variant=variant.describe(), tries=tries)
+    raise PlayError("winnable.none", variant=variant.token, tries=tries)

@@ -107,7 +107,7 @@ def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Positio
     symbols, places as the table labels them)."""
     if move.kind == "redeal":
         return plural(lang, "tui.describe.redeal", len(movements), **{"pass": pos.passes})
-    parts = [f"{C.pretty(m.card)} {_place(m.source, lang)}→{_place(m.target, lang)}" for m in movements]
+    parts = [f"{C.pretty(m.card, lang)} {_place(m.source, lang)}→{_place(m.target, lang)}" for m in movements]
     prefix = t(lang, "tui.move.turn") if move.kind == "turn" else _move_name(move, lang)
     return t(lang, "tui.describe.step", move=prefix, moved=" · ".join(parts))
 
@@ -189,8 +189,8 @@ class GameScreen(Screen[None]):
         self.chance_runner = (
             ChanceRunner(self._chance_done_threadsafe, estimator=estimator) if chance else None
         )
-        #: The language everything on the terminal is said in (the shared setting; L or
-        #: the help's l switches it, and the choice is saved for the browser too).
+        #: The language everything on the terminal is said in (the shared setting; L (on
+        #: the table and in the help) switches it, and the choice is saved for the browser too).
         self.lang: str = lang_of(settings.lang)
         #: The story of the finished game on the table: (game id, moves) it tells, its text.
         self.story: tuple[tuple[str, int], str] | None = None
@@ -318,15 +318,15 @@ class GameScreen(Screen[None]):
             label("active")
             t_.append(f"P{k + 1}", style=f"bold {C.ACTIVE}")
             t_.append(f" {t(lang, 'tui.side.under')} ")
-            t_.append_text(C.pretty_text(pos.first[k]))
+            t_.append_text(C.pretty_text(pos.first[k], lang))
             t_.append("\n")
             label("needs")
-            t_.append(C.RANK_LABELS[pos.need - 1], style=f"bold {C.ACTIVE}")
+            t_.append(C.rank_text(pos.need, lang), style=f"bold {C.ACTIVE}")
             t_.append("   " + t(lang, "tui.side.on_pile", n=len(pos.piles[k]), pile=f"P{k + 1}") + "\n")
         priv = pos.privileged
         label("privileged")
         if priv is not None:
-            t_.append_text(C.pretty_text(priv))
+            t_.append_text(C.pretty_text(priv, lang))
             t_.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.PRIVILEGED)
         elif not pos.variant.privileged_last:
             t_.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
@@ -811,7 +811,7 @@ def _step_text(move: Move, movements: tuple[Movement, ...], lang: str = "en") ->
     """One line of the move log: ``R3 7♥→P1 2♣→R3``."""
     if move.kind == "redeal":
         return t(lang, "tui.log.redeal", n=len(movements))
-    moved = " ".join(f"{C.pretty(m.card)}→{_place(m.target, lang)}" for m in movements)
+    moved = " ".join(f"{C.pretty(m.card, lang)}→{_place(m.target, lang)}" for m in movements)
     return f"{_move_name(move, lang)} {moved}"
 
 

@@ -14,8 +14,11 @@ from rich.style import Style
 from rich.text import Text
 
 from ..engine import Card
+from ..i18n import t
 
 SUIT_SYMBOLS: Final = "♣♦♥♠"
+#: The ranks as the English table writes them; other languages use the catalog's
+#: ``rank.<n>.short`` (Russian: Т, В, Д, К) — see ``rank_text``.
 RANK_LABELS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 FELT: Final = "#0b4d22"
@@ -62,22 +65,28 @@ _BOXES: Final = {
 }
 
 
-def rank_label(card: Card) -> str:
-    return RANK_LABELS[card.rank - 1]
+def rank_text(rank: int, lang: str = "en") -> str:
+    """Rank ``rank`` (1 = ace … 13 = king) as a card's corner says it in ``lang``:
+    ``Q`` in English, ``Д`` in Russian (the catalog's ``rank.<n>.short``)."""
+    return RANK_LABELS[rank - 1] if lang == "en" else t(lang, f"rank.{rank}.short")
 
 
-def pretty(card: Card | None) -> str:
-    """``10♥``: the card as a player reads it; ``--`` for an empty place."""
+def rank_label(card: Card, lang: str = "en") -> str:
+    return rank_text(card.rank, lang)
+
+
+def pretty(card: Card | None, lang: str = "en") -> str:
+    """``10♥`` (``Д♦`` in Russian): the card as a player reads it; ``--`` for an empty place."""
     if card is None:
         return "--"
-    return rank_label(card) + SUIT_SYMBOLS[card.suit]
+    return rank_label(card, lang) + SUIT_SYMBOLS[card.suit]
 
 
-def pretty_text(card: Card | None) -> Text:
+def pretty_text(card: Card | None, lang: str = "en") -> Text:
     """``pretty`` in the card's colour, for side bars and messages."""
     if card is None:
         return Text("--", style="dim")
-    return Text(pretty(card), style=Style(color="#ff5a6e" if card.red else "#e8e8e8", bold=True))
+    return Text(pretty(card, lang), style=Style(color="#ff5a6e" if card.red else "#e8e8e8", bold=True))
 
 
 def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
@@ -100,16 +109,17 @@ def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
 
 
 def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: str = EDGE,
-               footer: str = "", moved: bool = False) -> list[Text]:
+               footer: str = "", moved: bool = False, lang: str = "en") -> list[Text]:
     """The face of ``card`` as ``size.height`` lines of ``size.width`` cells;
-    ``footer`` goes in the bottom edge (a pile's depth), ``moved`` tints the face."""
+    ``footer`` goes in the bottom edge (a pile's depth), ``moved`` tints the face;
+    ``lang``: the language of the rank letters."""
     w, h = size.width, size.height
     iw = w - 2
     face = FACE_MOVED if moved else FACE
     fill = Style(bgcolor=face)
     ink = Style(color=RED if card.red else BLACK, bgcolor=face, bold=True)
     edge = Style(color=edge_color, bgcolor=face, bold=emphasis != "plain")
-    label = rank_label(card) + SUIT_SYMBOLS[card.suit]
+    label = pretty(card, lang)
     suit = SUIT_SYMBOLS[card.suit]
     rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
     if h == 3:
@@ -121,7 +131,7 @@ def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: 
         if size.width >= 11 and h - 2 >= 5:
             # Big cards show the rank large in the middle as well as the pip.
             rows[mid - 1] = [(suit.center(iw), ink)]
-            rows[mid] = [(rank_label(card).center(iw), ink)]
+            rows[mid] = [(rank_label(card, lang).center(iw), ink)]
             rows[mid + 1] = [(suit.center(iw), ink)]
         else:
             rows[mid] = [(suit.center(iw), ink)]

@@ -331,15 +331,16 @@ def help_text(lang: str) -> str:
 
 
 class HelpScreen(Screen[None]):
-    """Rules and keys; ``l`` switches between Russian and English (the whole terminal
-    follows once the help is closed)."""
+    """Rules and keys; ``L`` switches between Russian and English, as on the table
+    (where ``l`` opens the unfinished games); the whole terminal follows once the help
+    is closed."""
 
     DEFAULT_CSS = """
     HelpScreen { background: #0e2416; }
     HelpScreen #help-body { padding: 0 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("l", "language", "tui.binding.language"),
+        binding("L", "language", "tui.binding.language"),
         binding("escape,q,h,question_mark", "close", "tui.binding.back"),
     ]
 

@@ -106,7 +106,7 @@ class WasteFan(Widget):
             line.append("… ", style=LABEL)
             shown = shown[1:]
         for i, card in enumerate(shown):
-            text = C.pretty_text(card)
+            text = C.pretty_text(card, self.lang)
             if i == len(shown) - 1:
                 text.stylize("reverse")
             line.append_text(text)
@@ -128,8 +128,8 @@ def _label(text: str, style: Style = LABEL, moved: bool = False) -> Text:
 def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
                moved: frozenset[Card] = frozenset(), lang: str = "en") -> tuple[Text, list[Text]]:
     """Label and card lines for ``place`` in ``pos``; ``moved``: the cards the last
-    action moved, marked where they lie on top; ``lang``: the language of the stock's
-    and the waste's labels."""
+    action moved, marked where they lie on top; ``lang``: the language of the labels
+    and of the cards' rank letters."""
     sources = {str(m.source) for m in legal if m.kind == "play"}
     active = pos.active
     if place in FIRST:
@@ -150,7 +150,7 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
         if card is None:
             return _label(label_text, style), C.empty_lines(size, "↓" if i != active else "")
         hit = card in moved
-        return _label(label_text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit)
+        return _label(label_text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
     if place in PILES:
         i = PILES.index(place)
         pile = pos.piles[i]
@@ -161,25 +161,26 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
         if i == active and need is not None:
             # The pile the next card goes to: reversed and pointed at, so it shows
             # without colour too (NO_COLOR).
-            rank = C.RANK_LABELS[need - 1]
+            rank = C.rank_text(need, lang)
             text = f"{place}→{rank}" if size.width < 7 else f"{ACTIVE_MARK}{place} →{rank}"
             label = _label(text, LABEL_ACTIVE, hit)
             if top is None:
                 return label, C.empty_lines(size, "→" + rank, "double", C.ACTIVE)
-            return label, C.card_lines(top, size, "double", C.ACTIVE, depth, hit)
+            return label, C.card_lines(top, size, "double", C.ACTIVE, depth, hit, lang=lang)
         done = len(pile) == 13
         label = _label(place + (" ✓" if done else ""), LABEL, hit)
         if top is None:
             return label, C.empty_lines(size)
-        return label, C.card_lines(top, size, footer=depth, moved=hit)
+        return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
     if place in RESERVE:
         card = pos.reserve[RESERVE.index(place)]
         if card is None:
             return _label(place), C.empty_lines(size)
         hit = card in moved
         if place in sources:
-            return _label(place, LABEL_PLAYABLE, hit), C.card_lines(card, size, "heavy", C.PLAYABLE, moved=hit)
-        return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit)
+            return (_label(place, LABEL_PLAYABLE, hit),
+                    C.card_lines(card, size, "heavy", C.PLAYABLE, moved=hit, lang=lang))
+        return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
     if place == STOCK:
         stock = t(lang, "tui.table.stock", n=len(pos.stock))
         label = _label(stock)
@@ -202,6 +203,6 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
         hit = top in moved
         if WASTE in sources or "W" in sources:
             return (_label(waste, LABEL_PLAYABLE, hit),
-                    C.card_lines(top, size, "heavy", C.PLAYABLE, moved=hit))
-        return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit)
+                    C.card_lines(top, size, "heavy", C.PLAYABLE, moved=hit, lang=lang))
+        return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit, lang=lang)
     raise ValueError(f"unknown place {place!r}")

@@ -28,6 +28,7 @@ import time
 import webbrowser
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 from urllib.parse import urlencode
 
@@ -36,6 +37,7 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..i18n import t
 from ..store import GameStore
 from .app import create_app
 
@@ -272,13 +274,17 @@ def serve(
     port: int | None = 0,
     open_browser: bool = True,
     echo: Callable[[str], None] = print,
+    say: Callable[..., str] | None = None,
     deal: int | None = None,
     variant: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
     port. The browser, if opened, is signed in as the store's local player, so that it
     shares games and statistics with the terminal game. ``deal`` (and ``variant``, a
-    token): the page opens on that deal (``/?deal=N&variant=TOKEN``)."""
+    token): the page opens on that deal (``/?deal=N&variant=TOKEN``). The status lines
+    are catalog messages (``cli.play.*``) worded by ``say(key, **params)`` — the CLI's
+    language — and written with ``echo``; English by default."""
+    words: Callable[..., str] = say if say is not None else partial(t, "en")
     player = store.local_player()
     app = create_app(store, local_player=player, bind_host=host)
     sock = _bind(host, port or 0)
@@ -293,18 +299,18 @@ def serve(
             time.sleep(0.02)
         if not server.started:
             return
-        echo(f"First and Last is served at {base}")
-        echo(f"Your games (shared with the terminal game): {sign_in}")
+        echo(words("cli.play.served", url=base))
+        echo(words("cli.play.sign_in", url=sign_in))
         if not is_loopback(host):
-            echo(f"Warning: listening on {host}, reachable from other machines.")
+            echo(words("cli.play.exposed", host=host))
         if open_browser:
             opened = False
             if graphical_browser_likely():
                 with contextlib.suppress(Exception):  # no browser is not an error: the URL is printed
                     opened = webbrowser.open(sign_in)
             if not opened:
-                echo("No browser could be opened: open the second address above in one.")
-        echo("Press Ctrl-C to stop.")
+                echo(words("cli.play.no_browser"))
+        echo(words("cli.play.stop_hint"))
         with contextlib.suppress(Exception):
             sys.stdout.flush()
 
@@ -320,7 +326,7 @@ def serve(
     finally:
         sock.close()
         watcher.join(timeout=1)
-    echo("Stopped.")
+    echo(words("cli.play.stopped"))
 
 
 @contextlib.contextmanager

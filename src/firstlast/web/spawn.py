@@ -32,7 +32,9 @@ def spawn_server(db: Path, timeout: float = 30, *, open_files: int | None = None
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "firstlast.cli.main", "play", "--no-browser", "--port", "0", "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # English whatever the locale: the "served at" line is read below.
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "FIRSTLAST_LANG": "en"},
         preexec_fn=limit_files if open_files is not None else None,
     )
     assert proc.stdout is not None

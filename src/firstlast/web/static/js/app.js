@@ -11,7 +11,7 @@ import {
 import { onPointerDown } from "./drag.js";
 import { askNewGame, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
 import { openHelp } from "./help.js";
-import { getLang, t } from "./i18n.js";
+import { NARROW, getLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { enqueue } from "./queue.js";
 import { setupReplayBar, startReplay } from "./replay.js";
@@ -54,6 +54,8 @@ async function main() {
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
   new ResizeObserver(() => fit()).observe(table);
+  // Toolbar labels take their short form on a phone (a turned phone may change that).
+  matchMedia(NARROW).addEventListener("change", () => translatePage());
   await loadSettings();
   fit();
   const shared = sharedDeal();

@@ -150,13 +150,16 @@ export async function doRestart() {
 
 /** A new game on the table: ``how`` is the server's choice of deal (number, random,
  * next, again, daily, winnable); the variant defaults to the player's setting. Throws
- * (after saying why) when the server refuses.
- * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how] */
-export async function startGame(deal, variant, how) {
+ * (after saying why) when the server refuses. ``onAnswer`` is called once the server has
+ * dealt, before the deal is animated (the deal dialog closes then).
+ * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how]
+ * @param {() => void} [onAnswer] */
+export async function startGame(deal, variant, how, onAnswer) {
   stopAuto();
   hideEnding();
   try {
     const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
+    if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);
     setState(state);

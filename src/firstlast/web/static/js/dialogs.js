@@ -33,26 +33,49 @@ function dialogVariant() {
   return { redeals: r === "u" ? null : Number(r), waste_playable: $input("#v-waste").checked, privileged_last: $input("#v-priv").checked };
 }
 
+/** The largest deal number (2^64 − 1), as the server's parse_deal. */
+const MAX_DEAL = 18446744073709551615n;
+
+/** Whether ``text`` is a deal number the server takes: ASCII digits only, 0…2^64 − 1
+ * (the same rule as the server's parse_deal). @param {string} text */
+export function goodDeal(text) {
+  return /^[0-9]{1,20}$/.test(text) && BigInt(text) <= MAX_DEAL;
+}
+
 /** Start the deal dialog's game (``how``: number, random, daily, winnable) under the
- * dialog's variant, which becomes the player's setting. The server reads the number:
- * a refusal is shown in the dialog, which stays open. @param {string} how */
+ * dialog's variant. The number is checked first (a bad one is said in the dialog, which
+ * stays open, and nothing else happens); then the variant becomes the player's setting;
+ * only then is the player asked before leaving a game in progress. The dialog closes as
+ * soon as the server has answered, before the deal is animated. @param {string} how */
 async function startFromDialog(how) {
-  if (!(await confirmLeave())) return;
-  const variant = dialogVariant();
   const text = $input("#deal-input").value.trim();
+  const error = $("#deal-error");
+  if (how === "number" && !goodDeal(text)) {
+    error.textContent = t("deal_bad");
+    $("#deal-input").focus();
+    return;
+  }
+  error.textContent = "";
+  const variant = dialogVariant();
   try {
     keepSettings(await api.saveSettings({ variant }));
   } catch (err) {
     const e = /** @type {{code?: string | null, message?: string}} */ (err);
-    $("#deal-error").textContent = e.code && e.code.startsWith("variant.") ? t("variant_bad") : String(e.message);
+    error.textContent = e.code && e.code.startsWith("variant.") ? t("variant_bad") : String(e.message);
     return;
   }
-  /** @type {{code?: string | null} | null} */
-  let refused = null;
-  await enqueue(() => startGame(how === "number" ? text : undefined, variant, how).catch((err) => { refused = err; }));
+  if (!(await confirmLeave())) return;
+  /** @type {(err: unknown) => void} */
+  let answered = () => {};
+  /** @type {Promise<unknown>} */
+  const answer = new Promise((resolve) => { answered = resolve; });
+  enqueue(() => startGame(how === "number" ? text : undefined, variant, how, () => answered(null))
+    .catch((err) => { answered(err); }))
+    .then(() => answered(null)); // an action dropped (a replay began) answers nothing
+  const refused = await answer;
   const code = refused && /** @type {{code?: string | null}} */ (refused).code;
   if (code === "deal.invalid" || code === "deal.range") {
-    $("#deal-error").textContent = t("deal_bad");
+    error.textContent = t("deal_bad");
     return;
   }
   $dialog("#dlg-deal").close();
@@ -89,7 +112,16 @@ function restoreFocus() {
   if (document.querySelector("dialog[open]") || !$("#ending").hidden) return;
   const el = opener;
   if (el && el.isConnected && !(/** @type {HTMLButtonElement} */ (el).disabled) && el.offsetParent !== null) el.focus();
-  else $("#b-new").focus();
+  else focusTable();
+}
+
+/** Put the focus on the table: the stock while it can act (Space and Enter turn it),
+ * else nowhere (the document's keys still work); never a button such as New, which
+ * Space would press. */
+function focusTable() {
+  const stock = /** @type {HTMLElement | null} */ (document.querySelector('.slot[data-place="stock"]'));
+  if (stock && stock.getAttribute("role") === "button" && stock.offsetParent !== null) stock.focus();
+  else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 }
 
 /** Whether a game is in progress: moves made, not ended (leaving it abandons it). */
@@ -180,10 +212,13 @@ function trapTab(e) {
 function watchEnding() {
   const box = $("#ending");
   const behind = ["#topbar", "#main"].map((sel) => $(sel));
+  let wasOpen = !box.hidden;
   new MutationObserver(() => {
     const open = !box.hidden;
     for (const el of behind) el.inert = open;
-    if (!open) restoreFocus();
+    // Only a panel that was open gives the focus back (every state shown hides it again).
+    if (!open && wasOpen) restoreFocus();
+    wasOpen = open;
   }).observe(box, { attributes: true, attributeFilter: ["hidden"] });
   box.addEventListener("keydown", trapTab);
 }

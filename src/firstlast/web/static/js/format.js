@@ -51,3 +51,11 @@ export function percent(p) {
 export function chanceTitle(c) {
   return `${t("chance")}: ${percent(c.probability)}% (${percent(c.low)}–${percent(c.high)}%, n=${c.samples})`;
 }
+
+/** ``text`` as a sentence on its own (a toast): its first letter a capital, in the
+ * language's own way ("a card that fits…" → "A card that fits…"; "карта…" → "Карта…").
+ * @param {string} text @param {string} [lang] */
+export function sentence(text, lang) {
+  const first = text.charAt(0);
+  return first ? first.toLocaleUpperCase(lang) + text.slice(1) : text;
+}

@@ -178,13 +178,21 @@ export function refusal(err) {
   return text || err.message || err.error || "";
 }
 
+/** Where a toolbar label takes its short form (data-i18n-short): phones (docs/page.md). */
+export const NARROW = "(max-width: 560px)";
+
 /** Translate the elements marked data-i18n, data-i18n-title, data-i18n-aria. A title
  * is a tooltip, for hovering pointers only: on touch screens it is left out (the
- * element's name is its text or its aria-label).
+ * element's name is its text or its aria-label). On a narrow screen an element that
+ * names a short form too (data-i18n-short, "undo_short") shows that.
  * @param {ParentNode} [root] */
 export function translatePage(root = document) {
   const hover = typeof matchMedia === "function" && matchMedia("(hover: hover)").matches;
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n || "");
+  const narrow = typeof matchMedia === "function" && matchMedia(NARROW).matches;
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    const d = /** @type {HTMLElement} */ (el).dataset;
+    el.textContent = t((narrow && d.i18nShort) || d.i18n || "");
+  }
   for (const el of root.querySelectorAll("[data-i18n-title]")) {
     const h = /** @type {HTMLElement} */ (el);
     if (hover) h.title = t(h.dataset.i18nTitle || "");

@@ -18,11 +18,12 @@ import { $, $dialog, $input } from "./store.js";
  * @property {boolean} [keepTab] set after the first load: a reload (after an import) keeps the tab
  */
 
-// The server describes a variant in English: name it in the page's language instead.
-/** @param {string} token @param {string} description */
-function variantName(token, description) {
+// The server describes a variant in English: name it in the page's language instead,
+// from its fields (variant_label.*), never from that description.
+/** @param {string} token */
+function variantName(token) {
   const v = variantFromToken(token);
-  return v ? variantLabel(v) : description || token;
+  return v ? variantLabel(v) : token;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -32,9 +33,16 @@ let selected = 0;
 /** @type {Stats[]} */
 let variants = [];
 
-/** @param {number} x 0…1 */
+/** A number in the page's language (a decimal comma in Russian), with at most
+ * ``decimals`` decimals (exactly that many when ``fixed``).
+ * @param {number} x @param {number} decimals @param {boolean} [fixed] */
+function num(x, decimals, fixed = false) {
+  return new Intl.NumberFormat(getLang(), { minimumFractionDigits: fixed ? decimals : 0, maximumFractionDigits: decimals }).format(x);
+}
+
+/** A share as a percentage, in the catalog's style ("37,5 %"). @param {number} x 0…1 */
 function pct(x) {
-  return `${Math.round(x * 1000) / 10}%`;
+  return t("st_percent", { p: num(x * 100, 1) });
 }
 
 /** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart.
@@ -82,9 +90,10 @@ function renderVariant() {
   }
   const cells = [
     [t("st_played"), v.played], [t("st_won"), v.won], [t("st_lost"), v.lost], [t("st_abandoned"), v.abandoned],
-    [t("st_rate"), pct(v.win_rate)],
+    // Averages over no game are no number.
+    [t("st_rate"), v.played ? pct(v.win_rate) : t("st_no_value")],
     [t("st_streak"), v.current_streak], [t("st_best"), v.best_streak],
-    [t("st_passes"), (Math.round(v.average_passes * 100) / 100).toFixed(2)],
+    [t("st_passes"), v.played ? num(v.average_passes, 2, true) : t("st_no_value")],
   ];
   body.innerHTML =
     `<div class="st-grid">${cells.map(([k, val]) => `<div class="st-cell"><span class="st-val">${val}</span><span class="st-key">${k}</span></div>`).join("")}</div>` +
@@ -99,8 +108,9 @@ function renderTabs() {
     b.type = "button";
     b.setAttribute("role", "tab");
     b.setAttribute("aria-selected", String(i === selected));
-    b.textContent = variantName(v.variant, v.description);
-    b.title = v.description;
+    b.textContent = variantName(v.variant);
+    // Named in the page's language from the token (never the server's English description).
+    b.title = variantName(v.variant);
     b.addEventListener("click", () => {
       selected = i;
       renderTabs();
@@ -130,11 +140,12 @@ async function renderHistory() {
     return;
   }
   if (!games.length) {
-    box.innerHTML = `<p class="muted">${t("st_none")}</p>`;
+    // Said once: without any game counted, the summary above says it already.
+    box.innerHTML = variants.length ? `<p class="muted">${t("st_none")}</p>` : "";
     return;
   }
   const rows = games.map((g) =>
-    `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant, g.description)}</td><td class="res ${g.status}">${t(g.status)}</td>` +
+    `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant)}</td><td class="res ${g.status}">${t(g.status)}</td>` +
     `<td>${g.score}</td><td>${fmtDate(g.finished)}</td>` +
     `<td class="acts"><button type="button" class="small replay">${t("replay")}</button>` +
     `<a class="button small" href="${api.recordUrl(g.id)}" download="firstlast-${g.deal}.txt">${t("export")}</a></td></tr>`,
@@ -168,13 +179,13 @@ async function renderUnfinished() {
     return;
   }
   const rows = games.map((g) =>
-    `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant, g.description)}</td>` +
+    `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant)}</td>` +
     `<td>${g.abandoned ? t("abandoned") : t("playing")}</td><td>${g.score}</td><td>${fmtDate(g.updated)}</td>` +
     `<td class="acts"><button type="button" class="small reopen">${t("reopen")}</button></td></tr>`,
   ).join("");
   box.innerHTML =
     `<h3>${t("unfinished")}</h3><table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
-    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<th>${t("h_score")}</th><th>${t("h_updated")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
   for (const b of box.querySelectorAll("button.reopen")) {
     b.addEventListener("click", () => {
       const id = rowId(b);

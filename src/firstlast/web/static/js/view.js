@@ -4,8 +4,8 @@
 // before the panel covers it; the panel with the story of the game) and the toast.
 
 import { board } from "./board.js";
-import { needText, passText, redealsLeftText, scoreText } from "./format.js";
-import { rankChar, t, variantLabel } from "./i18n.js";
+import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
+import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, reducedMotion } from "./motion.js";
 import { $, $button, app } from "./store.js";
@@ -159,6 +159,7 @@ let toastTimer = 0;
  * @param {string} text @param {"info" | "error"} [kind] */
 export function toast(text, kind = "info") {
   const box = $("#toast");
+  text = sentence(text, getLang()); // a refusal reads "a card that fits…" inside a sentence
   box.textContent = text;
   box.dataset.kind = kind;
   box.classList.add("show");
