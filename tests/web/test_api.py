@@ -804,10 +804,13 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
     """Stand-in for firstlast.odds.live (tests the endpoint's plumbing, not the odds)."""
     calls: list[tuple[str, int, int]] = []
 
+    def estimate(wins: int, samples: int) -> object:
+        return types.SimpleNamespace(probability=wins / samples, low=0.2, high=0.3, samples=samples, wins=wins,
+                                     certain=False, merge=lambda o: estimate(wins + o.wins, samples + o.samples))
+
     def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> object:
         calls.append((str(position), samples, seed))
-        return types.SimpleNamespace(probability=0.25, low=0.2, high=0.3, samples=samples, wins=samples // 4,
-                                     certain=False)
+        return estimate(samples // 4, samples)
 
     def refine_seed(position: Position, round: int) -> int:
         return 1000 + round
@@ -826,7 +829,9 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     r = client.get(f"/api/games/{gid}/chance")
     assert r.status_code == 200
     assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000, "wins": 2500,
-                        "certain": False, "round": 0, "text": "20–30\u00a0%"}
+                        "certain": False, "round": 0, "text": "20–30\u00a0%",
+                        "pooled": {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000, "wins": 2500,
+                                   "rounds": 1, "text": "20–30\u00a0%"}}
     assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 10_000, 1000)]  # round 0's seed
     assert client.get(f"/api/games/{gid}/chance?samples=100").json()["samples"] == 100
     client.get(f"/api/games/{gid}/chance")  # same position, same samples: answered from the cache
@@ -834,6 +839,9 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     r = client.get(f"/api/games/{gid}/chance?round=63")
     assert r.json()["round"] == 63, r.text
     assert fake_odds[-1][2] == 1063  # another round: its own seed, not the cached answer
+    # Pooled with the round still held (round 0 at 10,000 samples), not with other sizes.
+    assert {k: r.json()["pooled"][k] for k in ("samples", "wins", "rounds")} == {
+        "samples": 20_000, "wins": 5000, "rounds": 2}
     for bad in ("99", "100001", "x", "-5", "1e3", ""):
         assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
     for bad in ("64", "-1", "x", "1.0", ""):
@@ -844,7 +852,8 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     r = import_record(client, finished_record(LOST_DEAL))
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
-        "text": "0\u00a0%"}
+        "text": "0\u00a0%", "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0,
+                                       "rounds": 1, "text": "0\u00a0%"}}
     assert len(fake_odds) == 3
 
 

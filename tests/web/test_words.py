@@ -358,11 +358,21 @@ def test_each_round_is_a_new_sample_set(client: TestClient) -> None:
             assert (a["wins"], a["samples"]) == (est.wins, est.samples)
         # 2,000 samples at about 25 %: four rounds with one win count are as good as impossible.
         assert len({a["wins"] for a in answers}) > 1
+    # Each answer pools the rounds before it (what the page shows while it refines),
+    # worded by the one display rule: the page counts and words nothing itself.
+    merged = _estimate(answers[0])
+    for r, a in enumerate(answers):
+        if r:
+            merged = merged.merge(_estimate(a))
+        pooled = a["pooled"]
+        assert (pooled["rounds"], pooled["samples"], pooled["wins"]) == (r + 1, merged.samples, merged.wins)
+        assert pooled["text"] == i18n.chance_text(merged, "en")
     # Asked again, round 0 is the same (cached, and reproducible anyway).
     assert client.get(f"/api/games/{gid}/chance?samples=2000").json() == answers[0]
     set_lang(client, "ru")
     ru = client.get(f"/api/games/{gid}/chance?samples=2000&round=1").json()
-    assert {**ru, "text": None} == {**answers[1], "text": None}
+    assert {**ru, "text": None, "pooled": None} == {**answers[1], "text": None, "pooled": None}
+    assert {**ru["pooled"], "text": None} == {**answers[1]["pooled"], "text": None}
     assert ru["text"] == i18n.chance_text(_estimate(ru), "ru")
 
 
@@ -378,7 +388,9 @@ def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
     for r in (0, 5):
         a = client.get(f"/api/games/{gid}/chance?round={r}").json()
         assert a == {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True,
-                     "round": r, "text": f"0{NBSP}%"}
+                     "round": r, "text": f"0{NBSP}%",
+                     "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "rounds": 1,
+                                "text": f"0{NBSP}%"}}
     assert time.perf_counter() - started < 5
 
 

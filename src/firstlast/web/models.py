@@ -283,9 +283,23 @@ class Settings(Answer):
     show_chance: bool
 
 
+class ChancePool(Answer):
+    """The rounds of one position this server has estimated so far, up to the one
+    asked for, pooled (wins and samples summed, ``ChanceEstimate.merge``): the figure a
+    face shows while it refines, worded by the one display rule."""
+
+    probability: Probability
+    low: Probability
+    high: Probability
+    samples: int
+    wins: Annotated[int, Meta(ge=0)]
+    rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
+    text: Annotated[str, Meta(description="the pooled figure in the player's language (i18n.chance_text)")]
+
+
 class Chance(Answer):
-    """One round's estimate (``round``); rounds of one position are independent, so the
-    page may pool them: wins and samples summed (``ChanceEstimate.merge``)."""
+    """One round's estimate (``round``); rounds of one position are independent, and
+    ``pooled`` merges those estimated so far (a face shows that, and words nothing)."""
 
     probability: Probability
     low: Probability
@@ -295,6 +309,7 @@ class Chance(Answer):
     certain: Annotated[bool, Meta(description="nothing is unknown: exact, no round adds anything")]
     round: Annotated[int, Meta(ge=0, le=MAX_ROUND)]
     text: Annotated[str, Meta(description="this round's figure in the player's language (i18n.chance_text)")]
+    pooled: ChancePool
 
 
 # ---------------------------------------------------------------------------- the story

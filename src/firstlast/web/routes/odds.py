@@ -2,9 +2,12 @@
 
 A chance is asked for by round: round 0 is the same estimate on every run and in every
 face, each further round (``odds.live.refine_seed``) draws new, independent samples of
-the same position, so the page, while the player is idle, asks for round 1, 2, … and
-pools them (wins and samples summed). Estimates are cached per position, sample count
-and round, and told in the player's language on the way out (``i18n.chance_text``).
+the same position, so the page, while the player is idle, asks for round 1, 2, … . Each
+answer also carries ``pooled``: that round merged with the earlier rounds of the position
+this server still holds (wins and samples summed), so that the page shows a pooled
+figure without counting or wording anything itself. Estimates are cached per position,
+sample count and round, and told in the player's language on the way out
+(``i18n.chance_text``).
 """
 
 from __future__ import annotations
@@ -55,19 +58,32 @@ async def chance(web: WebGame, request: Request) -> Response:
     pos = stored.game.position
     status = pos.status
     est: ChanceEstimate | _Decided
+    pool: ChanceEstimate | _Decided
+    rounds = 1
     if status != "playing":
         # Decided: no sampling needed (and the kernel need not handle ended games).
-        est = _Decided(status == "won")
+        est = pool = _Decided(status == "won")
     else:
-        key = (str(pos), q.samples, q.round)  # the notation includes the redeal stream: same key, same odds
+        notation = str(pos)  # the notation includes the redeal stream: same key, same odds
+        key = (notation, q.samples, q.round)
         cached = web.chance_cache.get(key)
         if cached is None:
             cached = await anyio.to_thread.run_sync(_estimate, pos, q.samples, q.round, limiter=web.chance_limiter)
             web.chance_cache.put(key, cached)
         est = cached
-    return json_response(m.Chance(probability=float(est.probability), low=float(est.low), high=float(est.high),
-                                  samples=int(est.samples), wins=int(est.wins), certain=bool(est.certain),
-                                  round=q.round, text=chance_text(est, lang)))
+        # The earlier rounds still held, merged in: independent samples of one position.
+        pooled = cached
+        for r in range(q.round):
+            earlier = web.chance_cache.get((notation, q.samples, r))
+            if earlier is not None and not (earlier.certain or cached.certain):
+                pooled, rounds = pooled.merge(earlier), rounds + 1
+        pool = pooled
+    return json_response(m.Chance(
+        probability=float(est.probability), low=float(est.low), high=float(est.high), samples=int(est.samples),
+        wins=int(est.wins), certain=bool(est.certain), round=q.round, text=chance_text(est, lang),
+        pooled=m.ChancePool(probability=float(pool.probability), low=float(pool.low), high=float(pool.high),
+                            samples=int(pool.samples), wins=int(pool.wins), rounds=rounds,
+                            text=chance_text(pool, lang))))
 
 
 ENDPOINTS: Final = (

@@ -238,8 +238,8 @@ export interface ChanceQuery {
 }
 
 /**
- * One round's estimate (``round``); rounds of one position are independent, so the
- * page may pool them: wins and samples summed (``ChanceEstimate.merge``).
+ * One round's estimate (``round``); rounds of one position are independent, and
+ * ``pooled`` merges those estimated so far (a face shows that, and words nothing).
  */
 export interface Chance {
   /** 0…1 */
@@ -257,6 +257,28 @@ export interface Chance {
   /** 0…63 */
   round: number;
   /** this round's figure in the player's language (i18n.chance_text) */
+  text: string;
+  pooled: ChancePool;
+}
+
+/**
+ * The rounds of one position this server has estimated so far, up to the one
+ * asked for, pooled (wins and samples summed, ``ChanceEstimate.merge``): the figure a
+ * face shows while it refines, worded by the one display rule.
+ */
+export interface ChancePool {
+  /** 0…1 */
+  probability: number;
+  /** 0…1 */
+  low: number;
+  /** 0…1 */
+  high: number;
+  samples: number;
+  /** ≥ 0 */
+  wins: number;
+  /** how many rounds are pooled; ≥ 1 */
+  rounds: number;
+  /** the pooled figure in the player's language (i18n.chance_text) */
   text: string;
 }
 
