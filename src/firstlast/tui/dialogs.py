@@ -4,7 +4,7 @@ statistics."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.markdown import Markdown
 from rich.table import Table
@@ -70,69 +70,78 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class DealDialog(ModalScreen[int | None]):
+T = TypeVar("T")
+
+
+class Refused(str):
+    """Why an ``_AskDialog``'s line was refused (shown under it)."""
+
+
+class _AskDialog(ModalScreen[T | None], Generic[T]):
+    """One line asked for (a prompt, an input, a line for its error, the keys): Enter
+    reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
+    open — and Escape answers ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the widgets' ids.
+    words: ClassVar[str]
+    input_id: ClassVar[str]
+    error_id: ClassVar[str]
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(t(self.lang, f"tui.{self.words}.prompt"))
+            yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
+            yield Label("", id=self.error_id, classes="error")
+            yield Label(t(self.lang, f"tui.{self.words}.keys"))
+
+    def on_mount(self) -> None:
+        localize(self, self.lang)
+
+    def read(self, value: str) -> T | Refused:
+        """The answer to ``value``, or a ``Refused`` sentence."""
+        raise NotImplementedError
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        answer = self.read(event.value.strip())
+        if isinstance(answer, Refused):
+            self.query_one(f"#{self.error_id}", Label).update(answer)
+            return
+        self.dismiss(answer)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DealDialog(_AskDialog[int]):
     """Ask for a deal number."""
 
     DEFAULT_CSS = "DealDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    words, input_id, error_id = "deal", "deal-input", "deal-error"
 
-    def __init__(self, lang: str = "en") -> None:
-        super().__init__()
-        self.lang = lang
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(t(self.lang, "tui.deal.prompt"))
-            yield Input(placeholder=t(self.lang, "tui.deal.placeholder"), id="deal-input")
-            yield Label("", id="deal-error", classes="error")
-            yield Label(t(self.lang, "tui.deal.keys"))
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def read(self, value: str) -> int | Refused:
         try:
-            n = parse_deal(event.value.strip())
+            return parse_deal(value)
         except PlayError as e:
-            self.query_one("#deal-error", Label).update(error_text(e, self.lang))
-            return
-        self.dismiss(n)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+            return Refused(error_text(e, self.lang))
 
 
-class ImportDialog(ModalScreen[str | None]):
+class ImportDialog(_AskDialog[str]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
     DEFAULT_CSS = "ImportDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    words, input_id, error_id = "import", "record-path", "record-error"
 
-    def __init__(self, lang: str = "en") -> None:
-        super().__init__()
-        self.lang = lang
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(t(self.lang, "tui.import.prompt"))
-            yield Input(placeholder=t(self.lang, "tui.import.placeholder"), id="record-path")
-            yield Label("", id="record-error", classes="error")
-            yield Label(t(self.lang, "tui.import.keys"))
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def read(self, value: str) -> str | Refused:
         try:
-            text = read_record_file(Path(event.value.strip()).expanduser())
+            return read_record_file(Path(value).expanduser())
         except RecordFileError as e:
             # The file's own problem (its path, the system's reason) as the reader says it.
-            self.query_one("#record-error", Label).update(t(self.lang, "tui.import.error", reason=str(e)))
-            return
-        self.dismiss(text)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+            return Refused(t(self.lang, "tui.import.error", reason=str(e)))
 
 
 class UnfinishedDialog(ModalScreen[str | None]):
