@@ -954,3 +954,15 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_the_state_says_what_leaving_the_game_would_do(client: TestClient) -> None:
+    """``leaving`` is the play layer's policy (``play.leaving``), which the page asks
+    before it starts another game: it never works it out itself."""
+    state = new_game(client, str(PLAY_FIRST_DEAL))
+    assert state["leaving"] == "delete"  # dealt, never played
+    state = client.post(f"/api/games/{state['id']}/step").json()["state"]
+    assert state["leaving"] == "abandon"
+    state = client.post(f"/api/games/{state['id']}/step", json={"n": 100_000}).json()["state"]
+    assert state["status"] != "playing" and state["leaving"] == "keep"  # its result is kept
+    assert client.post(f"/api/games/{state['id']}/undo").json()["state"]["leaving"] == "keep"

@@ -193,6 +193,8 @@ class GameState(Answer):
     origin: Literal["played", "imported"]
     result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
     abandoned: bool
+    leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
+        "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
 
 
 class ActionResult(Answer):

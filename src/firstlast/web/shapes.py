@@ -18,7 +18,7 @@ from ..i18n import announce
 from ..play import ActionResult as PlayResult
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
-from ..play.service import refusal
+from ..play.service import leaving, refusal
 from ..play.table import controls
 from ..store import GameSummary as StoredSummary
 from ..store import StoredGame
@@ -133,6 +133,7 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
         created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
         origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
         abandoned=stored.abandoned is not None,
+        leaving=leaving(stored),  # the play layer's policy: the page asks "leave it?" from this
     )
 
 

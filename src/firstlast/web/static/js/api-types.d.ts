@@ -78,6 +78,8 @@ export interface GameState {
   /** the first end reached, kept after undo */
   result: "lost" | "won" | null;
   abandoned: boolean;
+  /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
+  leaving: "abandon" | "delete" | "keep";
 }
 
 /** VariantInfo */

@@ -127,7 +127,8 @@ function focusTable() {
 /** Whether a game is in progress: moves made, not ended (leaving it abandons it). */
 function inProgress() {
   const s = app.state;
-  return !!s && !app.replay && s.status === "playing" && s.moves > 0;
+  // The play layer says what leaving would do (play.leaving): ask only if it abandons.
+  return !!s && !app.replay && s.leaving === "abandon";
 }
 
 /** @type {((ok: boolean) => void) | null} */
