@@ -16,7 +16,14 @@ MAX_RECORD_BYTES: Final = 2**20
 
 
 class RecordFileError(ValueError):
-    """A record file that cannot be read: one line naming the file and why."""
+    """A record file that cannot be read: one line naming the file and why. ``code``
+    says why to a face that words it itself: ``not_regular``, ``too_large``,
+    ``not_text``, or ``unreadable`` (``os_error`` is then the system's error)."""
+
+    def __init__(self, message: str, code: str, os_error: OSError | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.os_error = os_error
 
 
 def read_record_file(path: Path) -> str:
@@ -24,20 +31,21 @@ def read_record_file(path: Path) -> str:
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            raise RecordFileError(f"{path}: not a regular file")
+            raise RecordFileError(f"{path}: not a regular file", "not_regular")
         if st.st_size > MAX_RECORD_BYTES:
-            raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
+            raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)",
+                                  "too_large")
         # Non-blocking, and checked again once open: the name may have been swapped meanwhile.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise RecordFileError(f"{path}: not a regular file")
+                raise RecordFileError(f"{path}: not a regular file", "not_regular")
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
-        raise RecordFileError(f"cannot read {path}: {e.strerror or e}") from None
+        raise RecordFileError(f"cannot read {path}: {e.strerror or e}", "unreadable", e) from None
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)")
+        raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)", "too_large")
     try:
         return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the text
     except UnicodeDecodeError:
-        raise RecordFileError(f"{path}: not a text file (not UTF-8)") from None
+        raise RecordFileError(f"{path}: not a text file (not UTF-8)", "not_text") from None

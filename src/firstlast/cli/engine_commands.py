@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import stat
 import sys
@@ -216,33 +215,24 @@ def _read_record(file: Path) -> str:
 
 
 def _record_file_text(file: Path, e: RecordFileError) -> str:
-    """``recordfile``'s one line in the current language. It has no codes, so the line
-    is told by its cause (an ``OSError``) or by the reason after the file name; a line
-    not known here stays as it is."""
-    cause = e.__context__
-    if isinstance(cause, OSError):
-        return msg("cli.read.failed", path=file, error=os_error_text(cause))
-    reason = str(e).removeprefix(f"{file}: ")
-    if reason == "not a regular file":
+    """``recordfile``'s refusal in the current language, from its ``code``."""
+    if e.code == "unreadable" and e.os_error is not None:
+        return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
+    if e.code == "not_regular":
         return msg("cli.read.not_regular", path=file)
-    if reason.startswith("too large for a game record"):
+    if e.code == "too_large":
         return msg("cli.read.too_large", path=file, max=f"{MAX_RECORD_BYTES:,}")
-    if reason.startswith("not a text file"):
+    if e.code == "not_text":
         return msg("cli.read.not_text", path=file)
     return str(e)
 
 
-#: How ``engine.record`` names the move at fault: ``move 5 'R3': <the engine's sentence>``.
-_BAD_MOVE = re.compile(r"move (\d+) ('.*'): ")
-
-
 def _record_error_text(file: Path, e: RecordError) -> str:
     """A bad record in the current language. A move the engine refused or could not
-    read is said from the engine error's code (``refusal_text``, ``invalid_text``);
-    the record's own faults keep the engine's English sentence."""
+    read (``e.move``) is said from the engine error's code (``refusal_text``,
+    ``invalid_text``); the record's own faults keep the engine's English sentence."""
     cause = e.__context__
-    m = _BAD_MOVE.match(e.reason)
-    if m is not None and isinstance(cause, IllegalMoveError | InvalidMoveError):
+    if e.move is not None and isinstance(cause, IllegalMoveError | InvalidMoveError):
         lang = current_lang()
         try:
             if isinstance(cause, IllegalMoveError):
@@ -251,7 +241,7 @@ def _record_error_text(file: Path, e: RecordError) -> str:
                 reason = invalid_text(cause.code, cause.params, lang)
         except (KeyError, ValueError):
             reason = str(cause)
-        return msg("cli.replay.bad_move", file=file, line=e.line, n=m.group(1), token=m.group(2), reason=reason)
+        return msg("cli.replay.bad_move", file=file, line=e.line, n=e.move, token=repr(e.token), reason=reason)
     return msg("cli.replay.bad", file=file, error=str(e))
 
 

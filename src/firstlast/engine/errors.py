@@ -88,7 +88,12 @@ class InvalidPositionError(FirstLastError):
 class RecordError(FirstLastError):
     """A game record that is corrupt or tampered with; ``line`` is 1-based when known."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, *, move: int | None = None,
+                 token: str | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line is not None else message)
         self.line = line
         self.reason = message
+        #: For a move the rules refused or could not read: its number and its text (the
+        #: engine's error is the ``__context__``), so that a face can word it itself.
+        self.move = move
+        self.token = token

@@ -154,7 +154,8 @@ def game_from_record(text: str) -> Game:
             try:
                 game.push(Move.parse(token))
             except FirstLastError as e:
-                raise RecordError(f"move {len(game) + 1} {clip(token)!r}: {e}", n) from None
+                raise RecordError(f"move {len(game) + 1} {clip(token)!r}: {e}", n, move=len(game) + 1,
+                                  token=clip(token)) from None
     pos = game.position
     result = "unfinished" if pos.status == "playing" else pos.status
     for name, actual in (("Result", result), ("Score", str(pos.score)),
