@@ -31,6 +31,7 @@ from typing import Final, Literal
 
 import platformdirs
 
+from . import runtime
 from .engine import Game, Move, Step, Variant
 from .engine.errors import FirstLastError
 
@@ -516,7 +517,7 @@ class GameStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)

@@ -84,6 +84,12 @@ class PlayService:
         self._writer = GroupWriter(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
 
+    @property
+    def commits(self) -> int:
+        """Batches this service has committed so far (the static site syncs its storage
+        when this moves: docs/site.md)."""
+        return self._writer.batches
+
     # ------------------------------------------------------------ plumbing
     def _write(self, job: Callable[[Transaction], T]) -> T:
         """Do ``job`` in a write transaction (batched with concurrent ones: one commit)

@@ -22,6 +22,11 @@ concurrent callers share fsyncs. A job queued from an event loop (``run_async``)
 lead there (a commit's fsync would stall the loop): its lead goes to the writer's own
 thread, made when first needed, and its answer comes back to the loop as a future.
 
+Where no thread can start (the browser: ``runtime.THREADS`` is false) the same queue,
+transaction, savepoints and commit run inline: a loop's job leads its batch itself, on
+the loop, and is answered after the ``COMMIT`` as everywhere else. The browser has one
+player, so nothing else is kept waiting meanwhile.
+
 ``GameCache`` keeps the games as last committed, so that an action needs no replay of
 the move list. Entries written by a batch are *pending* (seen only by the later jobs of
 the same batch, which run in the same transaction) until the batch commits; a job uses
@@ -38,6 +43,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
+from .. import runtime
 from ..store import GameStore, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
 from .errors import PlayError
 
@@ -190,7 +196,10 @@ class GroupWriter:
             if not self._leading:
                 self._leading = job.lead = True
         if job.lead:
-            self._hand_lead()
+            if runtime.THREADS:
+                self._hand_lead()
+            else:
+                self._lead(job)  # no threads: the batch is committed here, on the loop
         return await job.future
 
     def _hand_lead(self) -> None:
@@ -209,6 +218,11 @@ class GroupWriter:
                 first = self._queue[0] if self._queue else None
             if first is not None and first.lead and first.future is not None:
                 self._lead(first)
+
+    def _lead_queued(self, job: _Job[T]) -> None:
+        """Lead the batch ``job`` heads, if it still has the lead (no threads: on the loop)."""
+        if job.lead and not job.done:
+            self._lead(job)
 
     def _lead(self, me: _Job[T]) -> None:
         with self._mutex:
@@ -230,8 +244,10 @@ class GroupWriter:
                 elif job is not me:
                     job.wake.set()
             if following is not None:
-                if following.future is not None:
-                    self._hand_lead()  # an event loop's job: the writer's thread leads
+                if following.future is not None and runtime.THREADS:
+                    self._hand_lead()
+                elif following.future is not None:
+                    following.loop.call_soon_threadsafe(self._lead_queued, following)  # type: ignore[union-attr]  # an event loop's job: the writer's thread leads
                 else:
                     following.wake.set()
 

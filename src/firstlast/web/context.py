@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import anyio
-import anyio.to_thread
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from .. import runtime
 from ..play import PlayError, PlayService, Settings
 from ..store import GameStore, StoredGame
 from .models import Lang, encode
@@ -121,8 +121,9 @@ class WebGame:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (play-layer work: SQLite with fsync, replays) in a worker
-        thread, so one slow request never stalls the others."""
-        return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
+        thread, so one slow request never stalls the others (inline where there are no
+        threads: ``runtime``)."""
+        return await runtime.run_blocking(fn, *args, limiter=self._play_limiter)
 
     def lang_of(self, request: Request, player: str | None) -> Lang:
         """The player's language: their ``lang`` setting, else the browser's. Blocking
@@ -146,7 +147,7 @@ class WebGame:
         def job() -> tuple[T, Lang]:
             return fn(*args), self.lang_of(request, player)
 
-        return await anyio.to_thread.run_sync(job, limiter=self._play_limiter)
+        return await runtime.run_blocking(job, limiter=self._play_limiter)
 
     async def player(self, request: Request) -> str | None:
         """The player of the request's cookie, if the store knows it."""

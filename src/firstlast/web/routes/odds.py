@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ... import runtime
 from ...i18n import chance_text
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
@@ -68,7 +68,7 @@ async def chance(web: WebGame, request: Request) -> Response:
         key = (notation, q.samples, q.round)
         cached = web.chance_cache.get(key)
         if cached is None:
-            cached = await anyio.to_thread.run_sync(_estimate, pos, q.samples, q.round, limiter=web.chance_limiter)
+            cached = await runtime.run_cpu(_estimate, pos, q.samples, q.round, limiter=web.chance_limiter)
             web.chance_cache.put(key, cached)
         est = cached
         # The earlier rounds still held, merged in: independent samples of one position.

@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Final
 
-import anyio.to_thread
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ... import runtime
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
 from ..errors import WebError
@@ -57,7 +57,7 @@ async def story_of_game(web: WebGame, request: Request) -> Response:
         task = web.story_tasks.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
             game = stored.game  # freshly loaded for this request: nobody else changes it
-            task = asyncio.ensure_future(anyio.to_thread.run_sync(tell, game, limiter=web.chance_limiter))
+            task = asyncio.ensure_future(runtime.run_cpu(tell, game, limiter=web.chance_limiter))
             web.story_tasks[key] = task
             task.add_done_callback(lambda t: _told(web, key, t))
         # Shielded: a client that goes away does not cancel the story for the others.

@@ -1,0 +1,141 @@
+"""The static site's server: the same web app, called in-process instead of over HTTP.
+
+In the site (docs/site.md) the page's requests do not leave the browser: ``api.js``
+posts each one to a Web Worker running Pyodide, whose ``Bridge`` hands it to the very
+Starlette app ``firstlast play`` serves (``web.app.create_app``) as one ASGI call, and
+posts the answer back. The rules, the play layer, the declared API and its refusals are
+thus the local server's own; only the transport differs.
+
+What the bridge supplies that a browser would otherwise send:
+
+* the player: the site has one player per browser, the store's ``local_player``; its
+  cookie (HttpOnly: a worker never sees cookies) is added to every request;
+* ``Host`` and ``Origin``: the site's own (``origin``), so the app's guard is given the
+  site's host and checks requests as it checks the server's;
+* nothing else: the request's method, path, query, content type and body are the page's.
+
+``commits`` counts the store's committed batches: the worker syncs the database file to
+the browser's persistent storage whenever it moved, before it posts the answer, so that
+an acknowledged move is stored (docs/site.md, "Storage").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import unquote, urlsplit
+
+from starlette.types import Message
+
+from ..store import GameStore
+from ..web.app import create_app
+from ..web.context import COOKIE
+from ..web.errors import WebError, web_error
+from ..web.models import encode
+
+#: Request headers the page may set (the rest are the bridge's to say).
+PAGE_HEADERS: Final = frozenset({"content-type", "accept", "if-none-match"})
+#: The largest body the bridge hands on (the app bounds each route's own, below this).
+MAX_BODY: Final = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def headers_json(self) -> str:
+        return json.dumps(self.headers)
+
+
+class Bridge:
+    """The web app over ``db_path``, answering requests from the site at ``origin``
+    (``https://example.org``, the page's ``location.origin``)."""
+
+    def __init__(self, db_path: str, origin: str) -> None:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not a site origin: {origin!r}")
+        self.scheme = parts.scheme
+        self.host = parts.netloc
+        self.port = parts.port or (443 if parts.scheme == "https" else 80)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.store = GameStore(db_path)
+        self.player = self.store.local_player()
+        self.app = create_app(self.store, local_player=self.player, bind_host=parts.hostname)
+        self._play = self.app.state.play
+        self._cookie = f"{COOKIE}_{self.port}={self.player}"
+
+    @property
+    def commits(self) -> int:
+        """Batches committed so far (the worker syncs storage when this moves)."""
+        return int(self._play.commits)
+
+    async def request(self, method: str, target: str, headers: Mapping[str, str], body: bytes = b"") -> Answer:
+        """One request of the page (``target``: path and query, as the page fetched it)."""
+        if len(body) > MAX_BODY:
+            return _refusal("request.too_large", limit=MAX_BODY // 1024)
+        if not target.startswith("/"):
+            return _refusal("request.not_found")
+        path, _, query = target.partition("?")
+        raw: list[tuple[bytes, bytes]] = [
+            (b"host", self.host.encode("latin-1")),
+            (b"cookie", self._cookie.encode("latin-1")),
+            (b"content-length", str(len(body)).encode("latin-1")),
+        ]
+        if method not in ("GET", "HEAD"):
+            raw.append((b"origin", self.origin.encode("latin-1")))
+        for name, value in headers.items():
+            if name.lower() in PAGE_HEADERS:
+                raw.append((name.lower().encode("latin-1"), value.encode("latin-1", "replace")))
+        scope = {
+            "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+            "method": method.upper(), "scheme": self.scheme, "path": unquote(path),
+            "raw_path": path.encode("latin-1", "replace"), "query_string": query.encode("latin-1", "replace"),
+            "root_path": "", "headers": raw, "server": (self.host.rsplit(":", 1)[0], self.port),
+            "client": ("127.0.0.1", 0), "state": {},
+        }
+        sent = False
+        status = 500
+        out_headers: list[tuple[str, str]] = []
+        chunks: list[bytes] = []
+
+        async def receive() -> Message:
+            nonlocal sent
+            if sent:
+                return {"type": "http.disconnect"}
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                out_headers.extend((k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", []))
+            elif message["type"] == "http.response.body":
+                chunks.append(bytes(message.get("body", b"")))
+
+        await self.app(scope, receive, send)
+        return Answer(status, out_headers, b"".join(chunks))
+
+    async def request_js(self, method: str, target: str, headers_json: str, body: bytes) -> tuple[int, str, bytes]:
+        """``request`` with plain values in and out, for the worker's JavaScript (no JS
+        object is converted: ``null`` and the like never reach Python)."""
+        try:
+            headers = json.loads(headers_json) if headers_json else {}
+        except ValueError:
+            headers = {}
+        if not isinstance(headers, dict):
+            headers = {}
+        answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
+                                    bytes(body))
+        return answer.status, answer.headers_json(), answer.body
+
+
+def _refusal(code: str, **params: str | int | None) -> Answer:
+    """A refusal the bridge makes itself, in the app's declared shape."""
+    exc = WebError(code, **params)
+    return Answer(exc.status, [("content-type", "application/json")], encode(web_error(exc)))
