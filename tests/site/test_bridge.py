@@ -92,7 +92,7 @@ def test_bad_requests_are_refused_in_the_declared_shape(tmp_path: Path, no_threa
 
 def test_request_js_takes_plain_values(tmp_path: Path, no_threads: None) -> None:
     bridge = Bridge(str(tmp_path / "db.sqlite3"), ORIGIN)
-    status, headers, body = asyncio.run(bridge.request_js("GET", "/api/settings", "null", b""))
+    status, headers, body = asyncio.run(bridge.request_js("GET", "/api/settings", "null", ""))
     assert status == 200 and json.loads(body)["lang"] in (None, "en", "ru")
     assert ["content-type", "application/json"] in json.loads(headers)
 

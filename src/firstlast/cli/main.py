@@ -36,6 +36,8 @@ from .tui_commands import tui  # noqa: E402, I001
 cli.add_command(tui)
 from .web_commands import play  # noqa: E402, I001
 cli.add_command(play)
+from .site_commands import site  # noqa: E402, I001
+cli.add_command(site)
 
 
 def _hint(e: click.BadParameter) -> str | None:

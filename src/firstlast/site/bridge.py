@@ -22,13 +22,14 @@ an acknowledged move is stored (docs/site.md, "Storage").
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from starlette.types import Message
 
+from .. import runtime
 from ..store import GameStore
 from ..web.app import create_app
 from ..web.context import COOKIE
@@ -121,9 +122,10 @@ class Bridge:
         await self.app(scope, receive, send)
         return Answer(status, out_headers, b"".join(chunks))
 
-    async def request_js(self, method: str, target: str, headers_json: str, body: bytes) -> tuple[int, str, bytes]:
-        """``request`` with plain values in and out, for the worker's JavaScript (no JS
-        object is converted: ``null`` and the like never reach Python)."""
+    async def request_js(self, method: str, target: str, headers_json: str, body: str) -> tuple[int, str, str]:
+        """``request`` with plain values in and out, for the worker's JavaScript: strings
+        only (the page sends JSON text and every answer is text), so that no JS object
+        is converted (``null`` and the like never reach Python)."""
         try:
             headers = json.loads(headers_json) if headers_json else {}
         except ValueError:
@@ -131,8 +133,25 @@ class Bridge:
         if not isinstance(headers, dict):
             headers = {}
         answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
-                                    bytes(body))
-        return answer.status, answer.headers_json(), answer.body
+                                    str(body).encode("utf-8", "surrogateescape"))
+        return answer.status, answer.headers_json(), answer.body.decode("utf-8", "replace")
+
+
+def install_offload(post: Callable[[str], Awaitable[str]]) -> None:
+    """Send the chance estimates and stories to the site's computing worker: ``post``
+    is the worker's JavaScript function that hands it a call and answers its outcome
+    (``runtime.call_pickled``), both as latin-1 text (strings cross from Python to
+    JavaScript and back unconverted). A move then never waits behind an estimate."""
+
+    async def offload(payload: bytes) -> bytes:
+        return str(await post(payload.decode("latin-1"))).encode("latin-1")
+
+    runtime.set_offload(offload)
+
+
+def compute(call: str) -> str:
+    """The computing worker's side of ``install_offload``: one call, its outcome."""
+    return runtime.call_pickled(call.encode("latin-1")).decode("latin-1")
 
 
 def _refusal(code: str, **params: str | int | None) -> Answer:

@@ -2,6 +2,8 @@
 // request throws an ApiError carrying the server's sentence, its code and parameters
 // (to be said in the page's language) and the rule it names.
 
+import { send } from "./transport.js";
+
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").ActionResult} ActionResult */
 /** @typedef {import("./api-types").Replay} Replay */
@@ -46,7 +48,7 @@ async function call(method, path, body, { text = false } = {}) {
   }
   let res;
   try {
-    res = await fetch(path, init);
+    res = await send(path, init);
   } catch {
     throw new ApiError(0, "network", null, "network");
   }
@@ -123,8 +125,8 @@ export const api = {
   restart: (id, version) => act(id, "restart", version),
   /** @param {string} id @returns {Promise<Replay>} */
   replay: (id) => call("GET", `${game(id)}/replay`),
-  /** @param {string} id */
-  recordUrl: (id) => `${game(id)}/record`,
+  /** The game's record (docs/record-format.md), as text. @param {string} id @returns {Promise<string>} */
+  record: (id) => call("GET", `${game(id)}/record`, undefined, { text: true }),
   // The record travels as a JSON string: a cross-site form cannot send JSON.
   /** @param {string} text @returns {Promise<GameState>} */
   importRecord: (text) => call("POST", "/api/games/import", { record: text }),

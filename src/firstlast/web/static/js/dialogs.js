@@ -158,7 +158,8 @@ export async function askNewGame() {
 export function shareUrl() {
   const s = app.state;
   if (!s) return null;
-  const url = new URL("/", location.href);
+  // The page's own address (a site may live under a sub-path), without its query.
+  const url = new URL(location.pathname, location.href);
   url.searchParams.set("deal", s.deal);
   url.searchParams.set("variant", s.variant.token || variantToken(s.variant));
   return url.href;

@@ -5,6 +5,7 @@
 
 import { getLang, keyTable } from "./i18n.js";
 import { $, $dialog } from "./store.js";
+import { send } from "./transport.js";
 
 /** @type {Map<string, string>} */
 const cache = new Map();
@@ -13,7 +14,7 @@ const cache = new Map();
 async function fetchText(path) {
   let text = cache.get(path);
   if (text === undefined) {
-    const res = await fetch(path, { credentials: "same-origin" });
+    const res = await send(path, { credentials: "same-origin" });
     if (!res.ok) throw new Error(`${path}: ${res.status}`);
     text = await res.text();
     cache.set(path, text);

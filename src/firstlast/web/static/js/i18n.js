@@ -5,6 +5,8 @@
 // data-i18n-title and data-i18n-aria are translated in place by translatePage().
 // No string lives here: a catalog is fetched at start and on a language switch.
 
+import { send } from "./transport.js";
+
 /** @typedef {"ru" | "en"} Lang */
 /** A language's strings: key → template. @typedef {Record<string, string>} Catalog */
 /** @typedef {Record<string, string | number | boolean | null | undefined>} Args */
@@ -38,7 +40,7 @@ export function setCatalog(lang, data) {
  * @param {Lang} lang @returns {Promise<void>} */
 export async function loadCatalog(lang) {
   if (catalogs[lang]) return;
-  const res = await fetch(`/i18n/${lang}.json`, { credentials: "same-origin" });
+  const res = await send(`/i18n/${lang}.json`, { credentials: "same-origin" });
   if (!res.ok) throw new Error(`/i18n/${lang}.json: ${res.status}`);
   catalogs[lang] = await res.json();
 }

@@ -120,6 +120,20 @@ function renderTabs() {
   });
 }
 
+/** Hand ``text`` to the browser as a file download (through a Blob: on the static site
+ * the answer comes from a worker, so a plain link to the API would lead nowhere).
+ * @param {string} name @param {string} text @param {string} type */
+export function saveFile(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 /** @param {string | null} iso */
 function fmtDate(iso) {
   if (!iso) return "";
@@ -148,11 +162,21 @@ async function renderHistory() {
     `<tr data-id="${g.id}"><td>${g.deal}</td><td title="${g.variant}">${variantName(g.variant)}</td><td class="res ${g.status}">${t(g.status)}</td>` +
     `<td>${g.score}</td><td>${fmtDate(g.finished)}</td>` +
     `<td class="acts"><button type="button" class="small replay">${t("replay")}</button>` +
-    `<a class="button small" href="${api.recordUrl(g.id)}" download="firstlast-${g.deal}.txt">${t("export")}</a></td></tr>`,
+    `<button type="button" class="small export" data-deal="${g.deal}">${t("export")}</button></td></tr>`,
   ).join("");
   box.innerHTML =
     `<table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
     `<th>${t("h_score")}</th><th>${t("h_date")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+  for (const b of box.querySelectorAll("button.export")) {
+    b.addEventListener("click", async () => {
+      const deal = /** @type {HTMLElement} */ (b).dataset.deal || "game";
+      try {
+        saveFile(`firstlast-${deal}.txt`, await api.record(rowId(b)), "text/plain");
+      } catch (err) {
+        box.prepend(String(err instanceof Error ? err.message : err));
+      }
+    });
+  }
   for (const b of box.querySelectorAll("button.replay")) {
     b.addEventListener("click", () => {
       const id = rowId(b);

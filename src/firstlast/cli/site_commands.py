@@ -1,0 +1,43 @@
+"""``firstlast site build DIR``: the static site (docs/site.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .lang import CatalogGroup, command, msg, option, os_error_text
+from .options import FilePath
+
+
+@click.group(cls=CatalogGroup, help_key="cli.site.help")
+def site() -> None:
+    """The static site: the table at one link, offline, with no server."""
+
+
+@command("cli.site.build.help")
+@click.argument("dest", metavar="DIR", type=FilePath())
+@option("--cache", "cache", type=FilePath(), default=None, help_key="cli.site.build.help.cache")
+@option("--quiet", "-q", is_flag=True, help_key="cli.site.build.help.quiet")
+def build(dest: Path, cache: Path | None, quiet: bool) -> None:
+    """Write the static site into DIR."""
+    from ..site.build import SiteBuildError, build_site
+
+    def say(line: str) -> None:
+        if not quiet:
+            click.echo(line, err=True)
+
+    try:
+        made = build_site(dest, cache=cache, say=say)
+    except SiteBuildError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(msg("cli.site.build.cannot_write", path=dest, error=os_error_text(e))) from None
+    files = made["files"]
+    assert isinstance(files, list)
+    size = sum(int(f["size"]) for f in files)
+    click.echo(msg("cli.site.build.done", path=dest, version=made["version"], files=len(files),
+                   mb=f"{size / 1e6:.1f}"))
+
+
+site.add_command(build)

@@ -1,0 +1,279 @@
+"""``firstlast site build DIR``: the static site, from the registries only (docs/site.md).
+
+The build gathers Pyodide (the npm registry's tarball) and the wheels (PyPI) pinned in
+``pins`` into a cache, checking each file's hash, then writes DIR:
+
+    index.html              the page (the server's, with the site's CSP, manifest and transport)
+    static/                 the page's files (css, js, img) and the site's workers (static/site/)
+    pyodide/                Pyodide's runtime: loader, wasm, standard library
+    py/site-packages.zip    this package (no terminal, no CLI) and the wheels, unpacked once
+    sw.js                   the service worker (offline, updates), which names this build
+    manifest.webmanifest    the web app manifest, and icons/
+    build.json              this build's version and every file with its size and hash
+
+Nothing is fetched at run time but the site's own files. A registry that cannot be
+reached is one clear line (``SiteBuildError``).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import io
+import json
+import os
+import tarfile
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Callable, Iterable
+from importlib import resources
+from pathlib import Path, PurePosixPath
+from typing import Final
+
+import platformdirs
+
+from .. import __version__
+from .pins import PYODIDE, WHEELS
+
+#: Pyodide's own files the site needs (the rest of its npm package is docs and types).
+PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+#: Parts of this package the browser never runs: the terminal, the command line, the
+#: server process, the odds lab, this build, and the page's files (served as files).
+LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "web/spawn.py", "odds/plot.py",
+                   "odds/runner.py", "odds/jitcache.py", "site/build.py", "site/static/")
+#: The site's Content-Security-Policy, a <meta> (static hosts may send no headers):
+#: the server's, plus what Pyodide needs to compile the code Emscripten loads.
+CSP: Final = ("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; worker-src 'self';"
+              " style-src 'self'; img-src 'self' blob: data:; font-src 'self'; connect-src 'self';"
+              " manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'")
+#: Fixed time stamp of every archive member: the same sources give the same bytes.
+ZIP_TIME: Final = (2020, 1, 1, 0, 0, 0)
+
+Progress = Callable[[str], None]
+
+
+class SiteBuildError(Exception):
+    """The build cannot go on; the message is one line for the player."""
+
+
+def default_cache() -> Path:
+    return Path(platformdirs.user_cache_dir("firstlast")) / "site"
+
+
+def _sha512_integrity(data: bytes) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+
+
+def _fetch(url: str, name: str, check: Callable[[bytes], bool], cache: Path, say: Progress) -> bytes:
+    """The file at ``url``, from ``cache`` when a copy that passes ``check`` is there."""
+    kept = cache / name
+    if kept.is_file():
+        data = kept.read_bytes()
+        if check(data):
+            return data
+    say(f"fetching {url}")
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            data = bytes(answer.read())
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        reason = getattr(e, "reason", None) or e
+        raise SiteBuildError(f"cannot fetch {name} from {url}: {reason}") from None
+    if not check(data):
+        raise SiteBuildError(f"{name} from {url} does not match its pinned hash: refusing it")
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = kept.with_suffix(kept.suffix + ".part")
+    tmp.write_bytes(data)
+    os.replace(tmp, kept)
+    return data
+
+
+def gather(cache: Path, say: Progress) -> tuple[bytes, list[tuple[str, bytes]]]:
+    """Pyodide's tarball and the wheels (name, bytes), hash-checked, through ``cache``."""
+    tarball = _fetch(PYODIDE.url, PYODIDE.file_name, lambda d: _sha512_integrity(d) == PYODIDE.integrity,
+                     cache, say)
+    wheels = []
+    for wheel in WHEELS:
+        def matches(data: bytes, sha: str = wheel.sha256) -> bool:
+            return hashlib.sha256(data).hexdigest() == sha
+
+        wheels.append((wheel.file_name, _fetch(wheel.url, wheel.file_name, matches, cache, say)))
+    return tarball, wheels
+
+
+def _zip_member(z: zipfile.ZipFile, name: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(name, ZIP_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    z.writestr(info, data)
+
+
+def _package_files() -> Iterable[tuple[str, bytes]]:
+    """This package's files the browser runs: (path in site-packages, bytes)."""
+    root = Path(str(resources.files("firstlast")))
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if not path.is_file() or "__pycache__" in rel or path.suffix == ".pyc":
+            continue
+        if any(rel == p or rel.startswith(p) for p in LEFT_OUT):
+            continue
+        if path.suffix in (".py", ".json", ".md", ".txt", ".typed"):
+            yield f"firstlast/{rel}", path.read_bytes()
+
+
+def site_packages(wheels: list[tuple[str, bytes]]) -> bytes:
+    """One archive for Pyodide's site-packages: the wheels' contents and this package
+    (unpacked once in the worker: one file to fetch, no installer needed)."""
+    members: dict[str, bytes] = {}
+    for _, data in wheels:
+        with zipfile.ZipFile(io.BytesIO(data)) as whl:
+            for name in whl.namelist():
+                # Tests and the records of installers are not needed to import.
+                if name.endswith("/") or "/tests/" in name or name.endswith(("RECORD", "INSTALLER")):
+                    continue
+                members[name] = whl.read(name)
+    members.update(_package_files())
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name in sorted(members):
+            _zip_member(z, name, members[name])
+    return out.getvalue()
+
+
+def _pyodide_files(tarball: bytes) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as tar:
+        for name in PYODIDE_FILES:
+            member = tar.extractfile(f"package/{name}")
+            if member is None:
+                raise SiteBuildError(f"the Pyodide package has no {name}")
+            files[name] = member.read()
+        lock = tar.extractfile("package/pyodide-lock.json")
+        if lock is None:
+            raise SiteBuildError("the Pyodide package has no pyodide-lock.json")
+        # Pyodide reads its lock at start; the site loads none of its packages (they are
+        # in site-packages.zip), so only the lock's header ships (119 KB less).
+        header = json.loads(lock.read())["info"]
+        files["pyodide-lock.json"] = json.dumps({"info": header, "packages": {}}).encode()
+    return files
+
+
+def _static(package: str) -> Path:
+    return Path(str(resources.files(package)))
+
+
+def page_html(html: str) -> str:
+    """The server's page as the site's: its CSP as a <meta>, the manifest, the worker
+    transport (``static/js/transport.js`` reads it)."""
+    head = (f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+            '<meta name="firstlast-transport" content="worker">\n'
+            '<link rel="manifest" href="manifest.webmanifest">\n'
+            '<link rel="apple-touch-icon" href="icons/icon-192.png">\n'
+            '<link rel="stylesheet" href="static/site/site.css">\n')
+    marker = '<meta charset="utf-8">\n'
+    if marker not in html:
+        raise SiteBuildError("the page has no <meta charset> to put the site's head after")
+    return html.replace(marker, marker + head, 1)
+
+
+def manifest() -> bytes:
+    data = {
+        "name": "First and Last — Первые и последние", "short_name": "First and Last",
+        "description": "The Russian patience First and Last (Первые и последние), offline in the browser.",
+        "start_url": "./", "scope": "./", "display": "standalone", "background_color": "#0f4d2c",
+        "theme_color": "#0f4d2c", "lang": "en",
+        "icons": [{"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+                  {"src": "static/img/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
+
+
+def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src).as_posix()
+        if path.is_file() and "__pycache__" not in rel and not rel.endswith(skip):
+            out[str(PurePosixPath(dest.as_posix(), rel))] = path.read_bytes()
+    return out
+
+
+def site_files(tarball: bytes, wheels: list[tuple[str, bytes]]) -> dict[str, bytes]:
+    """Every file of the site but ``sw.js`` and ``build.json``: path → bytes."""
+    web_static = _static("firstlast.web") / "static"
+    site_static = _static("firstlast.site") / "static"
+    files: dict[str, bytes] = {}
+    # The page's files; the typedefs and node's package.json are for the checks only.
+    files.update(_copy_tree(web_static, Path("static"), skip=(".d.ts", "package.json", "index.html")))
+    files["index.html"] = page_html((web_static / "index.html").read_text(encoding="utf-8")).encode()
+    files.update(_copy_tree(site_static / "files", Path("static/site")))
+    # The catalogs as files too: the loading screen speaks before Python runs.
+    for lang in ("en", "ru"):
+        files[f"static/site/i18n/{lang}.json"] = (_static("firstlast.i18n") / f"{lang}.json").read_bytes()
+    for name in ("icon-192.png", "icon-512.png"):
+        files[f"icons/{name}"] = (site_static / "icons" / name).read_bytes()
+    files["manifest.webmanifest"] = manifest()
+    for name, data in _pyodide_files(tarball).items():
+        files[f"pyodide/{name}"] = data
+    files["py/site-packages.zip"] = site_packages(wheels)
+    return files
+
+
+def service_worker(build: dict[str, object]) -> bytes:
+    """``sw.js``: the shipped service worker with this build's manifest written in (a
+    new build is a new ``sw.js``, which is how browsers learn of an update)."""
+    source = (_static("firstlast.site") / "static" / "sw.js").read_text(encoding="utf-8")
+    marker = "const BUILD = /** @type {Build} */ ({});"
+    if marker not in source:
+        raise SiteBuildError("sw.js has no BUILD line to fill in")
+    return source.replace(marker, f"const BUILD = /** @type {{Build}} */ ({json.dumps(build)});", 1).encode()
+
+
+def _previous_files(dest: Path) -> set[str]:
+    try:
+        old = json.loads((dest / "build.json").read_text(encoding="utf-8"))
+        return {str(f["path"]) for f in old["files"]} | {"sw.js", "build.json"}
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.part")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def build_site(dest: Path, *, cache: Path | None = None, say: Progress = lambda _: None) -> dict[str, object]:
+    """Write the site into ``dest`` (made, or emptied of a previous build's files first)
+    and answer its ``build.json``."""
+    dest = Path(dest)
+    if dest.exists() and not dest.is_dir():
+        raise SiteBuildError(f"{dest}: exists and is not a folder")
+    if dest.is_dir() and any(dest.iterdir()) and not (dest / "build.json").is_file():
+        raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
+    tarball, wheels = gather(cache or default_cache(), say)
+    say("assembling the site")
+    files = site_files(tarball, wheels)
+    listing = [{"path": p, "size": len(d), "sha256": hashlib.sha256(d).hexdigest()} for p, d in sorted(files.items())]
+    version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
+    build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE.version,
+                                "files": listing}
+    files["sw.js"] = service_worker({"version": version,
+                                     "files": [[f["path"], f["size"], f["sha256"]] for f in listing]})
+    files["build.json"] = (json.dumps(build, indent=1) + "\n").encode()
+    # Written in place, each file whole (a temporary file renamed), sw.js last: until
+    # browsers see the new sw.js they keep the old build whole from their cache, and once
+    # they do, every file of the new one is there (a folder being served stays the same
+    # folder). Files of the previous build that this one has not are removed.
+    dest.mkdir(parents=True, exist_ok=True)
+    stale = _previous_files(dest) - set(files)
+    for rel in [*sorted(set(files) - {"sw.js"}), "sw.js"]:
+        _write_whole(dest / rel, files[rel])
+    for rel in sorted(stale):
+        with contextlib.suppress(OSError):
+            (dest / rel).unlink()
+    say(f"site {version} written to {dest} ({sum(len(d) for d in files.values()) / 1e6:.1f} MB)")
+    return build

@@ -1,0 +1,27 @@
+// The computing worker of the static site (docs/site.md): its own Pyodide with the same
+// package, running the chance estimates and stories the play worker hands it
+// (firstlast.runtime.run_cpu → site.bridge.install_offload), one at a time, so that the
+// play worker stays free for moves. Messages: {id, call} in, {id, outcome} or {id, error} out.
+
+import { startPython } from "./python.js";
+
+const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+/** @type {Promise<(call: string) => string>} */
+const ready = startPython().then((py) => {
+  const mod = py.pyimport("firstlast.site.bridge");
+  return (/** @type {string} */ call) => String(mod.compute(call));
+});
+/** @type {Promise<void>} */
+let queue = Promise.resolve();
+
+scope.onmessage = (/** @type {MessageEvent} */ e) => {
+  const { id, call } = e.data;
+  queue = queue.then(async () => {
+    try {
+      const run = await ready;
+      scope.postMessage({ id, outcome: run(call) });
+    } catch (err) {
+      scope.postMessage({ id, error: String(err && /** @type {Error} */ (err).message ? /** @type {Error} */ (err).message : err) });
+    }
+  });
+};

@@ -1,0 +1,162 @@
+// The play worker of the static site (docs/site.md): Pyodide running the firstlast
+// package, whose web app (firstlast.site.bridge) answers the page's requests in-process.
+// The database file lives in IndexedDB (Emscripten's IDBFS, mounted at /data) and is
+// synced after every commit, before the answer is posted: an acknowledged move is stored.
+//
+// Messages from the page: {type: "start", origin}, {type: "request", id, method, path,
+// headers, body}, {type: "stop"}. To the page: {type: "progress", step, steps},
+// {type: "ready"}, {type: "failed", message}, {type: "answer", id, status, headers, body},
+// {type: "stopped"}.
+
+import { startPython } from "./python.js";
+
+/** @typedef {import("./python.js").Pyodide} Pyodide */
+/** @typedef {{request_js: (m: string, p: string, h: string, b: string) => Promise<any>, commits: number}} Bridge */
+
+const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+const DB = "/data/firstlast.sqlite3";
+/** Steps of the start, for the loading screen. */
+const STEPS = 4;
+
+/** @type {Bridge | null} */
+let bridge = null;
+/** @type {Pyodide | null} */
+let pyodide = null;
+let stopping = false;
+let inFlight = 0;
+/** Commits already in IndexedDB, and the chain of syncs (one at a time). */
+let synced = 0;
+/** @type {Promise<void>} */
+let syncing = Promise.resolve();
+
+/** @param {number} step */
+function progress(step) {
+  scope.postMessage({ type: "progress", step, steps: STEPS });
+}
+
+/** Emscripten's FS.syncfs as a promise. @param {Pyodide} py @param {boolean} populate */
+function syncfs(py, populate) {
+  return new Promise((resolve, reject) => {
+    py.FS.syncfs(populate, (/** @type {unknown} */ err) => (err ? reject(err) : resolve(undefined)));
+  });
+}
+
+/** Store every commit made so far in IndexedDB (after the syncs already asked for). */
+function persist() {
+  const py = pyodide;
+  const b = bridge;
+  if (!py || !b) return Promise.resolve();
+  syncing = syncing.then(async () => {
+    const commits = b.commits;
+    if (commits <= synced) return;
+    await syncfs(py, false);
+    synced = commits;
+  });
+  return syncing;
+}
+
+/** @param {string} origin */
+async function start(origin) {
+  progress(1);
+  const py = await startPython();
+  progress(2);
+  py.FS.mkdirTree("/data");
+  py.FS.mount(py.FS.filesystems.IDBFS, {}, "/data");
+  await syncfs(py, true); // the stored games, as the last tab left them
+  progress(3);
+  const mod = py.pyimport("firstlast.site.bridge");
+  bridge = /** @type {Bridge} */ (mod.Bridge(DB, origin));
+  pyodide = py;
+  mod.install_offload(compute);
+  await syncfs(py, false); // a new player is stored before the first answer
+  synced = /** @type {Bridge} */ (bridge).commits;
+  progress(4);
+}
+
+// ---------------------------------------------------------------- the computing worker
+// Chance estimates and stories run in a second worker (compute.js, its own Pyodide), so
+// that a move never waits behind one. It is started once play is ready.
+
+/** @type {Worker | null} */
+let computer = null;
+/** @type {Map<number, {resolve: (v: string) => void, reject: (e: Error) => void}>} */
+const calls = new Map();
+let nextCall = 0;
+
+function startComputer() {
+  const w = new Worker(new URL("compute.js", import.meta.url), { type: "module" });
+  w.onmessage = (/** @type {MessageEvent} */ e) => {
+    const call = calls.get(e.data.id);
+    if (!call) return;
+    calls.delete(e.data.id);
+    if (e.data.error) call.reject(new Error(e.data.error));
+    else call.resolve(e.data.outcome);
+  };
+  w.onerror = () => {
+    for (const call of calls.values()) call.reject(new Error("the computing worker failed"));
+    calls.clear();
+    computer = null;
+  };
+  return w;
+}
+
+/** Hand one pickled call (latin-1 text) to the computing worker. @param {string} payload
+ * @returns {Promise<string>} */
+function compute(payload) {
+  computer ||= startComputer();
+  const id = ++nextCall;
+  return new Promise((resolve, reject) => {
+    calls.set(id, { resolve, reject });
+    /** @type {Worker} */ (computer).postMessage({ id, call: payload });
+  });
+}
+
+// ---------------------------------------------------------------- requests
+
+/** @param {{id: number, method: string, path: string, headers: Record<string, string>, body: string}} m */
+async function answer(m) {
+  const b = bridge;
+  if (!b || stopping) {
+    scope.postMessage({ type: "answer", id: m.id, status: 503, headers: [["content-type", "application/json"]],
+      body: JSON.stringify({ error: "the game is open in another tab", code: "site.elsewhere", params: {} }) });
+    return;
+  }
+  inFlight++;
+  try {
+    const out = await b.request_js(m.method, m.path, JSON.stringify(m.headers || {}), m.body || "");
+    const [status, headers, body] = out.toJs();
+    out.destroy();
+    try {
+      await persist();
+    } catch (err) {
+      scope.postMessage({ type: "answer", id: m.id, status: 503, headers: [["content-type", "application/json"]],
+        body: JSON.stringify({ error: `the browser's storage failed: ${err}`, code: "storage", params: {} }) });
+      return;
+    }
+    scope.postMessage({ type: "answer", id: m.id, status, headers: JSON.parse(headers), body });
+  } finally {
+    inFlight--;
+  }
+}
+
+/** Finish what is in flight, store it, and say so (another tab takes the game). */
+async function stop() {
+  stopping = true;
+  while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+  await persist().catch(() => {});
+  scope.postMessage({ type: "stopped" });
+}
+
+scope.onmessage = (/** @type {MessageEvent} */ e) => {
+  const m = e.data;
+  if (m.type === "start") {
+    start(m.origin).then(() => {
+      scope.postMessage({ type: "ready" });
+      computer ||= startComputer();
+    }, (err) => scope.postMessage({ type: "failed", message: String(err && err.message ? err.message : err) }));
+  } else if (m.type === "request") {
+    answer(m);
+  } else if (m.type === "stop") {
+    stop();
+  }
+};

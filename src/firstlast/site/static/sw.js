@@ -1,0 +1,96 @@
+// The static site's service worker (docs/site.md, "Offline and updates").
+//
+// Each build is one cache, named by its version, filled whole at install (every file of
+// the build, checked against its hash) before it may serve: the site then loads with the
+// network off, and a page is always served from one build, never a mix. A new build is
+// a new sw.js (`firstlast site build` writes BUILD below); it installs beside the old
+// one and waits until the page, told that an update is ready, asks it to take over.
+
+/** @typedef {{version: string, files: [string, number, string][]}} Build */
+// Filled in by the build: this build's version and its files (path, size, sha256).
+const BUILD = /** @type {Build} */ ({});
+
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+const PREFIX = "firstlast-";
+const CACHE = PREFIX + BUILD.version;
+const BASE = new URL("./", sw.location.href);
+/** Files fetched at once while installing. */
+const PARALLEL = 6;
+
+/** Whether ``data`` hashes to ``hex``. @param {ArrayBuffer} data @param {string} hex */
+async function sha256(data, hex) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") === hex;
+}
+
+/** Tell every page of the site how the install goes. @param {object} message */
+async function tell(message) {
+  for (const client of await sw.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+    client.postMessage(message);
+  }
+}
+
+/** One file of the build into ``cache``: from the browser's HTTP cache where it already
+ * holds this very file (the first visit's page just loaded some), else from the network.
+ * @param {Cache} cache @param {[string, number, string]} file */
+async function fetchInto(cache, [path, , hash]) {
+  const url = new URL(path, BASE).href;
+  for (const mode of /** @type {RequestCache[]} */ (["force-cache", "reload"])) {
+    const res = await fetch(url, { cache: mode });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    const body = await res.clone().arrayBuffer();
+    if (await sha256(body, hash)) {
+      await cache.put(url, res);
+      return;
+    }
+  }
+  throw new Error(`${path}: not the file of build ${BUILD.version}`);
+}
+
+async function install() {
+  const cache = await caches.open(CACHE);
+  const total = BUILD.files.reduce((n, f) => n + f[1], 0);
+  let done = 0;
+  const queue = [...BUILD.files];
+  const runners = Array.from({ length: PARALLEL }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      await fetchInto(cache, file);
+      done += file[1];
+      tell({ type: "install", version: BUILD.version, done, total });
+    }
+  });
+  try {
+    await Promise.all(runners);
+  } catch (err) {
+    await caches.delete(CACHE); // a half-filled build never serves
+    throw err;
+  }
+}
+
+sw.addEventListener("install", (e) => e.waitUntil(install()));
+
+sw.addEventListener("activate", (e) => {
+  e.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+    }
+    await sw.clients.claim(); // the first visit's page is served from here at once
+  })());
+});
+
+sw.addEventListener("message", (e) => {
+  if (e.data && e.data.type === "activate") sw.skipWaiting();
+  if (e.data && e.data.type === "version" && e.source) /** @type {Client} */ (e.source).postMessage({ type: "version", version: BUILD.version });
+});
+
+sw.addEventListener("fetch", (e) => {
+  const url = new URL(e.request.url);
+  if (e.request.method !== "GET" || url.origin !== BASE.origin || !url.pathname.startsWith(BASE.pathname)) return;
+  // The page at the site's address (with any ?deal=… query) is index.html.
+  const key = url.pathname === BASE.pathname ? new URL("index.html", BASE).href : url.origin + url.pathname;
+  e.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(key);
+    return hit || fetch(e.request);
+  })());
+});
