@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The full test suite, from a fresh machine: installs what the tests need, then runs
 # ruff, mypy --strict on the whole package, the page's JavaScript checks (eslint, tsc, node's
-# test runner: docs/page.md), and pytest (engine, CLI, web API, browser, TUI, odds).
+# test runner: docs/page.md), and pytest (engine, CLI, web API, browser, TUI, odds, and the
+# static site, which it builds from the registries: docs/site.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,8 +39,9 @@ if ! cmp -s "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"; the
   npm ci --prefix "$JS" --no-audit --no-fund --loglevel=error >/dev/null
   cp "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"
 fi
-"$JS/node_modules/.bin/eslint" -c "$JS/eslint.config.js" src/firstlast/web/static/js "$JS"
+"$JS/node_modules/.bin/eslint" -c "$JS/eslint.config.js" src/firstlast/web/static/js src/firstlast/site/static "$JS"
 "$JS/node_modules/.bin/tsc" -p "$JS"
+"$JS/node_modules/.bin/tsc" -p "$JS/tsconfig.workers.json"   # the static site's workers (docs/site.md)
 if ! out=$(node --test "$JS"/test/*.test.js 2>&1); then echo "$out"; exit 1; fi
 echo "== pytest"
 # Browser and terminal tests must run here: a missing chromium or tmux fails them.

@@ -1,5 +1,7 @@
-// Lints the page's JavaScript and these tools' tests (docs/page.md): eslint's
-// recommended rules, browser globals for the page, node's for the tests.
+// Lints the page's JavaScript, the static site's workers and these tools' tests
+// (docs/page.md, docs/site.md): eslint's recommended rules, browser globals for the
+// page, worker globals for the workers, service-worker globals for sw.js, node's for
+// the tests.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -8,6 +10,16 @@ export default [
     files: ["src/firstlast/web/static/js/**/*.js"],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
+  },
+  {
+    files: ["src/firstlast/site/static/files/**/*.js"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.worker },
+  },
+  {
+    files: ["src/firstlast/site/static/sw.js"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: globals.serviceworker },
   },
   {
     files: ["tools/js/**/*.js"],

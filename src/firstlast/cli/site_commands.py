@@ -7,7 +7,9 @@ from pathlib import Path
 import click
 
 from .lang import CatalogGroup, command, msg, option, os_error_text
-from .options import FilePath
+
+#: A folder (made if missing), checked by the command itself (in the player's language).
+Folder = click.Path()
 
 
 @click.group(cls=CatalogGroup, help_key="cli.site.help")
@@ -16,11 +18,16 @@ def site() -> None:
 
 
 @command("cli.site.build.help")
-@click.argument("dest", metavar="DIR", type=FilePath())
-@option("--cache", "cache", type=FilePath(), default=None, help_key="cli.site.build.help.cache")
+@click.argument("dest_text", metavar="DIR", type=Folder)
+@option("--cache", "cache_text", type=Folder, default=None, help_key="cli.site.build.help.cache")
 @option("--quiet", "-q", is_flag=True, help_key="cli.site.build.help.quiet")
-def build(dest: Path, cache: Path | None, quiet: bool) -> None:
+def build(dest_text: str, cache_text: str | None, quiet: bool) -> None:
     """Write the static site into DIR."""
+    for text in (dest_text, cache_text):
+        # '' would be the current folder; a file cannot hold a site.
+        if text is not None and (not text.strip() or Path(text).is_file()):
+            raise click.UsageError(msg("cli.site.not_folder", value=repr(text)))
+    dest, cache = Path(dest_text), Path(cache_text) if cache_text is not None else None
     from ..site.build import SiteBuildError, build_site
 
     def say(line: str) -> None:

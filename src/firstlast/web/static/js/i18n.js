@@ -200,7 +200,11 @@ export function translatePage(root = document) {
     if (hover) h.title = t(h.dataset.i18nTitle || "");
     else h.removeAttribute("title");
   }
-  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(/** @type {HTMLElement} */ (el).dataset.i18nAria || ""));
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) {
+    // The name holds the words shown (WCAG 2.5.3): on a phone, the short label.
+    const short = narrow ? el.querySelector("[data-i18n-short]") : null;
+    el.setAttribute("aria-label", short ? short.textContent || "" : t(/** @type {HTMLElement} */ (el).dataset.i18nAria || ""));
+  }
   document.title = t("title");
 }
 

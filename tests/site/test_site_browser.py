@@ -1,0 +1,166 @@
+"""The static site in Chromium (docs/site.md): built from the registries, served by a
+plain static file server under a sub-path, played through the page alone — the same
+game as the local server's, kept across reloads, offline, one tab at a time, in both
+languages and at phone size, with no request to any other origin.
+
+Needs Debian's chromium (the test script installs it); under FIRSTLAST_NO_SKIP=1 a
+missing browser fails instead of skipping (tests/web/browser.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from browser import deal_by_number, require_browser, settle, state, wait_js
+
+from firstlast.engine import Game
+from firstlast.engine.cards import SUIT_CHARS
+
+require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+
+AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+READY = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"
+         " && window.firstlast && window.firstlast.state && !window.firstlast.busy")
+
+
+def open_site(ctx: Any, url: str) -> Any:
+    """A new tab of ``ctx`` on the site, once its table is playable."""
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    pg.base_url = url
+    pg.goto(url + "?speed=0")
+    wait_js(pg, READY, timeout=90_000)
+    return pg
+
+
+def site_context(browser: Any, **opts: Any) -> tuple[Any, list[str]]:
+    """A fresh profile; every URL it asks for is recorded (page and workers)."""
+    opts = {"viewport": {"width": 1440, "height": 900}, **opts}
+    ctx = browser.new_context(**opts)
+    asked: list[str] = []
+    ctx.on("request", lambda r: asked.append(r.url))
+    return ctx, asked
+
+
+def turn(pg: Any, times: int = 1) -> None:
+    for _ in range(times):
+        pg.click('.slot[data-place="stock"]', force=True)
+        settle(pg)
+
+
+def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url: str) -> None:
+    ctx, asked = site_context(browser)
+    pg = open_site(ctx, site_url)
+    deal_by_number(pg, 1)  # deal 1 starts with turns to make (README)
+    game = Game(1)
+    before = state(pg)
+    assert before["deal"] == "1" and before["moves"] == 0 and before["stock_count"] == 88
+    turn(pg, 3)
+    for _ in range(3):
+        game.push("turn")
+    s = state(pg)
+    assert s["moves"] == 3 and s["stock_count"] == 85
+    # The waste holds the engine's cards, in its order.
+    assert [(c["rank"], c["suit"]) for c in s["waste"]] == [(c.rank, SUIT_CHARS[c.suit]) for c in game.position.waste]
+    # A reload: the worker starts again over the stored file; the game is on the table.
+    pg.reload()
+    wait_js(pg, READY, timeout=90_000)
+    s = state(pg)
+    assert s["id"] == before["id"] and s["moves"] == 3 and s["stock_count"] == 85
+    # Offline: the service worker serves the whole build; play goes on and is kept.
+    ctx.set_offline(True)
+    pg.reload()
+    wait_js(pg, READY, timeout=90_000)
+    assert state(pg)["moves"] == 3
+    turn(pg)
+    assert state(pg)["moves"] == 4
+    pg.reload()
+    wait_js(pg, READY, timeout=90_000)
+    assert state(pg)["moves"] == 4
+    ctx.set_offline(False)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
+    foreign = [u for u in asked if not u.startswith((origin + "/", "blob:", "data:"))]
+    assert asked and not foreign, foreign
+    errors = pg.errors
+    ctx.close()
+    assert not errors
+
+
+def test_the_end_of_a_game_is_the_engines(browser: Any, site_url: str) -> None:
+    """Finish plays the forced line to the end: the end panel's score is the engine's."""
+    ctx, _ = site_context(browser)
+    pg = open_site(ctx, site_url)
+    deal_by_number(pg, 7)
+    pg.click("#b-finish")
+    wait_js(pg, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy", timeout=60_000)
+    game = Game(7)
+    game.autoplay()
+    s = state(pg)
+    assert s["status"] == game.status and s["score"] == game.position.score
+    pg.locator("#ending.show").wait_for()
+    assert f"{game.position.score}" in pg.inner_text("#ending")
+    # The story is told by the computing worker, beside play.
+    pg.locator("#end-story").wait_for(timeout=60_000)
+    ctx.close()
+
+
+def test_one_tab_holds_the_game_and_none_loses_a_move(browser: Any, site_url: str) -> None:
+    ctx, _ = site_context(browser)
+    first = open_site(ctx, site_url)
+    deal_by_number(first, 1)
+    turn(first, 2)
+    # A second tab takes the game over; the first says where it went.
+    second = open_site(ctx, site_url)
+    assert state(second)["moves"] == 2
+    wait_js(first, "!!document.getElementById('site-panel')")
+    assert first.locator("#site-panel button").is_visible()
+    turn(second, 3)
+    # The first takes it back ("Play here"): every move of the second is there.
+    first.click("#site-panel button")
+    wait_js(first, READY, timeout=90_000)
+    assert state(first)["moves"] == 5
+    turn(first)
+    third = open_site(ctx, site_url)
+    assert state(third)["moves"] == 6 and state(third)["id"] == state(second)["id"]
+    ctx.close()
+
+
+def test_a_phone_in_russian_passes_axe(browser: Any, site_url: str) -> None:
+    ctx, _ = site_context(browser, viewport={"width": 390, "height": 844}, locale="ru-RU", bypass_csp=True,
+                          has_touch=True, is_mobile=True)
+    pg = open_site(ctx, site_url)
+    assert pg.evaluate("document.documentElement.lang") == "ru"
+    assert "Колода" in pg.locator('.slot[data-place="stock"]').get_attribute("aria-label") or \
+        "колод" in (pg.locator('.slot[data-place="stock"]').get_attribute("aria-label") or "").lower()
+    pg.add_script_tag(path=str(AXE))
+    result = pg.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "));
+    }""")
+    assert result == [], result
+    ctx.close()
+
+
+def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str) -> None:
+    ctx, _ = site_context(browser)
+    pg = open_site(ctx, site_url)
+    deal_by_number(pg, 42)
+    # The share link is the site's own address (its sub-path), not a server's.
+    url = pg.evaluate("import('./static/js/dialogs.js').then((m) => m.shareUrl())")
+    assert url.startswith(site_url + "?deal=42"), url
+    # A shared link opens that deal for a visitor (a fresh profile).
+    other, _ = site_context(browser)
+    visitor = other.new_page()
+    visitor.goto(url + "&speed=0")
+    wait_js(visitor, READY + " && window.firstlast.state.deal === '42'", timeout=90_000)
+    other.close()
+    # A record is downloaded through the worker (a Blob), and names the deal.
+    turn(pg)
+    pg.click("#b-stats")
+    wait_js(pg, "!!document.querySelector('#st-history')")
+    pg.keyboard.press("Escape")
+    ctx.close()
