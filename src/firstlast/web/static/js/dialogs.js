@@ -170,6 +170,14 @@ export function shareUrl() {
 export async function shareGame() {
   const url = shareUrl();
   if (!url || !app.state) return;
+  // A link to this very machine (the local server) reaches nobody else: say so plainly,
+  // with the link to copy for this computer's own browsers, instead of sharing it.
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
+  $("#share-local").hidden = !local;
+  if (local) {
+    showShareField(url);
+    return;
+  }
   const nav = /** @type {Navigator & {share?: (d: ShareData) => Promise<void>}} */ (navigator);
   if (typeof nav.share === "function") {
     try {
@@ -186,6 +194,11 @@ export async function shareGame() {
       return;
     } catch { /* no permission: show the link */ }
   }
+  showShareField(url);
+}
+
+/** The share dialog, its link selected to copy by hand. @param {string} url */
+function showShareField(url) {
   const field = $input("#share-link");
   field.value = url;
   showModal($dialog("#dlg-share"));
