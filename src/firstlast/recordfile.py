@@ -26,25 +26,26 @@ class RecordFileError(ValueError):
         self.os_error = os_error
 
 
-def read_record_file(path: Path) -> str:
-    """The text of a record file, UTF-8 with or without a byte-order mark."""
+def read_record_file(path: Path, limit: int = MAX_RECORD_BYTES) -> str:
+    """The text of a record file, UTF-8 with or without a byte-order mark; ``limit``:
+    the most bytes read (a backup, ``firstlast import``, may be larger than a record)."""
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
             raise RecordFileError(f"{path}: not a regular file", "not_regular")
-        if st.st_size > MAX_RECORD_BYTES:
-            raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)",
+        if st.st_size > limit:
+            raise RecordFileError(f"{path}: too large for a game record (over {limit:,} bytes)",
                                   "too_large")
         # Non-blocking, and checked again once open: the name may have been swapped meanwhile.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 raise RecordFileError(f"{path}: not a regular file", "not_regular")
-            data = f.read(MAX_RECORD_BYTES + 1)
+            data = f.read(limit + 1)
     except OSError as e:
         raise RecordFileError(f"cannot read {path}: {e.strerror or e}", "unreadable", e) from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordFileError(f"{path}: too large for a game record (over {MAX_RECORD_BYTES:,} bytes)", "too_large")
+    if len(data) > limit:
+        raise RecordFileError(f"{path}: too large for a game record (over {limit:,} bytes)", "too_large")
     try:
         return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the text
     except UnicodeDecodeError:

@@ -252,6 +252,48 @@ def _summary(r: Sequence[object]) -> GameSummary:
                        None if r[11] is None else str(r[11]), None if r[12] is None else str(r[12]))
 
 
+@dataclass(frozen=True)
+class GameRow:
+    """Every stored column of one game, as it is: a backup copies games whole
+    (``firstlast.play.backup``), so that what is derived from them (the statistics)
+    comes back the same."""
+
+    id: str
+    deal: str
+    variant: str
+    moves: str
+    redo: str
+    status: str
+    score: int
+    passes: int
+    version: int
+    created: str
+    updated: str
+    finished: str | None
+    origin: Origin
+    result: str | None
+    result_score: int | None
+    result_passes: int | None
+    abandoned: str | None
+
+
+_ROW_COLUMNS = ("id, deal, variant, moves, redo, status, score, passes, version, created, updated, finished, origin,"
+                " result, result_score, result_passes, abandoned")
+
+
+def _row(r: Sequence[object]) -> GameRow:
+    def opt_int(v: object) -> int | None:
+        return None if v is None else int(str(v))
+
+    def opt_str(v: object) -> str | None:
+        return None if v is None else str(v)
+
+    return GameRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), int(str(r[6])), int(str(r[7])),
+                   int(str(r[8])), str(r[9]), str(r[10]), opt_str(r[11]),
+                   "imported" if r[12] == "imported" else "played", opt_str(r[13]), opt_int(r[14]), opt_int(r[15]),
+                   opt_str(r[16]))
+
+
 class Transaction:
     """Reads and writes inside one SQLite transaction (``GameStore.transaction()``)."""
 
@@ -397,6 +439,38 @@ class Transaction:
             sql += " WHERE player=?"
             args.append(player)
         return [Variant.from_token(r[0]) for r in self.db.execute(sql, args).fetchall()]
+
+    # ------------------------------------------------------------ whole rows (backups)
+    def rows(self, player: str) -> list[GameRow]:
+        """Every game of ``player``, every column, in the order they were stored."""
+        return [_row(r) for r in self.db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE player=? ORDER BY rowid",
+                                                 (player,)).fetchall()]
+
+    def owner(self, game_id: str) -> str | None:
+        """The player whose game ``game_id`` is, or ``None`` when there is none."""
+        row = self.db.execute("SELECT player FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def insert_row(self, player: str, row: GameRow) -> None:
+        """Store ``row`` as a new game of ``player``, every column as given."""
+        self.db.execute(
+            f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (player, row.id, row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes,
+             row.version, row.created, row.updated, row.finished, row.origin, row.result, row.result_score,
+             row.result_passes, row.abandoned))
+
+    def replace_row(self, player: str, row: GameRow) -> None:
+        """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
+        ``UnknownGame`` if ``player`` has no such game."""
+        cur = self.db.execute(
+            "UPDATE games SET deal=?, variant=?, moves=?, redo=?, status=?, score=?, passes=?, version=?, created=?,"
+            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?"
+            " WHERE id=? AND player=?",
+            (row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes, row.version, row.created,
+             row.updated, row.finished, row.origin, row.result, row.result_score, row.result_passes, row.abandoned,
+             row.id, player))
+        if cur.rowcount != 1:
+            raise UnknownGame(f"no such game: {row.id}")
 
 
 def _moves_text(moves: Sequence[Move]) -> str:

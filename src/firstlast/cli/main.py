@@ -36,6 +36,9 @@ from .tui_commands import tui  # noqa: E402, I001
 cli.add_command(tui)
 from .web_commands import play  # noqa: E402, I001
 cli.add_command(play)
+from .backup_commands import export, import_  # noqa: E402, I001
+cli.add_command(export)
+cli.add_command(import_)
 from .site_commands import site  # noqa: E402, I001
 cli.add_command(site)
 

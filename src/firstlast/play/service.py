@@ -26,7 +26,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, S
 from ..engine.errors import RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
-from . import deals
+from . import backup, deals
 from .errors import PlayError
 from .settings import MAX_REDEALS, Settings
 from .stats import Stats, compute
@@ -451,6 +451,30 @@ class PlayService:
 
     def restart(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
         return self.act(player, game_id, "restart", None, version)
+
+    # ------------------------------------------------------------ backups
+    def export_backup(self, player: str | None) -> str:
+        """The text of ``player``'s backup: every game and the settings
+        (``play/backup.py``, docs/backup.md), read from one snapshot."""
+        with self._read() as tx:
+            doc = backup.document(tx, player)
+        return backup.dumps(doc)
+
+    def import_backup(self, player: str | None, text: str) -> backup.ImportReport:
+        """Merge a backup's games and settings into ``player``'s (a new player when
+        ``None`` or unknown; ``.player`` of the answer tells which). The whole file is
+        checked and every game replayed first, outside the write transaction; a bad
+        file is refused (``backup.*``) and stores nothing. The merge is one job: one
+        transaction."""
+        checked = backup.read_backup(text)
+
+        def job(tx: Transaction) -> backup.ImportReport:
+            pid = self._player_or_new(tx, player)
+            return backup.merge(tx, pid, checked, self._cache.drop)
+
+        report = self._write(job)
+        self._known.add(report.player)
+        return report
 
     # ------------------------------------------------------------ statistics
     def stats(self, player: str | None) -> list[Stats]:

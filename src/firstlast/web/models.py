@@ -407,6 +407,61 @@ class Story(Answer):
     sentences: Annotated[list[str], Meta(description="the story told in the player's language")]
 
 
+# ---------------------------------------------------------------------------- backups
+class RestoreRequest(Body):
+    """A backup file's text (docs/backup.md), as a string; a byte-order mark is allowed."""
+
+    backup: Annotated[str, Meta(description="the file's text, at most 16 Mi characters")]
+
+
+Timestamp = Annotated[str, Meta(description="ISO 8601, UTC, milliseconds")]
+
+
+class BackupGame(Answer):
+    """One game of a backup: everything the store keeps of it (docs/backup.md)."""
+
+    id: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{1,64}$")]
+    deal: DealText
+    variant: VariantToken
+    moves: Annotated[str, Meta(description="the moves made, in the engine's notation, one space apart")]
+    redo: Annotated[str, Meta(description="the moves redo would make, next first")]
+    status: GameStatus
+    score: Annotated[int, Meta(ge=0, le=104)]
+    passes: Annotated[int, Meta(ge=1)]
+    result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
+    result_score: Annotated[int, Meta(ge=0, le=104)] | None
+    result_passes: Annotated[int, Meta(ge=1)] | None
+    origin: Literal["played", "imported"]
+    created: Timestamp
+    updated: Timestamp
+    finished: Annotated[str | None, Meta(description="when the result was reached")]
+    abandoned: Annotated[str | None, Meta(description="when it was left unfinished for another game")]
+    version: Annotated[int, Meta(ge=0)]
+
+
+class Backup(Answer):
+    """A player's backup file: every game and the settings (docs/backup.md)."""
+
+    format: Literal["firstlast-backup"]
+    version: Literal[1]
+    app: Annotated[str, Meta(description="the firstlast that wrote it (not read back)")]
+    exported: Timestamp
+    settings: Settings
+    table: Annotated[str | None, Meta(description="the id of the game on the table")]
+    games: Annotated[list[BackupGame], Meta(description="in the order they were stored")]
+
+
+class RestoreReport(Answer):
+    """What a restore did (the merge rule: docs/backup.md)."""
+
+    games: Annotated[int, Meta(description="games in the file")]
+    added: Annotated[int, Meta(description="games that were not here")]
+    updated: Annotated[int, Meta(description="games here that took the file's newer copy, or its result")]
+    kept: Annotated[int, Meta(description="games already here as they are, or newer here")]
+    settings: Annotated[list[str], Meta(description="the settings taken from the file (those still at their default)")]
+    table: Annotated[bool, Meta(description="the file's game went on the table (there was none)")]
+
+
 #: Every answer leaves through this one encoder (made once: no per-request setup).
 _ENCODER: Final = msgspec.json.Encoder()
 encode: Final = _ENCODER.encode

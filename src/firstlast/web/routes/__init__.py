@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Final
 
 from ..context import Endpoint
-from . import games, odds, pages, records, settings, stats, story, texts
+from . import backup, games, odds, pages, records, settings, stats, story, texts
 
 ENDPOINTS: Final[tuple[Endpoint, ...]] = (
     *pages.ENDPOINTS, *texts.ENDPOINTS, *games.ENDPOINTS, *records.ENDPOINTS, *odds.ENDPOINTS, *story.ENDPOINTS,
-    *stats.ENDPOINTS, *settings.ENDPOINTS,
+    *stats.ENDPOINTS, *settings.ENDPOINTS, *backup.ENDPOINTS,
 )

@@ -431,3 +431,76 @@ export interface SettingsChange {
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
 }
+
+/** A player's backup file: every game and the settings (docs/backup.md). */
+export interface Backup {
+  format: "firstlast-backup";
+  version: 1;
+  /** the firstlast that wrote it (not read back) */
+  app: string;
+  /** ISO 8601, UTC, milliseconds */
+  exported: string;
+  settings: Settings;
+  /** the id of the game on the table */
+  table: string | null;
+  /** in the order they were stored */
+  games: BackupGame[];
+}
+
+/** One game of a backup: everything the store keeps of it (docs/backup.md). */
+export interface BackupGame {
+  /** pattern `^[A-Za-z0-9_-]{1,64}$` */
+  id: string;
+  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  deal: string;
+  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  variant: string;
+  /** the moves made, in the engine's notation, one space apart */
+  moves: string;
+  /** the moves redo would make, next first */
+  redo: string;
+  status: "lost" | "playing" | "won";
+  /** 0…104 */
+  score: number;
+  /** ≥ 1 */
+  passes: number;
+  /** the first end reached, kept after undo */
+  result: "lost" | "won" | null;
+  /** 0…104 */
+  result_score: number | null;
+  /** ≥ 1 */
+  result_passes: number | null;
+  origin: "imported" | "played";
+  /** ISO 8601, UTC, milliseconds */
+  created: string;
+  /** ISO 8601, UTC, milliseconds */
+  updated: string;
+  /** when the result was reached */
+  finished: string | null;
+  /** when it was left unfinished for another game */
+  abandoned: string | null;
+  /** ≥ 0 */
+  version: number;
+}
+
+/** A backup file's text (docs/backup.md), as a string; a byte-order mark is allowed. */
+export interface RestoreRequest {
+  /** the file's text, at most 16 Mi characters */
+  backup: string;
+}
+
+/** What a restore did (the merge rule: docs/backup.md). */
+export interface RestoreReport {
+  /** games in the file */
+  games: number;
+  /** games that were not here */
+  added: number;
+  /** games here that took the file's newer copy, or its result */
+  updated: number;
+  /** games already here as they are, or newer here */
+  kept: number;
+  /** the settings taken from the file (those still at their default) */
+  settings: string[];
+  /** the file's game went on the table (there was none) */
+  table: boolean;
+}

@@ -142,4 +142,10 @@ export const api = {
   settings: () => call("GET", "/api/settings"),
   /** @param {SettingsChange} s @returns {Promise<Settings>} */
   saveSettings: (s) => call("PUT", "/api/settings", s),
+  /** The player's backup (docs/backup.md): every game and the settings, as the file's text.
+   * @returns {Promise<string>} */
+  backup: () => call("GET", "/api/backup", undefined, { text: true }),
+  /** Restore a backup from the file's text: its games are checked and merged with the player's.
+   * @param {string} text @returns {Promise<import("./api-types").RestoreReport>} */
+  restoreBackup: (text) => call("POST", "/api/backup", { backup: text }),
 };

@@ -2,6 +2,7 @@
 // the history of finished games with replay, export and import.
 
 import { api } from "./api.js";
+import { wireBackup } from "./backup.js";
 import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
 import { $, $dialog, $input } from "./store.js";
 
@@ -250,6 +251,7 @@ export function openStats(context) {
   const dlg = $dialog("#dlg-stats");
   if (!wired) {
     wired = true;
+    wireBackup({ toast: (text, kind) => ctx.toast(text, kind), reload: load });
     const input = $input("#import-file");
     input.addEventListener("change", async () => {
       const file = input.files && input.files[0];

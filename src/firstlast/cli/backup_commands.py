@@ -1,0 +1,144 @@
+"""``firstlast export`` and ``import``: the local player's backup (docs/backup.md).
+
+Both work on the local player (``store.local_player()``, the one the terminal game and
+``firstlast play`` use) of the database ``--db`` names, through the play layer's one
+backup policy (``play/backup.py``). ``FILE`` ``-`` is standard output or input.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import click
+
+from .. import i18n
+from ..play import PlayError, PlayService
+from ..play.backup import MAX_BACKUP_CHARS, ImportReport
+from ..recordfile import RecordFileError, read_record_file
+from ..store import GameStore, StoreError, default_db_path
+from .engine_commands import _save_target, _write_atomic
+from .lang import command, current_lang, msg, option, os_error_text
+from .options import FilePath
+
+#: The most bytes read from a file or standard input: a backup's characters are at
+#: least that many bytes.
+MAX_BACKUP_BYTES = MAX_BACKUP_CHARS
+
+
+def _service(db: Path | None) -> PlayService:
+    try:
+        return PlayService(GameStore(db if db is not None else default_db_path()))
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def error_text(e: PlayError) -> str:
+    """A play-layer refusal (a backup's above all) in the current language, from its
+    code and parameters: a move the engine refused is said from the engine's code
+    (``i18n.refusal_text``/``invalid_text``); a sentence whose parameters do not fill
+    the catalog's keeps the play layer's English."""
+    lang = current_lang()
+    params = dict(e.params)
+    try:
+        if isinstance(params.get("refusal"), str):
+            params["reason"] = i18n.refusal_text(str(params["refusal"]), params, lang)
+        elif isinstance(params.get("invalid"), str):
+            params["reason"] = i18n.invalid_text(str(params["invalid"]), params, lang)
+    except (KeyError, ValueError):
+        pass
+    template = i18n.catalog(lang).get(f"error.{e.code}")
+    if template is None or not i18n.placeholders(template) <= set(params):
+        return e.message
+    return i18n.fill(template, params)
+
+
+def _local(play: PlayService) -> str:
+    try:
+        return play.local_player()
+    except PlayError as e:
+        raise click.ClickException(error_text(e)) from None
+
+
+def report_text(report: ImportReport) -> str:
+    """What an import did, in words ("12 games imported, 3 already here.")."""
+    lang = current_lang()
+    added = i18n.plural(lang, "backup.added", report.added)
+    kept = i18n.plural(lang, "backup.kept", report.kept)
+    if report.updated:
+        text = msg("backup.done_updated", added=added, updated=i18n.plural(lang, "backup.updated", report.updated),
+                   kept=kept)
+    else:
+        text = msg("backup.done", added=added, kept=kept)
+    if report.settings:
+        text += " " + i18n.plural(lang, "backup.settings", len(report.settings))
+    return text
+
+
+@command("cli.export.help")
+@click.argument("file", type=FilePath())
+@option("--db", "db", type=FilePath(), default=None, help_key="cli.backup.help.db")
+def export(file: Path, db: Path | None) -> None:
+    """Write the local player's backup to FILE (``-``: standard output)."""
+    to_stdout = str(file) == "-"
+    if not to_stdout:
+        _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
+    play = _service(db)
+    try:
+        text = play.export_backup(_local(play))
+    except PlayError as e:
+        raise click.ClickException(error_text(e)) from None
+    games = len(json.loads(text)["games"])
+    if to_stdout:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        click.echo(msg("cli.export.done_stdout", games=i18n.plural(current_lang(), "backup.games", games)), err=True)
+        return
+    _write_atomic(file, text)
+    click.echo(msg("cli.export.done", path=file, games=i18n.plural(current_lang(), "backup.games", games)))
+
+
+def _read(file: Path) -> str:
+    if str(file) != "-":
+        try:
+            return read_record_file(file, MAX_BACKUP_BYTES)
+        except RecordFileError as e:
+            raise click.ClickException(_file_error_text(file, e)) from None
+    data = sys.stdin.buffer.read(MAX_BACKUP_BYTES + 1)
+    if len(data) > MAX_BACKUP_BYTES:
+        raise click.ClickException(msg("cli.import.too_large", path="-", max=f"{MAX_BACKUP_BYTES:,}"))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise click.ClickException(msg("cli.read.not_text", path="-")) from None
+
+
+def _file_error_text(file: Path, e: RecordFileError) -> str:
+    if e.code == "unreadable" and e.os_error is not None:
+        return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
+    if e.code == "not_regular":
+        return msg("cli.read.not_regular", path=file)
+    if e.code == "too_large":
+        return msg("cli.import.too_large", path=file, max=f"{MAX_BACKUP_BYTES:,}")
+    if e.code == "not_text":
+        return msg("cli.read.not_text", path=file)
+    return str(e)
+
+
+@command("cli.import.help", name="import")
+@click.argument("file", type=FilePath())
+@option("--db", "db", type=FilePath(), default=None, help_key="cli.backup.help.db")
+def import_(file: Path, db: Path | None) -> None:
+    """Restore a backup FILE (``-``: standard input) into the local player's games."""
+    text = _read(file)
+    play = _service(db)
+    try:
+        report = play.import_backup(_local(play), text)
+    except PlayError as e:
+        raise click.ClickException(msg("cli.import.bad", path=file, error=error_text(e))) from None
+    except (StoreError, sqlite3.Error) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(report_text(report))
+

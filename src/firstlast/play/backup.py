@@ -1,0 +1,419 @@
+"""Backups: one file with all of a player's games and settings (docs/backup.md).
+
+Browser storage can be cleared, and a player may move between the static site and a
+local server: a backup carries everything the store keeps of the player's games — the
+deal, the variant, the moves and the redo line, the result reached first, the origin,
+the abandoned mark, the timestamps, the ids and versions — so that the statistics,
+which are derived from the games, come back the same; and the player's settings.
+
+The policy, once for every face (``PlayService.export_backup``/``import_backup``, the
+CLI's ``firstlast export``/``import``, ``GET``/``POST /api/backup``):
+
+* **Nothing in the file is trusted.** Every field is checked, every game is replayed
+  through the engine (its moves, then its redo line), and what the file says was
+  derived (status, score, passes) must be what the replay gives. One bad game refuses
+  the whole file, with a coded ``PlayError`` (``backup.*``), and nothing is stored.
+  The file's size, its number of games and its moves in all are bounded (below), and
+  checked before any game is replayed; the replays run before the write transaction,
+  so a big restore never holds up other players' moves.
+* **Merge without duplicates.** A game of the file *is* a stored game of the player
+  when it has the same id, or else the same deal, variant and creation time (a game
+  whose id another player holds is stored under a new id, and found again by that
+  key). A game not here is added (with its own id when that id is free); a game here
+  takes the newer copy's moves, redo line and abandoned mark — newer by ``updated``,
+  then by ``version`` — and the result reached first by either copy (a result is never
+  erased: docs/play.md). Importing the same file twice changes nothing the second time.
+* **Settings** from the file apply only to the settings the player still has at their
+  default: a choice the player made here is never overwritten.
+* **The table**: the file's game on the table goes on the player's table only when the
+  player has none.
+
+All the writes of one import are one job of the group writer: one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Final
+
+from .. import __version__
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
+from ..engine.cards import clip
+from ..store import GameRow, Origin, Transaction, new_id
+from .deals import parse_deal
+from .errors import PlayError
+from .settings import Settings, parse_variant
+
+#: The file's ``format`` and the ``version`` this module writes and reads.
+FORMAT: Final = "firstlast-backup"
+VERSION: Final = 1
+#: Largest backup read or written, in characters (a game takes about 1.5 KB).
+MAX_BACKUP_CHARS: Final = 16 * 2**20
+#: Most games in one backup.
+MAX_BACKUP_GAMES: Final = 10_000
+#: Most moves (moves and redo lines together) of all the games of one backup: each is
+#: replayed, at about 100,000 moves a second.
+MAX_BACKUP_MOVES: Final = 3_000_000
+#: A JSON number with more digits than this is refused before Python reads it.
+_MAX_DIGITS: Final = 30
+_ID: Final = re.compile("^[A-Za-z0-9_-]{1,64}$")
+_MAX_TEXT: Final = 200  # ``app``, ``exported``, a timestamp
+_MAX_VERSION: Final = 2**53 - 1
+
+#: The top-level fields: required, then optional.
+TOP_REQUIRED: Final = ("format", "version", "games")
+TOP_OPTIONAL: Final = ("app", "exported", "settings", "table")
+#: A game's fields, in the order they are written: required, then optional.
+GAME_REQUIRED: Final = ("id", "deal", "variant", "moves", "created", "updated")
+GAME_OPTIONAL: Final = ("redo", "status", "score", "passes", "result", "result_score", "result_passes", "origin",
+                        "finished", "abandoned", "version")
+GAME_FIELDS: Final = (*GAME_REQUIRED[:4], "redo", "status", "score", "passes", "result", "result_score",
+                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version")
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup file, read and checked whole (``read_backup``): its settings (only the
+    keys it gives), the id of its game on the table, and its games as rows to store."""
+
+    settings: Mapping[str, object]
+    table: str | None
+    games: tuple[GameRow, ...]
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did: games ``added``, ``updated`` (the file's copy was newer, or
+    brought a result), ``kept`` (already here as they are, or newer here); the setting
+    keys taken from the file; whether the file's game went on the table."""
+
+    player: str
+    added: int
+    updated: int
+    kept: int
+    settings: tuple[str, ...]
+    table: bool
+
+    @property
+    def games(self) -> int:
+        return self.added + self.updated + self.kept
+
+
+# ---------------------------------------------------------------------------- export
+def game_json(row: GameRow) -> dict[str, object]:
+    """One game as the file writes it (docs/backup.md), every field."""
+    return {
+        "id": row.id, "deal": row.deal, "variant": row.variant, "moves": row.moves, "redo": row.redo,
+        "status": row.status, "score": row.score, "passes": row.passes, "result": row.result,
+        "result_score": row.result_score, "result_passes": row.result_passes, "origin": row.origin,
+        "created": row.created, "updated": row.updated, "finished": row.finished, "abandoned": row.abandoned,
+        "version": row.version,
+    }
+
+
+def document(tx: Transaction, player: str | None) -> dict[str, object]:
+    """The backup of ``player`` (no games and the default settings for ``None``), as a
+    JSON-ready dict. Refused (``backup.too_many``/``too_long``) past the bounds an
+    import would refuse, so that no backup is written that cannot be restored."""
+    rows = tx.rows(player) if player is not None else []
+    settings = Settings.from_stored(tx.settings(player)) if player is not None else Settings()
+    table = tx.current(player) if player is not None else None
+    if table not in {r.id for r in rows}:
+        table = None
+    if len(rows) > MAX_BACKUP_GAMES:
+        raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
+    moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
+    if moves > MAX_BACKUP_MOVES:
+        raise PlayError("backup.too_long", count=moves, max=MAX_BACKUP_MOVES)
+    return {"format": FORMAT, "version": VERSION, "app": f"firstlast {__version__}",
+            "exported": datetime.now(UTC).isoformat(timespec="milliseconds"), "settings": settings.to_json(),
+            "table": table, "games": [game_json(r) for r in rows]}
+
+
+def dumps(doc: Mapping[str, object]) -> str:
+    """The file's text: UTF-8 JSON, the header one field a line, then one game a line."""
+    head = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in doc.items() if k != "games"]
+    games = doc.get("games")
+    assert isinstance(games, list)
+    lines = ["  " + json.dumps(g, ensure_ascii=False, separators=(", ", ": ")) for g in games]
+    body = ' "games": []' if not lines else ' "games": [\n' + ",\n".join(lines) + "\n ]"
+    text = "{\n" + "\n".join(head) + ("\n" if head else "") + body + "\n}\n"
+    if len(text) > MAX_BACKUP_CHARS:
+        raise PlayError("backup.too_large", max=MAX_BACKUP_CHARS // 2**20)
+    return text
+
+
+# ---------------------------------------------------------------------------- reading
+def _big_number(text: str) -> int:
+    """JSON's integers, refused past ``_MAX_DIGITS`` digits before ``int()`` (which
+    would fail past 4,300 and take its time before that)."""
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise PlayError("backup.field", where="a number", reason=f"has {len(text):,} digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> object:
+    raise PlayError("backup.field", where="a number", reason=f"is {text}, which JSON does not allow")
+
+
+def _fault(where: str, reason: str) -> PlayError:
+    return PlayError("backup.field", where=where, reason=reason)
+
+
+def _fields(value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise _fault(where, "must be a JSON object")
+    for key in value:
+        if key not in required and key not in optional:
+            raise _fault(f"{where}.{clip(str(key), 40)}" if where else clip(str(key), 40), "is not a field of a backup")
+    for key in required:
+        if key not in value:
+            raise _fault(f"{where}.{key}" if where else key, "is missing")
+    return value
+
+
+def _int(value: object, where: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _fault(where, f"must be a whole number {lo}…{hi}")
+    return value
+
+
+def _opt_int(value: object, where: str, lo: int, hi: int) -> int | None:
+    return None if value is None else _int(value, where, lo, hi)
+
+
+def _text(value: object, where: str, limit: int = _MAX_TEXT) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise _fault(where, f"must be a string of at most {limit:,} characters")
+    return value
+
+
+def _time(value: object, where: str) -> str:
+    """A timestamp (ISO 8601; one without a zone is UTC), as the store writes them:
+    UTC, milliseconds."""
+    text = _text(value, where)
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise _fault(where, "must be a date and time (ISO 8601)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _opt_time(value: object, where: str) -> str | None:
+    return None if value is None else _time(value, where)
+
+
+def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> Game:
+    """The game, replayed move by move (its redo line too, then taken back): any move
+    the engine refuses or cannot read refuses the backup (``backup.game``)."""
+    game = Game(deal, variant)
+    for i, text in enumerate([*moves, *redo], start=1):
+        try:
+            game.push(text)
+        except IllegalMoveError as e:
+            params = {k: v for k, v in e.params.items() if k not in ("need_phrase", "where")}
+            raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
+                            rule=e.rule, refusal=e.code, **params) from None
+        except InvalidMoveError as e:
+            raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
+                            invalid=e.code, **e.params) from None
+    for _ in redo:
+        game.undo()
+    return game
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A game's fields, checked one by one; replayed later (``_checked``)."""
+
+    n: int
+    where: str
+    deal: int
+    variant: Variant
+    moves: list[str]
+    redo: list[str]
+    fields: dict[str, object]
+    row: GameRow
+
+
+def _read_game(n: int, value: object) -> _Read:
+    where = f"games[{n - 1}]"
+    g = _fields(value, where, GAME_REQUIRED, GAME_OPTIONAL)
+    gid = _text(g["id"], f"{where}.id", 64)
+    if not _ID.fullmatch(gid):
+        raise _fault(f"{where}.id", "must be 1…64 letters, digits, - or _")
+    try:
+        deal = parse_deal(g["deal"])
+    except PlayError as e:
+        raise _fault(f"{where}.deal", e.message) from None
+    if not isinstance(g["variant"], str):
+        raise _fault(f"{where}.variant", "must be a variant token (r3, ru, r0w, r3n …)")
+    try:
+        variant = parse_variant(g["variant"])
+    except PlayError as e:
+        raise _fault(f"{where}.variant", e.message) from None
+    moves = _text(g["moves"], f"{where}.moves", MAX_BACKUP_CHARS).split()
+    redo = _text(g.get("redo", ""), f"{where}.redo", MAX_BACKUP_CHARS).split()
+    result = g.get("result")
+    if result not in (None, "won", "lost"):
+        raise _fault(f"{where}.result", 'must be "won", "lost" or null')
+    origin = g.get("origin", "played")
+    if origin not in ("played", "imported"):
+        raise _fault(f"{where}.origin", 'must be "played" or "imported"')
+    origin_: Origin = "imported" if origin == "imported" else "played"
+    passes_max = 10**9 if variant.redeals is None else variant.redeals + 1
+    row = GameRow(
+        id=gid, deal=str(deal), variant=variant.token, moves=" ".join(moves), redo=" ".join(redo), status="playing",
+        score=0, passes=1, version=_int(g.get("version", 0), f"{where}.version", 0, _MAX_VERSION),
+        created=_time(g["created"], f"{where}.created"), updated=_time(g["updated"], f"{where}.updated"),
+        finished=_opt_time(g.get("finished"), f"{where}.finished"), origin=origin_,
+        result=None if result is None else str(result),
+        result_score=_opt_int(g.get("result_score"), f"{where}.result_score", 0, 104),
+        result_passes=_opt_int(g.get("result_passes"), f"{where}.result_passes", 1, passes_max),
+        abandoned=_opt_time(g.get("abandoned"), f"{where}.abandoned"),
+    )
+    if row.result is None and (row.result_score is not None or row.result_passes is not None):
+        raise _fault(f"{where}.result", "is null, but result_score or result_passes is given")
+    if row.result is not None:
+        if row.result_score is None or row.result_passes is None or row.finished is None:
+            raise _fault(f"{where}.result", "needs result_score, result_passes and finished")
+        if (row.result == "won") != (row.result_score == 104):
+            raise _fault(f"{where}.result_score", "must be 104 for a won game, and only then")
+    return _Read(n, where, deal, variant, moves, redo, g, row)
+
+
+def _checked(r: _Read) -> GameRow:
+    """``r``'s row once its game replays, with what the replay derives."""
+    game = _replay(r.n, r.deal, r.variant, r.moves, r.redo)
+    pos = game.position
+    for name, derived in (("status", pos.status), ("score", pos.score), ("passes", pos.passes)):
+        if name in r.fields and r.fields[name] != derived:
+            given = clip(json.dumps(r.fields[name]), 20)
+            raise _fault(f"{r.where}.{name}", f"is {given}, but the moves give {derived}")
+    if pos.status != "playing" and r.row.result is None:
+        raise _fault(f"{r.where}.result", "is missing: the moves reach the end of the game")
+    return replace(r.row, status=pos.status, score=pos.score, passes=pos.passes)
+
+
+def read_backup(text: str) -> Backup:
+    """Read and check a backup's text whole: every field, every game replayed. Any
+    fault is a ``PlayError`` (``backup.*``); nothing is stored here."""
+    if len(text) > MAX_BACKUP_CHARS:
+        raise PlayError("backup.too_large", max=MAX_BACKUP_CHARS // 2**20)
+    text = text.removeprefix("\ufeff")
+    try:
+        doc = json.loads(text, parse_int=_big_number, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise PlayError("backup.json", line=e.lineno, column=e.colno) from None
+    except RecursionError:
+        raise PlayError("backup.format") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise PlayError("backup.format")
+    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
+        raise PlayError("backup.version", version=clip(json.dumps(doc.get("version")), 20), supported=VERSION)
+    _fields(doc, "", TOP_REQUIRED, TOP_OPTIONAL)
+    for key in ("app", "exported"):
+        if key in doc:
+            _text(doc[key], key)
+    settings = doc.get("settings", {})
+    if not isinstance(settings, dict):
+        raise _fault("settings", "must be a JSON object")
+    try:
+        Settings().updated(settings)
+    except PlayError as e:
+        raise _fault("settings", e.message) from None
+    games = doc["games"]
+    if not isinstance(games, list):
+        raise _fault("games", "must be a list")
+    if len(games) > MAX_BACKUP_GAMES:
+        raise PlayError("backup.too_many", count=len(games), max=MAX_BACKUP_GAMES)
+    read = [_read_game(n, g) for n, g in enumerate(games, start=1)]
+    seen: dict[str, int] = {}
+    for r in read:
+        if r.row.id in seen:
+            raise _fault(f"{r.where}.id", f"is the id of games[{seen[r.row.id] - 1}] too")
+        seen[r.row.id] = r.n
+    moves = sum(len(r.moves) + len(r.redo) for r in read)
+    if moves > MAX_BACKUP_MOVES:
+        raise PlayError("backup.too_long", count=moves, max=MAX_BACKUP_MOVES)
+    table = doc.get("table")
+    if table is not None and (not isinstance(table, str) or table not in seen):
+        raise _fault("table", "must be the id of a game of the backup, or null")
+    return Backup(dict(settings), table, tuple(_checked(r) for r in read))
+
+
+# ---------------------------------------------------------------------------- merging
+def _newer(a: GameRow, b: GameRow) -> bool:
+    """Whether ``a`` is a newer copy than ``b``: updated later, or as late with a higher
+    version (timestamps as the store writes them compare as text)."""
+    return (a.updated, a.version) > (b.updated, b.version)
+
+
+def merged(here: GameRow, there: GameRow) -> GameRow:
+    """The stored game ``here`` once the file's copy ``there`` of it is merged in: the
+    newer copy's moves, redo line, abandoned mark and times; the result reached first
+    (by ``finished``) by either copy; ``here``'s id, origin and creation. Its version is
+    past both when it changes anything, so that a face showing the old copy is told
+    (``game.changed``)."""
+    newer = there if _newer(there, here) else here
+    results = [r for r in (here, there) if r.result is not None]
+    first = min(results, key=lambda r: (r.finished or "", r is there)) if results else None
+    out = replace(newer, id=here.id, origin=here.origin, created=here.created, version=here.version)
+    if first is not None:
+        out = replace(out, result=first.result, result_score=first.result_score, result_passes=first.result_passes,
+                      finished=first.finished)
+    if out == here:
+        return here
+    return replace(out, version=max(here.version, there.version) + 1)
+
+
+def merge(tx: Transaction, player: str, backup: Backup, dropped: Callable[[str], None]) -> ImportReport:
+    """Store ``backup`` into ``player``'s games and settings (the merge rule above), in
+    the caller's transaction; ``dropped(id)`` is told each stored game that changed
+    (the service's cached copy of it is stale)."""
+    stored = tx.rows(player)
+    by_id = {r.id: r for r in stored}
+    file_ids = {g.id for g in backup.games}
+    by_key: dict[tuple[str, str, str], GameRow] = {}
+    for r in stored:
+        if r.id not in file_ids:
+            by_key.setdefault((r.deal, r.variant, r.created), r)
+    ids: dict[str, str] = {}  # the file's id -> the stored game's
+    added = updated = kept = 0
+    for g in backup.games:
+        here = by_id.get(g.id) or by_key.pop((g.deal, g.variant, g.created), None)
+        if here is None:
+            gid = g.id if tx.owner(g.id) is None else new_id()
+            tx.insert_row(player, replace(g, id=gid))
+            ids[g.id] = gid
+            added += 1
+            continue
+        ids[g.id] = here.id
+        out = merged(here, g)
+        if out is here:
+            kept += 1
+            continue
+        tx.replace_row(player, out)
+        dropped(here.id)
+        updated += 1
+    # Settings: only those the player still has at their default.
+    mine = Settings.from_stored(tx.settings(player))
+    theirs = Settings().updated(backup.settings)
+    default = Settings()
+    taken = tuple(key for key in Settings.FIELDS if key in backup.settings
+                  and getattr(mine, key) == getattr(default, key) != getattr(theirs, key))
+    if taken:
+        tx.save_settings(player, mine.updated({k: theirs.to_json()[k] for k in taken}).to_json())
+    # The table: the file's game, when the player has none there.
+    table = False
+    current = tx.current(player)
+    if backup.table is not None and (current is None or tx.owner(current) != player):
+        tx.set_current(player, ids[backup.table])
+        table = True
+    return ImportReport(player, added, updated, kept, taken, table)

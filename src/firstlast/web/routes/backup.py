@@ -1,0 +1,47 @@
+"""Backups: all of the player's games and settings in one file, to download and to
+restore (the policy is ``firstlast.play.backup``; the format docs/backup.md)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...play.backup import MAX_BACKUP_CHARS
+from .. import models as m
+from ..context import Endpoint, WebGame
+from ..inputs import decode
+
+#: A restore's JSON body: the file's text as a JSON string (its quotes escaped).
+MAX_RESTORE_BODY: Final = 2 * MAX_BACKUP_CHARS + 64 * 1024
+
+
+async def backup(web: WebGame, request: Request) -> Response:
+    pid = await web.player(request)
+    text = await web.run(web.play.export_backup, pid)
+    day = datetime.now(UTC).date().isoformat()
+    return Response(text, media_type="application/json", headers={
+        "content-disposition": f'attachment; filename="firstlast-backup-{day}.json"',
+        "cache-control": "no-store",
+    })
+
+
+async def restore(web: WebGame, request: Request) -> Response:
+    # JSON with the file as a string, like a record's import: a cross-site form cannot send that.
+    body = await decode(request, m.RestoreRequest, MAX_RESTORE_BODY)
+    pid = await web.player(request)
+    report = await web.run(web.play.import_backup, pid, body.backup)
+    return web.answer(request, pid, report.player, m.RestoreReport(
+        games=report.games, added=report.added, updated=report.updated, kept=report.kept,
+        settings=list(report.settings), table=report.table))
+
+
+ENDPOINTS: Final = (
+    Endpoint("GET", "/api/backup", backup, "the player's backup: every game and the settings, as a download",
+             answers={200: m.Backup}),
+    Endpoint("POST", "/api/backup", restore,
+             "restore a backup: every game checked by replaying it, merged without duplicates; a bad file stores"
+             " nothing", body=m.RestoreRequest, answers={200: m.RestoreReport}),
+)

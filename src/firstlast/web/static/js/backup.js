@@ -1,0 +1,99 @@
+// The statistics dialog's backup buttons (docs/backup.md): all of the player's games and
+// settings saved as one file, and a file restored, merged with them without duplicates.
+// Both go through the api layer: on the static site a worker answers the API, so the
+// file is handed to the browser from a Blob URL, never from a link to the API.
+
+import { ApiError, api } from "./api.js";
+import { has, plural, refusalText, t } from "./i18n.js";
+import { loadSettings } from "./settings.js";
+import { $, $input } from "./store.js";
+
+/** @typedef {import("./api-types").RestoreReport} RestoreReport */
+/** @typedef {import("./i18n.js").Args} Args */
+
+/**
+ * What the buttons ask of the dialog.
+ * @typedef {object} BackupContext
+ * @property {(text: string, kind?: "info" | "error") => void} toast said to screen readers too
+ * @property {() => Promise<void>} reload redraw the statistics after a restore
+ */
+
+/** Hand ``text`` to the browser as the file ``name``, through a Blob URL.
+ * @param {string} name @param {string} text @param {string} type */
+function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A refusal of a backup in the page's language, from its code and parameters
+ * (``error.<code>``; a move the engine refused, from the engine's code), else the
+ * server's sentence. @param {unknown} err */
+export function backupError(err) {
+  if (!(err instanceof ApiError)) return String(err instanceof Error ? err.message : err);
+  if (err.status === 0) return t("err_network");
+  /** @type {Args} */
+  const params = { ...err.params };
+  if (typeof err.params.refusal === "string") {
+    const why = refusalText(err.params.refusal, err.params);
+    if (why) params.reason = why;
+  }
+  const key = `error.${err.code}`;
+  if (err.code && has(key)) {
+    const text = t(key, params);
+    if (!/\{\w+\}/.test(text)) return text;
+  }
+  return err.message;
+}
+
+/** What a restore did, in words ("12 games imported, 3 already here.").
+ * @param {RestoreReport} r */
+export function reportText(r) {
+  const added = plural("backup.added", r.added);
+  const kept = plural("backup.kept", r.kept);
+  let text = r.updated
+    ? t("backup.done_updated", { added, updated: plural("backup.updated", r.updated), kept })
+    : t("backup.done", { added, kept });
+  if (r.settings.length) text += " " + plural("backup.settings", r.settings.length);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The file's name: the day it was made. */
+function fileName() {
+  return `firstlast-backup-${new Date().toISOString().slice(0, 10)}.json`;
+}
+
+/** Wire the two buttons (once). @param {BackupContext} ctx */
+export function wireBackup(ctx) {
+  const save = $("#backup-save");
+  save.addEventListener("click", async () => {
+    try {
+      const text = await api.backup();
+      const games = JSON.parse(text).games.length;
+      download(fileName(), text, "application/json");
+      ctx.toast(t("backup_saved", { games: plural("backup.games", games) }));
+    } catch (err) {
+      ctx.toast(t("backup_failed", { error: backupError(err) }), "error");
+    }
+  });
+  const input = $input("#backup-file");
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    try {
+      const report = await api.restoreBackup(await file.text());
+      if (report.settings.length) await loadSettings(); // the language or the speed may be the file's now
+      ctx.toast(reportText(report));
+      await ctx.reload();
+    } catch (err) {
+      ctx.toast(t("backup_bad", { error: backupError(err) }), "error");
+    }
+  });
+}

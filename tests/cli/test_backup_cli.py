@@ -1,0 +1,221 @@
+"""``firstlast export`` and ``import`` (docs/backup.md): the local player's backup, a
+round trip through a file or a pipe, what an import says in both languages, and bad
+input: one line, a non-zero exit, never a traceback, nothing stored."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firstlast.cli.main import main
+from firstlast.play import PlayService
+from firstlast.store import GameStore
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str, out: str = "") -> bool:
+    return (err.startswith(("firstlast: error: ", "firstlast: ошибка: ")) and err.count("\n") == 1
+            and "Traceback" not in err + out)
+
+
+def played(db: Path) -> PlayService:
+    """The local player of ``db`` with a won game, a lost one and one on the table."""
+    play = PlayService(GameStore(db))
+    pid = play.local_player()
+    for deal in (7, 1):
+        g = play.start(pid, "number", deal)
+        play.step(pid, g.id, 10_000)
+    g = play.start(pid, "number", 0)
+    play.step(pid, g.id, 5)
+    play.update_settings(pid, {"speed": 1})
+    return play
+
+
+def summary(db: Path) -> tuple[list[dict[str, object]], int, int]:
+    play = PlayService(GameStore(db))
+    pid = play.local_player()
+    return [s.to_json() for s in play.stats(pid)], len(play.games(pid, limit=1000)), play.settings(pid).speed
+
+
+def test_export_then_import_into_a_fresh_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, target, file = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3", tmp_path / "backup.json"
+    played(source)
+    code, out, err = run(capsys, "export", str(file), "--db", str(source))
+    assert code == 0 and err == "" and out == f"Backup written to {file}: 3 games.\n"
+    assert json.loads(file.read_text(encoding="utf-8"))["format"] == "firstlast-backup"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+    code, out, err = run(capsys, "import", str(file), "--db", str(target))
+    assert code == 0 and err == ""
+    assert out == "3 games imported, 0 already here. 1 setting was taken from the backup.\n"
+    assert summary(target) == summary(source) and summary(target)[0][0]["won"] == 1
+    code, out, _ = run(capsys, "import", str(file), "--db", str(target))
+    assert code == 0 and out == "0 games imported, 3 already here.\n"
+    assert summary(target) == summary(source)
+
+
+def test_a_newer_copy_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, target, file = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3", tmp_path / "backup.json"
+    play = played(source)
+    run(capsys, "export", str(file), "--db", str(source))
+    run(capsys, "import", str(file), "--db", str(target))
+    pid = play.local_player()
+    table = play.current(pid)
+    assert table is not None
+    play.step(pid, table.id, 4)
+    run(capsys, "export", str(file), "--db", str(source))
+    code, out, _ = run(capsys, "--lang", "ru", "import", str(file), "--db", str(target))
+    assert code == 0 and out == "0 игр загружено, 1 обновлена по более новой копии, 2 уже были здесь.\n"
+
+
+def test_export_overwrites_atomically_and_keeps_the_permissions(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    source, file = tmp_path / "a.sqlite3", tmp_path / "backup.json"
+    played(source)
+    file.write_text("old\n", encoding="utf-8")
+    file.chmod(0o600)
+    code, _, _ = run(capsys, "export", str(file), "--db", str(source))
+    assert code == 0 and json.loads(file.read_text(encoding="utf-8"))["version"] == 1
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite3", "backup.json"]
+
+
+def test_standard_output_and_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+    played(source)
+    code, out, err = run(capsys, "export", "-", "--db", str(source))
+    assert code == 0 and json.loads(out)["games"] and err == "Backup written: 3 games.\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(out.encode("utf-8")), encoding="utf-8"))
+    code, out, err = run(capsys, "import", "-", "--db", str(target))
+    assert code == 0 and out.startswith("3 games imported") and err == ""
+    assert summary(target) == summary(source)
+
+
+def test_a_real_pipe_between_two_processes(tmp_path: Path) -> None:
+    source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+    played(source)
+    cli = [sys.executable, "-m", "firstlast.cli.main"]
+    export = subprocess.run([*cli, "export", "-", "--db", str(source)], capture_output=True, timeout=120, check=True)
+    imported = subprocess.run([*cli, "import", "-", "--db", str(target)], input=export.stdout, capture_output=True,
+                              timeout=120, check=False)
+    assert imported.returncode == 0 and imported.stdout.decode().startswith("3 games imported")
+    assert summary(target) == summary(source)
+
+
+def _good(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    source, file = tmp_path / "src.sqlite3", tmp_path / "good.json"
+    played(source)
+    run(capsys, "export", str(file), "--db", str(source))
+    return json.loads(file.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _with_game(doc: dict[str, object], **changes: object) -> str:
+    games = doc["games"]
+    assert isinstance(games, list)
+    return json.dumps({**doc, "games": [*games[:-1], {**games[-1], **changes}]})
+
+
+@pytest.mark.parametrize(("name", "content", "words"), [
+    ("not-utf8.json", b"\xff\xfe{}", "not a text file (not UTF-8)"),
+    ("not-json.json", b"this is not JSON\n", "nothing was imported: the backup is not JSON (line 1, column 1)"),
+    ("list.json", b"[1, 2]", "nothing was imported: not a firstlast backup"),
+    ("format.json", b'{"format": "other", "version": 1, "games": []}', "not a firstlast backup"),
+    ("version.json", b'{"format": "firstlast-backup", "version": 7, "games": []}', "is of version 7"),
+    ("huge-number.json", b'{"format": "firstlast-backup", "version": 1, "games": [{"deal": ' + b"9" * 5000 + b"}]}",
+     "has 5,000 digits"),
+    ("huge-deal.json", "deal", "games[2].deal: deal numbers go from 0 to 18446744073709551615"),
+    ("illegal.json", "illegal", "game 3 of the backup (deal 0) does not replay: move 1 (turn): a card that fits must"
+                                " be played before turning (R9)"),
+])
+def test_bad_files_are_one_line_and_store_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+                                                  content: bytes | str, words: str) -> None:
+    if content == "deal":
+        content = _with_game(_good(tmp_path, capsys), deal="9" * 5000).encode()
+    elif content == "illegal":
+        doc = _good(tmp_path, capsys)
+        games = doc["games"]
+        assert isinstance(games, list)
+        content = _with_game(doc, moves="turn " + games[-1]["moves"]).encode()
+    assert isinstance(content, bytes)
+    file, db = tmp_path / name, tmp_path / "target.sqlite3"
+    file.write_bytes(content)
+    code, out, err = run(capsys, "import", str(file), "--db", str(db))
+    assert code == 1 and out == "" and one_line_error(err), err
+    assert words in err
+    assert summary(db) == ([], 0, 2)  # no game, the default settings
+
+
+def test_a_refused_move_is_said_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _good(tmp_path, capsys)
+    games = doc["games"]
+    assert isinstance(games, list)
+    file = tmp_path / "illegal.json"
+    file.write_text(_with_game(doc, moves="turn " + games[-1]["moves"]), encoding="utf-8")
+    code, out, err = run(capsys, "--lang", "ru", "import", str(file), "--db", str(tmp_path / "t.sqlite3"))
+    assert code == 1 and out == "" and one_line_error(err)
+    assert "ничего не загружено: игра 3 резервной копии (раскладка 0) не воспроизводится: ход 1 (turn)" in err
+    assert "a card that fits" not in err  # the engine's refusal in Russian, from its code
+
+
+def test_missing_file_folder_and_fifo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "games.sqlite3"
+    code, out, err = run(capsys, "import", str(tmp_path / "nope.json"), "--db", str(db))
+    assert code == 1 and one_line_error(err) and "No such file or directory" in err
+    code, out, err = run(capsys, "import", str(tmp_path), "--db", str(db))
+    assert code == 2 and one_line_error(err) and "is a directory" in err
+    code, out, err = run(capsys, "export", str(tmp_path), "--db", str(db))
+    assert code == 2 and one_line_error(err) and "is a directory" in err
+    code, out, err = run(capsys, "export", str(tmp_path / "no" / "such" / "b.json"), "--db", str(db))
+    assert code == 1 and out == "" and one_line_error(err) and "no such folder" in err
+
+
+@needs_fifo
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    cli = [sys.executable, "-m", "firstlast.cli.main"]
+    db = str(tmp_path / "games.sqlite3")
+    for command in ("import", "export"):
+        proc = subprocess.run([*cli, command, str(fifo), "--db", db], capture_output=True, text=True, timeout=60,
+                              check=False)
+        assert proc.returncode == 1 and one_line_error(proc.stderr), proc.stderr
+        assert "not a regular file" in proc.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_too_large_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from firstlast.cli import backup_commands
+
+    monkeypatch.setattr(backup_commands, "MAX_BACKUP_BYTES", 10)
+    file = tmp_path / "big.json"
+    file.write_text(" " * 11, encoding="utf-8")
+    code, _, err = run(capsys, "import", str(file), "--db", str(tmp_path / "g.sqlite3"))
+    assert code == 1 and one_line_error(err) and "too large for a backup (over 10 bytes)" in err
+
+
+def test_a_database_that_is_not_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_bytes(b"not a database at all" * 100)
+    code, out, err = run(capsys, "export", str(tmp_path / "b.json"), "--db", str(bad))
+    assert code == 1 and out == "" and one_line_error(err) and not (tmp_path / "b.json").exists()
+
+
+def test_help_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "export", "--help")
+    assert code == 0 and "standard output" in out
+    code, out, _ = run(capsys, "--lang", "ru", "import", "--help")
+    assert code == 0 and "без повторов" in out
