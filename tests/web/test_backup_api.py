@@ -65,6 +65,15 @@ def test_the_backup_is_a_download_of_the_declared_shape(source: TestClient) -> N
     assert {g.deal for g in doc.games} == {"7", "3", "0"} and doc.table == doc.games[-1].id
 
 
+def test_a_backup_past_the_bounds_is_refused_not_cut(source: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from firstlast.play import backup
+
+    monkeypatch.setattr(backup, "MAX_BACKUP_GAMES", 2)
+    r = source.get("/api/backup")
+    assert r.status_code == 422 and r.json()["code"] == "backup.too_many" and r.json()["params"]["count"] == 3
+    assert "422" in source.get("/api/schema").json()["paths"]["/api/backup"]["get"]["responses"]
+
+
 def test_without_a_player_the_backup_is_empty_and_makes_no_player(fresh: TestClient) -> None:
     r = fresh.get("/api/backup")
     assert r.status_code == 200 and json.loads(r.text)["games"] == [] and "set-cookie" not in r.headers

@@ -39,8 +39,8 @@ async def restore(web: WebGame, request: Request) -> Response:
 
 
 ENDPOINTS: Final = (
-    Endpoint("GET", "/api/backup", backup, "the player's backup: every game and the settings, as a download",
-             answers={200: m.Backup}),
+    Endpoint("GET", "/api/backup", backup, "the player's backup: every game and the settings, as a download (422:"
+             " past the bounds a restore takes)", answers={200: m.Backup}, errors=(422,)),
     Endpoint("POST", "/api/backup", restore,
              "restore a backup: every game checked by replaying it, merged without duplicates; a bad file stores"
              " nothing", body=m.RestoreRequest, answers={200: m.RestoreReport}),
