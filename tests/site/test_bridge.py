@@ -84,7 +84,7 @@ def test_the_guard_checks_the_site_origin(tmp_path: Path, no_threads: None) -> N
 def test_bad_requests_are_refused_in_the_declared_shape(tmp_path: Path, no_threads: None) -> None:
     bridge = Bridge(str(tmp_path / "db.sqlite3"), ORIGIN)
     for method, target, body in [("POST", "/api/games", b"{"), ("GET", "nowhere", b""),
-                                 ("POST", "/api/games", b"x" * (9 * 1024 * 1024))]:
+                                 ("POST", "/api/games", b"x" * (49 * 1024 * 1024))]:
         answer = asyncio.run(bridge.request(method, target, {"content-type": "application/json"}, body))
         assert 400 <= answer.status < 500, (target, answer.status)
         assert json.loads(answer.body)["code"].startswith("request.")
@@ -95,6 +95,13 @@ def test_request_js_takes_plain_values(tmp_path: Path, no_threads: None) -> None
     status, headers, body = asyncio.run(bridge.request_js("GET", "/api/settings", "null", ""))
     assert status == 200 and json.loads(body)["lang"] in (None, "en", "ru")
     assert ["content-type", "application/json"] in json.loads(headers)
+
+
+def test_the_bridge_carries_the_largest_body_a_route_takes() -> None:
+    from firstlast.site.bridge import MAX_BODY
+    from firstlast.web.routes.backup import MAX_RESTORE_BODY
+
+    assert MAX_BODY >= MAX_RESTORE_BODY
 
 
 def test_not_an_origin() -> None:

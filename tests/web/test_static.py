@@ -74,7 +74,9 @@ def test_every_string_used_is_defined() -> None:
 
 def test_every_file_the_page_loads_is_shipped() -> None:
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    paths = set(re.findall(r'(?:href|src)="/static/([^"]+)"', html))
+    # Relative addresses (the static site may live under a sub-path: docs/site.md).
+    paths = set(re.findall(r'(?:href|src)="(?:/)?static/([^"]+)"', html))
+    assert not re.findall(r'(?:href|src)="/static/', html), "absolute /static/ addresses break the site"
     for path in _scripts():
         js = path.read_text(encoding="utf-8")
         paths |= {m.replace("${getLang()}", lang) for m in re.findall(r"/static/([\w/.${}()-]+)", js)
@@ -91,6 +93,9 @@ def test_every_module_is_loaded_from_the_entry_point_without_cycles() -> None:
     (api-types.d.ts, the API's generated typedefs, is read by the type check only.)"""
     imports = {p.name: set(re.findall(r'^import[^;]*? from "\./([\w.]+)";', p.read_text(encoding="utf-8"), re.M | re.S))
                for p in _scripts()}
+    # transport.js loads site.js itself, and only on the static site (``await import``).
+    assert 'await import("./site.js")' in (STATIC / "js" / "transport.js").read_text(encoding="utf-8")
+    imports["transport.js"].add("site.js")
     seen, todo = set(), ["app.js"]
     while todo:
         name = todo.pop()

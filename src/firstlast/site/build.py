@@ -23,7 +23,10 @@ import hashlib
 import io
 import json
 import os
+import shutil
+import subprocess
 import tarfile
+import tempfile
 import urllib.error
 import urllib.request
 import zipfile
@@ -42,7 +45,7 @@ PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "p
 #: Parts of this package the browser never runs: the terminal, the command line, the
 #: server process, the odds lab, this build, and the page's files (served as files).
 LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "web/spawn.py", "odds/plot.py",
-                   "odds/runner.py", "odds/jitcache.py", "site/build.py", "site/static/")
+                   "odds/runner.py", "odds/jitcache.py", "site/build.py", "site/precompile.py", "site/static/")
 #: The site's Content-Security-Policy, a <meta> (static hosts may send no headers):
 #: the server's, plus what Pyodide needs to compile the code Emscripten loads.
 CSP: Final = ("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; worker-src 'self';"
@@ -159,6 +162,66 @@ def _pyodide_files(tarball: bytes) -> dict[str, bytes]:
     return files
 
 
+#: Runs ``precompile.py`` in Pyodide under node, over the archives in the work folder.
+_PRECOMPILE_JS: Final = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, work] = process.argv.slice(2);
+try {
+  const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
+  const py = await loadPyodide({ indexURL: pyodideDir + "/" });
+  py.FS.mkdirTree("/work");
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: work }, "/work");
+  const target = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  py.unpackArchive(new Uint8Array(fs.readFileSync(work + "/site-packages.zip")), "zip", { extractDir: target });
+  py.runPython(fs.readFileSync(work + "/precompile.py", "utf8"));
+  await py.runPythonAsync("used = await exercise()");
+  py.runPython(`
+import sys, sysconfig
+stdlib = next(p for p in sys.path if p.endswith(".zip")) + "/"
+print(*compile_archive("/work/python_stdlib.zip", "/work/out-python_stdlib.zip", stdlib, used, UNUSED_STDLIB))
+print(*compile_archive("/work/site-packages.zip", "/work/out-site-packages.zip",
+                       sysconfig.get_paths()["purelib"] + "/", used))
+`);
+} catch (e) {
+  // One readable line (an uncaught error would print Pyodide's minified source).
+  const text = String(e && e.message ? e.message : e).trim().split(/\r?\n/);
+  process.stderr.write("PRECOMPILE: " + text.slice(-3).join(" | ") + String.fromCharCode(10));
+  process.exit(1);
+}
+"""
+
+
+def precompile(pyodide: dict[str, bytes], packages: bytes, say: Progress) -> tuple[bytes, bytes] | None:
+    """(the standard library, site-packages) byte-compiled by Pyodide's own Python under
+    node (``precompile.py``); ``None`` without node (the site then ships sources: it
+    works, and starts slower)."""
+    node = shutil.which("node")
+    if node is None:
+        say("node not found: the site ships Python sources (it starts slower); install node to precompile")
+        return None
+    with tempfile.TemporaryDirectory(prefix="firstlast-site-") as tmp:
+        work = Path(tmp)
+        (work / "pyodide").mkdir()
+        for name, data in pyodide.items():
+            (work / "pyodide" / name).write_bytes(data)
+        (work / "python_stdlib.zip").write_bytes(pyodide["python_stdlib.zip"])
+        (work / "site-packages.zip").write_bytes(packages)
+        (work / "precompile.py").write_bytes((_static("firstlast.site") / "precompile.py").read_bytes())
+        (work / "precompile.mjs").write_text(_PRECOMPILE_JS, encoding="utf-8")
+        say("byte-compiling Python for the browser (Pyodide under node)")
+        try:
+            done = subprocess.run([node, str(work / "precompile.mjs"), str(work / "pyodide"), str(work)],
+                                  capture_output=True, text=True, timeout=600, check=False)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise SiteBuildError(f"byte-compiling under node failed: {e}") from None
+        if done.returncode != 0:
+            lines = [ln for ln in done.stderr.splitlines() if ln.startswith("PRECOMPILE: ")] or ["no message"]
+            last = lines[-1].removeprefix("PRECOMPILE: ")
+            raise SiteBuildError(f"byte-compiling under node failed: {last[:300]}")
+        return (work / "out-python_stdlib.zip").read_bytes(), (work / "out-site-packages.zip").read_bytes()
+
+
 def _static(package: str) -> Path:
     return Path(str(resources.files(package)))
 
@@ -200,7 +263,8 @@ def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, b
     return out
 
 
-def site_files(tarball: bytes, wheels: list[tuple[str, bytes]]) -> dict[str, bytes]:
+def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_python: bool = True,
+               say: Progress = lambda _: None) -> dict[str, bytes]:
     """Every file of the site but ``sw.js`` and ``build.json``: path → bytes."""
     web_static = _static("firstlast.web") / "static"
     site_static = _static("firstlast.site") / "static"
@@ -215,9 +279,14 @@ def site_files(tarball: bytes, wheels: list[tuple[str, bytes]]) -> dict[str, byt
     for name in ("icon-192.png", "icon-512.png"):
         files[f"icons/{name}"] = (site_static / "icons" / name).read_bytes()
     files["manifest.webmanifest"] = manifest()
-    for name, data in _pyodide_files(tarball).items():
+    pyodide = _pyodide_files(tarball)
+    packages = site_packages(wheels)
+    made = precompile(pyodide, packages, say) if compile_python else None
+    if made is not None:
+        pyodide["python_stdlib.zip"], packages = made
+    for name, data in pyodide.items():
         files[f"pyodide/{name}"] = data
-    files["py/site-packages.zip"] = site_packages(wheels)
+    files["py/site-packages.zip"] = packages
     return files
 
 
@@ -246,7 +315,8 @@ def _write_whole(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def build_site(dest: Path, *, cache: Path | None = None, say: Progress = lambda _: None) -> dict[str, object]:
+def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = True,
+               say: Progress = lambda _: None) -> dict[str, object]:
     """Write the site into ``dest`` (made, or emptied of a previous build's files first)
     and answer its ``build.json``."""
     dest = Path(dest)
@@ -256,7 +326,7 @@ def build_site(dest: Path, *, cache: Path | None = None, say: Progress = lambda 
         raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
     tarball, wheels = gather(cache or default_cache(), say)
     say("assembling the site")
-    files = site_files(tarball, wheels)
+    files = site_files(tarball, wheels, compile_python=compile_python, say=say)
     listing = [{"path": p, "size": len(d), "sha256": hashlib.sha256(d).hexdigest()} for p, d in sorted(files.items())]
     version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE.version,

@@ -3,7 +3,8 @@
 // The database file lives in IndexedDB (Emscripten's IDBFS, mounted at /data) and is
 // synced after every commit, before the answer is posted: an acknowledged move is stored.
 //
-// Messages from the page: {type: "start", origin}, {type: "request", id, method, path,
+// Messages from the page: {type: "boot"} (start Python now), {type: "start", origin}
+// (this tab holds the game: open it), {type: "request", id, method, path,
 // headers, body}, {type: "stop"}. To the page: {type: "progress", step, steps},
 // {type: "ready"}, {type: "failed", message}, {type: "answer", id, status, headers, body},
 // {type: "stopped"}.
@@ -55,10 +56,13 @@ function persist() {
   return syncing;
 }
 
+/** Python starts as soon as the page is opened (before this tab holds the game). @type {Promise<Pyodide> | null} */
+let booting = null;
+
 /** @param {string} origin */
 async function start(origin) {
   progress(1);
-  const py = await startPython();
+  const py = await (booting ||= startPython());
   progress(2);
   py.FS.mkdirTree("/data");
   py.FS.mount(py.FS.filesystems.IDBFS, {}, "/data");
@@ -149,7 +153,10 @@ async function stop() {
 
 scope.onmessage = (/** @type {MessageEvent} */ e) => {
   const m = e.data;
-  if (m.type === "start") {
+  if (m.type === "boot") {
+    booting ||= startPython();
+    booting.catch(() => {}); // reported by "start"
+  } else if (m.type === "start") {
     start(m.origin).then(() => {
       scope.postMessage({ type: "ready" });
       computer ||= startComputer();

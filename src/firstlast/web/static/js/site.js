@@ -161,10 +161,26 @@ let letGo = null;
 /** Resolved when the play worker answers requests. @type {Promise<void>} */
 let ready = Promise.resolve();
 
-/** Start the play worker and wait until it is ready. */
+/** The play worker, Python starting in it at once (while the page loads its words, the
+ * service worker and the lock): it opens the game when this tab holds it (``startWorker``).
+ * @returns {Worker} */
+function bootWorker() {
+  const wk = new Worker(new URL("static/site/worker.js", base), { type: "module" });
+  wk.postMessage({ type: "boot" });
+  return wk;
+}
+
+// On a first visit the service worker is filling its cache: Python then starts once it
+// serves the page, so that no file is fetched twice (an uncontrolled worker's downloads
+// would not share the service worker's).
+/** @type {Worker | null} */
+let booted = "serviceWorker" in navigator && !navigator.serviceWorker.controller ? null : bootWorker();
+
+/** Open the game in the play worker and wait until it is ready. */
 function startWorker() {
   return new Promise((resolve, reject) => {
-    const wk = new Worker(new URL("static/site/worker.js", base), { type: "module" });
+    const wk = booted || bootWorker();
+    booted = null;
     wk.onmessage = (e) => {
       const m = e.data;
       if (m.type === "progress") loading(w(`site.loading.step${m.step}`), m.step, m.steps);

@@ -1,0 +1,183 @@
+"""How the static site loads, in Chromium, beside the local server's page.
+
+    python bench/site_load.py [--site DIR] [--runs 3]
+
+Builds the site (``firstlast site build``; or takes ``--site DIR``), serves it with a
+plain static file server on loopback that counts every file it sends, and measures in a
+fresh headless Chromium profile:
+
+* cold: the first visit, to a playable table (the loading screen gone, the game on it);
+* warm: a reload in the same profile (everything from the service worker's cache);
+* offline: a reload with the network off;
+* the first visit's bytes: raw, and as gzip and brotli would send them (brotli when the
+  ``brotli`` module is installed), and any file sent twice;
+* a move's round trip while a chance estimate runs (the computing worker is beside play).
+
+The local server's page (``firstlast play``) is loaded the same way, side by side, as the
+baseline: the ratio says what running Python in the browser costs. Goals (docs/site.md):
+cold ≤ 6 s, warm ≤ 2.5 s, first visit ≤ 15 MB raw and ≤ 8 MB compressed, no file sent
+twice, a move never waiting behind an estimate by more than 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import http.server
+import statistics
+import tempfile
+import threading
+import time
+from collections import Counter
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from firstlast.site.build import build_site
+from firstlast.web.spawn import spawn_server, stop_server
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+READY = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"
+         " && window.firstlast && window.firstlast.state && !window.firstlast.busy")
+
+
+class Counting(http.server.SimpleHTTPRequestHandler):
+    """A static file server that counts what it sends (path → times, bytes)."""
+
+    sent: Counter[str] = Counter()
+    times: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        data = source.read()
+        outputfile.write(data)
+        with self.lock:
+            path = self.path.split("?")[0]
+            Counting.sent[path] += len(data)
+            Counting.times[path] += 1
+
+
+def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Counting, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def wait(pg: Any, expression: str, timeout: float = 120) -> float:
+    start = time.perf_counter()
+    while not pg.evaluate(f"!!({expression})"):
+        if time.perf_counter() - start > timeout:
+            raise SystemExit(f"timed out waiting for {expression}")
+        pg.wait_for_timeout(10)
+    return time.perf_counter() - start
+
+
+def load(pg: Any, url: str, ready: str) -> float:
+    start = time.perf_counter()
+    pg.goto(url)
+    wait(pg, ready)
+    return time.perf_counter() - start
+
+
+def compressed(folder: Path, paths: list[str]) -> tuple[int, int | None]:
+    gz = br = 0
+    try:
+        import brotli  # type: ignore[import-not-found]
+    except ImportError:
+        brotli = None
+    for p in paths:
+        f = folder / p.lstrip("/")
+        if not f.is_file():
+            f = folder / "index.html"
+        data = f.read_bytes()
+        gz += len(gzip.compress(data, 9))
+        if brotli is not None:
+            br += len(brotli.compress(data, quality=11))
+    return gz, br if brotli is not None else None
+
+
+def move_while_estimating(pg: Any) -> tuple[float, float]:
+    """(ms a step took while an estimate ran, ms of the estimate)."""
+    out = pg.evaluate("""async () => {
+      const {api} = await import('./static/js/api.js');
+      const s = window.firstlast.state;
+      const t = performance.now();
+      const chance = api.chance(s.id, 2000, 7).then(() => performance.now() - t);
+      await new Promise((r) => setTimeout(r, 50));
+      const t2 = performance.now();
+      await api.step(s.id, s.version);
+      const step = performance.now() - t2;
+      return [step, await chance];
+    }""")
+    return float(out[0]), float(out[1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--site", type=Path, help="a built site (default: build one now)")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site or Path(tmp) / "site"
+        if args.site is None:
+            build_site(site, say=lambda line: None)
+        server, url = serve(site)
+        proc, local = spawn_server(Path(tmp) / "local.sqlite3")
+        rows: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "offline", "local cold", "local warm",
+                                                        "move during estimate (ms)", "estimate (ms)")}
+        first_visit: tuple[int, list[str], list[str]] | None = None
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+                for _ in range(args.runs):
+                    Counting.sent.clear()
+                    Counting.times.clear()
+                    ctx = browser.new_context()
+                    pg = ctx.new_page()
+                    rows["cold"].append(load(pg, url + "?speed=0", READY))
+                    if first_visit is None:
+                        twice = sorted(k for k, n in Counting.times.items() if n > 1)
+                        first_visit = (sum(Counting.sent.values()), sorted(Counting.sent), twice)
+                    step, est = move_while_estimating(pg)
+                    rows["move during estimate (ms)"].append(step)
+                    rows["estimate (ms)"].append(est)
+                    rows["warm"].append(load(pg, url + "?speed=0", READY))
+                    ctx.set_offline(True)
+                    rows["offline"].append(load(pg, url + "?speed=0", READY))
+                    ctx.close()
+                    ctx = browser.new_context()
+                    pg = ctx.new_page()
+                    local_ready = "window.firstlast && window.firstlast.state && !window.firstlast.busy"
+                    rows["local cold"].append(load(pg, local + "?speed=0", local_ready))
+                    rows["local warm"].append(load(pg, local + "?speed=0", local_ready))
+                    ctx.close()
+                browser.close()
+        finally:
+            server.shutdown()
+            stop_server(proc)
+        assert first_visit is not None
+        raw, paths, twice = first_visit
+        gz, br = compressed(site, paths)
+
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"site load, median of {args.runs} runs (Chromium, headless; local server side by side)")
+    print(f"  cold load to a playable table  {med['cold']:6.2f} s   goal ≤ 6 s     local server {med['local cold']:5.2f} s"
+          f"  ratio {med['cold'] / med['local cold']:5.1f}×")
+    print(f"  warm reload                    {med['warm']:6.2f} s   goal ≤ 2.5 s   local server {med['local warm']:5.2f} s"
+          f"  ratio {med['warm'] / med['local warm']:5.1f}×")
+    print(f"  offline reload                 {med['offline']:6.2f} s")
+    print(f"  first visit: {raw / 1e6:.2f} MB raw (goal ≤ 15), {gz / 1e6:.2f} MB gzip"
+          + (f", {br / 1e6:.2f} MB brotli" if br is not None else " (brotli: pip install brotli)")
+          + f" (goal ≤ 8); {len(paths)} files")
+    print(f"  files sent twice on the first visit: {', '.join(twice) if twice else 'none'}")
+    print(f"  a step while an estimate runs: {med['move during estimate (ms)']:.0f} ms (goal ≤ 50 ms beyond a"
+          f" step's own); the estimate took {med['estimate (ms)']:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
