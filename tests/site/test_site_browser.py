@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from browser import deal_by_number, require_browser, settle, state, wait_js
+from hosting import serve_folder
 
 from firstlast.engine import Game
 from firstlast.engine.cards import SUIT_CHARS
@@ -164,3 +166,40 @@ def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str)
     wait_js(pg, "!!document.querySelector('#st-history')")
     pg.keyboard.press("Escape")
     ctx.close()
+
+
+VERSION = """new Promise((resolve) => {
+  navigator.serviceWorker.addEventListener("message", (e) => e.data.type === "version" && resolve(e.data.version));
+  navigator.serviceWorker.controller.postMessage({ type: "version" });
+})"""
+
+
+def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from firstlast.site import build as site_build
+
+    first = site_build.build_site(tmp_path / "site")
+    with serve_folder(tmp_path / "site") as url:
+        ctx, _ = site_context(browser)
+        pg = open_site(ctx, url)
+        assert pg.evaluate(VERSION) == first["version"]
+        deal_by_number(pg, 3)
+        turn(pg)
+        # A new build on the host (one file differs): the page says an update is ready,
+        # and meanwhile goes on with the old build, whole.
+        manifest = site_build.manifest
+        monkeypatch.setattr(site_build, "manifest", lambda: manifest().replace(b'"lang": "en"', b'"lang": "ru"'))
+        second = site_build.build_site(tmp_path / "site")
+        assert second["version"] != first["version"]
+        pg.evaluate("navigator.serviceWorker.getRegistration().then((r) => r && r.update())")
+        wait_js(pg, "!!document.getElementById('site-update')", timeout=60_000)
+        assert pg.evaluate(VERSION) == first["version"]
+        turn(pg)
+        assert state(pg)["moves"] == 2
+        # The player agrees: the page reloads on the new build, the game as it was.
+        with pg.expect_navigation():
+            pg.click("#site-update button")
+        wait_js(pg, READY, timeout=90_000)
+        assert pg.evaluate(VERSION) == second["version"]
+        assert state(pg)["moves"] == 2
+        ctx.close()

@@ -1,0 +1,46 @@
+"""A plain static file server for the site's tests (what a player would use:
+``python -m http.server``)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serve_folder(folder: Path, sub_path: str = "") -> Iterator[str]:
+    """``python -m http.server`` over ``folder``; the address of ``sub_path`` in it."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/{sub_path + '/' if sub_path else ''}"
+    deadline = time.monotonic() + 20
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("the static file server did not start")
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
