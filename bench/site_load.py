@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from firstlast.site.build import build_site
 from firstlast.web.spawn import spawn_server, stop_server
@@ -44,11 +44,11 @@ READY = ("document.body.classList.contains('ready') && !document.getElementById(
 class Counting(http.server.SimpleHTTPRequestHandler):
     """A static file server that counts what it sends (path → times, bytes)."""
 
-    sent: Counter[str] = Counter()
-    times: Counter[str] = Counter()
-    lock = threading.Lock()
+    sent: ClassVar[Counter[str]] = Counter()
+    times: ClassVar[Counter[str]] = Counter()
+    lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def copyfile(self, source: Any, outputfile: Any) -> None:
@@ -166,10 +166,10 @@ def main() -> None:
 
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"site load, median of {args.runs} runs (Chromium, headless; local server side by side)")
-    print(f"  cold load to a playable table  {med['cold']:6.2f} s   goal ≤ 6 s     local server {med['local cold']:5.2f} s"
-          f"  ratio {med['cold'] / med['local cold']:5.1f}×")
-    print(f"  warm reload                    {med['warm']:6.2f} s   goal ≤ 2.5 s   local server {med['local warm']:5.2f} s"
-          f"  ratio {med['warm'] / med['local warm']:5.1f}×")
+    print(f"  cold load to a playable table  {med['cold']:6.2f} s   goal ≤ 6 s     "
+          f"local server {med['local cold']:5.2f} s  ratio {med['cold'] / med['local cold']:5.1f}×")
+    print(f"  warm reload                    {med['warm']:6.2f} s   goal ≤ 2.5 s   "
+          f"local server {med['local warm']:5.2f} s  ratio {med['warm'] / med['local warm']:5.1f}×")
     print(f"  offline reload                 {med['offline']:6.2f} s")
     print(f"  first visit: {raw / 1e6:.2f} MB raw (goal ≤ 15), {gz / 1e6:.2f} MB gzip"
           + (f", {br / 1e6:.2f} MB brotli" if br is not None else " (brotli: pip install brotli)")
