@@ -4,7 +4,9 @@
 // (site.js, docs/site.md). Both answer with a fetch Response; no other module knows
 // which one it talks to.
 
-const meta = typeof document === "undefined" ? null : document.querySelector('meta[name="firstlast-transport"]');
+// (Node's unit tests load the page's pure modules with no document, or a stub of one.)
+const meta = typeof document === "undefined" || typeof document.querySelector !== "function" ? null
+  : document.querySelector('meta[name="firstlast-transport"]');
 /** Whether the page runs as the static site (its game in this browser, not on a server). */
 export const onSite = meta?.getAttribute("content") === "worker";
 
