@@ -170,8 +170,8 @@ const [pyodideDir, work] = process.argv.slice(2);
 try {
   const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
   const py = await loadPyodide({ indexURL: pyodideDir + "/" });
-  py.FS.mkdirTree("/work");
-  py.FS.mount(py.FS.filesystems.NODEFS, { root: work }, "/work");
+  py.FS.mkdirTree("/build");
+  py.FS.mount(py.FS.filesystems.NODEFS, { root: work }, "/build");
   const target = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   py.unpackArchive(new Uint8Array(fs.readFileSync(work + "/site-packages.zip")), "zip", { extractDir: target });
   py.runPython(fs.readFileSync(work + "/precompile.py", "utf8"));
@@ -179,8 +179,8 @@ try {
   py.runPython(`
 import sys, sysconfig
 stdlib = next(p for p in sys.path if p.endswith(".zip")) + "/"
-print(*compile_archive("/work/python_stdlib.zip", "/work/out-python_stdlib.zip", stdlib, used, UNUSED_STDLIB))
-print(*compile_archive("/work/site-packages.zip", "/work/out-site-packages.zip",
+print(*compile_archive("/build/python_stdlib.zip", "/build/out-python_stdlib.zip", stdlib, used, UNUSED_STDLIB))
+print(*compile_archive("/build/site-packages.zip", "/build/out-site-packages.zip",
                        sysconfig.get_paths()["purelib"] + "/", used))
 `);
 } catch (e) {
