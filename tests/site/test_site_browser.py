@@ -27,14 +27,14 @@ READY = ("document.body.classList.contains('ready') && !document.getElementById(
          " && window.firstlast && window.firstlast.state && !window.firstlast.busy")
 
 
-def open_site(ctx: Any, url: str) -> Any:
-    """A new tab of ``ctx`` on the site, once its table is playable."""
+def open_site(ctx: Any, url: str, query: str = "") -> Any:
+    """A new tab of ``ctx`` on the site (``query``: a shared link's), once its table is playable."""
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.errors = errors
     pg.base_url = url
-    pg.goto(url + "?speed=0")
+    pg.goto(url + "?speed=0" + query)
     wait_js(pg, READY, timeout=90_000)
     return pg
 
@@ -131,13 +131,25 @@ def test_one_tab_holds_the_game_and_none_loses_a_move(browser: Any, site_url: st
     ctx.close()
 
 
-def test_a_phone_in_russian_passes_axe(browser: Any, site_url: str) -> None:
-    ctx, _ = site_context(browser, viewport={"width": 390, "height": 844}, locale="ru-RU", bypass_csp=True,
-                          has_touch=True, is_mobile=True)
-    pg = open_site(ctx, site_url)
-    assert pg.evaluate("document.documentElement.lang") == "ru"
-    assert "Колода" in pg.locator('.slot[data-place="stock"]').get_attribute("aria-label") or \
-        "колод" in (pg.locator('.slot[data-place="stock"]').get_attribute("aria-label") or "").lower()
+@pytest.mark.parametrize(("lang", "size"), [("ru", "phone"), ("en", "phone"), ("ru", "desktop"), ("en", "desktop")])
+def test_each_language_and_size_plays_and_passes_axe(browser: Any, site_url: str, lang: str, size: str) -> None:
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    opts = phone if size == "phone" else {"viewport": {"width": 1280, "height": 800}}
+    ctx, _ = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True, **opts)
+    pg = open_site(ctx, site_url, "&deal=1")  # deal 1 starts with turns to make
+    wait_js(pg, "window.firstlast.state.deal === '1' && !window.firstlast.busy")
+    assert pg.evaluate("document.documentElement.lang") == lang
+    stock = pg.locator('.slot[data-place="stock"]')
+    name = stock.get_attribute("aria-label") or ""
+    assert ("колод" in name.lower()) if lang == "ru" else ("stock" in name.lower()), name
+    # Played by thumb (a tap) or by click, through the page.
+    before = state(pg)["moves"]
+    if size == "phone":
+        stock.tap(force=True)
+    else:
+        stock.click(force=True)
+    settle(pg)
+    assert before == 0 and state(pg)["moves"] == 1
     pg.add_script_tag(path=str(AXE))
     result = pg.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
