@@ -164,3 +164,14 @@ def test_range_output_to_a_closed_pipe_stops_quietly() -> None:
     proc.stdout.close()  # like `| head -1`
     assert proc.wait(timeout=120) == 0
     assert proc.stderr.read() == b""
+
+
+def test_autoplay_ranges_past_2_63_deals_are_counted_not_len(capsys: pytest.CaptureFixture[str]) -> None:
+    """``len(range)`` overflows past 2^63; the last deals up to 2^64 play (issue: a range of
+    2^63 deals or more ended in an OverflowError traceback)."""
+    from firstlast.cli.engine_commands import _count
+
+    assert _count(range(0, 2**64)) == 2**64 and _count(range(5, 5)) == 0
+    assert main(["autoplay", f"{2**64 - 3}..{2**64}", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["deal"] for line in lines] == [2**64 - 3, 2**64 - 2, 2**64 - 1]

@@ -75,6 +75,12 @@ def _print_transcript(game: Game) -> None:
         click.echo(f"{i:4}. {step.move!s:<7} {moved}")
 
 
+def _count(deals: range) -> int:
+    """How many deals ``deals`` holds: ``len`` fails past 2^63 (a C size), and a range
+    of deal numbers reaches 2^64."""
+    return max(0, (deals.stop - deals.start + deals.step - 1) // deals.step)
+
+
 @command("cli.autoplay.help")
 @click.argument("deals", type=DEAL_RANGE, metavar="DEAL|A..B")
 @variant_options
@@ -85,7 +91,7 @@ def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privile
              transcript: bool, as_json: bool, save: Path | None) -> None:
     """Play deal DEAL (or every deal in [A, B)) along the forced line to the end."""
     variant = make_variant(redeals, waste_playable, no_privilege)
-    if len(deals) > 1:
+    if _count(deals) > 1:
         if transcript or save:
             raise click.UsageError(msg("cli.autoplay.single_only"))
         _autoplay_range(deals, variant, as_json)
@@ -119,10 +125,10 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
     out = sys.stdout
     # A progress bar on the terminal while the lines go to a file or a pipe.
     console = Console(stderr=True)
-    show = console.is_terminal and not out.isatty() and len(deals) >= 1000
+    show = console.is_terminal and not out.isatty() and _count(deals) >= 1000
     with Progress(TextColumn(msg("cli.autoplay.progress")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True, disable=not show) as progress:
-        task = progress.add_task("deals", total=len(deals))
+        task = progress.add_task("deals", total=_count(deals))
         for i, (n, w, score, passes) in enumerate(_outcomes(deals, variant), start=1):
             won += w
             if as_json:
@@ -132,7 +138,7 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
             if show and i % 500 == 0:
                 progress.update(task, completed=i)
     if not as_json:
-        click.echo(msg("cli.autoplay.summary", won=won, total=len(deals), pct=f"{100 * won / len(deals):.2f}",
+        click.echo(msg("cli.autoplay.summary", won=won, total=_count(deals), pct=f"{100 * won / _count(deals):.2f}",
                        variant=describe_variant(variant, current_lang())))
 
 
@@ -149,8 +155,8 @@ def _kernel() -> Callable[[range, Variant], tuple[np.ndarray, np.ndarray, np.nda
 def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, int]]:
     """(deal, won, score, passes) of every deal in ``deals``, in order: compiled for long
     ranges when possible, else ``play_out``, the engine's forced line."""
-    play_deals = _kernel() if len(deals) >= KERNEL_FROM else None
-    if play_deals is None and len(deals) >= KERNEL_FROM:
+    play_deals = _kernel() if _count(deals) >= KERNEL_FROM else None
+    if play_deals is None and _count(deals) >= KERNEL_FROM:
         # The same results, only slower: say how to get the fast path, once, on stderr.
         click.echo(msg("cli.autoplay.no_numba"), err=True)
     if play_deals is None:
