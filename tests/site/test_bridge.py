@@ -127,3 +127,29 @@ def test_concurrent_requests_are_each_answered_after_their_commit(tmp_path: Path
     assert asyncio.run(many()) == [200] * 12
     status, current = call(Bridge(str(tmp_path / "db.sqlite3"), ORIGIN), "GET", f"/api/games/{gid}")
     assert isinstance(current, dict) and current["moves"] == 12
+
+
+def test_a_client_gone_mid_body_changes_nothing_and_logs_nothing(tmp_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """A browser that closes the connection before its body is whole (issue: a 3.5 KB
+    ClientDisconnect traceback in the log): refused, nothing stored, nothing logged."""
+    bridge = Bridge(str(tmp_path / "db.sqlite3"), ORIGIN)
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "https", "path": "/api/games", "raw_path": b"/api/games", "query_string": b"",
+             "root_path": "", "server": ("cards.example.org", 443), "client": ("127.0.0.1", 1),
+             "headers": [(b"host", b"cards.example.org"), (b"content-type", b"application/json"),
+                         (b"content-length", b"40"), (b"cookie", f"fl_player_443={bridge.player}".encode())]}
+    sent: list[dict[str, object]] = []
+    parts = iter([{"type": "http.request", "body": b'{"deal": ', "more_body": True}, {"type": "http.disconnect"}])
+
+    async def receive() -> dict[str, object]:
+        return next(parts)
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    asyncio.run(bridge.app(scope, receive, send))
+    assert sent and sent[0]["status"] == 400
+    assert not caplog.records
+    status, games = call(bridge, "GET", "/api/games")
+    assert status == 200 and isinstance(games, dict) and games["games"] == []

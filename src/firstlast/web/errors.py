@@ -32,6 +32,7 @@ WEB_CODES: Final[dict[str, tuple[int, str]]] = {
     "request.content_type": (415, "the body must be JSON (Content-Type: application/json)"),
     "request.too_large": (413, "the body is too large (at most {limit} KiB)"),
     "request.json": (400, "the body is not valid JSON"),
+    "request.gone": (400, "the connection closed before the request's body was whole: nothing was done"),
     "request.object": (400, "the body must be a JSON object"),
     "request.field": (422, "unknown field {field!r} in {where} (expected {expected})"),
     "request.value": (422, "{field}: {reason}"),

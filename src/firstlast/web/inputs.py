@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, Final, NoReturn, TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from ..engine import Move
 from ..engine.errors import FirstLastError
@@ -35,11 +35,16 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise WebError("request.too_large", limit=limit // 1024)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise WebError("request.too_large", limit=limit // 1024)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise WebError("request.too_large", limit=limit // 1024)
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The player's browser went away mid-body: nothing is done, nobody to answer, and
+        # no traceback in the log (it is not the server's fault).
+        raise WebError("request.gone") from None
     return b"".join(chunks)
 
 
