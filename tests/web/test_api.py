@@ -966,3 +966,30 @@ def test_the_state_says_what_leaving_the_game_would_do(client: TestClient) -> No
     state = client.post(f"/api/games/{state['id']}/step", json={"n": 100_000}).json()["state"]
     assert state["status"] != "playing" and state["leaving"] == "keep"  # its result is kept
     assert client.post(f"/api/games/{state['id']}/undo").json()["state"]["leaving"] == "keep"
+
+
+def test_a_bad_version_beside_a_good_move_is_refused_as_the_version(client: TestClient) -> None:
+    """(issue: a bad version with a good move was refused as a bad *move*.)"""
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    for bad in (-1, "3", 1.5, 2**70):
+        r = client.post(f"/api/games/{gid}/moves", json={"move": "turn", "version": bad})
+        assert r.status_code == 422 and r.json()["code"] == "request.value", (bad, r.json())
+        assert r.json()["params"]["field"] == "version"
+    # A bad move is still said as one.
+    r = client.post(f"/api/games/{gid}/moves", json={"move": "Q9", "version": 0})
+    assert r.status_code == 422 and r.json()["code"] == "move.invalid"
+
+
+def test_integers_past_64_bits_are_range_errors_not_bad_json(client: TestClient) -> None:
+    """A 5,000-digit number is valid JSON: it is out of its field's range (issue: it was
+    answered 400, "not valid JSON")."""
+    huge = "9" * 5000
+    r = client.post("/api/games", content=f'{{"deal": {huge}}}', headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["code"] == "deal.range", r.json()
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    r = client.post(f"/api/games/{gid}/moves", content=f'{{"move": "turn", "version": -{huge}}}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["params"]["field"] == "version", r.json()
+    # Broken JSON is still broken JSON.
+    r = client.post("/api/games", content='{"deal": 12', headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "request.json"

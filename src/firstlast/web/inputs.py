@@ -9,6 +9,7 @@ notation), so the page gets the code it knows (``deal.range``, ``variant.redeals
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Final, NoReturn, TypeVar
@@ -64,27 +65,41 @@ async def decode(request: Request, model: type[B], limit: int = MAX_BODY) -> B:
     try:
         decoded: B = _decoder(model).decode(body)
         return decoded
-    except msgspec.ValidationError as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         _explain(model, _raw(body), exc)
-    except msgspec.DecodeError:
-        raise WebError("request.json") from None
+
+
+def _huge_int(text: str) -> int:
+    """An integer of the body as the standard library's JSON reader meets it: past 20
+    digits (beyond every field's range, and towards the interpreter's 4,300-digit limit)
+    it stands for itself by a number just as out of range."""
+    if len(text.lstrip("-")) <= 20:
+        return int(text)
+    return -(2**64) if text.startswith("-") else 2**64
 
 
 def _raw(body: bytes) -> Any:
     try:
         return msgspec.json.decode(body)
-    except (msgspec.DecodeError, RecursionError):  # RecursionError: "[[[[…" nested past the limit
+    except RecursionError:  # "[[[[…" nested past the limit
         raise WebError("request.json") from None
-    except msgspec.ValidationError:  # valid JSON msgspec cannot hold (an integer of 5,000 digits)
-        return None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        # msgspec holds integers up to 64 bits: a longer one (a 5,000-digit deal) is valid
+        # JSON all the same, refused as out of range by the field's own check.
+        try:
+            return json.loads(body, parse_int=_huge_int)
+        except (ValueError, RecursionError):
+            raise WebError("request.json") from None
 
 
 def _refuse_move(name: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise PlayError("move.invalid", reason='a move is "turn", "redeal", "R1"…"R8", "F1"…"F8" or "waste"')
     try:
-        Move.parse(value) if isinstance(value, str) else None
+        Move.parse(value)
     except FirstLastError as e:
         raise PlayError("move.invalid", reason=str(e)) from None
-    raise PlayError("move.invalid", reason='a move is "turn", "redeal", "R1"…"R8", "F1"…"F8" or "waste"')
+    # A good move: the refusal is another field's (a bad version), worded below.
 
 
 def _refuse_deal(name: str, value: object) -> None:
@@ -115,7 +130,7 @@ _REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[str, objec
 }
 
 
-def _explain(model: type[msgspec.Struct], raw: Any, exc: msgspec.ValidationError) -> NoReturn:
+def _explain(model: type[msgspec.Struct], raw: Any, exc: msgspec.ValidationError | msgspec.DecodeError) -> NoReturn:
     """Raise the refusal of a body ``model`` refused with ``exc``: the play layer's, for
     the first field its parser refuses, else ``request.field``/``request.value``."""
     if isinstance(raw, dict):
