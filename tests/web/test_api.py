@@ -993,3 +993,17 @@ def test_integers_past_64_bits_are_range_errors_not_bad_json(client: TestClient)
     # Broken JSON is still broken JSON.
     r = client.post("/api/games", content='{"deal": 12', headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["code"] == "request.json"
+
+
+def test_an_empty_settings_change_makes_no_player(clients: Callable[..., TestClient], store: GameStore) -> None:
+    """(issue: ``PUT /api/settings {}`` created a player.)"""
+    before = store.transaction
+    fresh = clients()
+    with before() as tx:
+        players = tx.db.execute("SELECT count(*) FROM players").fetchone()[0]
+    r = fresh.put("/api/settings", json={})
+    assert r.status_code == 200 and "set-cookie" not in r.headers
+    with before() as tx:
+        assert tx.db.execute("SELECT count(*) FROM players").fetchone()[0] == players
+    r = fresh.put("/api/settings", json={"lang": "ru"})
+    assert r.status_code == 200 and "set-cookie" in r.headers

@@ -26,6 +26,9 @@ async def put_settings(web: WebGame, request: Request) -> Response:
                if (value := getattr(body, name)) is not m.UNSET}
     changes = {k: v if not isinstance(v, m.VariantSpec) else _variant_dict(v) for k, v in changes.items()}
     pid = await web.player(request)
+    if not changes:
+        # Nothing to change: answered as a read, so that no player is made for nothing.
+        return json_response(shapes.settings(await web.run(web.play.settings, pid)))
     saved = await web.run(web.play.update_settings, pid, changes)
     return web.answer(request, pid, saved.player, shapes.settings(saved.settings))
 
