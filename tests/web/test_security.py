@@ -142,3 +142,26 @@ def test_a_refused_request_stores_no_player(client: TestClient, store: GameStore
         r = client.request(method, path, **kwargs)  # type: ignore[arg-type]
         assert "set-cookie" not in r.headers, (method, path)
     assert players(store) == 0
+
+
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data"])
+def test_an_empty_form_post_is_refused_too(client: TestClient, store: GameStore, content_type: str) -> None:
+    """A cross-site form with no fields and no Origin (an old browser) sends an empty
+    body: it changes nothing either (issue: it passed the guard and stepped a game)."""
+    gid = client.post("/api/games", json={"deal": "0"}).json()["id"]
+    before = store.load(gid).version
+    r = client.post(f"/api/games/{gid}/step", content=b"", headers={"content-type": content_type})
+    assert r.status_code == 415 and r.json()["code"] == "request.content_type"
+    assert store.load(gid).version == before
+    # The page's own empty POST (no content type) still acts.
+    assert client.post(f"/api/games/{gid}/step").status_code == 200
+
+
+def test_two_origin_headers_are_refused(client: TestClient, store: GameStore) -> None:
+    """(issue: with two Origin headers, the last one won.)"""
+    gid = client.post("/api/games", json={"deal": "0"}).json()["id"]
+    before = store.load(gid).version
+    headers = [("origin", "https://evil.example"), ("origin", BASE), ("content-type", "application/json")]
+    r = client.post(f"/api/games/{gid}/step", content=b"{}", headers=headers)
+    assert r.status_code == 403 and r.json()["code"] == "request.origin"
+    assert store.load(gid).version == before

@@ -109,7 +109,8 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        raw = scope.get("headers", [])
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
         host = headers.get("host")
         refusal: str | None = None
         if not self.host_ok(scope, host):
@@ -117,10 +118,14 @@ class Guard:
         elif scope.get("method") in _WRITES:
             origin = headers.get("origin")
             scheme = str(scope.get("scheme", "http"))
-            foreign = origin is not None and origin.lower() != f"{scheme}://{host}".lower()
+            # Two Origin headers are no origin at all (else the last one would speak).
+            origins = sum(1 for k, _ in raw if k.lower() == b"origin")
+            foreign = origins > 1 or (origin is not None and origin.lower() != f"{scheme}://{host}".lower())
             if foreign or headers.get("sec-fetch-site") == "cross-site":
                 refusal = "request.origin"
-            elif _has_body(headers) and not _is_json(headers.get("content-type", "")):
+            elif (_has_body(headers) or "content-type" in headers) and not _is_json(headers.get("content-type", "")):
+                # A form or text/plain POST (what a cross-site page may send without
+                # asking) is out, with a body or without one.
                 refusal = "request.content_type"
         if refusal is not None:
             exc = WebError(refusal)
