@@ -15,9 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hosting import serve_folder
-
-SUB_PATH = "fl/table"
+from hosting import SUB_PATH, serve_folder
 
 
 @pytest.fixture(scope="session")

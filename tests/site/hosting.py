@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+#: Where the session's site lives on its host: a sub-path, as on GitHub project pages.
+SUB_PATH = "fl/table"
+
 
 def _free_port() -> int:
     with socket.socket() as s:

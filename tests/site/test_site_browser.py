@@ -165,7 +165,14 @@ def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str)
     deal_by_number(pg, 42)
     # The share link is the site's own address (its sub-path), not a server's.
     url = pg.evaluate("import('./static/js/dialogs.js').then((m) => m.shareUrl())")
-    assert url.startswith(site_url + "?deal=42"), url
+    assert url.startswith(site_url + "?deal=42") and url.endswith("&lang=en"), url
+    # Served from loopback, the link reaches this computer only: the site says so in its
+    # own words (put the folder on a host), not the local server's (build a site).
+    pg.click("#b-share")
+    pg.locator("#dlg-share[open]").wait_for()
+    note = pg.inner_text("#share-local")
+    assert "static host" in note and "firstlast site build" not in note
+    pg.keyboard.press("Escape")
     # A shared link opens that deal for a visitor (a fresh profile).
     other, _ = site_context(browser)
     visitor = other.new_page()
@@ -215,3 +222,64 @@ def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
         assert pg.evaluate(VERSION) == second["version"]
         assert state(pg)["moves"] == 2
         ctx.close()
+
+
+def test_tabs_opened_together_each_end_up_playing_or_told(browser: Any, site_url: str) -> None:
+    """A browser restoring its session opens several tabs at once: the game goes to one,
+    each other tab says where it went, and none is left on the loading screen."""
+    ctx, _ = site_context(browser)
+    holder = open_site(ctx, site_url)
+    a, b = ctx.new_page(), ctx.new_page()
+    a.goto(site_url + "?speed=0")
+    b.goto(site_url + "?speed=0")
+    either = f"({READY}) || !!document.getElementById('site-panel')"
+    for pg in (a, b):
+        wait_js(pg, either, timeout=90_000)
+    wait_js(holder, "!!document.getElementById('site-panel')", timeout=30_000)
+    playing = [pg for pg in (a, b) if pg.evaluate(f"!!({READY}) && !document.getElementById('site-panel')")]
+    assert len(playing) == 1
+    ctx.close()
+
+
+def test_two_sites_on_one_origin_keep_apart(browser: Any, site_dir: Path, tmp_path: Path) -> None:
+    """Two project pages on one host (user.github.io/a/, /b/): their games, their tab
+    lock and their offline copies are their own."""
+    import shutil
+
+    from hosting import serve_folder
+
+    host = tmp_path / "host"
+    for name in ("one", "two"):
+        shutil.copytree(site_dir, host / name)
+    with serve_folder(host) as root:
+        ctx, _ = site_context(browser)
+        one = open_site(ctx, root + "one/", "&deal=1")
+        turn(one, 2)
+        two = open_site(ctx, root + "two/", "&deal=5")
+        # The first is not taken over by the second, and keeps its own game.
+        assert not one.evaluate("!!document.getElementById('site-panel')")
+        assert state(one)["deal"] == "1" and state(one)["moves"] == 2
+        assert state(two)["deal"] == "5" and state(two)["id"] != state(one)["id"]
+        caches = one.evaluate("caches.keys()")
+        assert len(caches) == 2 and any("/one/" in c for c in caches) and any("/two/" in c for c in caches), caches
+        ctx.close()
+
+
+def test_offline_for_real_the_server_gone_and_the_http_cache_empty(browser: Any, site_root: Path) -> None:
+    """``set_offline`` does not stop a service worker's own requests, and Chromium's HTTP
+    cache may answer instead of the site's cache: here the server is stopped and the HTTP
+    cache cleared, so only the service worker's copy can serve."""
+    from hosting import SUB_PATH, serve_folder
+
+    ctx, _ = site_context(browser)
+    with serve_folder(site_root, SUB_PATH) as url:
+        pg = open_site(ctx, url, "&deal=1")
+        turn(pg)
+    cdp = ctx.new_cdp_session(pg)
+    cdp.send("Network.clearBrowserCache")
+    pg.reload()
+    wait_js(pg, READY, timeout=90_000)
+    assert state(pg)["deal"] == "1" and state(pg)["moves"] == 1
+    turn(pg)
+    assert state(pg)["moves"] == 2
+    ctx.close()

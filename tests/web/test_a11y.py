@@ -300,7 +300,7 @@ def test_shared_links_open_the_deal_and_the_share_button_gives_one(browser: Any,
     pg.evaluate("document.getElementById('toast').classList.remove('show')")
     pg.click("#b-share")
     pg.locator("#dlg-share[open]").wait_for()
-    expected = f"{pg.base_url}?deal=42&variant=r0w"
+    expected = f"{pg.base_url}?deal=42&variant=r0w&lang=ru"
     assert pg.locator("#share-link").input_value() == expected
     note = pg.locator("#share-local")
     assert note.is_visible() and "только на этом компьютере" in note.inner_text()

@@ -235,9 +235,14 @@ def page_html(html: str) -> str:
             '<link rel="apple-touch-icon" href="icons/icon-192.png">\n'
             '<link rel="stylesheet" href="static/site/site.css">\n')
     marker = '<meta charset="utf-8">\n'
-    if marker not in html:
-        raise SiteBuildError("the page has no <meta charset> to put the site's head after")
-    return html.replace(marker, marker + head, 1)
+    if marker not in html or "<body>\n" not in html:
+        raise SiteBuildError("the page has no <meta charset> or <body> to put the site's parts after")
+    # The loading screen is in the page itself: it covers the table from the first paint
+    # (static/js/site.js fills it in).
+    screen = ('<div id="site-loading"><div class="site-box"><p class="site-title"></p>'
+              '<progress max="100" value="0"></progress><p class="site-step" aria-live="polite"></p>'
+              '<p class="site-detail" aria-hidden="true"></p></div></div>\n')
+    return html.replace(marker, marker + head, 1).replace("<body>\n", "<body>\n" + screen, 1)
 
 
 def manifest() -> bytes:
@@ -300,6 +305,18 @@ def service_worker(build: dict[str, object]) -> bytes:
     return source.replace(marker, f"const BUILD = /** @type {{Build}} */ ({json.dumps(build)});", 1).encode()
 
 
+def _check_writable(dest: Path) -> None:
+    """``dest`` can be made and written: its nearest existing folder is a folder we may
+    write in (``/dev/null/x``, ``/proc/x`` or a file's child are refused at once)."""
+    probe = dest if dest.exists() else dest.parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise SiteBuildError(f"{dest}: {probe} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK) or str(probe.resolve()).startswith(("/proc", "/sys", "/dev")):
+        raise SiteBuildError(f"{dest}: cannot write in {probe}")
+
+
 def _previous_files(dest: Path) -> set[str]:
     try:
         old = json.loads((dest / "build.json").read_text(encoding="utf-8"))
@@ -324,6 +341,7 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
         raise SiteBuildError(f"{dest}: exists and is not a folder")
     if dest.is_dir() and any(dest.iterdir()) and not (dest / "build.json").is_file():
         raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
+    _check_writable(dest)  # before minutes of fetching and compiling, not after
     tarball, wheels = gather(cache or default_cache(), say)
     say("assembling the site")
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
@@ -345,5 +363,4 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     for rel in sorted(stale):
         with contextlib.suppress(OSError):
             (dest / rel).unlink()
-    say(f"site {version} written to {dest} ({sum(len(d) for d in files.values()) / 1e6:.1f} MB)")
     return build

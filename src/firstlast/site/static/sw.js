@@ -11,9 +11,10 @@
 const BUILD = /** @type {Build} */ ({});
 
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
-const PREFIX = "firstlast-";
-const CACHE = PREFIX + BUILD.version;
 const BASE = new URL("./", sw.location.href);
+// Named by the site's path too: another firstlast site on the same origin keeps its own.
+const PREFIX = `firstlast:${BASE.pathname}:`;
+const CACHE = PREFIX + BUILD.version;
 /** Files fetched at once while installing. */
 const PARALLEL = 6;
 

@@ -1,6 +1,6 @@
 // The play worker of the static site (docs/site.md): Pyodide running the firstlast
 // package, whose web app (firstlast.site.bridge) answers the page's requests in-process.
-// The database file lives in IndexedDB (Emscripten's IDBFS, mounted at /data) and is
+// The database file lives in IndexedDB (Emscripten's IDBFS, mounted at MOUNT) and is
 // synced after every commit, before the answer is posted: an acknowledged move is stored.
 //
 // Messages from the page: {type: "boot"} (start Python now), {type: "start", origin}
@@ -15,7 +15,10 @@ import { startPython } from "./python.js";
 /** @typedef {{request_js: (m: string, p: string, h: string, b: string) => Promise<any>, commits: number}} Bridge */
 
 const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ (self));
-const DB = "/data/firstlast.sqlite3";
+/** Where the database lives: an IDBFS mount named by the site's path, so that two sites
+ * on one origin (two project pages on one host) keep their games apart. */
+const MOUNT = "/firstlast" + new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+const DB = MOUNT + "/firstlast.sqlite3";
 /** Steps of the start, for the loading screen. */
 const STEPS = 4;
 
@@ -64,8 +67,8 @@ async function start(origin) {
   progress(1);
   const py = await (booting ||= startPython());
   progress(2);
-  py.FS.mkdirTree("/data");
-  py.FS.mount(py.FS.filesystems.IDBFS, {}, "/data");
+  py.FS.mkdirTree(MOUNT);
+  py.FS.mount(py.FS.filesystems.IDBFS, {}, MOUNT);
   await syncfs(py, true); // the stored games, as the last tab left them
   progress(3);
   const mod = py.pyimport("firstlast.site.bridge");

@@ -10,6 +10,7 @@ import { getLang, t, variantToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
+import { onSite } from "./transport.js";
 import { hideEnding, toast } from "./view.js";
 
 /** @typedef {import("./i18n.js").Variant} Variant */
@@ -162,6 +163,7 @@ export function shareUrl() {
   const url = new URL(location.pathname, location.href);
   url.searchParams.set("deal", s.deal);
   url.searchParams.set("variant", s.variant.token || variantToken(s.variant));
+  url.searchParams.set("lang", getLang()); // the deal opens in the sharer's language
   return url.href;
 }
 
@@ -173,7 +175,11 @@ export async function shareGame() {
   // A link to this very machine (the local server) reaches nobody else: say so plainly,
   // with the link to copy for this computer's own browsers, instead of sharing it.
   const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
-  $("#share-local").hidden = !local;
+  const note = $("#share-local");
+  note.hidden = !local;
+  // Served from here either way; what to do about it differs (put the site online, or
+  // build one): the page served by the static site knows it is one.
+  note.textContent = t(onSite ? "share_local_site" : "share_local");
   if (local) {
     showShareField(url);
     return;

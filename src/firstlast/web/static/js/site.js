@@ -12,9 +12,11 @@
 // Its words come from the catalogs shipped beside it (static/site/i18n/), since the
 // page's own catalog comes from Python, which is what is loading.
 
-const LOCK = "firstlast-game";
-const CHANNEL = "firstlast-site";
 const base = new URL("../../", import.meta.url);
+// Two sites on one origin (two project pages on one host) must not share a lock or a
+// channel: both are named by the site's own path (so are its storage and its cache).
+const LOCK = `firstlast-game:${base.pathname}`;
+const CHANNEL = `firstlast-site:${base.pathname}`;
 
 /** @type {Record<string, string>} */
 let words = {};
@@ -41,21 +43,33 @@ async function loadWords() {
   } catch { /* offline before the first install: the keys show, the game still starts */ }
 }
 
-/** Show the loading screen, or update it. @param {string} text @param {number} done @param {number} total */
-function loading(text, done, total) {
+/** The loading screen: the build puts it in the page (so that nothing else shows
+ * first); made here when missing. Its bar runs once from 0 to 100 %: the files saved for
+ * offline play (a first visit) take the first half, Python's steps the rest. Only a new
+ * step is said to screen readers (``.site-step`` is the polite live line), not each MB.
+ * @param {string} step the step, in words @param {number} fraction 0…1 of the whole
+ * @param {string} [detail] shown, not said (the MB counter) */
+function loading(step, fraction, detail = "") {
+  screen ||= document.getElementById("site-loading");
   if (!screen) {
     screen = document.createElement("div");
     screen.id = "site-loading";
-    screen.setAttribute("role", "status");
-    screen.innerHTML = '<div class="site-box"><h2 class="site-title"></h2><progress max="100" value="0"></progress><p class="site-step"></p></div>';
-    document.body.append(screen);
+    screen.innerHTML = '<div class="site-box"><p class="site-title"></p><progress max="100" value="0"></progress>' +
+      '<p class="site-step" aria-live="polite"></p><p class="site-detail" aria-hidden="true"></p></div>';
+    document.body.prepend(screen);
   }
+  document.documentElement.lang = lang(); // read in the language it is written in
   /** @type {HTMLElement} */ (screen.querySelector(".site-title")).textContent = w("site.loading.title");
   const bar = /** @type {HTMLProgressElement} */ (screen.querySelector("progress"));
-  bar.value = total ? Math.round((100 * done) / total) : 0;
+  bar.value = Math.max(bar.value, Math.round(100 * fraction)); // never backwards
   bar.setAttribute("aria-label", w("site.loading.title"));
-  /** @type {HTMLElement} */ (screen.querySelector(".site-step")).textContent = text;
+  const line = /** @type {HTMLElement} */ (screen.querySelector(".site-step"));
+  if (line.textContent !== step) line.textContent = step;
+  /** @type {HTMLElement} */ (screen.querySelector(".site-detail")).textContent = detail;
 }
+
+/** Whether this visit filled the offline cache first (its bar's first half). */
+let installing = false;
 
 function loaded() {
   screen?.remove();
@@ -82,14 +96,23 @@ function panel(text, button, onPress) {
     setTimeout(() => b.focus(), 0);
   }
   document.body.append(box);
-  const main = document.querySelector("main");
-  if (main) main.inert = true;
+  for (const el of document.body.children) {
+    if (el !== box) /** @type {HTMLElement} */ (el).inert = true;
+  }
+  window.addEventListener("keydown", keepKeys, true);
+}
+
+/** While a panel is up, the game's keys do nothing (the panel's own button still works:
+ * only the page's listeners are kept from the key, not its default action).
+ * @param {KeyboardEvent} e */
+function keepKeys(e) {
+  e.stopPropagation();
 }
 
 function closePanel() {
   document.getElementById("site-panel")?.remove();
-  const main = document.querySelector("main");
-  if (main) main.inert = false;
+  for (const el of document.body.children) /** @type {HTMLElement} */ (el).inert = false;
+  window.removeEventListener("keydown", keepKeys, true);
 }
 
 // ---------------------------------------------------------------- offline and updates
@@ -101,8 +124,9 @@ async function serviceWorker() {
   const sw = navigator.serviceWorker;
   sw.addEventListener("message", (e) => {
     if (e.data && e.data.type === "install" && !sw.controller) {
-      loading(w("site.loading.files", { mb: (e.data.done / 1e6).toFixed(1), total: (e.data.total / 1e6).toFixed(1) }),
-        e.data.done, e.data.total);
+      installing = true;
+      loading(w("site.loading.files_step"), 0.5 * (e.data.done / e.data.total),
+        w("site.loading.files", { mb: (e.data.done / 1e6).toFixed(1), total: (e.data.total / 1e6).toFixed(1) }));
     }
   });
   let reg;
@@ -158,6 +182,8 @@ const waiting = new Map();
 let nextId = 0;
 /** @type {(() => void) | null} */
 let letGo = null;
+/** This tab gave the game to another: its requests are refused at once. */
+let gone = false;
 /** Resolved when the play worker answers requests. @type {Promise<void>} */
 let ready = Promise.resolve();
 
@@ -183,7 +209,10 @@ function startWorker() {
     booted = null;
     wk.onmessage = (e) => {
       const m = e.data;
-      if (m.type === "progress") loading(w(`site.loading.step${m.step}`), m.step, m.steps);
+      if (m.type === "progress") {
+        const part = m.step / m.steps;
+        loading(w(`site.loading.step${m.step}`), installing ? 0.5 + 0.5 * part : part);
+      }
       else if (m.type === "ready") resolve(undefined);
       else if (m.type === "failed") reject(new Error(m.message));
       else if (m.type === "answer") {
@@ -212,16 +241,23 @@ async function takeGame() {
     channel.onmessage = (e) => {
       if (e.data === "take" && held && worker) {
         // Another tab wants the game: finish, store, let go, and say where it went.
-        ready = new Promise(() => {}); // nothing more is sent from here
+        held = false;
+        gone = true; // nothing more is sent from here
         worker.postMessage({ type: "stop" });
       }
     };
     navigator.locks.request(LOCK, { ifAvailable: true }, (lock) => {
       if (lock) return hold(resolve, reject);
       // Held elsewhere: ask for it, and wait for it.
-      loading(w("site.loading.other_tab"), 0, 0);
+      loading(w("site.loading.other_tab"), 0);
+      // Asked again each second until this tab holds it: when tabs open together, the
+      // one that held the game may have let go to another, which must be asked in turn.
       channel.postMessage("take");
-      return navigator.locks.request(LOCK, () => hold(resolve, reject));
+      const asking = setInterval(() => channel.postMessage("take"), 1000);
+      return navigator.locks.request(LOCK, () => {
+        clearInterval(asking);
+        return hold(resolve, reject);
+      });
     });
     /** @param {(v: unknown) => void} ok @param {(e: unknown) => void} fail */
     function hold(ok, fail) {
@@ -243,7 +279,7 @@ async function takeGame() {
 
 async function start() {
   await loadWords();
-  loading(w("site.loading.step0"), 0, 4);
+  loading(w("site.loading.step0"), 0);
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => false);
   await serviceWorker();
   try {
@@ -265,7 +301,7 @@ ready = start();
 export async function send(path, init = {}) {
   await ready;
   const wk = worker;
-  if (!wk) throw new TypeError("the game is open in another tab");
+  if (!wk || gone) throw new TypeError("the game is open in another tab");
   const id = ++nextId;
   /** @type {Record<string, string>} */
   const headers = {};
