@@ -105,3 +105,16 @@ def test_pins_agree_with_the_js_tools() -> None:
     lock = json.loads((ROOT / "tools" / "js" / "package-lock.json").read_text())
     assert lock["packages"]["node_modules/pyodide"]["integrity"] == PYODIDE.integrity
     assert len({w.file_name.split("-")[0].lower() for w in WHEELS}) == len(WHEELS)
+
+
+def test_a_folder_that_cannot_be_made_is_refused_before_anything_is_fetched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def no_fetch(url: str, timeout: float = 0) -> io.BytesIO:
+        raise AssertionError(f"fetched {url} for a folder that cannot be written")
+
+    monkeypatch.setattr(site_build.urllib.request, "urlopen", no_fetch)
+    (tmp_path / "afile").write_text("x")
+    for dest in ("/dev/null/x", str(tmp_path / "afile" / "sub"), "/proc/firstlast-site"):
+        assert main(["site", "build", "-q", dest, "--cache", str(tmp_path / "cache")]) == 1, dest
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and dest in err[0], err
