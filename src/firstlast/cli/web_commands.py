@@ -45,6 +45,26 @@ class VariantToken(click.ParamType[str]):
             self.fail(play_error_text(e), param, ctx)
 
 
+class SiteUrl(click.ParamType[str]):
+    """The address of the player's static site online (``https://host/path/``)."""
+
+    name = "URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from urllib.parse import urlsplit
+
+        text = str(value).strip()
+        try:
+            parts = urlsplit(text)
+            ok = parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query \
+                and not parts.fragment and len(text) <= 2000
+        except ValueError:
+            ok = False
+        if not ok:
+            self.fail(msg("cli.play.bad_site_url", value=repr(text[:80])), param, ctx)
+        return text if text.endswith("/") else text + "/"
+
+
 @command("cli.play.help")
 @option("--port", type=WholeNumber(0, 65535), default=0, show_default=True, help_key="cli.play.help.port")
 @option("--host", default="127.0.0.1", show_default=True, help_key="cli.play.help.host")
@@ -52,7 +72,10 @@ class VariantToken(click.ParamType[str]):
 @option("--no-browser", is_flag=True, help_key="cli.play.help.no_browser")
 @option("--deal", type=DealNumber(), default=None, help_key="cli.play.help.deal", help_params={"max": MAX_DEAL})
 @option("--variant", type=VariantToken(), default=None, help_key="cli.play.help.variant")
-def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | None, variant: str | None) -> None:
+@option("--site-url", "site_url", type=SiteUrl(), default=None, envvar="FIRSTLAST_SITE_URL",
+        help_key="cli.play.help.site_url")
+def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | None, variant: str | None,
+         site_url: str | None) -> None:
     """Play in the browser: serve the game locally and open it. Ctrl-C stops."""
     from ..web.server import serve  # uvicorn and starlette load only for this command
 
@@ -68,7 +91,7 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
         serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, say=msg,
-              deal=deal, variant=variant)
+              deal=deal, variant=variant, site_url=site_url)
     except (StoreError, sqlite3.Error) as e:
         # Before it listens, the server signs in the local player (a write the first time).
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None

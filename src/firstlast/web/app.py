@@ -46,15 +46,18 @@ def _bind(handler: Handler, web: WebGame) -> Callable[[Request], Coroutine[Any, 
     return endpoint
 
 
-def create_app(store: GameStore, *, local_player: str | None = None, bind_host: str = "127.0.0.1") -> Starlette:
+def create_app(store: GameStore, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
+               site_url: str | None = None) -> Starlette:
     """The browser game over ``store``. ``local_player`` is the player the terminal game
     uses (``store.local_player()``); it is kept as ``app.state.local_player`` so that
     ``firstlast play`` can open the browser signed in as it (``/?player=…``).
     ``bind_host``: the address the server listens on; with the loopback names, the only
-    names the ``Host`` header may carry."""
+    names the ``Host`` header may carry. ``site_url``: where the player's static site
+    is online (``firstlast site build``, docs/site.md): the page shares deals as links
+    to it, since a link to this server reaches no one else."""
     if local_player is not None and not store.has_player(local_player):
         raise ValueError("local_player is not a player of this store")
-    web = WebGame(store, local_player)
+    web = WebGame(store, local_player, site_url=site_url)
     routes: list[BaseRoute] = []
     for e in ENDPOINTS:
         if e.handler is None:

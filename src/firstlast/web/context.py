@@ -101,9 +101,11 @@ class WebGame:
     per-game locks (one request at a time per game in this process) and the chance
     cache."""
 
-    def __init__(self, store: GameStore, local_player: str | None) -> None:
+    def __init__(self, store: GameStore, local_player: str | None, *, site_url: str | None = None) -> None:
         self.play = PlayService(store)
         self.local_player = local_player
+        #: The player's static site online, if any: shared links point there.
+        self.site_url = site_url
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Estimates by (position, samples, round), told in each player's language on the way out.
         self.chance_cache: Bounded[tuple[str, int, int], ChanceEstimate] = Bounded(CHANCE_CACHED)

@@ -277,16 +277,18 @@ def serve(
     say: Callable[..., str] | None = None,
     deal: int | None = None,
     variant: str | None = None,
+    site_url: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
     port. The browser, if opened, is signed in as the store's local player, so that it
     shares games and statistics with the terminal game. ``deal`` (and ``variant``, a
-    token): the page opens on that deal (``/?deal=N&variant=TOKEN``). The status lines
+    token): the page opens on that deal (``/?deal=N&variant=TOKEN``). ``site_url``: the
+    player's static site online, where shared links point (``create_app``). The status lines
     are catalog messages (``cli.play.*``) worded by ``say(key, **params)`` — the CLI's
     language — and written with ``echo``; English by default."""
     words: Callable[..., str] = say if say is not None else partial(t, "en")
     player = store.local_player()
-    app = create_app(store, local_player=player, bind_host=host)
+    app = create_app(store, local_player=player, bind_host=host, site_url=site_url)
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Final
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from ..context import Endpoint, WebGame, is_token
 
@@ -44,7 +45,12 @@ async def index(web: WebGame, request: Request) -> Response:
             "The browser front end is not installed (firstlast/web/static/index.html is missing).", 404
         )
     # No player is made here: one is made when something of theirs is first stored.
-    return FileResponse(page, headers={"cache-control": "no-cache"})
+    if web.site_url is None:
+        return FileResponse(page, headers={"cache-control": "no-cache"})
+    # Where the player's static site is online: the share dialog links there.
+    meta = f'<meta name="firstlast-site-url" content="{html.escape(web.site_url, quote=True)}">\n'
+    text = page.read_text(encoding="utf-8").replace('<meta charset="utf-8">\n', '<meta charset="utf-8">\n' + meta, 1)
+    return HTMLResponse(text, headers={"cache-control": "no-cache"})
 
 
 @cache

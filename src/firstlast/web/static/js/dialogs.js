@@ -180,6 +180,15 @@ export async function shareGame() {
   // Served from here either way; what to do about it differs (put the site online, or
   // build one): the page served by the static site knows it is one.
   note.textContent = t(onSite ? "share_local_site" : "share_local");
+  // The player's site online (`firstlast play --site-url`): the same deal there, for anyone.
+  const site = document.querySelector('meta[name="firstlast-site-url"]')?.getAttribute("content");
+  if (local && site && !onSite) {
+    const there = new URL(site);
+    there.search = new URL(url).search;
+    note.textContent = t("share_on_site", { site: there.origin + there.pathname });
+    showShareField(there.href);
+    return;
+  }
   if (local) {
     showShareField(url);
     return;
