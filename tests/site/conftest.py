@@ -45,10 +45,7 @@ def site_url(site_root: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from browser import CHROMIUM, LAUNCH_ARGS
-    from playwright.sync_api import sync_playwright
+    from browser import chromium
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with chromium() as b:
         yield b
-        b.close()

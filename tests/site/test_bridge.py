@@ -5,27 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from firstlast import runtime
 from firstlast.engine import Game
 from firstlast.site.bridge import Bridge
 
 ORIGIN = "https://cards.example.org"
 
 
-@pytest.fixture
-def no_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    def refuse(self: threading.Thread) -> None:
-        raise RuntimeError("can't start new thread")
-
-    monkeypatch.setattr(threading.Thread, "start", refuse)
-    with runtime.threads_off():
-        yield
 
 
 def call(bridge: Bridge, method: str, target: str, body: object | None = None) -> tuple[int, object]:

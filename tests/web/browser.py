@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,19 @@ def require_browser(why: str = "end-to-end tests need Debian's chromium at /usr/
         import playwright.sync_api  # noqa: F401
     else:
         pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, headless (the ``browser`` fixtures of tests/web and tests/site)."""
+    # Imported here: the other tests run without playwright; the browser modules call
+    # require_browser() first, which skips or fails without it.
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield b
+        b.close()
 
 
 def new_page(browser: Any, server: str, *, locale: str = "en-US", bypass_csp: bool = False, **opts: Any) -> Any:

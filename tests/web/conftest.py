@@ -16,7 +16,7 @@ _HERE = str(Path(__file__).parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from browser import CHROMIUM, LAUNCH_ARGS  # noqa: E402  (found through the path above)
+from browser import chromium  # noqa: E402  (found through the path above)
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +35,5 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's chromium, headless, for one test module."""
-    # Imported here: the other tests in this folder run without playwright; the browser
-    # modules call browser.require_browser() first, which skips or fails without it.
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with chromium() as b:
         yield b
-        b.close()

@@ -153,19 +153,6 @@ def test_too_large_a_body_and_a_foreign_page(fresh: TestClient, monkeypatch: pyt
 
 
 # ---------------------------------------------------------------------------- the static site
-@pytest.fixture
-def no_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As in the browser (Pyodide): no thread can start (tests/site/test_bridge.py)."""
-    import threading
-
-    from firstlast import runtime
-
-    def refuse(self: threading.Thread) -> None:
-        raise RuntimeError("can't start new thread")
-
-    monkeypatch.setattr(threading.Thread, "start", refuse)
-    with runtime.threads_off():
-        yield
 
 
 def test_a_player_moves_from_the_static_site_to_the_local_server_and_back(tmp_path: Path, no_threads: None) -> None:

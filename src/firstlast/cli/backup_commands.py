@@ -19,8 +19,8 @@ from ..play import PlayError, PlayService
 from ..play.backup import MAX_BACKUP_CHARS, ImportReport
 from ..recordfile import RecordFileError, read_record_file
 from ..store import GameStore, StoreError, default_db_path
-from .engine_commands import _save_target, _write_atomic
-from .lang import command, current_lang, msg, option, os_error_text
+from .engine_commands import _record_file_text, _save_target, _write_atomic
+from .lang import command, current_lang, msg, option
 from .options import FilePath
 
 #: The most bytes read from a file or standard input: a backup's characters are at
@@ -105,7 +105,7 @@ def _read(file: Path) -> str:
         try:
             return read_record_file(file, MAX_BACKUP_BYTES)
         except RecordFileError as e:
-            raise click.ClickException(_file_error_text(file, e)) from None
+            raise click.ClickException(_record_file_text(file, e, "cli.import.too_large", MAX_BACKUP_BYTES)) from None
     data = sys.stdin.buffer.read(MAX_BACKUP_BYTES + 1)
     if len(data) > MAX_BACKUP_BYTES:
         raise click.ClickException(msg("cli.import.too_large", path="-", max=f"{MAX_BACKUP_BYTES:,}"))
@@ -113,18 +113,6 @@ def _read(file: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise click.ClickException(msg("cli.read.not_text", path="-")) from None
-
-
-def _file_error_text(file: Path, e: RecordFileError) -> str:
-    if e.code == "unreadable" and e.os_error is not None:
-        return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
-    if e.code == "not_regular":
-        return msg("cli.read.not_regular", path=file)
-    if e.code == "too_large":
-        return msg("cli.import.too_large", path=file, max=f"{MAX_BACKUP_BYTES:,}")
-    if e.code == "not_text":
-        return msg("cli.read.not_text", path=file)
-    return str(e)
 
 
 @command("cli.import.help", name="import")

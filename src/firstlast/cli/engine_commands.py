@@ -220,14 +220,16 @@ def _read_record(file: Path) -> str:
         raise click.ClickException(_record_file_text(file, e)) from None
 
 
-def _record_file_text(file: Path, e: RecordFileError) -> str:
-    """``recordfile``'s refusal in the current language, from its ``code``."""
+def _record_file_text(file: Path, e: RecordFileError, too_large: str = "cli.read.too_large",
+                      limit: int = MAX_RECORD_BYTES) -> str:
+    """``recordfile``'s refusal in the current language, from its ``code``
+    (``too_large``: the key that says a file over ``limit`` bytes is too large)."""
     if e.code == "unreadable" and e.os_error is not None:
         return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
     if e.code == "not_regular":
         return msg("cli.read.not_regular", path=file)
     if e.code == "too_large":
-        return msg("cli.read.too_large", path=file, max=f"{MAX_RECORD_BYTES:,}")
+        return msg(too_large, path=file, max=f"{limit:,}")
     if e.code == "not_text":
         return msg("cli.read.not_text", path=file)
     return str(e)
