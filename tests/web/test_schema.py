@@ -145,3 +145,13 @@ def test_a_refused_field_gets_the_play_layers_code(client: TestClient, body: obj
     dialog open with its own message): a value the models refuse keeps the play layer's code."""
     r = client.post("/api/games", json=body)
     assert r.status_code == 422 and r.json()["code"] == code, r.text
+
+
+def test_json_documents_are_declared_as_objects_and_answered_as_such(client: TestClient) -> None:
+    """(issue: /api/schema and /i18n/{lang}.json were declared strings but answer objects.)"""
+    doc = client.get("/api/schema").json()
+    for path in ("/api/schema", "/i18n/{lang}.json"):
+        declared = doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert declared == {"type": "object"}, path
+    assert isinstance(client.get("/i18n/ru.json").json(), dict)
+    assert isinstance(doc, dict)

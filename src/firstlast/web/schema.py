@@ -70,6 +70,11 @@ def refusals(e: Endpoint) -> list[int]:
 def _content(c: Content) -> Schema:
     if c is None:
         return {}
+    if c == "application/json":
+        # A JSON document of its own (the schema itself, a message catalog): an object.
+        return {"content": {c: {"schema": {"type": "object"}}}}
+    if c == "*/*":
+        return {"content": {c: {"schema": {"type": "string", "format": "binary"}}}}
     if isinstance(c, str):
         return {"content": {c: {"schema": {"type": "string"}}}}
     return {"content": {"application/json": {"schema": {"$ref": REF + c.__name__}}}}
