@@ -175,3 +175,12 @@ def test_autoplay_ranges_past_2_63_deals_are_counted_not_len(capsys: pytest.Capt
     assert main(["autoplay", f"{2**64 - 3}..{2**64}", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["deal"] for line in lines] == [2**64 - 3, 2**64 - 2, 2**64 - 1]
+
+
+@pytest.mark.parametrize("target", ["/dev/stdout", "-"])
+def test_save_to_standard_output_through_a_pipe_prints_the_record(target: str) -> None:
+    """(issue: ``--save /dev/stdout`` onto a pipe said "No such file or directory".)"""
+    done = subprocess.run([sys.executable, "-m", "firstlast.cli.main", "autoplay", "7", "--save", target],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert '[Format "firstlast-record 1"]' in done.stdout and done.stderr == ""

@@ -96,7 +96,7 @@ def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privile
             raise click.UsageError(msg("cli.autoplay.single_only"))
         _autoplay_range(deals, variant, as_json)
         return
-    if save is not None:
+    if save is not None and not _is_stdout(save):
         _save_target(save)  # refuse a device or a FIFO before playing, not after
     game = Game(deals[0], variant)
     game.autoplay()
@@ -170,6 +170,18 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
         yield from zip(block, won.tolist(), score.tolist(), passes.tolist(), strict=True)
 
 
+def _is_stdout(path: Path) -> bool:
+    """Whether saving to ``path`` means this process's standard output: ``-``,
+    ``/dev/stdout``, or any name of the very file (a pipe, a terminal) it writes to."""
+    if str(path) in ("-", "/dev/stdout"):
+        return True
+    try:
+        st, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError):
+        return False
+    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino) and not stat.S_ISREG(st.st_mode)
+
+
 def _save_target(path: Path) -> tuple[Path, os.stat_result | None]:
     """The file that saving to ``path`` replaces: ``path`` itself or, through symbolic
     links, the file they lead to (a link stays a link), with its current status, or
@@ -193,6 +205,13 @@ def _write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` all or nothing: a temporary file in the target's own
     folder, flushed to disk, then renamed over the target (through links, see
     ``_save_target``). An existing file keeps its permissions."""
+    if _is_stdout(path):  # --save - or /dev/stdout: the text is printed (a pipe cannot be renamed over)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except OSError as e:
+            raise click.ClickException(msg("cli.write.failed", path=path, error=os_error_text(e))) from None
+        return
     target, st = _save_target(path)
     tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
