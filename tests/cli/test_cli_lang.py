@@ -321,3 +321,15 @@ def test_tab_separated_lines_stay_english_summary_is_russian(monkeypatch: pytest
     assert code == 0 and len(lines) == 4
     assert all(line.split("\t")[1] in ("won", "lost") for line in lines[:3])
     assert lines[3].startswith("вышло ") and "из 3" in lines[3]
+
+
+def test_clicks_own_words_follow_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    """(issue: Usage, Options and No such command stayed English under --lang ru.)"""
+    assert main(["--lang", "ru", "nosuch"]) == 2
+    assert "Нет такой команды 'nosuch'." in capsys.readouterr().err
+    assert main(["--lang", "ru", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Использование: firstlast") and "Параметры:" in out and "Команды:" in out
+    assert main(["--lang", "en", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Usage: firstlast") and "Options:" in out and "Commands:" in out

@@ -16,7 +16,7 @@ from typing import Any, Final, TypeVar
 
 import click
 
-from ..i18n import LANGS, t
+from ..i18n import LANGS, catalog, t
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -204,3 +204,36 @@ class FloatRange(click.FloatRange):
             if _out_of_range(self, rv):
                 self.fail(range_error_text(self, rv), param, ctx)
         return super().convert(value, param, ctx)
+
+
+#: click's own words (its gettext message ids) → their catalog keys: click says "Usage:",
+#: "Options" and "No such command" through ``gettext``, which ``install_click_words``
+#: answers from the catalogs in the current language (English stays click's).
+CLICK_WORDS: Final = {
+    "Usage:": "click.usage", "Options": "click.options", "Commands": "click.commands",
+    "Positional arguments": "click.positional", "No such command {name!r}.": "click.no_such_command",
+    "Missing command.": "click.missing_command", "Try '{command} {option}' for help.": "click.try_help",
+    "Error: {message}": "click.error", "Aborted!": "click.aborted", "default: {default}": "click.default",
+    "env var: {var}": "click.env_var", "Show the version and exit.": "cli.help.version",
+    "Show this message and exit.": "cli.help.help",
+}
+
+
+def _click_gettext(message: str) -> str:
+    """The catalog's template for one of click's words (click fills it in itself)."""
+    key = CLICK_WORDS.get(message)
+    lang = current_lang()
+    return catalog(lang).get(key, message) if key is not None and lang != DEFAULT else message
+
+
+def install_click_words() -> None:
+    """Let click's modules look their words up in the catalogs (``CLICK_WORDS``)."""
+    import importlib
+
+    for name in ("core", "formatting", "exceptions", "decorators", "types", "parser", "termui"):
+        try:
+            module = importlib.import_module(f"click.{name}")
+        except ImportError:
+            continue
+        if callable(getattr(module, "_", None)):
+            module._ = _click_gettext  # type: ignore[attr-defined]

@@ -15,8 +15,11 @@ from .. import __version__
 from ..engine import MAX_DEAL, FirstLastError
 from ..engine.cards import clip
 from .engine_commands import autoplay, deal, replay
-from .lang import CatalogGroup, CatalogOption, lang_option, msg, set_lang
+from .lang import CatalogGroup, CatalogOption, install_click_words, lang_option, msg, set_lang
 from .options import DealNumber, DealRange
+
+# click's own words ("Usage:", "Options", "No such command") in the chosen language.
+install_click_words()
 
 
 @click.group(cls=CatalogGroup, help_key="cli.help.group", context_settings={"help_option_names": ["-h", "--help"]})
