@@ -1007,3 +1007,16 @@ def test_an_empty_settings_change_makes_no_player(clients: Callable[..., TestCli
         assert tx.db.execute("SELECT count(*) FROM players").fetchone()[0] == players
     r = fresh.put("/api/settings", json={"lang": "ru"})
     assert r.status_code == 200 and "set-cookie" in r.headers
+
+
+@pytest.mark.parametrize(("method", "path", "allow"), [
+    ("DELETE", "/api/games", "GET, HEAD, POST"), ("DELETE", "/api/settings", "GET, HEAD, PUT"),
+    ("PUT", "/api/games/import", "GET, HEAD, POST"), ("PUT", "/api/games/abc/step", "POST"),
+    ("POST", "/api/stats", "GET, HEAD"),
+])
+def test_a_405_names_every_method_served_at_the_path(client: TestClient, method: str, path: str,
+                                                     allow: str) -> None:
+    """(issue: ``Allow: POST`` for /api/games, ``GET, HEAD`` for settings.)"""
+    r = client.request(method, path)
+    assert r.status_code == 405 and r.json()["code"] == "request.method"
+    assert r.headers["allow"] == allow

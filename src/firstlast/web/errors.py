@@ -114,7 +114,24 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
         body = ErrorBody(error=str(exc.detail), code="request.http", params={})
     else:
         body = web_error(WebError(code))
-    return error_response(body, exc.status_code, exc.headers)
+    headers = exc.headers
+    if exc.status_code == 405:
+        # Every method some route answers at this path (Starlette names only the first
+        # route whose path matched: "POST" for /api/games, which GET serves too).
+        kept = {k: v for k, v in (headers or {}).items() if k.lower() != "allow"}
+        headers = {**kept, "allow": ", ".join(_allowed(request))}
+    return error_response(body, exc.status_code, headers)
+
+
+def _allowed(request: Request) -> list[str]:
+    from starlette.routing import Match, Route
+
+    probe = {**request.scope, "method": ""}
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.methods and route.matches(probe)[0] is not Match.NONE:
+            methods |= route.methods
+    return sorted(methods)
 
 
 async def on_engine_error(request: Request, exc: Exception) -> Response:
