@@ -6,7 +6,7 @@
 import { ApiError, api } from "./api.js";
 import { has, plural, refusalText, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
-import { $, $input } from "./store.js";
+import { $, $input, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").RestoreReport} RestoreReport */
 /** @typedef {import("./i18n.js").Args} Args */
@@ -17,20 +17,6 @@ import { $, $input } from "./store.js";
  * @property {(text: string, kind?: "info" | "error") => void} toast said to screen readers too
  * @property {() => Promise<void>} reload redraw the statistics after a restore
  */
-
-/** Hand ``text`` to the browser as the file ``name``, through a Blob URL.
- * @param {string} name @param {string} text @param {string} type */
-function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** A refusal of a backup in the page's language, from its code and parameters
  * (``error.<code>``; a move the engine refused, from the engine's code), else the
@@ -76,7 +62,7 @@ export function wireBackup(ctx) {
     try {
       const text = await api.backup();
       const games = JSON.parse(text).games.length;
-      download(fileName(), text, "application/json");
+      saveFile(fileName(), text, "application/json");
       ctx.toast(t("backup_saved", { games: plural("backup.games", games) }));
     } catch (err) {
       ctx.toast(t("backup_failed", { error: backupError(err) }), "error");

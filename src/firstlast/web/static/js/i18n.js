@@ -7,6 +7,8 @@
 
 import { send } from "./transport.js";
 
+export { detectLang } from "./lang.js";
+
 /** @typedef {"ru" | "en"} Lang */
 /** A language's strings: key → template. @typedef {Record<string, string>} Catalog */
 /** @typedef {Record<string, string | number | boolean | null | undefined>} Args */
@@ -16,15 +18,6 @@ const catalogs = {};
 
 /** @type {Lang} */
 let current = "en";
-
-/** The language to start in: the last chosen here, else the browser's.
- * @returns {Lang} */
-export function detectLang() {
-  const stored = localStorage.getItem("fl_lang");
-  if (stored === "ru" || stored === "en") return stored;
-  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
-  return nav.toLowerCase().startsWith("ru") ? "ru" : "en";
-}
 
 export function getLang() {
   return current;

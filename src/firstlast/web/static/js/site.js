@@ -12,6 +12,8 @@
 // Its words come from the catalogs shipped beside it (static/site/i18n/), since the
 // page's own catalog comes from Python, which is what is loading.
 
+import { detectLang } from "./lang.js";
+
 const base = new URL("../../", import.meta.url);
 // Two sites on one origin (two project pages on one host) must not share a lock or a
 // channel: both are named by the site's own path (so are its storage and its cache).
@@ -30,15 +32,9 @@ function w(key, args = {}) {
 /** @type {HTMLElement | null} */
 let screen = null;
 
-function lang() {
-  const saved = localStorage.getItem("fl_lang");
-  if (saved === "ru" || saved === "en") return saved;
-  return (navigator.languages || [navigator.language]).some((l) => /^ru\b/i.test(l)) ? "ru" : "en";
-}
-
 async function loadWords() {
   try {
-    const res = await fetch(new URL(`static/site/i18n/${lang()}.json`, base));
+    const res = await fetch(new URL(`static/site/i18n/${detectLang()}.json`, base));
     if (res.ok) words = await res.json();
   } catch { /* offline before the first install: the keys show, the game still starts */ }
 }
@@ -58,7 +54,7 @@ function loading(step, fraction, detail = "") {
       '<p class="site-step" aria-live="polite"></p><p class="site-detail" aria-hidden="true"></p></div>';
     document.body.prepend(screen);
   }
-  document.documentElement.lang = lang(); // read in the language it is written in
+  document.documentElement.lang = detectLang(); // read in the language it is written in
   /** @type {HTMLElement} */ (screen.querySelector(".site-title")).textContent = w("site.loading.title");
   const bar = /** @type {HTMLProgressElement} */ (screen.querySelector("progress"));
   bar.value = Math.max(bar.value, Math.round(100 * fraction)); // never backwards

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { wireBackup } from "./backup.js";
 import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
-import { $, $dialog, $input } from "./store.js";
+import { $, $dialog, $input, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
 
@@ -119,20 +119,6 @@ function renderTabs() {
     });
     tabs.appendChild(b);
   });
-}
-
-/** Hand ``text`` to the browser as a file download (through a Blob: on the static site
- * the answer comes from a worker, so a plain link to the API would lead nowhere).
- * @param {string} name @param {string} text @param {string} type */
-export function saveFile(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** @param {string | null} iso */

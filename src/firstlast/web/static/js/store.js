@@ -95,3 +95,18 @@ export function announce(text) {
   box.textContent = "";
   setTimeout(() => { box.textContent = text; }, 30);
 }
+
+/** Hand ``text`` to the browser as a file download (through a Blob: on the static site
+ * the answer comes from a worker, so a plain link to the API would lead nowhere).
+ * @param {string} name @param {string} text @param {string} type */
+export function saveFile(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
