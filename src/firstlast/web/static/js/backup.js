@@ -6,7 +6,7 @@
 import { ApiError, api } from "./api.js";
 import { has, plural, refusalText, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
-import { $, $input, saveFile } from "./store.js";
+import { $, $input, onFileText, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").RestoreReport} RestoreReport */
 /** @typedef {import("./i18n.js").Args} Args */
@@ -68,13 +68,9 @@ export function wireBackup(ctx) {
       ctx.toast(t("backup_failed", { error: backupError(err) }), "error");
     }
   });
-  const input = $input("#backup-file");
-  input.addEventListener("change", async () => {
-    const file = input.files && input.files[0];
-    input.value = "";
-    if (!file) return;
+  onFileText($input("#backup-file"), async (text) => {
     try {
-      const report = await api.restoreBackup(await file.text());
+      const report = await api.restoreBackup(text);
       if (report.settings.length) await loadSettings(); // the language or the speed may be the file's now
       ctx.toast(reportText(report));
       await ctx.reload();

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { wireBackup } from "./backup.js";
 import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
-import { $, $dialog, $input, saveFile } from "./store.js";
+import { $, $dialog, $input, onFileText, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
 
@@ -238,13 +238,9 @@ export function openStats(context) {
   if (!wired) {
     wired = true;
     wireBackup({ toast: (text, kind) => ctx.toast(text, kind), reload: load });
-    const input = $input("#import-file");
-    input.addEventListener("change", async () => {
-      const file = input.files && input.files[0];
-      input.value = "";
-      if (!file) return;
+    onFileText($input("#import-file"), async (text) => {
       try {
-        await api.importRecord(await file.text());
+        await api.importRecord(text);
         ctx.toast(t("imported"));
         await load();
       } catch (err) {

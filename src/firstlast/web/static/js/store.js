@@ -110,3 +110,14 @@ export function saveFile(name, text, type) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Call ``use`` with the text of each file the player picks in ``input`` (the field is
+ * emptied at once, so that the same file can be picked again).
+ * @param {HTMLInputElement} input @param {(text: string) => Promise<void>} use */
+export function onFileText(input, use) {
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (file) await use(await file.text());
+  });
+}
