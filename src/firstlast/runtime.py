@@ -17,17 +17,25 @@ threads asks this module instead:
 * ``run_cpu``: long computations (chance estimates, stories): a worker thread natively;
   in the browser, another Web Worker when the site installed one (``set_offload``), so
   that a move never waits behind an estimate; else inline.
+* ``run_apart``: short pure chunks of a long search (a deal that comes out), from a
+  blocking caller: in one helper process natively, so that the search takes a core of
+  its own and never the interpreter lock the server's moves need; inline where no
+  process can start (the browser). ``stop_apart`` ends that process (a server that
+  stops).
 """
 
 from __future__ import annotations
 
 import pickle
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # anyio is imported when first needed: the store and the CLI need none of it
+    from concurrent.futures import ProcessPoolExecutor
+
     import anyio
 
 T = TypeVar("T")
@@ -37,6 +45,8 @@ BROWSER: Final = sys.platform == "emscripten"
 #: Whether worker threads may be started (not under Pyodide). A variable, not a
 #: constant: ``threads_off`` turns it off for tests of the thread-free mode.
 THREADS: bool = not BROWSER
+#: Whether child processes may be started (not under Pyodide): ``run_apart``.
+PROCESSES: bool = not BROWSER
 #: SQLite's journal mode for the store's database file.
 JOURNAL_MODE: Final = "DELETE" if BROWSER else "WAL"
 
@@ -103,3 +113,73 @@ async def run_cpu(fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimit
         assert isinstance(value, BaseException)
         raise value
     return value  # type: ignore[no-any-return]
+
+
+class ApartStopped(RuntimeError):
+    """A ``run_apart`` call was cancelled by ``stop_apart`` (the program is stopping),
+    or its helper process died twice."""
+
+
+_apart: ProcessPoolExecutor | None = None
+_apart_lock = threading.Lock()
+_apart_atexit = False
+
+
+def run_apart(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, a short pure computation, in the one helper process natively (a
+    module-level ``fn``, picklable ``args``; calls from several threads take turns there,
+    first come first served), inline where no process can start. Blocks the calling
+    thread (never call it on an event loop). Raises ``ApartStopped`` when ``stop_apart``
+    cancelled it; a helper process that died is replaced once."""
+    if not PROCESSES:
+        return fn(*args)
+    from concurrent.futures import CancelledError
+    from concurrent.futures.process import BrokenProcessPool
+
+    global _apart, _apart_atexit
+    for attempt in range(2):
+        with _apart_lock:
+            if _apart is None:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                # spawn, not fork: the caller is a threaded server, and a forked child
+                # would inherit its locks in whatever state they were.
+                _apart = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                if not _apart_atexit:  # shut down while the interpreter is whole (no noise at exit)
+                    import atexit
+
+                    atexit.register(stop_apart)
+                    _apart_atexit = True
+            pool = _apart
+        try:
+            future = pool.submit(fn, *args)
+        except RuntimeError as e:  # stop_apart shut the pool down meanwhile
+            raise ApartStopped("stopping") from e
+        except BrokenProcessPool:
+            future = None
+        try:
+            if future is not None:
+                return future.result()
+        except CancelledError:
+            raise ApartStopped("stopping") from None
+        except BrokenProcessPool:
+            pass
+        with _apart_lock:  # the helper died (killed, out of memory): a new one next time
+            if _apart is pool:
+                _apart = None
+        if attempt:
+            raise ApartStopped("the helper process died")
+    raise AssertionError("unreachable")
+
+
+def stop_apart(wait: bool = True) -> None:
+    """End the helper process, if one runs: calls queued are cancelled (their callers
+    get ``ApartStopped``), the one under way is let finish (a chunk is short; ``wait``:
+    and waited for, else it ends on its own). A later ``run_apart`` starts a new one.
+    For a program that is stopping."""
+    global _apart
+    with _apart_lock:
+        pool, _apart = _apart, None
+    if pool is not None:
+        pool.shutdown(wait=wait, cancel_futures=True)

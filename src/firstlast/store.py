@@ -10,6 +10,14 @@ groups several writes into one transaction with ``GameStore.transaction()``.
 
 Each transaction is atomic (a crash leaves the previous state intact) and every game
 update is guarded by a version number, so two writers can never silently lose a move.
+
+A database file that stops being writable while open (made read-only or immutable,
+``chattr +i``) is refused before SQLite touches it (``StoreError``): in WAL mode SQLite
+writes its index through a shared memory map of ``<db>-shm``, and a write through that
+map to a file that may no longer be written kills the process with SIGBUS, which no
+error handler can catch. The store stays usable and serves again once the files can be
+written. A connection that could only be closed by writing to such a file is kept open
+instead (its close would checkpoint through the map).
 The schema is versioned with ``PRAGMA user_version`` and upgraded by the ordered
 ``MIGRATIONS`` below; a database written by an older firstlast is upgraded in place, in
 one transaction, without losing a game or a statistic.
@@ -18,6 +26,7 @@ one transaction, without losing a game or a statistic.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import stat
@@ -526,6 +535,33 @@ def _check_integrity(db: sqlite3.Connection) -> None:
         raise sqlite3.DatabaseError("database disk image is malformed" + (f": {detail}" if detail else ""))
 
 
+#: The files SQLite writes beside a database in WAL mode (the journal, the index map).
+_WAL_FILES: Final = ("", "-wal", "-shm")
+#: Connections kept open for good because closing them could not be done safely (see the
+#: module's docstring): their objects are never freed, so no close runs at exit either.
+_STRANDED: list[sqlite3.Connection] = []
+
+
+def _unwritable(path: Path) -> str | None:
+    """The first of the database's WAL files that exists and cannot be written now
+    (``os.access`` says no for an immutable file, even to root), else ``None``."""
+    for suffix in _WAL_FILES:
+        name = f"{path}{suffix}"
+        if not os.access(name, os.W_OK) and os.path.lexists(name):
+            return name
+    return None
+
+
+def _strand(db: sqlite3.Connection) -> None:
+    """Keep ``db`` open until the process ends, and beyond the interpreter's own
+    clean-up (which would free the object, and closing it would write)."""
+    _STRANDED.append(db)
+    with suppress(Exception):  # not CPython (no ctypes): the list keeps it while the program runs
+        import ctypes
+
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(db))
+
+
 class GameStore:
     """The SQLite store. Safe to use from several threads (their transactions take
     turns on one connection) and processes (SQLite's locks) at once."""
@@ -623,6 +659,7 @@ class GameStore:
         and setting it up cost more than a move); a transaction opened inside another
         on the same thread gets a connection of its own, as every one did before. A
         connection that failed is closed (rolling back what it held) and replaced."""
+        self._check_files()
         me = threading.get_ident()
         if self._owner == me:
             with closing(self._connect()) as own, self._begin(own) as tx:
@@ -640,7 +677,7 @@ class GameStore:
                 except BaseException as e:
                     if db.in_transaction or isinstance(e, sqlite3.Error):
                         self._conn = None
-                        db.close()
+                        self._close(db)
                     raise
             finally:
                 self._owner = None
@@ -652,6 +689,7 @@ class GameStore:
         mode readers and the writer do not wait for each other), so reads never queue
         behind a commit's fsync. Reads take turns on that connection; a read opened
         inside another on the same thread shares its snapshot. Writing through it fails."""
+        self._check_files()
         me = threading.get_ident()
         if self._reader_owner == me:
             assert self._reader is not None
@@ -677,21 +715,38 @@ class GameStore:
                         db.execute("COMMIT")  # ends the snapshot (nothing was written)
                 except sqlite3.Error:
                     self._reader = None
-                    db.close()
+                    self._close(db)
                     raise
             finally:
                 self._reader_owner = None
+
+    def _check_files(self) -> None:
+        """Refuse (``StoreError``) while a WAL file of an opened, writable database cannot
+        be written: SQLite would write to it through its memory map (module docstring)."""
+        if self.read_only or runtime.JOURNAL_MODE != "WAL":
+            return
+        name = _unwritable(self.path)
+        if name is not None:
+            raise StoreError(f"{name}: cannot be written now (read-only or immutable); nothing was done")
+
+    def _close(self, db: sqlite3.Connection) -> None:
+        """Close ``db``, unless that would write to a file that cannot be written now."""
+        if not self.read_only and runtime.JOURNAL_MODE == "WAL" and _unwritable(self.path) is not None:
+            _strand(db)
+            return
+        with suppress(sqlite3.Error):
+            db.close()
 
     def close(self) -> None:
         """Close the store's connections (later transactions open others)."""
         with self._conn_lock:
             db, self._conn = self._conn, None
             if db is not None:
-                db.close()
+                self._close(db)
         with self._reader_lock:
             db, self._reader = self._reader, None
             if db is not None:
-                db.close()
+                self._close(db)
 
     def __del__(self) -> None:
         # A connection is only freed by the garbage collector (its statement cache refers
@@ -700,8 +755,8 @@ class GameStore:
         for name in ("_conn", "_reader"):
             db = getattr(self, name, None)
             if db is not None:
-                with suppress(sqlite3.Error):
-                    db.close()
+                with suppress(Exception):
+                    self._close(db)
 
     # ------------------------------------------------------------ one-step shortcuts
     def new_player(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..engine import MAX_DEAL, Variant, play_out
@@ -19,6 +19,10 @@ from .errors import PlayError
 MAX_DEAL_DIGITS: Final = 20
 #: A winnable deal is looked for among this many random deals at most.
 WINNABLE_TRIES: Final = 5_000
+#: Candidates played out per chunk of the search (about 0.1–0.6 s in pure Python): a
+#: search is a series of such chunks, so that searches of several players take turns
+#: and a stopping server waits for one chunk at most (``PlayService``).
+WINNABLE_CHUNK: Final = 250
 
 
 def parse_deal(value: object) -> int:
@@ -55,11 +59,31 @@ def daily_deal(date: dt.date | None = None) -> int:
     return d.year * 10_000 + d.month * 100 + d.day
 
 
-def winnable_deal(variant: Variant, draw: Callable[[], int] = random_deal, tries: int = WINNABLE_TRIES) -> int:
-    """A random deal whose forced line comes out under ``variant`` (play is forced, so
-    the deal and its redeal shuffles decide it: such a deal always comes out)."""
-    for _ in range(tries):
-        deal = draw()
+def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
+    """The first of ``candidates`` whose forced line comes out under ``variant``, if
+    any: one chunk of the search, pure (the draws are made by the caller), so that it
+    can run in another process or worker."""
+    for deal in candidates:
         if play_out(deal, variant).won:
             return deal
+    return None
+
+
+#: Runs one chunk of the search: ``first_winnable`` or a call of it elsewhere.
+Search = Callable[[list[int], Variant], int | None]
+
+
+def winnable_deal(variant: Variant, draw: Callable[[], int] = random_deal, tries: int = WINNABLE_TRIES,
+                  search: Search = first_winnable) -> int:
+    """A random deal whose forced line comes out under ``variant`` (play is forced, so
+    the deal and its redeal shuffles decide it: such a deal always comes out). The
+    chance is drawn here (``draw``); ``search`` plays the candidates out, a chunk of
+    ``WINNABLE_CHUNK`` at a time."""
+    left = tries
+    while left > 0:
+        size = min(WINNABLE_CHUNK, left)
+        found = search([draw() for _ in range(size)], variant)
+        if found is not None:
+            return found
+        left -= size
     raise PlayError("winnable.none", variant=variant.token, tries=tries)

@@ -14,8 +14,10 @@ from ..engine.errors import FirstLastError
 #: ``invalid``: the request itself is malformed or out of range (nothing was tried);
 #: ``illegal``: well formed, but the rules or the game's state refuse it now;
 #: ``not_found``: no such game for this player; ``conflict``: the game changed
-#: elsewhere; ``unavailable``: storage or an optional part is not usable right now.
-Kind = Literal["invalid", "illegal", "not_found", "conflict", "unavailable"]
+#: elsewhere; ``busy``: the same long work is under way for this player, or too much of
+#: it for everyone (ask again later); ``unavailable``: storage or an optional part is not
+#: usable right now, or the program is stopping.
+Kind = Literal["invalid", "illegal", "not_found", "conflict", "busy", "unavailable"]
 
 #: Every code, its kind and its English template (``str.format`` over the params).
 CODES: Final[dict[str, tuple[Kind, str]]] = {
@@ -48,7 +50,9 @@ CODES: Final[dict[str, tuple[Kind, str]]] = {
     "settings.unknown": ("invalid", "unknown setting {key!r} (expected {expected})"),
     "settings.value": ("invalid", "{key} {reason}"),
     "winnable.none": ("unavailable", "found no deal that comes out under {variant} in {tries} tries"),
+    "winnable.busy": ("busy", "already looking for a deal that comes out; try again in a moment"),
     "storage": ("unavailable", "the game store cannot be used right now: {reason}"),
+    "stopping": ("unavailable", "the game is stopping: nothing was done"),
 }
 
 

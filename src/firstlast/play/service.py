@@ -17,6 +17,7 @@ service keeps it as its cached copy, which the next action on that game updates.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from typing import Final, Literal, TypeVar
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
 from ..engine.errors import RecordError
 from ..engine.record import game_from_record, record_to_text
+from ..runtime import ApartStopped, run_apart
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
 from . import backup, deals
 from .errors import PlayError
@@ -45,6 +47,10 @@ SAVE_ATTEMPTS: Final = 3
 MAX_STEPS: Final = 100_000
 #: Largest record accepted for import, in characters.
 MAX_RECORD_CHARS: Final = 1024 * 1024
+#: Searches for a deal that comes out under way at once, for all players together (each
+#: holds a caller's thread while its chunks take turns in the helper process); one
+#: player has at most one. More are refused ``winnable.busy`` at once.
+MAX_SEARCHES: Final = 4
 
 
 @dataclass
@@ -83,6 +89,22 @@ class PlayService:
         self._cache = GameCache(CACHED_GAMES)
         self._writer = GroupWriter(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
+        # Winnable searches under way (``_winnable``): by player (None: a new player's).
+        self._searches: list[str | None] = []
+        self._searches_lock = threading.Lock()
+        self._stopping = False
+
+    def stop_searches(self) -> None:
+        """Refuse new searches for a deal that comes out, and end those under way after
+        their current chunk (``PlayError('stopping')``): the program is stopping. Never
+        blocks (a server calls it on its event loop)."""
+        self._stopping = True
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop: searches end (``stop_searches``), writes queued are committed and later
+        ones refused (``PlayError('stopping')``), and the writer's thread is joined."""
+        self.stop_searches()
+        self._writer.close(timeout)
 
     @property
     def commits(self) -> int:
@@ -164,20 +186,24 @@ class PlayService:
         if how not in START_KINDS:
             raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
         number = deals.parse_deal(deal) if how == "number" else None
+        if how == "winnable":
+            # Searched before the write job, never inside it (a search takes seconds, and
+            # the writer commits every player's moves), under the variant it will be played
+            # under.
+            variant = variant or self.settings(player).variant
+            number = self._winnable(player, variant)
 
         def job(tx: Transaction) -> StoredGame:
             pid = self._player_or_new(tx, player)
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
             table = self._table(tx, pid, self._load)
-            if how == "number":
+            if how in ("number", "winnable"):
                 assert number is not None
                 n = number
             elif how == "random":
                 n = deals.random_deal()
             elif how == "daily":
                 n = deals.daily_deal()
-            elif how == "winnable":
-                n = deals.winnable_deal(chosen)
             else:
                 if table is None:
                     raise PlayError("next.none" if how == "next" else "again.none")
@@ -191,6 +217,31 @@ class PlayService:
         stored = self._write(job)
         self._known.add(stored.player)
         return stored
+
+    def _winnable(self, player: str | None, variant: Variant) -> int:
+        """A deal that comes out under ``variant``: searched a chunk at a time in the
+        helper process (``runtime.run_apart``: a core of its own, so no player's move
+        waits behind it; inline in the browser), at most one search per player and
+        ``MAX_SEARCHES`` in all (else ``winnable.busy``), ended by ``stop_searches``."""
+        with self._searches_lock:
+            if self._stopping:
+                raise PlayError("stopping")
+            if len(self._searches) >= MAX_SEARCHES or (player is not None and player in self._searches):
+                raise PlayError("winnable.busy")
+            self._searches.append(player)
+        try:
+            return deals.winnable_deal(variant, search=self._search_chunk)
+        finally:
+            with self._searches_lock:
+                self._searches.remove(player)
+
+    def _search_chunk(self, candidates: list[int], variant: Variant) -> int | None:
+        if self._stopping:
+            raise PlayError("stopping")
+        try:
+            return run_apart(deals.first_winnable, candidates, variant)
+        except ApartStopped:
+            raise PlayError("stopping") from None
 
     def open(self, player: str | None, game_id: str) -> StoredGame:
         """Put one of ``player``'s games back on the table (reopen an unfinished game,

@@ -27,6 +27,12 @@ transaction, savepoints and commit run inline: a loop's job leads its batch itse
 the loop, and is answered after the ``COMMIT`` as everywhere else. The browser has one
 player, so nothing else is kept waiting meanwhile.
 
+``close`` stops a writer for good (a server that stops): jobs queued are committed and
+answered, later ones are refused ``PlayError('stopping')``, and its thread is joined.
+An answer for an event loop that has closed meanwhile (the server stopped while a batch
+was under way) is dropped: nobody waits for it, and the lead still passes on, so no
+thread waiting in ``run`` is ever left behind.
+
 ``GameCache`` keeps the games as last committed, so that an action needs no replay of
 the move list. Entries written by a batch are *pending* (seen only by the later jobs of
 the same batch, which run in the same transaction) until the batch commits; a job uses
@@ -39,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
@@ -136,6 +143,15 @@ class _Job(Generic[T]):
         self.future: asyncio.Future[T] | None = None
 
 
+def _call_soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., object], *args: object) -> bool:
+    """``loop.call_soon_threadsafe(fn, *args)``; ``False`` when the loop has closed."""
+    try:
+        loop.call_soon_threadsafe(fn, *args)
+    except RuntimeError:  # "Event loop is closed": the server stopped; nobody awaits
+        return False
+    return True
+
+
 def _settle(future: asyncio.Future[T], value: T | None, error: BaseException | None) -> None:
     """Answer an awaiting ``run_async`` (in its loop's thread)."""
     if future.done():  # the awaiting task was cancelled: nobody listens any more
@@ -160,6 +176,7 @@ class GroupWriter:
         # The writer's own thread, which leads the batches an event loop's job should lead.
         self._thread: threading.Thread | None = None
         self._lead_wanted = threading.Event()
+        self._closed = False  # ``close``: no more jobs
         #: Batches committed and jobs done in them, for the curious (bench, tests).
         self.batches = 0
         self.jobs = 0
@@ -171,10 +188,7 @@ class GroupWriter:
         if self._leader == threading.get_ident():
             raise RuntimeError("a write job cannot wait for another write job (it would wait for itself)")
         job: _Job[T] = _Job(fn)
-        with self._mutex:
-            self._queue.append(job)  # type: ignore[arg-type]
-            if not self._leading:
-                self._leading = job.lead = True
+        self._enqueue(job)
         while not job.done:
             if job.lead:
                 self._lead(job)
@@ -191,16 +205,39 @@ class GroupWriter:
         loop = asyncio.get_running_loop()
         job: _Job[T] = _Job(fn)
         job.loop, job.future = loop, loop.create_future()
-        with self._mutex:
-            self._queue.append(job)  # type: ignore[arg-type]
-            if not self._leading:
-                self._leading = job.lead = True
+        self._enqueue(job)
         if job.lead:
             if runtime.THREADS:
                 self._hand_lead()
             else:
                 self._lead(job)  # no threads: the batch is committed here, on the loop
         return await job.future
+
+    def _enqueue(self, job: _Job[T]) -> None:
+        with self._mutex:
+            if self._closed:
+                raise PlayError("stopping")
+            self._queue.append(job)  # type: ignore[arg-type]
+            if not self._leading:
+                self._leading = job.lead = True
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop for good: later jobs are refused ``PlayError('stopping')``; those queued
+        are committed and answered (waited for up to ``timeout`` seconds); then the
+        writer's thread ends and is joined."""
+        with self._mutex:
+            self._closed = True
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._mutex:
+                if not self._leading:
+                    break
+            time.sleep(0.005)
+        with self._mutex:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._lead_wanted.set()  # it sees ``_closed`` with nothing to lead, and returns
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def _hand_lead(self) -> None:
         """Let the writer's thread lead the next batch (started when first needed)."""
@@ -216,6 +253,8 @@ class GroupWriter:
             self._lead_wanted.clear()
             with self._mutex:
                 first = self._queue[0] if self._queue else None
+                if first is None and self._closed:
+                    return
             if first is not None and first.lead and first.future is not None:
                 self._lead(first)
 
@@ -240,14 +279,18 @@ class GroupWriter:
             for job in batch:
                 job.done = True
                 if job.future is not None and job.loop is not None:
-                    job.loop.call_soon_threadsafe(_settle, job.future, job.value, job.error)
+                    _call_soon(job.loop, _settle, job.future, job.value, job.error)
                 elif job is not me:
                     job.wake.set()
             if following is not None:
                 if following.future is not None and runtime.THREADS:
                     self._hand_lead()
                 elif following.future is not None:
-                    following.loop.call_soon_threadsafe(self._lead_queued, following)  # type: ignore[union-attr]  # an event loop's job: the writer's thread leads
+                    # No threads: the job's own loop leads it; a loop that has closed
+                    # cannot, so it is led here and now.
+                    assert following.loop is not None
+                    if not _call_soon(following.loop, self._lead_queued, following):
+                        self._lead(following)
                 else:
                     following.wake.set()
 

@@ -9,6 +9,7 @@ fixes the status and the English sentence, so that every answer the page reads h
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Final
 
@@ -23,7 +24,10 @@ from .models import UNSET, ErrorBody, Lang, encode
 
 #: HTTP status of each kind of play-layer refusal.
 KIND_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found": 404, "conflict": 409,
-                                      "unavailable": 503}
+                                      "busy": 429, "unavailable": 503}
+#: Where storage failures are logged (``server`` shows them while serving).
+STORAGE_LOGGER: Final = "firstlast.storage"
+_storage_log = logging.getLogger(STORAGE_LOGGER)
 
 #: The web layer's own refusals: code → (status, English template over the params).
 WEB_CODES: Final[dict[str, tuple[int, str]]] = {
@@ -91,6 +95,9 @@ async def on_web_error(request: Request, exc: Exception) -> Response:
 
 async def on_play_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, PlayError)
+    if exc.code == "storage":
+        _storage_log.warning("storage failure (answered 503) on %s %s: %s", request.method, request.url.path,
+                             exc.params.get("reason"))
     lang: Lang | None = None
     if refusal_code(exc) is not None:
         # Only an engine refusal is told in words: the player's language, read now (a
@@ -103,7 +110,9 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
         except PlayError:  # the store cannot be read now: the refusal still goes out
             lang = None
         lang = lang or browser_lang(request)
-    return error_response(play_error(exc, lang), KIND_STATUS[exc.kind])
+    status = KIND_STATUS[exc.kind]
+    # 429: the same long work is under way (a search for a deal that comes out); ask again.
+    return error_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:

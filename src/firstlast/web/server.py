@@ -37,9 +37,11 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .. import runtime
 from ..i18n import t
 from ..store import GameStore
 from .app import create_app
+from .errors import STORAGE_LOGGER
 
 #: Seconds a connection has to deliver a whole request head: from when it is accepted, and
 #: again after each answer on a keep-alive connection (a browser's head arrives in
@@ -293,7 +295,8 @@ def serve(
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
     sign_in = sign_in_url(base, player, deal, variant)
-    server = uvicorn.Server(uvicorn_config(app))
+    play = app.state.play
+    server = _Server(uvicorn_config(app), on_stop=play.stop_searches)
 
     def announce() -> None:
         # Only once uvicorn accepts connections, so that the browser never finds it closed.
@@ -319,7 +322,7 @@ def serve(
     watcher = threading.Thread(target=announce, name="firstlast-announce", daemon=True)
     watcher.start()
     try:
-        with flood_filter(), _sigterm_stops():
+        with flood_filter(), _sigterm_stops(), _storage_log():
             server.run(sockets=[sock])
     except KeyboardInterrupt:
         # uvicorn shuts down gracefully on SIGINT, then re-raises the signal: that is the
@@ -327,8 +330,46 @@ def serve(
         pass
     finally:
         sock.close()
+        # Whatever the requests left: searches are cancelled (the helper process ends),
+        # writes still queued are committed and answered, the writer's thread is joined,
+        # and the database is closed (checkpointed) before "Stopped.".
+        play.close()
+        runtime.stop_apart()
+        store.close()
         watcher.join(timeout=1)
     echo(words("cli.play.stopped"))
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which tells the play layer as soon as it begins to stop: the
+    searches for deals that come out end at once (answered 503 ``stopping``) instead of
+    holding the graceful shutdown for seconds."""
+
+    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_stop = on_stop
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._on_stop()
+        runtime.stop_apart(wait=False)
+        await super().shutdown(sockets)
+
+
+@contextlib.contextmanager
+def _storage_log() -> Iterator[None]:
+    """Storage failures are logged (``firstlast.storage``, one line each, floods
+    thinned by ``LogFlood``) on standard error while serving: the player sees a 503,
+    whoever runs the server sees why."""
+    logger = logging.getLogger(STORAGE_LOGGER)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s:  %(message)s"))
+    flood = LogFlood()
+    handler.addFilter(flood)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 @contextlib.contextmanager

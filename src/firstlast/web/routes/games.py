@@ -106,7 +106,7 @@ def _action(action: ActionName) -> Endpoint:
 
 ENDPOINTS: Final = (
     Endpoint("POST", "/api/games", new_game, "deal a new game and put it on the table", body=m.NewGame,
-             answers={201: m.GameState}, errors=(409, 503)),
+             answers={201: m.GameState}, errors=(409, 429, 503)),
     Endpoint("GET", "/api/games", list_games, "the player's games, latest first", query=m.GamesQuery,
              answers={200: m.GameList}),
     Endpoint("GET", "/api/games/current", current, "the game on the table (204: the table is empty)",

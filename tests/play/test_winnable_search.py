@@ -1,0 +1,145 @@
+"""Searching for a deal that comes out, beside play: the search runs before the write job
+(never inside it, so nobody's move waits behind it), in chunks in the helper process
+(``runtime.run_apart``), at most one per player and ``MAX_SEARCHES`` in all, and a
+stopping service ends it after its chunk."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firstlast import runtime
+from firstlast.engine import Variant
+from firstlast.play import PlayError, PlayService
+from firstlast.play import service as service_module
+from firstlast.play.deals import WINNABLE_CHUNK, first_winnable
+from firstlast.store import GameStore
+
+WON_DEAL = 1  # comes out under unlimited redeals (docs/rules.md, V1)
+
+
+class Gate:
+    """Stands in for ``run_apart``: each chunk waits until the test opens the gate, then
+    finds nothing (or ``WON_DEAL`` once ``win`` is set)."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.entered = threading.Semaphore(0)
+        self.win = False
+        self.chunks = 0
+
+    def __call__(self, fn: Any, candidates: list[int], variant: Variant) -> int | None:
+        assert fn is first_winnable and len(candidates) == WINNABLE_CHUNK
+        self.chunks += 1
+        self.entered.release()
+        assert self.open.wait(10)
+        return WON_DEAL if self.win else None
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    g = Gate()
+    monkeypatch.setattr(service_module, "run_apart", g)
+    yield g
+    g.open.set()
+
+
+@pytest.fixture
+def play(tmp_path: Path) -> PlayService:
+    return PlayService(GameStore(tmp_path / "games.sqlite3"))
+
+
+def _search(play: PlayService, player: str | None, out: list[object]) -> threading.Thread:
+    def go() -> None:
+        try:
+            out.append(play.start(player, "winnable", variant=Variant(redeals=None)))
+        except PlayError as e:
+            out.append(e.code)
+
+    t = threading.Thread(target=go)
+    t.start()
+    return t
+
+
+def test_moves_are_made_and_committed_while_a_search_runs(play: PlayService, gate: Gate) -> None:
+    other = play.start(None, "number", 7)
+    out: list[object] = []
+    t = _search(play, None, out)
+    assert gate.entered.acquire(timeout=10)  # the search is under way (and stays so)
+    # Another player's moves commit meanwhile: the search holds no write job.
+    for _ in range(3):
+        result = play.step(other.player, other.id)
+        assert result.steps
+    assert play.game(other.player, other.id).version == 3
+    gate.win = True
+    gate.open.set()
+    t.join(10)
+    assert len(out) == 1 and not isinstance(out[0], str)
+    assert out[0].game.deal == WON_DEAL and out[0].game.variant == Variant(redeals=None)  # type: ignore[attr-defined]
+
+
+def test_one_search_per_player_and_a_bound_for_all(play: PlayService, gate: Gate) -> None:
+    me = play.start(None, "number", 7).player
+    out: list[object] = []
+    first = _search(play, me, out)
+    assert gate.entered.acquire(timeout=10)
+    with pytest.raises(PlayError) as e:
+        play.start(me, "winnable")
+    assert e.value.code == "winnable.busy" and e.value.kind == "busy"
+    others = [_search(play, None, out) for _ in range(service_module.MAX_SEARCHES - 1)]
+    for _ in others:
+        assert gate.entered.acquire(timeout=10)
+    with pytest.raises(PlayError) as e:
+        play.start(None, "winnable")
+    assert e.value.code == "winnable.busy"
+    gate.win = True
+    gate.open.set()
+    for t in [first, *others]:
+        t.join(10)
+    assert len(out) == service_module.MAX_SEARCHES and not any(isinstance(o, str) for o in out)
+    play.start(me, "winnable")  # free again once done
+
+
+def test_a_stopping_service_ends_its_searches_and_refuses_new_ones(play: PlayService, gate: Gate) -> None:
+    out: list[object] = []
+    t = _search(play, None, out)
+    assert gate.entered.acquire(timeout=10)
+    play.stop_searches()
+    gate.open.set()  # the chunk under way ends (finding nothing); no other is begun
+    t.join(10)
+    assert out == ["stopping"] and gate.chunks == 1
+    with pytest.raises(PlayError) as e:
+        play.start(None, "winnable")
+    assert e.value.code == "stopping" and e.value.kind == "unavailable"
+    play.close()
+    with pytest.raises(PlayError) as e:
+        play.start(None, "random")
+    assert e.value.code == "stopping"
+
+
+def test_no_search_leaves_a_trace_in_the_store(play: PlayService, gate: Gate) -> None:
+    gate.open.set()
+    with pytest.raises(PlayError) as e:
+        play.start(None, "winnable", variant=Variant(redeals=0))
+    assert e.value.code == "winnable.none"
+    assert play.store.games(None) == []
+
+
+def test_run_apart_runs_in_another_process_and_stop_apart_cancels() -> None:
+    assert runtime.PROCESSES
+    child = runtime.run_apart(os.getpid)
+    assert child != os.getpid()
+    assert runtime.run_apart(first_winnable, [1, 2, 3], Variant(redeals=None)) == first_winnable(
+        [1, 2, 3], Variant(redeals=None))
+    runtime.stop_apart()
+    assert runtime.run_apart(os.getpid) not in (child, os.getpid())  # a new helper process
+
+
+def test_run_apart_is_inline_where_no_process_can_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runtime, "PROCESSES", False)
+    assert runtime.run_apart(os.getpid) == os.getpid()

@@ -1,0 +1,89 @@
+"""Long work beside play (the issue: eight searches for a deal that comes out made another
+player's move wait 13.6 s, the searches running inside the write job): while players
+search under the rarest variant, another player's moves are answered promptly, and the
+searches are bounded per player (429 with Retry-After) and in all."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from firstlast.play.service import MAX_SEARCHES
+from firstlast.web.spawn import drain_output, spawn_server, stop_server
+
+pytestmark = pytest.mark.timeout(180)
+
+#: A move beside the searches may take this long at most: a generous bound for a loaded
+#: 2-core machine (it was 8.6–13.6 s), not a benchmark (bench/web_latency.py measures).
+MOVE_WITHIN = 1.5
+
+
+def _searcher(url: str, stop: threading.Event, codes: list[int]) -> None:
+    with httpx.Client(base_url=url, timeout=120) as http:
+        while not stop.is_set():
+            r = http.post("/api/games", json={"how": "winnable", "variant": "r0"})
+            codes.append(r.status_code)
+            if r.status_code == 429:
+                assert r.headers["retry-after"] == "1" and r.json()["code"] == "winnable.busy"
+                time.sleep(0.2)
+
+
+def test_moves_are_answered_promptly_while_others_search(tmp_path: Path) -> None:
+    proc, url = spawn_server(tmp_path / "games.sqlite3")
+    output, drain = drain_output(proc)
+    stop = threading.Event()
+    codes: list[int] = []
+    searchers = [threading.Thread(target=_searcher, args=(url, stop, codes)) for _ in range(MAX_SEARCHES + 4)]
+    took: list[float] = []
+    try:
+        for t in searchers:
+            t.start()
+        time.sleep(1.0)  # the searches are under way (and the helper process started)
+        with httpx.Client(base_url=url, timeout=60) as http:
+            game = http.post("/api/games", json={"deal": "42", "variant": "ru"}).json()["id"]
+            for _ in range(40):
+                t0 = time.monotonic()
+                r = http.post(f"/api/games/{game}/step", json={"n": 1})
+                took.append(time.monotonic() - t0)
+                assert r.status_code == 200, r.text
+                time.sleep(0.05)
+    finally:
+        stop.set()
+        stop_server(proc)
+        for t in searchers:
+            t.join(timeout=60)
+    drain.join(timeout=5)
+    assert proc.returncode == 0 and "Traceback" not in "".join(output)
+    assert max(took) < MOVE_WITHIN, sorted(took)[-5:]
+    # More searchers than the bound: some were told to wait (429), the rest searched.
+    assert 429 in codes and ({201, 503} & set(codes)), codes
+
+
+def test_one_player_searches_once_at_a_time(tmp_path: Path) -> None:
+    proc, url = spawn_server(tmp_path / "games.sqlite3")
+    output, drain = drain_output(proc)
+    try:
+        with httpx.Client(base_url=url, timeout=120) as http:
+            assert http.post("/api/games", json={"deal": "1"}).status_code == 201  # signed in
+            answers: list[httpx.Response] = []
+
+            def search() -> None:
+                answers.append(http.post("/api/games", json={"how": "winnable", "variant": "r0"}))
+
+            first = threading.Thread(target=search)
+            first.start()
+            time.sleep(0.3)
+            second = http.post("/api/games", json={"how": "winnable", "variant": "r0"})
+            first.join(120)
+        assert second.status_code == 429, second.text
+        assert second.json()["code"] == "winnable.busy" and second.headers["retry-after"] == "1"
+        assert answers[0].status_code in (201, 503) and answers[0].json()["code" if answers[0].status_code == 503
+                                                                          else "variant"]
+    finally:
+        stop_server(proc)
+    drain.join(timeout=5)
+    assert "Traceback" not in "".join(output)
