@@ -113,8 +113,10 @@ class WebGame:
         self.story_cache: Bounded[tuple[str, int], Story] = Bounded(STORIES_CACHED)
         self.story_tasks: dict[tuple[str, int], asyncio.Task[Story]] = {}
         # The odds estimates (chance, stories) are CPU-bound: at most two at a time, so
-        # that they cannot starve the threads that serve moves.
+        # that they cannot starve the threads that serve moves, and one player's at most
+        # one at a time (``cpu_turn``), so that one player cannot hold both.
         self.chance_limiter = anyio.CapacityLimiter(2)
+        self._cpu_turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Play-layer calls (SQLite with fsync) run in worker threads, up to PLAY_THREADS
         # at once: the play layer is thread-safe and commits the actions that arrive
         # together in one transaction (firstlast.play.writer, group commit), so the wider
@@ -174,6 +176,16 @@ class WebGame:
         if player != pid:
             self.set_cookie(request, response, player)
         return response
+
+    def cpu_turn(self, player: str) -> asyncio.Lock:
+        """The lock a player's long computations (chance, stories) take turns under: a
+        player's requests queue behind each other (holding no thread) and never hold
+        more than one of ``chance_limiter``'s slots."""
+        lock = self._cpu_turns.get(player)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._cpu_turns[player] = lock
+        return lock
 
     def lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)

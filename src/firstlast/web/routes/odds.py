@@ -68,8 +68,11 @@ async def chance(web: WebGame, request: Request) -> Response:
         key = (notation, q.samples, q.round)
         cached = web.chance_cache.get(key)
         if cached is None:
-            cached = await runtime.run_cpu(_estimate, pos, q.samples, q.round, limiter=web.chance_limiter)
-            web.chance_cache.put(key, cached)
+            async with web.cpu_turn(stored.player):
+                cached = web.chance_cache.get(key)  # asked for meanwhile, perhaps
+                if cached is None:
+                    cached = await runtime.run_cpu(_estimate, pos, q.samples, q.round, limiter=web.chance_limiter)
+                    web.chance_cache.put(key, cached)
         est = cached
         # The earlier rounds still held, merged in: independent samples of one position.
         pooled = cached

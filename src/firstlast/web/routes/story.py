@@ -57,12 +57,17 @@ async def story_of_game(web: WebGame, request: Request) -> Response:
         task = web.story_tasks.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
             game = stored.game  # freshly loaded for this request: nobody else changes it
-            task = asyncio.ensure_future(runtime.run_cpu(tell, game, limiter=web.chance_limiter))
+            task = asyncio.ensure_future(_tell(web, stored.player, game))
             web.story_tasks[key] = task
             task.add_done_callback(lambda t: _told(web, key, t))
         # Shielded: a client that goes away does not cancel the story for the others.
         story = await asyncio.shield(task)
     return json_response(answer(story, lang))
+
+
+async def _tell(web: WebGame, player: str, game: Game) -> Story:
+    async with web.cpu_turn(player):  # one long computation per player at a time
+        return await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
 
 
 def _told(web: WebGame, key: tuple[str, int], task: asyncio.Task[Story]) -> None:
