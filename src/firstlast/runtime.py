@@ -145,7 +145,8 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
 
                 # spawn, not fork: the caller is a threaded server, and a forked child
                 # would inherit its locks in whatever state they were.
-                _apart = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                _apart = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_apart_child)
                 if not _apart_atexit:  # shut down while the interpreter is whole (no noise at exit)
                     import atexit
 
@@ -171,6 +172,15 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
         if attempt:
             raise ApartStopped("the helper process died")
     raise AssertionError("unreachable")
+
+
+def _apart_child() -> None:
+    """In the helper process: Ctrl-C in a terminal reaches the whole process group, and
+    stopping is the parent's to decide (it ends this process), so the child ignores it
+    (else it would print a traceback of its own)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def stop_apart(wait: bool = True) -> None:
