@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Final
 
-#: Largest record file read, in bytes (a whole game's record is a few KiB).
-MAX_RECORD_BYTES: Final = 2**20
+from .engine.record import MAX_RECORD_BYTES
+
+__all__ = ["MAX_RECORD_BYTES", "RecordFileError", "read_record_file"]
 
 
 class RecordFileError(ValueError):
@@ -27,8 +27,11 @@ class RecordFileError(ValueError):
 
 
 def read_record_file(path: Path, limit: int = MAX_RECORD_BYTES) -> str:
-    """The text of a record file, UTF-8 with or without a byte-order mark; ``limit``:
-    the most bytes read (a backup, ``firstlast import``, may be larger than a record)."""
+    """The text of a record file, decoded from UTF-8 as it is: a byte-order mark stays in
+    the text, for the text's own reader to judge (``engine.record``, ``play.backup``: one
+    is ignored, two are refused), the same for a file as for text sent to the web.
+    ``limit``: the most bytes read (the record reader's own bound by default; a backup,
+    ``firstlast import``, may be larger)."""
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
@@ -47,6 +50,6 @@ def read_record_file(path: Path, limit: int = MAX_RECORD_BYTES) -> str:
     if len(data) > limit:
         raise RecordFileError(f"{path}: too large for a game record (over {limit:,} bytes)", "too_large")
     try:
-        return data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not part of the text
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordFileError(f"{path}: not a text file (not UTF-8)", "not_text") from None

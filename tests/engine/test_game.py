@@ -271,8 +271,10 @@ def test_corrupt_or_tampered_records_are_refused_with_the_line(change, line, mes
 
 
 def test_records_missing_pieces() -> None:
-    with pytest.raises(RecordError, match="missing header Format"):
+    with pytest.raises(RecordError, match="the record is empty"):
         game_from_record("")
+    with pytest.raises(RecordError, match="missing header Format"):
+        game_from_record("# only a comment\n")
     with pytest.raises(RecordError, match="NUL"):
         game_from_record("\x00\x01")
 

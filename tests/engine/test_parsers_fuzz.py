@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firstlast.engine import Game, Position, Variant, position_from_text
+from firstlast.engine import MAX_REDEALS, Game, Position, Variant, position_from_text
 from firstlast.engine.cards import CARDS, MAX_DIGITS, Card, next_rank, parse_whole
 from firstlast.engine.errors import FirstLastError, InvalidPositionError, RecordError
 from firstlast.engine.notation import position_to_text, validate
@@ -73,7 +73,7 @@ def test_parse_whole_bounds_digits_before_int() -> None:
 @pytest.mark.parametrize(("change", "line", "message"), [
     (lambda t: t.replace('[Deal "1"]', f'[Deal "{HUGE}"]'), 4, "Deal must be a whole number"),
     (lambda t: t.replace('[Deal "1"]', '[Deal "18446744073709551616"]'), 4, "Deal must be a whole number"),
-    (lambda t: t.replace('[Redeals "3"]', f'[Redeals "{HUGE}"]'), 5, "Redeals: number too large"),
+    (lambda t: t.replace('[Redeals "3"]', f'[Redeals "{HUGE}"]'), 5, "Redeals must be unlimited or a whole number"),
     (lambda t: t.replace("\n11. turn", f"\n{HUGE}. turn", 1), 14, "move number 9999"),
     (lambda t: t.replace("\n11. turn", f"\n0{HUGE}. turn", 1), 14, "move number 0999"),
     (lambda t: t.replace("\n11. turn", "\n11 turn", 1), 14, "starts with its first move's number and a dot"),
@@ -88,11 +88,15 @@ def test_huge_numbers_in_records_are_record_errors(change: Callable[[str], str],
     assert "\n" not in str(info.value) and len(str(info.value)) < 300
 
 
-def test_records_keep_any_redeal_count_the_engine_writes() -> None:
-    # The engine accepts any variant, and reads back every record it writes.
-    for redeals in (0, 10**30, 10 ** (MAX_DIGITS - 1)):
+def test_records_hold_the_redeal_counts_new_games_may_have() -> None:
+    # Records hold 0…MAX_REDEALS redeals or unlimited (the cap of new games); the writer
+    # refuses a game past it rather than write a record that does not read back.
+    for redeals in (0, MAX_REDEALS, None):
         game = game_from_record(record_to_text(Game(7, Variant(redeals))))
         assert game.variant.redeals == redeals and len(game) == 0
+    for redeals in (MAX_REDEALS + 1, 10 ** (MAX_DIGITS - 1)):
+        with pytest.raises(ValueError, match=f"at most {MAX_REDEALS} redeals"):
+            record_to_text(Game(7, Variant(redeals)))
 
 
 def test_a_byte_order_mark_is_not_part_of_the_record() -> None:

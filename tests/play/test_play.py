@@ -280,10 +280,11 @@ def test_storage_failure_is_a_coded_error(play: PlayService, tmp_path: Path) -> 
 def test_an_imported_record_keeps_the_redeal_cap(play: PlayService) -> None:
     from firstlast.play import MAX_REDEALS
 
-    game = Game(1, Variant(redeals=MAX_REDEALS + 1))
+    game = Game(1, Variant(redeals=MAX_REDEALS))
     game.step()
+    over = record_to_text(game).replace(f'[Redeals "{MAX_REDEALS}"]', f'[Redeals "{MAX_REDEALS + 1}"]')
     with pytest.raises(PlayError) as e:
-        play.import_record(None, record_to_text(game))
+        play.import_record(None, over)
     assert e.value.code == "record.invalid" and str(MAX_REDEALS) in e.value.message
     ok = Game(1, Variant(redeals=MAX_REDEALS))
     assert play.import_record(None, record_to_text(ok)).game.variant.redeals == MAX_REDEALS

@@ -110,7 +110,7 @@ def _read(file: Path) -> str:
     if len(data) > MAX_BACKUP_BYTES:
         raise click.ClickException(msg("cli.import.too_large", path="-", max=f"{MAX_BACKUP_BYTES:,}"))
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")  # a byte-order mark is the backup reader's to judge, as for a file
     except UnicodeDecodeError:
         raise click.ClickException(msg("cli.read.not_text", path="-")) from None
 

@@ -32,10 +32,10 @@ from .notation import position_from_text, position_to_text, validate
 from .places import PLACE_NAMES, PLACES, SOURCES, Place, PlaceKind, parse_place
 from .position import REDEAL, TURN, Move, Movement, Position, Status
 from .rng import MAX_DEAL
-from .variant import CANONICAL, Variant, parse_redeals
+from .variant import CANONICAL, MAX_REDEALS, Variant, parse_redeals
 
 __all__ = [
-    "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "PLACES", "PLACE_NAMES", "RANK_CHARS",
+    "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "MAX_REDEALS", "PLACES", "PLACE_NAMES", "RANK_CHARS",
     "RANK_CHARS_RU", "REDEAL", "SOURCES", "SUIT_CHARS", "TURN", "Card", "FirstLastError",
     "Game", "IllegalMoveError", "InvalidMoveError", "InvalidPlaceError", "InvalidPositionError",
     "Move", "Movement", "Outcome", "Place", "PlaceKind", "Position", "RecordError", "Status",

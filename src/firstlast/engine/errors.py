@@ -97,3 +97,11 @@ class RecordError(FirstLastError):
         #: engine's error is the ``__context__``), so that a face can word it itself.
         self.move = move
         self.token = token
+
+
+class EmptyRecordError(RecordError):
+    """A record with nothing in it (no text, or only blanks and line ends), which a face
+    may word apart from a damaged one."""
+
+    def __init__(self) -> None:
+        super().__init__("the record is empty")

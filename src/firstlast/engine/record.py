@@ -10,32 +10,79 @@ ten to a line, each line starting with the number of its first move::
     11. turn ...
 
 Moves are written with the places' one names (``places.PLACE_NAMES``: ``R3``, ``F8``,
-``waste``); ``W``, the waste's old name in moves, is still read (``Move.parse``), so
+``waste``); ``W``, the waste's old name in moves, is still read (``read_move``), so
 records written before keep replaying.
 
-Reading replays every move through the rules and checks the result headers against
-the replay, so a corrupt or tampered record is refused with the line at fault, and a
-half-loaded game is never returned.
+``game_from_record`` is the one reader of a record's text, for every face: the engine
+API, ``firstlast replay`` and the imports of the web and the terminal
+(``PlayService.import_record``). Everything it accepts is said in
+docs/record-format.md — size, byte-order mark, line ends, blanks, characters, headers,
+move words, the Redeals cap — so that no face accepts a record another refuses. It
+replays every move through the rules and checks the result headers against the replay,
+so a corrupt or tampered record is refused with the line at fault, and a half-loaded
+game is never returned. Backups carry moves too, and read them with ``read_move``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Final
 
 from .. import __version__
 from .cards import clip, is_number, parse_whole
-from .errors import FirstLastError, RecordError
+from .errors import EmptyRecordError, FirstLastError, InvalidMoveError, RecordError
 from .game import Game
-from .position import Move
+from .places import SOURCE_ALIASES, SOURCES
+from .position import PLAY, REDEAL, TURN, Move
 from .rng import MAX_DEAL
-from .variant import Variant
+from .variant import MAX_REDEALS, Variant
 
 FORMAT = "firstlast-record 1"
 MOVES_PER_LINE = 10
+#: Largest record read, in bytes of its UTF-8 text (a byte-order mark counted): one
+#: bound whether the record comes as a file (``firstlast.recordfile``) or as text (the
+#: web's import), so that a record is not refused by one face and read by another. A
+#: whole game's record is a few KiB.
+MAX_RECORD_BYTES: Final = 2**20
+_BOM: Final = "\ufeff"
+#: Blanks around a line and between moves: ASCII space and tab only. Other Unicode
+#: spaces (NBSP, U+2003) are refused where they would matter, not read as blanks.
+_BLANKS: Final = " \t"
+_BLANK_RUN: Final = re.compile(r"[ \t]+")
+#: Refused anywhere in a record: control characters other than tab (CR only just before
+#: LF) and the Unicode line and paragraph separators, which some programs take for line
+#: ends and others do not, so that the lines read are the lines an editor shows.
+_FORBIDDEN: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _HEADER = re.compile(r'\[([A-Za-z]+) "([^"\\]*)"\]')
 _REQUIRED = ("Format", "Deal", "Redeals", "WastePlayable", "PrivilegedLast")
 _KNOWN = (*_REQUIRED, "Program", "Date", "Result", "Score", "Passes", "Moves")
+#: The move words of a record, letter case folded: ``turn``, ``redeal``, the sources'
+#: names (R6) and ``W``, the waste's old name.
+_MOVE_WORDS: Final[dict[str, Move]] = {
+    "turn": TURN, "redeal": REDEAL,
+    **{p.value.lower(): PLAY[p] for p in SOURCES},
+    **{name.lower(): PLAY[p] for name, p in SOURCE_ALIASES.items()},
+}
+
+
+def read_move(word: str) -> Move:
+    """One move word of a stored move list (a record's, a backup's): ``turn``, ``redeal``,
+    ``R1``…``R8``, ``F1``…``F8``, ``waste`` or ``W``, in any ASCII letter case, nothing
+    around it. Stricter than ``Move.parse``, which reads what a player types (``t``,
+    ``d``, blanks around): a file holds the words the engine writes. Anything else is an
+    ``InvalidMoveError`` (code ``move.syntax``)."""
+    move = _MOVE_WORDS.get(word.lower()) if word.isascii() else None
+    if move is None:
+        raise InvalidMoveError(f"not a move: {clip(word)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
+                               "move.syntax", {"text": clip(word)})
+    return move
+
+
+def move_words(text: str) -> list[str]:
+    """The words of a move list: separated by blanks (spaces and tabs, as in a record's
+    move lines), nothing else; each is then read by ``read_move``."""
+    return [w for w in _BLANK_RUN.split(text) if w]
 
 
 def _yes_no(flag: bool) -> str:
@@ -43,9 +90,13 @@ def _yes_no(flag: bool) -> str:
 
 
 def record_to_text(game: Game, *, date: str = "?", extra: Mapping[str, str] | None = None) -> str:
-    """The record of ``game``: headers, then its moves."""
+    """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
+    reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
+    over ``MAX_RECORD_BYTES``), so that every record written reads back."""
     pos = game.position
     v = game.variant
+    if v.redeals is not None and v.redeals > MAX_REDEALS:
+        raise ValueError(f"a record holds a game of at most {MAX_REDEALS} redeals or unlimited ones (V1)")
     headers = {
         "Format": FORMAT,
         "Program": f"firstlast {__version__}",
@@ -60,29 +111,67 @@ def record_to_text(game: Game, *, date: str = "?", extra: Mapping[str, str] | No
         "Moves": str(len(game)),
     }
     for k, val in (extra or {}).items():
-        if not re.fullmatch(r"[A-Za-z]+", k) or '"' in val or "\\" in val or "\n" in val:
-            raise ValueError(f"bad extra header {k!r}: {val!r}")
+        if not re.fullmatch(r"[A-Za-z]+", k):
+            raise ValueError(f"bad extra header {clip(k)!r}")
         headers.setdefault(k, val)
+    for k, val in headers.items():
+        if '"' in val or "\\" in val or _FORBIDDEN.search(val):
+            raise ValueError(f"bad header value {k}: {clip(val)!r}")
     lines = [f'[{k} "{val}"]' for k, val in headers.items()]
     lines.append("")
     moves = [str(m) for m in game.moves]
     for i in range(0, len(moves), MOVES_PER_LINE):
         lines.append(f"{i + 1}. " + " ".join(moves[i:i + MOVES_PER_LINE]))
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if len(text.encode("utf-8")) > MAX_RECORD_BYTES:
+        raise ValueError(f"the record would be over {MAX_RECORD_BYTES:,} bytes, more than a record may hold")
+    return text
 
 
 def read_headers(text: str) -> dict[str, str]:
-    """Only the headers of a record (for listings), checked for syntax."""
+    """Only the headers of a record (for listings), checked as ``game_from_record``
+    checks them for syntax."""
     headers, _ = _split(text)
     return {k: v for k, (v, _) in headers.items()}
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """The record's lines, numbered from 1, without the blanks around them, once the
+    text as a whole is a record's: its size, no NUL, one byte-order mark at most, lines
+    ending with LF or CR LF, no forbidden characters, not empty."""
+    too_long = f"the record is too long (over {MAX_RECORD_BYTES:,} bytes)"
+    if len(text) > MAX_RECORD_BYTES:  # a character is at least one byte: no need to encode
+        raise RecordError(too_long)
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate (from JSON's "\ud800"): no UTF-8 file holds one
+        raise RecordError("not a text file (not UTF-8)") from None
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(too_long)
+    if "\x00" in text:
+        raise RecordError("not a text file (NUL byte found)")
+    # One byte-order mark (a record saved by a Windows editor) is not part of the text.
+    # A second one is: no editor writes two, and the faces must not each remove one.
+    body = text.removeprefix(_BOM)
+    if body.startswith(_BOM):
+        raise RecordError("two byte-order marks (U+FEFF) at the start: only one is ignored", 1)
+    out: list[tuple[int, str]] = []
+    for n, raw in enumerate(body.split("\n"), start=1):
+        line = raw.removesuffix("\r")  # Windows line ends
+        bad = _FORBIDDEN.search(line)
+        if bad is not None:
+            raise RecordError(f"character U+{ord(bad.group()):04X} is not allowed in a record"
+                              " (lines end with LF or CR LF; blanks are spaces and tabs)", n)
+        out.append((n, line.strip(_BLANKS)))
+    if not any(line for _, line in out):
+        raise EmptyRecordError()
+    return out
 
 
 def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]]:
     headers: dict[str, tuple[str, int]] = {}
     body: list[tuple[int, str]] = []
-    # A byte-order mark (a record saved by a Windows editor) is not part of the text.
-    for n, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
-        line = raw.strip()
+    for n, line in _lines(text):
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
@@ -109,19 +198,18 @@ def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
     value, n = headers["Redeals"]
     if value == "unlimited":
         return Variant(None, flag("WastePlayable"), flag("PrivilegedLast"))
-    if not is_number(value):
-        raise RecordError(f"Redeals must be a whole number or 'unlimited', not {clip(value)!r}", n)
     try:
-        redeals = parse_whole(value)  # any count the engine writes; the length is bounded before int()
-    except ValueError as e:
-        raise RecordError(f"Redeals: {e}", n) from None
+        # New games' own cap (V1): a record past it could not be stored or estimated.
+        redeals = parse_whole(value, MAX_REDEALS)  # the length is bounded before int()
+    except ValueError:
+        raise RecordError(f"Redeals must be unlimited or a whole number 0…{MAX_REDEALS}, not {clip(value)!r}",
+                          n) from None
     return Variant(redeals, flag("WastePlayable"), flag("PrivilegedLast"))
 
 
 def game_from_record(text: str) -> Game:
-    """Check and replay a record; raises ``RecordError`` naming the line at fault."""
-    if "\x00" in text:
-        raise RecordError("not a text file (NUL byte found)")
+    """Check and replay a record; raises ``RecordError`` naming the line at fault
+    (``EmptyRecordError`` when there is nothing in it)."""
     headers, body = _split(text)
     for name in _REQUIRED:
         if name not in headers:
@@ -137,9 +225,9 @@ def game_from_record(text: str) -> Game:
     game = Game(deal, _variant(headers))
     for n, line in body:
         number_text, dot, rest = line.partition(".")
-        number_text = number_text.strip()
-        if not dot or not is_number(number_text):
-            raise RecordError(f"a move line starts with its first move's number and a dot: {line[:60]!r}", n)
+        if not dot or not is_number(number_text) or rest[:1] not in ("", *_BLANKS):
+            raise RecordError("a move line starts with its first move's number and a dot (then a blank and"
+                              f" the moves): {line[:60]!r}", n)
         try:
             number: int | None = parse_whole(number_text)
         except ValueError:
@@ -147,12 +235,12 @@ def game_from_record(text: str) -> Game:
         if number != len(game) + 1:
             raise RecordError(f"move number {clip(number_text)} where {len(game) + 1} was expected"
                               " (moves missing or added)", n)
-        for token in rest.split():
+        for token in move_words(rest):
             if len(token) > len("redeal"):  # not a move; keep the message one short line
                 raise RecordError(f"move {len(game) + 1} {clip(token)!r}: not a move"
                                   " (expected turn, redeal, R1–R8, F1–F8 or waste)", n)
             try:
-                game.push(Move.parse(token))
+                game.push(read_move(token))
             except FirstLastError as e:
                 raise RecordError(f"move {len(game) + 1} {clip(token)!r}: {e}", n, move=len(game) + 1,
                                   token=clip(token)) from None

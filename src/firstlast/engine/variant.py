@@ -13,6 +13,11 @@ from typing import Final
 from .cards import clip, is_number, parse_whole
 
 CANONICAL_REDEALS: Final = 3
+#: The most redeals (V1) a game that is stored or recorded may have; beyond it, choose
+#: unlimited. New games (``play.settings``), records (``engine.record``) and backups
+#: all stop here: past it the odds estimate cannot follow, and a record or backup of
+#: such a game could not be read back.
+MAX_REDEALS: Final = 1000
 _TOKEN = re.compile(r"r([0-9]+|u)(w?)(n?)")
 
 

@@ -6,10 +6,11 @@ terminal faces call this and hold no rules or session logic of their own
 (docs/play.md).
 """
 
+from ..engine import MAX_REDEALS  # the engine's limit (V1), which play enforces for new games
 from .deals import daily_deal, next_deal, parse_deal, random_deal, winnable_deal
 from .errors import CODES, PlayError
 from .service import START_KINDS, ActionResult, PlayerSettings, PlayService, StartKind, leaving
-from .settings import MAX_REDEALS, Settings, parse_variant
+from .settings import Settings, parse_variant
 from .stats import Stats
 
 __all__ = [

@@ -43,6 +43,7 @@ from typing import Final
 from .. import __version__
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
 from ..engine.cards import clip
+from ..engine.record import move_words, read_move
 from ..store import GameRow, Origin, Transaction, new_id
 from .deals import parse_deal
 from .errors import PlayError
@@ -211,11 +212,12 @@ def _opt_time(value: object, where: str) -> str | None:
 
 def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> Game:
     """The game, replayed move by move (its redo line too, then taken back): any move
-    the engine refuses or cannot read refuses the backup (``backup.game``)."""
+    the engine refuses or cannot read refuses the backup (``backup.game``). Moves are
+    read as a record's are (``read_move``: the words the engine writes)."""
     game = Game(deal, variant)
     for i, text in enumerate([*moves, *redo], start=1):
         try:
-            game.push(text)
+            game.push(read_move(text))
         except IllegalMoveError as e:
             params = {k: v for k, v in e.params.items() if k not in ("need_phrase", "where")}
             raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
@@ -258,8 +260,8 @@ def _read_game(n: int, value: object) -> _Read:
         variant = parse_variant(g["variant"])
     except PlayError as e:
         raise _fault(f"{where}.variant", e.message) from None
-    moves = _text(g["moves"], f"{where}.moves", MAX_BACKUP_CHARS).split()
-    redo = _text(g.get("redo", ""), f"{where}.redo", MAX_BACKUP_CHARS).split()
+    moves = move_words(_text(g["moves"], f"{where}.moves", MAX_BACKUP_CHARS))
+    redo = move_words(_text(g.get("redo", ""), f"{where}.redo", MAX_BACKUP_CHARS))
     result = g.get("result")
     if result not in (None, "won", "lost"):
         raise _fault(f"{where}.result", 'must be "won", "lost" or null')
@@ -306,6 +308,8 @@ def read_backup(text: str) -> Backup:
     fault is a ``PlayError`` (``backup.*``); nothing is stored here."""
     if len(text) > MAX_BACKUP_CHARS:
         raise PlayError("backup.too_large", max=MAX_BACKUP_CHARS // 2**20)
+    # One byte-order mark is not part of the text; JSON refuses a second (backup.json),
+    # as the record reader does: the faces hand the text over as it came.
     text = text.removeprefix("\ufeff")
     try:
         doc = json.loads(text, parse_int=_big_number, parse_constant=_no_constant)

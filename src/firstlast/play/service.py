@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
-from ..engine.errors import RecordError
+from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
 from . import backup, deals
 from .errors import PlayError
-from .settings import MAX_REDEALS, Settings
+from .settings import Settings
 from .stats import Stats, compute
 from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
 
@@ -45,8 +45,6 @@ ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
 SAVE_ATTEMPTS: Final = 3
 #: ``step`` makes at most this many forced moves in one call (a whole game is ~1,000).
 MAX_STEPS: Final = 100_000
-#: Largest record accepted for import, in characters.
-MAX_RECORD_CHARS: Final = 1024 * 1024
 #: Searches for a deal that comes out under way at once, for all players together (each
 #: holds a caller's thread while its chunks take turns in the helper process); one
 #: player has at most one. More are refused ``winnable.busy`` at once.
@@ -276,21 +274,17 @@ class PlayService:
         """Store someone's game from its text record (checked by replaying it). Imported
         games are kept and replayable but never counted as the importer's own play
         (docs/play.md)."""
-        if len(text) > MAX_RECORD_CHARS:
-            raise PlayError("record.invalid", reason=f"the record is too long (at most {MAX_RECORD_CHARS} characters)",
-                            line=None)
-        if not text.strip():
-            raise PlayError("record.empty")
+        # The engine's one record reader decides, as for ``firstlast replay``: size,
+        # byte-order mark, characters, the Redeals cap (MAX_REDEALS) and the replay.
         try:
             game = game_from_record(text)
+        except EmptyRecordError:
+            raise PlayError("record.empty") from None
         except RecordError as e:
             raise PlayError("record.invalid", reason=str(e), line=e.line) from None
         except (ValueError, OverflowError) as e:  # FirstLastError is a ValueError
             raise PlayError("record.invalid", reason=str(e), line=None) from None
-        if game.variant.redeals is not None and game.variant.redeals > MAX_REDEALS:
-            # The same cap as new games: past it, the odds estimate cannot follow.
-            raise PlayError("record.invalid", line=None,
-                            reason=f"Redeals must be unlimited or at most {MAX_REDEALS} to be stored")
+
         def job(tx: Transaction) -> StoredGame:
             pid = self._player_or_new(tx, player)
             # Kept beside the player's games, not put on the table: looking at someone

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Final, Literal
 
-from ..engine import CANONICAL, Variant
+from ..engine import CANONICAL, MAX_REDEALS, Variant
 from .errors import PlayError
 
 Lang = Literal["ru", "en"]
@@ -21,8 +21,6 @@ LANGS: Final = ("ru", "en")
 #: Pace of play: 0 instant (no animation), 1 slow, 2 normal, 3 fast.
 SPEEDS: Final = range(0, 4)
 DEFAULT_SPEED: Final = 2
-#: New games may ask for at most this many redeals (V1); beyond it, "unlimited".
-MAX_REDEALS: Final = 1000
 
 
 @dataclass(frozen=True)

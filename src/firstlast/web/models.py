@@ -15,8 +15,8 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from ..engine import MAX_REDEALS
 from ..play.service import MAX_STEPS
-from ..play.settings import MAX_REDEALS
 
 __all__ = ["UNSET", "UnsetType"]
 
