@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from firstlast.engine import MAX_REDEALS, Game, Position, Variant, position_from_text
 from firstlast.engine.cards import CARDS, MAX_DIGITS, Card, next_rank, parse_whole
-from firstlast.engine.errors import FirstLastError, InvalidPositionError, RecordError
+from firstlast.engine.errors import FirstLastError, InvalidNotationError, InvalidPositionError, RecordError
 from firstlast.engine.notation import position_to_text, validate
 from firstlast.engine.record import game_from_record, read_headers, record_to_text
 
@@ -121,7 +121,8 @@ def _with_field(text: str, i: int, value: str) -> str:
 
 @pytest.mark.parametrize(("field", "value", "message"), [
     (5, HUGE, "redeals used must be a whole number"),
-    (5, "٣", "redeals used must be a whole number"),
+    (5, "٣", "character U+0663 is not part of position notation"),
+    (5, "007", "no leading zero"),
     (6, "r" + HUGE, "redeals: number too large"),
     (6, "r" + HUGE + "wn", "redeals: number too large"),
 ])
@@ -180,10 +181,13 @@ def test_rng_words_are_hex_digits_only(word: str) -> None:
     # position was read that it cannot write back (a negative generator word).
     rng = _fields(START)[7].split(".")
     rng[1] = word
-    with pytest.raises(InvalidPositionError, match="rng: expected four 16-digit hex words"):
+    with pytest.raises(InvalidNotationError, match=r"rng: expected four 16-digit|not part of position notation"):
         position_from_text(_with_field(START, 7, ".".join(rng)))
-    rng[1] = "ABCDEF0123456789"  # upper-case hex is hex
+    rng[1] = "abcdef0123456789"  # lower-case hex, as written
     assert position_from_text(_with_field(START, 7, ".".join(rng))).rng[1] == 0xABCDEF0123456789
+    rng[1] = "ABCDEF0123456789"  # upper case would give the same state a second text
+    with pytest.raises(InvalidNotationError, match="lower-case hex"):
+        position_from_text(_with_field(START, 7, ".".join(rng)))
 
 
 def test_overlong_card_fields_are_refused_before_reading() -> None:
@@ -318,7 +322,7 @@ def test_edited_notation_gives_only_invalid_position_errors(text: str) -> None:
     except InvalidPositionError as e:
         assert "\n" not in str(e) and len(str(e)) < 400
         return
-    assert position_from_text(str(pos)) == pos  # whatever is accepted round-trips
+    assert str(pos) == text  # whatever is accepted is exactly what the writer writes
 
 
 @FUZZ

@@ -22,6 +22,7 @@ from .errors import (
     FirstLastError,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidNotationError,
     InvalidPlaceError,
     InvalidPositionError,
     RecordError,
@@ -37,7 +38,7 @@ from .variant import CANONICAL, MAX_REDEALS, Variant, parse_redeals
 __all__ = [
     "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "MAX_REDEALS", "PLACES", "PLACE_NAMES", "RANK_CHARS",
     "RANK_CHARS_RU", "REDEAL", "SOURCES", "SUIT_CHARS", "TURN", "Card", "FirstLastError",
-    "Game", "IllegalMoveError", "InvalidMoveError", "InvalidPlaceError", "InvalidPositionError",
+    "Game", "IllegalMoveError", "InvalidMoveError", "InvalidNotationError", "InvalidPlaceError", "InvalidPositionError",
     "Move", "Movement", "Outcome", "Place", "PlaceKind", "Position", "RecordError", "Status",
     "Step", "Variant", "parse_place", "parse_redeals", "places", "play_out",
     "position_from_text", "position_to_text", "rank_char", "validate",

@@ -68,11 +68,13 @@ class Card(int):
 
     @classmethod
     def from_token(cls, token: str) -> Card:
-        """Parse ``5h`` (deck 1), ``5H`` (deck 2). Raises ``ValueError`` on bad syntax."""
-        if len(token) != 2 or token[0].upper() not in RANK_CHARS or token[1].lower() not in SUIT_CHARS:
-            raise ValueError(f"not a card: {token!r} (expected rank A23456789TJQK then suit cdhs)")
-        rank = RANK_CHARS.index(token[0].upper())
-        suit = SUIT_CHARS.index(token[1].lower())
+        """Parse ``5h`` (deck 1), ``5H`` (deck 2): the rank exactly as ``RANK_CHARS``
+        writes it (upper case: ``t5`` is not ten-five), then the suit, whose case names
+        the deck. Raises ``ValueError`` on anything else."""
+        rank = RANK_CHARS.find(token[:1]) if len(token) == 2 else -1
+        suit = SUIT_CHARS.find(token[1:].lower()) if token[1:].isascii() else -1
+        if rank < 0 or suit < 0:
+            raise ValueError(f"not a card: {clip(token)!r} (expected rank A23456789TJQK then suit cdhs or CDHS)")
         deck = 1 if token[1].islower() else 2
         return CARDS[(deck - 1) * 52 + suit * 13 + rank]
 

@@ -85,6 +85,12 @@ class InvalidPositionError(FirstLastError):
     """Position notation that cannot be read, or describes a position that cannot occur."""
 
 
+class InvalidNotationError(InvalidPositionError):
+    """Position notation that cannot be read at all: not the syntax of docs/notation.md
+    (fields, separators, card letters, numbers, hex). A position that reads but cannot
+    occur is a plain ``InvalidPositionError``."""
+
+
 class RecordError(FirstLastError):
     """A game record that is corrupt or tampered with; ``line`` is 1-based when known."""
 

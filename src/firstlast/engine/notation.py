@@ -9,22 +9,37 @@ an upper-case suit a deck-2 card, so each of the 104 cards is named exactly once
 is ``--``; an empty stock or waste is ``-``; piles are separated by ``/``. The stock is
 listed in turning order, the waste from bottom to top. The rng field is the generator
 state (four 64-bit words in hex) that the next redeal continues.
+
+The reader takes exactly what ``position_to_text`` writes, nothing looser (single ASCII
+spaces, upper-case ranks, lower-case hex, numbers without leading zeros): each position
+has one text, so notation can be compared, cached and pasted as it is. Text that is not
+notation is an ``InvalidNotationError``; notation of a position that cannot occur, an
+``InvalidPositionError``.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Final
 
 from .cards import DECK_SIZE, Card, clip, next_rank, parse_whole
-from .errors import InvalidPositionError
+from .errors import InvalidNotationError, InvalidPositionError
 from .places import FIRST
 from .places import PILES as PILE_PLACES
 from .position import PILE_SIZE, PILES, Position
 from .rng import RngState
 from .variant import Variant
 
-_HEX_WORD = re.compile(r"[0-9a-fA-F]{16}")
+#: Lower-case hex, as written: int(w, 16) would also take '0x…', '_', a sign, other
+#: scripts' digits and upper case, and the same state would have several texts.
+_HEX_WORD = re.compile(r"[0-9a-f]{16}")
+#: A count as written: no sign, no leading zero.
+_COUNT = re.compile(r"0|[1-9][0-9]*")
+#: Everything notation is made of; anything else (a tab, NBSP, U+2003, a line end) is
+#: named in the refusal rather than read as a separator.
+_CHARS = re.compile(r"[0-9A-Za-z./ -]*")
+_FIELDS: Final = "first reserve piles stock waste redeals variant rng"
 
 
 def _cards(cards: tuple[Card | None, ...]) -> str:
@@ -44,25 +59,27 @@ def position_to_text(pos: Position) -> str:
     ])
 
 
-def _parse_cards(field: str, name: str, gaps: bool) -> list[Card | None]:
-    if field == "-":
+def _parse_cards(field: str, name: str, gaps: bool, empty: str = "-") -> list[Card | None]:
+    """The cards of one field; ``empty``: how the field writes no cards (``-`` for the
+    stock and the waste, nothing for a pile)."""
+    if field == empty:
         return []
     if len(field) > 2 * DECK_SIZE:
-        raise InvalidPositionError(f"{name}: {len(field):,} characters, more than {DECK_SIZE} cards")
+        raise InvalidNotationError(f"{name}: {len(field):,} characters, more than {DECK_SIZE} cards")
     if len(field) % 2:
-        raise InvalidPositionError(f"{name}: odd number of characters in {clip(field)!r}")
+        raise InvalidNotationError(f"{name}: odd number of characters in {clip(field)!r}")
     out: list[Card | None] = []
     for i in range(0, len(field), 2):
         tok = field[i:i + 2]
         if tok == "--":
             if not gaps:
-                raise InvalidPositionError(f"{name}: gaps ('--') are not allowed here")
+                raise InvalidNotationError(f"{name}: gaps ('--') are not allowed here")
             out.append(None)
             continue
         try:
             out.append(Card.from_token(tok))
         except ValueError as e:
-            raise InvalidPositionError(f"{name}: {e}") from None
+            raise InvalidNotationError(f"{name}: {e}") from None
     return out
 
 
@@ -71,41 +88,50 @@ def _solid(cards: list[Card | None]) -> tuple[Card, ...]:
 
 
 def position_from_text(text: str) -> Position:
-    """Parse and validate position notation; ``InvalidPositionError`` says what is wrong."""
-    fields = text.split()
+    """Parse and validate position notation: ``InvalidNotationError`` for text that is
+    not notation (docs/notation.md), ``InvalidPositionError`` for a position that cannot
+    occur. Whatever it accepts, ``position_to_text`` writes back character for character."""
+    if _CHARS.fullmatch(text) is None:
+        c = next(ch for ch in text if _CHARS.fullmatch(ch) is None)
+        raise InvalidNotationError(f"character U+{ord(c):04X} is not part of position notation"
+                                   " (letters, digits, '-', '/', '.', and single spaces between the fields)")
+    fields = text.split(" ")
+    if "" in fields:
+        raise InvalidNotationError("the fields are separated by single spaces, with none at the start or the end")
     if len(fields) != 8:
-        raise InvalidPositionError(
-            "expected 8 space-separated fields (first reserve piles stock waste redeals variant rng),"
-            f" got {len(fields)}"
-        )
+        raise InvalidNotationError(f"expected 8 space-separated fields ({_FIELDS}), got {len(fields)}")
     f_first, f_reserve, f_piles, f_stock, f_waste, f_redeals, f_variant, f_rng = fields
     first = _parse_cards(f_first, "first row", gaps=True)
     reserve = _parse_cards(f_reserve, "reserve", gaps=True)
     if len(first) != PILES or len(reserve) != PILES:
-        raise InvalidPositionError("the first row and the reserve must each have 8 places")
+        raise InvalidNotationError("the first row and the reserve must each have 8 places")
     pile_fields = f_piles.split("/")
     if len(pile_fields) != PILES:
-        raise InvalidPositionError(f"expected 8 piles separated by '/', got {len(pile_fields)}")
+        raise InvalidNotationError(f"expected 8 piles separated by '/', got {len(pile_fields)}")
     for i, p in enumerate(pile_fields):
         if len(p) > 2 * PILE_SIZE:  # checked before reading: a pile holds at most 13 cards (R5)
             raise InvalidPositionError(f"{PILE_PLACES[i]}: {len(p):,} characters, but a pile holds at most"
                                        f" {PILE_SIZE} cards (R5)")
-    piles = tuple(_solid(_parse_cards(p or "-", f"pile {PILE_PLACES[i]}", gaps=False))
+    piles = tuple(_solid(_parse_cards(p, f"pile {PILE_PLACES[i]}", gaps=False, empty=""))
                   for i, p in enumerate(pile_fields))
     stock = _solid(_parse_cards(f_stock, "stock", gaps=False))
     waste = _solid(_parse_cards(f_waste, "waste", gaps=False))
     try:
         variant = Variant.from_token(f_variant)
     except ValueError as e:
-        raise InvalidPositionError(str(e)) from None
+        raise InvalidNotationError(str(e)) from None
+    if variant.token != f_variant:  # 'r03': the same variant as 'r3', written otherwise
+        raise InvalidNotationError(f"variant: {clip(f_variant)!r} is written {variant.token!r}")
+    if not _COUNT.fullmatch(f_redeals):
+        raise InvalidNotationError(f"redeals used must be a whole number in digits 0-9, no leading zero,"
+                                   f" not {clip(f_redeals)!r}")
     try:
         redeals_used = parse_whole(f_redeals)  # the length is bounded before int()
     except ValueError as e:
-        raise InvalidPositionError(f"redeals used must be a whole number: {e}") from None
+        raise InvalidNotationError(f"redeals used must be a whole number: {e}") from None
     words = f_rng.split(".")
-    # Hex digits only: int(w, 16) would also take '0x…', '_', a sign or other scripts' digits.
     if len(words) != 4 or not all(_HEX_WORD.fullmatch(w) for w in words):
-        raise InvalidPositionError("rng: expected four 16-digit hex words separated by '.'")
+        raise InvalidNotationError("rng: expected four 16-digit lower-case hex words separated by '.'")
     rng: RngState = (int(words[0], 16), int(words[1], 16), int(words[2], 16), int(words[3], 16))
     pos = Position(tuple(first), tuple(reserve), stock, waste, piles, redeals_used, rng, variant)
     validate(pos)
