@@ -112,12 +112,14 @@ export function saveFile(name, text, type) {
 }
 
 /** Call ``use`` with the text of each file the player picks in ``input`` (the field is
- * emptied at once, so that the same file can be picked again).
+ * emptied at once, so that the same file can be picked again). The text is the file's
+ * as it is, a byte-order mark kept (``file.text()`` would drop one): the server's reader
+ * ignores one and refuses two, as ``firstlast replay`` and ``import`` do with the file.
  * @param {HTMLInputElement} input @param {(text: string) => Promise<void>} use */
 export function onFileText(input, use) {
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
     input.value = "";
-    if (file) await use(await file.text());
+    if (file) await use(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await file.arrayBuffer()));
   });
 }
