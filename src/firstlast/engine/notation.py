@@ -95,7 +95,7 @@ def position_from_text(text: str) -> Position:
         c = next(ch for ch in text if _CHARS.fullmatch(ch) is None)
         raise InvalidNotationError(f"character U+{ord(c):04X} is not part of position notation"
                                    " (letters, digits, '-', '/', '.', and single spaces between the fields)")
-    fields = text.split(" ")
+    fields = text.split(" ") if text else []
     if "" in fields:
         raise InvalidNotationError("the fields are separated by single spaces, with none at the start or the end")
     if len(fields) != 8:
@@ -109,6 +109,9 @@ def position_from_text(text: str) -> Position:
     if len(pile_fields) != PILES:
         raise InvalidNotationError(f"expected 8 piles separated by '/', got {len(pile_fields)}")
     for i, p in enumerate(pile_fields):
+        if p == "-":
+            raise InvalidNotationError(f"{PILE_PLACES[i]}: an empty pile is written as nothing between the '/'"
+                                       " ('-' is an empty stock or waste)")
         if len(p) > 2 * PILE_SIZE:  # checked before reading: a pile holds at most 13 cards (R5)
             raise InvalidPositionError(f"{PILE_PLACES[i]}: {len(p):,} characters, but a pile holds at most"
                                        f" {PILE_SIZE} cards (R5)")
