@@ -5,12 +5,15 @@ the terminal's import (its file dialog, then ``PlayService.import_record``), the
 layer's import itself and the web's ``POST /api/games/import``. For each input the test
 asserts what docs/record-format.md ("Exactly what is read") says — accepted or refused —
 and that every face says the same; an input on which the faces disagree, or on which
-they all agree against the doc, fails.
+they all agree against the doc, fails. Backups (their byte-order mark, their move words,
+their variant's redeals) get the same treatment from their three faces: the play layer,
+``firstlast import`` and ``POST /api/backup``.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -193,3 +196,58 @@ def test_the_refusals_name_what_is_wrong() -> None:
         with pytest.raises(RecordError) as info:
             game_from_record(text)
         assert words in str(info.value), (words, str(info.value))
+
+
+# ---------------------------------------------------------------------------- backups
+def _backup() -> str:
+    """A backup of one game of 40 moves (its moves as the store writes them)."""
+    with tempfile.TemporaryDirectory() as folder:
+        play = PlayService(GameStore(Path(folder) / "games.sqlite3"))
+        pid = play.local_player()
+        game = play.start(pid, "number", 7)
+        play.step(pid, game.id, 40)
+        text = play.export_backup(pid)
+        play.store.close()
+        return text
+
+
+B = _backup()
+B_MOVES = next(line for line in B.split("\n") if '"moves": "' in line)
+
+
+def _in_moves(old: str, new: str, count: int = 1) -> str:
+    """``B`` with ``old`` replaced by ``new`` in its game's moves (``count`` times, -1: all)."""
+    head, _, rest = B_MOVES.partition('"moves": "')
+    moves, quote, tail = rest.partition('"')
+    return B.replace(B_MOVES, head + '"moves": "' + moves.replace(old, new, count) + quote + tail)
+
+
+#: (name, text, accepted?): a backup's byte-order mark and move words as a record's.
+BACKUP_CASES: list[tuple[str, str, bool]] = [
+    ("plain", B, True),
+    ("BOM", "\ufeff" + B, True),
+    ("two BOMs", "\ufeff\ufeff" + B, False),
+    ("tabs between moves", _in_moves(" ", "\\t", -1), True),
+    ("lower-case moves", _in_moves("R", "r", -1), True),
+    ("NBSP between moves", _in_moves("turn turn", "turn\u00a0turn"), False),
+    ("t for turn", _in_moves("turn", "t"), False),
+    ("Redeals 1001", B.replace('"variant": "r3"', '"variant": "r1001"'), False),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted"), [pytest.param(t, a, id=n) for n, t, a in BACKUP_CASES])
+def test_every_face_restores_the_same_backups(text: str, accepted: bool, tmp_path: Path, play: PlayService,
+                                              web: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        play.import_backup(None, text)
+        by_play = True
+    except PlayError as e:
+        assert e.code.startswith("backup."), e.code
+        by_play = False
+    code = main(["import", str(_file(tmp_path, text)), "--db", str(tmp_path / "games.sqlite3")])
+    assert code in (0, 1), code
+    r = web.post("/api/backup", content=json.dumps({"backup": text}), headers={"content-type": "application/json"})
+    assert r.status_code in (200, 422), r.text
+    capsys.readouterr()
+    assert {"play": by_play, "import": code == 0, "web": r.status_code == 200} == dict.fromkeys(
+        ("play", "import", "web"), accepted)
