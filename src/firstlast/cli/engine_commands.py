@@ -33,9 +33,6 @@ KERNEL_FROM = 1000
 #: Deals the kernel plays per call while the results stream out.
 KERNEL_BLOCK = 65_536
 
-#: Records are a few kilobytes; a bigger file is refused before it is read (the same
-#: bound as the other faces' imports), so that a stray disk image fails at once.
-
 
 def _cards(cards: tuple[object, ...]) -> list[str]:
     return ["--" if c is None else str(c) for c in cards]
