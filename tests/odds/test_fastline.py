@@ -10,6 +10,7 @@ tests/engine) on more deals, and against the other route on many more.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -275,6 +276,15 @@ def test_native_and_wasm_sample_alike(native: Kernel, wasm: Kernel) -> None:
             assert native.sample_lines(rp, 3000, deal, 77) == wasm.sample_lines(rp, 3000, deal, 77)
             assert native.play_line(rp, pos.rng) == wasm.play_line(rp, pos.rng)
     assert native.sample_start(TOP, 2**63 - 1) == wasm.sample_start(TOP, 2**63 - 1)
+
+
+def test_positions_the_kernel_cannot_play_are_refused(k: Kernel) -> None:
+    rp = RankPosition.of(Position.deal(1))
+    for bad in (dataclasses.replace(rp, stock=(*rp.stock[:-1], 13)), dataclasses.replace(rp, first=rp.first[:7]),
+                dataclasses.replace(rp, rcount=(9, *rp.rcount[1:])), dataclasses.replace(rp, active=8),
+                dataclasses.replace(rp, waste=(0,) * 17)):
+        with pytest.raises(ValueError, match="not a position the kernel can play"):
+            k.play_line(bad, Position.deal(1).rng)
 
 
 def test_samples_outside_their_range_are_refused(k: Kernel) -> None:

@@ -176,6 +176,19 @@ def test_the_environment_can_ask_for_one_route(fresh: Path, monkeypatch: pytest.
     assert ("bogus" in " ".join(fastline.why_not)) == (value == "bogus")
 
 
+def test_a_route_that_fails_its_own_way_is_passed_over(empty: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pyodide's JavaScript errors, a wasmtime wheel without its library: not Unavailable,
+    # yet the next route (or the engine) must still be taken, never an error.
+    monkeypatch.setattr(runtime, "BROWSER", True)
+
+    def boom() -> fastline.WasmCalls:
+        raise RuntimeError("JsException: CompileError")
+
+    monkeypatch.setattr(fastline, "_load_pyodide", boom)
+    assert fastline.choose() is None
+    assert fastline.why_not == ["pyodide: RuntimeError: JsException: CompileError"]
+
+
 def test_an_abi_mismatch_is_refused() -> None:
     with pytest.raises(fastline.Unavailable, match="ABI"):
         fastline._check_info([fastline.ABI + 1, fastline.JOB_BYTES, 0, fastline.PASS_BINS], "test")

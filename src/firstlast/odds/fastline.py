@@ -552,8 +552,11 @@ class Kernel:
         if rp is None:
             head = self._head.pack(*rng, first_index, redeals_used, redeals_left, count, 0, 0, 0, 0, flags)
             return head + bytes(JOB_BYTES - self._head.size)
+        # Checked here: the C side trusts every index it is given.
         if not (len(rp.first) == 8 and len(rp.rcount) == 13 and len(rp.stock) + len(rp.waste) <= 104
-                and 0 <= rp.active < 8 and 0 <= rp.held <= 12):
+                and 0 <= rp.active < 8 and 0 <= rp.held <= 12 and all(-1 <= r <= 12 for r in rp.first)
+                and 0 <= rp.first[rp.active] <= 12 and all(0 <= n <= 8 for n in rp.rcount)
+                and all(0 <= r <= 12 for r in (*rp.stock, *rp.waste))):
             raise ValueError("not a position the kernel can play")
         if not 0 <= rp.redeals_used <= _I64_MAX:
             raise OverflowError(f"redeals made {rp.redeals_used} do not fit the kernel's 64-bit count")
@@ -838,6 +841,8 @@ def choose(wanted: str | None = None) -> Kernel | None:
             return load(route)
         except Unavailable as e:
             why_not.append(f"{route}: {e}")
+        except Exception as e:  # a host that fails its own way (a JavaScript error, a broken wheel)
+            why_not.append(f"{route}: {type(e).__name__}: {e}")
     return None
 
 
