@@ -1,9 +1,10 @@
-"""The compiled kernel against the engine, deal by deal, every variant.
+"""The fast forced line against the engine, deal by deal, every variant, every route.
 
     python bench/kernel_vs_engine.py [--deals N] [--seed S] [--naive]
 
 N deals (default 5,000: random 64-bit deal numbers from S, plus the 1,000 highest
-numbers) under each of the 16 variants (redeals 0, 1, 3, unlimited × V2 × V3). The other
+numbers) under each of the 20 variants (redeals 0–3, unlimited × V2 × V3), played by
+the native kernel and by the .wasm through wasmtime (each where it loads). The other
 side is the engine's own forced line (``play_out``: ``Position``, the rules), or with
 ``--naive`` the naive rank-list reference of the tests (``tests/naive.py``, proven equal
 to the engine and several times faster: for runs of 100,000 deals and more). It runs on
@@ -20,13 +21,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
-
 from firstlast.engine import Variant, play_out
-from firstlast.odds.kernel import play_deals
+from firstlast.odds import fastline
 
 TESTS = str(Path(__file__).resolve().parent.parent / "tests")
-VARIANTS = [Variant(r, wp, pr) for r in (0, 1, 3, None) for wp in (False, True) for pr in (True, False)]
+VARIANTS = [Variant(r, wp, pr) for r in (0, 1, 2, 3, None) for wp in (False, True) for pr in (True, False)]
 
 
 def _reference(args: tuple[str, bool, list[int]]) -> list[tuple[bool, int, int]]:
@@ -49,23 +48,27 @@ def main() -> None:
     rnd = random.Random(args.seed)
     top = [2**64 - 1 - i for i in range(min(1000, args.deals))]
     deals = top + [rnd.randrange(2**64) for _ in range(args.deals - len(top))]
-    arr = np.array(deals, dtype=np.uint64)
+    kernels = []
+    for route in ("native", "wasmtime"):
+        try:
+            kernels.append(fastline.load(route))
+        except fastline.Unavailable as e:
+            print(f"{route}: not here ({e})")
     total_bad = 0
     step = 500
     side = "tests/naive.py" if args.naive else "the engine"
     with ProcessPoolExecutor(os.cpu_count()) as pool:
         for v in VARIANTS:
             t0 = time.perf_counter()
-            won, score, passes = play_deals(arr, v)
             parts = pool.map(_reference, [(v.token, args.naive, deals[i:i + step]) for i in range(0, len(deals), step)])
             want = [o for part in parts for o in part]
-            bad = sum(
-                (bool(won[i]), int(score[i]), int(passes[i])) != want[i] for i in range(len(deals))
-            )
-            total_bad += bad
-            print(f"{v.token:<5} {len(deals):,} deals: {bad} mismatches with {side}, {won.mean():.3%} won "
-                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
-    print(f"mismatches = {total_bad} over {len(deals) * len(VARIANTS):,} games")
+            for k in kernels:
+                won, score, passes = k.play_deals(deals, v)
+                bad = sum((bool(won[i]), score[i], passes[i]) != want[i] for i in range(len(deals)))
+                total_bad += bad
+                print(f"{v.token:<5} {k.name:<8} {len(deals):,} deals: {bad} mismatches with {side}, "
+                      f"{sum(won) / len(won):.3%} won ({time.perf_counter() - t0:.1f} s)", flush=True)
+    print(f"mismatches = {total_bad} over {len(deals) * len(VARIANTS) * len(kernels):,} games")
 
 
 if __name__ == "__main__":

@@ -23,13 +23,17 @@ fi
 if ! command -v tmux >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
 fi
+# The native fast forced line is built with the system's C compiler (docs/odds.md).
+if ! command -v cc >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null
+fi
 # The page's checks run on node; Debian's nodejs and npm are enough (tools/js pins the rest).
 if { ! command -v node || ! command -v npm; } >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 
 echo "== ruff"
-ruff check src tests bench
+ruff check src tests bench scripts
 echo "== mypy --strict (the whole package)"
 mypy
 echo "== the page's JavaScript: eslint, tsc --checkJs, node --test"

@@ -8,7 +8,7 @@ import pytest
 
 from firstlast.engine import Variant
 from firstlast.odds import runner
-from firstlast.odds.kernel import play_deals
+from firstlast.odds.fastline import count_deals, play_deals
 from firstlast.odds.stats import Tally
 
 
@@ -34,6 +34,7 @@ def test_local_run_equals_direct_tally_whatever_the_chunks_and_threads() -> None
     assert runner.run([v], 20_000, seed=3) == [want]
     assert runner.run([v], 20_000, seed=3, workers=1, chunk=3_000) == [want]
     assert runner.tally_chunk(v.token, 3 * 2**32, 3 * 2**32 + 20_000) == want
+    assert Tally.of_counts(v, count_deals(runner.deal_block(3, 20_000), v, workers=2)) == want
 
 
 def test_progress_counts_every_game() -> None:
@@ -76,8 +77,8 @@ def test_unreachable_scheduler_fails_fast() -> None:
 
 @pytest.mark.timeout(120)
 def test_dask_process_workers_give_identical_results() -> None:
-    # Runs in the default suite (about 10 s on two cores): worker processes import the
-    # kernel afresh (from numba's disk cache, or compiling it), and their tallies must
+    # Runs in the default suite (about 10 s on two cores): worker processes load the
+    # kernel afresh (the native build from the user's cache), and their tallies must
     # still be the local ones, chunk by chunk.
     from distributed import Client, LocalCluster
 

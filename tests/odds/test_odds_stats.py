@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-import numpy as np
 import pytest
 
 from firstlast.engine import Variant
-from firstlast.odds.kernel import play_deals
+from firstlast.odds.fastline import count_deals, play_deals
 from firstlast.odds.stats import Tally, wilson
 
 # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
@@ -62,16 +61,18 @@ def test_tallies_of_parts_add_up_to_the_whole() -> None:
     parts = Tally.of(v, *play_deals(range(0, 12_345), v)) + Tally.of(v, *play_deals(range(12_345, 30_000), v))
     assert parts == whole
     assert whole.games == 30_000
-    assert whole.wins == int(whole.passes_won.sum()) == int(whole.scores[104])
-    assert int(whole.passes_all.sum()) == int(whole.scores.sum()) == 30_000
+    assert whole.wins == sum(whole.passes_won) == whole.scores[104]
+    assert sum(whole.passes_all) == sum(whole.scores) == 30_000
     assert whole != Tally.of(v, *play_deals(range(1, 30_001), v))
+    # The kernel's own counts (what runs use) are the same tally.
+    assert Tally.of_counts(v, count_deals(range(0, 30_000), v)) == whole
     with pytest.raises(ValueError):
         _ = whole + Tally(Variant(2))
 
 
 def test_tally_json_has_the_published_keys() -> None:
     v = Variant()
-    t = Tally.of(v, np.array([True, False, False]), np.array([104, 50, 61], np.int8), np.array([2, 4, 4], np.int32))
+    t = Tally.of(v, [True, False, False], [104, 50, 61], [2, 4, 4])
     j = t.to_json()
     assert (j["games"], j["wins"], j["variant"]) == (3, 1, "r3")
     assert j["win_rate"] == pytest.approx(1 / 3)
@@ -79,3 +80,16 @@ def test_tally_json_has_the_published_keys() -> None:
     assert j["passes_won"] == {"2": 1} and j["passes_all"] == {"2": 1, "4": 2}
     assert t.mean_score() == pytest.approx((104 + 50 + 61) / 3)
     assert t.mean_passes_won() == 2.0
+
+
+def test_tallies_of_numpy_arrays_and_one_spelling_of_each() -> None:
+    np = pytest.importorskip("numpy")  # the lab's per-game arrays tally the same
+    v = Variant()
+    t = Tally.of(v, np.array([True, False, False]), np.array([104, 50, 61], np.int8), np.array([2, 4, 4], np.int32))
+    assert t == Tally.of(v, [1, 0, 0], [104, 50, 61], [2, 4, 4])
+    # Trailing zeros do not make another tally.
+    assert Tally(v, 3, 1, (0, 0, 1, 0, 0), (0, 0, 1, 0, 2, 0), t.scores) == t
+    with pytest.raises(ValueError):
+        Tally(v, scores=(0,) * 104)
+    with pytest.raises(ValueError):
+        Tally.of(v, [True], [104, 3], [1])

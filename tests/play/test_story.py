@@ -35,7 +35,7 @@ from firstlast.play.story import (
     story_of,
 )
 
-#: Few samples and points keep these tests quick with or without numba.
+#: Few samples and points keep these tests quick with or without the fast forced line.
 QUICK_POINTS = 14
 
 
@@ -373,7 +373,7 @@ def test_arguments_are_checked() -> None:
     assert [p.move for p in short.points] == [0] and short.moments == ()
 
 
-@pytest.mark.skipif(not kernel_available(), reason="needs the fast extra (numba)")
+@pytest.mark.skipif(not kernel_available(), reason="needs the fast forced line (odds.fastline)")
 def test_kernel_and_engine_tell_the_same_story(lost: tuple[Game, Story]) -> None:
     # Sample i is the same whichever sampler plays it (docs/odds.md), so only the label differs.
     game, story = lost

@@ -54,6 +54,7 @@ def test_site_packages_is_the_package_without_its_desktop_parts(site_dir: Path) 
         names = set(z.namelist())
     assert "firstlast/site/bridge.py" in names and "firstlast/web/app.py" in names
     assert "firstlast/engine/position.py" in names and "firstlast/i18n/ru.json" in names
+    assert "firstlast/odds/forced_line.wasm" in names  # the fast forced line, run by the workers
     assert not any(n.startswith(("firstlast/tui/", "firstlast/cli/", "firstlast/web/static/")) for n in names)
     assert any(n.startswith("starlette/") for n in names) and any(n.startswith("msgspec/") for n in names)
     assert not any(n.startswith(("textual/", "numba/", "numpy/", "uvicorn/", "click/")) for n in names)

@@ -24,11 +24,11 @@ from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, DEAL_RANGE, FilePath, make_variant, variant_options
 
 if TYPE_CHECKING:
-    import numpy as np
+    from ..odds.fastline import Lines
 
-#: Ranges of at least this many deals go through the compiled kernel when it can be
-#: imported: loading it costs about a second, and the engine plays a few hundred deals a
-#: second. Shorter ranges, or no numba, use the engine's own forced line.
+#: Ranges of at least this many deals go through the fast forced line where it runs:
+#: loading it costs a moment (building it, the first time), and the engine plays a few
+#: hundred deals a second. Shorter ranges, or no fast line, use the engine's own.
 KERNEL_FROM = 1000
 #: Deals the kernel plays per call while the results stream out.
 KERNEL_BLOCK = 65_536
@@ -139,14 +139,12 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
                        variant=describe_variant(variant, current_lang())))
 
 
-def _kernel() -> Callable[[range, Variant], tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
-    """The compiled ``play_deals`` (a derived implementation of the forced line, proven
-    equal to the engine by the tests), or ``None`` without numba."""
-    try:
-        from ..odds.kernel import play_deals
-    except ImportError:
-        return None
-    return play_deals
+def _kernel() -> Callable[[range, Variant], Lines] | None:
+    """The fast ``play_deals`` (a derived implementation of the forced line, proven
+    equal to the engine by the tests), or ``None`` where no fast line runs."""
+    from ..odds import fastline
+
+    return fastline.play_deals if fastline.available() else None
 
 
 def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, int]]:
@@ -164,7 +162,7 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
     for lo in range(deals.start, deals.stop, KERNEL_BLOCK):
         block = range(lo, min(lo + KERNEL_BLOCK, deals.stop))
         won, score, passes = play_deals(block, variant)
-        yield from zip(block, won.tolist(), score.tolist(), passes.tolist(), strict=True)
+        yield from zip(block, map(bool, won), score.tolist(), passes.tolist(), strict=True)
 
 
 def _is_stdout(path: Path) -> bool:

@@ -1,12 +1,12 @@
 """``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or position.
 
-The compiled kernels are imported inside the command, so that ``firstlast --help`` and
-the other commands do not pay for loading numba. What needs an extra that is not
-installed says so in one line on stderr, with the ``pip install`` to run, and exits 2:
-runs need ``fast`` (numba: a million games with the engine would take about an hour, so
-there is no quiet fallback), ``--plot`` and ``--scheduler`` need ``lab``. The chance of
-a deal or position works without numba: the engine samples instead (slower, same
-samples), with a note on stderr.
+The fast forced line (``odds.fastline``) is loaded inside the command, so that
+``firstlast --help`` and the other commands never build or load it. What the command
+cannot do here says so in one line on stderr and exits 2: runs need the fast line (a C
+compiler or wasmtime: a million games with the engine would take about an hour, so
+there is no quiet fallback), ``--plot`` and ``--scheduler`` need the ``lab`` extra. The
+chance of a deal or position works without the fast line: the engine samples instead
+(slower, same samples), with a note on stderr.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 MAX_GAMES = 2**32
 MAX_SEED_RUN = 2**32 - 1
 MAX_SEED_SAMPLES = 2**64 - 1
-#: Redeal counts the compiled kernels take (64-bit integers there; a notation may name any).
+#: Redeal counts the odds commands take (passes are 32-bit in the kernel's results; a
+#: notation may name any).
 MAX_KERNEL_REDEALS = 2**31 - 1
 #: ``--all``: redeals 0–3 and unlimited, × waste playable, × privileged last card.
 ALL_REDEALS: tuple[int | None, ...] = (0, 1, 2, 3, None)
@@ -104,18 +105,18 @@ def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str
     click.echo(msg("cli.odds.won", wins=f"{t.wins:,}", games=f"{t.games:,}", rate=_pct(t.win_rate), low=_pct(low),
                    high=_pct(high), half=f"{100 * (high - low) / 2:.3f}"))
     click.echo(msg("cli.odds.passes_header"))
-    for p in range(1, t.passes_all.shape[0]):
-        n = int(t.passes_all[p])
+    for p in range(1, len(t.passes_all)):
+        n = t.passes_all[p]
         if n:
-            w = int(t.passes_won[p]) if p < t.passes_won.shape[0] else 0
+            w = t.passes_won[p] if p < len(t.passes_won) else 0
             click.echo(f"  {p:>3}                    {n:>10,} {100 * n / t.games:6.2f} % {w:>10,}")
     click.echo(msg("cli.odds.mean_score", mean=f"{t.mean_score():.1f}"))
     bins = [(lo, min(lo + 9, 103)) for lo in range(0, 104, 10)]
-    peak = max(int(t.scores[a:b + 1].sum()) for a, b in bins) or 1
+    peak = max(sum(t.scores[a:b + 1]) for a, b in bins) or 1
     for a, b in [*bins, (104, 104)]:
-        n = int(t.scores[a:b + 1].sum())
+        n = sum(t.scores[a:b + 1])
         label = msg("cli.odds.won_bin") if a == 104 else f"{a:>3}–{b:<3}"
-        bar = "█" * round(30 * n / max(peak, int(t.scores[104]), 1))
+        bar = "█" * round(30 * n / max(peak, t.scores[104], 1))
         click.echo(f"  {label:>8} {100 * n / t.games:6.2f} % {bar}")
     rate = t.games / seconds if seconds > 0 else float("inf")
     click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
@@ -246,21 +247,21 @@ def _check_plot_path(plot: Path) -> None:
 
 
 def _check_extras(plot: Path | None, scheduler: str | None) -> None:
-    """Stop with the one-line hint if a run needs an extra that is not installed."""
-    # lab brings fast with it, so its hints come first: one install then does it all.
-    if plot is not None and not _importable("matplotlib"):
+    """Stop with the one-line hint if a run needs what is not here: an extra, or the
+    fast forced line."""
+    from ..odds import fastline
+
+    if plot is not None and not (_importable("matplotlib") and _importable("numpy")):
         raise _missing(PLOT_HINT)
     if scheduler and not _importable("distributed"):
         raise _missing(DASK_HINT)
-    if not _importable("numba") or not _importable("numpy"):
+    if not fastline.available():
         raise _missing(FAST_HINT)
 
 
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
                  workers: int | None, scheduler: str | None, seed: int) -> None:
     _check_extras(plot, scheduler)
-    import numba
-
     from ..odds import runner
 
     if seed > MAX_SEED_RUN:
@@ -282,7 +283,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             raise click.ClickException(str(e)) from None
         threads = msg("cli.odds.dask", address=scheduler, n=len(client.scheduler_info().get("workers", {})))
     else:
-        threads = msg("cli.odds.threads", n=workers or numba.get_num_threads())
+        threads = msg("cli.odds.threads", n=workers or runner.max_threads())
     extra: list[Variant] = []
     if plot is not None:
         have = set(variants)

@@ -12,11 +12,12 @@ samples until it has ``samples`` of them or the budget is spent, whichever comes
 and reports the samples it reached with their Wilson interval (at least one sample is
 always played). Two samplers give exactly the same sample ``i``:
 
-* the compiled kernel (``odds.kernel``, a derived implementation; needs the ``fast``
-  extra, numba), which reaches 10,000 samples in a few tens of milliseconds;
+* the fast forced line (``odds.fastline``: one C kernel, a derived implementation,
+  native or as WebAssembly, in the browser too), which reaches 10,000 samples in a few
+  milliseconds;
 * the engine itself (``engine_sample``): ``Position.play_forced`` on the position with
   the sample's stock order and the sample's stream for its redeals. Pure Python, a few
-  hundred samples a second: the chance meter without numba.
+  hundred samples a second: the chance meter where no fast line runs.
 
 ``replay_sample`` plays a sample once more with the engine, move by move, the redeal
 shuffles supplied to ``Position`` as chance outcomes (``Position.apply(REDEAL,
@@ -39,22 +40,21 @@ True
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import hashlib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ..engine import REDEAL, Position
 from ..engine.cards import Card
 from ..engine.rng import MASK64, RngState, shuffle, splitmix64
 from ..engine.rng import seed as rng_seed
+from . import fastline
 from .interval import wilson
-
-if TYPE_CHECKING:
-    import numpy as np
 
 #: Largest seed: seeds are 64-bit, like deal numbers.
 MAX_SEED = 2**64 - 1
@@ -129,15 +129,10 @@ def refine_seed(position: Position, round: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-@cache
 def kernel_available() -> bool:
-    """Whether the compiled kernel can be used here (numba and numpy installed: the
-    ``fast`` extra). Decided once per process."""
-    try:
-        from . import kernel  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the fast forced line runs here (``fastline.available()``: decided, and
+    built if need be, once per process)."""
+    return fastline.available()
 
 
 def _check(samples: int, seed: int) -> None:
@@ -149,7 +144,7 @@ def _check(samples: int, seed: int) -> None:
 
 def sample_stream(seed: int, i: int) -> RngState:
     """The stream sample ``i`` of ``seed`` draws from: the §4.1 seeding of (the SplitMix64
-    output of ``seed``) + ``i``, modulo 2^64 (``kernel.sample_start``, in pure Python).
+    output of ``seed``) + ``i``, modulo 2^64 (``fastline.sample_start``, in pure Python).
     It shuffles the stock (Fisher–Yates in turning order, §4.3), then each redeal (§4.6)."""
     if not (0 <= seed <= MAX_SEED and 0 <= i < 2**63):
         raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
@@ -180,26 +175,20 @@ def play_position(pos: Position) -> tuple[bool, int, int]:
     if pos.active is None:
         return True, 104, pos.passes
     if kernel_available():
-        from .kernel import RankPosition, play_line
-
-        return play_line(RankPosition.of(pos), pos.rng)
+        return fastline.play_line(fastline.RankPosition.of(pos), pos.rng)
     end = pos.play_forced()
     return end.status == "won", end.score, end.passes
 
 
-def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0,
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-sample results (won, score, passes) of samples ``start … start+samples−1``,
-    compiled (needs the ``fast`` extra); see the module doc."""
-    import numpy as np
-
-    from .kernel import RankPosition, sample_lines
-
+def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) -> fastline.Lines:
+    """Per-sample results (won, score, passes) of samples ``start … start+samples−1``
+    with the fast forced line (``fastline.Unavailable`` where none runs); see the
+    module doc."""
     _check(samples, seed)
     if pos.active is None:  # already won: nothing is unknown
-        return (np.ones(samples, np.bool_), np.full(samples, 104, np.int8),
-                np.full(samples, pos.passes, np.int32))
-    return sample_lines(RankPosition.of(pos), samples, seed, start)
+        return fastline.Lines(array.array("B", [1]) * samples, array.array("b", [104]) * samples,
+                              array.array("i", [pos.passes]) * samples)
+    return fastline.sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
 
 
 def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
@@ -226,17 +215,13 @@ def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
 
 def _kernel_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
     """(wins, samples played) with the kernel, in growing chunks until done or out of time."""
-    import numpy as np
-
-    from .kernel import RankPosition, sample_lines
-
-    rp = RankPosition.of(pos)
+    rp = fastline.RankPosition.of(pos)
     done = wins = 0
     chunk = _FIRST_CHUNK
     while done < samples:
         n = min(chunk, samples - done)
-        won, _, _ = sample_lines(rp, n, seed, done)
-        wins += int(np.count_nonzero(won))
+        won, _, _ = fastline.sample_lines(rp, n, seed, done)
+        wins += won.count(1)
         done += n
         chunk *= 2
         if deadline():
@@ -257,10 +242,8 @@ def _engine_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], 
 
 @cache
 def _warm_kernel() -> None:
-    """Load (or compile) the sampling kernel once, outside any estimate's budget."""
-    from .kernel import RankPosition, sample_lines
-
-    sample_lines(RankPosition.of(Position.deal(0)), 1, 0, 0)
+    """Load (or compile) the kernel once, outside any estimate's budget."""
+    fastline.sample_lines(fastline.RankPosition.of(Position.deal(0)), 1, 0, 0)
 
 
 def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
@@ -268,8 +251,8 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
     """Chance that ``position`` comes out along the forced line, with a 95 % Wilson
     interval, from up to ``samples`` plays of the unseen stock order and future redeals,
     as many as ``budget_s`` seconds allow (``None``: exactly ``samples``; at least one
-    sample is always played). ``sampler``: ``"kernel"`` (numba), ``"engine"`` (pure
-    Python) or ``"auto"`` (the kernel when it is installed)."""
+    sample is always played). ``sampler``: ``"kernel"`` (the fast forced line),
+    ``"engine"`` (pure Python) or ``"auto"`` (the kernel where it runs)."""
     _check(samples, seed)
     if budget_s is not None and not budget_s >= 0:  # also refuses NaN
         raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")

@@ -24,7 +24,7 @@ def _combo(v: Variant) -> str:
 def win_by_redeals(unlimited: Tally, max_redeals: int) -> np.ndarray:
     """P(win with R redeals), R = 0…max_redeals, from an unlimited-redeal tally."""
     counts = np.zeros(max_redeals + 3, np.int64)
-    n = min(unlimited.passes_won.shape[0], counts.shape[0])
+    n = min(len(unlimited.passes_won), counts.shape[0])
     counts[:n] = unlimited.passes_won[:n]
     cum = np.cumsum(counts)  # cum[p]: games won within p passes
     return np.asarray(cum[1:max_redeals + 2] / unlimited.games, dtype=np.float64)
@@ -48,7 +48,7 @@ def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: 
                 t.variant.waste_playable, t.variant.privileged_last)
             if same and d.variant.redeals is not None and d.variant.redeals <= max_redeals:
                 ax1.plot([d.variant.redeals], [100 * d.win_rate], "o", color=color)
-        needed = t.passes_won[1:].astype(np.float64) / t.games
+        needed = np.asarray(t.passes_won[1:], dtype=np.float64) / t.games
         ax2.step(np.arange(1, needed.shape[0] + 1), 100 * needed, where="mid", color=color, label=_combo(t.variant))
     ax1.set(xlabel="redeals allowed", ylabel="P(win) %", title=f"Win rate vs redeals ({unlimited[0].games:,} deals)")
     ax1.set_xticks(rs)
@@ -56,11 +56,11 @@ def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: 
     ax1.legend(fontsize=8)
     ax2.set(xlabel="passes needed to come out (unlimited redeals)", ylabel="% of deals",
             title="Passes needed")
-    longest = max(int(np.flatnonzero(t.passes_won).max(initial=1)) for t in unlimited)
+    longest = max(max((p for p, n in enumerate(t.passes_won) if n), default=1) for t in unlimited)
     ax2.set_xlim(0.5, longest + 0.5)
     ax2.set_xticks(range(1, longest + 1, 1 if longest <= 16 else 2))
     ax2.grid(alpha=0.3)
-    sc = scores.scores.astype(np.float64) / scores.games
+    sc = np.asarray(scores.scores, dtype=np.float64) / scores.games
     ax3.bar(np.arange(sc.shape[0]), 100 * sc, width=1.0, color="C4")
     ax3.set(xlabel="cards on the piles at the end (104 = won)", ylabel="% of games",
             title=f"Scores: {scores.variant.describe()}")

@@ -6,25 +6,21 @@ A run is fixed by a seed S and a number of games N: it plays the deals
 seeds never share a deal (N ≤ 2^32), so their tallies can be added together.
 
 The deals are cut into chunks. Each chunk's tally (integer counts) is the same wherever
-it is computed: here on every core (numba threads), or on a Dask cluster
-(``scheduler=ADDRESS``), where each task runs the serial kernel in a worker. Tallies are
-sums, so the result does not depend on the order chunks finish in.
+it is computed: here on every core (threads calling the native kernel, which lets go
+of the interpreter lock), or on a Dask cluster (``scheduler=ADDRESS``), where each task
+runs the kernel serially in a worker. The kernel counts the deals itself
+(``fastline.count_deals``): no per-deal results, no numpy. Tallies are sums, so the
+result does not depend on the order chunks finish in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final
-
-import numba
+from typing import Any, Final
 
 from ..engine import Variant
-from .kernel import play_deals
+from . import fastline
 from .stats import Tally
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 SEED_SPAN: Final = 2**32
 MAX_SEED: Final = 2**32 - 1
@@ -54,46 +50,35 @@ def chunks(deals: range, size: int = CHUNK) -> list[range]:
 
 
 def tally_chunk(token: str, start: int, stop: int) -> Tally:
-    """Tally deals [start, stop) of the variant named ``token`` with the serial kernel.
+    """Tally deals [start, stop) of the variant named ``token`` with the kernel, on the
+    calling thread (a Dask worker's threads run such tasks side by side).
 
     Plain arguments, so a Dask task pickles nothing of ours but the result."""
     variant = Variant.from_token(token)
-    return Tally.of(variant, *play_deals(range(start, stop), variant, parallel=False))
+    return Tally.of_counts(variant, fastline.count_deals(range(start, stop), variant, parallel=False))
 
 
 def max_threads() -> int:
-    """Most numba threads this process can use (every core by default)."""
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-
-
-@contextmanager
-def _threads(workers: int | None) -> Iterator[None]:
-    before = numba.get_num_threads()
-    if workers is not None:
-        if not 1 <= workers <= max_threads():
-            raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
-        numba.set_num_threads(workers)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+    """Most threads a local run can use here (every core; 1 where the kernel runs as
+    WebAssembly, one call at a time)."""
+    return fastline.max_threads()
 
 
 def warm_up() -> None:
-    """Load (or compile) the batch kernels now, so that timing a run measures play only."""
-    play_deals(range(1), Variant(), parallel=True)
-    play_deals(range(1), Variant(), parallel=False)
+    """Load (or compile) the kernel now, so that timing a run measures play only."""
+    fastline.count_deals(range(1), Variant(), parallel=False)
 
 
 def run_local(variant: Variant, deals: range, workers: int | None = None,
               progress: Progress | None = None, chunk: int = CHUNK) -> Tally:
-    """Tally ``deals`` on this machine's cores (``workers`` numba threads; all by default)."""
+    """Tally ``deals`` on this machine's cores (``workers`` threads; all by default)."""
+    if workers is not None and not 1 <= workers <= max_threads():
+        raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
     total = Tally(variant)
-    with _threads(workers):
-        for part in chunks(deals, chunk):
-            total += Tally.of(variant, *play_deals(part, variant, parallel=True))
-            if progress:
-                progress(len(part))
+    for part in chunks(deals, chunk):
+        total += Tally.of_counts(variant, fastline.count_deals(part, variant, parallel=True, workers=workers))
+        if progress:
+            progress(len(part))
     return total
 
 

@@ -62,7 +62,13 @@ def daily_deal(date: dt.date | None = None) -> int:
 def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
     """The first of ``candidates`` whose forced line comes out under ``variant``, if
     any: one chunk of the search, pure (the draws are made by the caller), so that it
-    can run in another process or worker."""
+    can run in another process or worker. The fast forced line plays them where it runs
+    (the same results, proven by tests/odds), else the engine."""
+    from ..odds import fastline
+
+    if fastline.available():
+        won = fastline.play_deals(candidates, variant, parallel=False).won
+        return candidates[won.index(1)] if 1 in won else None
     for deal in candidates:
         if play_out(deal, variant).won:
             return deal

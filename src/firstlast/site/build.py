@@ -45,7 +45,7 @@ PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "p
 #: Parts of this package the browser never runs: the terminal, the command line, the
 #: server process, the odds lab, this build, and the page's files (served as files).
 LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "web/spawn.py", "odds/plot.py",
-                   "odds/runner.py", "odds/jitcache.py", "site/build.py", "site/precompile.py", "site/static/")
+                   "odds/runner.py", "site/build.py", "site/precompile.py", "site/static/")
 #: The site's Content-Security-Policy, a <meta> (static hosts may send no headers):
 #: the server's, plus what Pyodide needs to compile the code Emscripten loads.
 CSP: Final = ("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; worker-src 'self';"
@@ -121,7 +121,8 @@ def _package_files() -> Iterable[tuple[str, bytes]]:
             continue
         if any(rel == p or rel.startswith(p) for p in LEFT_OUT):
             continue
-        if path.suffix in (".py", ".json", ".md", ".txt", ".typed"):
+        # .wasm: the fast forced line (odds/forced_line.wasm), which the workers run.
+        if path.suffix in (".py", ".json", ".md", ".txt", ".typed", ".wasm"):
             yield f"firstlast/{rel}", path.read_bytes()
 
 
