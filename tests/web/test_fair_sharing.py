@@ -25,11 +25,18 @@ MOVE_WITHIN = 1.5
 def _searcher(url: str, stop: threading.Event, codes: list[int]) -> None:
     with httpx.Client(base_url=url, timeout=120) as http:
         while not stop.is_set():
-            r = http.post("/api/games", json={"how": "winnable", "variant": "r0"})
+            r = http.post("/api/games", json={"how": "winnable", "variant": "r0n"})
             codes.append(r.status_code)
             if r.status_code == 429:
                 assert r.headers["retry-after"] == "1" and r.json()["code"] == "winnable.busy"
                 time.sleep(0.2)
+
+
+@pytest.fixture(autouse=True)
+def slow_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server plays its searches with the engine (seconds of CPU each, as in the
+    issue): the harsher case for fairness, and searches long enough to overlap."""
+    monkeypatch.setenv("FIRSTLAST_FASTLINE", "none")
 
 
 def test_moves_are_answered_promptly_while_others_search(tmp_path: Path) -> None:
@@ -72,12 +79,12 @@ def test_one_player_searches_once_at_a_time(tmp_path: Path) -> None:
             answers: list[httpx.Response] = []
 
             def search() -> None:
-                answers.append(http.post("/api/games", json={"how": "winnable", "variant": "r0"}))
+                answers.append(http.post("/api/games", json={"how": "winnable", "variant": "r0n"}))
 
             first = threading.Thread(target=search)
             first.start()
             time.sleep(0.3)
-            second = http.post("/api/games", json={"how": "winnable", "variant": "r0"})
+            second = http.post("/api/games", json={"how": "winnable", "variant": "r0n"})
             first.join(120)
         assert second.status_code == 429, second.text
         assert second.json()["code"] == "winnable.busy" and second.headers["retry-after"] == "1"

@@ -7,8 +7,10 @@ only (no signs, separators or other scripts' digits), 0…2^64−1 (docs/rules.m
 from __future__ import annotations
 
 import datetime as dt
+import random
 import secrets
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Final
 
 from ..engine import MAX_DEAL, Variant, play_out
@@ -17,12 +19,18 @@ from .errors import PlayError
 #: Longest text that can be a deal number (2^64−1 has 20 digits); checked before
 #: ``int()``, so that 5,000 digits cost nothing.
 MAX_DEAL_DIGITS: Final = 20
-#: A winnable deal is looked for among this many random deals at most.
+#: A winnable deal is looked for among this many random deals at most, played out by
+#: the engine (no fast forced line), ``WINNABLE_CHUNK`` per chunk (about 0.1–0.6 s in
+#: pure Python): a search is a series of chunks, so that searches of several players
+#: take turns and a stopping server waits for one chunk at most (``PlayService``).
 WINNABLE_TRIES: Final = 5_000
-#: Candidates played out per chunk of the search (about 0.1–0.6 s in pure Python): a
-#: search is a series of such chunks, so that searches of several players take turns
-#: and a stopping server waits for one chunk at most (``PlayService``).
 WINNABLE_CHUNK: Final = 250
+#: The same with the fast forced line (``odds.fastline``, about a million deals a second
+#: natively): enough that even the rarest variant (r0n, about 4 deals in a million)
+#: finds one (none in two million: e^−8, about 3 in 10,000 searches), in about 2 s at
+#: most; chunks of about 20 ms.
+FAST_WINNABLE_TRIES: Final = 2_000_000
+FAST_WINNABLE_CHUNK: Final = 20_000
 
 
 def parse_deal(value: object) -> int:
@@ -79,15 +87,32 @@ def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
 Search = Callable[[list[int], Variant], int | None]
 
 
-def winnable_deal(variant: Variant, draw: Callable[[], int] = random_deal, tries: int = WINNABLE_TRIES,
-                  search: Search = first_winnable) -> int:
+def search_size() -> tuple[int, int]:
+    """How many candidates a search for a deal that comes out plays at most, and per
+    chunk: more where the fast forced line runs (its chunks run where ``first_winnable``
+    runs, which finds the same line there)."""
+    from ..odds import fastline
+
+    return (FAST_WINNABLE_TRIES, FAST_WINNABLE_CHUNK) if fastline.available() else (WINNABLE_TRIES, WINNABLE_CHUNK)
+
+
+def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries: int | None = None,
+                  search: Search = first_winnable, chunk: int | None = None) -> int:
     """A random deal whose forced line comes out under ``variant`` (play is forced, so
     the deal and its redeal shuffles decide it: such a deal always comes out). The
-    chance is drawn here (``draw``); ``search`` plays the candidates out, a chunk of
-    ``WINNABLE_CHUNK`` at a time."""
+    chance is drawn here (``draw``: by default a generator seeded from the system's
+    randomness, so that a million draws cost a fraction of a second); ``search`` plays
+    the candidates out, ``chunk`` at a time (``tries``, ``chunk``: ``search_size()``)."""
+    if tries is None or chunk is None:
+        default_tries, default_chunk = search_size()
+        tries = default_tries if tries is None else tries
+        chunk = default_chunk if chunk is None else chunk
+    if draw is None:
+        rng = random.Random(secrets.randbits(64))
+        draw = partial(rng.getrandbits, 64)  # 0…2^64−1: every deal number (§4)
     left = tries
     while left > 0:
-        size = min(WINNABLE_CHUNK, left)
+        size = min(chunk, left)
         found = search([draw() for _ in range(size)], variant)
         if found is not None:
             return found
