@@ -234,7 +234,8 @@ def main() -> None:
     args = parser.parse_args()
     if not (all(1 <= n <= 50_000 for n in args.floods) and 1 <= args.requests <= 10_000 and 1 <= args.seconds <= 300):
         parser.error("out of range: --floods 1…50000, --requests 1…10000, --seconds 1…300")
-    print(f"flood connections send {args.flood_sends}, recycled after {args.recycle:g} s (0: never); "
+    recycled = f"reopened after {args.recycle:g} s" if args.recycle > 0 else "reopened when closed"
+    print(f"flood connections send {args.flood_sends}, {recycled}; "
           f"player: {args.requests} requests or {args.seconds:g} s, timeout {args.timeout:g} s; "
           f"{os.cpu_count()} cores shared by server, flooder and player")
     print(f"{'mode':<11}{'flood':>7}{'answered':>14}{'share':>8}{'p50 ms':>9}{'p95 ms':>9}{'p50 ×':>7}  failures")
