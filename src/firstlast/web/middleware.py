@@ -29,8 +29,9 @@ class Headers:
             await self.app(scope, receive, send)
             return
         api = str(scope.get("path", "")).startswith("/api/")
-        body_unread = _has_body({k.decode("latin-1").lower(): v.decode("latin-1")
-                                 for k, v in scope.get("headers", [])})
+        # ASGI header names are lower case.
+        body_unread = any(k == b"transfer-encoding" or (k == b"content-length" and v.strip() != b"0")
+                          for k, v in scope.get("headers", []))
 
         async def receive_body() -> Message:
             nonlocal body_unread
