@@ -16,7 +16,10 @@ from .errors import WebError, error_response, web_error
 
 
 class Headers:
-    """Pure ASGI middleware: safety headers everywhere; API answers are never cached."""
+    """Pure ASGI middleware: safety headers everywhere; API answers are never cached; an
+    answer given before the request's body was read through (413, a refusal) says
+    ``Connection: close``, and the server closes the connection after it instead of
+    reading the rest (``firstlast.web.server``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -26,10 +29,24 @@ class Headers:
             await self.app(scope, receive, send)
             return
         api = str(scope.get("path", "")).startswith("/api/")
+        # ASGI header names are lower case.
+        body_unread = any(k == b"transfer-encoding" or (k == b"content-length" and v.strip() != b"0")
+                          for k, v in scope.get("headers", []))
+
+        async def receive_body() -> Message:
+            nonlocal body_unread
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_unread = False  # read through, or the client is gone
+            return message
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
+                if body_unread and not any(k.lower() == b"connection" for k, _ in headers):
+                    # Else the client may go on sending a body of any size, and the
+                    # server must read it all to reach the next request.
+                    headers.append((b"connection", b"close"))
                 headers.append((b"x-content-type-options", b"nosniff"))
                 # The sign-in link carries the player token: never leak it in a Referer.
                 headers.append((b"referrer-policy", b"no-referrer"))
@@ -40,7 +57,7 @@ class Headers:
                 message["headers"] = headers
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive_body if body_unread else receive, send_with_headers)
 
 
 #: The page's Content-Security-Policy: its own files only (no inline script or style, no
