@@ -24,9 +24,9 @@ requests, their round trips, and the server process's CPU time (utime + stime,
 and the ratio firstlast / bare of CPU per request. Measures; asserts nothing.
 
 The players share one pool of at most ``--connections`` keep-alive connections (each
-keeps its own cookies): the server answers 503 to every request once it holds
-``limit_concurrency`` (128) connections, so 200 players on 200 connections would
-measure refusals only. Each server gets the same pool.
+keeps its own cookies), so both servers see the same number of connections whatever
+the number of players (a full firstlast server sheds idle connections to make room:
+web/server.py). Each server gets the same pool.
 
 Both servers run side by side on the machine's cores with the clients; run it on an
 otherwise idle machine, and more than once: on two cores, the client's own CPU limits
