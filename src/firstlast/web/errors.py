@@ -24,6 +24,14 @@ from .models import UNSET, ErrorBody, Lang, encode
 #: HTTP status of each kind of play-layer refusal.
 KIND_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found": 404, "conflict": 409,
                                       "unavailable": 503}
+#: Codes whose status is not their kind's. ``winnable.none`` (no deal of 5,000 drawn comes
+#: out under the variant: r0 never does) is the variant's rules refusing the request, as a
+#: move's are, not the server failing: 409 (a 5xx would say the server is at fault).
+CODE_STATUS: Final[dict[str, int]] = {"winnable.none": 409}
+
+
+def play_status(exc: PlayError) -> int:
+    return CODE_STATUS.get(exc.code, KIND_STATUS[exc.kind])
 
 #: The web layer's own refusals: code → (status, English template over the params).
 WEB_CODES: Final[dict[str, tuple[int, str]]] = {
@@ -103,7 +111,7 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
         except PlayError:  # the store cannot be read now: the refusal still goes out
             lang = None
         lang = lang or browser_lang(request)
-    return error_response(play_error(exc, lang), KIND_STATUS[exc.kind])
+    return error_response(play_error(exc, lang), play_status(exc))
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
@@ -124,13 +132,18 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
 
 
 def _allowed(request: Request) -> list[str]:
-    from starlette.routing import Match, Route
+    from starlette.routing import Match, Mount, Route
 
-    probe = {**request.scope, "method": ""}
+    # Matched from the top, as the router did (a mount, the static files, has made its
+    # own path the root_path by now).
+    scope = request.scope
+    probe = {**scope, "method": "", "root_path": scope.get("app_root_path", scope.get("root_path", ""))}
     methods: set[str] = set()
     for route in request.app.routes:
         if isinstance(route, Route) and route.methods and route.matches(probe)[0] is not Match.NONE:
             methods |= route.methods
+        elif isinstance(route, Mount) and route.matches(probe)[0] is not Match.NONE:
+            methods |= {"GET", "HEAD"}  # the static files: StaticFiles answers these two
     return sorted(methods)
 
 
