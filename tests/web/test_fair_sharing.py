@@ -66,8 +66,9 @@ def test_moves_are_answered_promptly_while_others_search(tmp_path: Path) -> None
     drain.join(timeout=5)
     assert proc.returncode == 0 and "Traceback" not in "".join(output)
     assert max(took) < MOVE_WITHIN, sorted(took)[-5:]
-    # More searchers than the bound: some were told to wait (429), the rest searched.
-    assert 429 in codes and ({201, 503} & set(codes)), codes
+    # More searchers than the bound: some were told to wait (429), the rest searched (and
+    # found, or not; those under way when the server stopped: 503 stopping).
+    assert 429 in codes and set(codes) <= {201, 409, 429, 503}, codes
 
 
 def test_one_player_searches_once_at_a_time(tmp_path: Path) -> None:
@@ -88,8 +89,7 @@ def test_one_player_searches_once_at_a_time(tmp_path: Path) -> None:
             first.join(120)
         assert second.status_code == 429, second.text
         assert second.json()["code"] == "winnable.busy" and second.headers["retry-after"] == "1"
-        assert answers[0].status_code in (201, 503) and answers[0].json()["code" if answers[0].status_code == 503
-                                                                          else "variant"]
+        assert answers[0].status_code in (201, 409), answers[0].text  # found, or winnable.none
     finally:
         stop_server(proc)
     drain.join(timeout=5)

@@ -48,7 +48,7 @@ def resolve(s: Schema) -> Schema:
 def valid(s: Schema) -> st.SearchStrategy[Any]:
     """Values the schema ``s`` accepts."""
     s = resolve(s)
-    if "anyOf" in s:
+    if "anyOf" in s and "properties" not in s:  # an object's anyOf is its fields together (models.RULES)
         return st.one_of([valid(x) for x in s["anyOf"]])
     if "enum" in s:
         return st.sampled_from(s["enum"])
@@ -76,7 +76,7 @@ def wrong(s: Schema) -> st.SearchStrategy[Any]:
     """Values the schema ``s`` likely refuses: its bounds crossed, its type changed."""
     s = resolve(s)
     options: list[st.SearchStrategy[Any]] = [ANY_JSON, ODD_TEXT]
-    for x in s.get("anyOf", [s]):
+    for x in s.get("anyOf", [s]) if "properties" not in s else [s]:
         x = resolve(x)
         if x.get("type") == "integer":
             lo, hi = x.get("minimum"), x.get("maximum")

@@ -49,7 +49,8 @@ CODES: Final[dict[str, tuple[Kind, str]]] = {
     "backup.game": ("invalid", "game {n} of the backup (deal {deal}) does not replay: move {move} ({token}): {reason}"),
     "settings.unknown": ("invalid", "unknown setting {key!r} (expected {expected})"),
     "settings.value": ("invalid", "{key} {reason}"),
-    "winnable.none": ("unavailable", "found no deal that comes out under {variant} in {tries} tries"),
+    # The variant's rules refusing the request (no deal drawn came out), not a failure: 409.
+    "winnable.none": ("illegal", "found no deal that comes out under {variant} in {tries} tries"),
     "winnable.busy": ("busy", "already looking for a deal that comes out; try again in a moment"),
     "storage": ("unavailable", "the game store cannot be used right now: {reason}"),
     "stopping": ("unavailable", "the game is stopping: nothing was done"),

@@ -24,7 +24,8 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
 from ..play import PlayError
@@ -46,6 +47,23 @@ def _bind(handler: Handler, web: WebGame) -> Callable[[Request], Coroutine[Any, 
     return endpoint
 
 
+class TemplateRoute(Route):
+    """A route with a path parameter that leaves the table's literal paths to their own
+    routes, whatever the method (OpenAPI: a concrete path wins over a template): ``GET
+    /api/games/import`` is a 405 naming POST, as the schema says, not a game named
+    "import" looked up."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], *, methods: list[str], literal: frozenset[str]
+                 ) -> None:
+        super().__init__(path, endpoint, methods=methods)
+        self.literal = literal
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope.get("path") in self.literal:
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
 def create_app(store: GameStore, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
                site_url: str | None = None) -> Starlette:
     """The browser game over ``store``. ``local_player`` is the player the terminal game
@@ -59,10 +77,13 @@ def create_app(store: GameStore, *, local_player: str | None = None, bind_host: 
         raise ValueError("local_player is not a player of this store")
     web = WebGame(store, local_player, site_url=site_url)
     routes: list[BaseRoute] = []
+    literal = frozenset(e.path for e in ENDPOINTS if "{" not in e.path)
     for e in ENDPOINTS:
         if e.handler is None:
             mount = e.path.removesuffix("/{path}")
             routes.append(Mount(mount, app=Static(directory=STATIC_DIR, check_dir=False), name=mount.strip("/")))
+        elif "{" in e.path:
+            routes.append(TemplateRoute(e.path, _bind(e.handler, web), methods=[e.method], literal=literal))
         else:
             routes.append(Route(e.path, _bind(e.handler, web), methods=[e.method]))
     app = Starlette(

@@ -133,13 +133,18 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
 
 
 def _allowed(request: Request) -> list[str]:
-    from starlette.routing import Match, Route
+    from starlette.routing import Match, Mount, Route
 
-    probe = {**request.scope, "method": ""}
+    # Matched from the top, as the router did (a mount, the static files, has made its
+    # own path the root_path by now).
+    scope = request.scope
+    probe = {**scope, "method": "", "root_path": scope.get("app_root_path", scope.get("root_path", ""))}
     methods: set[str] = set()
     for route in request.app.routes:
         if isinstance(route, Route) and route.methods and route.matches(probe)[0] is not Match.NONE:
             methods |= route.methods
+        elif isinstance(route, Mount) and route.matches(probe)[0] is not Match.NONE:
+            methods |= {"GET", "HEAD"}  # the static files: StaticFiles answers these two
     return sorted(methods)
 
 

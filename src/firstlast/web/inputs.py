@@ -1,6 +1,11 @@
 """Requests in: a body read within its limit and decoded into its declared model
 (``models``), a query string decoded into its model.
 
+Numbers are read as the schema (JSON Schema) reads them: an integer is any number whose
+fraction is zero, so ``2.0`` and ``1e3`` are integers in a body and in a query; a whole
+number past 20 digits (``1e400``, 5,000 digits) is out of every field's range, and
+refused as such.
+
 A value the model refuses is explained by the play layer's own parser when there is
 one (``parse_deal``, ``parse_variant``, the settings schema, the engine's move
 notation), so the page gets the code it knows (``deal.range``, ``variant.redeals``,
@@ -10,7 +15,11 @@ notation), so the page gets the code it knows (``deal.range``, ``variant.redeals
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any, Final, NoReturn, TypeVar
 
@@ -49,45 +58,97 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+#: JSON's whitespace (RFC 8259): a vertical tab or a form feed is no JSON.
+_JSON_SPACE: Final = b" \t\r\n"
+
+
 @cache
 def _decoder(model: type[B]) -> msgspec.json.Decoder[B]:
     return msgspec.json.Decoder(model)
 
 
 async def decode(request: Request, model: type[B], limit: int = MAX_BODY) -> B:
-    """The body as a ``model``; an empty body reads as ``{}``."""
-    body = (await read_body(request, limit)).strip()
+    """The body as a ``model``; no body at all reads as ``{}`` (whitespace alone is no
+    JSON: 400)."""
+    body = await read_body(request, limit)
     if not body:
         body = b"{}"
-    elif body[:1] != b"{":
+    elif body.lstrip(_JSON_SPACE)[:1] != b"{":
         _raw(body)  # not JSON at all: 400 request.json
         raise WebError("request.object")
     try:
         decoded: B = _decoder(model).decode(body)
         return decoded
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+    except msgspec.ValidationError:  # (a DecodeError too: first)
+        pass
+    except msgspec.DecodeError as exc:
+        # Not JSON as msgspec reads it (a lone surrogate, NaN): explained, never accepted.
         _explain(model, _raw(body), exc)
+    # Refused as typed: read again with whole floats as integers (msgspec takes only
+    # ``2`` for an int), then either accepted so or explained. Only refusals pay for this.
+    raw = _raw(body)
+    try:
+        return msgspec.convert(raw, model)
+    except (msgspec.ValidationError, UnicodeError) as exc:
+        _explain(model, raw, exc)
+
+
+#: Past this many digits a whole number is beyond every field's range (2^64 − 1 has 20).
+_MAX_DIGITS: Final = 20
+_OUT_OF_RANGE: Final = 2**64
+
+
+def _out_of_range(negative: bool) -> int:
+    """A number as out of every field's range as the one it stands for (without making
+    a 5,000-digit ``int``: CPU, and the interpreter's 4,300-digit limit)."""
+    return -_OUT_OF_RANGE if negative else _OUT_OF_RANGE
 
 
 def _huge_int(text: str) -> int:
-    """An integer of the body as the standard library's JSON reader meets it: past 20
-    digits (beyond every field's range, and towards the interpreter's 4,300-digit limit)
-    it stands for itself by a number just as out of range."""
-    if len(text.lstrip("-")) <= 20:
-        return int(text)
-    return -(2**64) if text.startswith("-") else 2**64
+    """An integer of the body as the standard library's JSON reader meets it (past what
+    msgspec holds), or a query's digits."""
+    negative = text.startswith("-")
+    digits = text.removeprefix("-").lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:
+        return _out_of_range(negative)
+    return -int(digits) if negative else int(digits)
+
+
+def _number(text: str) -> int | float:
+    """A JSON number written with a fraction or an exponent: an ``int`` when it is whole
+    (JSON Schema's "integer": ``2.0``, ``1e3``), read exactly (``1e19`` is not rounded
+    through a float), else a ``float``."""
+    try:
+        exact = Decimal(text)
+    except InvalidOperation:  # an exponent past Decimal's own limits
+        f = float(text)
+        return _out_of_range(f < 0) if math.isinf(f) else f
+    if exact != exact.to_integral_value():
+        return float(exact)
+    if exact.adjusted() >= _MAX_DIGITS:
+        return _out_of_range(exact < 0)
+    return int(exact)
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: Python's reader takes them
+
+
+_RAW: Final = msgspec.json.Decoder(float_hook=_number)
 
 
 def _raw(body: bytes) -> Any:
+    """The body as plain JSON values, whole numbers as ``int`` (``_number``); 400
+    ``request.json`` when it is not JSON."""
     try:
-        return msgspec.json.decode(body)
+        return _RAW.decode(body)
     except RecursionError:  # "[[[[…" nested past the limit
         raise WebError("request.json") from None
     except (msgspec.DecodeError, msgspec.ValidationError):
         # msgspec holds integers up to 64 bits: a longer one (a 5,000-digit deal) is valid
         # JSON all the same, refused as out of range by the field's own check.
         try:
-            return json.loads(body, parse_int=_huge_int)
+            return json.loads(body, parse_int=_huge_int, parse_float=_number, parse_constant=_not_json)
         except (ValueError, RecursionError):
             raise WebError("request.json") from None
 
@@ -130,54 +191,87 @@ _REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[str, objec
 }
 
 
-def _explain(model: type[msgspec.Struct], raw: Any, exc: msgspec.ValidationError | msgspec.DecodeError) -> NoReturn:
+@contextmanager
+def about(field: str) -> Iterator[None]:
+    """A play-layer refusal raised inside names ``field``, the request's field it is
+    about (``params.field``), unless it names one already (``variant.field`` names the
+    variant's own)."""
+    try:
+        yield
+    except PlayError as e:
+        e.params.setdefault("field", field)
+        raise
+
+
+_LOCATION: Final = re.compile(r"(?P<reason>.*?)(?: - at `\$\.?(?P<where>[^`]*)`)?", re.DOTALL)
+_MISSING: Final = re.compile(r"Object missing required field `(?P<name>[^`]+)`")
+
+
+def value_error(exc: Exception, whole: str) -> WebError:
+    """``request.value`` for msgspec's refusal ``exc``: ``params.field`` the field it is
+    about (``variant.redeals``; for a missing one, its name), else ``whole``."""
+    m = _LOCATION.fullmatch(str(exc))
+    assert m is not None  # the pattern matches any text
+    reason, where = m["reason"], m["where"] or ""
+    if missing := _MISSING.fullmatch(reason):
+        where = f"{where}.{missing['name']}" if where else missing["name"]
+    return WebError("request.value", field=where[:80] or whole, reason=reason[:200])
+
+
+def _explain(model: type[msgspec.Struct], raw: Any, exc: Exception) -> NoReturn:
     """Raise the refusal of a body ``model`` refused with ``exc``: the play layer's, for
-    the first field its parser refuses, else ``request.field``/``request.value``."""
+    the first field its parser refuses, else ``request.field``/``request.value``; each
+    names its field."""
     if isinstance(raw, dict):
         refusers = _REFUSERS.get(model, {})
         names = model.__struct_encode_fields__
         for key in raw:
             if key not in names:
                 if model is SettingsChange:
-                    _refuse_setting(str(key), None)  # settings.unknown, named by the play layer
+                    with about(str(key)[:40]):
+                        _refuse_setting(str(key), None)  # settings.unknown, named by the play layer
                 raise WebError("request.field", field=str(key)[:40], where=model.__name__,
                                expected=", ".join(names) or "no fields")
         for name, refuse in refusers.items():
             if name in raw:
-                refuse(name, raw[name])
-    message, _, where = str(exc).partition(" - at `$.")
-    raise WebError("request.value", field=where.rstrip("`") or "body", reason=message[:200])
+                with about(name):
+                    refuse(name, raw[name])
+    raise value_error(exc, "body")
 
 
-#: The int fields of each query model: their values are read as ASCII digits only
-#: (msgspec's own text-to-int would take "1e3" and "5.0").
-_DIGITS: Final = frozenset("0123456789")
+#: A query's number as JSON writes one (``2.0`` and ``1e3`` are whole numbers too).
+_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
 @cache
 def _int_fields(model: type[msgspec.Struct]) -> frozenset[str]:
     info = msgspec.inspect.type_info(model)
     assert isinstance(info, msgspec.inspect.StructType)
+
     def is_int(t: msgspec.inspect.Type) -> bool:
         return isinstance(t, msgspec.inspect.IntType) or (isinstance(t, msgspec.inspect.Metadata) and is_int(t.type))
 
     return frozenset(f.encode_name for f in info.fields if is_int(f.type))
 
 
+def _query_int(text: str) -> object:
+    """An int field's query text as the value it spells: ASCII digits (leading zeros
+    too) or a JSON number, whole ones as ``int`` and past 20 digits out of range, as in
+    a body (``_number``); anything else stays text, refused as such (msgspec's own
+    text-to-int would take "٣" and " 5")."""
+    if text.isascii() and text.isdigit():
+        return _huge_int(text)
+    if len(text) <= 400 and _NUMBER.fullmatch(text):
+        return _number(text)
+    return text
+
+
 def query(request: Request, model: type[B]) -> B:
     """The query string as a ``model`` (unknown parameters are ignored: a browser or a
     proxy may add its own)."""
     ints = _int_fields(model)
-    values: dict[str, object] = {}
-    for key, value in request.query_params.items():
-        if key in ints and 0 < len(value) <= 18 and _DIGITS.issuperset(value):
-            values[key] = int(value)
-        else:
-            values[key] = value
+    values = {key: _query_int(value) if key in ints else value for key, value in request.query_params.items()}
     try:
         return msgspec.convert(values, model)
     except msgspec.ValidationError as exc:
-        message, _, where = str(exc).partition(" - at `$.")
-        raise WebError("request.value", field=where.rstrip("`") or "query", reason=message[:200]) from None
-
-
+        raise value_error(exc, "query") from None

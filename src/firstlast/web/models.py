@@ -10,21 +10,42 @@ the engine's).
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..engine import MAX_REDEALS
+from ..engine import MAX_DEAL, MAX_REDEALS
 from ..play.service import MAX_STEPS
 
 __all__ = ["UNSET", "UnsetType"]
 
+
+
+def digits_upto(n: int) -> str:
+    """A regular expression for the texts of ASCII digits, leading zeros allowed, of at
+    most as many digits as ``n`` and worth at most ``n``: so that a pattern says the range
+    (``"99999999999999999999"`` has the 20 digits of 2^64 − 1, but is past it)."""
+    top = str(n)
+    alternatives = [f"[0-9]{{1,{len(top) - 1}}}"] if len(top) > 1 else []
+    for i, digit in enumerate(top):  # as long as n: its first i digits, then a smaller one
+        if digit != "0":
+            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = len(top) - i - 1
+            alternatives.append(top[:i] + below + (f"[0-9]{{{rest}}}" if rest else ""))
+    alternatives.append(top)
+    return "(?:" + "|".join(alternatives) + ")"
+
+
 #: Deal numbers as text: JSON numbers lose digits past 2^53 in a browser. At most 20
-#: digits (2^64 − 1 has 20); the range is ``parse_deal``'s.
-DealText = Annotated[str, Meta(pattern="^[0-9]{1,20}$", description="ASCII digits, 0…2^64−1")]
-DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large numbers as text)")]
-VariantToken = Annotated[str, Meta(pattern="^r([0-9]{1,4}|u)w?n?$", description="e.g. r3, ru, r0w, r3wn")]
+#: digits (2^64 − 1 has 20); the range is ``parse_deal``'s, which the pattern says too.
+DealText = Annotated[str, Meta(pattern=f"^{digits_upto(MAX_DEAL)}$", description="ASCII digits, 0…2^64−1")]
+#: msgspec takes no bound past 64 bits (signed): the maximum is the schema's, and
+#: ``parse_deal``'s to check.
+DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large numbers as text)",
+                                 extra_json_schema={"maximum": MAX_DEAL})]
+VariantToken = Annotated[str, Meta(pattern=f"^r({digits_upto(MAX_REDEALS)}|u)w?n?$",
+                                   description="e.g. r3, ru, r0w, r3wn; redeals 0…1000")]
 Version = Annotated[int, Meta(ge=0, le=2**53 - 1, description="the State's version the page acted on")]
 Redeals = Annotated[int, Meta(ge=0, le=MAX_REDEALS)]
 #: The moves a player can ask for; ``W`` is the older name of ``waste``.
@@ -66,6 +87,22 @@ class NewGame(Body):
     variant: VariantSpec | VariantToken | None = None
 
 
+#: What a body's fields must be together, beyond each field (JSON Schema, merged into
+#: the model's schema by ``schema``); the handler checks it (``routes.games.new_game``).
+RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
+    NewGame: {"anyOf": [
+        {"description": "without how: number when a deal is given, else random",
+         "properties": {"how": {"type": "null"}}},
+        {"description": "how=number needs a deal",
+         "properties": {"how": {"const": "number"}, "deal": {"type": ["integer", "string"]}},
+         "required": ["how", "deal"]},
+        {"description": "every other how takes no deal",
+         "properties": {"how": {"enum": [k for k in get_args(StartKind) if k != "number"]}, "deal": {"type": "null"}},
+         "required": ["how"]},
+    ]},
+}
+
+
 class MoveRequest(Body):
     move: MoveText
     version: Version | None = None
@@ -100,6 +137,15 @@ class SettingsChange(Body):
         UNSET)
     variant: VariantSpec | VariantToken | UnsetType | None = UNSET
     show_chance: bool | UnsetType | None = UNSET
+
+
+class PageQuery(msgspec.Struct, kw_only=True):
+    """The table page's address (``routes.pages``): a value that is not well formed is
+    dropped, not refused, so every text is accepted."""
+
+    player: Annotated[str, Meta(description="sign in as this known player (303 to /)")] | UnsetType = UNSET
+    deal: Annotated[str, Meta(description="the deal the page starts, if ASCII digits")] | UnsetType = UNSET
+    variant: Annotated[str, Meta(description="its variant, if a variant token")] | UnsetType = UNSET
 
 
 class GamesQuery(msgspec.Struct, kw_only=True):

@@ -23,7 +23,7 @@ import msgspec
 from ..i18n import LANGS
 from .context import TOKEN_PATTERN, Content, Endpoint
 from .errors import WEB_CODES
-from .models import ErrorBody
+from .models import RULES, ErrorBody
 from .routes import ENDPOINTS
 
 REF: Final = "#/components/schemas/"
@@ -49,19 +49,20 @@ def _models() -> list[type[msgspec.Struct]]:
 def components() -> dict[str, Schema]:
     """Every model's JSON schema, by model name."""
     _, comps = msgspec.json.schema_components(_models(), ref_template=REF + "{name}")
+    for model, rule in RULES.items():
+        comps[model.__name__].update(rule)
     return comps
 
 
 def refusals(e: Endpoint) -> list[int]:
-    """The statuses ``e`` can refuse with: its own, and those of every route of its kind
-    (the middleware's Host check; a body's checks; an id's 404; the store's 503)."""
+    """The statuses ``e`` can refuse with: its own (a query's 422 too: not every query
+    refuses), and those of every route of its kind (the middleware's Host check; a
+    body's checks; an id's 404; the store's 503)."""
     out = {421, *e.errors}
     if e.method in _WRITES:
         out |= {400, 403, 413, 415, 422}
     if "{id}" in e.path:
         out.add(404)
-    if e.query is not None:
-        out.add(422)
     if e.path.startswith("/api/") and e.path != "/api/schema":
         out.add(503)
     return sorted(out)
@@ -92,7 +93,9 @@ def _operation(e: Endpoint) -> Schema:
     if params:
         op["parameters"] = params
     if e.body is not None:
-        op["requestBody"] = {"required": False, **_content(e.body)}
+        # Required when the model has a required field (an empty body reads as {}).
+        required = isinstance(e.body, type) and bool(components()[e.body.__name__].get("required"))
+        op["requestBody"] = {"required": required, **_content(e.body)}
     responses: Schema = {str(s): {"description": HTTPStatus(s).phrase, **_content(c)} for s, c in e.answers.items()}
     for s in refusals(e):
         responses[str(s)] = {"description": HTTPStatus(s).phrase, **_content(ErrorBody)}
@@ -145,13 +148,18 @@ def _comment(text: str, indent: str) -> list[str]:
     return [f"{indent}/**", *(f"{indent} * {line}".rstrip() for line in lines), f"{indent} */"]
 
 
+#: A longer pattern (a deal number's range, digit by digit) is left to the schema: the
+#: field's description says it in words.
+_SHORT_PATTERN: Final = 60
+
+
 def _notes(s: Schema) -> str:
     """A field's description and bounds, in words."""
     parts = [x for x in (s.get("description"), *(_notes(a) for a in s.get("anyOf", []))) if x]
     lo, hi = s.get("minimum"), s.get("maximum")
     if lo is not None or hi is not None:
         parts.append(f"≥ {lo}" if hi is None else f"≤ {hi}" if lo is None else f"{lo}…{hi}")
-    if "pattern" in s:
+    if "pattern" in s and len(s["pattern"]) <= _SHORT_PATTERN:
         parts.append(f"pattern `{s['pattern']}`")
     if "minItems" in s and s.get("minItems") == s.get("maxItems"):
         parts.append(f"{s['minItems']} items")
@@ -205,6 +213,8 @@ def markdown() -> str:
         if "properties" not in s:
             out += [f"`{_cell(ts_type(s))}`", ""]
             continue
+        if rules := [r["description"] for r in s.get("anyOf", ())]:  # the fields together (``models.RULES``)
+            out += ["One of: " + _cell("; ".join(rules)) + ".", ""]
         out += ["| field | type | notes |", "|---|---|---|"]
         required = set(s.get("required", []))
         for field, prop in s["properties"].items():

@@ -9,13 +9,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...engine import Variant
-from ...play import parse_variant
+from ...play import parse_deal, parse_variant
 from ...play.service import ActionName
 from .. import models as m
 from .. import shapes
 from ..context import Endpoint, WebGame, json_response
 from ..errors import WebError
-from ..inputs import decode, query
+from ..inputs import about, decode, query
 
 
 def _variant(spec: m.VariantSpec | str | None) -> Variant | None:
@@ -33,7 +33,11 @@ async def new_game(web: WebGame, request: Request) -> Response:
         raise WebError("request.value", field="deal", reason="how=number needs a deal")
     if how != "number" and body.deal is not None:
         raise WebError("request.value", field="deal", reason=f"how={how} takes no deal")
-    variant = _variant(body.variant)
+    with about("deal"):
+        if body.deal is not None:
+            parse_deal(body.deal)  # past 2^64 − 1: the model holds no bound that large
+    with about("variant"):
+        variant = _variant(body.variant)
     pid = await web.player(request)
     stored, lang = await web.run_lang(request, pid, web.play.start, pid, how, body.deal, variant)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
@@ -108,7 +112,7 @@ ENDPOINTS: Final = (
     Endpoint("POST", "/api/games", new_game, "deal a new game and put it on the table", body=m.NewGame,
              answers={201: m.GameState}, errors=(409, 429, 503)),
     Endpoint("GET", "/api/games", list_games, "the player's games, latest first", query=m.GamesQuery,
-             answers={200: m.GameList}),
+             answers={200: m.GameList}, errors=(422,)),
     Endpoint("GET", "/api/games/current", current, "the game on the table (204: the table is empty)",
              answers={200: m.GameState, 204: None}),
     Endpoint("GET", "/api/games/{id}", get_game, "one game (reading does not put it on the table)",

@@ -92,5 +92,5 @@ async def chance(web: WebGame, request: Request) -> Response:
 ENDPOINTS: Final = (
     Endpoint("GET", "/api/games/{id}/chance", chance,
              "the chance to come out from the game's position (exact once decided); round r: new samples to pool",
-             query=m.ChanceQuery, answers={200: m.Chance}, errors=(503,)),
+             query=m.ChanceQuery, answers={200: m.Chance}, errors=(422, 503)),
 )

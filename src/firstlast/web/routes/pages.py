@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
+from .. import models as m
 from ..context import Endpoint, WebGame, is_token
 
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
@@ -67,8 +68,9 @@ async def schema(web: WebGame, request: Request) -> Response:
 ENDPOINTS: Final = (
     Endpoint("GET", "/", index, "the table page (?deal=N&variant=TOKEN: the page starts that deal); "
              "?player=TOKEN signs in as a known player (303 to /, the deal kept)",
-             answers={200: "text/html", 303: None}),
+             query=m.PageQuery, answers={200: "text/html", 303: None}),
     #: Served by a static-files mount (``app.create_app``), not a handler.
-    Endpoint("GET", "/static/{path}", None, "the shipped front-end files", answers={200: "*/*"}),
+    Endpoint("GET", "/static/{path}", None, "the shipped front-end files (404: no such file)", answers={200: "*/*"},
+             errors=(404,)),
     Endpoint("GET", "/api/schema", schema, "this API as an OpenAPI 3.1 document", answers={200: "application/json"}),
 )

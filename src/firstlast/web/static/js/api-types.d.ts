@@ -3,14 +3,27 @@
 // `import("./api-types").GameState`.
 
 /**
+ * The table page's address (``routes.pages``): a value that is not well formed is
+ * dropped, not refused, so every text is accepted.
+ */
+export interface PageQuery {
+  /** sign in as this known player (303 to /) */
+  player?: string;
+  /** the deal the page starts, if ASCII digits */
+  deal?: string;
+  /** its variant, if a variant token */
+  variant?: string;
+}
+
+/**
  * A new game on the table. ``how`` defaults to ``number`` when a deal is given,
  * else ``random``; ``variant`` to the player's setting (for ``again``, the table's).
  */
 export interface NewGame {
   how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
-  /** 0…2^64−1 (send large numbers as text); ≥ 0; ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  /** 0…2^64−1 (send large numbers as text); 0…18446744073709551615; ASCII digits, 0…2^64−1 */
   deal?: number | string | null;
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant?: string | VariantSpec | null;
 }
 
@@ -30,7 +43,7 @@ export interface VariantSpec {
 /** A game as the table shows it: everything but the stock's order. */
 export interface GameState {
   id: string;
-  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  /** ASCII digits, 0…2^64−1 */
   deal: string;
   variant: VariantInfo;
   status: "lost" | "playing" | "won";
@@ -133,9 +146,9 @@ export interface GameList {
 /** GameSummary */
 export interface GameSummary {
   id: string;
-  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  /** ASCII digits, 0…2^64−1 */
   deal: string;
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant: string;
   description: string;
   status: "lost" | "playing" | "won";
@@ -290,9 +303,9 @@ export interface ChancePool {
  */
 export interface Story {
   version: number;
-  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  /** ASCII digits, 0…2^64−1 */
   deal: string;
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant: string;
   status: "lost" | "playing" | "won";
   moves: number;
@@ -396,7 +409,7 @@ export interface StatsList {
 
 /** One variant's counted games (docs/play.md, "Statistics"). */
 export interface Stats {
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant: string;
   description: string;
   played: number;
@@ -417,7 +430,7 @@ export interface Settings {
   lang: "en" | "ru" | null;
   /** 0…3 */
   speed: number;
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant: string;
   show_chance: boolean;
 }
@@ -427,7 +440,7 @@ export interface SettingsChange {
   lang?: "en" | "ru" | null;
   /** 0 instant, 1 slow, 2 normal, 3 fast; 0…3 */
   speed?: number | null;
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
 }
@@ -451,9 +464,9 @@ export interface Backup {
 export interface BackupGame {
   /** pattern `^[A-Za-z0-9_-]{1,64}$` */
   id: string;
-  /** ASCII digits, 0…2^64−1; pattern `^[0-9]{1,20}$` */
+  /** ASCII digits, 0…2^64−1 */
   deal: string;
-  /** e.g. r3, ru, r0w, r3wn; pattern `^r([0-9]{1,4}|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
   variant: string;
   /** the moves made, in the engine's notation, one space apart */
   moves: string;
