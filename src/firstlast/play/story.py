@@ -113,7 +113,7 @@ class Moment:
     @property
     def clear(self) -> bool:
         """Whether the two 95 % intervals are apart: a change the sampling noise alone
-        would hardly make (few samples per point, as without numba, give few of these)."""
+        would hardly make (few samples per point, as without the fast forced line, give few of these)."""
         return self.after.low > self.before.high or self.after.high < self.before.low
 
     def to_json(self) -> dict[str, object]:
@@ -441,11 +441,11 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
              samples: int | None = None, sampler: Sampler = "auto") -> Story:
     """Tell ``game``'s story, spending at most about ``budget_s`` seconds (``None``: no
     limit, every planned point with all its samples). ``samples`` per point defaults to
-    ``KERNEL_SAMPLES`` with the numba kernel, ``ENGINE_SAMPLES`` without; ``sampler`` as
+    ``KERNEL_SAMPLES`` with the fast forced line, ``ENGINE_SAMPLES`` without; ``sampler`` as
     in ``chance_to_come_out``. A short budget gives fewer points, never a longer wait:
     past the deadline only the deal, the end and the pass starts are estimated, with the
-    fewest samples the estimator plays (one, or one kernel chunk). Loading the numba
-    kernel, once a process, is not counted, as in ``chance_to_come_out``."""
+    fewest samples the estimator plays (one, or one kernel chunk). Loading the fast
+    forced line, once a process, is not counted, as in ``chance_to_come_out``."""
     if budget_s is not None and not budget_s >= 0:  # also refuses NaN
         raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:

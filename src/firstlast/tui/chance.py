@@ -1,7 +1,7 @@
 """The live chance-to-come-out figure, computed off the UI thread.
 
-The estimator lives in ``firstlast.odds.live``: the compiled kernel with the ``fast``
-extra (its first call loads or compiles numba code), else the engine in pure Python,
+The estimator lives in ``firstlast.odds.live``: the fast forced line (``odds.fastline``;
+its first call in a process builds or loads it), else the engine in pure Python,
 both within a fixed time budget per estimate, the figure showing the interval reached.
 It is imported lazily, on the worker thread, and if it cannot be imported the figure is
 simply not shown. Only one estimate runs at a time: while it runs, newer

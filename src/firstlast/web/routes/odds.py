@@ -41,8 +41,8 @@ class _Decided:
 
 def _estimate(pos: Position, samples: int, round_: int) -> ChanceEstimate:
     try:
-        # Imported here: numba compiles on first use, and a server without the odds
-        # module still serves the game.
+        # Imported here: the fast forced line is built or loaded on first use, and a
+        # server without the odds module still serves the game.
         from ...odds.live import chance_to_come_out, refine_seed
     except ImportError:
         raise WebError("chance.missing") from None

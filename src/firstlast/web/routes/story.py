@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ...engine import Game
     from ...play.story import Story
 
-#: Seconds a story may spend sampling (loading the numba kernel, once, not counted).
+#: Seconds a story may spend sampling (loading the fast forced line, once, not counted).
 BUDGET_S: Final = 1.5
 
 
