@@ -26,6 +26,7 @@ from firstlast.engine import rng as ref
 from firstlast.odds import fastline
 from firstlast.odds.fastline import Kernel, RankPosition
 from firstlast.odds.live import replay_sample
+from firstlast.odds.stats import Tally, UnlimitedTally
 
 TOP = 2**64 - 1
 #: All 20 variants: redeals 0–3 and unlimited × waste playable × privileged last card.
@@ -204,6 +205,43 @@ def test_finite_redeals_are_a_prefix_of_unlimited(k: Kernel, wp: bool, pr: bool)
         assert max(passes) <= r + 1
 
 
+FAMILIES = [(False, True), (True, True), (False, False), (True, False)]
+
+
+@pytest.mark.parametrize("wp,pr", FAMILIES)
+def test_one_unlimited_run_counts_every_finite_redeal_count(k: Kernel, wp: bool, pr: bool) -> None:
+    # The table's rows with 0–3 redeals come from the unlimited runs (stats.UnlimitedTally):
+    # whole tallies — wins, passes, scores — equal to direct runs, for every redeal count
+    # the kernel records (0…15; few deals need more than 10 passes, so 12…15 are mostly
+    # "every deal stops where the unlimited game stopped").
+    deals = range(2**40, 2**40 + 20_000)
+    u = UnlimitedTally.of_counts(Variant(None, wp, pr), k.count_unlimited(deals, Variant(None, wp, pr)))
+    assert u.unlimited == Tally.of_counts(Variant(None, wp, pr), k.count_deals(deals, Variant(None, wp, pr)))
+    for r in (*range(6), 9, fastline.STUCK_PASSES - 1):
+        v = Variant(r, wp, pr)
+        assert u.finite(r) == Tally.of_counts(v, k.count_deals(deals, v)), v.token
+
+
+@pytest.mark.parametrize("wp,pr", FAMILIES)
+def test_each_deal_stops_where_the_unlimited_game_redeals(k: Kernel, wp: bool, pr: bool) -> None:
+    # Deal by deal: counting one deal at a time, the score recorded for r redeals is the
+    # score of that deal played with r redeals (top of the range included).
+    deals = [*range(400), *range(TOP - 99, TOP + 1)]
+    direct = {r: _rows(k.play_deals(deals, Variant(r, wp, pr))) for r in range(4)}
+    for i, d in enumerate(deals):
+        c = k.count_unlimited(range(d, d + 1), Variant(None, wp, pr))
+        u = UnlimitedTally.of_counts(Variant(None, wp, pr), c)
+        for r in range(4):
+            won, score, passes = direct[r][i]
+            t = u.finite(r)
+            assert (t.wins, t.scores[score], len(t.passes_all) - 1) == (won, 1, passes), (d, r)
+
+
+def test_count_unlimited_is_for_unlimited_redeals(k: Kernel) -> None:
+    with pytest.raises(ValueError, match="unlimited"):
+        k.count_unlimited(range(10), Variant(3))
+
+
 def test_games_beyond_the_pass_bins_are_counted_from_their_lines(native: Kernel) -> None:
     # No real deal needs 256 passes; pretend a part had one: it is counted again from
     # its per-deal results, which must give the same counts.
@@ -214,12 +252,13 @@ def test_games_beyond_the_pass_bins_are_counted_from_their_lines(native: Kernel)
 
         def call(self, fn: str, *args: fastline.Arg) -> None:
             self.inner.call(fn, *args)
-            if fn == "fl_tally_range":
+            if fn in ("fl_tally_range", "fl_tally_stuck"):
                 args[1][2] = 1  # type: ignore[index]
 
     flagged = Kernel(Flagging(native.calls))
     v = Variant(None)
     assert flagged.count_deals(range(5_000), v) == native.count_deals(range(5_000), v)
+    assert flagged.count_unlimited(range(5_000), v) == native.count_unlimited(range(5_000), v)
 
 
 @pytest.mark.slow

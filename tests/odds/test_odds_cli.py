@@ -57,6 +57,24 @@ def test_all_variants_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--all", "--games", "1000")
     assert code == 0
     assert out.count("\n") >= 22 and "unlimited" in out and "100.0000 %" in out
+    assert "follow from the unlimited runs" in out and "4,000 games played" in out
+
+
+def test_all_from_unlimited_runs_equals_every_variant_played(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    # `--all` plays the four unlimited variants and derives the 16 finite rows;
+    # `--all --direct` plays all 20: the same JSON, counts and scores included.
+    code, out, _ = run(capsys, "--all", "--games", "20000", "--seed", "3", "--json", "--plot",
+                       str(tmp_path / "t.png"))
+    assert code == 0
+    derived = json.loads(out)
+    code, out, _ = run(capsys, "--all", "--direct", "--games", "20000", "--seed", "3", "--json")
+    assert code == 0
+    direct = json.loads(out)
+    assert (derived["method"], direct["method"]) == ("unlimited", "direct")
+    assert (derived["games_played"], direct["games_played"]) == (4 * 20000, 20 * 20000)
+    assert derived["variants"] == direct["variants"]
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -103,6 +121,7 @@ def test_position_chance(capsys: pytest.CaptureFixture[str]) -> None:
     (["--workers", "1", "--scheduler", "tcp://127.0.0.1:9", "--games", "10"], "--workers"),
     (["--redeals", "-2"], "redeals"),
     (["--plot", "/nonexistent-dir/x.png", "--games", "10"], "no such folder"),
+    (["--direct", "--games", "10"], "--direct goes with --all"),
 ])
 def test_bad_inputs_exit_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     code, out, err = run(capsys, *args)
@@ -125,10 +144,16 @@ def test_scheduler_run_equals_local_run(capsys: pytest.CaptureFixture[str]) -> N
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
         code, out, _ = run(capsys, "--games", "20000", "--seed", "9", "--redeals", "2", "--json",
                            "--scheduler", cluster.scheduler_address)
-    assert code == 0
-    remote = json.loads(out)
+        assert code == 0
+        remote = json.loads(out)
+        code, out, _ = run(capsys, "--all", "--games", "5000", "--seed", "9", "--json", "--scheduler",
+                           cluster.scheduler_address)
+        assert code == 0
+        remote_all = json.loads(out)
     for key in ("games", "wins", "win_rate", "ci_low", "ci_high", "passes_all", "scores", "first_deal"):
         assert remote[key] == local[key]
+    code, out, _ = run(capsys, "--all", "--games", "5000", "--seed", "9", "--json")
+    assert code == 0 and json.loads(out)["variants"] == remote_all["variants"]
 
 
 def test_table_shows_a_dash_when_nothing_was_won(capsys: pytest.CaptureFixture[str]) -> None:

@@ -48,6 +48,29 @@ def test_bad_worker_count_is_refused() -> None:
         runner.run([Variant()], 100, workers=0)
 
 
+def test_the_table_from_unlimited_runs_equals_direct_runs_of_every_variant() -> None:
+    # The identity the table is built on (docs/odds.md): four unlimited runs give all 20
+    # rows — wins, passes and scores — exactly as the 20 variants played one by one.
+    games, seed = 300_000, 7
+    rows, unlimited = runner.table(games, seed)
+    variants = [Variant(r, wp, pr) for wp, pr in runner.FAMILIES for r in runner.TABLE_REDEALS]
+    assert [t.variant for t in rows] == variants
+    assert [u.variant for u in unlimited] == [Variant(None, wp, pr) for wp, pr in runner.FAMILIES]
+    assert rows == runner.run(variants, games, seed)
+
+
+def test_table_runs_agree_whatever_the_chunks_and_threads() -> None:
+    done: list[int] = []
+    one = runner.table(30_000, 2, workers=1, chunk=7_000)
+    assert runner.table(30_000, 2, progress=done.append, chunk=4_096) == one
+    assert sum(done) == 4 * 30_000 and len(done) == 4 * 8
+    assert runner.tally_unlimited_chunk("ruw", 2 * 2**32, 2 * 2**32 + 30_000) == one[1][1]
+    with pytest.raises(ValueError):
+        runner.table(100, workers=0)
+    with pytest.raises(ValueError):
+        runner.run_unlimited([(True, True), (True, True)], 100)
+
+
 def test_dask_local_cluster_gives_identical_results() -> None:
     from distributed import Client, LocalCluster
 
@@ -77,16 +100,22 @@ def test_unreachable_scheduler_fails_fast() -> None:
 
 @pytest.mark.timeout(120)
 def test_dask_process_workers_give_identical_results() -> None:
-    # Runs in the default suite (about 10 s on two cores): worker processes load the
-    # kernel afresh (the native build from the user's cache), and their tallies must
-    # still be the local ones, chunk by chunk.
+    # Runs in the default suite (about 10 s on two cores), never skipped: worker
+    # processes load the kernel afresh (the native build from the user's cache), and
+    # their tallies must still be the local ones, chunk by chunk — single variants, and
+    # the table (four unlimited runs, 20 rows) as `odds --all --scheduler` builds it.
     from distributed import Client, LocalCluster
 
     variants = [Variant(), Variant(1, True, False)]
     local = runner.run(variants, 40_000, seed=5)
+    table = runner.table(50_000, seed=6)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         assert runner.run(variants, 40_000, seed=5, client=client, chunk=7_000) == local
+        done: list[int] = []
+        assert runner.table(50_000, seed=6, client=client, progress=done.append, chunk=9_000) == table
+        assert sum(done) == 4 * 50_000
+        assert len(client.scheduler_info()["workers"]) == 2
 
 
 def test_a_silent_server_does_not_hang_the_connect() -> None:

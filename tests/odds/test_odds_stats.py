@@ -93,3 +93,26 @@ def test_tallies_of_numpy_arrays_and_one_spelling_of_each() -> None:
         Tally(v, scores=(0,) * 104)
     with pytest.raises(ValueError):
         Tally.of(v, [True], [104, 3], [1])
+
+
+def test_unlimited_tallies_add_up_and_derive_only_what_they_hold() -> None:
+    from firstlast.odds.fastline import STUCK_PASSES, count_unlimited
+    from firstlast.odds.stats import UnlimitedTally
+
+    v = Variant(None, True, False)
+    a = UnlimitedTally.of_counts(v, count_unlimited(range(0, 3_000), v))
+    b = UnlimitedTally.of_counts(v, count_unlimited(range(3_000, 5_000), v))
+    whole = UnlimitedTally.of_counts(v, count_unlimited(range(5_000), v))
+    assert a + b == whole and UnlimitedTally.empty(v) + whole == whole
+    assert whole.rows((2, None)) == [whole.finite(2), whole.unlimited]
+    assert whole.finite(3).variant == Variant(3, True, False)
+    for bad in (-1, STUCK_PASSES, True, 1.0):
+        with pytest.raises(ValueError, match="redeals must be"):
+            whole.finite(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="different variants"):
+        whole + UnlimitedTally.empty(Variant(None))
+    with pytest.raises(ValueError, match="unlimited redeals"):
+        UnlimitedTally(Tally(Variant(3)))
+    broken = UnlimitedTally(whole.unlimited, ((0,) * 105,) * STUCK_PASSES)
+    with pytest.raises(ValueError, match="do not add up"):
+        broken.finite(0)

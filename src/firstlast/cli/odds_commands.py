@@ -122,11 +122,14 @@ def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str
     click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
 
 
-def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, threads: str) -> None:
+def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, threads: str,
+                 played: int, derived: bool) -> None:
     n = len(deals)
     games = _games(current_lang(), n)
     click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
                    games=games))
+    if derived:
+        click.echo(msg("cli.odds.all_derived", games=_games(current_lang(), played)))
     click.echo(f"{msg('cli.odds.col.redeals'):>9}  {msg('cli.odds.col.waste'):<5}  "
                f"{msg('cli.odds.col.privileged'):<7}  {msg('cli.odds.col.wins'):>12}  {msg('cli.odds.col.rate'):>10}  "
                f"{msg('cli.odds.col.ci'):>23}  {msg('cli.odds.col.passes'):>17}")
@@ -140,8 +143,7 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, 
         click.echo(f"{redeals:>9}  {yes if v.waste_playable else no:<5}  "
                    f"{yes if v.privileged_last else no:<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
                    f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17}")
-    total = len(deals) * len(tallies)
-    click.echo(msg("cli.odds.speed", rate=f"{total / seconds if seconds > 0 else float('inf'):,.0f}",
+    click.echo(msg("cli.odds.speed", rate=f"{played / seconds if seconds > 0 else float('inf'):,.0f}",
                    seconds=f"{seconds:.2f}", threads=threads))
 
 
@@ -174,6 +176,7 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
         help_key="cli.odds.help.games")
 @variant_options
 @option("--all", "all_", is_flag=True, help_key="cli.odds.help.all")
+@option("--direct", is_flag=True, help_key="cli.odds.help.direct")
 @option("--json", "as_json", is_flag=True, help_key="cli.odds.help.json")
 @option("--plot", type=FilePath(), help_key="cli.odds.help.plot")
 @option("--workers", type=WholeNumber(min=1), help_key="cli.odds.help.workers")
@@ -184,8 +187,8 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
         help_key="cli.odds.help.samples")
 @option("--seed", type=WholeNumber(0, MAX_SEED_SAMPLES), default=0, show_default=True,
         help_key="cli.odds.help.seed", help_params={"max": MAX_SEED_RUN})
-def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bool, all_: bool, as_json: bool,
-         plot: Path | None, workers: int | None, scheduler: str | None, deal_number: int | None,
+def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bool, all_: bool, direct: bool,
+         as_json: bool, plot: Path | None, workers: int | None, scheduler: str | None, deal_number: int | None,
          position_text: str | None, samples: int, seed: int) -> None:
     """Win rates of the forced line with 95 % Wilson intervals, or the live chance of a deal or position.
 
@@ -194,6 +197,8 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
     variant = make_variant(redeals, waste_playable, no_privilege)
     if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
         raise click.UsageError(msg("cli.odds.no_scheduler"))
+    if direct and not all_:
+        raise click.UsageError(msg("cli.odds.direct_needs_all"))
     if deal_number is not None or position_text is not None:
         if deal_number is not None and position_text is not None:
             raise click.UsageError(msg("cli.odds.deal_and_position"))
@@ -224,7 +229,7 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
                         samples, seed, as_json,
                         {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
         return
-    _run_command(variant, games, all_, as_json, plot, workers, scheduler, seed)
+    _run_command(variant, games, all_, as_json, plot, workers, scheduler, seed, direct)
 
 
 def _check_plot_path(plot: Path) -> None:
@@ -260,7 +265,7 @@ def _check_extras(plot: Path | None, scheduler: str | None) -> None:
 
 
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
-                 workers: int | None, scheduler: str | None, seed: int) -> None:
+                 workers: int | None, scheduler: str | None, seed: int, direct: bool = False) -> None:
     _check_extras(plot, scheduler)
     from ..odds import runner
 
@@ -273,6 +278,9 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             raise click.UsageError(msg("cli.odds.workers_range", max=runner.max_threads()))
     if plot is not None:
         _check_plot_path(plot)
+    # --all: the four unlimited runs, each counting what its deals do with fewer redeals
+    # (the 16 finite rows follow exactly); --direct: the 20 variants one by one.
+    derived = all_ and not direct
     variants = all_variants() if all_ else [variant]
     deals = runner.deal_block(seed, games)
     client = None
@@ -285,7 +293,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     else:
         threads = msg("cli.odds.threads", n=workers or runner.max_threads())
     extra: list[Variant] = []
-    if plot is not None:
+    if plot is not None and not derived:
         have = set(variants)
         extra = [Variant(None, wp, priv) for priv in (True, False) for wp in (False, True)
                  if Variant(None, wp, priv) not in have]
@@ -296,8 +304,12 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         # Progress moves once per chunk: with the runner's 2^20-deal chunks the default
         # million-game run was one jump from 0 to done. Tallies do not depend on the chunks.
         chunk = max(1 << 16, min(runner.CHUNK, games // 100))
-        with _progress(games * (len(variants) + len(extra))) as (prog, task):
-            for v in [*variants, *extra]:
+        played = games * (len(runner.FAMILIES) if derived else len(variants) + len(extra))
+        with _progress(played) as (prog, task):
+            if derived:
+                tallies, _ = runner.table(games, seed, workers, client,
+                                                  progress=lambda n: prog.advance(task, n), chunk=chunk)
+            for v in [] if derived else [*variants, *extra]:
                 prog.update(task, description=v.token)
                 tallies.extend(runner.run([v], games, seed, workers, client,
                                           progress=lambda n: prog.advance(task, n), chunk=chunk))
@@ -322,13 +334,16 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             raise click.ClickException(msg("cli.write.failed", path=plot, error=e)) from None
     if as_json:
         meta = {"seed": seed, "first_deal": deals.start, "last_deal": deals.stop - 1, "seconds": seconds,
-                "games_per_second": games * len(tallies) / seconds if seconds > 0 else None}
+                "games_played": played, "games_per_second": played / seconds if seconds > 0 else None}
         if all_:
-            click.echo(json.dumps({**meta, "games": games, "variants": [t.to_json() for t in shown]}))
+            # "unlimited": the finite rows follow from the four unlimited runs; "direct": each played.
+            method = "direct" if direct else "unlimited"
+            click.echo(json.dumps({**meta, "games": games, "method": method,
+                                   "variants": [t.to_json() for t in shown]}))
         else:
             click.echo(json.dumps({**shown[0].to_json(), **meta}))
     elif all_:
-        _print_table(shown, deals, seed, seconds, threads)
+        _print_table(shown, deals, seed, seconds, threads, played, derived)
     else:
         _print_tally(shown[0], deals, seed, seconds, threads)
     if plot is not None and not as_json:

@@ -21,7 +21,7 @@ runs here, once per process (``kernel()``):
 ``FIRSTLAST_FASTLINE`` = ``native``, ``wasm`` or ``none`` asks for one route only
 (diagnostics, tests); unset or ``auto``: the first that works, in the order above.
 
-Public API: ``play_deal``, ``play_deals``, ``count_deals``, ``RankPosition``,
+Public API: ``play_deal``, ``play_deals``, ``count_deals``, ``count_unlimited``, ``RankPosition``,
 ``play_line``, ``sample_lines``, ``sample_start``, ``UNLIMITED``, ``redeals_arg``,
 ``available``, ``backend_name``, ``max_threads``; ``Kernel`` and ``load`` for one route
 in particular. Results come as ``array.array`` (no numpy needed): ``won`` (``'B'``, 0 or
@@ -52,9 +52,9 @@ from ..engine import Position, Variant
 from ..engine.rng import RngState
 
 __all__ = [
-    "UNLIMITED", "DealCounts", "Kernel", "Lines", "RankPosition", "Unavailable", "available", "backend_name",
-    "count_deals", "kernel", "load", "max_threads", "play_deal", "play_deals", "play_line", "redeals_arg",
-    "sample_lines", "sample_start",
+    "STUCK_PASSES", "UNLIMITED", "DealCounts", "Kernel", "Lines", "RankPosition", "Unavailable", "UnlimitedCounts",
+    "available", "backend_name", "count_deals", "count_unlimited", "kernel", "load", "max_threads", "play_deal",
+    "play_deals", "play_line", "redeals_arg", "sample_lines", "sample_start",
 ]
 
 #: ``redeals`` of the kernels for unlimited redeals (V1).
@@ -63,9 +63,11 @@ UNLIMITED: Final = -1
 SOURCE: Final = "forced_line.c"
 WASM: Final = "forced_line.wasm"
 #: What ``fl_info`` must report: ABI version, bytes of a job, pass bins of a tally.
-ABI: Final = 1
+ABI: Final = 2
 JOB_BYTES: Final = 312
 PASS_BINS: Final = 256
+#: Redeal counts 0 … STUCK_PASSES − 1 whose games ``fl_tally_stuck`` counts too.
+STUCK_PASSES: Final = 16
 #: The native build: the system compiler with these flags.
 CFLAGS: Final = ("-O3", "-shared", "-fPIC")
 #: Deals per thread at least, when a batch is shared out.
@@ -79,6 +81,8 @@ _T_SCORES: Final = 3
 _T_ALL: Final = _T_SCORES + 105
 _T_WON: Final = _T_ALL + PASS_BINS
 _T_SIZE: Final = _T_WON + PASS_BINS
+#: ``fl_tally_stuck``: the same, then STUCK_PASSES histograms of 105 scores.
+_S_SIZE: Final = _T_SIZE + 105 * STUCK_PASSES
 
 
 class Unavailable(RuntimeError):
@@ -103,6 +107,20 @@ class DealCounts(NamedTuple):
     scores: tuple[int, ...]
     passes_all: tuple[int, ...]
     passes_won: tuple[int, ...]
+
+
+class UnlimitedCounts(NamedTuple):
+    """Counts of games with unlimited redeals (``counts``) and, from the same play, of
+    the same deals with r = 0 … STUCK_PASSES − 1 redeals: ``stuck[r][s]`` deals that do
+    not come out with r redeals and stop with s cards on the piles (105 entries each).
+
+    A game with r redeals plays exactly the first r + 1 passes of the same deal with
+    unlimited redeals (the same cards, the same stream for the shuffles, rules §4.6), so
+    it is won exactly when the unlimited game needs at most r + 1 passes, and otherwise
+    stops where the unlimited game makes its (r + 1)-th redeal."""
+
+    counts: DealCounts
+    stuck: tuple[tuple[int, ...], ...]
 
 
 def trim_counts(counts: Sequence[int]) -> tuple[int, ...]:
@@ -140,6 +158,13 @@ def add_counts(a: DealCounts, b: DealCounts) -> DealCounts:
 
 
 NO_COUNTS: Final = DealCounts(0, 0, (0,) * 105, (0,), (0,))
+
+
+def add_unlimited(a: UnlimitedCounts, b: UnlimitedCounts) -> UnlimitedCounts:
+    """``UnlimitedCounts`` of two disjoint sets of deals together."""
+    return UnlimitedCounts(add_counts(a.counts, b.counts),
+                           tuple(tuple(x + y for x, y in zip(p, q, strict=True))
+                                 for p, q in zip(a.stuck, b.stuck, strict=True)))
 
 
 def redeals_arg(variant: Variant) -> int:
@@ -222,7 +247,7 @@ class Calls(Protocol):
 
 #: The exported functions and their arguments: p a buffer, i a 32-bit count.
 SIGNATURES: Final = {
-    "fl_info": "p", "fl_play_range": "pppp", "fl_play_list": "ppppp", "fl_tally_range": "pp",
+    "fl_info": "p", "fl_play_range": "pppp", "fl_play_list": "ppppp", "fl_tally_range": "pp", "fl_tally_stuck": "pp",
     "fl_play_line": "pp", "fl_sample_lines": "pppp", "fl_sample_start": "pp", "fl_seed": "p",
     "fl_next": "pip", "fl_below": "ppip", "fl_shuffle": "ppi",
 }
@@ -615,6 +640,24 @@ class Kernel:
             total = add_counts(total, got)
         return total
 
+    def _count_unlimited(self, variant: Variant, start: int, count: int) -> UnlimitedCounts:
+        counts = NO_COUNTS
+        stuck = [0] * (105 * STUCK_PASSES)
+        step = self._chunk(1, 8 * _S_SIZE)
+        for lo in range(0, count, step):
+            n = min(step, count - lo)
+            t = array.array("Q", bytes(8 * _S_SIZE))
+            first = (start + lo) & _TOP
+            self.calls.call("fl_tally_stuck", self._deal_job(variant, first, n), t)
+            if t[2]:  # a game beyond the pass bins: count this part from its lines (the rest holds)
+                got = count_lines(*self._play_range(variant, first, n))
+            else:
+                got = DealCounts(t[0], t[1], tuple(t[_T_SCORES:_T_ALL]), trim_counts(t[_T_ALL:_T_WON]),
+                                 trim_counts(t[_T_WON:_T_SIZE]))
+            counts = add_counts(counts, got)
+            stuck = [a + b for a, b in zip(stuck, t[_T_SIZE:], strict=True)]
+        return UnlimitedCounts(counts, tuple(tuple(stuck[105 * r:105 * (r + 1)]) for r in range(STUCK_PASSES)))
+
     def _parts(self, count: int, parallel: bool, workers: int | None) -> list[tuple[int, int]]:
         """(offset, size) of the parts a batch is shared out in, one per thread."""
         n = 1
@@ -668,6 +711,21 @@ class Kernel:
         for part in self._shared(count, parallel, workers,
                                  lambda lo, n: self._count_range(variant, (start + lo) & _TOP, n)):
             total = add_counts(total, part)
+        return total
+
+    def count_unlimited(self, deals: range, variant: Variant, parallel: bool = True,
+                        workers: int | None = None) -> UnlimitedCounts:
+        """``deals`` (a ``range``) played out with unlimited redeals (``variant.redeals``
+        is None), counted together with what the same deals do with 0 … STUCK_PASSES − 1
+        redeals (``UnlimitedCounts``): one run of the unlimited game counts them all."""
+        if variant.redeals is not None:
+            raise ValueError(f"count_unlimited plays unlimited redeals, not {variant.token}")
+        start, count = _check_range(deals)
+        parts = self._shared(count, parallel, workers,
+                             lambda lo, n: self._count_unlimited(variant, (start + lo) & _TOP, n))
+        total = UnlimitedCounts(NO_COUNTS, ((0,) * 105,) * STUCK_PASSES)
+        for part in parts:
+            total = add_unlimited(total, part)
         return total
 
     # --------------------------------------------------------------- positions
@@ -888,6 +946,13 @@ def play_deals(deals: range | Iterable[int], variant: Variant, parallel: bool = 
 def count_deals(deals: range, variant: Variant, parallel: bool = True, workers: int | None = None) -> DealCounts:
     """The counts of a range of deals played out (see ``Kernel.count_deals``)."""
     return _need().count_deals(deals, variant, parallel, workers)
+
+
+def count_unlimited(deals: range, variant: Variant, parallel: bool = True,
+                    workers: int | None = None) -> UnlimitedCounts:
+    """Unlimited redeals counted with every redeal count below STUCK_PASSES (see
+    ``Kernel.count_unlimited``)."""
+    return _need().count_unlimited(deals, variant, parallel, workers)
 
 
 def play_line(rp: RankPosition, rng: RngState) -> tuple[bool, int, int]:

@@ -49,9 +49,11 @@ typedef __INT8_TYPE__ i8;
 #endif
 
 /* Bumped whenever the layout or the functions change: callers check it (fl_info). */
-#define FL_ABI 1
+#define FL_ABI 2
 /* Pass counts 0 ... FL_PASS_BINS-1 have their own bin in fl_tally_range. */
 #define FL_PASS_BINS 256
+/* fl_tally_stuck: score histograms of the games with 0 ... FL_STUCK_PASSES-1 redeals. */
+#define FL_STUCK_PASSES 16
 /* Bytes of the WebAssembly callers' scratch arena. */
 #define FL_ARENA_BYTES (1 << 20)
 
@@ -60,7 +62,7 @@ typedef __INT8_TYPE__ i8;
 struct fl_job {
     u64 rng[4];       /*   0: fl_play_line: the stream the redeals continue;
                              fl_sample_*: rng[0] is the seed; fl_play_range and
-                             fl_tally_range: rng[0] is the first deal number */
+                             fl_tally_*: rng[0] is the first deal number */
     i64 first_index;  /*  32: fl_sample_*: the first sample's index */
     i64 redeals_used; /*  40: redeals made so far (positions) */
     i64 redeals_left; /*  48: redeals still allowed, -1 for unlimited (V1); for deals
@@ -168,9 +170,13 @@ struct outcome {
  * gap); rcount: reserve cards per rank; stock[sp...sl-1] in turning order; waste[0...wl-1]
  * bottom to top (both buffers hold 104); k: the active pile, held: its cards without the
  * base; redeals: made so far; redeals_left: -1 for unlimited; s: the stream the redeals
- * continue. Every buffer is changed. */
+ * continue. Every buffer is changed. stuck: null, or where the score (cards on the
+ * piles) is written as redeal r is made, at stuck[r] for r < FL_STUCK_PASSES: the score
+ * at which the same game with r redeals allowed stops (R11), as it is the same up to
+ * there (4.6). */
 static struct outcome forced_line(i8 *first, i32 *rcount, i8 *stock, i32 sp, i32 sl, i8 *waste, i32 wl,
-                                  i32 k, i32 held, i64 redeals, i64 redeals_left, i32 flags, u64 s[4]) {
+                                  i32 k, i32 held, i64 redeals, i64 redeals_left, i32 flags, u64 s[4],
+                                  i32 *stuck) {
     const int waste_playable = (flags & WASTE_PLAYABLE) != 0;
     const int privileged = (flags & PRIVILEGED) != 0;
     struct outcome out;
@@ -212,6 +218,8 @@ static struct outcome forced_line(i8 *first, i32 *rcount, i8 *stock, i32 sp, i32
                 continue;
             sp += 1;
         } else if (wl > 0 && redeals_left != 0) { /* R10, 4.6: the waste, shuffled, turned from 0 */
+            if (stuck && redeals >= 0 && redeals < FL_STUCK_PASSES)
+                stuck[redeals] = done + held;
             shuffle(waste, wl, s);
             i8 *tmp = stock;
             stock = waste;
@@ -241,8 +249,8 @@ static const i8 RANKS0[104] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
 };
 
-/* Deal `deal` (R2, 4.5) and play it out. */
-static struct outcome play_deal(u64 deal, i64 redeals, i32 flags) {
+/* Deal `deal` (R2, 4.5) and play it out (stuck: see forced_line). */
+static struct outcome play_deal(u64 deal, i64 redeals, i32 flags, i32 *stuck) {
     i8 ranks[104];
     i8 first[8];
     i32 rcount[13] = {0};
@@ -258,7 +266,7 @@ static struct outcome play_deal(u64 deal, i64 redeals, i32 flags) {
     }
     /* The stock is ranks[16...103]; it never grows, so the buffer can be `ranks`
      * itself, and after a redeal `waste` (104 slots) holds at most 88 cards. */
-    return forced_line(first, rcount, ranks, 16, 104, waste, 0, 0, 0, 0, redeals, flags, s);
+    return forced_line(first, rcount, ranks, 16, 104, waste, 0, 0, 0, 0, redeals, flags, s, stuck);
 }
 
 static inline void store(struct outcome o, i64 i, u8 *won, i8 *score, i32 *passes) {
@@ -273,7 +281,8 @@ static u64 arena[FL_ARENA_BYTES / 8];
 /* The scratch arena of WebAssembly callers (8-byte aligned), and its size. */
 FL_API(fl_arena) void *fl_arena(void) { return arena; }
 
-/* out[0...3]: ABI version, sizeof(struct fl_job), arena bytes, pass bins. */
+/* out[0...3]: ABI version, sizeof(struct fl_job), arena bytes, pass bins (the stuck
+ * passes of fl_tally_stuck are FL_STUCK_PASSES, part of ABI 2). */
 FL_API(fl_info) void fl_info(i32 *out) {
     out[0] = FL_ABI;
     out[1] = (i32)sizeof(struct fl_job);
@@ -287,7 +296,7 @@ FL_API(fl_play_range) void fl_play_range(const struct fl_job *job, u8 *won, i8 *
     const i64 redeals = job->redeals_left;
     const i32 flags = job->flags;
     for (i32 i = 0; i < job->count; i++)
-        store(play_deal(start + (u64)i, redeals, flags), i, won, score, passes);
+        store(play_deal(start + (u64)i, redeals, flags, 0), i, won, score, passes);
 }
 
 /* Deals deals[0...count-1] from their start. */
@@ -296,7 +305,7 @@ FL_API(fl_play_list) void fl_play_list(const struct fl_job *job, const u64 *deal
     const i64 redeals = job->redeals_left;
     const i32 flags = job->flags;
     for (i32 i = 0; i < job->count; i++)
-        store(play_deal(deals[i], redeals, flags), i, won, score, passes);
+        store(play_deal(deals[i], redeals, flags, 0), i, won, score, passes);
 }
 
 /* Deals rng[0] ... rng[0]+count-1 counted, not listed; counts[] is added to:
@@ -311,7 +320,7 @@ FL_API(fl_tally_range) void fl_tally_range(const struct fl_job *job, u64 *counts
     u64 *passes_all = scores + 105;
     u64 *passes_won = passes_all + FL_PASS_BINS;
     for (i32 i = 0; i < job->count; i++) {
-        struct outcome o = play_deal(start + (u64)i, redeals, flags);
+        struct outcome o = play_deal(start + (u64)i, redeals, flags, 0);
         counts[0] += 1;
         counts[1] += (u64)o.won;
         scores[o.score] += 1;
@@ -320,6 +329,48 @@ FL_API(fl_tally_range) void fl_tally_range(const struct fl_job *job, u64 *counts
             passes_won[o.passes] += (u64)o.won;
         } else {
             counts[2] += 1;
+        }
+    }
+}
+
+/* As fl_tally_range, for a game whose first passes are those of the games with fewer
+ * redeals (a game with r redeals plays exactly the first r + 1 passes of the same deal
+ * with more, 4.6), counting these too: after the fl_tally_range layout come
+ * FL_STUCK_PASSES histograms of 105 scores, histogram r (0 ... FL_STUCK_PASSES-1)
+ * counting the games that would not be won with r redeals, by the score they would stop
+ * at (whether this game goes on past that point or stops there itself). Meant for
+ * unlimited redeals: then one run counts every finite redeal count r too. A histogram r
+ * with r >= the job's redeals is left alone (its games stop with fewer passes than
+ * r + 1). */
+FL_API(fl_tally_stuck) void fl_tally_stuck(const struct fl_job *job, u64 *counts) {
+    const u64 start = job->rng[0];
+    const i64 redeals = job->redeals_left;
+    const i32 flags = job->flags;
+    u64 *scores = counts + 3;
+    u64 *passes_all = scores + 105;
+    u64 *passes_won = passes_all + FL_PASS_BINS;
+    u64 *hist = passes_won + FL_PASS_BINS;
+    i32 stuck[FL_STUCK_PASSES];
+    const i32 top = redeals < 0 || redeals >= FL_STUCK_PASSES ? FL_STUCK_PASSES : (i32)redeals;
+    for (i32 i = 0; i < job->count; i++) {
+        struct outcome o = play_deal(start + (u64)i, redeals, flags, stuck);
+        counts[0] += 1;
+        counts[1] += (u64)o.won;
+        scores[o.score] += 1;
+        if (o.passes >= 0 && o.passes < FL_PASS_BINS) {
+            passes_all[o.passes] += 1;
+            passes_won[o.passes] += (u64)o.won;
+        } else {
+            counts[2] += 1;
+        }
+        /* With r redeals: the game ends after min(r + 1, passes) passes. Past its own
+         * end it stops where it stops (lost) or is not counted (won); before, it stops
+         * where redeal r was made. */
+        for (i32 r = 0; r < top; r++) {
+            if ((i64)r + 1 < o.passes)
+                hist[105 * r + stuck[r]] += 1;
+            else if (!o.won)
+                hist[105 * r + o.score] += 1;
         }
     }
 }
@@ -341,7 +392,7 @@ FL_API(fl_play_line) void fl_play_line(const struct fl_job *job, i32 *out) {
     for (i32 i = 0; i < job->waste_len; i++)
         waste[i] = job->waste[i];
     struct outcome o = forced_line(first, rcount, stock, 0, job->stock_len, waste, job->waste_len, job->active,
-                                   job->held, job->redeals_used, job->redeals_left, job->flags, s);
+                                   job->held, job->redeals_used, job->redeals_left, job->flags, s, 0);
     out[0] = o.won;
     out[1] = o.score;
     out[2] = (i32)o.passes;
@@ -371,7 +422,7 @@ FL_API(fl_sample_lines) void fl_sample_lines(const struct fl_job *job, u8 *won, 
         sample_stream(job->rng[0], (u64)job->first_index + (u64)n, s);
         shuffle(stock, sl, s);
         store(forced_line(first, rcount, stock, 0, sl, waste, wl, job->active, job->held, job->redeals_used,
-                          job->redeals_left, job->flags, s),
+                          job->redeals_left, job->flags, s, 0),
               n, won, score, passes);
     }
 }

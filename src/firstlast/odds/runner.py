@@ -11,16 +11,22 @@ of the interpreter lock), or on a Dask cluster (``scheduler=ADDRESS``), where ea
 runs the kernel serially in a worker. The kernel counts the deals itself
 (``fastline.count_deals``): no per-deal results, no numpy. Tallies are sums, so the
 result does not depend on the order chunks finish in.
+
+The table of every variant (``table``) plays only the four unlimited-redeal variants:
+a game with R redeals is the first R + 1 passes of the same deal with unlimited
+redeals, so the kernel counts, in the same play, what each deal does with 0 … 15
+redeals (``fastline.count_unlimited``, ``stats.UnlimitedTally``), and the 16 finite rows
+follow exactly, their score histograms included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, TypeVar
 
 from ..engine import Variant
 from . import fastline
-from .stats import Tally
+from .stats import Tally, UnlimitedTally
 
 SEED_SPAN: Final = 2**32
 MAX_SEED: Final = 2**32 - 1
@@ -28,6 +34,12 @@ MAX_GAMES: Final = SEED_SPAN
 CHUNK: Final = 1 << 20
 
 Progress = Callable[[int], None]
+#: The four families of the table (waste playable, privileged last card), in its order.
+FAMILIES: Final = ((False, True), (True, True), (False, False), (True, False))
+#: The table's redeal counts (None: unlimited), within each family.
+TABLE_REDEALS: Final = (0, 1, 2, 3, None)
+
+T = TypeVar("T", Tally, UnlimitedTally)
 
 
 class SchedulerError(RuntimeError):
@@ -56,6 +68,14 @@ def tally_chunk(token: str, start: int, stop: int) -> Tally:
     Plain arguments, so a Dask task pickles nothing of ours but the result."""
     variant = Variant.from_token(token)
     return Tally.of_counts(variant, fastline.count_deals(range(start, stop), variant, parallel=False))
+
+
+def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
+    """Deals [start, stop) of the unlimited-redeal variant named ``token``, with what they
+    do with fewer redeals (``fastline.count_unlimited``), on the calling thread: a Dask
+    task, or one of a local run's threads."""
+    variant = Variant.from_token(token)
+    return UnlimitedTally.of_counts(variant, fastline.count_unlimited(range(start, stop), variant, parallel=False))
 
 
 def max_threads() -> int:
@@ -144,6 +164,105 @@ def run_dask(client: Any, variant: Variant, deals: range, progress: Progress | N
     except Exception as e:  # a worker's failure arrives as the task's own exception
         raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
     return total
+
+
+def _check_workers(workers: int | None) -> int:
+    if workers is not None and not 1 <= workers <= max_threads():
+        raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
+    return workers or max_threads()
+
+
+def _gather_local(fn: Callable[[str, int, int], T], jobs: Sequence[tuple[str, range]], empty: list[T],
+                  workers: int, progress: Progress | None) -> list[T]:
+    """Run ``fn(token, start, stop)`` for every job (the index of ``empty`` it adds to,
+    chunk), ``workers`` chunks at a time on threads (the kernel lets go of the
+    interpreter lock), each chunk on one thread; sums, so the order they finish in
+    does not matter."""
+    index = {tok: i for i, tok in enumerate(dict.fromkeys(tok for tok, _ in jobs))}
+    total = list(empty)
+    if workers <= 1:
+        for tok, part in jobs:
+            total[index[tok]] += fn(tok, part.start, part.stop)
+            if progress:
+                progress(len(part))
+        return total
+    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="firstlast-odds") as pool:
+        pending: dict[Future[T], tuple[str, range]] = {}
+        todo = iter(jobs)
+        try:
+            while True:
+                while len(pending) < 2 * workers:  # a few queued: no idle thread, no long queue to cancel
+                    job = next(todo, None)
+                    if job is None:
+                        break
+                    pending[pool.submit(fn, job[0], job[1].start, job[1].stop)] = job
+                if not pending:
+                    return total
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    tok, part = pending.pop(fut)
+                    total[index[tok]] += fut.result()
+                    if progress:
+                        progress(len(part))
+        finally:
+            for fut in pending:
+                fut.cancel()
+
+
+def _gather_dask(client: Any, fn: Callable[[str, int, int], T], jobs: Sequence[tuple[str, range]],
+                 empty: list[T], progress: Progress | None) -> list[T]:
+    """The same on a Dask cluster: one task per chunk."""
+    from distributed import as_completed
+
+    index = {tok: i for i, tok in enumerate(dict.fromkeys(tok for tok, _ in jobs))}
+    futures = client.map(fn, [tok for tok, _ in jobs], [p.start for _, p in jobs], [p.stop for _, p in jobs],
+                         pure=True)
+    which = {f.key: job for f, job in zip(futures, jobs, strict=True)}
+    total = list(empty)
+    try:
+        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
+            tok, part = which[fut.key]
+            total[index[tok]] += fut.result()
+            if progress:
+                progress(len(part))
+    except Exception as e:  # a worker's failure arrives as the task's own exception
+        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
+    return total
+
+
+def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int = 0, workers: int | None = None,
+                  client: Any = None, progress: Progress | None = None,
+                  chunk: int = CHUNK) -> list[UnlimitedTally]:
+    """The run (``seed``, ``games``) of each family's unlimited-redeal variant (``(waste
+    playable, privileged last card)`` pairs), with what the same deals do with fewer
+    redeals: one ``UnlimitedTally`` per family. Locally, ``workers`` threads (all cores
+    by default) each play whole chunks; on ``client``, one Dask task per chunk."""
+    deals = deal_block(seed, games)
+    variants = [Variant(None, wp, pr) for wp, pr in families]
+    if len(set(variants)) != len(variants):
+        raise ValueError("each family once")
+    jobs = [(v.token, part) for v in variants for part in chunks(deals, chunk)]
+    empty = [UnlimitedTally.empty(v) for v in variants]
+    if client is None:
+        return _gather_local(tally_unlimited_chunk, jobs, empty, _check_workers(workers), progress)
+    return _gather_dask(client, tally_unlimited_chunk, jobs, empty, progress)
+
+
+def table_rows(unlimited: Sequence[UnlimitedTally], redeals: Iterable[int | None] = TABLE_REDEALS) -> list[Tally]:
+    """The rows of the table from the families' unlimited runs: for each family in turn,
+    one tally per redeal count (None: the unlimited run itself)."""
+    wanted = tuple(redeals)
+    return [t for u in unlimited for t in u.rows(wanted)]
+
+
+def table(games: int, seed: int = 0, workers: int | None = None, client: Any = None,
+          progress: Progress | None = None, chunk: int = CHUNK) -> tuple[list[Tally], list[UnlimitedTally]]:
+    """Every variant of the table (redeals 0–3 and unlimited × the four families, 20
+    rows) from four unlimited runs: (rows, the unlimited tallies they come from)."""
+    unlimited = run_unlimited(FAMILIES, games, seed, workers, client, progress, chunk)
+    return table_rows(unlimited), unlimited
 
 
 def run(variants: Iterable[Variant], games: int, seed: int = 0, workers: int | None = None,
