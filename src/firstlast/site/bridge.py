@@ -155,6 +155,19 @@ def compute(call: str) -> str:
     return runtime.call_pickled(call.encode("latin-1")).decode("latin-1")
 
 
+def warm_compute() -> str:
+    """The computing worker's start: the fast forced line loaded (its WebAssembly
+    compiled) and played once, so that the deal's first estimate spends its budget
+    sampling, not loading. Answers the route (``odds.fastline.backend_name``), or why
+    there is none (the engine then samples, slower)."""
+    from ..engine import Position
+    from ..odds import fastline
+    from ..odds.live import chance_to_come_out
+
+    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
+    return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
+
+
 def _refusal(code: str, **params: str | int | None) -> Answer:
     """A refusal the bridge makes itself, in the app's declared shape."""
     exc = WebError(code, **params)

@@ -9,6 +9,7 @@ const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ 
 /** @type {Promise<(call: string) => string>} */
 const ready = startPython().then((py) => {
   const mod = py.pyimport("firstlast.site.bridge");
+  mod.warm_compute(); // the fast forced line loaded now, not in the first estimate
   return (/** @type {string} */ call) => String(mod.compute(call));
 });
 /** @type {Promise<void>} */

@@ -66,6 +66,10 @@ let booting = null;
 async function start(origin) {
   progress(1);
   const py = await (booting ||= startPython());
+  // The computing worker starts now, beside the rest of this start (the stored games,
+  // the web app, the page's first requests): it is ready, its fast line loaded, by the
+  // time the page asks for the deal's chance.
+  computer ||= startComputer();
   progress(2);
   py.FS.mkdirTree(MOUNT);
   py.FS.mount(py.FS.filesystems.IDBFS, {}, MOUNT);
@@ -82,7 +86,8 @@ async function start(origin) {
 
 // ---------------------------------------------------------------- the computing worker
 // Chance estimates and stories run in a second worker (compute.js, its own Pyodide), so
-// that a move never waits behind one. It is started once play is ready.
+// that a move never waits behind one. It is started once this worker's Python runs
+// (start), so that both do not load Python at once, and is ready before the first estimate.
 
 /** @type {Worker | null} */
 let computer = null;
@@ -162,7 +167,6 @@ scope.onmessage = (/** @type {MessageEvent} */ e) => {
   } else if (m.type === "start") {
     start(m.origin).then(() => {
       scope.postMessage({ type: "ready" });
-      computer ||= startComputer();
     }, (err) => scope.postMessage({ type: "failed", message: String(err && err.message ? err.message : err) }));
   } else if (m.type === "request") {
     answer(m);
