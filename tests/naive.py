@@ -5,7 +5,7 @@ them. ``firstlast.engine.Position`` is the rules; ``play_out`` here is a second,
 independent reading of the same rules (R2–R11, V1–V3, docs/rules.md) on bare rank
 lists, written for reading, not speed. The tests prove it equal to the engine, and then
 use it, being a few times faster than the engine, to check the compiled kernel
-(``firstlast.odds.kernel``) on many more deals than the engine alone could.
+(``firstlast.odds.fastline``) on many more deals than the engine alone could.
 """
 
 from __future__ import annotations

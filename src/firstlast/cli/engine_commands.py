@@ -153,7 +153,7 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
     play_deals = _kernel() if _count(deals) >= KERNEL_FROM else None
     if play_deals is None and _count(deals) >= KERNEL_FROM:
         # The same results, only slower: say how to get the fast path, once, on stderr.
-        click.echo(msg("cli.autoplay.no_numba"), err=True)
+        click.echo(msg("cli.autoplay.no_fast_line"), err=True)
     if play_deals is None:
         for n in deals:
             o = play_out(n, variant)

@@ -289,9 +289,10 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             client = runner.connect(scheduler, timeout=3.0)
         except runner.SchedulerError as e:
             raise click.ClickException(str(e)) from None
-        threads = msg("cli.odds.dask", address=scheduler, n=len(client.scheduler_info().get("workers", {})))
+        threads = plural(current_lang(), "cli.odds.dask", len(client.scheduler_info().get("workers", {})),
+                         address=scheduler)
     else:
-        threads = msg("cli.odds.threads", n=workers or runner.max_threads())
+        threads = plural(current_lang(), "cli.odds.threads", workers or runner.max_threads())
     extra: list[Variant] = []
     if plot is not None and not derived:
         have = set(variants)

@@ -6,10 +6,11 @@ without the movement lists an interface needs), so ``play_out`` is the rules
 (R2–R11, V1–V3, docs/rules.md) by construction. It is the same line ``Game.autoplay``
 walks move by move.
 
-For results in bulk, the compiled kernel ``firstlast.odds.kernel`` is a *derived*
-implementation of the same line, a few hundred times faster; the tests prove it equal
-to this one (and to a naive rank-list reference kept in ``tests/naive.py``) on every
-variant. ``firstlast autoplay A..B`` uses the kernel when it can be imported.
+For results in bulk, the fast forced line ``firstlast.odds.fastline`` (one C source,
+native or WebAssembly) is a *derived* implementation of the same line, a few thousand
+times faster; the tests prove it equal to this one (and to a naive rank-list reference
+kept in ``tests/naive.py``) on every variant. ``firstlast autoplay A..B`` uses it where
+it runs.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``Position`` *is* the rules: the one normative implementation. Every other way of
 playing the game is derived from it and proven equal to it by tests: the compiled
-forced line (``firstlast.odds.kernel``, for bulk odds and live chances) and the naive
+forced line (``firstlast.odds.fastline``, for bulk odds and live chances) and the naive
 rank-list reference the tests keep (``tests/naive.py``).
 
 A ``Position`` is immutable: ``apply`` returns the next position together with the

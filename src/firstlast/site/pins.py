@@ -48,7 +48,7 @@ PYODIDE: Final = Pyodide(
 
 #: What ``firstlast.web.app`` imports besides the standard library, for Pyodide's
 #: Python (3.14, ``pyemscripten_2026_0_wasm32``): nothing of the terminal, the CLI or
-#: the odds lab (numba, dask, matplotlib).
+#: the odds lab (dask, matplotlib).
 WHEELS: Final = (
     Wheel("88/2e/947cfe02def9371c07cd5bf5b6b61c829e9aecb9904db02a66cfafbc1eec/starlette-1.10.0-py3-none-any.whl",
           "478c0ab3b4ced6e82719849c118fa406f0278a3499c1a898cd15cd31bdc38ce4"),
