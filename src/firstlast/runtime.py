@@ -155,10 +155,10 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
             pool = _apart
         try:
             future = pool.submit(fn, *args)
+        except BrokenProcessPool:  # (a RuntimeError too: caught first) the helper died
+            future = None
         except RuntimeError as e:  # stop_apart shut the pool down meanwhile
             raise ApartStopped("stopping") from e
-        except BrokenProcessPool:
-            future = None
         try:
             if future is not None:
                 return future.result()

@@ -639,12 +639,14 @@ class GameStore:
             raise
         return db
 
-    @staticmethod
     @contextmanager
-    def _begin(db: sqlite3.Connection) -> Iterator[Transaction]:
+    def _begin(self, db: sqlite3.Connection) -> Iterator[Transaction]:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield Transaction(db)
+            # Again just before the COMMIT, which writes the WAL index through its map:
+            # files made unwritable while the transaction ran are caught here, not by SIGBUS.
+            self._check_files()
         except BaseException:
             db.execute("ROLLBACK")
             raise
