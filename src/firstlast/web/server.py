@@ -69,7 +69,11 @@ from .errors import STORAGE_LOGGER
 HEAD_TIMEOUT: Final = 5.0
 #: Seconds an idle keep-alive connection is kept after an answer.
 KEEP_ALIVE: Final = 5
-#: What both timeouts shrink to as the held connections near the cap (from half of it on).
+#: Seconds a whole request body may take from its head (a slow trickle that never quite
+#: stalls holds a connection as long as a stalled one: the body's 32 MiB at most take well
+#: under a second on loopback, a phone's upload of a backup seconds).
+BODY_TIMEOUT: Final = 60.0
+#: What these timeouts shrink to as the held connections near the cap (from half of it on).
 MIN_IDLE_TIMEOUT: Final = 0.5
 #: Seconds a connection answered before its request body was read keeps reading (and
 #: dropping) what the client still sends after the answer, before it is reset: closing at
@@ -281,6 +285,7 @@ class GuardedH11Protocol(H11Protocol):
         self._answered = False
         self._lingering = False
         self._last_data = 0.0
+        self._body_since = 0.0
         self._timer: asyncio.TimerHandle | None = None
 
     # -------------------------------------------------------------------- uvicorn's hooks
@@ -311,7 +316,10 @@ class GuardedH11Protocol(H11Protocol):
         if self._lingering:
             return  # the answer is out: what the client still sends is dropped
         self._last_data = self.loop.time()
+        before = self.conn.their_state
         super().data_received(data)
+        if before is not h11.SEND_BODY and self.conn.their_state is h11.SEND_BODY:
+            self._body_since = self._last_data  # a head came: its body's clock starts
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -452,11 +460,14 @@ class GuardedH11Protocol(H11Protocol):
             # A body on its way: closed once nothing has come for the timeout (the app
             # then reads a disconnect); uvicorn pausing the reading is not the client's stall.
             timeout = self._scaled(self.head_timeout)
-            stalled = self.loop.time() - self._last_data
-            if stalled >= timeout:
+            now = self.loop.time()
+            stalled = now - self._last_data
+            # A trickle that never stalls is shed too once the body takes too long.
+            left = self._scaled(BODY_TIMEOUT) - (now - self._body_since)
+            if stalled >= timeout or left <= 0:
                 self._raw.close()
             else:
-                self._arm_timer(timeout - stalled)
+                self._arm_timer(min(timeout - stalled, left))
         elif their is h11.SEND_BODY and self.conn.our_state is h11.SEND_RESPONSE:
             self._arm_timer(self._scaled(self.head_timeout))
 
