@@ -176,3 +176,36 @@ def test_a_helper_process_that_died_is_replaced() -> None:
     again = runtime.run_apart(os.getpid)
     assert again not in (child, os.getpid())
     runtime.stop_apart()
+
+
+def test_one_restore_at_a_time_and_a_stopping_service_ends_it(play: PlayService,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from firstlast.play import backup
+
+    game = play.start(None, "number", 7)
+    play.step(game.player, game.id, n=20)
+    text = play.export_backup(game.player)
+    inside, release = threading.Event(), threading.Event()
+    real = backup.read_backup
+
+    def slow(text: str, go_on: Any = None) -> Any:
+        inside.set()
+        assert release.wait(10)
+        return real(text, go_on)
+
+    monkeypatch.setattr(backup, "read_backup", slow)
+    out: list[object] = []
+    t = threading.Thread(target=lambda: out.append(play.import_backup(None, text)))
+    t.start()
+    assert inside.wait(10)
+    with pytest.raises(PlayError) as e:
+        play.import_backup(None, text)
+    assert e.value.code == "backup.busy" and e.value.kind == "busy"
+    release.set()
+    t.join(10)
+    assert len(out) == 1
+    monkeypatch.setattr(backup, "read_backup", real)
+    play.stop_searches()  # the program is stopping: the replays end before the first game
+    with pytest.raises(PlayError) as e:
+        play.import_backup(None, text)
+    assert e.value.code == "stopping"

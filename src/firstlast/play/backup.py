@@ -303,9 +303,11 @@ def _checked(r: _Read) -> GameRow:
     return replace(r.row, status=pos.status, score=pos.score, passes=pos.passes)
 
 
-def read_backup(text: str) -> Backup:
+def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
     """Read and check a backup's text whole: every field, every game replayed. Any
-    fault is a ``PlayError`` (``backup.*``); nothing is stored here."""
+    fault is a ``PlayError`` (``backup.*``); nothing is stored here. ``go_on`` is asked
+    before each game is replayed (seconds for thousands of games): false ends the check
+    with ``PlayError('stopping')``."""
     if len(text) > MAX_BACKUP_CHARS:
         raise PlayError("backup.too_large", max=MAX_BACKUP_CHARS // 2**20)
     # One byte-order mark is not part of the text; JSON refuses a second (backup.json),
@@ -349,7 +351,12 @@ def read_backup(text: str) -> Backup:
     table = doc.get("table")
     if table is not None and (not isinstance(table, str) or table not in seen):
         raise _fault("table", "must be the id of a game of the backup, or null")
-    return Backup(dict(settings), table, tuple(_checked(r) for r in read))
+    checked = []
+    for r in read:  # the replays: the long part
+        if go_on is not None and not go_on():
+            raise PlayError("stopping")
+        checked.append(_checked(r))
+    return Backup(dict(settings), table, tuple(checked))
 
 
 # ---------------------------------------------------------------------------- merging

@@ -52,6 +52,7 @@ CODES: Final[dict[str, tuple[Kind, str]]] = {
     # The variant's rules refusing the request (no deal drawn came out), not a failure: 409.
     "winnable.none": ("illegal", "found no deal that comes out under {variant} in {tries} tries"),
     "winnable.busy": ("busy", "already looking for a deal that comes out; try again in a moment"),
+    "backup.busy": ("busy", "another backup is being restored; try again in a moment"),
     "storage": ("unavailable", "the game store cannot be used right now: {reason}"),
     "stopping": ("unavailable", "the game is stopping: nothing was done"),
 }

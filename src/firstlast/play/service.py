@@ -91,6 +91,7 @@ class PlayService:
         self._searches: list[str | None] = []
         self._searches_lock = threading.Lock()
         self._stopping = False
+        self._restoring = threading.Lock()  # a backup being checked (``import_backup``)
 
     def stop_searches(self) -> None:
         """Refuse new searches for a deal that comes out, and end those under way after
@@ -511,7 +512,15 @@ class PlayService:
         checked and every game replayed first, outside the write transaction; a bad
         file is refused (``backup.*``) and stores nothing. The merge is one job: one
         transaction."""
-        checked = backup.read_backup(text)
+        # One restore at a time (its check replays thousands of games: seconds of CPU
+        # beside everyone's moves); another meanwhile is told to wait; a stopping service
+        # ends it between games.
+        if not self._restoring.acquire(blocking=False):
+            raise PlayError("backup.busy")
+        try:
+            checked = backup.read_backup(text, go_on=lambda: not self._stopping)
+        finally:
+            self._restoring.release()
 
         def job(tx: Transaction) -> backup.ImportReport:
             pid = self._player_or_new(tx, player)

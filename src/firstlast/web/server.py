@@ -687,6 +687,14 @@ class _Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self._on_stop()
         runtime.stop_apart(wait=False)
+        for connection in list(self.server_state.connections):
+            # A request whose body is still on its way (a slow upload) would hold the
+            # graceful shutdown to its end and then be cancelled (a 500 and a traceback):
+            # closed now, its handler reads a disconnect (request.gone), nothing done.
+            h11_conn = getattr(connection, "conn", None)
+            if (isinstance(h11_conn, h11.Connection) and h11_conn.their_state is h11.SEND_BODY
+                    and h11_conn.our_state is h11.SEND_RESPONSE):
+                connection.transport.close()
         await super().shutdown(sockets)
 
 

@@ -43,5 +43,6 @@ ENDPOINTS: Final = (
              " past the bounds a restore takes)", answers={200: m.Backup}, errors=(422,)),
     Endpoint("POST", "/api/backup", restore,
              "restore a backup: every game checked by replaying it, merged without duplicates; a bad file stores"
-             " nothing", body=m.RestoreRequest, answers={200: m.RestoreReport}),
+             " nothing (429: another is being restored)", body=m.RestoreRequest, answers={200: m.RestoreReport},
+             errors=(429,)),
 )
