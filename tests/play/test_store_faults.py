@@ -211,7 +211,7 @@ class _ReadOnlyConnections(GameStore):
     def transaction(self) -> Iterator[Transaction]:
         uri = f"{self.path.as_uri()}?mode=ro"
         with closing(sqlite3.connect(uri, uri=True, timeout=10, isolation_level=None)) as db, \
-                GameStore._begin(db) as tx:
+                self._begin(db) as tx:
             yield tx
 
 
