@@ -14,11 +14,8 @@ import { $, app } from "./store.js";
 /** @typedef {import("./api-types").Chance} Chance */
 
 // ---------------------------------------------------------------------- the meter
-/** Samples asked for in each round: with the fast forced line (docs/odds.md) 20,000 cost
- * about 25 ms natively and in the site's computing worker, and keep the pooled figure
- * steady (±0.6 points at 25 %, with a round of 5,000 it wandered by a point); without it
- * the estimate's time budget decides (a few hundred). */
-export const SAMPLES = 20000;
+/** Samples asked for in each round. */
+export const SAMPLES = 5000;
 /** Rounds asked for while idle, after round 0 (the server allows 0…63). */
 export const MAX_ROUND = 15;
 /** The player is idle after this long without a key or a pointer, ms. */
