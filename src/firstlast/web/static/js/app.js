@@ -5,11 +5,11 @@
 
 import { buildBoard, fit, table } from "./board.js";
 import {
-  doFinish, doRedo, doRestart, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
+  doAdvance, doFinish, doRedo, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
   toggleAuto, turnStock,
 } from "./controller.js";
 import { onPointerDown } from "./drag.js";
-import { askNewGame, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
+import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
 import { openHelp } from "./help.js";
 import { NARROW, getLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
@@ -18,6 +18,7 @@ import { setupReplayBar, startReplay } from "./replay.js";
 import { applyLang, loadSettings, switchLang } from "./settings.js";
 import { openStats } from "./stats.js";
 import { $, announce, app } from "./store.js";
+import { watchToolbar } from "./toolbar.js";
 import { showHint, toast } from "./view.js";
 
 Object.assign(window, { firstlast: app }); // for the end-to-end tests and the curious
@@ -30,12 +31,13 @@ async function main() {
   $("#b-redo").addEventListener("click", () => enqueue(doRedo));
   $("#b-hint").addEventListener("click", () => showHint(!app.hintOn));
   $("#b-step").addEventListener("click", () => enqueue(doStep));
+  $("#b-advance").addEventListener("click", () => enqueue(doAdvance));
   $("#b-auto").addEventListener("click", toggleAuto);
   $("#b-new").addEventListener("click", askNewGame);
   $("#b-finish").addEventListener("click", () => enqueue(doFinish));
   $("#b-share").addEventListener("click", shareGame);
   $("#b-deal").addEventListener("click", openDealDialog);
-  $("#b-restart").addEventListener("click", () => enqueue(doRestart));
+  $("#b-restart").addEventListener("click", askRestart);
   $("#b-stats").addEventListener("click", () => openStats({
     replay: (id) => enqueue(() => startReplay(id)), reopen: (id) => enqueue(() => reopenGame(id)), toast,
     variant: app.state && app.state.variant && app.state.variant.token, current: app.state && app.state.id,
@@ -54,6 +56,7 @@ async function main() {
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
   new ResizeObserver(() => fit()).observe(table);
+  watchToolbar();
   // Toolbar labels take their short form on a phone (a turned phone may change that).
   matchMedia(NARROW).addEventListener("change", () => translatePage());
   await loadSettings();

@@ -31,7 +31,12 @@ export function buildBoard(on) {
     slot.className = `slot slot-${place[0] === "s" || place[0] === "w" ? place : place[0]}`;
     slot.dataset.place = place;
     const k = place.length === 2 ? Number(place[1]) : 0;
-    if (k) slot.style.setProperty("--col", String(k));
+    if (k) {
+      slot.style.setProperty("--col", String(k));
+      // The tall layout (phones upright) lays columns 5–8 under 1–4.
+      slot.style.setProperty("--col4", String(((k - 1) % 4) + 1));
+      slot.classList.toggle("half2", k > 4);
+    }
     if (place[0] === "P") slot.innerHTML = `<span class="pill" aria-hidden="true"></span>`;
     if (place[0] === "R") slot.innerHTML = `<span class="key" aria-hidden="true">${k}</span>`;
     if (place === "F8") slot.innerHTML = `<span class="tag" aria-hidden="true"></span>`;
@@ -69,7 +74,7 @@ export function buildBoard(on) {
 /** Size the cards to the table (on load and on every resize). */
 export function fit() {
   const r = table.getBoundingClientRect();
-  const { wide, cw, fan } = tableGeometry(r.width, r.height);
+  const { wide, tall, cw, fan } = tableGeometry(r.width, r.height);
   app.fan = fan;
   app.cw = cw;
   board.style.setProperty("--fan", `${fan}px`);
@@ -79,9 +84,10 @@ export function fit() {
     app.compact = compact;
     buildSprite(getLang(), compact);
   }
-  board.classList.toggle("small", cw < 64);
+  board.classList.toggle("small", cw < 56);
   board.classList.toggle("wide", wide);
   board.classList.toggle("narrow", !wide);
+  board.classList.toggle("tall", tall);
   layout(null, 0);
 }
 
