@@ -11,12 +11,14 @@ free-text ``reason``) keeps the play layer's sentence.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Mapping
 
 from .. import i18n
 from ..engine import Card
 from ..engine.errors import REFUSALS
 from ..play import PlayError
+from ..recordfile import MAX_RECORD_BYTES, RecordFileError
 from . import cards as C
 
 
@@ -58,3 +60,13 @@ def error_text(error: PlayError, lang: str = "en") -> str:
     if template is not None and i18n.placeholders(template) <= set(params):
         return i18n.fill(template, params)
     return error.message
+
+
+def record_file_text(error: RecordFileError, path: str, lang: str = "en") -> str:
+    """Why a record file could not be read, from its code, in ``lang`` (the system's
+    reason for an unreadable file by its errno name: "No such file", in words)."""
+    if error.code == "unreadable" and error.os_error is not None:
+        reason = i18n.catalog(lang).get(f"record_file.errno.{errno.errorcode.get(error.os_error.errno or 0, '')}")
+        return i18n.t(lang, "record_file.unreadable", path=path,
+                      reason=reason or error.os_error.strerror or i18n.t(lang, "record_file.errno.other"))
+    return i18n.t(lang, f"record_file.{error.code}", path=path, max=MAX_RECORD_BYTES)
