@@ -143,11 +143,20 @@ def _migrate_2(db: sqlite3.Connection) -> None:
         db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(new), pid))
 
 
+def _migrate_3(db: sqlite3.Connection) -> None:
+    """Schema 3: how each game's deal was chosen (the play layer's start kind: a deal
+    that comes out is explained on the chance meter); older games have none."""
+    _script(db, """
+        ALTER TABLE games ADD COLUMN dealt TEXT;  -- number | random | next | again | daily | winnable
+    """)
+
+
 #: Ordered upgrades: entry ``i`` takes schema ``i`` to ``i + 1`` (schema 1 creates the
 #: tables). Append only; never edit a step that has shipped.
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     lambda db: _script(db, _SCHEMA_1),
     _migrate_2,
+    _migrate_3,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -216,6 +225,7 @@ class StoredGame:
     origin: Origin = "played"
     result: str | None = None  # won | lost, kept once reached (undo does not erase it)
     abandoned: str | None = None
+    dealt: str | None = None  # how the deal was chosen (play's StartKind); None: imported or older
     moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
 
 
@@ -249,7 +259,7 @@ class ResultRow:
 
 
 _GAME_COLUMNS = ("id, player, deal, variant, moves, redo, version, created, updated, finished,"
-                 " origin, result, abandoned")
+                 " origin, result, abandoned, dealt")
 _SUMMARY_COLUMNS = ("id, deal, variant, status, score, passes, moves, created, updated, finished,"
                     " origin, result, abandoned")
 
@@ -284,10 +294,11 @@ class GameRow:
     result_score: int | None
     result_passes: int | None
     abandoned: str | None
+    dealt: str | None = None
 
 
 _ROW_COLUMNS = ("id, deal, variant, moves, redo, status, score, passes, version, created, updated, finished, origin,"
-                " result, result_score, result_passes, abandoned")
+                " result, result_score, result_passes, abandoned, dealt")
 
 
 def _row(r: Sequence[object]) -> GameRow:
@@ -300,7 +311,7 @@ def _row(r: Sequence[object]) -> GameRow:
     return GameRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), int(str(r[6])), int(str(r[7])),
                    int(str(r[8])), str(r[9]), str(r[10]), opt_str(r[11]),
                    "imported" if r[12] == "imported" else "played", opt_str(r[13]), opt_int(r[14]), opt_int(r[15]),
-                   opt_str(r[16]))
+                   opt_str(r[16]), opt_str(r[17]))
 
 
 class Transaction:
@@ -339,20 +350,21 @@ class Transaction:
         self.db.execute("UPDATE players SET current=? WHERE id=?", (game_id, player))
 
     # ------------------------------------------------------------ games
-    def insert(self, player: str, game: Game, origin: Origin = "played") -> StoredGame:
-        """Store ``game`` (its moves and redo line too) as a new game of ``player``."""
+    def insert(self, player: str, game: Game, origin: Origin = "played", dealt: str | None = None) -> StoredGame:
+        """Store ``game`` (its moves and redo line too) as a new game of ``player``;
+        ``dealt``: how its deal was chosen."""
         gid = new_id()
         now = _now()
-        stored = StoredGame(gid, player, game, 0, now, now, None, origin)
+        stored = StoredGame(gid, player, game, 0, now, now, None, origin, dealt=dealt)
         _set_result(stored, now)
         pos = game.position
         self.db.execute(
             "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, created, updated,"
-            " finished, origin, result, result_score, result_passes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?, ?, ?)",
+            " finished, origin, result, result_score, result_passes, dealt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?, ?, ?, ?, ?, ?)",
             (gid, player, str(game.deal), game.variant.token, stored.moves_text.of(game), _moves_text(game.redo_moves),
              pos.status, pos.score, pos.passes, now, now, stored.finished, origin, stored.result,
-             pos.score if stored.result else None, pos.passes if stored.result else None),
+             pos.score if stored.result else None, pos.passes if stored.result else None, dealt),
         )
         return stored
 
@@ -365,7 +377,7 @@ class Transaction:
         except (FirstLastError, ValueError) as e:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
         origin: Origin = "imported" if row[10] == "imported" else "played"
-        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12])
+        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12], row[13])
 
     def version(self, game_id: str) -> int | None:
         row = self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
@@ -463,21 +475,22 @@ class Transaction:
     def insert_row(self, player: str, row: GameRow) -> None:
         """Store ``row`` as a new game of ``player``, every column as given."""
         self.db.execute(
-            f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?)",
             (player, row.id, row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes,
              row.version, row.created, row.updated, row.finished, row.origin, row.result, row.result_score,
-             row.result_passes, row.abandoned))
+             row.result_passes, row.abandoned, row.dealt))
 
     def replace_row(self, player: str, row: GameRow) -> None:
         """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
         ``UnknownGame`` if ``player`` has no such game."""
         cur = self.db.execute(
             "UPDATE games SET deal=?, variant=?, moves=?, redo=?, status=?, score=?, passes=?, version=?, created=?,"
-            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?"
+            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?, dealt=?"
             " WHERE id=? AND player=?",
             (row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes, row.version, row.created,
              row.updated, row.finished, row.origin, row.result, row.result_score, row.result_passes, row.abandoned,
-             row.id, player))
+             row.dealt, row.id, player))
         if cur.rowcount != 1:
             raise UnknownGame(f"no such game: {row.id}")
 

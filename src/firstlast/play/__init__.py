@@ -7,9 +7,9 @@ terminal faces call this and hold no rules or session logic of their own
 """
 
 from ..engine import MAX_REDEALS  # the engine's limit (V1), which play enforces for new games
-from .deals import daily_deal, next_deal, parse_deal, random_deal, winnable_deal
+from .deals import START_KINDS, StartKind, daily_deal, next_deal, parse_deal, random_deal, winnable_deal
 from .errors import CODES, PlayError
-from .service import START_KINDS, ActionResult, PlayerSettings, PlayService, StartKind, leaving
+from .service import ActionResult, PlayerSettings, PlayService, leaving
 from .settings import Settings, parse_variant
 from .stats import Stats
 
