@@ -203,9 +203,17 @@ def test_restart_keeps_a_result_and_opens_a_new_attempt(play: PlayService) -> No
     end = play.step(pid, g.id, 100_000)
     assert end.stored.result == "lost" and end.stored.finished
     assert codes(play.step, pid, g.id) == "game.over"
+    first = play.game(pid, g.id)  # as stored
+    assert (first.result, first.result_score) == ("lost", end.stored.game.position.score)
     # Undo after the end: the position plays on, the result stays.
     back = play.undo(pid, g.id)
     assert back.stored.game.position.status == "playing" and back.stored.result == "lost"
+    # The end reached again: the first one is kept as it was, its time too.
+    play.redo(pid, g.id)
+    play.undo(pid, g.id)
+    again = play.game(pid, g.id)
+    assert (again.result, again.result_score, again.result_passes, again.finished) == (
+        first.result, first.result_score, first.result_passes, first.finished)
     r = play.restart(pid, g.id)
     assert r.new_game and r.stored.id != g.id and len(r.stored.game) == 0
     assert play.current(pid).id == r.stored.id  # type: ignore[union-attr]

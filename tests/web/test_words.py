@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from firstlast import i18n
 from firstlast.engine import Game, Position
 from firstlast.odds.live import ChanceEstimate
+from firstlast.play import PlayService
 from firstlast.play.story import story_of
 from firstlast.store import GameStore
 from firstlast.web import create_app
@@ -402,7 +403,7 @@ def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------------- opening on a deal
 def test_the_sign_in_keeps_the_deal_to_open(client: TestClient, store: GameStore) -> None:
-    player = store.local_player()
+    player = PlayService(store).local_player()
     url = sign_in_url("http://127.0.0.1:8000/", player, 42, "r0w")
     assert url == f"http://127.0.0.1:8000/?player={player}&deal=42&variant=r0w"
     assert sign_in_url("http://h/", player) == f"http://h/?player={player}"
