@@ -174,3 +174,22 @@ def test_first_winnable_checks_one_deal() -> None:
     listed = known_winnable()["r0n"][0]
     assert first_winnable([listed], Variant.from_token("r0n")) == listed
     assert first_winnable([1], Variant.from_token("r0n")) is None
+
+
+def test_how_a_game_was_dealt_is_kept(play: PlayService, tmp_path: Path) -> None:
+    """The store keeps each game's start kind (``dealt``): ``again`` under the same rules
+    and a restart of a finished game keep the kind they repeat, and a backup carries it."""
+    r0n = Variant.from_token("r0n")
+    won = play.start(None, "winnable", variant=r0n)
+    me = won.player
+    assert play.start(me, "again").dealt == "winnable"  # the same deal and rules: it still comes out
+    assert play.start(me, "again", variant=Variant()).dealt == "again"  # other rules: no such claim
+    table = play.start(me, "winnable", variant=r0n)
+    assert play.step(me, table.id, n=100_000).stored.game.status == "won"
+    fresh = play.restart(me, table.id)
+    assert fresh.new_game and fresh.stored.dealt == "winnable"
+    other = PlayService(GameStore(tmp_path / "other.sqlite3"))
+    report = other.import_backup(None, play.export_backup(me))
+    kinds = sorted(str(g.dealt) for g in (other.game(report.player, s.id) for s in other.games(report.player)))
+    assert kinds == sorted(str(g.dealt) for g in (play.game(me, s.id) for s in play.games(me)))
+    assert "winnable" in kinds

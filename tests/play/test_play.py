@@ -11,6 +11,7 @@ import pytest
 
 from firstlast.engine import MAX_DEAL, Game, Variant
 from firstlast.engine.record import record_to_text
+from firstlast.i18n import catalog
 from firstlast.play import (
     CODES,
     PlayError,
@@ -98,7 +99,7 @@ def test_settings_schema() -> None:
 
 def test_every_error_code_has_a_kind_and_a_sentence() -> None:
     kinds = {"invalid", "illegal", "not_found", "conflict", "busy", "unavailable"}
-    assert all(kind in kinds and template for kind, template in CODES.values())
+    assert all(kind in kinds and catalog("en")[f"error.{code}"] for code, kind in CODES.items())
     e = PlayError("deal.range", max=MAX_DEAL)
     assert e.kind == "invalid" and str(MAX_DEAL) in e.message
     assert e.to_json() == {"error": e.message, "code": "deal.range", "params": {"max": MAX_DEAL}}
@@ -202,9 +203,17 @@ def test_restart_keeps_a_result_and_opens_a_new_attempt(play: PlayService) -> No
     end = play.step(pid, g.id, 100_000)
     assert end.stored.result == "lost" and end.stored.finished
     assert codes(play.step, pid, g.id) == "game.over"
+    first = play.game(pid, g.id)  # as stored
+    assert (first.result, first.result_score) == ("lost", end.stored.game.position.score)
     # Undo after the end: the position plays on, the result stays.
     back = play.undo(pid, g.id)
     assert back.stored.game.position.status == "playing" and back.stored.result == "lost"
+    # The end reached again: the first one is kept as it was, its time too.
+    play.redo(pid, g.id)
+    play.undo(pid, g.id)
+    again = play.game(pid, g.id)
+    assert (again.result, again.result_score, again.result_passes, again.finished) == (
+        first.result, first.result_score, first.result_passes, first.finished)
     r = play.restart(pid, g.id)
     assert r.new_game and r.stored.id != g.id and len(r.stored.game) == 0
     assert play.current(pid).id == r.stored.id  # type: ignore[union-attr]

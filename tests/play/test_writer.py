@@ -137,6 +137,25 @@ def test_a_failing_action_does_not_spoil_its_batch(play: PlayService, tmp_path: 
         assert tx.db.execute("SELECT count(*) FROM players").fetchone()[0] == before  # the bug's write is gone
 
 
+def test_a_job_whose_writes_cannot_be_undone_fails_its_whole_batch(play: PlayService, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    a = play.start(None, "number", "1")
+    version = a.version  # (``a`` is the service's cached copy, which its next action updates)
+
+    def breaks(tx: Transaction) -> None:
+        tx.new_player()
+        tx.db.execute("RELEASE part0")  # its savepoint gone: the job's writes cannot be undone alone
+        raise RuntimeError("a bug in the middle of a write")
+
+    futures, sql = concurrently(play, [lambda: play.step(a.player, a.id), lambda: play._writer.run(breaks)])
+    for f in futures:
+        e = f.exception()
+        assert isinstance(e, PlayError) and e.code == "storage" and "no such savepoint" in e.message, e
+    assert sql[-2:] == ["ROLLBACK TO part0", "ROLLBACK"]  # the undo failed: the batch rolled back whole
+    assert stored_moves(db, a.id) == []  # nothing of the batch was stored
+    assert play.step(a.player, a.id).stored.version == version + 1  # and the writer goes on
+
+
 class FailingCommits(GameStore):
     """A store whose connections SQLite itself refuses to ``COMMIT`` on while ``fail``
     is set (an authorizer, consulted at each statement: no statement cache)."""
@@ -226,11 +245,12 @@ def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.sqlite3")
     cache = GameCache(2)
     writer = GroupWriter(store, cache)
-    player = store.new_player()
+    player = writer.run(lambda tx: tx.new_player())
 
     def insert(deal: int) -> Callable[[Transaction], StoredGame]:
         def job(tx: Transaction) -> StoredGame:
-            s = tx.insert(player, Game(deal))
+            s = StoredGame.new(player, Game(deal))
+            tx.insert(s)
             cache.put(s)
             assert s.id not in cache  # pending: not among the committed entries yet
             return s
@@ -239,7 +259,7 @@ def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
 
     games = [writer.run(insert(d)) for d in range(3)]
     assert len(cache) == 2 and games[0].id not in cache and games[2].id in cache  # least recently used out
-    assert writer.batches == 3 and writer.jobs == 3
+    assert writer.batches == 4 and writer.jobs == 4  # the player's, then the three games'
 
 
 def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(

@@ -95,6 +95,10 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
     except (StoreError, sqlite3.Error) as e:
         # Before it listens, the server signs in the local player (a write the first time).
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
+    except PlayError as e:
+        if e.code != "storage":
+            raise
+        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e.params["reason"])) from None
     except OSError as e:
         error = os_error_text(e)
         raise click.ClickException(msg("cli.play.cannot_listen", host=host, port=port, error=error)) from None

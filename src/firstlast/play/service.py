@@ -32,11 +32,13 @@ from . import backup, deals
 from .deals import START_KINDS, StartKind
 from .errors import PlayError
 from .settings import Settings
-from .stats import Stats, compute
+from .stats import Stats, compute, keep_result
 from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
 
 T = TypeVar("T")
 ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
+#: The store's note (``Transaction.meta``) of this machine's own player.
+LOCAL_PLAYER: Final = "local_player"
 #: A changed game whose save lost a race is re-decided on the stored game this often.
 SAVE_ATTEMPTS: Final = 3
 #: ``step`` makes at most this many forced moves in one call (a whole game is ~1,000).
@@ -158,11 +160,22 @@ class PlayService:
 
     def local_player(self) -> str:
         """This machine's own player (the terminal plays as it; ``firstlast play``
-        signs the browser in as it)."""
-        try:
-            return self.store.local_player()
-        except (StoreError, sqlite3.Error) as e:
-            raise storage_error(e) from None
+        signs the browser in as it): made the first time it is asked for, and noted in
+        the store, so that every face and process finds the same one."""
+        with self._read() as tx:
+            pid = tx.meta(LOCAL_PLAYER)
+        if pid is None:
+            def job(tx: Transaction) -> str:
+                found = tx.meta(LOCAL_PLAYER)  # under the write lock: another process may have made it
+                if found is not None:
+                    return found
+                made = tx.new_player()
+                tx.set_meta(LOCAL_PLAYER, made)
+                return made
+
+            pid = self._write(job)
+        self._known.add(pid)
+        return pid
 
     # ------------------------------------------------------------ sessions
     def current(self, player: str | None) -> StoredGame | None:
@@ -291,7 +304,7 @@ class PlayService:
             pid = self._player_or_new(tx, player)
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
-            stored = tx.insert(pid, game, "imported")
+            stored = _insert(tx, pid, game, "imported")
             self._cache.put(stored)
             return stored
 
@@ -334,7 +347,7 @@ class PlayService:
 
     def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
                       table: StoredGame | None, dealt: StartKind | None = None) -> StoredGame:
-        stored = tx.insert(player, game, origin, dealt)
+        stored = _insert(tx, player, game, origin, dealt)
         self._leave(tx, table)
         tx.set_current(player, stored.id)
         return stored
@@ -416,6 +429,7 @@ class PlayService:
                     self._cache.put(stored)  # refused: the engine changed nothing
                     raise
                 if result.stored is stored and result.steps:
+                    keep_result(stored)
                     try:
                         tx.save(stored)
                     except StoreConflict:
@@ -469,7 +483,7 @@ class PlayService:
         is never erased. An unfinished game is rewound; its moves can be redone."""
         if stored.result is not None:
             # A new attempt at the same deal and rules, chosen as before.
-            fresh = tx.insert(stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt)
+            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt)
             return ActionResult(fresh, (), (), new_game=True)
         game = stored.game
         undone: list[Step] = []
@@ -568,10 +582,19 @@ class PlayService:
 
 
 # ---------------------------------------------------------------------------- the actions
+def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played",
+            dealt: str | None = None) -> StoredGame:
+    """Store ``game`` as a new game of ``player`` (with its result, if it has reached one);
+    ``dealt``: how its deal was chosen."""
+    stored = StoredGame.new(player, game, origin, dealt)
+    keep_result(stored)
+    tx.insert(stored)
+    return stored
+
+
 def refusal(move: Move, error: IllegalMoveError) -> PlayError:
     """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", reason=str(error), rule=error.rule, move=str(move), refusal=error.code,
-                     **{k: v for k, v in error.params.items() if k not in ("need_phrase", "where")})
+    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
 
 
 def _play(stored: StoredGame, move: Move) -> ActionResult:
