@@ -80,7 +80,7 @@ def test_next_deal_keeps_the_command_lines_variant(store: GameStore) -> None:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_deal_that_comes_out_explains_the_figure(store: GameStore, lang: str) -> None:
     play = PlayService(store)
-    player = store.local_player()
+    player = play.local_player()
     play.update_settings(player, {"lang": lang})
     dealt = play.start(player, "winnable", variant=Variant.from_token("r0n"))  # as the page deals it
     app = FirstLastApp(store, estimator=estimator)
