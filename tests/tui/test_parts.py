@@ -231,7 +231,7 @@ def test_refusals_are_said_with_suit_symbols(tmp_path: object) -> None:
     player = play.local_player()
     stored = play.start(player, "number", 1)
     try:
-        play.act(player, stored.id, "move", "R3")
+        play.move(player, stored.id, "R3")
     except PlayError as e:
         assert e.code == "move.illegal"
         assert error_text(e) == "6♦ does not fit P1, which needs a queen (R4)"
