@@ -161,7 +161,7 @@ def test_illegal_key_is_refused_with_the_rule(store: GameStore) -> None:
         assert game.position is before
         # Said from the refusal's code and parameters, the card as on the table.
         status = str(screen.query_one("#status").render())
-        assert "6♦ does not fit P1, which needs a queen (R4)" in status, status
+        assert "the six of diamonds does not fit pile 1, which needs a queen (R4)" in status, status
         assert "6d" not in status
         await pilot.press("w")  # the waste is not a source in the canonical rules
         assert "(R6" in screen_text(pilot)

@@ -86,8 +86,8 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     assert "P1→Q" in screen.replace(" ", "")
     tmux.keys("t")
     tmux.wait_for("Stock 87")
-    tmux.keys("3")  # 6♦ does not fit P1, which needs a queen
-    tmux.wait_for("does not fit P1", "(R4)")
+    tmux.keys("3")  # the six of diamonds does not fit pile 1, which needs a queen
+    tmux.wait_for("does not fit pile 1", "(R4)")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
     store = GameStore(db)

@@ -881,10 +881,11 @@ def test_chance_with_the_real_odds_kernel(client: TestClient) -> None:
 def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
     # Every refusal has the declared Error shape, Starlette's own 404 and 405 too.
     r = client.get("/api/nothing")
-    assert r.status_code == 404 and r.json() == {"error": "not found", "code": "request.not_found", "params": {}}
-    r = client.delete("/api/games")
+    assert r.status_code == 404 and r.json() == {"error": "not found", "code": "request.not_found", "params": {},
+                                                  "text": "not found"}
+    r = client.delete("/api/games", headers={"accept-language": "ru"})
     assert r.status_code == 405 and r.json() == {"error": "method not allowed", "code": "request.method",
-                                                  "params": {}}
+                                                  "params": {}, "text": "такой метод не допускается"}
     assert client.get("/api/games").headers["cache-control"] == "no-store"
     assert client.get("/static/../store.py").status_code == 404
     assert client.get("/static/%2e%2e/app.py").status_code == 404

@@ -37,22 +37,8 @@ def _service(db: Path | None) -> PlayService:
 
 def error_text(e: PlayError) -> str:
     """A play-layer refusal (a backup's above all) in the current language, from its
-    code and parameters: a move the engine refused is said from the engine's code
-    (``i18n.refusal_text``/``invalid_text``); a sentence whose parameters do not fill
-    the catalog's keeps the play layer's English."""
-    lang = current_lang()
-    params = dict(e.params)
-    try:
-        if isinstance(params.get("refusal"), str):
-            params["reason"] = i18n.refusal_text(str(params["refusal"]), params, lang)
-        elif isinstance(params.get("invalid"), str):
-            params["reason"] = i18n.invalid_text(str(params["invalid"]), params, lang)
-    except (KeyError, ValueError):
-        pass
-    template = i18n.catalog(lang).get(f"error.{e.code}")
-    if template is None or not i18n.placeholders(template) <= set(params):
-        return e.message
-    return i18n.fill(template, params)
+    code and parameters (``i18n.error_text``, the one renderer of refusals)."""
+    return i18n.error_text(e.code, e.params, current_lang())
 
 
 def _local(play: PlayService) -> str:

@@ -616,8 +616,7 @@ def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", 
 
 def refusal(move: Move, error: IllegalMoveError) -> PlayError:
     """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", reason=str(error), rule=error.rule, move=str(move), refusal=error.code,
-                     **{k: v for k, v in error.params.items() if k not in ("need_phrase", "where")})
+    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
 
 
 def _play(stored: StoredGame, move: Move) -> ActionResult:
