@@ -7,6 +7,19 @@ terminal faces call this and hold no rules or session logic of their own
 """
 
 from ..engine import MAX_REDEALS  # the engine's limit (V1), which play enforces for new games
+from .commands import (
+    ACTION_NAMES,
+    MAX_STEPS,
+    ActionName,
+    Advance,
+    Command,
+    MakeMove,
+    Redo,
+    Restart,
+    Steps,
+    Undo,
+    command,
+)
 from .deals import START_KINDS, StartKind, daily_deal, next_deal, parse_deal, random_deal, winnable_deal
 from .errors import CODES, PlayError
 from .service import ActionResult, PlayerSettings, PlayService, leaving
@@ -14,7 +27,8 @@ from .settings import Settings, parse_variant
 from .stats import Stats
 
 __all__ = [
-    "CODES", "MAX_REDEALS", "START_KINDS", "ActionResult", "PlayError", "PlayService", "PlayerSettings",
-    "Settings", "StartKind", "Stats", "daily_deal", "leaving", "next_deal", "parse_deal", "parse_variant",
+    "ACTION_NAMES", "CODES", "MAX_REDEALS", "MAX_STEPS", "START_KINDS", "ActionName", "ActionResult", "Advance",
+    "Command", "MakeMove", "PlayError", "PlayService", "PlayerSettings", "Redo", "Restart", "Settings", "StartKind",
+    "Stats", "Steps", "Undo", "command", "daily_deal", "leaving", "next_deal", "parse_deal", "parse_variant",
     "random_deal", "winnable_deal",
 ]

@@ -16,7 +16,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ..engine import MAX_DEAL, MAX_REDEALS
-from ..play.service import MAX_STEPS
+from ..play import MAX_STEPS
 
 __all__ = ["UNSET", "UnsetType"]
 
