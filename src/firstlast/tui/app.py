@@ -28,9 +28,8 @@ from textual.widgets import Footer, Static
 from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK, WASTE
 from ..i18n import announce, describe_variant, plural, t
-from ..play import ActionName, PlayError, StartKind
+from ..play import ActionName, GameStore, PlayError, StartKind
 from ..play.table import controls
-from ..store import GameStore
 from . import cards as C
 from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
 from .dialogs import (

@@ -17,8 +17,18 @@ from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
 from ..i18n import t
-from ..play import ActionName, ActionResult, PlayError, PlayService, Settings, StartKind, command, leaving
-from ..store import GameStore, StoredGame
+from ..play import (
+    ActionName,
+    ActionResult,
+    GameStore,
+    PlayError,
+    PlayService,
+    Settings,
+    StartKind,
+    StoredGame,
+    command,
+    leaving,
+)
 from .messages import error_text
 
 

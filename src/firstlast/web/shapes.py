@@ -16,12 +16,12 @@ from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..i18n import announce
 from ..play import ActionResult as PlayResult
+from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
+from ..play import StoredGame
 from ..play.service import leaving, refusal
 from ..play.table import controls
-from ..store import GameSummary as StoredSummary
-from ..store import StoredGame
 from . import models as m
 from .errors import play_error
 
