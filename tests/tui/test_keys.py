@@ -131,7 +131,9 @@ def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp
     record.write_text(record_to_text(game, date="2026-01-01"), encoding="utf-8")
     binary = tmp_path / "game.bin"
     binary.write_bytes(b"\xff\xfe\x00bad")
-    PlayService(store).update_settings(store.local_player(), {"lang": "ru"})
+    play = PlayService(store)
+    player = play.local_player()
+    play.update_settings(player, {"lang": "ru"})
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def import_(pilot: Pilot[None], path: Path) -> str:
@@ -153,7 +155,7 @@ def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp
         assert "загружена раскладка 7" in status(screen)
         await import_(pilot, record)
         assert "уже была загружена" in status(screen)
-        imported = [g for g in store.games(store.local_player()) if g.origin == "imported"]
+        imported = [g for g in play.games(player) if g.origin == "imported"]
         assert len(imported) == 1  # kept once
         await pilot.press("l")
         await pilot.pause()

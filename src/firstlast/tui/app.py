@@ -39,12 +39,10 @@ from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK, WASTE
 from ..i18n import announce, describe_variant, plural, t
 from ..i18n.table import hint_text, table_summary
-from ..play import PlayError, StartKind
-from ..play.service import ActionName
+from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.table import controls
-from ..store import GameStore, StoredGame
 from . import cards as C
-from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
+from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -171,7 +169,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="table-area"):
                 yield TableView(id="table")
-            yield SideBar(lambda: self.session.game, side_keys, id="side").data_bind(
+            yield SideBar(lambda: self.session.game, side_keys, self._chance_note, id="side").data_bind(
                 GameScreen.lang, GameScreen.version, GameScreen.chance_text, GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
@@ -250,6 +248,10 @@ class GameScreen(Screen[None]):
     def refresh_table(self) -> None:
         """Redraw everything that shows the game (kept for callers of the old name)."""
         self._changed()
+
+    def _chance_note(self, lang: str) -> str | None:
+        """The line under the chance of a deal dealt as one that comes out."""
+        return winnable_note(self.session.stored.dealt, self.pos.status, lang)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -411,7 +413,9 @@ class GameScreen(Screen[None]):
         elif choice == "again":
             await self._start("again")
         elif choice == "next":
-            await self._start("next")
+            # Under the variant of this session's new games (the command line's, or
+            # the one chosen with v), as n deals: not the saved setting's.
+            await self._start("next", variant=self.new_variant)
         elif choice == "random":
             await self._start("random", variant=self.new_variant)
 

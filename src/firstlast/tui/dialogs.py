@@ -21,11 +21,10 @@ from ..engine import Position, Variant
 from ..engine.places import PILES, WASTE
 from ..i18n import book_text, describe_variant, percent_number, plural, t
 from ..i18n.table import pile_review
-from ..play import MAX_REDEALS, PlayError, PlayService, Stats, parse_deal, parse_variant
+from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
 from ..play.settings import parse_redeals
 from ..recordfile import RecordFileError, read_record_file
-from ..store import GameSummary
 from .keys import BarKey, KeyBar
 from .messages import error_text, record_file_text
 from .words import binding, other

@@ -157,18 +157,20 @@ class SideBar(Widget):
     auto: reactive[bool] = reactive(False)
     speed: reactive[int] = reactive(0)
 
-    def __init__(self, game: Callable[[], Game], keys: Callable[[str], str], id: str | None = None) -> None:
+    def __init__(self, game: Callable[[], Game], keys: Callable[[str], str],
+                 note: Callable[[str], str | None] = lambda _: None, id: str | None = None) -> None:
         super().__init__(id=id)
         self._game = game
         self._keys = keys
+        self._note = note
 
     def render(self) -> Text:
         return side_text(self._game(), self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
-                         self._keys(self.lang), self.size.height, self.size.width)
+                         self._keys(self.lang), self.size.height, self.size.width, self._note(self.lang))
 
 
 def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed: int, keys: str,
-              height: int, width: int) -> Text:
+              height: int, width: int, note: str | None = None) -> Text:
     pos = game.position
     key = "#9fc7a8"
     labels = [t(lang, f"tui.side.{k}") for k in ("active", "needs", "privileged", "pass", "redeals", "stock",
@@ -217,6 +219,8 @@ def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed:
     out.append(" · " + t(lang, "tui.side.moves", n=len(game)) + "\n")
     if chance_text:
         out.append(chance_text + "\n", style="bold #8fd3ff")
+        if note:  # a deal dealt as one that comes out: what the figure means here
+            out.append(note + "\n", style="italic #8fd3ff")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"), style=f"bold {C.PLAYABLE}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
