@@ -77,6 +77,9 @@ export function fit() {
   const { wide, tall, cw, fan } = tableGeometry(r.width, r.height);
   app.fan = fan;
   app.cw = cw;
+  // Out of the layout while the slots move: cards still at their old places (the stock
+  // on the right, upright) would widen the page for a moment, and a phone keeps the width.
+  layer.style.display = "none";
   board.style.setProperty("--fan", `${fan}px`);
   board.style.setProperty("--cw", `${cw}px`);
   const compact = cw < 72;
@@ -89,6 +92,7 @@ export function fit() {
   board.classList.toggle("narrow", !wide);
   board.classList.toggle("tall", tall);
   layout(null, 0);
+  layer.style.display = "";
 }
 
 /** Make the picture match ``state`` (after animations, or at once on load/restart).
