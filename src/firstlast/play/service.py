@@ -21,9 +21,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final, Literal, TypeVar
+from typing import Final, Literal, TypeVar, get_args
 
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant, places
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
@@ -39,7 +39,7 @@ T = TypeVar("T")
 #: after the one on the table), ``again`` (the table's deal and variant), ``daily``,
 #: ``winnable`` (a random deal that comes out).
 StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
-START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
+START_KINDS: Final[tuple[StartKind, ...]] = get_args(StartKind)
 ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
 #: The store's note (``Transaction.meta``) of this machine's own player.
 LOCAL_PLAYER: Final = "local_player"
@@ -454,7 +454,7 @@ class PlayService:
                                                                                     ActionResult]:
         if action == "move":
             if not isinstance(argument, str | Move):
-                raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or W")
+                raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or waste")
             try:
                 move = Move.parse(argument) if isinstance(argument, str) else argument
             except InvalidMoveError as e:
@@ -626,7 +626,7 @@ def _advance(stored: StoredGame) -> ActionResult:
             break
         movements = game.push(move)
         made.append(Step(move, movements))
-        if move.kind != "turn" or any(m.target.startswith("P") for m in movements):
+        if move.kind != "turn" or any(places.kind(m.target) == "pile" for m in movements):
             break
     return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
 
