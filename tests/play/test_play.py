@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from firstlast.engine import MAX_DEAL, Game, Variant
+from firstlast.engine import MAX_DEAL, Game, Move, Variant
 from firstlast.engine.record import record_to_text
 from firstlast.i18n import catalog
 from firstlast.play import (
     CODES,
+    MakeMove,
     PlayError,
     PlayService,
     Settings,
+    Steps,
+    command,
     daily_deal,
     leaving,
     next_deal,
@@ -180,7 +183,10 @@ def test_actions_follow_the_engine(play: PlayService) -> None:
     for _ in range(5):
         reference.step()
     assert r.stored.game.moves == reference.moves
-    assert codes(play.act, pid, g.id, "fly") == "move.invalid"
+    assert codes(play.act, pid, g.id, "fly") == "move.invalid"  # not a command
+    assert codes(command, "fly") == "move.invalid"
+    assert codes(command, "step", "3") == "move.invalid"
+    assert command("step", 3) == Steps(3) and command("move", "R1") == MakeMove(Move.parse("R1"))
     assert codes(play.step, pid, g.id, 0) == "move.invalid"
     assert codes(play.move, "someone-else", g.id, "turn") == "game.unknown"
 
@@ -305,8 +311,22 @@ def test_no_winnable_deal_names_the_variant_by_its_token() -> None:
     from firstlast.i18n import t
 
     with pytest.raises(PlayError) as e:
-        winnable_deal(Variant(redeals=0, waste_playable=True), lambda: LOST_DEAL, 3)
-    assert e.value.params == {"variant": "r0w", "tries": 3}
-    assert e.value.message == "found no deal that comes out under r0w in 3 tries"
+        winnable_deal(Variant(redeals=2, waste_playable=True), lambda: LOST_DEAL, 3)
+    assert e.value.params == {"variant": "r2w", "tries": 3}
+    assert e.value.message == "found no deal that comes out under r2w in 3 tries"
     ru = t("ru", "error.winnable.none", **e.value.params)
-    assert "r0w" in ru and "redeal" not in ru and "privileged" not in ru
+    assert "r2w" in ru and "redeal" not in ru and "privileged" not in ru
+
+
+def test_the_settings_a_service_knows_follow_its_reads_and_writes(play: PlayService) -> None:
+    pid = play.start(None, "number", "1").player
+    assert play.known_settings(pid) is None  # not read yet: a face asks settings()
+    assert play.settings(pid) == Settings() and play.known_settings(pid) == Settings()
+    play.update_settings(pid, {"lang": "ru"})
+    assert play.known_settings(pid) == Settings(lang="ru")
+    other = PlayService(play.store)  # another process changes them: seen at the next read
+    other.update_settings(pid, {"lang": "en"})
+    assert play.known_settings(pid) == Settings(lang="ru")
+    assert play.settings(pid).lang == "en" and play.known_settings(pid) == Settings(lang="en")
+    play.import_backup(pid, other.export_backup(pid))
+    assert play.known_settings(pid) is None  # a backup may bring settings: read again

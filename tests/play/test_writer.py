@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from firstlast.engine import Game
-from firstlast.play import PlayError, PlayService
+from firstlast.play import PlayError, PlayService, Steps
 from firstlast.play.writer import GameCache, GroupWriter
 from firstlast.store import GameStore, StoredGame, Transaction
 
@@ -100,6 +100,7 @@ def test_concurrent_actions_commit_together(play: PlayService, tmp_path: Path) -
     assert sum(s.strip().upper() == "COMMIT" for s in sql) == 2  # the held one's, then the six's
     assert sum(s.startswith("SAVEPOINT") for s in sql) == 6  # one each (the held one's came before)
     assert sum(s.startswith("BEGIN") for s in sql) == 1
+    assert not any("settings" in s for s in sql)  # a move's job only writes the move (no settings read)
     for (_, gid, version), r in zip(games, results, strict=True):
         assert r.stored.version == version + 1
         assert stored_moves(tmp_path / "games.sqlite3", gid) == [str(r.move)]
@@ -224,7 +225,9 @@ def test_the_cache_never_serves_a_state_other_than_the_stored_one(play: PlayServ
     v = r.stored.version
     futures, _ = concurrently(play, [lambda: play.step(g.player, g.id, 1, v),
                                      lambda: play.step(g.player, g.id, 1, v)])
-    first, second = futures
+    # (Whichever queued first is the first: the threads race to the queue.)
+    [first] = [f for f in futures if f.exception() is None]
+    [second] = [f for f in futures if f.exception() is not None]
     assert first.result().stored.version == v + 1
     e2 = second.exception()
     assert isinstance(e2, PlayError) and e2.code == "game.changed" and e2.params["version"] == v + 1
@@ -276,10 +279,10 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
 
     async def main() -> list[Any]:
         with held(play):
-            tasks = [asyncio.ensure_future(play.act_async(pid, gid, "step", 1, version))
+            tasks = [asyncio.ensure_future(play.act_async(pid, gid, Steps(1), version))
                      for pid, gid, version in games[:3]]
             # One refused: a stale version (the store keeps its game as it is).
-            tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], "step", 1, 99)))
+            tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], Steps(1), 99)))
             while len(play._writer._queue) < len(tasks):
                 await asyncio.sleep(0.002)
             await asyncio.sleep(0.05)
@@ -295,7 +298,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
 
     # Alone (no batch under way), a loop's job is led by the writer's thread.
     async def alone() -> Any:
-        return await play.act_async(games[3][0], games[3][1], "step", 1)
+        return await play.act_async(games[3][0], games[3][1], Steps(1))
 
     r = asyncio.run(alone())
     assert stored_moves(path, games[3][1]) == [str(r.move)]

@@ -221,7 +221,7 @@ def test_refusals_are_said_in_words(tmp_path: object) -> None:
     player = play.local_player()
     stored = play.start(player, "number", 1)
     try:
-        play.act(player, stored.id, "move", "R3")
+        play.move(player, stored.id, "R3")
     except PlayError as e:
         assert e.code == "move.illegal"
         assert error_text(e) == "the six of diamonds does not fit pile 1, which needs a queen (R4)"

@@ -45,7 +45,7 @@ def test_the_vocabulary_is_the_engines() -> None:
     from firstlast.engine.errors import REFUSALS
     from firstlast.engine.position import TABLE_MOVES
     from firstlast.engine.vocabulary import vocabulary
-    from firstlast.play.service import START_KINDS
+    from firstlast.play import START_KINDS
 
     v = vocabulary()
     assert v["PLACES"] == list(PLACE_NAMES) and v["TABLE_MOVES"] == list(TABLE_MOVES) and "W" not in v["TABLE_MOVES"]
@@ -83,7 +83,7 @@ def test_no_face_retypes_the_vocabulary() -> None:
         rel = path.relative_to(src).as_posix()
         if rel != "engine/variant.py":
             assert "w?n?" not in text and "(w?)" not in text, f"{rel}: the variant token's grammar"
-        if rel != "play/service.py":
+        if rel != "play/deals.py":
             assert 'Literal["number", "random"' not in text, f"{rel}: the start kinds"
         if rel not in ("engine/places.py",):
             assert not re.search(r"""(?<![\w/])["']W["']""", text), f"{rel}: the waste's old name"

@@ -163,6 +163,19 @@ def test_a_move_is_announced_in_the_players_language(client: TestClient) -> None
     assert r.json()["announcement"] == "undone: ten of diamonds from the waste onto the stock"
 
 
+def test_a_language_changed_elsewhere_is_followed_from_the_next_read(client: TestClient, store: GameStore) -> None:
+    # A move's answer is worded in the language the play layer last read or wrote for the
+    # player (no settings read in the move's write job): another process's change (the
+    # terminal's) is followed from the page's next read of the settings.
+    gid = new_game(client, LOST_DEAL)["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "turn"}).json()["announcement"].startswith("ten")
+    player = client.cookies[next(iter(client.cookies.keys()))]
+    PlayService(store).update_settings(player, {"lang": "ru"})  # the terminal, say
+    assert client.get("/api/settings").json()["lang"] == "ru"
+    r = client.post(f"/api/games/{gid}/undo", json={})
+    assert r.json()["announcement"] == "отменено: десятка бубен со сборной кучки в колоду"
+
+
 def test_every_action_answer_has_one_announcement(client: TestClient) -> None:
     gid = new_game(client, LOST_DEAL)["id"]
     # Three forced moves: each move's words, in order, in one string.

@@ -15,10 +15,9 @@ from pathlib import Path
 import click
 
 from .. import i18n
-from ..play import PlayError, PlayService
+from ..play import GameStore, PlayError, PlayService, StoreError, default_db_path
 from ..play.backup import MAX_BACKUP_CHARS, ImportReport
 from ..recordfile import RecordFileError, read_record_file
-from ..store import GameStore, StoreError, default_db_path
 from .engine_commands import _record_file_text, _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
 from .options import FilePath

@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from ..engine import MAX_DEAL
-from ..play import PlayError, parse_variant
-from ..store import GameStore, StoreError, default_db_path
+from ..play import GameStore, PlayError, StoreError, default_db_path, parse_variant
 from .lang import command, msg, option, os_error_text
 from .options import DealNumber, FilePath, WholeNumber, play_error_text
 

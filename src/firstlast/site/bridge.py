@@ -30,8 +30,7 @@ from urllib.parse import unquote, urlsplit
 from starlette.types import Message
 
 from .. import runtime
-from ..play import PlayService
-from ..store import GameStore
+from ..play import GameStore, PlayService
 from ..web.app import create_app
 from ..web.context import COOKIE
 from ..web.errors import WebError, web_error

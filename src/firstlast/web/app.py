@@ -28,8 +28,7 @@ from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
-from ..play import PlayError, PlayService
-from ..store import GameStore, StoreError
+from ..play import GameStore, PlayError, PlayService, StoreError
 from . import errors
 from .context import Handler, WebGame
 from .middleware import Guard, Headers, Static

@@ -18,8 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import runtime
-from ..play import PlayError, PlayService, Settings
-from ..store import StoredGame
+from ..play import PlayError, PlayService, Settings, StoredGame
 from .models import Lang, encode
 
 if TYPE_CHECKING:  # the odds load only when a chance or a story is first asked for

@@ -162,7 +162,7 @@ async def on_storage_error(request: Request, exc: Exception) -> Response:
     """Last resort: PlayService turns storage failures into ``PlayError('storage')``; one
     that slips past it is still a JSON 503 (not a plain 500, nor the engine handler's
     422 that ``StoreError``, a ``FirstLastError``, would otherwise get)."""
-    from ..store import UnknownGame
+    from ..play import UnknownGame
 
     if isinstance(exc, UnknownGame):
         return await on_play_error(request, PlayError("game.unknown"))

@@ -58,8 +58,7 @@ from uvicorn.server import ServerState
 
 from .. import runtime
 from ..i18n import t
-from ..play import PlayService
-from ..store import GameStore
+from ..play import GameStore, PlayService
 from .app import create_app
 from .errors import STORAGE_LOGGER
 

@@ -17,12 +17,12 @@ from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
 from ..i18n import announce
 from ..play import ActionResult as PlayResult
+from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
+from ..play import StoredGame
 from ..play.service import leaving, refusal
 from ..play.table import controls
-from ..store import GameSummary as StoredSummary
-from ..store import StoredGame
 from . import models as m
 from .errors import play_error
 
@@ -102,6 +102,7 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
         can_undo=g.can_undo and not initial, can_redo=g.can_redo and not initial, moves=0 if initial else len(g),
         created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
         origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
+        dealt=stored.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
         abandoned=stored.abandoned is not None,
         leaving=leaving(stored),  # the play layer's policy: the page asks "leave it?" from this
     )

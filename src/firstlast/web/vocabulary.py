@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from ..engine.vocabulary import vocabulary
-from ..play.service import START_KINDS
+from ..play import START_KINDS
 
 MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
 
@@ -42,7 +42,7 @@ _DOC: Final[dict[str, str]] = {
     "RANK_CHARS": "The ranks' letters in the engine's card notation, ace to king.",
     "SUIT_CHARS": "The suits' letters in the engine's card notation.",
     "REFUSALS": "Every refusal of the rules: its rule and its parameters (engine.errors.REFUSALS).",
-    "START_KINDS": "How a new game picks its deal (play.service.START_KINDS).",
+    "START_KINDS": "How a new game picks its deal (play.START_KINDS).",
 }
 
 
