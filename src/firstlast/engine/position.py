@@ -62,10 +62,8 @@ class Movement:
         }
 
 
-#: A source's name, or an alias of one (``W``), to its place (R6).
-_SOURCE_BY_NAME: Final[dict[str, Place]] = {**{p.value: p for p in SOURCES}, **SOURCE_ALIASES}
-#: The same, letter case folded, for moves typed by hand (``r3``, ``w``).
-_SOURCE_BY_TEXT: Final[dict[str, Place]] = {name.lower(): p for name, p in _SOURCE_BY_NAME.items()}
+#: A source's one name to its place (R6).
+_SOURCE_BY_NAME: Final[dict[str, Place]] = {p.value: p for p in SOURCES}
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -74,8 +72,8 @@ class Move:
     ``R1``…``R8`` (reserve), ``F1``…``F8`` (first row: the privileged card, R8, or a full
     pile's base, R5) or ``waste`` (its top card, variant V2).
 
-    ``Move("play", "R3")`` takes a place's name as well as a ``Place``, and ``W``, the
-    waste's old name, as an alias: ``Move("play", "W").source`` is ``Place.WASTE``."""
+    ``Move("play", "R3")`` takes a place's one name as well as a ``Place``; old
+    spellings (``W``) are read only from text (``MOVE_WORDS``, ``Move.parse``)."""
 
     kind: MoveKind
     source: Place | None
@@ -101,16 +99,15 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read ``turn``/``t``, ``redeal``/``d`` or a source ``R3``, ``F8``, ``waste``
-        (``W`` too, its old name), in any letter case."""
+        """Read a move as a player types it: a move word (``MOVE_WORDS``: ``turn``,
+        ``redeal``, a source ``R3``, ``F8``, ``waste``, or ``W``, the waste's old name) in
+        any letter case, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
         low = text.strip().lower()
-        if low in ("turn", "t"):
-            return TURN
-        if low in ("redeal", "d"):
-            return REDEAL
-        place = _SOURCE_BY_TEXT.get(low)
-        if place is not None:
-            return PLAY[place]
+        move = MOVE_WORDS.get(low) if low.isascii() else None
+        if move is None:
+            move = {"t": TURN, "d": REDEAL}.get(low)
+        if move is not None:
+            return move
         raise InvalidMoveError(
             f"not a move: {clip(text)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
             "move.syntax", {"text": clip(text)},
@@ -124,6 +121,18 @@ TURN: Final = Move("turn")
 REDEAL: Final = Move("redeal")
 #: The move that plays the card at each source (R6), made once: moves are immutable.
 PLAY: Final[dict[Place, Move]] = {p: Move("play", p) for p in SOURCES}
+#: Every move a player can ask for, as the engine writes it (its one word): turn and
+#: redeal (R9, R10), then a card played from each source (R6): R1…R8, F1…F8, waste.
+TABLE_MOVES: Final[tuple[str, ...]] = ("turn", "redeal", *(p.value for p in (*RESERVE, *FIRST, WASTE)))
+#: The words of a move in text (a record's, a backup's, one typed), letter case folded:
+#: the engine's own (``TABLE_MOVES``) and the one place old spellings of a source are
+#: read (``places.SOURCE_ALIASES``: ``W``, the waste's name before places had one name).
+#: They are never written.
+MOVE_WORDS: Final[dict[str, Move]] = {
+    "turn": TURN, "redeal": REDEAL,
+    **{p.value.lower(): PLAY[p] for p in SOURCES},
+    **{name.lower(): PLAY[p] for name, p in SOURCE_ALIASES.items()},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,13 +294,21 @@ class Position:
     def check_legal(self, move: Move, legal: Sequence[Move]) -> None:
         """``check(move)`` given ``legal``, this position's ``legal_moves()``: for
         checking many moves of one position while working out its legal moves once."""
+        why = self.refusal(move, legal)
+        if why is not None:
+            raise IllegalMoveError.of(why[0], **why[1])
+
+    def refusal(self, move: Move, legal: Sequence[Move]) -> tuple[str, dict[str, str | int]] | None:
+        """Why ``move`` is not legal here, as data: the refusal's code (a key of
+        ``errors.REFUSALS``) and its parameters; ``None`` if it is legal. ``legal`` is
+        this position's ``legal_moves()`` (worked out once for many moves)."""
         if move in legal:
-            return
+            return None
         k = self.active
         if k is None:
-            raise IllegalMoveError.of("R11.won")
+            return "R11.won", {}
         if not legal:
-            raise IllegalMoveError.of("R11.stuck")
+            return "R11.stuck", {}
         # The fitting plays are the legal moves when there are any (R9: they come first).
         fitting = legal[0].kind == "play"
         need = self.need
@@ -299,35 +316,35 @@ class Position:
         pk = PILE_PLACES[k]
         full = len(self.piles[k]) == PILE_SIZE - 1
         if move.kind == "turn":
-            raise IllegalMoveError.of("R9.play_before_turn" if fitting else "R9.stock_empty")
+            return "R9.play_before_turn" if fitting else "R9.stock_empty", {}
         if move.kind == "redeal":
             if fitting:
-                raise IllegalMoveError.of("R9.play_before_redeal")
+                return "R9.play_before_redeal", {}
             if self.stock:
-                raise IllegalMoveError.of("R10.stock_left")
-            raise IllegalMoveError.of("R10.none_left" if self.waste else "R10.waste_empty")
+                return "R10.stock_left", {}
+            return "R10.none_left" if self.waste else "R10.waste_empty", {}
         src = move.source
         assert src is not None  # a play always names its source (Move checks it)
         if src is WASTE and not self.variant.waste_playable:
-            raise IllegalMoveError.of("R6.waste")
+            return "R6.waste", {}
         if place_kind(src) == "first":
             j = place_index(src)
             if j < k and self.first[j] is None:
-                raise IllegalMoveError.of("R5.done", source=src.value, pile=PILE_PLACES[j].value)
+                return "R5.done", {"source": src.value, "pile": PILE_PLACES[j].value}
             if j == k and not full:
-                raise IllegalMoveError.of("R5.early", source=src.value, pile=pk.value)
+                return "R5.early", {"source": src.value, "pile": pk.value}
             if j != k and not (src is F8 and self.privileged is not None):
                 if src is F8 and not self.variant.privileged_last:
-                    raise IllegalMoveError.of("V3.not_privileged")
-                raise IllegalMoveError.of("R8.fixed")
+                    return "V3.not_privileged", {}
+                return "R8.fixed", {}
         card = self.card_at(src)
         if card is None:
-            raise IllegalMoveError.of("R6.empty", place=src.value)
+            return "R6.empty", {"place": src.value}
         if full:
-            raise IllegalMoveError.of("R5.base_only", pile=pk.value, base=FIRST[k].value)
+            return "R5.base_only", {"pile": pk.value, "base": FIRST[k].value}
         if card.rank != need:
-            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk.value, need=need)
-        raise IllegalMoveError.of("R8.first", card=str(self.first[PILES - 1]))
+            return "R4.rank", {"card": str(card), "pile": pk.value, "need": need}
+        return "R8.first", {"card": str(self.first[PILES - 1])}
 
     # ------------------------------------------------------------ applying
     def apply(self, move: Move, shuffle: Sequence[int] | None = None) -> tuple[Position, tuple[Movement, ...]]:
