@@ -39,7 +39,7 @@ def record_text() -> str:
 def stored_picture(store: GameStore) -> dict[str, object]:
     """Everything the store holds for the local player, without ids and times."""
     play = PlayService(store)
-    player = store.local_player()
+    player = play.local_player()
     with store.transaction() as tx:
         rows = tx.db.execute(
             "SELECT deal, variant, moves, redo, status, score, passes, origin, result, result_score,"
@@ -53,7 +53,7 @@ def stored_picture(store: GameStore) -> dict[str, object]:
 
 
 def through_the_web(store: GameStore, record: Path) -> None:
-    player = store.local_player()
+    player = PlayService(store).local_player()
     with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
@@ -152,7 +152,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path, monk
     # A story told to its end (no time budget), so that both are the whole one on any machine.
     monkeypatch.setattr(policy, "STORY_BUDGET_S", None)
     store = GameStore(tmp_path / "g.sqlite3")
-    player = store.local_player()
+    player = PlayService(store).local_player()
     with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]

@@ -36,9 +36,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..engine import Game, Position
 
-if TYPE_CHECKING:
-    from ..odds.live import ChanceEstimate
+if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the play layer
+    from ..odds.live import ChanceEstimate as ChanceEstimate
     from .story import Story
+
+__all__ = [
+    "BOOK_SIZE", "ENGINE_BUDGET_S", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT", "STORY_BUDGET_S",
+    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "pool",
+    "round_estimate", "story_key", "tell_story", "warm",
+]
 
 #: Samples of one round, in every face.
 SAMPLES_PER_ROUND: Final = 20_000
@@ -63,6 +69,17 @@ def estimator_available() -> bool:
     except Exception:  # ImportError, or the module failing as it loads
         return False
     return True
+
+
+def warm() -> str:
+    """Load the sampler once (the fast forced line built or loaded, and played once), so
+    that a position's first round spends its time sampling; the route it takes
+    (``odds.fastline.backend_name``), or why there is none (the engine then samples)."""
+    from ..odds import fastline
+    from ..odds.live import chance_to_come_out
+
+    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
+    return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
 
 
 def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_ROUND,

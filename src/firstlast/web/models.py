@@ -16,8 +16,8 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ..engine import MAX_DEAL, MAX_REDEALS
+from ..play import MAX_STEPS
 from ..play.chance import SAMPLES_PER_ROUND
-from ..play.service import MAX_STEPS
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -168,16 +168,17 @@ class Answer(msgspec.Struct, kw_only=True, gc=False):
 
 
 class ErrorBody(Answer):
-    """Every refusal. ``code`` and ``params`` are stable (the page says them in its own
-    language); ``rule`` for a rule's refusal, ``line`` for a record's."""
+    """Every refusal. ``code`` and ``params`` are stable; ``error`` is the English
+    sentence and ``text`` the same in the player's language, which the page shows (the
+    server says every refusal, cards in words: ``i18n.error_text``); ``rule`` for a
+    rule's refusal, ``line`` for a record's."""
 
     error: str
     code: str
     params: Params
+    text: Annotated[str, Meta(description="the refusal in the player's language (i18n.error_text)")]
     rule: str | UnsetType = UNSET
     line: int | UnsetType | None = UNSET
-    text: Annotated[str, Meta(description=(
-        "an engine refusal (params.refusal) in the player's language (i18n.refusal_text)"))] | UnsetType = UNSET
 
 
 class Card(Answer):
@@ -240,6 +241,8 @@ class GameState(Answer):
     finished: str | None
     version: Annotated[int, Meta(description="send it back with actions")]
     origin: Literal["played", "imported"]
+    dealt: Annotated[StartKind | None, Meta(description=(
+        "how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game"))]
     result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
     abandoned: bool
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
@@ -509,6 +512,7 @@ class BackupGame(Answer):
     finished: Annotated[str | None, Meta(description="when the result was reached")]
     abandoned: Annotated[str | None, Meta(description="when it was left unfinished for another game")]
     version: Annotated[int, Meta(ge=0)]
+    dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
 
 
 class Backup(Answer):

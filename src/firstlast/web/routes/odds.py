@@ -29,7 +29,7 @@ from ..inputs import query
 
 if TYPE_CHECKING:
     from ...engine import Position
-    from ...odds.live import ChanceEstimate
+    from ...play.chance import ChanceEstimate
 
 
 class _Decided:

@@ -88,6 +88,8 @@ export interface GameState {
   /** send it back with actions */
   version: number;
   origin: "imported" | "played";
+  /** how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game */
+  dealt: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
   /** the first end reached, kept after undo */
   result: "lost" | "won" | null;
   abandoned: boolean;
@@ -117,17 +119,19 @@ export interface Card {
 }
 
 /**
- * Every refusal. ``code`` and ``params`` are stable (the page says them in its own
- * language); ``rule`` for a rule's refusal, ``line`` for a record's.
+ * Every refusal. ``code`` and ``params`` are stable; ``error`` is the English
+ * sentence and ``text`` the same in the player's language, which the page shows (the
+ * server says every refusal, cards in words: ``i18n.error_text``); ``rule`` for a
+ * rule's refusal, ``line`` for a record's.
  */
 export interface ErrorBody {
   error: string;
   code: string;
   params: Record<string, string | number | boolean | null>;
+  /** the refusal in the player's language (i18n.error_text) */
+  text: string;
   rule?: string;
   line?: number | null;
-  /** an engine refusal (params.refusal) in the player's language (i18n.refusal_text) */
-  text?: string;
 }
 
 /** GamesQuery */
@@ -519,6 +523,8 @@ export interface BackupGame {
   abandoned: string | null;
   /** ≥ 0 */
   version: number;
+  /** how the deal was chosen; null: imported or older */
+  dealt?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
 }
 
 /** A backup file's text (docs/backup.md), as a string; a byte-order mark is allowed. */

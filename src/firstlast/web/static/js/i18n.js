@@ -5,6 +5,7 @@
 // data-i18n-title and data-i18n-aria are translated in place by translatePage().
 // No string lives here: a catalog is fetched at start and on a language switch.
 
+import { KEY_HELP } from "./keymap.js";
 import { send } from "./transport.js";
 
 export { detectLang } from "./lang.js";
@@ -85,13 +86,11 @@ export function plural(key, n, args = {}) {
   return t(`${key}.${pluralCategory(n)}`, { ...args, n });
 }
 
-/** The ids of the keys help, in order (catalog keys keys.<id>.key / .does). */
-const KEY_IDS = ["turn", "reserve", "privileged", "base", "waste", "step", "advance", "auto", "hint", "undo", "redo",
-  "new", "deal", "lang", "help", "close"];
-
-/** The keys help: [key, what it does] rows. @returns {string[][]} */
+/** The keys help: [keys, what they do] rows, from the one table of keys (keymap.js,
+ * generated). @returns {string[][]} */
 export function keyTable() {
-  return KEY_IDS.map((id) => [t(`keys.${id}.key`), t(`keys.${id}.does`)]);
+  const lang = getLang();
+  return KEY_HELP.map((row) => [row.keys[lang] || row.keys.en, t(row.does)]);
 }
 
 /** A rank's index as on the cards ("10", "Д"). @param {number} rank 1…13 */
@@ -119,16 +118,6 @@ export function cardWords(card) {
   return t("card", { rank: rankName(card.rank), suit: t(`suit.${card.suit}`) });
 }
 
-const RANK_CHARS = "A23456789TJQK";
-
-/** A card from the engine's notation ("Qh", "Td", "10s"), or null.
- * @param {unknown} token @returns {{rank: number, suit: string} | null} */
-export function parseCard(token) {
-  const m = /^(10|[A2-9TJQK])([cdhs])$/.exec(String(token));
-  if (!m) return null;
-  return { rank: m[1] === "10" ? 10 : RANK_CHARS.indexOf(m[1]) + 1, suit: m[2] };
-}
-
 /** A place in words ("pile 3", "the waste"); ``form`` "from", "onto" or "at" gives the
  * whole phrase. @param {string} place stock, waste (W), F1…, R1…, P1… @param {string} [form] */
 export function placeName(place, form) {
@@ -138,39 +127,6 @@ export function placeName(place, form) {
   const kinds = { F: "first", R: "reserve", P: "pile" };
   const kind = kinds[place[0]];
   return kind ? t(`place.${kind}${suffix}`, { n: place.slice(1) }) : place;
-}
-
-/** The engine's refusal ``code`` (refusal.<code> in the catalog) with its parameters,
- * in the current language, as i18n.refusal_text says it: English is the engine's own
- * sentence; Russian speaks the card and the needed rank in words.
- * @param {string} code @param {Record<string, unknown>} params @returns {string | null} */
-export function refusalText(code, params) {
-  const key = `refusal.${code}`;
-  if (!has(key) && !catalogs.en?.[key]) return null;
-  /** @type {Args} */
-  const values = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (typeof v === "string" || typeof v === "number") values[k] = v;
-  }
-  if (params.need !== undefined && params.need !== null) values.need_phrase = rankName(Number(params.need), "a");
-  const place = String(params.place ?? params.where ?? "");
-  values.where = place === "W" || place === "waste" ? placeName("W") : place;
-  if (current !== "en" && params.card !== undefined) {
-    const c = parseCard(params.card);
-    if (c) values.card = cardWords(c);
-  }
-  const text = t(key, values);
-  return /\{\w+\}/.test(text) ? null : text;
-}
-
-/** A refusal (an ApiError, or a State's ErrorBody) in the current language: from its
- * engine code and parameters when it has one, else the server's sentence.
- * @param {{message?: string, error?: string, code?: string | null, params?: Record<string, unknown>}} err */
-export function refusal(err) {
-  const params = err.params || {};
-  const code = typeof params.refusal === "string" ? params.refusal : err.code === "game.over" ? "R11.won" : null;
-  const text = code ? refusalText(code, params) : null;
-  return text || err.message || err.error || "";
 }
 
 /** Where a toolbar label takes its short form (data-i18n-short): phones (docs/page.md). */

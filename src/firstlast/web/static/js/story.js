@@ -104,11 +104,13 @@ export function moveAt(x, moves) {
  * @typedef {{x: number, y: number, anchor: "start" | "middle" | "end"}} Spot
  */
 
-/** @param {string} text @param {number} size @param {Spot} spot @returns {Box} */
+/** The box a label takes, generously (the font's ascent and descent, bold digits), so
+ * that boxes apart here are apart on the screen too.
+ * @param {string} text @param {number} size @param {Spot} spot @returns {Box} */
 export function labelBox(text, size, spot) {
-  const w = text.length * size * 0.62;
+  const w = text.length * size * 0.7;
   const left = spot.anchor === "start" ? spot.x : spot.anchor === "end" ? spot.x - w : spot.x - w / 2;
-  return { left, right: left + w, top: spot.y - size * 0.8, bottom: spot.y + size * 0.25 };
+  return { left, right: left + w, top: spot.y - size * 0.95, bottom: spot.y + size * 0.3 };
 }
 
 /** @param {Box} a @param {Box} b */
@@ -172,8 +174,8 @@ export function storySvg(story, opts = {}) {
     // As large as the left margin allows ("100 %" fits in it).
     /** @type {Spot} */
     const spot = { x: L - 6, y: y(p) + 4, anchor: "end" };
-    obstacles.push(labelBox(`${p * 100}\u00a0%`, Math.min(size, 16), spot));
-    out.push(label("axis", spot, `${p * 100}\u00a0%`, Math.min(size, 16)));
+    obstacles.push(labelBox(`${p * 100}\u00a0%`, Math.min(size, 14), spot));
+    out.push(label("axis", spot, `${p * 100}\u00a0%`, Math.min(size, 14)));
   }
   /** @type {Spot[]} */
   const axis = [{ x: L, y: H - 10, anchor: "start" }, { x: W - R, y: H - 10, anchor: "end" }, { x: (L + W - R) / 2, y: H - 10, anchor: "middle" }];
@@ -185,10 +187,10 @@ export function storySvg(story, opts = {}) {
   // Where each pass begins (the first point of a new pass); a label with no room is thinned.
   const starts = pts.filter((p, i) => i > 0 && p.pass !== pts[i - 1].pass);
   // Above the plot, in its top margin: as large as the margin allows.
-  const passSize = Math.max(1, Math.min(size - 1, 18));
+  const passSize = Math.max(1, Math.min(size - 1, 16));
   const passSpots = placeLabels(starts.map((p) => ({
     text: labels.pass(p.pass), size: passSize,
-    spots: [{ x: x(p.move) + 3, y: T - 6, anchor: /** @type {const} */ ("start") }, { x: x(p.move) - 3, y: T - 6, anchor: /** @type {const} */ ("end") }],
+    spots: [{ x: x(p.move) + 3, y: T - 5, anchor: /** @type {const} */ ("start") }, { x: x(p.move) - 3, y: T - 5, anchor: /** @type {const} */ ("end") }],
   })), { left: 0, top: 0, right: W, bottom: T });
   starts.forEach((p, i) => {
     const px = r1(x(p.move));
@@ -215,7 +217,7 @@ export function storySvg(story, opts = {}) {
     const gap = r + 4;
     /** @type {Spot[]} */
     const spots = [];
-    for (const dy of [-gap, gap + size * 0.8, -gap - size * 1.2, gap + size * 2]) {
+    for (const dy of [-gap, gap + size * 0.95, -gap - size * 1.3, gap + size * 2.25]) {
       for (const anchor of /** @type {const} */ (["middle", "start", "end"])) {
         spots.push({ x: anchor === "middle" ? mx : anchor === "start" ? mx - 2 : mx + 2, y: my + dy, anchor });
       }
