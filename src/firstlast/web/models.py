@@ -17,6 +17,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from ..engine import MAX_DEAL, MAX_REDEALS
 from ..play.service import MAX_STEPS
+from ..play.settings import Verbosity
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -137,6 +138,7 @@ class SettingsChange(Body):
         UNSET)
     variant: VariantSpec | VariantToken | UnsetType | None = UNSET
     show_chance: bool | UnsetType | None = UNSET
+    verbosity: Verbosity | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -274,6 +276,8 @@ class ReplayStep(Answer):
     move: str
     movements: list[Movement]
     facts: StepFacts
+    announcement: Annotated[str, Meta(description=(
+        "the step's movements in words for a screen reader, in the player's language (i18n.announce)"))]
 
 
 class Replay(Answer):
@@ -329,6 +333,7 @@ class Settings(Answer):
     speed: Annotated[int, Meta(ge=0, le=3)]
     variant: VariantToken
     show_chance: bool
+    verbosity: Verbosity
 
 
 class ChancePool(Answer):

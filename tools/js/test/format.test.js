@@ -98,7 +98,7 @@ test("cards and places in words, for screen readers", () => {
 
 test("the keys help comes from the catalog", () => {
   const rows = keyTable();
-  assert.equal(rows.length, 16);
+  assert.equal(rows.length, 18);
   assert.deepEqual(rows[0], ["Space / T", "turn the stock (or redeal)"]);
 });
 

@@ -87,7 +87,7 @@ export function plural(key, n, args = {}) {
 
 /** The ids of the keys help, in order (catalog keys keys.<id>.key / .does). */
 const KEY_IDS = ["turn", "reserve", "privileged", "base", "waste", "step", "advance", "auto", "hint", "undo", "redo",
-  "new", "deal", "lang", "help", "close"];
+  "summary", "review", "new", "deal", "lang", "help", "close"];
 
 /** The keys help: [key, what it does] rows. @returns {string[][]} */
 export function keyTable() {

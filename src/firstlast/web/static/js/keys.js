@@ -1,6 +1,7 @@
 // The keyboard: the same keys in both layouts (t/е turn, 1–8 reserve, p/з privileged
 // card, b/и base, w/ц waste, s/ы step, f/а advance, a/ф auto, u/г undo, h/р hint, n/т
-// new (asking first when a game is in progress), d/в deal, l/д language, ? help),
+// new (asking first when a game is in progress), d/в deal, l/д language, e/у the
+// table summary, x/ч the review of a pile, ? help),
 // Ctrl+Z/Ctrl+Y, and the replay's arrows.
 
 import {
@@ -11,9 +12,10 @@ import { openHelp } from "./help.js";
 import { getLang } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { exitReplay, replayPlay, replayStep } from "./replay.js";
+import { reviewHere, saySummary } from "./review.js";
 import { switchLang } from "./settings.js";
 import { $, app } from "./store.js";
-import { hideEnding, showHint } from "./view.js";
+import { hideEnding, toggleHint } from "./view.js";
 
 /** @param {KeyboardEvent} e */
 export function onKey(e) {
@@ -49,7 +51,9 @@ export function onKey(e) {
   else if (low === "f" || low === "а") enqueue(doAdvance);
   else if (low === "a" || low === "ф") toggleAuto();
   else if (low === "u" || low === "г") enqueue(doUndo);
-  else if (low === "h" || low === "р") showHint(!app.hintOn);
+  else if (low === "h" || low === "р") toggleHint();
+  else if (low === "e" || low === "у") saySummary();
+  else if (low === "x" || low === "ч") reviewHere();
   else if (low === "n" || low === "т") askNewGame();
   else if (low === "d" || low === "в") openDealDialog();
   else if (low === "l" || low === "д") switchLang(getLang() === "ru" ? "en" : "ru");
