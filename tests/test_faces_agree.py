@@ -38,7 +38,7 @@ def record_text() -> str:
 def stored_picture(store: GameStore) -> dict[str, object]:
     """Everything the store holds for the local player, without ids and times."""
     play = PlayService(store)
-    player = store.local_player()
+    player = play.local_player()
     with store.transaction() as tx:
         rows = tx.db.execute(
             "SELECT deal, variant, moves, redo, status, score, passes, origin, result, result_score,"
@@ -52,7 +52,7 @@ def stored_picture(store: GameStore) -> dict[str, object]:
 
 
 def through_the_web(store: GameStore, record: Path) -> None:
-    player = store.local_player()
+    player = PlayService(store).local_player()
     with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]

@@ -4,9 +4,13 @@ Shared by the browser game and the terminal game, so a game started in one can b
 finished in the other. A game row holds what defines the game — deal, variant, move
 list — plus the redo line; everything else is derived by replaying through the engine.
 
-This module only stores and reads. *What* is stored when (which game is on the table,
-what counts in the statistics) is the play layer's policy (``firstlast.play``), which
-groups several writes into one transaction with ``GameStore.transaction()``.
+This module only stores and reads, and decides nothing: *what* is stored when (which
+game is on the table, when a game has a result and that it is kept, what counts in the
+statistics) is the play layer's policy (``firstlast.play``). Writes go one way only: a
+``Transaction`` from ``GameStore.transaction()`` (the play layer's group writer opens
+them), with ``Transaction.savepoint()`` for a part that may be undone alone. Reads take
+a snapshot with ``GameStore.reading()``; ``load``, ``games``, ``settings`` and
+``has_player`` are one-read shortcuts of it (for tools and tests).
 
 Each transaction is atomic (a crash leaves the previous state intact) and every game
 update is guarded by a version number, so two writers can never silently lose a move.
@@ -166,12 +170,18 @@ class StoreConflict(StoreError):
     """Someone else saved the game since it was loaded."""
 
 
+class TransactionBroken(StoreError):
+    """A savepoint could not be undone or released: the transaction cannot go on and
+    must be rolled back whole."""
+
+
 def default_db_path() -> Path:
     """``firstlast.sqlite3`` in the user's data folder (platformdirs)."""
     return Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
 
 
-def _now() -> str:
+def timestamp() -> str:
+    """Now, as every time in the store is written (UTC, ISO 8601, milliseconds)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
@@ -216,9 +226,18 @@ class StoredGame:
     updated: str
     finished: str | None  # when its result was reached
     origin: Origin = "played"
-    result: str | None = None  # won | lost, kept once reached (undo does not erase it)
+    result: str | None = None  # won | lost: written as the play layer sets it (firstlast.play.results)
     abandoned: str | None = None
+    result_score: int | None = None  # the score and passes of that result
+    result_passes: int | None = None
     moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
+
+    @classmethod
+    def new(cls, player: str, game: Game, origin: Origin = "played") -> StoredGame:
+        """``game`` as a new game of ``player``, not stored yet (``Transaction.insert``):
+        a new id, created now, version 0, no result."""
+        now = timestamp()
+        return cls(new_id(), player, game, 0, now, now, None, origin)
 
 
 @dataclass
@@ -251,7 +270,7 @@ class ResultRow:
 
 
 _GAME_COLUMNS = ("id, player, deal, variant, moves, redo, version, created, updated, finished,"
-                 " origin, result, abandoned")
+                 " origin, result, abandoned, result_score, result_passes")
 _SUMMARY_COLUMNS = ("id, deal, variant, status, score, passes, moves, created, updated, finished,"
                     " origin, result, abandoned")
 
@@ -306,15 +325,57 @@ def _row(r: Sequence[object]) -> GameRow:
 
 
 class Transaction:
-    """Reads and writes inside one SQLite transaction (``GameStore.transaction()``)."""
+    """Reads and writes inside one SQLite transaction (``GameStore.transaction()``, or
+    ``GameStore.reading()`` to read). Every write is one of its methods: no caller runs
+    SQL of its own."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self._savepoints = 0  # savepoints open now (their names are by depth)
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A part of the transaction that is undone alone: if the block raises, what it
+        wrote is rolled back and the exception goes on (the rest of the transaction is
+        kept); if it ends, its writes stay, to commit with the transaction. Savepoints
+        nest. When the undo or the release itself fails, ``TransactionBroken`` is
+        raised: the transaction cannot go on (roll it back whole)."""
+        name = f"part{self._savepoints}"
+        try:
+            self.db.execute(f"SAVEPOINT {name}")
+        except sqlite3.Error as e:
+            raise TransactionBroken(str(e)) from e
+        self._savepoints += 1
+        try:
+            yield
+        except BaseException:
+            try:
+                self.db.execute(f"ROLLBACK TO {name}")
+                self.db.execute(f"RELEASE {name}")
+            except sqlite3.Error as e:
+                raise TransactionBroken(str(e)) from e
+            raise
+        else:
+            try:
+                self.db.execute(f"RELEASE {name}")
+            except sqlite3.Error as e:
+                raise TransactionBroken(str(e)) from e
+        finally:
+            self._savepoints -= 1
+
+    # ------------------------------------------------------------ the store's own notes
+    def meta(self, key: str) -> str | None:
+        """The value noted under ``key`` (``set_meta``), if any."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # ------------------------------------------------------------ players
     def new_player(self) -> str:
         pid = new_id()
-        self.db.execute("INSERT INTO players (id, created) VALUES (?, ?)", (pid, _now()))
+        self.db.execute("INSERT INTO players (id, created) VALUES (?, ?)", (pid, timestamp()))
         return pid
 
     def has_player(self, player: str) -> bool:
@@ -341,22 +402,20 @@ class Transaction:
         self.db.execute("UPDATE players SET current=? WHERE id=?", (game_id, player))
 
     # ------------------------------------------------------------ games
-    def insert(self, player: str, game: Game, origin: Origin = "played") -> StoredGame:
-        """Store ``game`` (its moves and redo line too) as a new game of ``player``."""
-        gid = new_id()
-        now = _now()
-        stored = StoredGame(gid, player, game, 0, now, now, None, origin)
-        _set_result(stored, now)
+    def insert(self, stored: StoredGame) -> None:
+        """Store ``stored`` (``StoredGame.new``: its moves and redo line too) as a new
+        game, every field as given."""
+        game = stored.game
         pos = game.position
         self.db.execute(
-            "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, created, updated,"
-            " finished, origin, result, result_score, result_passes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?, ?, ?)",
-            (gid, player, str(game.deal), game.variant.token, stored.moves_text.of(game), _moves_text(game.redo_moves),
-             pos.status, pos.score, pos.passes, now, now, stored.finished, origin, stored.result,
-             pos.score if stored.result else None, pos.passes if stored.result else None),
+            "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, version, created,"
+            " updated, finished, origin, result, result_score, result_passes, abandoned) VALUES (?, ?, ?, ?, ?, ?,"
+            " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (stored.id, stored.player, str(game.deal), game.variant.token, stored.moves_text.of(game),
+             _moves_text(game.redo_moves), pos.status, pos.score, pos.passes, stored.version, stored.created,
+             stored.updated, stored.finished, stored.origin, stored.result, stored.result_score,
+             stored.result_passes, stored.abandoned),
         )
-        return stored
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
         row = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
@@ -367,40 +426,36 @@ class Transaction:
         except (FirstLastError, ValueError) as e:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
         origin: Origin = "imported" if row[10] == "imported" else "played"
-        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12])
+        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12], row[13],
+                          row[14])
 
     def version(self, game_id: str) -> int | None:
         row = self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
         return None if row is None else int(row[0])
 
     def save(self, stored: StoredGame) -> None:
-        """Write the game's moves, redo line and (first) result; ``StoreConflict`` if it
-        was saved elsewhere since it was loaded (then nothing is written)."""
+        """Write the game's moves, redo line, position and result fields as they are now;
+        ``StoreConflict`` if it was saved elsewhere since it was loaded (then nothing is
+        written)."""
         g = stored.game
         pos = g.position
-        now = _now()
-        new_result = stored.result is None and pos.status != "playing"
-        result, finished = stored.result, stored.finished
-        if new_result:
-            result, finished = pos.status, now
+        now = timestamp()
         cur = self.db.execute(
             "UPDATE games SET moves=?, redo=?, status=?, score=?, passes=?, version=version+1, updated=?,"
-            " finished=?, result=?, result_score=CASE WHEN ? THEN ? ELSE result_score END,"
-            " result_passes=CASE WHEN ? THEN ? ELSE result_passes END, abandoned=?"
-            " WHERE id=? AND version=?",
-            (stored.moves_text.of(g), _moves_text(g.redo_moves), pos.status, pos.score, pos.passes, now, finished,
-             result, new_result, pos.score, new_result, pos.passes, stored.abandoned, stored.id, stored.version),
+            " finished=?, result=?, result_score=?, result_passes=?, abandoned=? WHERE id=? AND version=?",
+            (stored.moves_text.of(g), _moves_text(g.redo_moves), pos.status, pos.score, pos.passes, now,
+             stored.finished, stored.result, stored.result_score, stored.result_passes, stored.abandoned, stored.id,
+             stored.version),
         )
         if cur.rowcount != 1:
             raise StoreConflict(f"game {stored.id} was changed elsewhere; reload it")
         stored.version += 1
         stored.updated = now
-        stored.result, stored.finished = result, finished
 
     def mark_abandoned(self, game_id: str, abandoned: bool) -> None:
         """Set or clear the game's abandoned mark (bumps its version: it changed)."""
         self.db.execute("UPDATE games SET abandoned=?, version=version+1 WHERE id=?",
-                        (_now() if abandoned else None, game_id))
+                        (timestamp() if abandoned else None, game_id))
 
     def delete(self, game_id: str) -> None:
         self.db.execute("DELETE FROM games WHERE id=?", (game_id,))
@@ -486,12 +541,6 @@ class Transaction:
 
 def _moves_text(moves: Sequence[Move]) -> str:
     return " ".join(map(str, moves))
-
-
-def _set_result(stored: StoredGame, now: str) -> None:
-    status = stored.game.position.status
-    if stored.result is None and status != "playing":
-        stored.result, stored.finished = status, now
 
 
 def _refuse_special_file(path: Path) -> None:
@@ -762,45 +811,23 @@ class GameStore:
                 with suppress(Exception):
                     self._close(db)
 
-    # ------------------------------------------------------------ one-step shortcuts
-    def new_player(self) -> str:
-        with self.transaction() as tx:
-            return tx.new_player()
-
+    # ------------------------------------------------------------ one-read shortcuts
+    # Reads for tools and tests, each a snapshot of its own (``reading()``). There are no
+    # write shortcuts: every write is a ``transaction()``'s, which the play layer's group
+    # writer opens (``firstlast.play.writer``).
     def has_player(self, player: str) -> bool:
-        with self.transaction() as tx:
+        with self.reading() as tx:
             return tx.has_player(player)
-
-    def local_player(self) -> str:
-        """The player of this machine's own user: the terminal game plays as it, and the
-        browser that ``firstlast play`` opens is signed in as it."""
-        with self.transaction() as tx:
-            row = tx.db.execute("SELECT value FROM meta WHERE key='local_player'").fetchone()
-            if row is not None:
-                return str(row[0])
-            pid = tx.new_player()
-            tx.db.execute("INSERT INTO meta VALUES ('local_player', ?)", (pid,))
-            return pid
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
         """Load and replay a game; with ``player``, only that player's game."""
-        with self.transaction() as tx:
+        with self.reading() as tx:
             return tx.load(game_id, player)
 
-    def save(self, stored: StoredGame) -> None:
-        with self.transaction() as tx:
-            tx.save(stored)
-
-    def create(self, player: str, deal: int, variant: Variant) -> StoredGame:
-        """Store a new game of ``deal`` (no policy: see ``firstlast.play`` for starting
-        a game on a player's table)."""
-        with self.transaction() as tx:
-            return tx.insert(player, Game(deal, variant))
-
     def games(self, player: str | None = None, *, status: str | None = None, limit: int = 100) -> list[GameSummary]:
-        with self.transaction() as tx:
+        with self.reading() as tx:
             return tx.games(player, status=status, limit=limit)
 
     def settings(self, player: str) -> dict[str, object]:
-        with self.transaction() as tx:
+        with self.reading() as tx:
             return tx.settings(player)

@@ -247,7 +247,7 @@ def test_record_round_trip_and_headers() -> None:
     [
         (lambda t: t.replace('[Score "52"]', '[Score "60"]'), 9, "Score says"),
         (lambda t: t.replace('[Result "lost"]', '[Result "won"]'), 8, "Result says"),
-        (lambda t: t.replace("R2 turn", "R3 turn", 1), 14, "does not fit"),
+        (lambda t: t.replace("R2 turn", "R3 turn", 1), 14, "R4.rank"),
         (lambda t: t.replace("11. turn", "12. turn", 1), 14, "move number"),
         (lambda t: t.replace("11. turn", "11. tunr", 1), 14, "not a move"),
         (lambda t: t.replace('[Deal "1"]', '[Deal "-1"]'), 4, "Deal must be"),

@@ -158,7 +158,7 @@ def test_refusals_name_places_by_their_one_name() -> None:
     v2 = Game(1, Variant(waste_playable=True)).position  # an empty waste, named by its one name
     with pytest.raises(IllegalMoveError) as info:
         v2.check(Move("play", "W"))
-    assert info.value.code == "R6.empty" and info.value.params == {"place": "waste", "where": "the waste"}
+    assert info.value.code == "R6.empty" and info.value.params == {"place": "waste"}
 
 
 def test_controls_name_places_of_the_vocabulary() -> None:

@@ -1,5 +1,5 @@
-"""Refusals as data: every refusal of the rules carries a stable code and parameters,
-and its English sentence is made from them (so a face can say it in its own language)."""
+"""Refusals as data: every refusal of the rules carries a stable code and exactly the
+parameters ``REFUSALS`` declares for it; its words are the catalogs' (tests/i18n)."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ def test_every_refusal_is_a_code_with_its_parameters() -> None:
                 try:
                     pos.check(move)
                 except IllegalMoveError as e:
-                    rule, template = REFUSALS[e.code]
-                    assert e.rule == rule
-                    assert str(e) == template.format(**e.params)
+                    rule, names = REFUSALS[e.code]
+                    assert e.rule == rule and set(e.params) == set(names)
+                    assert str(e).startswith(e.code)
                     assert all(isinstance(v, str | int) for v in e.params.values())
                     seen.add(e.code)
                 else:
@@ -45,6 +45,6 @@ def test_a_rank_refusal_names_card_pile_and_rank() -> None:
     except IllegalMoveError as e:
         assert e.code == "R4.rank" and e.rule == "R4"
         assert e.params["pile"] == "P1" and e.params["need"] == 12 and e.params["card"] == "8s"
-        assert str(e) == "8s does not fit P1, which needs a queen (R4)"
+        assert str(e) == "R4.rank (card=8s, pile=P1, need=12)"  # language-free: the words are i18n's
     else:
         raise AssertionError("R1 was accepted")

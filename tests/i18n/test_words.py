@@ -10,7 +10,7 @@ from typing import get_args
 import pytest
 
 from firstlast.engine import Game, Variant
-from firstlast.engine.cards import CARDS, Card, rank_phrase
+from firstlast.engine.cards import CARDS, Card
 from firstlast.engine.errors import REFUSALS, IllegalMoveError
 from firstlast.engine.places import Place
 from firstlast.engine.position import Movement
@@ -67,8 +67,8 @@ def test_rank_cases() -> None:
     assert rank_name(13, "ru", "gen") == "короля"
     assert rank_name(12, "ru", article=True) == "дама"
     assert rank_name(12, "en", "acc") == "queen"
+    assert [rank_name(r, "en", article=True) for r in (1, 8, 11, 12)] == ["an ace", "an eight", "a jack", "a queen"]
     for rank in range(1, 14):
-        assert rank_name(rank, "en", article=True) == rank_phrase(rank)
         assert card_name(CARDS[rank - 1], "ru", "acc").startswith(rank_name(rank, "ru", "acc") + " ")
     assert [rank_name(r, "ru", "pl") for r in (1, 10, 11, 12, 13)] == ["тузы", "десятки", "валеты", "дамы", "короли"]
     assert [rank_name(r, "en", "pl") for r in (1, 6, 10, 12)] == ["aces", "sixes", "tens", "queens"]
@@ -118,59 +118,72 @@ def test_place_phrases() -> None:
 
 
 # ---------------------------------------------------------------- refusals
-def _params(code: str, need: int) -> list[dict[str, str | int]]:
-    """Every parameter set the engine passes ``code`` (position.py's check_legal)."""
-    if code in ("R5.done", "R5.early"):
-        return [{"source": "F1", "pile": "P1"}, {"source": "F3", "pile": "P3"}]
-    if code == "R6.empty":
-        # "W" is how the engine named the waste before places had one name each.
-        return [{"place": "waste", "where": "the waste"}, {"place": "W", "where": "the waste"},
-                {"place": "R3", "where": "R3"}]
-    if code == "R5.base_only":
-        return [{"pile": "P2", "base": "F2"}]
-    if code == "R4.rank":
-        return [{"card": "8s", "pile": "P1", "need": need, "need_phrase": rank_phrase(need)}]
-    if code == "R8.first":
-        return [{"card": "QH"}]
-    return [{}]
+#: A value for each parameter a refusal may carry (``REFUSALS`` names them).
+_VALUES: dict[str, str | int] = {"card": "8s", "pile": "P1", "need": 12, "source": "F1", "place": "R3", "base": "F2"}
+#: ... as the words say them.
+_WORDS = {"en": {"card": "eight of spades", "need": "a queen"}, "ru": {"card": "восьмёрка пик", "need": "дама"}}
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("code", sorted(REFUSALS))
-def test_english_refusal_is_the_engines_sentence(code: str) -> None:
-    for need in range(1, 14):
-        for params in _params(code, need):
-            assert refusal_text(code, params, "en") == str(IllegalMoveError.of(code, **params))
-            ru = refusal_text(code, params, "ru")
-            assert ru and "{" not in ru
-            assert f"({REFUSALS[code][0]}" in ru  # the rule is named in Russian too
+def test_every_refusal_is_said_in_words(code: str, lang: str) -> None:
+    """Every refusal of the rules, in both languages: cards and the needed rank in
+    words (never ``8s``), the rule named, nothing left unfilled."""
+    rule, names = REFUSALS[code]
+    params = {name: _VALUES[name] for name in names}
+    text = refusal_text(code, params, lang)
+    assert text and "{" not in text and f"({rule}" in text, text
+    assert "8s" not in text, text  # a card is never in notation
+    for name in names:
+        if name in _WORDS[lang]:
+            assert str(_WORDS[lang][name]) in text, (name, text)
+    if lang == "en":  # English names the places in words too ("pile 1", "reserve 3")
+        for name in set(names) & {"pile", "place", "source", "base"}:
+            assert place_name(str(params[name]), "en") in text, (name, text)
 
 
-def test_russian_refusals_speak_cards_and_ranks() -> None:
-    params = {"card": "8s", "pile": "P1", "need": 12, "need_phrase": "a queen"}
+def test_a_rank_refusal_in_both_languages() -> None:
+    params = {"card": "8s", "pile": "P1", "need": 12}
+    assert refusal_text("R4.rank", params, "en") == "the eight of spades does not fit pile 1, which needs a queen (R4)"
     assert refusal_text("R4.rank", params, "ru") == "восьмёрка пик не подходит: на кучку P1 идёт только дама (R4)"
-    assert refusal_text("R6.empty", {"place": "W", "where": "the waste"}, "ru") == \
-        "сборная кучка: здесь нет карты (R6)"
-    # The page may send only the code's own parameters (no English need_phrase).
     assert refusal_text("R4.rank", {"card": "Ac", "pile": "P2", "need": 1}, "en") == \
-        "Ac does not fit P2, which needs an ace (R4)"
+        "the ace of clubs does not fit pile 2, which needs an ace (R4)"
+    assert refusal_text("R6.empty", {"place": "waste"}, "en") == "the waste is empty (R6)"
+    assert refusal_text("R6.empty", {"place": "waste"}, "ru") == "сборная кучка: здесь нет карты (R6)"
 
 
 def test_refusals_of_real_games() -> None:
     seen: set[str] = set()
     game = Game(1)
-    for move in ("R1", "F8", "W", "redeal", "F1"):
+    for move in ("R1", "F8", "waste", "redeal", "F1"):
         with pytest.raises(IllegalMoveError) as info:
             game.push(move)
         e = info.value
         seen.add(e.code)
-        assert refusal_text(e.code, e.params, "en") == str(e)
-        assert refusal_text(e.code, e.params, "ru")
+        assert set(e.params) == set(REFUSALS[e.code][1])
+        assert str(e).startswith(e.code)  # the exception says the code and parameters, language-free
+        for lang in LANGS:
+            assert refusal_text(e.code, e.params, lang)
     assert len(seen) >= 3
 
 
 def test_unknown_refusal_code() -> None:
     with pytest.raises(KeyError):
         refusal_text("R99.nope", {}, "ru")
+
+
+def test_every_error_is_said_by_one_renderer() -> None:
+    """The play layer's refusals say the engine's refusal behind them in words, in
+    English (their ``str``) and in Russian."""
+    from firstlast.i18n import error_text
+    from firstlast.play import PlayError
+
+    e = PlayError("move.illegal", rule="R4", move="R1", refusal="R4.rank", card="8s", pile="P1", need=12)
+    assert str(e) == "the eight of spades does not fit pile 1, which needs a queen (R4)"
+    assert error_text(e.code, e.params, "ru") == "восьмёрка пик не подходит: на кучку P1 идёт только дама (R4)"
+    b = PlayError("backup.game", n=2, deal="7", move=3, token="R1", reason="R4.rank", rule="R4", refusal="R4.rank",
+                  card="8s", pile="P1", need=12)
+    assert str(b).endswith("move 3 (R1): the eight of spades does not fit pile 1, which needs a queen (R4)")
 
 
 # ---------------------------------------------------------------- announcements

@@ -9,13 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from firstlast.engine import MAX_DEAL, Game, Variant
+from firstlast.engine import MAX_DEAL, Game, Move, Variant
 from firstlast.engine.record import record_to_text
+from firstlast.i18n import catalog
 from firstlast.play import (
     CODES,
+    MakeMove,
     PlayError,
     PlayService,
     Settings,
+    Steps,
+    command,
     daily_deal,
     leaving,
     next_deal,
@@ -101,7 +105,7 @@ def test_settings_schema() -> None:
 
 def test_every_error_code_has_a_kind_and_a_sentence() -> None:
     kinds = {"invalid", "illegal", "not_found", "conflict", "busy", "unavailable"}
-    assert all(kind in kinds and template for kind, template in CODES.values())
+    assert all(kind in kinds and catalog("en")[f"error.{code}"] for code, kind in CODES.items())
     e = PlayError("deal.range", max=MAX_DEAL)
     assert e.kind == "invalid" and str(MAX_DEAL) in e.message
     assert e.to_json() == {"error": e.message, "code": "deal.range", "params": {"max": MAX_DEAL}}
@@ -182,7 +186,10 @@ def test_actions_follow_the_engine(play: PlayService) -> None:
     for _ in range(5):
         reference.step()
     assert r.stored.game.moves == reference.moves
-    assert codes(play.act, pid, g.id, "fly") == "move.invalid"
+    assert codes(play.act, pid, g.id, "fly") == "move.invalid"  # not a command
+    assert codes(command, "fly") == "move.invalid"
+    assert codes(command, "step", "3") == "move.invalid"
+    assert command("step", 3) == Steps(3) and command("move", "R1") == MakeMove(Move.parse("R1"))
     assert codes(play.step, pid, g.id, 0) == "move.invalid"
     assert codes(play.move, "someone-else", g.id, "turn") == "game.unknown"
 
@@ -205,9 +212,17 @@ def test_restart_keeps_a_result_and_opens_a_new_attempt(play: PlayService) -> No
     end = play.step(pid, g.id, 100_000)
     assert end.stored.result == "lost" and end.stored.finished
     assert codes(play.step, pid, g.id) == "game.over"
+    first = play.game(pid, g.id)  # as stored
+    assert (first.result, first.result_score) == ("lost", end.stored.game.position.score)
     # Undo after the end: the position plays on, the result stays.
     back = play.undo(pid, g.id)
     assert back.stored.game.position.status == "playing" and back.stored.result == "lost"
+    # The end reached again: the first one is kept as it was, its time too.
+    play.redo(pid, g.id)
+    play.undo(pid, g.id)
+    again = play.game(pid, g.id)
+    assert (again.result, again.result_score, again.result_passes, again.finished) == (
+        first.result, first.result_score, first.result_passes, first.finished)
     r = play.restart(pid, g.id)
     assert r.new_game and r.stored.id != g.id and len(r.stored.game) == 0
     assert play.current(pid).id == r.stored.id  # type: ignore[union-attr]
@@ -304,3 +319,17 @@ def test_no_winnable_deal_names_the_variant_by_its_token() -> None:
     assert e.value.message == "found no deal that comes out under r0w in 3 tries"
     ru = t("ru", "error.winnable.none", **e.value.params)
     assert "r0w" in ru and "redeal" not in ru and "privileged" not in ru
+
+
+def test_the_settings_a_service_knows_follow_its_reads_and_writes(play: PlayService) -> None:
+    pid = play.start(None, "number", "1").player
+    assert play.known_settings(pid) is None  # not read yet: a face asks settings()
+    assert play.settings(pid) == Settings() and play.known_settings(pid) == Settings()
+    play.update_settings(pid, {"lang": "ru"})
+    assert play.known_settings(pid) == Settings(lang="ru")
+    other = PlayService(play.store)  # another process changes them: seen at the next read
+    other.update_settings(pid, {"lang": "en"})
+    assert play.known_settings(pid) == Settings(lang="ru")
+    assert play.settings(pid).lang == "en" and play.known_settings(pid) == Settings(lang="en")
+    play.import_backup(pid, other.export_backup(pid))
+    assert play.known_settings(pid) is None  # a backup may bring settings: read again

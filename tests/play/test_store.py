@@ -19,7 +19,7 @@ import pytest
 
 from firstlast.engine import Game, Variant
 from firstlast.play import PlayService, Settings
-from firstlast.store import SCHEMA_VERSION, GameStore, StoreError
+from firstlast.store import SCHEMA_VERSION, GameStore, StoredGame, StoreError
 
 FIXTURE = Path(__file__).parent.parent / "data" / "store-v1.db"
 LOCAL, BROWSER = "J3KQ7k9ZbGdxHC51TD9hy4SF", "Mb1x8wJPM4UHSuQTLm8Ii8Ja"
@@ -137,12 +137,14 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     whole move list whatever the changes since the last save: moves made, taken back,
     another move in their place, a rewind, a fresh load."""
     store = GameStore(tmp_path / "games.sqlite3")
-    player = store.new_player()
-    stored = store.create(player, 11, Variant())
+    with store.transaction() as tx:
+        stored = StoredGame.new(tx.new_player(), Game(11))
+        tx.insert(stored)
     game = stored.game
 
     def check() -> None:
-        store.save(stored)
+        with store.transaction() as tx:
+            tx.save(stored)
         assert [str(m) for m in store.load(stored.id).game.moves] == [str(m) for m in game.moves]
 
     for _ in range(5):
@@ -174,3 +176,52 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     game.step()
     check()
     assert len(stored.moves_text.texts) == len(game)
+
+
+def test_a_savepoint_undoes_its_part_alone(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    with store.transaction() as tx:
+        kept = tx.new_player()
+        with pytest.raises(RuntimeError), tx.savepoint():
+            tx.new_player()
+            raise RuntimeError("undone alone")
+        with tx.savepoint():  # savepoints nest: the inner part is undone, the outer kept
+            outer = tx.new_player()
+            with pytest.raises(KeyError), tx.savepoint():
+                tx.new_player()
+                raise KeyError("undone alone too")
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        assert sorted(r[0] for r in db.execute("SELECT id FROM players")) == sorted([kept, outer])
+
+
+def test_a_savepoint_that_cannot_be_undone_breaks_the_transaction(tmp_path: Path) -> None:
+    from firstlast.store import TransactionBroken
+
+    store = GameStore(tmp_path / "games.sqlite3")
+    with pytest.raises(TransactionBroken, match="no such savepoint"), store.transaction() as tx:
+        tx.new_player()
+        with tx.savepoint():
+            tx.db.execute("RELEASE part0")  # gone behind its back: there is nothing to roll back to
+            raise RuntimeError("a bug")
+    assert store.games() == [] and not store.has_player("x")
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0  # the whole transaction undone
+
+
+def test_the_store_writes_a_result_as_given_and_decides_none(tmp_path: Path) -> None:
+    # The policy (the first end is kept) is the play layer's: the store writes the
+    # fields as they are, even for a game at its end.
+    store = GameStore(tmp_path / "games.sqlite3")
+    game = Game(7)
+    game.autoplay()
+    assert game.position.status != "playing"
+    with store.transaction() as tx:
+        stored = StoredGame.new(tx.new_player(), game)
+        tx.insert(stored)
+    assert store.load(stored.id).result is None
+    stored.result, stored.result_score, stored.result_passes, stored.finished = "won", 1, 2, "2026-01-01T00:00:00"
+    with store.transaction() as tx:
+        tx.save(stored)
+    again = store.load(stored.id)
+    assert (again.result, again.result_score, again.result_passes, again.finished) == ("won", 1, 2,
+                                                                                      "2026-01-01T00:00:00")

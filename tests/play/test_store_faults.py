@@ -20,9 +20,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from firstlast.cli.main import main
-from firstlast.engine import Variant
+from firstlast.engine import Game
 from firstlast.play import PlayService
-from firstlast.store import GameStore, StoreError, Transaction
+from firstlast.store import GameStore, StoredGame, StoreError, Transaction
 from firstlast.web import create_app, server
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -41,9 +41,11 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[GameStore]:
 def _games_db(path: Path, games: int = 60) -> str:
     """A database with ``games`` games, closed (no -wal/-shm left); its local player."""
     store = GameStore(path)
-    player = store.local_player()
-    for deal in range(games):
-        store.create(player, deal, Variant())
+    player = PlayService(store).local_player()
+    with store.transaction() as tx:
+        for deal in range(games):
+            tx.insert(StoredGame.new(player, Game(deal)))
+    store.close()
     return player
 
 
@@ -165,9 +167,9 @@ def test_a_read_only_database_opens_for_reading(read_only_db: tuple[Path, str]) 
     db, player = read_only_db
     store = GameStore(db)
     assert store.read_only
-    assert len(store.games(player)) == 3 and store.local_player() == player
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        store.new_player()
+    assert len(store.games(player)) == 3 and PlayService(store).local_player() == player
+    with pytest.raises(sqlite3.OperationalError, match="readonly"), store.transaction() as tx:
+        tx.new_player()
 
 
 def test_play_on_a_read_only_database_warns_in_one_line(read_only_db: tuple[Path, str], served: list[GameStore],
@@ -190,7 +192,8 @@ def test_chmod_444_as_root_is_not_read_only(tmp_path: Path) -> None:
     db.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
     store = GameStore(db)
     assert not store.read_only
-    store.create(player, 5, Variant())
+    with store.transaction() as tx:
+        tx.insert(StoredGame.new(player, Game(5)))
     assert len(store.games(player)) == 2
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from firstlast.engine import Game
-from firstlast.play import PlayError, PlayService
+from firstlast.play import PlayError, PlayService, Steps
 from firstlast.play.writer import GameCache, GroupWriter
 from firstlast.store import GameStore, StoredGame, Transaction
 
@@ -100,6 +100,7 @@ def test_concurrent_actions_commit_together(play: PlayService, tmp_path: Path) -
     assert sum(s.strip().upper() == "COMMIT" for s in sql) == 2  # the held one's, then the six's
     assert sum(s.startswith("SAVEPOINT") for s in sql) == 6  # one each (the held one's came before)
     assert sum(s.startswith("BEGIN") for s in sql) == 1
+    assert not any("settings" in s for s in sql)  # a move's job only writes the move (no settings read)
     for (_, gid, version), r in zip(games, results, strict=True):
         assert r.stored.version == version + 1
         assert stored_moves(tmp_path / "games.sqlite3", gid) == [str(r.move)]
@@ -135,6 +136,25 @@ def test_a_failing_action_does_not_spoil_its_batch(play: PlayService, tmp_path: 
     assert len(stored_moves(db, a.id)) == 1 and len(stored_moves(db, b.id)) == 1 and stored_moves(db, c.id) == []
     with players() as tx:
         assert tx.db.execute("SELECT count(*) FROM players").fetchone()[0] == before  # the bug's write is gone
+
+
+def test_a_job_whose_writes_cannot_be_undone_fails_its_whole_batch(play: PlayService, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    a = play.start(None, "number", "1")
+    version = a.version  # (``a`` is the service's cached copy, which its next action updates)
+
+    def breaks(tx: Transaction) -> None:
+        tx.new_player()
+        tx.db.execute("RELEASE part0")  # its savepoint gone: the job's writes cannot be undone alone
+        raise RuntimeError("a bug in the middle of a write")
+
+    futures, sql = concurrently(play, [lambda: play.step(a.player, a.id), lambda: play._writer.run(breaks)])
+    for f in futures:
+        e = f.exception()
+        assert isinstance(e, PlayError) and e.code == "storage" and "no such savepoint" in e.message, e
+    assert sql[-2:] == ["ROLLBACK TO part0", "ROLLBACK"]  # the undo failed: the batch rolled back whole
+    assert stored_moves(db, a.id) == []  # nothing of the batch was stored
+    assert play.step(a.player, a.id).stored.version == version + 1  # and the writer goes on
 
 
 class FailingCommits(GameStore):
@@ -205,7 +225,9 @@ def test_the_cache_never_serves_a_state_other_than_the_stored_one(play: PlayServ
     v = r.stored.version
     futures, _ = concurrently(play, [lambda: play.step(g.player, g.id, 1, v),
                                      lambda: play.step(g.player, g.id, 1, v)])
-    first, second = futures
+    # (Whichever queued first is the first: the threads race to the queue.)
+    [first] = [f for f in futures if f.exception() is None]
+    [second] = [f for f in futures if f.exception() is not None]
     assert first.result().stored.version == v + 1
     e2 = second.exception()
     assert isinstance(e2, PlayError) and e2.code == "game.changed" and e2.params["version"] == v + 1
@@ -226,11 +248,12 @@ def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.sqlite3")
     cache = GameCache(2)
     writer = GroupWriter(store, cache)
-    player = store.new_player()
+    player = writer.run(lambda tx: tx.new_player())
 
     def insert(deal: int) -> Callable[[Transaction], StoredGame]:
         def job(tx: Transaction) -> StoredGame:
-            s = tx.insert(player, Game(deal))
+            s = StoredGame.new(player, Game(deal))
+            tx.insert(s)
             cache.put(s)
             assert s.id not in cache  # pending: not among the committed entries yet
             return s
@@ -239,7 +262,7 @@ def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
 
     games = [writer.run(insert(d)) for d in range(3)]
     assert len(cache) == 2 and games[0].id not in cache and games[2].id in cache  # least recently used out
-    assert writer.batches == 3 and writer.jobs == 3
+    assert writer.batches == 4 and writer.jobs == 4  # the player's, then the three games'
 
 
 def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
@@ -256,10 +279,10 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
 
     async def main() -> list[Any]:
         with held(play):
-            tasks = [asyncio.ensure_future(play.act_async(pid, gid, "step", 1, version))
+            tasks = [asyncio.ensure_future(play.act_async(pid, gid, Steps(1), version))
                      for pid, gid, version in games[:3]]
             # One refused: a stale version (the store keeps its game as it is).
-            tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], "step", 1, 99)))
+            tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], Steps(1), 99)))
             while len(play._writer._queue) < len(tasks):
                 await asyncio.sleep(0.002)
             await asyncio.sleep(0.05)
@@ -275,7 +298,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
 
     # Alone (no batch under way), a loop's job is led by the writer's thread.
     async def alone() -> Any:
-        return await play.act_async(games[3][0], games[3][1], "step", 1)
+        return await play.act_async(games[3][0], games[3][1], Steps(1))
 
     r = asyncio.run(alone())
     assert stored_moves(path, games[3][1]) == [str(r.move)]

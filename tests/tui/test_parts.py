@@ -11,7 +11,6 @@ import pytest
 from rich.cells import cell_len
 
 from firstlast.engine import CARDS, Card, Game, Position, Variant
-from firstlast.engine.errors import REFUSALS
 from firstlast.i18n import chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import PlayError, PlayService, Stats
@@ -19,7 +18,7 @@ from firstlast.store import GameStore
 from firstlast.tui import cards as C
 from firstlast.tui.chance import Answer, ChanceRunner, Failed, Pooled, describe_answer, refinable
 from firstlast.tui.dialogs import histogram_lines
-from firstlast.tui.messages import error_text, refusal_text
+from firstlast.tui.messages import error_text
 from firstlast.tui.table import paint_slot
 
 
@@ -212,18 +211,9 @@ def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
     assert describe_answer(pooled) == f"Chance 25{NB}% (24–26{NB}%)"
 
 
-def test_refusals_are_said_with_suit_symbols(tmp_path: object) -> None:
-    """From the code and parameters, never the sentence: cards as on the table."""
-    assert refusal_text("R4.rank", {"card": "8s", "pile": "P1", "need": 12}) == (
-        "8♠ does not fit P1, which needs a queen (R4)")
-    assert refusal_text("R8.first", {"card": "Tc"}) == "the privileged card 10♣ at F8 must go first (R8)"
-    assert refusal_text("R6.empty", {"place": "waste"}) == "the waste is empty"
-    assert refusal_text("nonsense", {}) is None
-    assert refusal_text("R4.rank", {}) is None  # parameters missing: the sentence is used
-    every = {"card": "Qh", "pile": "P2", "need": 1, "source": "F3", "base": "F2", "place": "R4"}
-    for code in REFUSALS:
-        text = refusal_text(code, every)
-        assert text is not None and "Qh" not in text
+def test_refusals_are_said_in_words(tmp_path: object) -> None:
+    """From the code and parameters, never the sentence: cards in words, as the page
+    and the CLI say them (one renderer, ``i18n.error_text``)."""
     # Through the play layer, as the screen gets it.
     from pathlib import Path
     assert isinstance(tmp_path, Path)
@@ -231,9 +221,10 @@ def test_refusals_are_said_with_suit_symbols(tmp_path: object) -> None:
     player = play.local_player()
     stored = play.start(player, "number", 1)
     try:
-        play.act(player, stored.id, "move", "R3")
+        play.move(player, stored.id, "R3")
     except PlayError as e:
         assert e.code == "move.illegal"
-        assert error_text(e) == "6♦ does not fit P1, which needs a queen (R4)"
+        assert error_text(e) == "the six of diamonds does not fit pile 1, which needs a queen (R4)"
+        assert error_text(e, "ru") == "шестёрка бубен не подходит: на кучку P1 идёт только дама (R4)"
     else:
         raise AssertionError("R3 should be refused in deal 1's first position")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from firstlast.play import PlayService
 from firstlast.store import GameStore
 
 # The test script sets FIRSTLAST_NO_SKIP (it installs tmux): there a missing tmux is a
@@ -85,12 +86,12 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     assert "P1→Q" in screen.replace(" ", "")
     tmux.keys("t")
     tmux.wait_for("Stock 87")
-    tmux.keys("3")  # 6♦ does not fit P1, which needs a queen
-    tmux.wait_for("does not fit P1", "(R4)")
+    tmux.keys("3")  # the six of diamonds does not fit pile 1, which needs a queen
+    tmux.wait_for("does not fit pile 1", "(R4)")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
     store = GameStore(db)
-    [game] = store.games(store.local_player())
+    [game] = store.games(PlayService(store).local_player())
     assert (game.deal, game.moves, game.status) == (1, 1, "playing")
 
     # No deal: the unfinished game is resumed, on a small 80×24 terminal this time;
@@ -116,12 +117,12 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for("deal 2 was not started", "Stock 87")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
-    assert [g.deal for g in store.games(store.local_player())] == [1]
+    assert [g.deal for g in store.games(PlayService(store).local_player())] == [1]
     tmux.start(command(db, "2"), 100, 30)
     tmux.wait_for("Leave deal 1 for deal 2?")
     tmux.keys("y")
     tmux.wait_for("new game: deal 2", "Stock 88")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
-    games = {g.deal: g for g in store.games(store.local_player())}
+    games = {g.deal: g for g in store.games(PlayService(store).local_player())}
     assert set(games) == {1, 2} and games[1].abandoned

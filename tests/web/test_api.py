@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 
 from firstlast.engine import CANONICAL, MAX_DEAL, Game, Move, Position, Variant
 from firstlast.engine.record import record_to_text
+from firstlast.play import PlayService
 from firstlast.store import GameStore
 from firstlast.web import create_app
 
@@ -128,7 +129,7 @@ def test_cookie_is_created_on_first_write_with_safe_flags(client: TestClient, st
 
 
 def test_sign_in_link_accepts_only_known_players(client: TestClient, store: GameStore) -> None:
-    local = store.local_player()
+    local = PlayService(store).local_player()
     r = client.get("/?player=nobody-knows-this-one")
     assert r.status_code == 303 and r.headers["location"] == "/"
     assert "set-cookie" not in r.headers
@@ -170,8 +171,8 @@ def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> 
 def test_local_player_must_belong_to_the_store(store: GameStore) -> None:
     with pytest.raises(ValueError):
         create_app(store, local_player="not-a-player")
-    app = create_app(store, local_player=store.local_player())
-    assert app.state.local_player == store.local_player()
+    app = create_app(store, local_player=PlayService(store).local_player())
+    assert app.state.local_player == PlayService(store).local_player()
 
 
 # ---------------------------------------------------------------------------- new games and state
@@ -474,7 +475,8 @@ def test_a_game_changed_by_the_terminal_is_decided_on_the_stored_state(client: T
     assert client.post(f"/api/games/{gid}/moves", json={"move": "R4"}).status_code == 200
     terminal = store.load(gid)
     terminal.game.push("R5")
-    store.save(terminal)
+    with store.transaction() as tx:
+        tx.save(terminal)
     reference = Game(6, moves=["R4", "R5"])
     stale = Game(6, moves=["R4"])
     assert "R6" not in map(str, stale.legal_moves()) and "R6" in map(str, reference.legal_moves())
@@ -487,7 +489,8 @@ def test_a_game_changed_by_the_terminal_is_decided_on_the_stored_state(client: T
     client.post(f"/api/games/{gid}/restart")
     terminal = store.load(gid)
     terminal.game.push("R4")
-    store.save(terminal)
+    with store.transaction() as tx:
+        tx.save(terminal)
     r = client.post(f"/api/games/{gid}/restart")
     assert r.status_code == 200 and r.json()["state"]["moves"] == 0
     assert store.load(gid).game.moves == ()
@@ -878,10 +881,11 @@ def test_chance_with_the_real_odds_kernel(client: TestClient) -> None:
 def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
     # Every refusal has the declared Error shape, Starlette's own 404 and 405 too.
     r = client.get("/api/nothing")
-    assert r.status_code == 404 and r.json() == {"error": "not found", "code": "request.not_found", "params": {}}
-    r = client.delete("/api/games")
+    assert r.status_code == 404 and r.json() == {"error": "not found", "code": "request.not_found", "params": {},
+                                                  "text": "not found"}
+    r = client.delete("/api/games", headers={"accept-language": "ru"})
     assert r.status_code == 405 and r.json() == {"error": "method not allowed", "code": "request.method",
-                                                  "params": {}}
+                                                  "params": {}, "text": "такой метод не допускается"}
     assert client.get("/api/games").headers["cache-control"] == "no-store"
     assert client.get("/static/../store.py").status_code == 404
     assert client.get("/static/%2e%2e/app.py").status_code == 404
@@ -934,7 +938,7 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
             url = m.group(1) if m else None
         assert int(url.rsplit(":", 1)[1].strip("/")) > 0
         sign_in = proc.stdout.readline()
-        local = GameStore(db).local_player()
+        local = PlayService(GameStore(db)).local_player()
         assert sign_in.strip().endswith(f"{url}?player={local}")
         with httpx.Client(base_url=url, timeout=10) as http:
             assert http.get("/api/games").json() == {"games": []}

@@ -20,11 +20,12 @@ from starlette.testclient import TestClient
 from firstlast import i18n
 from firstlast.engine import Game, Position
 from firstlast.odds.live import ChanceEstimate
+from firstlast.play import PlayService
 from firstlast.play.story import story_of
 from firstlast.store import GameStore
 from firstlast.web import create_app
 from firstlast.web.context import WebGame
-from firstlast.web.errors import WEB_CODES
+from firstlast.web.errors import WEB_CODES, WebError
 from firstlast.web.routes import story as story_route
 from firstlast.web.server import sign_in_url
 
@@ -162,6 +163,19 @@ def test_a_move_is_announced_in_the_players_language(client: TestClient) -> None
     assert r.json()["announcement"] == "undone: ten of diamonds from the waste onto the stock"
 
 
+def test_a_language_changed_elsewhere_is_followed_from_the_next_read(client: TestClient, store: GameStore) -> None:
+    # A move's answer is worded in the language the play layer last read or wrote for the
+    # player (no settings read in the move's write job): another process's change (the
+    # terminal's) is followed from the page's next read of the settings.
+    gid = new_game(client, LOST_DEAL)["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "turn"}).json()["announcement"].startswith("ten")
+    player = client.cookies[next(iter(client.cookies.keys()))]
+    PlayService(store).update_settings(player, {"lang": "ru"})  # the terminal, say
+    assert client.get("/api/settings").json()["lang"] == "ru"
+    r = client.post(f"/api/games/{gid}/undo", json={})
+    assert r.json()["announcement"] == "отменено: десятка бубен со сборной кучки в колоду"
+
+
 def test_every_action_answer_has_one_announcement(client: TestClient) -> None:
     gid = new_game(client, LOST_DEAL)["id"]
     # Three forced moves: each move's words, in order, in one string.
@@ -220,21 +234,27 @@ def test_an_engine_refusal_carries_its_text_in_the_players_language(client: Test
         assert refusal["text"] and not re.search(r"\{\w+\}", refusal["text"])
 
 
-def test_refusals_that_are_not_the_engines_have_no_text(client: TestClient) -> None:
+def test_every_refusal_carries_its_text_in_the_players_language(client: TestClient) -> None:
     gid = new_game(client, LOST_DEAL)["id"]
     body = client.post(f"/api/games/{gid}/undo", json={}).json()
-    assert body["code"] == "undo.empty" and "text" not in body
+    assert body["code"] == "undo.empty" and body["text"] == body["error"] == "nothing to undo: no move has been made"
+    set_lang(client, "ru")
+    body = client.post(f"/api/games/{gid}/undo", json={}).json()
+    assert body["text"] == "отменять нечего: ходов ещё не было" and body["error"].startswith("nothing to undo")
     body = client.post(f"/api/games/{gid}/moves", json={"move": "R9"}).json()
-    assert body["code"] == "move.invalid" and "text" not in body
+    assert body["code"] == "move.invalid" and body["text"].startswith("ход не понят")
+    # The web's own refusals: in the language the page asks in (Accept-Language).
+    body = client.post("/api/games", content=b"{", headers={"content-type": "application/json",
+                                                             "accept-language": "ru"}).json()
+    assert body["code"] == "request.json" and body["text"] == "тело запроса — не JSON"
 
 
 def test_the_web_codes_have_english_sentences_for_every_param() -> None:
-    # Each web code's sentence is catalog-free English; its placeholders are its params,
-    # which the page's catalog keys (error.<code>) fill in its own language.
-    for code, (status, template) in WEB_CODES.items():
-        assert 400 <= status < 600 and template, code
-        names = set(re.findall(r"\{(\w+)[^}]*\}", template))
-        assert template.format(**dict.fromkeys(names, "x")), code
+    # Each web code's sentence is the catalog's; its placeholders are its declared params.
+    for code, (status, names) in WEB_CODES.items():
+        assert 400 <= status < 600, code
+        e = WebError(code, **dict.fromkeys(names, "x"))
+        assert str(e) == i18n.error_text(code, e.params, "en") and "{" not in str(e), code
 
 
 def test_the_doc_lists_every_web_code_with_its_params() -> None:
@@ -242,9 +262,9 @@ def test_the_doc_lists_every_web_code_with_its_params() -> None:
     section = doc.split("### The web's own codes", 1)[1].split("\n## ", 1)[0]
     rows = {m.group(1): m for m in re.finditer(r"^\| `([a-z_.]+)` \| (\d+) \| ([^|]*) \|", section, re.M)}
     assert set(rows) == set(WEB_CODES)
-    for code, (status, template) in WEB_CODES.items():
+    for code, (status, names) in WEB_CODES.items():
         assert int(rows[code].group(2)) == status, code
-        assert re.findall(r"`(\w+)`", rows[code].group(3)) == list(dict.fromkeys(re.findall(r"\{(\w+)", template)))
+        assert re.findall(r"`(\w+)`", rows[code].group(3)) == list(names)
 
 
 # ---------------------------------------------------------------------------- the story
@@ -396,7 +416,7 @@ def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------------- opening on a deal
 def test_the_sign_in_keeps_the_deal_to_open(client: TestClient, store: GameStore) -> None:
-    player = store.local_player()
+    player = PlayService(store).local_player()
     url = sign_in_url("http://127.0.0.1:8000/", player, 42, "r0w")
     assert url == f"http://127.0.0.1:8000/?player={player}&deal=42&variant=r0w"
     assert sign_in_url("http://h/", player) == f"http://h/?player={player}"

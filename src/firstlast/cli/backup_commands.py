@@ -1,6 +1,6 @@
 """``firstlast export`` and ``import``: the local player's backup (docs/backup.md).
 
-Both work on the local player (``store.local_player()``, the one the terminal game and
+Both work on the local player (``PlayService.local_player()``, the one the terminal game and
 ``firstlast play`` use) of the database ``--db`` names, through the play layer's one
 backup policy (``play/backup.py``). ``FILE`` ``-`` is standard output or input.
 """
@@ -15,10 +15,9 @@ from pathlib import Path
 import click
 
 from .. import i18n
-from ..play import PlayError, PlayService
+from ..play import GameStore, PlayError, PlayService, StoreError, default_db_path
 from ..play.backup import MAX_BACKUP_CHARS, ImportReport
 from ..recordfile import RecordFileError, read_record_file
-from ..store import GameStore, StoreError, default_db_path
 from .engine_commands import _record_file_text, _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
 from .options import FilePath
@@ -37,22 +36,8 @@ def _service(db: Path | None) -> PlayService:
 
 def error_text(e: PlayError) -> str:
     """A play-layer refusal (a backup's above all) in the current language, from its
-    code and parameters: a move the engine refused is said from the engine's code
-    (``i18n.refusal_text``/``invalid_text``); a sentence whose parameters do not fill
-    the catalog's keeps the play layer's English."""
-    lang = current_lang()
-    params = dict(e.params)
-    try:
-        if isinstance(params.get("refusal"), str):
-            params["reason"] = i18n.refusal_text(str(params["refusal"]), params, lang)
-        elif isinstance(params.get("invalid"), str):
-            params["reason"] = i18n.invalid_text(str(params["invalid"]), params, lang)
-    except (KeyError, ValueError):
-        pass
-    template = i18n.catalog(lang).get(f"error.{e.code}")
-    if template is None or not i18n.placeholders(template) <= set(params):
-        return e.message
-    return i18n.fill(template, params)
+    code and parameters (``i18n.error_text``, the one renderer of refusals)."""
+    return i18n.error_text(e.code, e.params, current_lang())
 
 
 def _local(play: PlayService) -> str:

@@ -37,7 +37,7 @@ def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playabl
         db: Path | None, resume: bool, no_chance: bool) -> None:
     """Play First and Last in the terminal (help: the catalog's ``cli.tui.help``)."""
     # Textual is imported here so the other commands start fast.
-    from ..store import GameStore, StoreError
+    from ..play import GameStore, StoreError
     from ..tui import FirstLastApp
 
     if not has_terminal():

@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from ..engine import MAX_DEAL
-from ..play import PlayError, parse_variant
-from ..store import GameStore, StoreError, default_db_path
+from ..play import GameStore, PlayError, StoreError, default_db_path, parse_variant
 from .lang import command, msg, option, os_error_text
 from .options import DealNumber, FilePath, WholeNumber, play_error_text
 
@@ -95,6 +94,10 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
     except (StoreError, sqlite3.Error) as e:
         # Before it listens, the server signs in the local player (a write the first time).
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
+    except PlayError as e:
+        if e.code != "storage":
+            raise
+        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e.params["reason"])) from None
     except OSError as e:
         error = os_error_text(e)
         raise click.ClickException(msg("cli.play.cannot_listen", host=host, port=port, error=error)) from None

@@ -13,11 +13,6 @@ RANK_CHARS: Final = "A23456789TJQK"
 SUIT_CHARS: Final = "cdhs"
 #: Russian court/ten indices, as players of the original would write them.
 RANK_CHARS_RU: Final = ("Т", "2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К")
-RANK_NAMES: Final = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
-)
-SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 RANKS: Final = 13
 DECK_SIZE: Final = 104
 
@@ -86,12 +81,6 @@ CARDS: Final[tuple[Card, ...]] = tuple(Card.__new__(Card, i) for i in range(DECK
 def rank_char(rank: int) -> str:
     """``rank_char(10) == 'T'``."""
     return RANK_CHARS[rank - 1]
-
-
-def rank_phrase(rank: int) -> str:
-    """``rank_phrase(1) == 'an ace'``, ``rank_phrase(12) == 'a queen'``: for messages."""
-    name = RANK_NAMES[rank - 1]
-    return ("an " if name[0] in "ae" else "a ") + name
 
 
 def next_rank(rank: int) -> int:

@@ -34,38 +34,38 @@ class InvalidPlaceError(InvalidMoveError):
         )
 
 
-#: Every refusal of the rules: code -> (rule, English template). The code and its
-#: parameters are the refusal; the sentence is one rendering of it, so faces can say it
-#: in their own language without reading it. Parameters: ``card`` (notation, e.g.
-#: ``Qh``), ``pile``/``place``/``source``/``base`` (a place's one name, ``places.PLACE_NAMES``:
-#: ``P1``, ``R3``, ``F8``, ``waste``), ``where`` (English only: the place, or "the waste"),
-#: ``need`` (rank 1…13) and ``need_phrase`` (English only).
-REFUSALS: Final[dict[str, tuple[str, str]]] = {
-    "R11.won": ("R11", "the game is over: all piles are complete (R11)"),
-    "R11.stuck": ("R11", "the game is over: nothing fits and nothing is left to turn (R11)"),
-    "R9.play_before_turn": ("R9", "a card that fits must be played before turning (R9)"),
-    "R9.stock_empty": ("R9", "the stock is empty: nothing to turn (R9); redeal instead (R10)"),
-    "R9.play_before_redeal": ("R9", "a card that fits must be played before redealing (R9)"),
-    "R10.stock_left": ("R10", "redeal only when the stock is empty (R10)"),
-    "R10.waste_empty": ("R10", "nothing to redeal: the waste is empty (R10)"),
-    "R10.none_left": ("R10", "no redeals left (R10, V1)"),
-    "R6.waste": ("R6", "the waste's top card is not a source in these rules (R6; variant V2 allows it)"),
-    "R5.done": ("R5", "{source} is already on its pile {pile} (R5)"),
-    "R5.early": ("R5", "{source} goes onto {pile} only as its 13th card, when the pile holds 12 (R5)"),
-    "V3.not_privileged": ("V3", "the last first-row card is not privileged in this variant (V3)"),
-    "R8.fixed": ("R8", "first-row cards never move, except the privileged last card (R8) and a full pile's own "
-                       "base (R5)"),
-    "R6.empty": ("R6", "{where} is empty"),
-    "R5.base_only": ("R5", "{pile} holds 12 cards: its 13th card is {base} itself, never another card of that rank"
-                           " (R5)"),
-    "R4.rank": ("R4", "{card} does not fit {pile}, which needs {need_phrase} (R4)"),
-    "R8.first": ("R8", "the privileged card {card} at F8 must go first (R8)"),
+#: Every refusal of the rules: code -> (rule, its parameters). The code and its
+#: parameters *are* the refusal; its words are the catalogs' (``refusal.<code>`` in
+#: ``i18n/en.json`` and ``ru.json``, said by ``i18n.refusal_text``), so that every face
+#: says it alike in its own language. Parameters: ``card`` (notation, e.g. ``Qh``),
+#: ``pile``/``place``/``source``/``base`` (a place's one name, ``places.PLACE_NAMES``:
+#: ``P1``, ``R3``, ``F8``, ``waste``) and ``need`` (the rank the pile needs, 1…13).
+REFUSALS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "R11.won": ("R11", ()),
+    "R11.stuck": ("R11", ()),
+    "R9.play_before_turn": ("R9", ()),
+    "R9.stock_empty": ("R9", ()),
+    "R9.play_before_redeal": ("R9", ()),
+    "R10.stock_left": ("R10", ()),
+    "R10.waste_empty": ("R10", ()),
+    "R10.none_left": ("R10", ()),
+    "R6.waste": ("R6", ()),
+    "R5.done": ("R5", ("source", "pile")),
+    "R5.early": ("R5", ("source", "pile")),
+    "V3.not_privileged": ("V3", ()),
+    "R8.fixed": ("R8", ()),
+    "R6.empty": ("R6", ("place",)),
+    "R5.base_only": ("R5", ("pile", "base")),
+    "R4.rank": ("R4", ("card", "pile", "need")),
+    "R8.first": ("R8", ("card",)),
 }
 
 
 class IllegalMoveError(FirstLastError):
     """A well-formed move that the rules forbid in this position: ``rule`` names the rule,
-    ``code`` (a key of ``REFUSALS``) and ``params`` say exactly why."""
+    ``code`` (a key of ``REFUSALS``) and ``params`` say exactly why. ``str()`` is the code
+    and its parameters, language-free (``R4.rank (card=8s, pile=P1, need=12)``); the
+    sentence a player reads is ``firstlast.i18n.refusal_text(e.code, e.params, lang)``."""
 
     def __init__(self, message: str, rule: str, code: str | None = None,
                  params: dict[str, str | int] | None = None) -> None:
@@ -76,9 +76,12 @@ class IllegalMoveError(FirstLastError):
 
     @classmethod
     def of(cls, code: str, **params: str | int) -> IllegalMoveError:
-        """The refusal ``code`` with its parameters, its sentence made from them."""
-        rule, template = REFUSALS[code]
-        return cls(template.format(**params), rule, code, params)
+        """The refusal ``code`` with its parameters (exactly those ``REFUSALS`` names)."""
+        rule, names = REFUSALS[code]
+        if set(params) != set(names):
+            raise TypeError(f"refusal {code} takes the parameters {names}, not {tuple(params)}")
+        shown = ", ".join(f"{name}={params[name]}" for name in names)
+        return cls(f"{code} ({shown})" if shown else code, rule, code, params)
 
 
 class InvalidPositionError(FirstLastError):

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from .cards import CARDS, Card, clip, next_rank, rank_phrase
+from .cards import CARDS, Card, clip, next_rank
 from .errors import IllegalMoveError, InvalidMoveError
 from .places import FIRST, RESERVE, ROW, SOURCE_ALIASES, SOURCES, STOCK, WASTE, Place
 from .places import PILES as PILE_PLACES
@@ -322,12 +322,11 @@ class Position:
                 raise IllegalMoveError.of("R8.fixed")
         card = self.card_at(src)
         if card is None:
-            raise IllegalMoveError.of("R6.empty", place=src.value, where="the waste" if src is WASTE else src.value)
+            raise IllegalMoveError.of("R6.empty", place=src.value)
         if full:
             raise IllegalMoveError.of("R5.base_only", pile=pk.value, base=FIRST[k].value)
         if card.rank != need:
-            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk.value, need=need,
-                                      need_phrase=rank_phrase(need))
+            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk.value, need=need)
         raise IllegalMoveError.of("R8.first", card=str(self.first[PILES - 1]))
 
     # ------------------------------------------------------------ applying

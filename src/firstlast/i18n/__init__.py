@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Final, Literal, Protocol
@@ -138,24 +138,65 @@ def ordinal(n: int, lang: str) -> str:
 
 
 # ------------------------------------------------------------------ refusals
+#: The refusals' parameters that name a place (``engine.errors.REFUSALS``).
+_PLACE_PARAMS: Final = frozenset({"pile", "place", "source", "base"})
+
+
 def refusal_text(code: str, params: Mapping[str, object], lang: str) -> str:
     """The engine's refusal ``code`` (a key of ``engine.errors.REFUSALS``) with its
-    ``params``, in ``lang``. English is the engine's own sentence, notation and all;
-    Russian speaks the card and the rank in words and keeps the place labels the table
-    shows (P1, F8, R3)."""
+    ``params``, in ``lang``: "the eight of spades does not fit pile 1, which needs a
+    queen (R4)". The template ``refusal.<code>`` chooses the words: ``{card}`` is the
+    card in words, ``{need}`` the needed rank with its article ("a queen"; Russian "дама"),
+    a place parameter ``{pile}`` is the place in words ("pile 1") and ``{pile_label}``
+    the label the table shows (``P1``). A code that is not the engine's is a ``KeyError``."""
     template = catalog(lang)[f"refusal.{code}"]
     values: dict[str, object] = {}
     for name in placeholders(template):
-        if name == "need_phrase":
-            values[name] = rank_name(int(str(params["need"])), lang, article=True)
-        elif name == "where":
-            place = str(params.get("place", params.get("where", "")))
-            values[name] = place_name("W", lang) if place in ("W", _WASTE) else place
-        elif name == "card" and lang != "en":
-            values[name] = card_name(str(params["card"]), lang)
+        base = name.removesuffix("_label")
+        value = params[base]
+        if base == "card":
+            values[name] = card_name(str(value), lang)
+        elif base == "need":
+            values[name] = rank_name(int(str(value)), lang, article=True)
+        elif base in _PLACE_PARAMS:
+            values[name] = str(value) if name != base else place_name(str(value), lang)
         else:
-            values[name] = params[name]
+            values[name] = value
     return fill(template, values)
+
+
+def error_text(code: str, params: Mapping[str, object], lang: str) -> str:
+    """Any coded refusal a face shows — the play layer's (``play.errors.CODES``), the
+    web's (``web.errors.WEB_CODES``) — in ``lang``, from ``error.<code>``. The engine's
+    refusal or syntax error behind it (``params["refusal"]``, ``params["invalid"]``) is
+    said in words and fills ``{reason}``; a ``move.illegal`` is that refusal itself.
+    The one renderer of refusals: the English of an error's ``str()`` is this too."""
+    try:
+        return _error_text(code, tuple(params.items()), lang)
+    except TypeError:  # a parameter that cannot be hashed: said afresh
+        return _error_words(code, params, lang)
+
+
+@lru_cache(maxsize=4096)
+def _error_text(code: str, params: tuple[tuple[str, object], ...], lang: str) -> str:
+    # The same refusal recurs from table to table (the web sends each table's refusals
+    # in words): a pure function of its code and parameters, said once.
+    return _error_words(code, dict(params), lang)
+
+
+def _error_words(code: str, params: Mapping[str, object], lang: str) -> str:
+    values = dict(params)
+    refusal, invalid = params.get("refusal"), params.get("invalid")
+    try:
+        if isinstance(refusal, str):
+            values["reason"] = refusal_text(refusal, params, lang)
+            if code == "move.illegal":
+                return str(values["reason"])
+        elif isinstance(invalid, str):
+            values["reason"] = invalid_text(invalid, params, lang)
+    except (KeyError, ValueError):
+        pass  # parameters that do not fit the code: the sentence the error came with stands
+    return fill(catalog(lang)[f"error.{code}"], values)
 
 
 # ------------------------------------------------------------------ syntax errors

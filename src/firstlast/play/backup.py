@@ -219,9 +219,8 @@ def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[st
         try:
             game.push(read_move(text))
         except IllegalMoveError as e:
-            params = {k: v for k, v in e.params.items() if k not in ("need_phrase", "where")}
             raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
-                            rule=e.rule, refusal=e.code, **params) from None
+                            rule=e.rule, refusal=e.code, **e.params) from None
         except InvalidMoveError as e:
             raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
                             invalid=e.code, **e.params) from None

@@ -2,7 +2,8 @@
 
 Faces never read the English sentence to decide anything: the web maps ``kind`` to an
 HTTP status and sends ``code`` and ``params``; the terminal shows the sentence in its
-status line. ``message`` is the English rendering, made from the code's template.
+status line. ``message`` is the English sentence, from the catalog (``i18n.error_text``,
+the one renderer of every refusal: other languages are said by it too).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from ..engine.errors import FirstLastError
+from ..i18n import error_text
 
 #: ``invalid``: the request itself is malformed or out of range (nothing was tried);
 #: ``illegal``: well formed, but the rules or the game's state refuse it now;
@@ -19,42 +21,42 @@ from ..engine.errors import FirstLastError
 #: usable right now, or the program is stopping.
 Kind = Literal["invalid", "illegal", "not_found", "conflict", "busy", "unavailable"]
 
-#: Every code, its kind and its English template (``str.format`` over the params).
-CODES: Final[dict[str, tuple[Kind, str]]] = {
-    "deal.invalid": ("invalid", "a deal number is a whole number 0…{max} written in digits 0-9, not {text!r}"),
-    "deal.range": ("invalid", "deal numbers go from 0 to {max}"),
-    "variant.invalid": ("invalid", "not a variant: {text!r} (a token such as r3, ru, r0w, r3n)"),
-    "variant.redeals": ("invalid", "redeals must be unlimited or a whole number 0…{max}"),
-    "variant.field": ("invalid", "variant.{field} {reason}"),
-    "move.invalid": ("invalid", "{reason}"),
-    "move.illegal": ("illegal", "{reason}"),
-    "game.over": ("illegal", "the game is over: there is no move to make (R11)"),
-    "undo.empty": ("illegal", "nothing to undo: no move has been made"),
-    "redo.empty": ("illegal", "nothing to redo"),
-    "next.none": ("illegal", "there is no game on the table to take the next deal from"),
-    "again.none": ("illegal", "there is no game on the table to play again"),
-    "game.unknown": ("not_found", "no such game"),
-    "game.changed": ("conflict", "the game was changed elsewhere (another window or the terminal); "
-                                 "showing the saved game"),
-    "game.busy": ("conflict", "the game was changed elsewhere at the same moment; reload it"),
-    "record.invalid": ("invalid", "bad record: {reason}"),
-    "record.empty": ("invalid", "the record is empty"),
-    "backup.too_large": ("invalid", "the backup is too large (at most {max} MiB)"),
-    "backup.json": ("invalid", "the backup is not JSON (line {line}, column {column})"),
-    "backup.format": ("invalid", 'not a firstlast backup (a JSON object with "format": "firstlast-backup")'),
-    "backup.version": ("invalid", "the backup is of version {version}; this firstlast reads version {supported}"),
-    "backup.field": ("invalid", "the backup is damaged: {where}: {reason}"),
-    "backup.too_many": ("invalid", "the backup holds {count} games; at most {max} are restored at once"),
-    "backup.too_long": ("invalid", "the backup's games hold {count} moves in all; at most {max} are checked at once"),
-    "backup.game": ("invalid", "game {n} of the backup (deal {deal}) does not replay: move {move} ({token}): {reason}"),
-    "settings.unknown": ("invalid", "unknown setting {key!r} (expected {expected})"),
-    "settings.value": ("invalid", "{key} {reason}"),
+#: Every code and its kind. Its words are the catalogs' (``error.<code>`` in
+#: ``i18n/en.json`` and ``ru.json``), said by ``i18n.error_text``.
+CODES: Final[dict[str, Kind]] = {
+    "deal.invalid": "invalid",
+    "deal.range": "invalid",
+    "variant.invalid": "invalid",
+    "variant.redeals": "invalid",
+    "variant.field": "invalid",
+    "move.invalid": "invalid",
+    "move.illegal": "illegal",
+    "game.over": "illegal",
+    "undo.empty": "illegal",
+    "redo.empty": "illegal",
+    "next.none": "illegal",
+    "again.none": "illegal",
+    "game.unknown": "not_found",
+    "game.changed": "conflict",
+    "game.busy": "conflict",
+    "record.invalid": "invalid",
+    "record.empty": "invalid",
+    "backup.too_large": "invalid",
+    "backup.json": "invalid",
+    "backup.format": "invalid",
+    "backup.version": "invalid",
+    "backup.field": "invalid",
+    "backup.too_many": "invalid",
+    "backup.too_long": "invalid",
+    "backup.game": "invalid",
+    "settings.unknown": "invalid",
+    "settings.value": "invalid",
     # The variant's rules refusing the request (no deal drawn came out), not a failure: 409.
-    "winnable.none": ("illegal", "found no deal that comes out under {variant} in {tries} tries"),
-    "winnable.busy": ("busy", "already looking for a deal that comes out; try again in a moment"),
-    "backup.busy": ("busy", "another backup is being restored; try again in a moment"),
-    "storage": ("unavailable", "the game store cannot be used right now: {reason}"),
-    "stopping": ("unavailable", "the game is stopping: nothing was done"),
+    "winnable.none": "illegal",
+    "winnable.busy": "busy",
+    "backup.busy": "busy",
+    "storage": "unavailable",
+    "stopping": "unavailable",
 }
 
 
@@ -62,11 +64,10 @@ class PlayError(FirstLastError):
     """A refused request: ``code`` (a key of ``CODES``), ``params`` and ``kind``."""
 
     def __init__(self, code: str, **params: object) -> None:
-        kind, template = CODES[code]
         self.code = code
-        self.kind: Kind = kind
+        self.kind: Kind = CODES[code]
         self.params = params
-        super().__init__(template.format(**params))
+        super().__init__(error_text(code, params, "en"))
 
     @property
     def message(self) -> str:

@@ -18,20 +18,22 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final, Literal, TypeVar
+from typing import Final, Literal, TypeVar, assert_never
 
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
+from ..engine import Game, IllegalMoveError, Move, Movement, Step, Variant
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
 from . import backup, deals
+from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .errors import PlayError
 from .settings import Settings
-from .stats import Stats, compute
+from .stats import Stats, compute, keep_result
 from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
 
 T = TypeVar("T")
@@ -40,11 +42,12 @@ T = TypeVar("T")
 #: ``winnable`` (a random deal that comes out).
 StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
 START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
-ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
+#: The store's note (``Transaction.meta``) of this machine's own player.
+LOCAL_PLAYER: Final = "local_player"
+#: Players whose settings a service remembers (``known_settings``).
+SETTINGS_KNOWN: Final = 4096
 #: A changed game whose save lost a race is re-decided on the stored game this often.
 SAVE_ATTEMPTS: Final = 3
-#: ``step`` makes at most this many forced moves in one call (a whole game is ~1,000).
-MAX_STEPS: Final = 100_000
 #: Searches for a deal that comes out under way at once, for all players together (each
 #: holds a caller's thread while its chunks take turns in the helper process); one
 #: player has at most one. More are refused ``winnable.busy`` at once.
@@ -56,14 +59,12 @@ class ActionResult:
     """What an action did: the game as now stored, the steps made (for an undo, the
     step taken back), the card movements in order (for an undo, those that put the
     cards back) and whether it put a new game on the table (restart of a finished
-    game). ``settings``: the player's settings, read in the action's own transaction
-    so that a face can word the answer in the player's language without another read."""
+    game)."""
 
     stored: StoredGame
     steps: tuple[Step, ...]
     movements: tuple[Movement, ...]
     new_game: bool = False
-    settings: Settings | None = None
 
     @property
     def move(self) -> Move | None:
@@ -87,6 +88,10 @@ class PlayService:
         self._cache = GameCache(CACHED_GAMES)
         self._writer = GroupWriter(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
+        # Players' settings as this service last read or wrote them (``known_settings``).
+        self._settings: OrderedDict[str, Settings] = OrderedDict()
+        self._settings_lock = threading.Lock()
+        self._settings_writes = 0  # so that a read that began before a write cannot undo its note
         # Winnable searches under way (``_winnable``): by player (None: a new player's).
         self._searches: list[str | None] = []
         self._searches_lock = threading.Lock()
@@ -162,11 +167,22 @@ class PlayService:
 
     def local_player(self) -> str:
         """This machine's own player (the terminal plays as it; ``firstlast play``
-        signs the browser in as it)."""
-        try:
-            return self.store.local_player()
-        except (StoreError, sqlite3.Error) as e:
-            raise storage_error(e) from None
+        signs the browser in as it): made the first time it is asked for, and noted in
+        the store, so that every face and process finds the same one."""
+        with self._read() as tx:
+            pid = tx.meta(LOCAL_PLAYER)
+        if pid is None:
+            def job(tx: Transaction) -> str:
+                found = tx.meta(LOCAL_PLAYER)  # under the write lock: another process may have made it
+                if found is not None:
+                    return found
+                made = tx.new_player()
+                tx.set_meta(LOCAL_PLAYER, made)
+                return made
+
+            pid = self._write(job)
+        self._known.add(pid)
+        return pid
 
     # ------------------------------------------------------------ sessions
     def current(self, player: str | None) -> StoredGame | None:
@@ -290,7 +306,7 @@ class PlayService:
             pid = self._player_or_new(tx, player)
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
-            stored = tx.insert(pid, game, "imported")
+            stored = _insert(tx, pid, game, "imported")
             self._cache.put(stored)
             return stored
 
@@ -333,7 +349,7 @@ class PlayService:
 
     def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
                       table: StoredGame | None) -> StoredGame:
-        stored = tx.insert(player, game, origin)
+        stored = _insert(tx, player, game, origin)
         self._leave(tx, table)
         tx.set_current(player, stored.id)
         return stored
@@ -362,22 +378,22 @@ class PlayService:
         self._cache.drop(table.id)
 
     # ------------------------------------------------------------ actions
-    def act(self, player: str | None, game_id: str, action: ActionName, argument: str | int | None = None,
-            version: int | None = None) -> ActionResult:
-        """Do ``action`` on ``player``'s game and commit it before answering (see
+    def act(self, player: str | None, game_id: str, command: Command, version: int | None = None) -> ActionResult:
+        """Do ``command`` on ``player``'s game and commit it before answering (see
         ``_act_job`` for the conflict policy)."""
-        return self._write(self._act_job(player, game_id, action, argument, version))
+        return self._write(self._act_job(player, game_id, command, version))
 
-    async def act_async(self, player: str | None, game_id: str, action: ActionName,
-                        argument: str | int | None = None, version: int | None = None) -> ActionResult:
+    async def act_async(self, player: str | None, game_id: str, command: Command,
+                        version: int | None = None) -> ActionResult:
         """``act`` for an event loop: the job is queued to the group writer and awaited,
         with no worker thread of the caller's own (the writer's thread commits the batch
         and wakes the loop), so that a server pays no thread hop per move."""
-        return await self._writer.run_async(self._act_job(player, game_id, action, argument, version))
+        return await self._writer.run_async(self._act_job(player, game_id, command, version))
 
-    def _act_job(self, player: str | None, game_id: str, action: ActionName, argument: str | int | None,
+    def _act_job(self, player: str | None, game_id: str, command: Command,
                  version: int | None) -> Callable[[Transaction], ActionResult]:
-        """The write job of an action: do ``action`` on ``player``'s game.
+        """The write job of an action: do ``command`` on ``player``'s game, and only that
+        (no settings read, nothing worded: the face does that outside the write).
 
         Conflict policy (docs/play.md): with ``version`` — the version the face last
         showed — an action on a game saved elsewhere since then is refused with
@@ -389,7 +405,8 @@ class PlayService:
         """
         if player is None:
             raise PlayError("game.unknown")
-        fn = self._action(action, argument)
+        if not isinstance(command, Command):  # a caller that is not type-checked
+            raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
             for _ in range(SAVE_ATTEMPTS):
@@ -410,11 +427,12 @@ class PlayService:
                     self._cache.put(stored)
                     raise PlayError("game.changed", version=stored.version)
                 try:
-                    result = fn(tx, stored)
+                    result = self._apply(tx, stored, command)
                 except PlayError:
                     self._cache.put(stored)  # refused: the engine changed nothing
                     raise
                 if result.stored is stored and result.steps:
+                    keep_result(stored)
                     try:
                         tx.save(stored)
                     except StoreConflict:
@@ -429,45 +447,34 @@ class PlayService:
                     result.stored.abandoned = None
                     result.stored.version += 1
                 self._cache.put(result.stored)
-                if player is not None:
-                    result.settings = Settings.from_stored(tx.settings(player))
                 return result
             raise PlayError("game.busy")
 
         return job
 
-    def _action(self, action: ActionName, argument: str | int | None) -> Callable[[Transaction, StoredGame],
-                                                                                    ActionResult]:
-        if action == "move":
-            if not isinstance(argument, str | Move):
-                raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or W")
-            try:
-                move = Move.parse(argument) if isinstance(argument, str) else argument
-            except InvalidMoveError as e:
-                # The engine's code and parameters travel on, so a face can word it (i18n.invalid_text).
-                raise PlayError("move.invalid", reason=str(e), invalid=e.code, **e.params) from None
-            return lambda tx, s: _play(s, move)
-        if action == "step":
-            n = 1 if argument is None else argument
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
-                raise PlayError("move.invalid", reason=f"steps must be a whole number 1…{MAX_STEPS}")
-            return lambda tx, s: _steps(s, n)
-        if action == "advance":
-            return lambda tx, s: _advance(s)
-        if action == "undo":
-            return lambda tx, s: _undo(s)
-        if action == "redo":
-            return lambda tx, s: _redo(s)
-        if action == "restart":
-            return self._restart
-        raise PlayError("move.invalid", reason=f"not an action: {action!r}")
+    def _apply(self, tx: Transaction, stored: StoredGame, command: Command) -> ActionResult:
+        """What ``command`` does to ``stored`` (the one dispatch of every action)."""
+        match command:
+            case MakeMove(move=move):
+                return _play(stored, move)
+            case Steps(n=n):
+                return _steps(stored, n)
+            case Advance():
+                return _advance(stored)
+            case Undo():
+                return _undo(stored)
+            case Redo():
+                return _redo(stored)
+            case Restart():
+                return self._restart(tx, stored)
+        assert_never(command)
 
     def _restart(self, tx: Transaction, stored: StoredGame) -> ActionResult:
         """Back to the deal. A game that has reached a result keeps it: restarting it
         opens a new attempt at the same deal (a new game on the table), so a result
         is never erased. An unfinished game is rewound; its moves can be redone."""
         if stored.result is not None:
-            fresh = tx.insert(stored.player, Game(stored.game.deal, stored.game.variant))
+            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant))
             return ActionResult(fresh, (), (), new_game=True)
         game = stored.game
         undone: list[Step] = []
@@ -481,22 +488,22 @@ class PlayService:
 
     # ------------------------------------------------------------ conveniences
     def move(self, player: str | None, game_id: str, move: str | Move, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, "move", move if isinstance(move, str) else str(move), version)
+        return self.act(player, game_id, MakeMove.parse(move), version)
 
     def step(self, player: str | None, game_id: str, n: int = 1, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, "step", n, version)
+        return self.act(player, game_id, Steps.of(n), version)
 
     def advance(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, "advance", None, version)
+        return self.act(player, game_id, Advance(), version)
 
     def undo(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, "undo", None, version)
+        return self.act(player, game_id, Undo(), version)
 
     def redo(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, "redo", None, version)
+        return self.act(player, game_id, Redo(), version)
 
     def restart(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, "restart", None, version)
+        return self.act(player, game_id, Restart(), version)
 
     # ------------------------------------------------------------ backups
     def export_backup(self, player: str | None) -> str:
@@ -528,6 +535,7 @@ class PlayService:
 
         report = self._write(job)
         self._known.add(report.player)
+        self._note_settings(report.player, None)  # the backup's may have been taken: read them again
         return report
 
     # ------------------------------------------------------------ statistics
@@ -546,8 +554,38 @@ class PlayService:
     def settings(self, player: str | None) -> Settings:
         if player is None:
             return Settings()
+        with self._settings_lock:
+            writes = self._settings_writes
         with self._read() as tx:
-            return Settings.from_stored(tx.settings(player))
+            settings = Settings.from_stored(tx.settings(player))
+        self._note_settings(player, settings, read_after=writes)
+        return settings
+
+    def known_settings(self, player: str | None) -> Settings | None:
+        """``player``'s settings as this service last read or wrote them, with no store
+        call (``None``: not known yet: ask ``settings``). A face words an action's answer
+        in the player's language from this, so that the action's write job reads no
+        settings; a change another process made is seen at this service's next
+        ``settings`` read (a page's every load and new game reads them)."""
+        if player is None:
+            return Settings()
+        with self._settings_lock:
+            return self._settings.get(player)
+
+    def _note_settings(self, player: str, settings: Settings | None, read_after: int | None = None) -> None:
+        """Remember ``player``'s settings as now stored (``None``: forget them); a read
+        (``read_after``: the writes noted when it began) is not noted if a write was
+        noted meanwhile (it may be older)."""
+        with self._settings_lock:
+            if read_after is None:
+                self._settings_writes += 1
+            elif read_after != self._settings_writes:
+                return
+            self._settings.pop(player, None)
+            if settings is not None:
+                self._settings[player] = settings
+                while len(self._settings) > SETTINGS_KNOWN:
+                    self._settings.popitem(last=False)
 
     def update_settings(self, player: str | None, changes: Mapping[str, object]) -> PlayerSettings:
         """Apply ``changes`` (checked first: a refused change stores nothing, not even
@@ -562,14 +600,23 @@ class PlayService:
 
         answer = self._write(job)
         self._known.add(answer.player)
+        self._note_settings(answer.player, answer.settings)
         return answer
 
 
 # ---------------------------------------------------------------------------- the actions
+def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played"
+            ) -> StoredGame:
+    """Store ``game`` as a new game of ``player`` (with its result, if it has reached one)."""
+    stored = StoredGame.new(player, game, origin)
+    keep_result(stored)
+    tx.insert(stored)
+    return stored
+
+
 def refusal(move: Move, error: IllegalMoveError) -> PlayError:
     """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", reason=str(error), rule=error.rule, move=str(move), refusal=error.code,
-                     **{k: v for k, v in error.params.items() if k not in ("need_phrase", "where")})
+    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
 
 
 def _play(stored: StoredGame, move: Move) -> ActionResult:

@@ -16,7 +16,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import Variant
-from ..store import ResultRow
+from ..store import ResultRow, StoredGame, timestamp
+
+
+def keep_result(stored: StoredGame) -> None:
+    """The first end ``stored`` reaches is its result, kept forever (R11: won or lost):
+    its outcome, score, passes and time are set once, when the position first ends, and
+    never changed after (an undo after the end, or a redo to another end, leaves them).
+    Called on every game before it is stored (``Transaction.insert``, ``.save``); the
+    store writes the fields as they are."""
+    pos = stored.game.position
+    if stored.result is None and pos.status != "playing":
+        stored.result, stored.result_score, stored.result_passes = pos.status, pos.score, pos.passes
+        stored.finished = timestamp()
 
 
 @dataclass

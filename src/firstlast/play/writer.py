@@ -51,7 +51,7 @@ from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
 from .. import runtime
-from ..store import GameStore, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
+from ..store import GameStore, StoreConflict, StoredGame, StoreError, Transaction, TransactionBroken, UnknownGame
 from .errors import PlayError
 
 T = TypeVar("T")
@@ -315,15 +315,13 @@ class GroupWriter:
 
     @staticmethod
     def _one(tx: Transaction, job: _Job[object]) -> None:
-        db = tx.db
-        db.execute("SAVEPOINT job")
         try:
-            job.value = job.fn(tx)
-        except Exception as e:  # the job's own failure: it alone is answered with it
+            with tx.savepoint():
+                job.value = job.fn(tx)
+        except TransactionBroken:
+            raise  # its writes could not be undone: the batch fails (nothing of it is stored)
+        except Exception as e:  # the job's own failure, its writes undone: it alone is answered with it
             job.error = _as_play_error(e)
-            # Undo what the job wrote; if even that fails, the batch fails (raises).
-            db.execute("ROLLBACK TO job")
-        db.execute("RELEASE job")
 
 
 def _as_play_error(e: Exception) -> Exception:

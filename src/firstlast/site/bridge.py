@@ -30,7 +30,7 @@ from urllib.parse import unquote, urlsplit
 from starlette.types import Message
 
 from .. import runtime
-from ..store import GameStore
+from ..play import GameStore, PlayService
 from ..web.app import create_app
 from ..web.context import COOKIE
 from ..web.errors import WebError, web_error
@@ -66,9 +66,9 @@ class Bridge:
         self.port = parts.port or (443 if parts.scheme == "https" else 80)
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.store = GameStore(db_path)
-        self.player = self.store.local_player()
-        self.app = create_app(self.store, local_player=self.player, bind_host=parts.hostname)
-        self._play = self.app.state.play
+        self._play = PlayService(self.store)
+        self.player = self._play.local_player()
+        self.app = create_app(self._play, local_player=self.player, bind_host=parts.hostname)
         self._cookie = f"{COOKIE}_{self.port}={self.player}"
 
     @property

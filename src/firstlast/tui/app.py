@@ -28,10 +28,8 @@ from textual.widgets import Footer, Static
 from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK, WASTE
 from ..i18n import announce, describe_variant, plural, t
-from ..play import PlayError, StartKind
-from ..play.service import ActionName
+from ..play import ActionName, GameStore, PlayError, StartKind
 from ..play.table import controls
-from ..store import GameStore
 from . import cards as C
 from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
 from .dialogs import (

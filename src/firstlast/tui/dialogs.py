@@ -18,10 +18,9 @@ from textual.widgets.option_list import Option
 
 from ..engine import Variant
 from ..i18n import book_text, describe_variant, help_markdown, percent_number, plural, t
-from ..play import MAX_REDEALS, PlayError, PlayService, Stats, parse_deal, parse_variant
+from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.settings import parse_redeals
 from ..recordfile import RecordFileError, read_record_file
-from ..store import GameSummary
 from .messages import error_text
 from .words import binding, localize, other
 

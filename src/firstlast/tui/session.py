@@ -17,9 +17,18 @@ from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
 from ..i18n import t
-from ..play import ActionResult, PlayError, PlayService, Settings, StartKind, leaving
-from ..play.service import ActionName
-from ..store import GameStore, StoredGame
+from ..play import (
+    ActionName,
+    ActionResult,
+    GameStore,
+    PlayError,
+    PlayService,
+    Settings,
+    StartKind,
+    StoredGame,
+    command,
+    leaving,
+)
 from .messages import error_text
 
 
@@ -104,9 +113,11 @@ class Session:
 
     # ------------------------------------------------------------ doing
     def act(self, action: ActionName, argument: str | int | None = None) -> Done:
-        """Ask the play layer for ``action`` on the game shown, at the version shown."""
+        """Ask the play layer for ``action`` (its typed command, ``play.command``) on the
+        game shown, at the version shown."""
         try:
-            result: ActionResult = self.play.act(self.player, self.stored.id, action, argument, self.stored.version)
+            result: ActionResult = self.play.act(self.player, self.stored.id, command(action, argument),
+                                                 self.stored.version)
         except PlayError as e:
             if e.code in ("game.changed", "game.unknown"):
                 self.follow()  # show what is saved (or whatever is on the table now)

@@ -28,8 +28,7 @@ from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
-from ..play import PlayError
-from ..store import GameStore, StoreError
+from ..play import GameStore, PlayError, PlayService, StoreError
 from . import errors
 from .context import Handler, WebGame
 from .middleware import Guard, Headers, Static
@@ -64,18 +63,20 @@ class TemplateRoute(Route):
         return super().matches(scope)
 
 
-def create_app(store: GameStore, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
+def create_app(store: GameStore | PlayService, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
                site_url: str | None = None) -> Starlette:
-    """The browser game over ``store``. ``local_player`` is the player the terminal game
-    uses (``store.local_player()``); it is kept as ``app.state.local_player`` so that
+    """The browser game over ``store`` (or over a play layer already made on one).
+    ``local_player`` is the player the terminal game uses
+    (``PlayService.local_player()``); it is kept as ``app.state.local_player`` so that
     ``firstlast play`` can open the browser signed in as it (``/?player=…``).
     ``bind_host``: the address the server listens on; with the loopback names, the only
     names the ``Host`` header may carry. ``site_url``: where the player's static site
     is online (``firstlast site build``, docs/site.md): the page shares deals as links
     to it, since a link to this server reaches no one else."""
-    if local_player is not None and not store.has_player(local_player):
+    play = store if isinstance(store, PlayService) else PlayService(store)
+    if local_player is not None and play.known_player(local_player) is None:
         raise ValueError("local_player is not a player of this store")
-    web = WebGame(store, local_player, site_url=site_url)
+    web = WebGame(play, local_player, site_url=site_url)
     routes: list[BaseRoute] = []
     literal = frozenset(e.path for e in ENDPOINTS if "{" not in e.path)
     for e in ENDPOINTS:
@@ -94,8 +95,8 @@ def create_app(store: GameStore, *, local_player: str | None = None, bind_host: 
     )
     app.add_middleware(Guard, bind_host=bind_host)
     app.add_middleware(Headers)  # outermost: refusals carry the safety headers too
-    app.state.store = store
-    app.state.play = web.play
+    app.state.store = play.store
+    app.state.play = play
     app.state.local_player = local_player
     app.state.web = web
     return app

@@ -18,8 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import runtime
-from ..play import PlayError, PlayService, Settings
-from ..store import GameStore, StoredGame
+from ..play import PlayError, PlayService, Settings, StoredGame
 from .models import Lang, encode
 
 if TYPE_CHECKING:  # the odds load only when a chance or a story is first asked for
@@ -101,8 +100,8 @@ class WebGame:
     per-game locks (one request at a time per game in this process) and the chance
     cache."""
 
-    def __init__(self, store: GameStore, local_player: str | None, *, site_url: str | None = None) -> None:
-        self.play = PlayService(store)
+    def __init__(self, play: PlayService, local_player: str | None, *, site_url: str | None = None) -> None:
+        self.play = play
         self.local_player = local_player
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url

@@ -9,9 +9,11 @@ import ipaddress
 from pathlib import Path
 from typing import Final
 
+from starlette.requests import Request
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .context import browser_lang
 from .errors import WebError, error_response, web_error
 
 
@@ -146,7 +148,7 @@ class Guard:
                 refusal = "request.content_type"
         if refusal is not None:
             exc = WebError(refusal)
-            await error_response(web_error(exc), exc.status)(scope, receive, send)
+            await error_response(web_error(exc, browser_lang(Request(scope))), exc.status)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 

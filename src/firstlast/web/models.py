@@ -16,8 +16,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ..engine import MAX_DEAL, MAX_REDEALS
-from ..play.service import MAX_STEPS
-from ..play.settings import Verbosity
+from ..play import MAX_STEPS, Verbosity
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -167,16 +166,17 @@ class Answer(msgspec.Struct, kw_only=True, gc=False):
 
 
 class ErrorBody(Answer):
-    """Every refusal. ``code`` and ``params`` are stable (the page says them in its own
-    language); ``rule`` for a rule's refusal, ``line`` for a record's."""
+    """Every refusal. ``code`` and ``params`` are stable; ``error`` is the English
+    sentence and ``text`` the same in the player's language, which the page shows (the
+    server says every refusal, cards in words: ``i18n.error_text``); ``rule`` for a
+    rule's refusal, ``line`` for a record's."""
 
     error: str
     code: str
     params: Params
+    text: Annotated[str, Meta(description="the refusal in the player's language (i18n.error_text)")]
     rule: str | UnsetType = UNSET
     line: int | UnsetType | None = UNSET
-    text: Annotated[str, Meta(description=(
-        "an engine refusal (params.refusal) in the player's language (i18n.refusal_text)"))] | UnsetType = UNSET
 
 
 class Card(Answer):

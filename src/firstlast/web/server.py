@@ -58,7 +58,7 @@ from uvicorn.server import ServerState
 
 from .. import runtime
 from ..i18n import t
-from ..store import GameStore
+from ..play import GameStore, PlayService
 from .app import create_app
 from .errors import STORAGE_LOGGER
 
@@ -624,13 +624,13 @@ def serve(
     are catalog messages (``cli.play.*``) worded by ``say(key, **params)`` — the CLI's
     language — and written with ``echo``; English by default."""
     words: Callable[..., str] = say if say is not None else partial(t, "en")
-    player = store.local_player()
-    app = create_app(store, local_player=player, bind_host=host, site_url=site_url)
+    play = PlayService(store)
+    player = play.local_player()
+    app = create_app(play, local_player=player, bind_host=host, site_url=site_url)
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
     sign_in = sign_in_url(base, player, deal, variant)
-    play = app.state.play
     server = _Server(uvicorn_config(app), on_stop=play.stop_searches)
 
     def announce() -> None:

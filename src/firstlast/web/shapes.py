@@ -16,12 +16,12 @@ from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..i18n import announce
 from ..play import ActionResult as PlayResult
+from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
+from ..play import StoredGame
 from ..play.service import leaving, refusal
 from ..play.table import controls
-from ..store import GameSummary as StoredSummary
-from ..store import StoredGame
 from . import models as m
 from .errors import play_error
 
@@ -50,56 +50,29 @@ TABLE_MOVES: Final = tuple(dict.fromkeys(
     str(Move.parse(t)) for t in ("turn", "redeal", *(f"R{k}" for k in range(1, 9)), *(f"F{k}" for k in range(1, 9)),
                                  "W")))
 _TABLE_MOVES: Final = tuple((text, Move.parse(text)) for text in TABLE_MOVES)
-#: A table's refusals by ``_refusals_key``: made once, shared by the answers.
-_REFUSALS_BY_TABLE: dict[tuple[object, ...], dict[str, m.ErrorBody]] = {}
-_REFUSALS_CACHED: Final = 4096
-#: One refusal's body by (lang, move, code, params), shared by the tables that refuse alike.
-_REFUSAL_BODIES: dict[tuple[object, ...], m.ErrorBody] = {}
-
-
-def _refusals_key(pos: Position, legal: list[Move] | tuple[Move, ...]) -> tuple[object, ...]:
-    """Everything ``Position.check_legal`` reads of ``pos`` for a table move, so that
-    positions with the same key refuse the same moves alike: a run of turns keeps it."""
-    k = pos.active
-    if k is None or not legal:
-        return (k, bool(legal))  # won, or stuck: every move is refused for that alone
-    top = pos.waste[-1] if pos.variant.waste_playable and pos.waste else None  # the waste is read only in V2
-    return (tuple(legal), k, len(pos.piles[k]), pos.need, pos.first, pos.reserve, bool(pos.stock), bool(pos.waste),
-            top, pos.variant)
 
 
 def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) -> dict[str, m.ErrorBody]:
     """The engine's refusal of each table move that is not legal now, so that the page
-    can explain a refused click or drop at once, without a request answered 409 (which
-    the browser reports as a failed load in its console): each exactly the body such a
-    request answers, its ``text`` in ``lang``."""
-    key = (lang, *_refusals_key(pos, legal))
-    out = _REFUSALS_BY_TABLE.get(key)
-    if out is None:
-        allowed = {str(mv) for mv in legal}
-        out = {}
-        for text, move in _TABLE_MOVES:
-            if text not in allowed:
-                try:
-                    pos.check_legal(move, legal)  # the legal moves are worked out once, not per move
-                except IllegalMoveError as exc:
-                    # The same refusal (move, code, params) recurs across tables: its body
-                    # (sentence, words in ``lang``) is made once.
-                    body_key = (lang, text, exc.code, tuple(exc.params.items()))
-                    try:
-                        body = _REFUSAL_BODIES.get(body_key)
-                    except TypeError:  # a parameter that cannot be a key: made afresh
-                        out[text] = play_error(refusal(move, exc), lang)
-                        continue
-                    if body is None:
-                        if len(_REFUSAL_BODIES) >= _REFUSALS_CACHED:
-                            _REFUSAL_BODIES.clear()
-                        body = _REFUSAL_BODIES[body_key] = play_error(refusal(move, exc), lang)
-                    out[text] = body
-        if len(_REFUSALS_BY_TABLE) >= _REFUSALS_CACHED:
-            _REFUSALS_BY_TABLE.clear()
-        _REFUSALS_BY_TABLE[key] = out
+    can explain a refused click, key or drop at once, without a request answered 409
+    (which the browser reports as a failed load in its console): each exactly the body
+    such a request answers, its ``text`` in ``lang``."""
+    allowed = {str(mv) for mv in legal}
+    out = {}
+    for text, move in _TABLE_MOVES:
+        if text not in allowed:
+            try:
+                pos.check_legal(move, legal)  # the legal moves are worked out once, not per move
+            except IllegalMoveError as exc:
+                out[text] = _refusal_body(move, exc.code, tuple(exc.params.items()), lang)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _refusal_body(move: Move, code: str, params: tuple[tuple[str, str | int], ...], lang: m.Lang) -> m.ErrorBody:
+    # One refusal (its move, code and parameters) recurs from table to table: its body
+    # is made once. Keyed by the refusal itself, so it cannot go stale as the rules change.
+    return play_error(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
 
 
 def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.GameState:

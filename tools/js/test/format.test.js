@@ -13,7 +13,7 @@ globalThis.document = /** @type {any} */ ({ documentElement: {} });
 
 const { chanceTitle, needText, passText, percent, redealsLeftText, scoreText } = await import(
   "../../../src/firstlast/web/static/js/format.js");
-const { cardName, cardWords, keyTable, placeName, plural, refusal, setCatalog, setLang, t, variantFromToken,
+const { cardName, cardWords, keyTable, placeName, plural, setCatalog, setLang, t, variantFromToken,
   variantLabel, variantToken } = await import("../../../src/firstlast/web/static/js/i18n.js");
 
 // The page fetches the shared catalogs (GET /i18n/{lang}.json); here they are read from disk.
@@ -117,20 +117,6 @@ test("variant tokens and labels", () => {
   assert.equal(variantLabel({ redeals: 3, waste_playable: false, privileged_last: true }), t("canonical"));
   assert.equal(variantLabel({ redeals: 1, waste_playable: true, privileged_last: false }), "1 redeal, V2, no R8");
   assert.equal(variantLabel({ redeals: null, waste_playable: false, privileged_last: true }), "∞ redeals");
-});
-
-test("refusals: from the engine's code and parameters, in the page's language", () => {
-  const err = { message: "6h does not fit P1, which needs a ten (R4)", rule: "R4", code: "move.illegal",
-    params: { refusal: "R4.rank", card: "6h", pile: "P1", need: 10, move: "R1", rule: "R4" } };
-  assert.equal(refusal(err), "6h does not fit P1, which needs a ten (R4)");
-  const empty = { message: "", code: "move.illegal", params: { refusal: "R6.empty", place: "waste" } };
-  assert.equal(refusal(empty), "the waste is empty");
-  setLang("ru");
-  assert.equal(refusal(err), "шестёрка червей не подходит: на кучку P1 идёт только десятка (R4)");
-  // No sentence for the code: the server's own.
-  assert.equal(refusal({ ...err, params: { refusal: "R99.x" } }), err.message);
-  // A refusal that is no rule's (a bad deal number): the server's sentence.
-  assert.equal(refusal({ message: "A deal number is 0…", code: "deal.invalid", params: {} }), "A deal number is 0…");
 });
 
 test("variant tokens round-trip", () => {

@@ -1,5 +1,6 @@
-"""Games: new, listed, read, reopened, and acted on (docs/web-api.md). Every action
-goes through ``PlayService.act``, which decides it and commits it before we answer."""
+"""Games: new, listed, read, reopened, and acted on (docs/web-api.md). Every action is a
+typed command (``play.commands``) that ``PlayService.act_async`` decides and commits
+before we answer."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...engine import Variant
-from ...play import parse_deal, parse_variant
-from ...play.service import ActionName
+from ...play import Advance, Command, MakeMove, Redo, Restart, Steps, Undo, parse_deal, parse_variant
 from .. import models as m
 from .. import shapes
 from ..context import Endpoint, WebGame, json_response
@@ -70,42 +70,43 @@ async def open_game(web: WebGame, request: Request) -> Response:
     return json_response(shapes.state(stored, lang))
 
 
-async def _act(web: WebGame, request: Request, gid: str, action: ActionName, argument: str | int | None,
-               version: int | None) -> Response:
+async def _act(web: WebGame, request: Request, gid: str, command: Command, version: int | None) -> Response:
     pid = await web.player(request)
+    # The answer is worded in the player's language, known from an earlier read (a
+    # page's load), else read now: never in the action's write job.
+    settings = web.play.known_settings(pid)
+    lang = web.settings_lang(request, settings) if settings is not None else await web.lang(request, pid)
     async with web.lock(gid):
         # Queued to the play layer's group writer and awaited: no worker thread per move.
-        # The player's settings come back with the action (read in its transaction).
-        result = await web.play.act_async(pid, gid, action, argument, version)
-        lang = web.settings_lang(request, result.settings)
-        answer = shapes.result(result, lang, undo=action in ("undo", "restart"))
+        result = await web.play.act_async(pid, gid, command, version)
+        answer = shapes.result(result, lang, undo=command.takes_back)
     return json_response(answer)
 
 
 async def move(web: WebGame, request: Request) -> Response:
     gid = web.game_id(request)  # an id that cannot be one is 404 before the body is read
     body = await decode(request, m.MoveRequest)
-    return await _act(web, request, gid, "move", body.move, body.version)
+    return await _act(web, request, gid, MakeMove.parse(body.move), body.version)
 
 
 async def step(web: WebGame, request: Request) -> Response:
     gid = web.game_id(request)
     body = await decode(request, m.StepRequest)
-    return await _act(web, request, gid, "step", body.n, body.version)
+    return await _act(web, request, gid, Steps.of(body.n), body.version)
 
 
-def _action(action: ActionName) -> Endpoint:
+def _action(command: Advance | Undo | Redo | Restart) -> Endpoint:
     async def handler(web: WebGame, request: Request) -> Response:
         gid = web.game_id(request)
         body = await decode(request, m.ActionRequest)
-        return await _act(web, request, gid, action, None, body.version)
+        return await _act(web, request, gid, command, body.version)
 
     summaries = {"advance": "turn until a card fits (docs/play.md)",
                  "undo": "take the last move back (its movements return the cards, last first)",
                  "redo": "make the move last taken back again",
                  "restart": "rewind to the deal; a finished game: a new attempt (new_game)"}
-    return Endpoint("POST", f"/api/games/{{id}}/{action}", handler, summaries[action], body=m.ActionRequest,
-                    answers={200: m.ActionResult}, errors=(409,))
+    return Endpoint("POST", f"/api/games/{{id}}/{command.name}", handler, summaries[command.name],
+                    body=m.ActionRequest, answers={200: m.ActionResult}, errors=(409,))
 
 
 ENDPOINTS: Final = (
@@ -123,5 +124,5 @@ ENDPOINTS: Final = (
              body=m.MoveRequest, answers={200: m.ActionResult}, errors=(409,)),
     Endpoint("POST", "/api/games/{id}/step", step, "make up to n forced moves (409 when over)", body=m.StepRequest,
              answers={200: m.ActionResult}, errors=(409,)),
-    *(_action(a) for a in ("advance", "undo", "redo", "restart")),
+    *(_action(c) for c in (Advance(), Undo(), Redo(), Restart())),
 )

@@ -117,17 +117,19 @@ export interface Card {
 }
 
 /**
- * Every refusal. ``code`` and ``params`` are stable (the page says them in its own
- * language); ``rule`` for a rule's refusal, ``line`` for a record's.
+ * Every refusal. ``code`` and ``params`` are stable; ``error`` is the English
+ * sentence and ``text`` the same in the player's language, which the page shows (the
+ * server says every refusal, cards in words: ``i18n.error_text``); ``rule`` for a
+ * rule's refusal, ``line`` for a record's.
  */
 export interface ErrorBody {
   error: string;
   code: string;
   params: Record<string, string | number | boolean | null>;
+  /** the refusal in the player's language (i18n.error_text) */
+  text: string;
   rule?: string;
   line?: number | null;
-  /** an engine refusal (params.refusal) in the player's language (i18n.refusal_text) */
-  text?: string;
 }
 
 /** GamesQuery */

@@ -1,6 +1,9 @@
 // The HTTP API (docs/web-api.md). Every answer is JSON except records; a refused
-// request throws an ApiError carrying the server's sentence, its code and parameters
-// (to be said in the page's language) and the rule it names.
+// request throws an ApiError carrying the server's words for it in the page's language
+// (``text``: the server renders every refusal, the page only shows it), its code and
+// parameters and the rule it names.
+
+import { getLang } from "./i18n.js";
 
 import { send } from "./transport.js";
 
@@ -23,14 +26,17 @@ export class ApiError extends Error {
    * @param {string | null} [rule] the rule a refused move breaks (R4…)
    * @param {string | null} [code] the stable error code (move.illegal, deal.invalid…)
    * @param {ErrorParams} [params] the code's parameters
+   * @param {string | null} [text] the server's words for it in the page's language
    */
-  constructor(status, message, rule, code, params) {
+  constructor(status, message, rule, code, params, text) {
     super(message);
     this.status = status;
     this.rule = rule || null;
     this.code = code || null;
     /** @type {ErrorParams} */
     this.params = params || {};
+    /** What the player reads: the server's words (English sentence if it gave none). */
+    this.text = text || message;
   }
 }
 
@@ -41,7 +47,8 @@ export class ApiError extends Error {
  */
 async function call(method, path, body, { text = false } = {}) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
-  const init = { method, credentials: "same-origin", headers: {} };
+  // The server says refusals in the player's saved language, else in this one.
+  const init = { method, credentials: "same-origin", headers: { "accept-language": getLang() } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["content-type"] = "application/json";
@@ -56,6 +63,7 @@ async function call(method, path, body, { text = false } = {}) {
     let message = res.statusText || String(res.status);
     let rule = null;
     let code = null;
+    let text = null;
     /** @type {ErrorParams} */
     let params = {};
     try {
@@ -64,10 +72,11 @@ async function call(method, path, body, { text = false } = {}) {
       rule = j.rule || null;
       code = j.code || null;
       params = j.params || {};
+      text = j.text || null;
     } catch {
       /* not JSON: keep the status text */
     }
-    throw new ApiError(res.status, message, rule, code, params);
+    throw new ApiError(res.status, message, rule, code, params, text);
   }
   if (res.status === 204) return null;
   return text ? res.text() : res.json();

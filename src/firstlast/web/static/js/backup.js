@@ -4,7 +4,7 @@
 // file is handed to the browser from a Blob URL, never from a link to the API.
 
 import { ApiError, api } from "./api.js";
-import { has, plural, refusalText, t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
 import { $, $input, onFileText, saveFile } from "./store.js";
 
@@ -18,24 +18,12 @@ import { $, $input, onFileText, saveFile } from "./store.js";
  * @property {() => Promise<void>} reload redraw the statistics after a restore
  */
 
-/** A refusal of a backup in the page's language, from its code and parameters
- * (``error.<code>``; a move the engine refused, from the engine's code), else the
- * server's sentence. @param {unknown} err */
+/** A refusal of a backup in the page's language: the server's words for it.
+ * @param {unknown} err */
 export function backupError(err) {
   if (!(err instanceof ApiError)) return String(err instanceof Error ? err.message : err);
   if (err.status === 0) return t("err_network");
-  /** @type {Args} */
-  const params = { ...err.params };
-  if (typeof err.params.refusal === "string") {
-    const why = refusalText(err.params.refusal, err.params);
-    if (why) params.reason = why;
-  }
-  const key = `error.${err.code}`;
-  if (err.code && has(key)) {
-    const text = t(key, params);
-    if (!/\{\w+\}/.test(text)) return text;
-  }
-  return err.message;
+  return err.text;
 }
 
 /** What a restore did, in words ("12 games imported, 3 already here.").

@@ -4,7 +4,7 @@
 // by card.
 
 import { bindCard, buildSprite, makeCardElement } from "./cards.js";
-import { cardWords, getLang, placeName, plural, rankName, refusal, t } from "./i18n.js";
+import { cardWords, getLang, placeName, plural, rankName, t } from "./i18n.js";
 import {
   PLACES, STACKS, baseZ, canPlay, isSource, pressable, refusalFor, stackOffset, stateModel, tableGeometry,
 } from "./model.js";
@@ -223,7 +223,7 @@ export function describePlaces() {
       // What a press does: the stock's move, or, where the state refuses it (no redeal
       // left after an undo at the end), why not (said from the state's refusal).
       const refused = s && refusalFor(s, s.stock_move);
-      if (button && s && refused) label = t("aria.action", { what: label, action: refusal(refused) });
+      if (button && s && refused) label = t("aria.action", { what: label, action: refused.text });
       else if (button && s) label = t("aria.action", { what: label, action: t(s.stock_move === "redeal" ? "redeal_hint" : "turn_hint") });
     } else if (place === "waste") {
       label = plural("aria.waste", n);

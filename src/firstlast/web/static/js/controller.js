@@ -5,7 +5,7 @@
 import { ApiError, api } from "./api.js";
 import { describePlaces, reconcile } from "./board.js";
 import { scheduleChance } from "./chance.js";
-import { refusal, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { answerWords, streamEnd, streamPush, streamStart, streaming, verbosity } from "./live.js";
 import { refusalFor } from "./model.js";
 import { animateMovements, dealIn, flyTime, gather } from "./motion.js";
@@ -58,7 +58,7 @@ async function applyResult(result, kind) {
 }
 
 /** Say why an action failed, in the page's language (the toast is said to screen
- * readers too: app.js). A refusal of the rules is told from its code and parameters.
+ * readers too: app.js): the server's words for the refusal.
  * @param {unknown} err */
 export function showError(err) {
   if (err instanceof ApiError && err.code === "game.changed") {
@@ -69,7 +69,7 @@ export function showError(err) {
   }
   if (err instanceof ApiError) {
     if (err.status === 0) toast(t("err_network"), "error");
-    else toast(refusal(err), "error");
+    else toast(err.text, "error");
   } else {
     console.error(err);
     toast(String(err instanceof Error ? err.message : err), "error");
@@ -83,7 +83,7 @@ export async function send(move) {
   // the refusal is at once and no request is made to be answered 409.
   const refused = refusalFor(app.state, move);
   if (refused) {
-    showError(new ApiError(409, refused.error, refused.rule, refused.code, refused.params));
+    showError(new ApiError(409, refused.error, refused.rule, refused.code, refused.params, refused.text));
     return false;
   }
   try {

@@ -119,16 +119,6 @@ export function cardWords(card) {
   return t("card", { rank: rankName(card.rank), suit: t(`suit.${card.suit}`) });
 }
 
-const RANK_CHARS = "A23456789TJQK";
-
-/** A card from the engine's notation ("Qh", "Td", "10s"), or null.
- * @param {unknown} token @returns {{rank: number, suit: string} | null} */
-export function parseCard(token) {
-  const m = /^(10|[A2-9TJQK])([cdhs])$/.exec(String(token));
-  if (!m) return null;
-  return { rank: m[1] === "10" ? 10 : RANK_CHARS.indexOf(m[1]) + 1, suit: m[2] };
-}
-
 /** A place in words ("pile 3", "the waste"); ``form`` "from", "onto" or "at" gives the
  * whole phrase. @param {string} place stock, waste (W), F1…, R1…, P1… @param {string} [form] */
 export function placeName(place, form) {
@@ -138,39 +128,6 @@ export function placeName(place, form) {
   const kinds = { F: "first", R: "reserve", P: "pile" };
   const kind = kinds[place[0]];
   return kind ? t(`place.${kind}${suffix}`, { n: place.slice(1) }) : place;
-}
-
-/** The engine's refusal ``code`` (refusal.<code> in the catalog) with its parameters,
- * in the current language, as i18n.refusal_text says it: English is the engine's own
- * sentence; Russian speaks the card and the needed rank in words.
- * @param {string} code @param {Record<string, unknown>} params @returns {string | null} */
-export function refusalText(code, params) {
-  const key = `refusal.${code}`;
-  if (!has(key) && !catalogs.en?.[key]) return null;
-  /** @type {Args} */
-  const values = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (typeof v === "string" || typeof v === "number") values[k] = v;
-  }
-  if (params.need !== undefined && params.need !== null) values.need_phrase = rankName(Number(params.need), "a");
-  const place = String(params.place ?? params.where ?? "");
-  values.where = place === "W" || place === "waste" ? placeName("W") : place;
-  if (current !== "en" && params.card !== undefined) {
-    const c = parseCard(params.card);
-    if (c) values.card = cardWords(c);
-  }
-  const text = t(key, values);
-  return /\{\w+\}/.test(text) ? null : text;
-}
-
-/** A refusal (an ApiError, or a State's ErrorBody) in the current language: from its
- * engine code and parameters when it has one, else the server's sentence.
- * @param {{message?: string, error?: string, code?: string | null, params?: Record<string, unknown>}} err */
-export function refusal(err) {
-  const params = err.params || {};
-  const code = typeof params.refusal === "string" ? params.refusal : err.code === "game.over" ? "R11.won" : null;
-  const text = code ? refusalText(code, params) : null;
-  return text || err.message || err.error || "";
 }
 
 /** Where a toolbar label takes its short form (data-i18n-short): phones (docs/page.md). */

@@ -5,9 +5,10 @@
 import { api } from "./api.js";
 import { board, describePlaces, labelSlots, layout } from "./board.js";
 import { buildSprite } from "./cards.js";
-import { showError } from "./controller.js";
+import { refreshState, showError } from "./controller.js";
 import { retranslateHelp } from "./help.js";
 import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
+import { enqueue } from "./queue.js";
 import { renderReplayBar } from "./replay.js";
 import { $, $select, announce, app } from "./store.js";
 import { render, showEnding } from "./view.js";
@@ -66,6 +67,8 @@ export async function switchLang(lang) {
   await applyLang(lang);
   if (getLang() !== lang) return;
   await saveSettings({ lang });
+  // The table's refusals come in words in the saved language: fetch them anew.
+  if (!app.replay) enqueue(refreshState);
   // The story's sentences come in the language the server has saved: redraw the open end
   // panel only now (sooner, the old language's sentences would be cached as the new one's).
   if (!$("#ending").hidden) showEnding({ focus: false });
