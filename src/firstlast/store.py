@@ -149,11 +149,20 @@ def _migrate_2(db: sqlite3.Connection) -> None:
         db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(new), pid))
 
 
+def _migrate_3(db: sqlite3.Connection) -> None:
+    """Schema 3: how each game's deal was chosen (the play layer's start kind: a deal
+    that comes out is explained on the chance meter); older games have none."""
+    _script(db, """
+        ALTER TABLE games ADD COLUMN dealt TEXT;  -- number | random | next | again | daily | winnable
+    """)
+
+
 #: Ordered upgrades: entry ``i`` takes schema ``i`` to ``i + 1`` (schema 1 creates the
 #: tables). Append only; never edit a step that has shipped.
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     lambda db: _script(db, _SCHEMA_1),
     _migrate_2,
+    _migrate_3,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -230,14 +239,15 @@ class StoredGame:
     abandoned: str | None = None
     result_score: int | None = None  # the score and passes of that result
     result_passes: int | None = None
+    dealt: str | None = None  # how the deal was chosen (play's StartKind); None: imported or older
     moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
 
     @classmethod
-    def new(cls, player: str, game: Game, origin: Origin = "played") -> StoredGame:
+    def new(cls, player: str, game: Game, origin: Origin = "played", dealt: str | None = None) -> StoredGame:
         """``game`` as a new game of ``player``, not stored yet (``Transaction.insert``):
-        a new id, created now, version 0, no result."""
+        a new id, created now, version 0, no result; ``dealt``: how its deal was chosen."""
         now = timestamp()
-        return cls(new_id(), player, game, 0, now, now, None, origin)
+        return cls(new_id(), player, game, 0, now, now, None, origin, dealt=dealt)
 
 
 @dataclass
@@ -270,7 +280,7 @@ class ResultRow:
 
 
 _GAME_COLUMNS = ("id, player, deal, variant, moves, redo, version, created, updated, finished,"
-                 " origin, result, abandoned, result_score, result_passes")
+                 " origin, result, abandoned, result_score, result_passes, dealt")
 _SUMMARY_COLUMNS = ("id, deal, variant, status, score, passes, moves, created, updated, finished,"
                     " origin, result, abandoned")
 
@@ -305,10 +315,11 @@ class GameRow:
     result_score: int | None
     result_passes: int | None
     abandoned: str | None
+    dealt: str | None = None
 
 
 _ROW_COLUMNS = ("id, deal, variant, moves, redo, status, score, passes, version, created, updated, finished, origin,"
-                " result, result_score, result_passes, abandoned")
+                " result, result_score, result_passes, abandoned, dealt")
 
 
 def _row(r: Sequence[object]) -> GameRow:
@@ -321,7 +332,7 @@ def _row(r: Sequence[object]) -> GameRow:
     return GameRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), int(str(r[6])), int(str(r[7])),
                    int(str(r[8])), str(r[9]), str(r[10]), opt_str(r[11]),
                    "imported" if r[12] == "imported" else "played", opt_str(r[13]), opt_int(r[14]), opt_int(r[15]),
-                   opt_str(r[16]))
+                   opt_str(r[16]), opt_str(r[17]))
 
 
 class Transaction:
@@ -409,12 +420,12 @@ class Transaction:
         pos = game.position
         self.db.execute(
             "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, version, created,"
-            " updated, finished, origin, result, result_score, result_passes, abandoned) VALUES (?, ?, ?, ?, ?, ?,"
-            " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " updated, finished, origin, result, result_score, result_passes, abandoned, dealt) VALUES (?, ?, ?, ?,"
+            " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (stored.id, stored.player, str(game.deal), game.variant.token, stored.moves_text.of(game),
              _moves_text(game.redo_moves), pos.status, pos.score, pos.passes, stored.version, stored.created,
              stored.updated, stored.finished, stored.origin, stored.result, stored.result_score,
-             stored.result_passes, stored.abandoned),
+             stored.result_passes, stored.abandoned, stored.dealt),
         )
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
@@ -427,7 +438,7 @@ class Transaction:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
         origin: Origin = "imported" if row[10] == "imported" else "played"
         return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12], row[13],
-                          row[14])
+                          row[14], row[15])
 
     def version(self, game_id: str) -> int | None:
         row = self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
@@ -520,21 +531,22 @@ class Transaction:
     def insert_row(self, player: str, row: GameRow) -> None:
         """Store ``row`` as a new game of ``player``, every column as given."""
         self.db.execute(
-            f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?)",
             (player, row.id, row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes,
              row.version, row.created, row.updated, row.finished, row.origin, row.result, row.result_score,
-             row.result_passes, row.abandoned))
+             row.result_passes, row.abandoned, row.dealt))
 
     def replace_row(self, player: str, row: GameRow) -> None:
         """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
         ``UnknownGame`` if ``player`` has no such game."""
         cur = self.db.execute(
             "UPDATE games SET deal=?, variant=?, moves=?, redo=?, status=?, score=?, passes=?, version=?, created=?,"
-            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?"
+            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?, dealt=?"
             " WHERE id=? AND player=?",
             (row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes, row.version, row.created,
              row.updated, row.finished, row.origin, row.result, row.result_score, row.result_passes, row.abandoned,
-             row.id, player))
+             row.dealt, row.id, player))
         if cur.rowcount != 1:
             raise UnknownGame(f"no such game: {row.id}")
 

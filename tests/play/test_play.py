@@ -314,11 +314,11 @@ def test_no_winnable_deal_names_the_variant_by_its_token() -> None:
     from firstlast.i18n import t
 
     with pytest.raises(PlayError) as e:
-        winnable_deal(Variant(redeals=0, waste_playable=True), lambda: LOST_DEAL, 3)
-    assert e.value.params == {"variant": "r0w", "tries": 3}
-    assert e.value.message == "found no deal that comes out under r0w in 3 tries"
+        winnable_deal(Variant(redeals=2, waste_playable=True), lambda: LOST_DEAL, 3)
+    assert e.value.params == {"variant": "r2w", "tries": 3}
+    assert e.value.message == "found no deal that comes out under r2w in 3 tries"
     ru = t("ru", "error.winnable.none", **e.value.params)
-    assert "r0w" in ru and "redeal" not in ru and "privileged" not in ru
+    assert "r2w" in ru and "redeal" not in ru and "privileged" not in ru
 
 
 def test_the_settings_a_service_knows_follow_its_reads_and_writes(play: PlayService) -> None:

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +54,17 @@ AUDIBLE = """(() => {
 
 
 def heard(pg: Any, *words: str, timeout: float = 10_000) -> str:
-    """Wait until an audible live region says all of ``words``; return what it says."""
+    """Wait until an audible live region says all of ``words``; return what it says
+    (read in the same evaluation: a region is emptied before each new announcement)."""
     cond = " && ".join(f"t.includes({w!r})" for w in words) or "true"
-    wait_js(pg, f"{AUDIBLE}.some((t) => {cond})", timeout=timeout)
-    said: list[str] = pg.evaluate(AUDIBLE)
-    return next(t for t in said if all(w in t for w in words))
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        said: str | None = pg.evaluate(f"{AUDIBLE}.find((t) => {cond}) || null")
+        if said is not None:
+            return said
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never heard {words}; heard {pg.evaluate(AUDIBLE)}")
+        pg.wait_for_timeout(25)
 
 
 def set_lang(pg: Any, lang: str) -> None:
@@ -321,6 +328,7 @@ def test_verbosity_is_a_setting_brief_says_less(browser: Any, server: str) -> No
     wait_js(pg, "window.firstlast.settings.verbosity === 'brief'")
     pg.keyboard.press("Escape")
     assert pg.request.get(f"{pg.base_url}api/settings").json()["verbosity"] == "brief"
+    pg.evaluate("document.getElementById('announce').textContent = ''")
     pg.keyboard.press("4")
     said = heard(pg, "reserve 4", "pile 1")
     assert "needs" not in said, said

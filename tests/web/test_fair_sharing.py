@@ -35,8 +35,11 @@ def _searcher(url: str, stop: threading.Event, codes: list[int]) -> None:
 @pytest.fixture(autouse=True)
 def slow_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server plays its searches with the engine (seconds of CPU each, as in the
-    issue): the harsher case for fairness, and searches long enough to overlap."""
+    issue), and searches r0n instead of taking a deal from the shipped list (which
+    answers at once: tests/play/test_deals.py): the harsher case for fairness, and
+    searches long enough to overlap."""
     monkeypatch.setenv("FIRSTLAST_FASTLINE", "none")
+    monkeypatch.setenv("FIRSTLAST_KNOWN_WINNABLE", "none")
 
 
 def test_moves_are_answered_promptly_while_others_search(tmp_path: Path) -> None:

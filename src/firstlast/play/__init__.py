@@ -25,9 +25,9 @@ from .commands import (
     Undo,
     command,
 )
-from .deals import daily_deal, next_deal, parse_deal, random_deal, winnable_deal
+from .deals import START_KINDS, StartKind, daily_deal, next_deal, parse_deal, random_deal, winnable_deal
 from .errors import CODES, PlayError
-from .service import START_KINDS, ActionResult, PlayerSettings, PlayService, StartKind, leaving
+from .service import ActionResult, PlayerSettings, PlayService, leaving
 from .settings import Settings, Verbosity, parse_variant
 from .stats import Stats
 

@@ -45,7 +45,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
 from ..store import GameRow, Origin, Transaction, new_id
-from .deals import parse_deal
+from .deals import START_KINDS, parse_deal
 from .errors import PlayError
 from .settings import Settings, parse_variant
 
@@ -71,9 +71,10 @@ TOP_OPTIONAL: Final = ("app", "exported", "settings", "table")
 #: A game's fields, in the order they are written: required, then optional.
 GAME_REQUIRED: Final = ("id", "deal", "variant", "moves", "created", "updated")
 GAME_OPTIONAL: Final = ("redo", "status", "score", "passes", "result", "result_score", "result_passes", "origin",
-                        "finished", "abandoned", "version")
+                        "finished", "abandoned", "version", "dealt")
 GAME_FIELDS: Final = (*GAME_REQUIRED[:4], "redo", "status", "score", "passes", "result", "result_score",
-                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version")
+                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version", "dealt")
+
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def game_json(row: GameRow) -> dict[str, object]:
         "status": row.status, "score": row.score, "passes": row.passes, "result": row.result,
         "result_score": row.result_score, "result_passes": row.result_passes, "origin": row.origin,
         "created": row.created, "updated": row.updated, "finished": row.finished, "abandoned": row.abandoned,
-        "version": row.version,
+        "version": row.version, "dealt": row.dealt,
     }
 
 
@@ -268,6 +269,9 @@ def _read_game(n: int, value: object) -> _Read:
     if origin not in ("played", "imported"):
         raise _fault(f"{where}.origin", 'must be "played" or "imported"')
     origin_: Origin = "imported" if origin == "imported" else "played"
+    dealt = g.get("dealt")
+    if dealt is not None and dealt not in START_KINDS:
+        raise _fault(f"{where}.dealt", f"must be one of {', '.join(START_KINDS)} or null")
     passes_max = 10**9 if variant.redeals is None else variant.redeals + 1
     row = GameRow(
         id=gid, deal=str(deal), variant=variant.token, moves=" ".join(moves), redo=" ".join(redo), status="playing",
@@ -278,6 +282,7 @@ def _read_game(n: int, value: object) -> _Read:
         result_score=_opt_int(g.get("result_score"), f"{where}.result_score", 0, 104),
         result_passes=_opt_int(g.get("result_passes"), f"{where}.result_passes", 1, passes_max),
         abandoned=_opt_time(g.get("abandoned"), f"{where}.abandoned"),
+        dealt=None if dealt is None else str(dealt),
     )
     if row.result is None and (row.result_score is not None or row.result_passes is not None):
         raise _fault(f"{where}.result", "is null, but result_score or result_passes is given")
@@ -374,7 +379,8 @@ def merged(here: GameRow, there: GameRow) -> GameRow:
     newer = there if _newer(there, here) else here
     results = [r for r in (here, there) if r.result is not None]
     first = min(results, key=lambda r: (r.finished or "", r is there)) if results else None
-    out = replace(newer, id=here.id, origin=here.origin, created=here.created, version=here.version)
+    out = replace(newer, id=here.id, origin=here.origin, created=here.created, version=here.version,
+                  dealt=here.dealt)
     if first is not None:
         out = replace(out, result=first.result, result_score=first.result_score, result_passes=first.result_passes,
                       finished=first.finished)

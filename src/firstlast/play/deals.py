@@ -2,35 +2,56 @@
 
 Every face and the command line read deal numbers with ``parse_deal``: ASCII digits
 only (no signs, separators or other scripts' digits), 0…2^64−1 (docs/rules.md §4).
+Every deal *drawn at random* comes from ``random_deal``: 1…999,999,999, numbers of at
+most nine digits that people can read out and type on a phone (any number up to
+2^64−1 stays playable by number and by link).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Final
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, partial
+from importlib import resources
+from typing import Final, Literal
 
 from ..engine import MAX_DEAL, Variant, play_out
 from .errors import PlayError
 
+#: How a new game picks its deal: ``number`` (given), ``random``, ``next`` (the deal
+#: after the one on the table), ``again`` (the table's deal and variant), ``daily``,
+#: ``winnable`` (a random deal that comes out). A stored game keeps it (``dealt``).
+StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
+START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
 #: Longest text that can be a deal number (2^64−1 has 20 digits); checked before
 #: ``int()``, so that 5,000 digits cost nothing.
 MAX_DEAL_DIGITS: Final = 20
+#: Deals drawn at random are 1…RANDOM_DEAL_MAX (§4 allows 0…2^64−1; these are the
+#: ones a person can say).
+RANDOM_DEAL_MAX: Final = 999_999_999
 #: A winnable deal is looked for among this many random deals at most, played out by
 #: the engine (no fast forced line), ``WINNABLE_CHUNK`` per chunk (about 0.1–0.6 s in
 #: pure Python): a search is a series of chunks, so that searches of several players
 #: take turns and a stopping server waits for one chunk at most (``PlayService``).
+#: Enough for every variant not in ``KNOWN_WINNABLE`` (each comes out at least 5 % of
+#: the time: none in 5,000 has a chance below e^−250).
 WINNABLE_TRIES: Final = 5_000
 WINNABLE_CHUNK: Final = 250
 #: The same with the fast forced line (``odds.fastline``, about a million deals a second
-#: natively): enough that even the rarest variant (r0n, about 4 deals in a million)
-#: finds one (none in two million: e^−8, about 3 in 10,000 searches), in about 2 s at
-#: most; chunks of about 20 ms.
+#: natively); chunks of about 20 ms.
 FAST_WINNABLE_TRIES: Final = 2_000_000
 FAST_WINNABLE_CHUNK: Final = 20_000
+#: The shipped list of deals known to come out, for the rare variants (made by
+#: ``scripts/winnable_deals.py`` with the fast forced line; tests/play re-plays it with
+#: the engine).
+KNOWN_WINNABLE: Final = "winnable-deals.json"
+#: Variants rarer than this (docs/odds.md) have a list: a search would take too many
+#: tries (r0n comes out about 4 times in a million deals).
+RARE_BELOW: Final = 0.05
 
 
 def parse_deal(value: object) -> int:
@@ -49,9 +70,14 @@ def parse_deal(value: object) -> int:
     return value
 
 
-def random_deal() -> int:
-    """Any deal, 0…2^64−1, uniformly (the one range everywhere)."""
-    return secrets.randbelow(MAX_DEAL + 1)
+def random_deal(rng: random.Random | None = None) -> int:
+    """A deal drawn at random, 1…``RANDOM_DEAL_MAX`` uniformly: every random deal of
+    every face (New, the terminal's new game, a deal that comes out) is drawn here.
+    ``rng``: where the chance comes from (a seeded one makes the draw reproducible);
+    by default the system's randomness."""
+    if rng is None:
+        return secrets.randbelow(RANDOM_DEAL_MAX) + 1
+    return rng.randrange(RANDOM_DEAL_MAX) + 1
 
 
 def next_deal(deal: int) -> int:
@@ -96,20 +122,48 @@ def search_size() -> tuple[int, int]:
     return (FAST_WINNABLE_TRIES, FAST_WINNABLE_CHUNK) if fastline.available() else (WINNABLE_TRIES, WINNABLE_CHUNK)
 
 
+def known_winnable() -> Mapping[str, tuple[int, ...]]:
+    """The shipped deals known to come out, by variant token (the rare variants only:
+    ``RARE_BELOW``). ``FIRSTLAST_KNOWN_WINNABLE=none`` leaves the list aside, so that
+    every variant is searched (diagnostics, and tests of long searches)."""
+    if os.environ.get("FIRSTLAST_KNOWN_WINNABLE", "").strip().lower() == "none":
+        return {}
+    return _read_known()
+
+
+@cache
+def _read_known() -> Mapping[str, tuple[int, ...]]:
+    text = resources.files(__package__).joinpath(KNOWN_WINNABLE).read_text(encoding="utf-8")
+    return {token: tuple(int(d) for d in found) for token, found in json.loads(text)["deals"].items()}
+
+
 def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries: int | None = None,
-                  search: Search = first_winnable, chunk: int | None = None) -> int:
+                  search: Search = first_winnable, chunk: int | None = None,
+                  rng: random.Random | None = None) -> int:
     """A random deal whose forced line comes out under ``variant`` (play is forced, so
-    the deal and its redeal shuffles decide it: such a deal always comes out). The
-    chance is drawn here (``draw``: by default a generator seeded from the system's
-    randomness, so that a million draws cost a fraction of a second); ``search`` plays
-    the candidates out, ``chunk`` at a time (``tries``, ``chunk``: ``search_size()``)."""
+    the deal and its redeal shuffles decide it: such a deal always comes out).
+
+    A rare variant (one with a ``known_winnable`` list) takes a deal from its list at
+    random, checked by playing it out with ``search``; any other variant (each comes
+    out at least 5 % of the time) is searched: candidates drawn by ``draw`` (by default
+    ``random_deal``) played out by ``search``, ``chunk`` at a time, ``tries`` at most
+    (``search_size()``). The chance comes from ``rng`` (by default seeded from the
+    system's randomness): the same seed, the same deal."""
+    if rng is None:
+        rng = random.Random(secrets.randbits(64))
+    listed = known_winnable().get(variant.token)
+    if listed:
+        deal = rng.choice(listed)
+        # Checked by an exact play-out before it is dealt: a deal that does not come
+        # out (a damaged list) is never offered; the search below takes over.
+        if search([deal], variant) == deal:
+            return deal
     if tries is None or chunk is None:
         default_tries, default_chunk = search_size()
         tries = default_tries if tries is None else tries
         chunk = default_chunk if chunk is None else chunk
     if draw is None:
-        rng = random.Random(secrets.randbits(64))
-        draw = partial(rng.getrandbits, 64)  # 0…2^64−1: every deal number (§4)
+        draw = partial(random_deal, rng)
     left = tries
     while left > 0:
         size = min(chunk, left)

@@ -31,17 +31,13 @@ from ..runtime import ApartStopped, run_apart
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
 from . import backup, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
+from .deals import START_KINDS, StartKind
 from .errors import PlayError
 from .settings import Settings
 from .stats import Stats, compute, keep_result
 from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
 
 T = TypeVar("T")
-#: How a new game picks its deal: ``number`` (given), ``random``, ``next`` (the deal
-#: after the one on the table), ``again`` (the table's deal and variant), ``daily``,
-#: ``winnable`` (a random deal that comes out).
-StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
-START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
 #: The store's note (``Transaction.meta``) of this machine's own player.
 LOCAL_PLAYER: Final = "local_player"
 #: Players whose settings a service remembers (``known_settings``).
@@ -212,6 +208,7 @@ class PlayService:
             pid = self._player_or_new(tx, player)
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
             table = self._table(tx, pid, self._load)
+            dealt: StartKind = how
             if how in ("number", "winnable"):
                 assert number is not None
                 n = number
@@ -225,7 +222,11 @@ class PlayService:
                 n = deals.next_deal(table.game.deal) if how == "next" else table.game.deal
                 if how == "again" and variant is None:
                     chosen = table.game.variant
-            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table)
+                if how == "again" and chosen == table.game.variant and table.dealt in START_KINDS:
+                    # The same deal under the same rules: chosen as that game's was (a
+                    # deal that comes out still comes out).
+                    dealt = table.dealt  # type: ignore[assignment]
+            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt)
             self._cache.put(stored)
             return stored
 
@@ -348,8 +349,8 @@ class PlayService:
             return None
 
     def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
-                      table: StoredGame | None) -> StoredGame:
-        stored = _insert(tx, player, game, origin)
+                      table: StoredGame | None, dealt: StartKind | None = None) -> StoredGame:
+        stored = _insert(tx, player, game, origin, dealt)
         self._leave(tx, table)
         tx.set_current(player, stored.id)
         return stored
@@ -474,7 +475,8 @@ class PlayService:
         opens a new attempt at the same deal (a new game on the table), so a result
         is never erased. An unfinished game is rewound; its moves can be redone."""
         if stored.result is not None:
-            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant))
+            # A new attempt at the same deal and rules, chosen as before.
+            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt)
             return ActionResult(fresh, (), (), new_game=True)
         game = stored.game
         undone: list[Step] = []
@@ -605,10 +607,11 @@ class PlayService:
 
 
 # ---------------------------------------------------------------------------- the actions
-def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played"
-            ) -> StoredGame:
-    """Store ``game`` as a new game of ``player`` (with its result, if it has reached one)."""
-    stored = StoredGame.new(player, game, origin)
+def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played",
+            dealt: str | None = None) -> StoredGame:
+    """Store ``game`` as a new game of ``player`` (with its result, if it has reached one);
+    ``dealt``: how its deal was chosen."""
+    stored = StoredGame.new(player, game, origin, dealt)
     keep_result(stored)
     tx.insert(stored)
     return stored

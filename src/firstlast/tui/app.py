@@ -31,7 +31,7 @@ from ..i18n import announce, describe_variant, plural, t
 from ..play import ActionName, GameStore, PlayError, StartKind
 from ..play.table import controls
 from . import cards as C
-from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
+from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -344,6 +344,9 @@ class GameScreen(Screen[None]):
         t_.append(" · " + t(lang, "tui.side.moves", n=len(game)) + "\n")
         if self.chance_text:
             t_.append(self.chance_text + "\n", style="bold #8fd3ff")
+            note = winnable_note(self.session.stored.dealt, pos.status, lang)
+            if note:
+                t_.append(note + "\n", style="italic #8fd3ff")
         speed = SPEEDS[self.speed]
         label("auto")
         on = self.auto_timer is not None
@@ -490,7 +493,9 @@ class GameScreen(Screen[None]):
         elif choice == "again":
             self._start("again")
         elif choice == "next":
-            self._start("next")
+            # Under the variant of this session's new games (the command line's, or
+            # the one chosen with v), as n deals: not the saved setting's.
+            self._start("next", variant=self.new_variant)
         elif choice == "random":
             self._start("random", variant=self.new_variant)
 

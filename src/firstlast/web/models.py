@@ -239,6 +239,8 @@ class GameState(Answer):
     finished: str | None
     version: Annotated[int, Meta(description="send it back with actions")]
     origin: Literal["played", "imported"]
+    dealt: Annotated[StartKind | None, Meta(description=(
+        "how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game"))]
     result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
     abandoned: bool
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
@@ -488,6 +490,7 @@ class BackupGame(Answer):
     finished: Annotated[str | None, Meta(description="when the result was reached")]
     abandoned: Annotated[str | None, Meta(description="when it was left unfinished for another game")]
     version: Annotated[int, Meta(ge=0)]
+    dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
 
 
 class Backup(Answer):

@@ -105,6 +105,7 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
         can_undo=g.can_undo and not initial, can_redo=g.can_redo and not initial, moves=0 if initial else len(g),
         created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
         origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
+        dealt=stored.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
         abandoned=stored.abandoned is not None,
         leaving=leaving(stored),  # the play layer's policy: the page asks "leave it?" from this
     )

@@ -88,6 +88,8 @@ export interface GameState {
   /** send it back with actions */
   version: number;
   origin: "imported" | "played";
+  /** how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game */
+  dealt: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
   /** the first end reached, kept after undo */
   result: "lost" | "won" | null;
   abandoned: boolean;
@@ -500,6 +502,8 @@ export interface BackupGame {
   abandoned: string | null;
   /** ≥ 0 */
   version: number;
+  /** how the deal was chosen; null: imported or older */
+  dealt?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
 }
 
 /** A backup file's text (docs/backup.md), as a string; a byte-order mark is allowed. */

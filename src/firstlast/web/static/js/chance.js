@@ -60,6 +60,15 @@ function show(answer) {
   box.dataset.probability = String(est.probability);
   box.dataset.low = String(est.low);
   box.dataset.high = String(est.high);
+  explainWinnable();
+}
+
+/** A deal dealt as one that comes out (the server's ``dealt``, not a guess): a line under
+ * the meter says what its figure is — the chance of a deal that looks like this one — and
+ * that this one comes out. Shown while the meter is and the game goes on. */
+function explainWinnable() {
+  const s = app.state;
+  $("#s-chance-why").hidden = $("#s-chance").hidden || !s || s.dealt !== "winnable" || s.status !== "playing";
 }
 
 /** @param {unknown} err @param {number} seq */
@@ -72,6 +81,7 @@ function failed(err, seq) {
   } else if (seq === app.chanceSeq) {
     box.hidden = true;
   }
+  explainWinnable();
 }
 
 /** Ask for the chance of the position on the table, soon; then refine it while idle. */
@@ -85,8 +95,10 @@ export function scheduleChance() {
   const seq = ++app.chanceSeq;
   if (!app.showChance || app.chanceBroken || !app.state || app.replay) {
     box.hidden = true;
+    explainWinnable();
     return;
   }
+  explainWinnable();
   if (app.auto) return; // during autoplay, ask once it pauses or ends
   const id = app.state.id;
   const key = positionKey();

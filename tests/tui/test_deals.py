@@ -1,0 +1,104 @@
+"""Deals in the terminal (issue 19): "Next deal (→)" keeps the variant given on the command
+line, a new game's random deal has at most nine digits, and a game dealt as a deal that
+comes out (on the page, say: the same store) shows under the chance figure the line that
+says what the figure is, in both languages; a random deal shows none."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from firstlast.engine import Position, Variant
+from firstlast.odds.live import ChanceEstimate
+from firstlast.play import PlayService
+from firstlast.store import GameStore
+from firstlast.tui import FirstLastApp, GameScreen
+from firstlast.tui.dialogs import ConfirmDialog, EndDialog
+
+WHY = {"en": "It is the chance of a deal that looks like this one; this one comes out.",
+       "ru": "Это шанс раскладки, которая выглядит так же; эта раскладка выйдет."}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    return GameStore(tmp_path / "games.sqlite3")
+
+
+def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await script(pilot, app.game_screen)
+    asyncio.run(main())
+
+
+async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        assert loop.time() < end, "timed out"
+        await pilot.pause(0.05)
+
+
+def side(screen: GameScreen) -> str:
+    """The side bar's text, its wrapped lines joined."""
+    return " ".join(str(screen.query_one("#side").render()).split())
+
+
+def estimator(position: Position, samples: int, seed: int) -> ChanceEstimate:
+    return ChanceEstimate.of(500, 2000)
+
+
+def test_next_deal_keeps_the_command_lines_variant(store: GameStore) -> None:
+    r0 = Variant(redeals=0)
+    app = FirstLastApp(store, deal=1, variant=r0, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        screen.session.act("step", 100_000)  # to the end, as if by autoplay
+        screen._maybe_end()
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, EndDialog)
+        await pilot.press("right")  # Next deal (→)
+        await pilot.pause()
+        game = screen.session.game
+        assert (game.deal, game.variant) == (2, r0)  # was deal 2 under the saved setting (r3)
+        await pilot.press("n")  # a new random deal: nine digits at most, the same variant
+        await pilot.pause()
+        if isinstance(pilot.app.screen, ConfirmDialog):
+            await pilot.press("y")
+            await pilot.pause()
+        game = screen.session.game
+        assert game.deal != 2 and 1 <= game.deal <= 999_999_999 and game.variant == r0
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_deal_that_comes_out_explains_the_figure(store: GameStore, lang: str) -> None:
+    play = PlayService(store)
+    player = play.local_player()
+    play.update_settings(player, {"lang": lang})
+    dealt = play.start(player, "winnable", variant=Variant.from_token("r0n"))  # as the page deals it
+    app = FirstLastApp(store, estimator=estimator)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert screen.session.game_id == dealt.id
+        await wait_for(pilot, lambda: screen.chance_text is not None)
+        await wait_for(pilot, lambda: WHY[lang] in side(screen))
+        await pilot.press("L")  # the other language
+        other = "en" if lang == "ru" else "ru"
+        await wait_for(pilot, lambda: WHY[other] in side(screen))
+        await pilot.press("n")  # a random deal: no such line
+        await pilot.pause()
+        if isinstance(pilot.app.screen, ConfirmDialog):
+            await pilot.press("y")
+            await pilot.pause()
+        assert screen.session.stored.dealt == "random"
+        await wait_for(pilot, lambda: screen.chance_text is not None)
+        assert WHY[other] not in side(screen) and WHY[lang] not in side(screen)
+
+    run(app, script)
