@@ -55,7 +55,7 @@ def key_for(move: Move, game: Game) -> str:
     if move.kind == "turn":
         return "t"
     if move.kind == "redeal":
-        return "d"
+        return "t"  # the stock's key redeals once it is empty, as on the page
     src = move.source or ""
     if src.startswith("R"):
         return src[1]
@@ -87,7 +87,7 @@ def test_whole_game_by_keys_matches_engine(store: GameStore) -> None:
     for move in (s.move for s in expected.autoplay()):
         keys.append(key_for(move, replay))
         replay.push(move)
-    assert {"t", "d", "p", "b"} <= set(keys) and any(k.isdigit() for k in keys)
+    assert {"t", "p", "b"} <= set(keys) and any(k.isdigit() for k in keys)
     app = FirstLastApp(store, deal=deal, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
@@ -219,14 +219,19 @@ def test_click_stock_and_card(store: GameStore) -> None:
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         game = screen.session.game
+        # A click's move is written on a worker thread: wait for it to show.
         await pilot.click("#slot-stock")
-        assert len(game) == 1 and game.moves[0].kind == "turn"
+        await wait_for(pilot, lambda: len(game) == 1)
+        assert game.moves[0].kind == "turn"
         while game.position.legal_moves()[0].kind == "turn":
+            n = len(game)
             await pilot.click("#slot-stock")
+            await wait_for(pilot, lambda n=n: len(game) == n + 1)  # type: ignore[misc]
         move = game.position.legal_moves()[0]
         n = len(game)
         await pilot.click(f"#slot-{move.source}")
-        assert len(game) == n + 1 and game.moves[-1] == move
+        await wait_for(pilot, lambda: len(game) == n + 1)
+        assert game.moves[-1] == move
 
     run(app, script)
 
@@ -235,7 +240,7 @@ def test_help_screen_languages(store: GameStore) -> None:
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        await pilot.press("h")
+        await pilot.press("question_mark")  # ? is the help in both faces (h is the hint)
         assert isinstance(pilot.app.screen, HelpScreen)
         assert "The first becomes the last" in screen_text(pilot)
         await pilot.press("t")  # game keys do nothing under the help screen
@@ -253,7 +258,10 @@ def test_help_screen_languages(store: GameStore) -> None:
         assert isinstance(help_screen, HelpScreen)
         from firstlast.tui.dialogs import help_text
         assert "Пасьянс раскладывается полной колодой из 52 карт" in help_text("ru")
+        # The keys of the help are the one table's, with the Russian layout's letters.
+        assert "| h (р) | подсказка |" in help_text("ru") and "| q (й) | выход (в терминале) |" in help_text("ru")
         await pilot.press("escape")
+        await pilot.pause()
         assert pilot.app.screen is screen
         await pilot.press("question_mark")
         assert isinstance(pilot.app.screen, HelpScreen)
@@ -942,7 +950,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         side = str(screen.query_one("#side").render())
         assert "P1 под В♣" in side and "Д" in side.split("Нужна")[1].splitlines()[0], side
         assert not LATIN_FACES.search(side), side
-        screen._act("step", n)
+        await screen._act("step", n)
         await pilot.pause()
         status = str(screen.query_one("#status").render())
         assert CYRILLIC_FACES.search(status) and not LATIN_FACES.search(status), status

@@ -99,7 +99,7 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.start(command(db), 80, 24)
     screen = tmux.wait_for("deal 1", "Stock 87", "Waste 1")
     assert "deal 1 · 3 redeals, privileged last card" in screen.splitlines()[0]
-    tmux.keys("h")
+    tmux.keys("?")  # ? is the help in both faces (h is the hint)
     tmux.wait_for("A 19th-century Russian patience")
     tmux.keys("L")  # the same key as on the table (l there opens the unfinished games)
     tmux.wait_for("Русский пасьянс XIX века")
@@ -126,3 +126,43 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for("EXIT=0")
     games = {g.deal: g for g in store.games(PlayService(store).local_player())}
     assert set(games) == {1, 2} and games[1].abandoned
+
+
+def _lines(screen: str) -> list[str]:
+    """The screen's lines, without the blank ones below the app."""
+    lines = [ln.rstrip() for ln in screen.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (240, 60)])
+def test_russian_at_every_size_keeps_counts_and_quit(tmux: Tmux, tmp_path: Path, size: tuple[int, int]) -> None:
+    """In Russian the stock and waste counts are whole ("Сборная 17", not "Сборная 1"),
+    the key bar keeps "q Выход", Russian-layout letters play (е turns, р hints), and a
+    long status line ends in "…" rather than being cut mid-word."""
+    db = tmp_path / "games.sqlite3"
+    play = PlayService(GameStore(db))
+    play.update_settings(play.local_player(), {"lang": "ru"})
+    width, height = size
+    tmux.start(command(db, "1"), width, height)
+    tmux.wait_for("Колода 88", "Выход")
+    for _ in range(17):
+        tmux.keys("е")  # the Russian layout's t: turn
+    screen = tmux.wait_for("Колода 71", "Сборная 17")
+    last = _lines(screen)[-1]
+    assert "q Выход" in last and "? Справка" in last, last
+    tmux.keys("р")  # h on the Russian layout: the hint
+    screen = tmux.wait_for("Подсказка:")
+    status = _lines(screen)[-2]
+    assert status.strip().startswith("Подсказка:"), status
+    tmux.keys("у")  # e: the table in words
+    screen = tmux.wait_for("Стол словами", "Строится кучка 1")
+    assert "q Выход" not in _lines(screen)[-1]  # the dialog's own keys
+    tmux.keys("Escape")
+    screen = tmux.wait_for("Строится кучка 1", "Выход")
+    status = _lines(screen)[-2]
+    if width < 200:
+        assert status.endswith("…"), status  # cut, and says so
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")

@@ -157,7 +157,7 @@ def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str)
     wait_story(t)
     assert t.pg.locator("#end-story-text li").first.inner_text().startswith("Deal 1")
     t.pg.focus("#end-close")
-    t.pg.keyboard.press("l")
+    t.pg.keyboard.press("Shift+L")  # L: the language (l is the unfinished games), as in the terminal
     t.wait("document.documentElement.lang === 'ru'")
     t.wait("(document.querySelector('#end-story-text li') || {textContent: ''}).textContent"
            ".startsWith('Раскладка 1')", timeout=90)

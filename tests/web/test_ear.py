@@ -69,7 +69,7 @@ def heard(pg: Any, *words: str, timeout: float = 10_000) -> str:
 
 def set_lang(pg: Any, lang: str) -> None:
     if pg.evaluate("document.documentElement.lang") != lang:
-        pg.keyboard.press("l")
+        pg.keyboard.press("Shift+L")
         wait_js(pg, f"document.documentElement.lang === '{lang}' && !window.firstlast.busy")
 
 
@@ -262,9 +262,9 @@ def test_undo_redo_restart_language_and_replay_are_said(browser: Any, server: st
     heard(pg, "redone:")
     pg.click("#b-restart")
     heard(pg, "Deal 7 from the start")
-    pg.keyboard.press("l")
+    pg.keyboard.press("Shift+L")
     heard(pg, "Страница на русском языке")
-    pg.keyboard.press("l")
+    pg.keyboard.press("Shift+L")
     heard(pg, "The page is in English")
     # A replay's steps are said, forwards and back.
     pg.click("#b-finish")

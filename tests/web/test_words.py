@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from firstlast import i18n
 from firstlast.engine import Game, Position
 from firstlast.odds.live import ChanceEstimate
-from firstlast.play import PlayService
+from firstlast.play import PlayService, actions
 from firstlast.play.story import story_of
 from firstlast.store import GameStore
 from firstlast.web import create_app
@@ -114,7 +114,8 @@ def test_the_help_is_a_safe_html_fragment(client: TestClient, lang: str) -> None
     assert r.status_code == 200
     assert r.headers["content-type"] == "text/html; charset=utf-8"
     html = r.text
-    assert html == i18n.help_html(lang)
+    assert html == actions.help_html(lang)
+    assert actions.keys_display(actions.BY_ID["hint"], lang) in html  # the one table of keys
     assert "<h1" in html or "<h2" in html
     assert "R11" in html  # the rules are in it
     # Nothing the page's CSP (script-src/style-src 'self') would refuse, nothing active.

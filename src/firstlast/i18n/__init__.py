@@ -360,11 +360,17 @@ def describe_variant(variant: Variant, lang: str) -> str:
 
 
 # ------------------------------------------------------------------ help and the book
-def help_markdown(lang: str) -> str:
-    """The help page (rules R1–R11, variants, the chance figure, keys) as Markdown."""
+#: Where the help's table of keys goes (``play.actions.keys_markdown`` makes it).
+KEYS_MARK: Final = "<!-- keys -->"
+
+
+def help_markdown(lang: str, keys: str = "") -> str:
+    """The help page (rules R1–R11, variants, the chance figure, keys) as Markdown;
+    ``keys``: the table of keys, made from the play layer's one table of keys
+    (``play.actions.help_markdown`` passes it)."""
     if lang not in LANGS:
         raise ValueError(f"no help in language {lang!r} (expected one of {', '.join(LANGS)})")
-    return _read(f"help-{lang}.md")
+    return _read(f"help-{lang}.md").replace(KEYS_MARK, keys)
 
 
 def render_markdown(text: str) -> str:
@@ -376,9 +382,10 @@ def render_markdown(text: str) -> str:
 
 
 @cache
-def help_html(lang: str) -> str:
-    """The help page as an HTML fragment for the browser."""
-    return render_markdown(help_markdown(lang))
+def help_html(lang: str, keys: str = "") -> str:
+    """The help page as an HTML fragment for the browser (``keys``: as for
+    ``help_markdown``)."""
+    return render_markdown(help_markdown(lang, keys))
 
 
 def book_text() -> str:

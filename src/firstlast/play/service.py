@@ -291,7 +291,14 @@ class PlayService:
     def import_record(self, player: str | None, text: str) -> StoredGame:
         """Store someone's game from its text record (checked by replaying it). Imported
         games are kept and replayable but never counted as the importer's own play
-        (docs/play.md)."""
+        (docs/play.md). A game imported before is kept once: its stored copy is the
+        answer (``import_record_once`` says which)."""
+        return self.import_record_once(player, text)[0]
+
+    def import_record_once(self, player: str | None, text: str) -> tuple[StoredGame, bool]:
+        """``import_record``, and whether the game is new to the player: the same deal,
+        rules and moves imported before are the same game, stored once (as a backup's
+        games are never stored twice, docs/backup.md)."""
         # The engine's one record reader decides, as for ``firstlast replay``: size,
         # byte-order mark, characters, the Redeals cap (MAX_REDEALS) and the replay.
         try:
@@ -303,17 +310,23 @@ class PlayService:
         except (ValueError, OverflowError) as e:  # FirstLastError is a ValueError
             raise PlayError("record.invalid", reason=str(e), line=None) from None
 
-        def job(tx: Transaction) -> StoredGame:
+        def job(tx: Transaction) -> tuple[StoredGame, bool]:
             pid = self._player_or_new(tx, player)
+            for seen in tx.games(pid, limit=1_000_000):
+                if (seen.origin == "imported" and seen.deal == game.deal and seen.variant == game.variant
+                        and seen.moves == len(game)):
+                    before = tx.load(seen.id, pid)
+                    if before.game.moves == game.moves:
+                        return before, False
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
             stored = _insert(tx, pid, game, "imported")
             self._cache.put(stored)
-            return stored
+            return stored, True
 
-        stored = self._write(job)
+        stored, new = self._write(job)
         self._known.add(stored.player)
-        return stored
+        return stored, new
 
     def game(self, player: str | None, game_id: str) -> StoredGame:
         """One of ``player``'s games, to read (it does not go on the table)."""

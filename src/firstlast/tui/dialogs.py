@@ -1,5 +1,6 @@
 """Dialogs and secondary screens: deal number, variant, leaving a game, game over, help,
-statistics."""
+statistics, the table in words. Each has its own key bar (``keys.KeyBar``), so the keys
+shown are always the keys that work there."""
 
 from __future__ import annotations
 
@@ -13,16 +14,20 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Static, Switch
+from textual.widgets import Button, Input, Label, OptionList, Static, Switch
 from textual.widgets.option_list import Option
 
-from ..engine import Variant
-from ..i18n import book_text, describe_variant, help_markdown, percent_number, plural, t
+from ..engine import Position, Variant
+from ..engine.places import PILES, WASTE
+from ..i18n import book_text, describe_variant, percent_number, plural, t
+from ..i18n.table import pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
+from ..play.actions import help_markdown
 from ..play.settings import parse_redeals
 from ..recordfile import RecordFileError, read_record_file
-from .messages import error_text
-from .words import binding, localize, other
+from .keys import BarKey, KeyBar
+from .messages import error_text, record_file_text
+from .words import binding, other
 
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
@@ -58,9 +63,7 @@ class ConfirmDialog(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(t(self.lang, "tui.confirm.yes"), variant="warning", id="yes")
                 yield Button(t(self.lang, "tui.confirm.no"), id="no")
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
+        yield KeyBar((BarKey("y", "tui.binding.yes"), BarKey("n", "tui.binding.no")), self.lang)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
@@ -97,9 +100,7 @@ class _AskDialog(ModalScreen[T | None], Generic[T]):
             yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
             yield Label("", id=self.error_id, classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
+        yield KeyBar((BarKey("Esc", "tui.binding.cancel"),), self.lang)
 
     def read(self, value: str) -> T | Refused:
         """The answer to ``value``, or a ``Refused`` sentence."""
@@ -139,29 +140,31 @@ class ImportDialog(_AskDialog[str]):
         try:
             return read_record_file(Path(value).expanduser())
         except RecordFileError as e:
-            # The file's own problem (its path, the system's reason) as the reader says it.
-            return Refused(t(self.lang, "tui.import.error", reason=str(e)))
+            # The file's own problem, from its code, in the player's language.
+            return Refused(t(self.lang, "tui.import.error", reason=record_file_text(e, value, self.lang)))
 
 
 class UnfinishedDialog(ModalScreen[str | None]):
-    """The player's unfinished games (left for another, or on the table): pick one to
-    put back on the table. Answers its id."""
+    """The player's unfinished games (left for another, or on the table), to put one
+    back on the table, and the imported games, to watch one. Answers its id."""
 
     DEFAULT_CSS = "UnfinishedDialog { align: center middle; }" + DIALOG_CSS + """
     UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
 
-    def __init__(self, games: list[GameSummary], current: str, lang: str = "en") -> None:
+    def __init__(self, games: list[GameSummary], current: str, lang: str = "en",
+                 imported: list[GameSummary] | None = None) -> None:
         super().__init__()
-        self.games = [g for g in games if g.id != current]
+        self.games = [g for g in games if g.id != current and g.origin != "imported"]
+        self.imported = imported or []
         self.lang = lang
 
     def compose(self) -> ComposeResult:
         lang = self.lang
         with Vertical(classes="dialog"):
             yield Label(t(lang, "tui.unfinished.prompt"))
-            if not self.games:
+            if not self.games and not self.imported:
                 yield Label(t(lang, "tui.unfinished.none"), id="unfinished-none")
             else:
                 yield OptionList(*[
@@ -169,10 +172,12 @@ class UnfinishedDialog(ModalScreen[str | None]):
                              moves=g.moves, score=g.score)
                            + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
                     for g in self.games
+                ], *[
+                    Option(t(lang, "tui.unfinished.imported", deal=g.deal, variant=describe_variant(g.variant, lang),
+                             moves=g.moves, score=g.score), id=g.id)
+                    for g in self.imported
                 ], id="unfinished")
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
+        yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "tui.binding.cancel")), lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -226,9 +231,7 @@ class VariantDialog(ModalScreen[Variant | None]):
                 yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
                 yield Button(t(lang, "tui.button.canonical"), id="canonical")
                 yield Button(t(lang, "tui.button.cancel"), id="cancel")
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
+        yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "tui.binding.cancel")), lang)
 
     def _chosen(self) -> Variant | None:
         """The variant asked for, checked by the play layer's parsers (the same bounds
@@ -275,7 +278,13 @@ class EndDialog(ModalScreen[str]):
     EndDialog #end-story { margin-top: 1; color: #b8d8c0; }
     """
     # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
-    # restart = play again), so a key pressed for the table never does something else.
+    # restart = play again), so a key pressed for the table never does something else;
+    # the key bar shows these, not the table's.
+    KEYS: ClassVar[tuple[BarKey, ...]] = (
+        BarKey("Enter", "tui.end.binding.again", 6), BarKey("→", "tui.end.binding.next", 5),
+        BarKey("n", "tui.end.binding.random", 4), BarKey("u", "tui.end.binding.undo", 2),
+        BarKey("Esc", "tui.end.binding.close", 3), BarKey("q", "tui.end.binding.quit", 7),
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("enter,ctrl+r", "choose('again')", "tui.end.binding.again"),
         binding("right", "choose('next')", "tui.end.binding.next"),
@@ -309,9 +318,7 @@ class EndDialog(ModalScreen[str]):
                 yield Button(t(lang, "tui.end.next"), id="next")
                 yield Button(t(lang, "tui.end.random"), id="random")
                 yield Button(t(lang, "tui.end.close"), id="close")
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
+        yield KeyBar(self.KEYS, lang)
 
     def show_story(self, text: str) -> None:
         """The story of the game, once told (from the screen's worker)."""
@@ -348,8 +355,8 @@ class HelpScreen(Screen[None]):
     HelpScreen #help-body { padding: 0 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("L", "language", "tui.binding.language"),
-        binding("escape,q,h,question_mark", "close", "tui.binding.back"),
+        binding("L,Д", "language", "tui.binding.language"),
+        binding("escape,q,й,question_mark,comma,f1", "close", "tui.binding.back"),
     ]
 
     def __init__(self, language: str = "en") -> None:
@@ -359,13 +366,14 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
             yield Static(id="help-body")
-        yield Footer()
+        yield KeyBar(id="help-keys")
 
     def on_mount(self) -> None:
         self._show()
 
     def _show(self) -> None:
-        localize(self, self.language)
+        self.query_one(KeyBar).keys = (BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back"))
+        self.query_one(KeyBar).lang = self.language
         self.query_one("#help-body", Static).update(Markdown(help_text(self.language)))
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
@@ -434,7 +442,7 @@ class StatsScreen(Screen[None]):
     StatsScreen { background: #0e2416; }
     StatsScreen #stats-body { padding: 1 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "close", "tui.binding.back")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i,й,ш", "close", "tui.binding.back")]
 
     def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
         super().__init__()
@@ -444,10 +452,44 @@ class StatsScreen(Screen[None]):
         with VerticalScroll():
             yield Static(Text(t(self.lang, "tui.stats.title"), style="bold"), id="stats-title")
             yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        localize(self, self.lang)
+        yield KeyBar((BarKey("Esc", "tui.binding.back"),), self.lang)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class WordsDialog(ModalScreen[str | None]):
+    """The table in words, for a player who listens (``i18n.table``, the page's words
+    too): the summary, then 1–8 read a pile bottom up and w the waste top down. Opened
+    without a text, it asks which pile. Answers the last text it said."""
+
+    DEFAULT_CSS = "WordsDialog { align: center middle; }" + DIALOG_CSS + """
+    WordsDialog .dialog { width: 76; }
+    WordsDialog #words { margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *[binding(str(i), f"review('P{i}')", "tui.binding.review") for i in range(1, 9)],
+        binding("w,ц", f"review('{WASTE}')", "tui.binding.waste"),
+        binding("escape,enter,q,й", "close", "tui.binding.back"),
+    ]
+
+    def __init__(self, pos: Position, lang: str = "en", text: str | None = None) -> None:
+        super().__init__()
+        self.pos, self.lang = pos, lang
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="words-dialog"):
+            yield Label(t(self.lang, "tui.words.prompt"))
+            yield Static(self.text or "", id="words")
+        yield KeyBar((BarKey("1–8", "tui.binding.review"), BarKey("w", "tui.binding.waste"),
+                      BarKey("Esc", "tui.binding.back")), self.lang)
+
+    def action_review(self, place: str) -> None:
+        if place not in (*PILES, WASTE):
+            return
+        self.text = pile_review(self.pos, place, self.lang)
+        self.query_one("#words", Static).update(self.text)
+
+    def action_close(self) -> None:
+        self.dismiss(self.text)

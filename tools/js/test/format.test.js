@@ -16,6 +16,9 @@ const { chanceTitle, needText, passText, percent, redealsLeftText, scoreText } =
 const { cardName, cardWords, keyTable, placeName, plural, setCatalog, setLang, t, variantFromToken,
   variantLabel, variantToken } = await import("../../../src/firstlast/web/static/js/i18n.js");
 
+const { KEYMAP, KEY_HELP } = await import("../../../src/firstlast/web/static/js/keymap.js");
+const { keyName } = await import("../../../src/firstlast/web/static/js/keyname.js");
+
 // The page fetches the shared catalogs (GET /i18n/{lang}.json); here they are read from disk.
 import { readFileSync } from "node:fs";
 for (const lang of /** @type {const} */ (["en", "ru"])) {
@@ -96,10 +99,35 @@ test("cards and places in words, for screen readers", () => {
   assert.equal(placeName("waste"), "сборная кучка");
 });
 
-test("the keys help comes from the catalog", () => {
+test("the keys help comes from the one table of keys and the catalog", () => {
   const rows = keyTable();
-  assert.equal(rows.length, 18);
-  assert.deepEqual(rows[0], ["Space / T", "turn the stock (or redeal)"]);
+  assert.equal(rows.length, KEY_HELP.length);
+  assert.ok(rows.length > 20);
+  assert.deepEqual(rows[0], ["t (е), Space", "turn the stock (or redeal)"]);
+  setLang("ru");
+  assert.deepEqual(keyTable()[0], ["t (е), Пробел", "открыть карту из колоды (или переложить)"]);
+});
+
+test("a key press is found in the key map on either layout, whatever Caps Lock says", () => {
+  /** @param {string} key @param {object} [mods] */
+  const press = (key, mods = {}) => KEYMAP[keyName({ key, shiftKey: false, ctrlKey: false, metaKey: false, ...mods })];
+  assert.equal(press("t"), "turn");
+  assert.equal(press("е"), "turn");
+  assert.equal(press("T"), "turn"); // Caps Lock
+  assert.equal(press(" "), "turn");
+  assert.equal(press("h"), "hint");
+  assert.equal(press("р"), "hint");
+  assert.equal(press("?", { shiftKey: true }), "help");
+  assert.equal(press(","), "help"); // "?"'s key on the Russian layout
+  assert.equal(press("L", { shiftKey: true }), "language");
+  assert.equal(press("Д", { shiftKey: true }), "language");
+  assert.equal(press("l"), "unfinished");
+  assert.equal(press("z", { ctrlKey: true }), "undo");
+  assert.equal(press("я", { ctrlKey: true }), "undo");
+  assert.equal(press("Z", { ctrlKey: true, shiftKey: true }), "redo");
+  assert.equal(press("Escape"), "pause");
+  assert.equal(press("r", { ctrlKey: true }), undefined); // the browser's reload stays the browser's
+  assert.equal(press("q"), undefined); // the terminal's quit
 });
 
 test("cards are named as the cards show them", () => {

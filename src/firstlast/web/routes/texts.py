@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import i18n
+from ...play import actions
 from ..context import Endpoint, WebGame
 from ..errors import WebError
 
@@ -40,7 +41,7 @@ def catalog_bytes(lang: str) -> bytes:
 
 @cache
 def help_bytes(lang: str) -> bytes:
-    return i18n.help_html(lang).encode("utf-8")
+    return actions.help_html(lang).encode("utf-8")  # with the one table of keys
 
 
 def etag(body: bytes) -> str:

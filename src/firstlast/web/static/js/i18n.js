@@ -5,6 +5,7 @@
 // data-i18n-title and data-i18n-aria are translated in place by translatePage().
 // No string lives here: a catalog is fetched at start and on a language switch.
 
+import { KEY_HELP } from "./keymap.js";
 import { send } from "./transport.js";
 
 export { detectLang } from "./lang.js";
@@ -85,13 +86,11 @@ export function plural(key, n, args = {}) {
   return t(`${key}.${pluralCategory(n)}`, { ...args, n });
 }
 
-/** The ids of the keys help, in order (catalog keys keys.<id>.key / .does). */
-const KEY_IDS = ["turn", "reserve", "privileged", "base", "waste", "step", "advance", "auto", "hint", "undo", "redo",
-  "summary", "review", "new", "deal", "lang", "help", "close"];
-
-/** The keys help: [key, what it does] rows. @returns {string[][]} */
+/** The keys help: [keys, what they do] rows, from the one table of keys (keymap.js,
+ * generated). @returns {string[][]} */
 export function keyTable() {
-  return KEY_IDS.map((id) => [t(`keys.${id}.key`), t(`keys.${id}.does`)]);
+  const lang = getLang();
+  return KEY_HELP.map((row) => [row.keys[lang] || row.keys.en, t(row.does)]);
 }
 
 /** A rank's index as on the cards ("10", "Д"). @param {number} rank 1…13 */

@@ -1,21 +1,60 @@
-// The keyboard: the same keys in both layouts (t/е turn, 1–8 reserve, p/з privileged
-// card, b/и base, w/ц waste, s/ы step, f/а advance, a/ф auto, u/г undo, h/р hint, n/т
-// new (asking first when a game is in progress), d/в deal, l/д language, e/у the
-// table summary, x/ч the review of a pile, ? help),
-// Ctrl+Z/Ctrl+Y, and the replay's arrows.
+// The keyboard: which key asks for which action is the generated KEYMAP (keymap.js, made
+// from the play layer's one table of keys, the terminal's too: t/е turn, 1–8 reserve,
+// h/р hint, ? help, L/Д language …); this wires each action to what it does here, and
+// keeps the replay's arrows.
 
 import {
-  doAdvance, doRedo, doStep, doUndo, playFrom, toggleAuto, turnStock,
+  doAdvance, doRedo, doStep, doUndo, playFrom, stopAuto, toggleAuto, turnStock,
 } from "./controller.js";
-import { askNewGame, openDealDialog, setMenu } from "./dialogs.js";
+import { askNewGame, openDealDialog, openSettings, setMenu } from "./dialogs.js";
 import { openHelp } from "./help.js";
 import { getLang } from "./i18n.js";
+import { KEYMAP } from "./keymap.js";
+import { keyName } from "./keyname.js";
 import { enqueue } from "./queue.js";
 import { exitReplay, replayPlay, replayStep } from "./replay.js";
 import { reviewHere, saySummary } from "./review.js";
 import { switchLang } from "./settings.js";
-import { $, app } from "./store.js";
-import { hideEnding, toggleHint } from "./view.js";
+import { $, $input, app } from "./store.js";
+import { hideEnding, showEnding, toggleHint } from "./view.js";
+
+/** Open the statistics (its history lists the unfinished games and imports records). */
+function openStatsDialog() {
+  $("#b-stats").click();
+}
+
+/** What each action of the table does on the page; an action missing here is a key the
+ * page leaves alone. ``key``: the key pressed (1–8 name the reserve card).
+ * @type {Record<string, (key: string) => void>} */
+export const HANDLERS = {
+  turn: () => enqueue(turnStock),
+  reserve: (key) => playFrom(`R${key}`),
+  privileged: () => playFrom("F8"),
+  base: () => { if (app.state && app.state.base_move) playFrom(app.state.base_move); },
+  waste: () => playFrom("waste"),
+  step: () => enqueue(doStep),
+  advance: () => enqueue(doAdvance),
+  auto: () => toggleAuto(),
+  pause: () => {
+    if (app.auto) stopAuto();
+    else if (!$("#ending").hidden) hideEnding();
+    else if ($("#topbar").classList.contains("menu-open")) { setMenu(false); $("#b-more").focus(); }
+  },
+  undo: () => enqueue(doUndo),
+  redo: () => enqueue(doRedo),
+  hint: () => toggleHint(),
+  summary: () => saySummary(),
+  review: () => reviewHere(),
+  new: () => { askNewGame(); },
+  deal: () => openDealDialog(),
+  variant: () => openSettings(),
+  unfinished: () => openStatsDialog(),
+  import: () => { openStatsDialog(); $input("#import-file").click(); },
+  stats: () => openStatsDialog(),
+  story: () => showEnding(),
+  language: () => { switchLang(getLang() === "ru" ? "en" : "ru"); },
+  help: () => openHelp(),
+};
 
 /** @param {KeyboardEvent} e */
 export function onKey(e) {
@@ -23,7 +62,6 @@ export function onKey(e) {
   const target = /** @type {HTMLElement} */ (e.target);
   const tag = (target.tagName || "").toLowerCase();
   if (tag === "input" || tag === "select" || tag === "textarea") return;
-  const ctrl = e.ctrlKey || e.metaKey;
   const k = e.key;
   if (app.replay) {
     if (k === "ArrowRight") enqueue(() => replayStep(1), true);
@@ -34,30 +72,13 @@ export function onKey(e) {
     e.preventDefault();
     return;
   }
-  if (k === "Escape" && !$("#ending").hidden) { hideEnding(); e.preventDefault(); return; }
-  if (k === "Escape" && $("#topbar").classList.contains("menu-open")) { setMenu(false); $("#b-more").focus(); e.preventDefault(); return; }
-  if (ctrl && !e.shiftKey && (k === "z" || k === "Z")) { enqueue(doUndo); e.preventDefault(); return; }
-  if (ctrl && (k === "y" || k === "Y" || (e.shiftKey && (k === "z" || k === "Z")))) { enqueue(doRedo); e.preventDefault(); return; }
-  if (ctrl || e.altKey) return;
-  const low = k.toLowerCase();
+  if (e.altKey) return;
+  const name = keyName(e);
+  // Space on a button presses the button, as everywhere.
   const onButton = tag === "button" || target.getAttribute?.("role") === "button";
-  if ((k === " " && !onButton) || low === "t" || low === "е") enqueue(turnStock);
-  else if (/^[1-8]$/.test(k)) playFrom(`R${k}`);
-  else if (low === "p" || low === "з") playFrom("F8");
-  else if (low === "b" || low === "и") {
-    if (app.state && app.state.base_move) playFrom(app.state.base_move);
-  } else if (low === "w" || low === "ц") playFrom("waste");
-  else if (low === "s" || low === "ы") enqueue(doStep);
-  else if (low === "f" || low === "а") enqueue(doAdvance);
-  else if (low === "a" || low === "ф") toggleAuto();
-  else if (low === "u" || low === "г") enqueue(doUndo);
-  else if (low === "h" || low === "р") toggleHint();
-  else if (low === "e" || low === "у") saySummary();
-  else if (low === "x" || low === "ч") reviewHere();
-  else if (low === "n" || low === "т") askNewGame();
-  else if (low === "d" || low === "в") openDealDialog();
-  else if (low === "l" || low === "д") switchLang(getLang() === "ru" ? "en" : "ru");
-  else if (k === "?" || k === ",") openHelp();
-  else return;
+  if (name === "space" && onButton) return;
+  const handler = HANDLERS[KEYMAP[name]];
+  if (!handler) return;
+  handler(k);
   e.preventDefault();
 }

@@ -1,0 +1,143 @@
+"""The terminal's keys, made from the play layer's one table (``play.actions``): the
+table's bindings, and the key bar at the foot of every screen, in the player's language.
+
+The key bar is ours rather than Textual's ``Footer``: it says each screen's own keys
+(a dialog's, not the table's under it), in the language chosen (from the catalogs, no
+private Textual API), and when the line is short it drops the least needed keys first,
+so "q Quit" is never the one cut off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..i18n import t
+from ..play.actions import KeyAction, actions_for
+
+#: Characters the table writes as typed, as Textual names their keys.
+_TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", "-": "minus", "_": "underscore",
+                         ",": "comma"}
+
+#: The screen's action (``action_<name>`` and its arguments) for each action of the table.
+TABLE_ACTIONS: Final[dict[str, tuple[str, ...]]] = {
+    "turn": ("turn",), "privileged": ("play", "F8"), "base": ("base",), "waste": ("play", "waste"),
+    "step": ("step",), "advance": ("advance",), "auto": ("auto",), "pause": ("pause",), "faster": ("speed", "1"),
+    "slower": ("speed", "-1"), "undo": ("undo",), "redo": ("redo",), "restart": ("restart",), "hint": ("hint",),
+    "summary": ("summary",), "review": ("review",), "new": ("new_random",), "deal": ("new_by_number",),
+    "variant": ("variant",), "unfinished": ("reopen",), "import": ("import_record",), "stats": ("stats",),
+    "story": ("story",), "language": ("language",), "help": ("help",), "quit": ("quit_game",),
+}
+
+
+def _queued(name: str, *args: str) -> str:
+    """The binding's action: ``queue`` puts the screen's action in its own message queue,
+    so keys act one at a time, in the order pressed, each after the writes before it."""
+    return "queue(" + ", ".join(repr(a) for a in (name, *args)) + ")"
+
+
+def textual_key(key: str) -> str:
+    """A key of the table (``t``, ``?``, ``ctrl+z``, ``е``) as Textual names it."""
+    return _TEXTUAL_NAMES.get(key, key)
+
+
+def table_bindings() -> list[Binding]:
+    """The game screen's bindings: every action of the table the terminal offers, on
+    its keys and their Russian-layout twins. They are priority bindings: the app sees
+    them as the key arrives and queues the action on the game screen at once (they are
+    the game screen's, so a dialog on top of it keeps its keys)."""
+    out: list[Binding] = []
+    for action in actions_for("tui"):
+        keys = [textual_key(k) for k in action.all_keys()]
+        if action.place_of_key:  # 1–8: the key names the reserve card
+            out += [Binding(k, _queued("play", f"R{k}"), t("en", action.label), show=False, priority=True,
+                            id=f"table.{action.id}.{k}") for k in keys]
+            continue
+        out.append(Binding(",".join(keys), _queued(*TABLE_ACTIONS[action.id]), t("en", action.label), show=False,
+                           priority=True, id=f"table.{action.id}"))
+    return out
+
+
+@dataclass(frozen=True)
+class BarKey:
+    """One key on the key bar: ``key`` as shown, ``label`` its catalog key, ``rank``
+    how much it is needed (the lowest goes first when the line is short)."""
+
+    key: str
+    label: str
+    rank: int = 5
+
+
+def table_keys() -> tuple[BarKey, ...]:
+    """The table's key bar: the table's actions that have a place on it."""
+    return tuple(BarKey(_shown(a), a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
+
+
+def _shown(action: KeyAction) -> str:
+    return action.keys[0]
+
+
+def fit_keys(keys: Sequence[BarKey], lang: str, width: int) -> Text:
+    """The key bar's line for ``width`` cells: keys in their order, the least needed
+    left out until the rest fit."""
+    shown = list(keys)
+
+    def line() -> Text:
+        out = Text()
+        for i, k in enumerate(shown):
+            if i:
+                out.append("  ")
+            out.append(k.key, style="bold #ffd24a")
+            out.append(" " + t(lang, k.label), style="#e8f3ea")
+        return out
+
+    text = line()
+    while shown and cell_len(text.plain) > width:
+        shown.remove(min(reversed(shown), key=lambda k: k.rank))
+        text = line()
+    return text
+
+
+class KeyBar(Widget):
+    """The keys of the screen it is on, in ``lang``; set ``keys`` and ``lang``."""
+
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: 1; background: #08361a; color: #e8f3ea; }
+    """
+
+    lang: reactive[str] = reactive("en")
+    keys: reactive[tuple[BarKey, ...]] = reactive(())
+
+    def __init__(self, keys: Sequence[BarKey] = (), lang: str = "en", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.set_reactive(KeyBar.keys, tuple(keys))
+        self.set_reactive(KeyBar.lang, lang)
+
+    def render(self) -> Text:
+        return fit_keys(self.keys, self.lang, self.size.width)
+
+
+def side_keys(lang: str, width: int = 26) -> str:
+    """The side bar's short list of keys (``t turn  s step …``), from the table,
+    wrapped to ``width``."""
+    lines: list[str] = []
+    line = ""
+    for action in actions_for("tui"):
+        if action.id in ("faster", "slower", "pause", "restart"):
+            continue
+        key = f"{action.keys[0]}–{action.keys[-1]}" if action.place_of_key else _shown(action)
+        label = t(lang, action.label)
+        item = f"{key} {label if action.id == 'language' else label.lower()}"  # a language keeps its capital
+        if line and cell_len(line) + 2 + cell_len(item) > width:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line}  {item}" if line else item
+    return "\n".join([*lines, line])

@@ -1,0 +1,101 @@
+"""Watching a game move by move (an imported game, someone's): the table as it was after
+each move, the move said in words. Nothing is written; the game on the table stays."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+
+from ..engine import Card, Game
+from ..i18n import announce, describe_variant, t
+from . import cards as C
+from .keys import BarKey, KeyBar
+from .widgets import StatusLine, TableView
+from .words import binding
+
+#: Moves a second while the replay plays by itself.
+REPLAY_SPEED: Final = 4
+
+
+class ReplayScreen(Screen[None]):
+    """→ the next move, ← the one before, Home/End the deal and the end, space plays
+    or pauses, Escape (or q) leaves."""
+
+    DEFAULT_CSS = """
+    ReplayScreen { background: #0b4d22; }
+    ReplayScreen #replay-title { height: 1; background: #08361a; color: #ffd24a; padding: 0 1; text-style: bold; }
+    ReplayScreen #replay-area { height: 1fr; align: center middle; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        binding("right,s,ы", "go(1)", "tui.replay.keys.step"),
+        binding("left,u,г", "go(-1)", "tui.replay.keys.back"),
+        binding("home", "go(-100000)", "tui.replay.keys.back"),
+        binding("end", "go(100000)", "tui.replay.keys.step"),
+        binding("space,a,ф", "play", "tui.replay.keys.play"),
+        binding("escape,q,й", "leave", "tui.replay.keys.close"),
+    ]
+
+    at: reactive[int] = reactive(0)
+
+    def __init__(self, game: Game, lang: str, size: C.CardSize) -> None:
+        super().__init__()
+        self.game, self.lang, self.card_size = game, lang, size
+        self.positions = game.positions
+        self.timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="replay-title")
+        with Vertical(id="replay-area"):
+            yield TableView(id="replay-table")
+        yield StatusLine(id="replay-status")
+        yield KeyBar((BarKey("→", "tui.replay.keys.step"), BarKey("←", "tui.replay.keys.back"),
+                      BarKey("space", "tui.replay.keys.play"), BarKey("Esc", "tui.replay.keys.close")), self.lang)
+
+    def on_mount(self) -> None:
+        self.query_one(TableView).lay_out(self.card_size, self.lang)
+        self.watch_at(self.at)
+
+    def watch_at(self, at: int) -> None:
+        if not self.is_mounted:
+            return
+        game = self.game
+        moved: frozenset[Card] = frozenset()
+        if at:
+            step = game.steps[at - 1]
+            moved = frozenset(m.card for m in step.movements)
+            said = announce(step.movements, self.lang)
+        else:
+            said = t(self.lang, "tui.replay.start")
+        self.query_one(TableView).show(self.positions[at], self.card_size, moved, self.lang)
+        self.query_one("#replay-title", StatusLine).message = t(
+            self.lang, "tui.replay.title", deal=game.deal, variant=describe_variant(game.variant, self.lang),
+            move=at, moves=len(game))
+        self.query_one("#replay-status", StatusLine).message = said
+
+    def action_go(self, delta: int) -> None:
+        self.at = max(0, min(len(self.game), self.at + delta))
+        if self.timer is not None and (delta < 0 or self.at == len(self.game)):
+            self._stop()
+
+    def action_play(self) -> None:
+        if self.timer is not None:
+            self._stop()
+            return
+        if self.at == len(self.game):
+            self.at = 0
+        self.timer = self.set_interval(1 / REPLAY_SPEED, lambda: self.action_go(1))
+
+    def _stop(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+
+    def action_leave(self) -> None:
+        self._stop()
+        self.dismiss(None)

@@ -1,0 +1,274 @@
+"""The game screen's parts, each a widget with reactive state: the title, the table,
+the side bar, the status line. The screen owns the state (``GameScreen`` reactives)
+and binds it to these (``data_bind``); each redraws itself when what it shows changes,
+so nothing calls a refresh by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..engine import Card, Game, Move, Movement, Position, Variant
+from ..engine.places import STOCK, WASTE
+from ..i18n import describe_variant, t
+from . import cards as C
+from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
+from .words import compact_variant
+
+#: Autoplay speeds, in moves per second.
+SPEEDS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 512)
+
+
+def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Text:
+    """The title line for ``width`` columns: the game's name as room allows, and always
+    the deal and its rules (in fewer words, or as the variant's token, on narrow
+    terminals, so the variant is never cut off)."""
+    deal_part = t(lang, "tui.title.deal", deal=deal)
+    names = (t(lang, "tui.title"), t(lang, "tui.title.short"), "")
+    rules = (describe_variant(variant, lang), compact_variant(variant, lang), variant.token)
+    room = width - 2  # the title's padding
+    candidates = [(name, rule) for rule in rules for name in names]
+    name, rule = candidates[-1]
+    for name, rule in candidates:
+        if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= room:
+            break
+    title = Text()
+    if name:
+        title.append(name, style="bold")
+        title.append(" · ", style="#b8d8c0")
+    title.append(deal_part, style="bold #ffd24a")
+    title.append(f" · {rule}", style="#b8d8c0")
+    return title
+
+
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line of ``width`` cells: cut with "…" when it is longer."""
+    text = " ".join(text.split())
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > width - 1:
+            break
+        out += ch
+    return out.rstrip() + "…"
+
+
+class TitleBar(Widget):
+    """The deal, its rules and the game's name, as the width allows."""
+
+    DEFAULT_CSS = "TitleBar { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }"
+
+    lang: reactive[str] = reactive("en")
+    version: reactive[int] = reactive(0)
+
+    def __init__(self, game: Callable[[], Game], id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._game = game
+
+    def render(self) -> Text:
+        game = self._game()
+        return title_text(game.deal, game.variant, self.size.width + 2, self.lang)
+
+
+class StatusLine(Widget):
+    """What the last action did, or why it was refused (marked ✗): one line, cut with
+    "…" when longer (the whole sentence stays in ``message``)."""
+
+    DEFAULT_CSS = """
+    StatusLine { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }
+    StatusLine.error { color: #ff8a8a; text-style: bold; }
+    """
+
+    message: reactive[str] = reactive("")
+    error: reactive[bool] = reactive(False)
+
+    def watch_error(self, error: bool) -> None:
+        self.set_class(error, "error")
+
+    def render(self) -> Text:
+        text = ("✗ " if self.error else "") + self.message
+        return Text(one_line(text, max(1, self.size.width)))
+
+
+class TableView(Vertical):
+    """The table as the book lays it out: the first row, the piles, the reserve, the
+    stock and the waste (with its top cards fanned)."""
+
+    DEFAULT_CSS = """
+    TableView { width: auto; height: auto; padding: 0 0 0 1; background: #0b4d22; }
+    TableView .row { height: auto; width: auto; margin-bottom: 0; }
+    TableView #row-stock { width: 100%; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="row", id="row-first"):
+            for p in FIRST:
+                yield Slot(p)
+        with Horizontal(classes="row", id="row-piles"):
+            for p in PILES:
+                yield Slot(p)
+        with Horizontal(classes="row", id="row-reserve"):
+            for p in RESERVE:
+                yield Slot(p)
+        with Horizontal(classes="row", id="row-stock"):
+            yield Slot(STOCK)
+            yield Slot(WASTE)
+            yield WasteFan()
+
+    def lay_out(self, size: C.CardSize, lang: str) -> None:
+        """Size the places for cards of ``size``; the stock's and the waste's places are
+        as wide as their labels in ``lang`` ("Сборная 104"), so no count is cut."""
+        wide = max(size.width, 9, *(cell_len(t(lang, k, n=104)) for k in ("tui.table.stock", "tui.table.waste")),
+                   cell_len(t(lang, "tui.table.redeal")))
+        for slot in self.query(Slot):
+            slot.styles.width = wide if slot.place in (STOCK, WASTE) else size.width
+            slot.styles.height = size.height + 1
+        self.query_one(WasteFan).styles.height = size.height + 1
+        # The stock row's fan spans the rows above it, not the whole screen.
+        self.query_one("#row-stock").styles.width = C.table_width(size.width) - 3
+
+    def show(self, pos: Position, size: C.CardSize, moved: frozenset[Card], lang: str) -> None:
+        legal = pos.legal_moves()
+        for slot in self.query(Slot):
+            label, lines = paint_slot(slot.place, pos, size, legal, moved, lang)
+            slot.show(label, lines)
+        self.query_one(WasteFan).show(pos.waste, lang)
+
+
+class SideBar(Widget):
+    """The active pile and what it needs, the privileged card, passes, redeals, stock
+    and waste, score, the chance to come out, autoplay, the legal moves, the keys and
+    (when tall) the latest moves."""
+
+    DEFAULT_CSS = "SideBar { width: 30; height: 1fr; background: #0e3b1d; color: #e8f3ea; padding: 0 1; }"
+
+    lang: reactive[str] = reactive("en")
+    version: reactive[int] = reactive(0)
+    chance_text: reactive[str | None] = reactive(None)
+    auto: reactive[bool] = reactive(False)
+    speed: reactive[int] = reactive(0)
+
+    def __init__(self, game: Callable[[], Game], keys: Callable[[str], str],
+                 note: Callable[[str], str | None] = lambda _: None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._game = game
+        self._keys = keys
+        self._note = note
+
+    def render(self) -> Text:
+        return side_text(self._game(), self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
+                         self._keys(self.lang), self.size.height, self.size.width, self._note(self.lang))
+
+
+def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed: int, keys: str,
+              height: int, width: int, note: str | None = None) -> Text:
+    pos = game.position
+    key = "#9fc7a8"
+    labels = [t(lang, f"tui.side.{k}") for k in ("active", "needs", "privileged", "pass", "redeals", "stock",
+                                                  "score", "auto", "next")]
+    pad = max(len(x) for x in labels) + 1
+
+    def label(name: str) -> None:
+        out.append(t(lang, f"tui.side.{name}").ljust(pad), style=key)
+
+    out = Text()
+    status = pos.status
+    if status == "won":
+        out.append(t(lang, "tui.side.won") + "\n", style="bold #ffd24a")
+    elif status == "lost":
+        out.append(t(lang, "tui.side.lost") + "\n", style="bold #ff8a8a")
+    k = pos.active
+    if k is not None and pos.need is not None:
+        label("active")
+        out.append(f"P{k + 1}", style=f"bold {C.ACTIVE}")
+        out.append(f" {t(lang, 'tui.side.under')} ")
+        out.append_text(C.pretty_text(pos.first[k], lang))
+        out.append("\n")
+        label("needs")
+        out.append(C.rank_text(pos.need, lang), style=f"bold {C.ACTIVE}")
+        out.append("   " + t(lang, "tui.side.on_pile", n=len(pos.piles[k]), pile=f"P{k + 1}") + "\n")
+    priv = pos.privileged
+    label("privileged")
+    if priv is not None:
+        out.append_text(C.pretty_text(priv, lang))
+        out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.PRIVILEGED)
+    elif not pos.variant.privileged_last:
+        out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
+    else:
+        out.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
+    redeals = pos.variant.redeals
+    total = "∞" if redeals is None else str(redeals + 1)
+    left = pos.redeals_left
+    label("pass")
+    out.append(t(lang, "tui.side.pass_of", total=total, **{"pass": pos.passes}) + "\n", style="bold")
+    label("redeals")
+    out.append(t(lang, "tui.side.redeals_left", left="∞" if left is None else left) + "\n")
+    label("stock")
+    out.append(t(lang, "tui.side.stock_waste", stock=len(pos.stock), waste=len(pos.waste)) + "\n")
+    label("score")
+    out.append(f"{pos.score}/104", style="bold")
+    out.append(" · " + t(lang, "tui.side.moves", n=len(game)) + "\n")
+    if chance_text:
+        out.append(chance_text + "\n", style="bold #8fd3ff")
+        if note:  # a deal dealt as one that comes out: what the figure means here
+            out.append(note + "\n", style="italic #8fd3ff")
+    label("auto")
+    out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"), style=f"bold {C.PLAYABLE}" if auto else "")
+    out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
+    legal = pos.legal_moves()
+    if legal:
+        label("next")
+        out.append(", ".join(move_name(m, lang) for m in legal) + "\n")
+    # The keys, as many lines as the side bar has room for (the key bar has the rest).
+    room = height - len(out.plain.splitlines()) - 1
+    if room >= 2:
+        out.append("\n" + "\n".join(keys.splitlines()[:room - 1]), style="#8fb79a")
+    # Tall terminals: the rest of the side bar lists the latest moves.
+    room = height - len(out.plain.splitlines()) - 2
+    if room >= 3 and len(game):
+        out.append("\n\n" + t(lang, "tui.side.latest") + "\n", style=key)
+        steps = game.steps[-room + 1:]
+        first = len(game) - len(steps) + 1
+        cut = max(10, width - 2)
+        lines = [f"{first + i:4}. {step_text(step.move, step.movements, lang)}"[:cut]
+                 for i, step in enumerate(steps)]
+        out.append("\n".join(reversed(lines)), style="#b8d8c0")
+    return out
+
+
+def place_label(place: str, lang: str) -> str:
+    """A place as the table labels it: its code, but the stock and the waste in words."""
+    if place == STOCK:
+        return t(lang, "tui.place.stock")
+    if place in (WASTE, "W"):
+        return t(lang, "tui.move.waste")
+    return place
+
+
+def step_text(move: Move, movements: tuple[Movement, ...], lang: str = "en") -> str:
+    """One line of the move log: ``R3 7♥→P1 2♣→R3``."""
+    if move.kind == "redeal":
+        return t(lang, "tui.log.redeal", n=len(movements))
+    moved = " ".join(f"{C.pretty(m.card, lang)}→{place_label(m.target, lang)}" for m in movements)
+    return f"{move_name(move, lang)} {moved}"
+
+
+def move_name(move: Move, lang: str = "en") -> str:
+    """A move as the table names it: its place (``R3``, ``F8``), or ``turn``,
+    ``redeal`` and ``waste`` in words."""
+    if move.kind == "turn":
+        return t(lang, "tui.move.turn")
+    if move.kind == "redeal":
+        return t(lang, "tui.move.redeal")
+    if move.kind == "play" and move.source in (WASTE, "W"):
+        return t(lang, "tui.move.waste")
+    return str(move)

@@ -1,0 +1,206 @@
+"""The terminal's keys from the one table (``play.actions``) and issue 19's terminal
+findings, driven through Textual's pilot: Russian-layout letters, the hint, the table
+in words, the end panel's own keys, import reasons in Russian, an import kept once and
+watchable, a reopened game said as reopened, status lines cut with "…"."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from firstlast.engine import Game
+from firstlast.engine.record import record_to_text
+from firstlast.play import PlayService
+from firstlast.play.actions import key_map
+from firstlast.store import GameStore
+from firstlast.tui import FirstLastApp, GameScreen
+from firstlast.tui.dialogs import ConfirmDialog, EndDialog, ImportDialog, UnfinishedDialog, WordsDialog
+from firstlast.tui.keys import table_bindings, textual_key
+from firstlast.tui.replay import ReplayScreen
+from firstlast.tui.widgets import one_line
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "tui"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    return GameStore(tmp_path / "games.sqlite3")
+
+
+def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable[None]],
+        size: tuple[int, int] = (100, 30)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot, app.game_screen)
+    asyncio.run(main())
+
+
+def screen_text(pilot: Pilot[None]) -> str:
+    return "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
+
+
+def status(screen: GameScreen) -> str:
+    return screen.message
+
+
+def test_the_bindings_are_the_tables() -> None:
+    bound = {k for b in table_bindings() for k in b.key.split(",")}
+    assert bound == {textual_key(k) for k in key_map("tui")}
+    assert {"е", "р", "Д", "question_mark", "h"} <= bound
+
+
+def test_no_private_textual_api_in_the_terminal() -> None:
+    for path in SRC.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "._bindings" not in text and "refresh_bindings" not in text, path.name
+
+
+def test_russian_layout_letters_play_and_h_hints(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.press("е", "е")  # t on the Russian layout: turn
+        assert len(screen.session.game) == 2
+        await pilot.press("г")  # u: undo
+        assert len(screen.session.game) == 1
+        await pilot.press("h")
+        assert status(screen) == "Hint: turn a card from the stock"
+        await pilot.press("Д")  # L: Russian
+        await pilot.pause()
+        await pilot.press("р")  # h: the hint, in Russian
+        assert status(screen) == "Подсказка: открыть карту из колоды"
+        assert len(screen.session.game) == 1  # a hint moves nothing
+
+    run(app, script)
+
+
+def test_the_table_in_words_and_a_piles_review(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        for _ in range(30):
+            await pilot.press("s")
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, WordsDialog)
+        text = screen_text(pilot)
+        assert "Pile 1 is being built" in text and "needs an ace" in text
+        assert "Step" not in text.splitlines()[-1]  # the dialog's own keys, not the table's
+        await pilot.press("1")
+        await pilot.pause()
+        assert "Pile 1, 2 cards, bottom up: queen of clubs, king of hearts." in screen_text(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+        assert "The waste, 27 cards, top down: ten of hearts" in screen_text(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert status(screen).startswith("The waste, 27 cards")
+        await pilot.press("x", "1")  # x asks which pile
+        await pilot.pause()
+        assert "Pile 1, 2 cards" in screen_text(pilot)
+        await pilot.press("escape")
+
+    run(app, script)
+
+
+def test_the_end_panel_shows_its_own_keys(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await screen._act("step", 100_000)
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, EndDialog)
+        last = screen_text(pilot).splitlines()[-1]
+        assert "Next deal" in last and "Quit" in last, last
+        for table_key in ("Step", "Auto", "Turn", "Hint"):
+            assert table_key not in last, last
+
+    run(app, script)
+
+
+def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp_path: Path) -> None:
+    game = Game(7)
+    game.autoplay()
+    record = tmp_path / "game.txt"
+    record.write_text(record_to_text(game, date="2026-01-01"), encoding="utf-8")
+    binary = tmp_path / "game.bin"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    play = PlayService(store)
+    player = play.local_player()
+    play.update_settings(player, {"lang": "ru"})
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def import_(pilot: Pilot[None], path: Path) -> str:
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ImportDialog)
+        await pilot.press(*str(path), "enter")
+        await pilot.pause()
+        return screen_text(pilot)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        text = await import_(pilot, tmp_path / "missing.txt")
+        assert "такого файла нет" in text and "No such file" not in text, text
+        await pilot.press("escape")
+        text = await import_(pilot, binary)
+        assert "не текстовый файл (не UTF-8)" in text and "not a text file" not in text, text
+        await pilot.press("escape")
+        await import_(pilot, record)
+        assert "загружена раскладка 7" in status(screen)
+        await import_(pilot, record)
+        assert "уже была загружена" in status(screen)
+        imported = [g for g in play.games(player) if g.origin == "imported"]
+        assert len(imported) == 1  # kept once
+        await pilot.press("l")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, UnfinishedDialog) and [g.id for g in dialog.imported] == [imported[0].id]
+        assert "раскладка 7" in screen_text(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = pilot.app.screen
+        assert isinstance(replay, ReplayScreen) and replay.at == 0
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert replay.at == 2 and "ход 2 из" in screen_text(pilot)
+        await pilot.press("end")
+        await pilot.pause()
+        assert replay.at == len(game)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen and screen.session.game.deal == 1  # the table is as it was
+
+    run(app, script)
+
+
+def test_a_reopened_game_is_said_as_reopened(store: GameStore) -> None:
+    app = FirstLastApp(store, deal=3, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        await pilot.press("s", "s")
+        await pilot.press("g", "4", "enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.game.deal == 3
+        assert status(screen).startswith("reopened deal 3"), status(screen)
+        assert "new game" not in status(screen)
+
+    run(app, script)
+
+
+def test_a_long_status_line_is_cut_with_an_ellipsis() -> None:
+    assert one_line("short", 10) == "short"
+    cut = one_line("a sentence much longer than the line it must fit", 20)
+    assert cut.endswith("…") and len(cut) <= 20
