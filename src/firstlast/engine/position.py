@@ -62,10 +62,8 @@ class Movement:
         }
 
 
-#: A source's name, or an alias of one (``W``), to its place (R6).
-_SOURCE_BY_NAME: Final[dict[str, Place]] = {**{p.value: p for p in SOURCES}, **SOURCE_ALIASES}
-#: The same, letter case folded, for moves typed by hand (``r3``, ``w``).
-_SOURCE_BY_TEXT: Final[dict[str, Place]] = {name.lower(): p for name, p in _SOURCE_BY_NAME.items()}
+#: A source's one name to its place (R6).
+_SOURCE_BY_NAME: Final[dict[str, Place]] = {p.value: p for p in SOURCES}
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -74,8 +72,8 @@ class Move:
     ``R1``…``R8`` (reserve), ``F1``…``F8`` (first row: the privileged card, R8, or a full
     pile's base, R5) or ``waste`` (its top card, variant V2).
 
-    ``Move("play", "R3")`` takes a place's name as well as a ``Place``, and ``W``, the
-    waste's old name, as an alias: ``Move("play", "W").source`` is ``Place.WASTE``."""
+    ``Move("play", "R3")`` takes a place's one name as well as a ``Place``; old
+    spellings (``W``) are read only from text (``MOVE_WORDS``, ``Move.parse``)."""
 
     kind: MoveKind
     source: Place | None
@@ -101,16 +99,15 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read ``turn``/``t``, ``redeal``/``d`` or a source ``R3``, ``F8``, ``waste``
-        (``W`` too, its old name), in any letter case."""
+        """Read a move as a player types it: a move word (``MOVE_WORDS``: ``turn``,
+        ``redeal``, a source ``R3``, ``F8``, ``waste``, or ``W``, the waste's old name) in
+        any letter case, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
         low = text.strip().lower()
-        if low in ("turn", "t"):
-            return TURN
-        if low in ("redeal", "d"):
-            return REDEAL
-        place = _SOURCE_BY_TEXT.get(low)
-        if place is not None:
-            return PLAY[place]
+        move = MOVE_WORDS.get(low) if low.isascii() else None
+        if move is None:
+            move = {"t": TURN, "d": REDEAL}.get(low)
+        if move is not None:
+            return move
         raise InvalidMoveError(
             f"not a move: {clip(text)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
             "move.syntax", {"text": clip(text)},
@@ -124,6 +121,18 @@ TURN: Final = Move("turn")
 REDEAL: Final = Move("redeal")
 #: The move that plays the card at each source (R6), made once: moves are immutable.
 PLAY: Final[dict[Place, Move]] = {p: Move("play", p) for p in SOURCES}
+#: Every move a player can ask for, as the engine writes it (its one word): turn and
+#: redeal (R9, R10), then a card played from each source (R6): R1…R8, F1…F8, waste.
+TABLE_MOVES: Final[tuple[str, ...]] = ("turn", "redeal", *(p.value for p in (*RESERVE, *FIRST, WASTE)))
+#: The words of a move in text (a record's, a backup's, one typed), letter case folded:
+#: the engine's own (``TABLE_MOVES``) and the one place old spellings of a source are
+#: read (``places.SOURCE_ALIASES``: ``W``, the waste's name before places had one name).
+#: They are never written.
+MOVE_WORDS: Final[dict[str, Move]] = {
+    "turn": TURN, "redeal": REDEAL,
+    **{p.value.lower(): PLAY[p] for p in SOURCES},
+    **{name.lower(): PLAY[p] for name, p in SOURCE_ALIASES.items()},
+}
 
 
 @dataclass(frozen=True, slots=True)

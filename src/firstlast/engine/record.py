@@ -33,8 +33,7 @@ from .. import __version__
 from .cards import clip, is_number, parse_whole
 from .errors import EmptyRecordError, FirstLastError, InvalidMoveError, RecordError
 from .game import Game
-from .places import SOURCE_ALIASES, SOURCES
-from .position import PLAY, REDEAL, TURN, Move
+from .position import MOVE_WORDS, Move
 from .rng import MAX_DEAL
 from .variant import MAX_REDEALS, Variant
 
@@ -57,13 +56,6 @@ _FORBIDDEN: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _HEADER = re.compile(r'\[([A-Za-z]+) "([^"\\]*)"\]')
 _REQUIRED = ("Format", "Deal", "Redeals", "WastePlayable", "PrivilegedLast")
 _KNOWN = (*_REQUIRED, "Program", "Date", "Result", "Score", "Passes", "Moves")
-#: The move words of a record, letter case folded: ``turn``, ``redeal``, the sources'
-#: names (R6) and ``W``, the waste's old name.
-_MOVE_WORDS: Final[dict[str, Move]] = {
-    "turn": TURN, "redeal": REDEAL,
-    **{p.value.lower(): PLAY[p] for p in SOURCES},
-    **{name.lower(): PLAY[p] for name, p in SOURCE_ALIASES.items()},
-}
 
 
 def read_move(word: str) -> Move:
@@ -72,7 +64,7 @@ def read_move(word: str) -> Move:
     around it. Stricter than ``Move.parse``, which reads what a player types (``t``,
     ``d``, blanks around): a file holds the words the engine writes. Anything else is an
     ``InvalidMoveError`` (code ``move.syntax``)."""
-    move = _MOVE_WORDS.get(word.lower()) if word.isascii() else None
+    move = MOVE_WORDS.get(word.lower()) if word.isascii() else None
     if move is None:
         raise InvalidMoveError(f"not a move: {clip(word)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
                                "move.syntax", {"text": clip(word)})

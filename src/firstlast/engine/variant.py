@@ -18,7 +18,27 @@ CANONICAL_REDEALS: Final = 3
 #: all stop here: past it the odds estimate cannot follow, and a record or backup of
 #: such a game could not be read back.
 MAX_REDEALS: Final = 1000
-_TOKEN = re.compile(r"r([0-9]+|u)(w?)(n?)")
+#: The letters of a variant token (docs/notation.md): the prefix, unlimited redeals (V1),
+#: the waste playable (V2), no privileged card (V3). ``r3``, ``ru``, ``r0w``, ``r3wn``.
+TOKEN_LETTERS: Final = {"prefix": "r", "unlimited": "u", "waste_playable": "w", "no_privileged": "n"}
+#: What a player may type for unlimited redeals (``parse_redeals``), any letter case.
+UNLIMITED_WORDS: Final = ("unlimited", "u", "∞")
+
+
+def token_pattern(redeals: str = "[0-9]+") -> str:
+    """The variant token's grammar as a regular expression (to match in full), the one
+    declaration every reader uses (``Variant.from_token``, the web's models and address,
+    the page's generated ``vocabulary.js``); ``redeals`` is the pattern of the redeal
+    count (e.g. bounded to ``MAX_REDEALS``'s digits). Groups: redeals, waste, no-privilege."""
+    L = TOKEN_LETTERS
+    return f"{L['prefix']}({redeals}|{L['unlimited']})({L['waste_playable']}?)({L['no_privileged']}?)"
+
+
+#: The grammar with any count of redeals (``from_token`` refuses none for its size).
+TOKEN_PATTERN: Final = token_pattern()
+#: The grammar of a token a stored game may have: at most ``MAX_REDEALS``'s digits.
+STORED_TOKEN_PATTERN: Final = token_pattern(f"[0-9]{{1,{len(str(MAX_REDEALS))}}}")
+_TOKEN = re.compile(TOKEN_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +64,11 @@ class Variant:
     @property
     def token(self) -> str:
         """Compact form used in position notation: ``r3``, ``ru``, ``r0w``, ``r3wn``."""
+        letters = TOKEN_LETTERS
         return (
-            "r" + ("u" if self.redeals is None else str(self.redeals))
-            + ("w" if self.waste_playable else "")
-            + ("n" if not self.privileged_last else "")
+            letters["prefix"] + (letters["unlimited"] if self.redeals is None else str(self.redeals))
+            + (letters["waste_playable"] if self.waste_playable else "")
+            + (letters["no_privileged"] if not self.privileged_last else "")
         )
 
     @classmethod
@@ -83,12 +104,17 @@ CANONICAL: Final = Variant()
 
 
 def parse_redeals(text: str) -> int | None:
-    """Parse a ``--redeals`` value: a whole number ≥ 0 or ``unlimited``."""
-    if text.strip().lower() in ("unlimited", "u", "inf", "∞"):
+    """Redeals (V1) as typed (``--redeals``, the terminal's dialog): one of
+    ``UNLIMITED_WORDS`` (``unlimited``, ``u``, ``∞``; any letter case) or a whole number
+    0…``MAX_REDEALS`` in ASCII digits; surrounding blanks ignored. ``ValueError``
+    otherwise. The cap is the one every stored game keeps (a record or backup past it
+    could not be read back, and the odds cannot follow it): a game that needs more
+    redeals than that is played unlimited."""
+    t = text.strip()
+    if t.lower() in UNLIMITED_WORDS:
         return None
-    digits = text.strip()
-    if digits.startswith("-") and is_number(digits[1:]):
-        raise ValueError(f"redeals must be ≥ 0, not {clip(digits)}")
-    if not is_number(digits):  # ASCII digits only: int() would also take '５' or '1_0'
-        raise ValueError(f"redeals must be a whole number ≥ 0 or 'unlimited', not {clip(text)!r}")
-    return parse_whole(digits)  # bounded before int(): no 5,000-digit ValueError from Python
+    if t.startswith("-") and is_number(t[1:]):
+        raise ValueError(f"redeals must be ≥ 0, not {clip(t)}")
+    if not is_number(t):  # ASCII digits only: int() would also take '５' or '1_0'
+        raise ValueError(f"redeals must be a whole number 0…{MAX_REDEALS} or 'unlimited', not {clip(text)!r}")
+    return parse_whole(t, MAX_REDEALS)  # bounded before int(): no 5,000-digit ValueError from Python

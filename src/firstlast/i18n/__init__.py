@@ -24,7 +24,9 @@ from typing import Final, Literal, Protocol
 
 from markdown_it import MarkdownIt
 
+from ..engine import places
 from ..engine.cards import SUIT_CHARS, Card
+from ..engine.places import PLACE_NAMES, Place
 from ..engine.position import Movement
 from ..engine.variant import Variant
 
@@ -36,8 +38,6 @@ PlaceForm = Literal["name", "from", "onto", "at"]
 Plural = Literal["one", "few", "many"]
 
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
-_STOCK: Final = "stock"
-_WASTE: Final = "waste"
 
 
 def _read(name: str) -> str:
@@ -115,17 +115,19 @@ def card_name(card: Card | str, lang: str, case: Case = "nom") -> str:
 
 
 def place_name(place: str, lang: str, form: PlaceForm = "name") -> str:
-    """A place in words: ``stock``, ``waste`` (also ``W``, the engine's name for the
-    waste top), ``F1``…``F8``, ``R1``…``R8``, ``P1``…``P8``. ``form`` gives the
+    """A place in words: a place's one name (``places.PLACE_NAMES``: ``stock``,
+    ``waste``, ``F1``…``F8``, ``R1``…``R8``, ``P1``…``P8``). ``form`` gives the
     phrase "from …", "onto …" or "at …" ("in the waste", "в сборной кучке"), whose
-    preposition and case differ by place in Russian."""
+    preposition and case differ by place in Russian. ``ValueError`` for anything else."""
     suffix = "" if form == "name" else f".{form}"
-    if place in (_STOCK, _WASTE, "W"):
-        return t(lang, f"place.{_WASTE if place == 'W' else place}{suffix}")
-    kinds = {"F": "first", "R": "reserve", "P": "pile"}
-    if len(place) == 2 and place[0] in kinds and place[1] in "12345678":
-        return t(lang, f"place.{kinds[place[0]]}{suffix}", n=place[1])
-    raise ValueError(f"not a place: {place!r} (expected stock, waste, W, F1–F8, R1–R8 or P1–P8)")
+    try:
+        p = Place(place)
+    except ValueError:
+        raise ValueError(f"not a place: {place!r} (expected one of {', '.join(PLACE_NAMES)})") from None
+    row = places.kind(p)
+    if row in ("stock", "waste"):
+        return t(lang, f"place.{row}{suffix}")
+    return t(lang, f"place.{row}{suffix}", n=places.index(p) + 1)
 
 
 def ordinal(n: int, lang: str) -> str:
@@ -314,12 +316,12 @@ def chance_text(estimate: Interval, lang: str) -> str:
 def _run_phrase(run: Sequence[Movement], lang: str, undo: bool) -> str:
     """Words for consecutive movements that share their source and target."""
     m = run[0]
-    if m.source == _WASTE and m.target == _STOCK and not undo:
+    if m.source == places.WASTE and m.target == places.STOCK and not undo:
         return plural(lang, "announce.redeal", len(run))
     src, dst = place_name(m.source, lang, "from"), place_name(m.target, lang, "onto")
     if len(run) > 1:
         return plural(lang, "announce.cards", len(run), **{"from": src, "onto": dst})
-    if m.source == _STOCK and not undo:
+    if m.source == places.STOCK and not undo:
         return t(lang, "announce.turn", card=card_name(m.card, lang), onto=dst)
     return t(lang, "announce.move", card=card_name(m.card, lang), **{"from": src, "onto": dst})
 
@@ -334,7 +336,7 @@ def announce(movements: Sequence[Movement], lang: str, *, undo: bool = False) ->
     while i < len(movements):
         m = movements[i]
         prev = movements[i - 1] if i else None
-        if not undo and prev is not None and m.source in (_WASTE, _STOCK) and m.target == prev.source:
+        if not undo and prev is not None and m.source in (places.WASTE, places.STOCK) and m.target == prev.source:
             # R7: the place a card just left is refilled from the waste or the stock.
             parts.append(t(lang, "announce.refill", place=place_name(m.target, lang), card=card_name(m.card, lang)))
             i += 1

@@ -75,7 +75,7 @@ def table_summary(pos: Position, lang: str) -> str:
 
 def pile_review(pos: Position, place: str, lang: str) -> str:
     """The cards of pile ``P1``…``P8`` in order, bottom up, or of the waste, top down."""
-    if place == WASTE or place == "W":
+    if place == WASTE:
         cards = list(reversed(pos.waste))
         if not cards:
             return t(lang, "review.waste.empty")

@@ -38,7 +38,7 @@ class MakeMove:
         if isinstance(text, Move):
             return cls(text)
         if not isinstance(text, str):
-            raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or W")
+            raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or waste")
         try:
             return cls(Move.parse(text))
         except InvalidMoveError as e:

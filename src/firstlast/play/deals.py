@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, partial
 from importlib import resources
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from ..engine import MAX_DEAL, Variant, play_out
 from .errors import PlayError
@@ -26,7 +26,7 @@ from .errors import PlayError
 #: after the one on the table), ``again`` (the table's deal and variant), ``daily``,
 #: ``winnable`` (a random deal that comes out). A stored game keeps it (``dealt``).
 StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
-START_KINDS: Final = ("number", "random", "next", "again", "daily", "winnable")
+START_KINDS: Final[tuple[StartKind, ...]] = get_args(StartKind)
 #: Longest text that can be a deal number (2^64−1 has 20 digits); checked before
 #: ``int()``, so that 5,000 digits cost nothing.
 MAX_DEAL_DIGITS: Final = 20

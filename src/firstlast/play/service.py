@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar, assert_never
 
-from ..engine import Game, IllegalMoveError, Move, Movement, Step, Variant
+from ..engine import Game, IllegalMoveError, Move, Movement, Step, Variant, places
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
@@ -225,7 +225,7 @@ class PlayService:
                 if how == "again" and chosen == table.game.variant and table.dealt in START_KINDS:
                     # The same deal under the same rules: chosen as that game's was (a
                     # deal that comes out still comes out).
-                    dealt = table.dealt  # type: ignore[assignment]
+                    dealt = table.dealt
             stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt)
             self._cache.put(stored)
             return stored
@@ -667,7 +667,7 @@ def _advance(stored: StoredGame) -> ActionResult:
             break
         movements = game.push(move)
         made.append(Step(move, movements))
-        if move.kind != "turn" or any(m.target.startswith("P") for m in movements):
+        if move.kind != "turn" or any(places.kind(m.target) == "pile" for m in movements):
             break
     return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
 

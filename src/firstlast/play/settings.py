@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, Final, Literal
 
 from ..engine import CANONICAL, MAX_REDEALS, Variant
+from ..engine import parse_redeals as read_redeals
 from .errors import PlayError
 
 Lang = Literal["ru", "en"]
@@ -124,11 +125,10 @@ def parse_variant(value: object) -> Variant:
 
 
 def parse_redeals(text: str) -> int | None:
-    """Redeals (V1) as typed: ``unlimited`` (or ``u``, ``∞``) or a whole number
-    0…``MAX_REDEALS`` in ASCII digits, checked before ``int()``."""
-    t = text.strip().lower()
-    if t in ("unlimited", "u", "∞"):
-        return None
-    if not (t.isascii() and t.isdigit()) or len(t) > len(str(MAX_REDEALS)) or int(t) > MAX_REDEALS:
-        raise PlayError("variant.redeals", max=MAX_REDEALS)
-    return int(t)
+    """Redeals (V1) as typed, read by the engine's one reader (``engine.parse_redeals``:
+    its words for unlimited, its cap ``MAX_REDEALS``), refused as the play layer refuses
+    (``variant.redeals``)."""
+    try:
+        return read_redeals(text)
+    except ValueError:
+        raise PlayError("variant.redeals", max=MAX_REDEALS) from None

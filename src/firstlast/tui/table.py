@@ -201,7 +201,7 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
             return _label(waste), C.empty_lines(size)
         top = pos.waste[-1]
         hit = top in moved
-        if WASTE in sources or "W" in sources:
+        if WASTE in sources:
             return (_label(waste, LABEL_PLAYABLE, hit),
                     C.card_lines(top, size, "heavy", C.PLAYABLE, moved=hit, lang=lang))
         return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit, lang=lang)

@@ -249,7 +249,7 @@ def place_label(place: str, lang: str) -> str:
     """A place as the table labels it: its code, but the stock and the waste in words."""
     if place == STOCK:
         return t(lang, "tui.place.stock")
-    if place in (WASTE, "W"):
+    if place == WASTE:
         return t(lang, "tui.move.waste")
     return place
 
@@ -269,6 +269,6 @@ def move_name(move: Move, lang: str = "en") -> str:
         return t(lang, "tui.move.turn")
     if move.kind == "redeal":
         return t(lang, "tui.move.redeal")
-    if move.kind == "play" and move.source in (WASTE, "W"):
+    if move.kind == "play" and move.source == WASTE:
         return t(lang, "tui.move.waste")
     return str(move)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar, get_args
 
 import msgspec
 from starlette.requests import ClientDisconnect, Request
@@ -203,19 +203,45 @@ def about(field: str) -> Iterator[None]:
         raise
 
 
-_LOCATION: Final = re.compile(r"(?P<reason>.*?)(?: - at `\$\.?(?P<where>[^`]*)`)?", re.DOTALL)
-_MISSING: Final = re.compile(r"Object missing required field `(?P<name>[^`]+)`")
+def _structs(t: object) -> Iterator[type[msgspec.Struct]]:
+    """The Struct types a field's type may hold (through ``Optional``, unions, ``Annotated``)."""
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        yield t
+    for arg in get_args(t):
+        yield from _structs(arg)
 
 
-def value_error(exc: Exception, whole: str) -> WebError:
-    """``request.value`` for msgspec's refusal ``exc``: ``params.field`` the field it is
-    about (``variant.redeals``; for a missing one, its name), else ``whole``."""
-    m = _LOCATION.fullmatch(str(exc))
-    assert m is not None  # the pattern matches any text
-    reason, where = m["reason"], m["where"] or ""
-    if missing := _MISSING.fullmatch(reason):
-        where = f"{where}.{missing['name']}" if where else missing["name"]
-    return WebError("request.value", field=where[:80] or whole, reason=reason[:200])
+def refused_field(model: type[msgspec.Struct], raw: object, where: str = "") -> tuple[str, str] | None:
+    """The first field of ``raw`` that ``model`` refuses, by its path (``variant.redeals``),
+    with msgspec's reason for that value alone: found field by field from the model's
+    declared fields, never read out of msgspec's sentence. ``None`` if every field is
+    accepted on its own (or ``raw`` is no object)."""
+    if not isinstance(raw, dict):
+        return None
+    for f in msgspec.structs.fields(model):
+        path = f"{where}.{f.encode_name}" if where else f.encode_name
+        if f.encode_name not in raw:
+            if f.required:
+                return path, "a required field is missing"
+            continue
+        value = raw[f.encode_name]
+        try:
+            msgspec.convert(value, f.type)
+        except (msgspec.ValidationError, UnicodeError) as e:
+            for struct in _structs(f.type):
+                if (inner := refused_field(struct, value, path)) is not None:
+                    return inner
+            return path, str(e)
+    return None
+
+
+def value_error(exc: Exception, model: type[msgspec.Struct], raw: object, whole: str) -> WebError:
+    """``request.value`` for msgspec's refusal ``exc`` of ``raw`` as a ``model``:
+    ``params.field`` the field it is about (``variant.redeals``; ``refused_field``), else
+    ``whole`` (the body or the query as a whole)."""
+    found = refused_field(model, raw)
+    field, reason = found if found is not None else (whole, str(exc))
+    return WebError("request.value", field=field[:80], reason=reason[:200])
 
 
 def _explain(model: type[msgspec.Struct], raw: Any, exc: Exception) -> NoReturn:
@@ -236,7 +262,7 @@ def _explain(model: type[msgspec.Struct], raw: Any, exc: Exception) -> NoReturn:
             if name in raw:
                 with about(name):
                     refuse(name, raw[name])
-    raise value_error(exc, "body")
+    raise value_error(exc, model, raw, "body")
 
 
 #: A query's number as JSON writes one (``2.0`` and ``1e3`` are whole numbers too).
@@ -274,4 +300,4 @@ def query(request: Request, model: type[B]) -> B:
     try:
         return msgspec.convert(values, model)
     except msgspec.ValidationError as exc:
-        raise value_error(exc, "query") from None
+        raise value_error(exc, model, values, "query") from None

@@ -10,13 +10,15 @@ the engine's).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..engine import MAX_DEAL, MAX_REDEALS
-from ..play import MAX_STEPS, Verbosity
+from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
+from ..engine.position import TABLE_MOVES
+from ..engine.variant import token_pattern
+from ..play import MAX_STEPS, StartKind, Verbosity
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -44,15 +46,18 @@ DealText = Annotated[str, Meta(pattern=f"^{digits_upto(MAX_DEAL)}$", description
 #: ``parse_deal``'s to check.
 DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large numbers as text)",
                                  extra_json_schema={"maximum": MAX_DEAL})]
-VariantToken = Annotated[str, Meta(pattern=f"^r({digits_upto(MAX_REDEALS)}|u)w?n?$",
-                                   description="e.g. r3, ru, r0w, r3wn; redeals 0…1000")]
+VariantToken = Annotated[str, Meta(pattern=f"^{token_pattern(digits_upto(MAX_REDEALS))}$",
+                                   description=f"e.g. r3, ru, r0w, r3wn; redeals 0…{MAX_REDEALS}")]
 Version = Annotated[int, Meta(ge=0, le=2**53 - 1, description="the State's version the page acted on")]
 Redeals = Annotated[int, Meta(ge=0, le=MAX_REDEALS)]
-#: The moves a player can ask for; ``W`` is the older name of ``waste``.
-MoveText = Literal["turn", "redeal", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8",
-                   "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "waste", "W"]
-Place = Annotated[str, Meta(pattern="^(stock|waste|[FRP][1-8])$")]
-StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
+if TYPE_CHECKING:
+    MoveText = str
+else:
+    #: The moves a player can ask for: the engine's words (``TABLE_MOVES``), a literal
+    #: for the schema, made from them (never retyped).
+    MoveText = Literal[TABLE_MOVES]
+#: A place's one name (``places.PLACE_NAMES``).
+Place = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 GameStatus = Literal["playing", "won", "lost"]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
 Lang = Literal["ru", "en"]
@@ -229,6 +234,8 @@ class GameState(Answer):
     stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
     base_move: Annotated[str | None, Meta(description="F1…F8: the active pile's own base")]
     drop_target: Annotated[str | None, Meta(description="P1…P8: the one pile that takes cards")]
+    pressable: Annotated[list[Place], Meta(description=(
+        "the places whose card answers a press: it plays, or its refusal is said (play.table.controls)"))]
     hint: str | None
     refusals: Annotated[dict[str, ErrorBody], Meta(description="each table move not legal now: its refusal")]
     can_undo: bool

@@ -14,6 +14,7 @@ from typing import Final
 from ..engine import Card, Move, Position, Variant, rank_char
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
+from ..engine.position import TABLE_MOVES
 from ..i18n import announce
 from ..play import ActionResult as PlayResult
 from ..play import GameSummary as StoredSummary
@@ -44,11 +45,7 @@ def movement(mv: EngineMovement) -> m.Movement:
     return m.Movement(card=_CARDS[mv.card], from_=mv.source, to=mv.target, face_up=mv.face_up)
 
 
-#: Every move a player can ask for on the table, as the engine writes it: the stock, the
-#: reserve, the first row, the waste.
-TABLE_MOVES: Final = tuple(dict.fromkeys(
-    str(Move.parse(t)) for t in ("turn", "redeal", *(f"R{k}" for k in range(1, 9)), *(f"F{k}" for k in range(1, 9)),
-                                 "W")))
+#: Every move a player can ask for (the engine's ``TABLE_MOVES``), read once.
 _TABLE_MOVES: Final = tuple((text, Move.parse(text)) for text in TABLE_MOVES)
 
 
@@ -83,11 +80,10 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
     pos = g.position if pos is None else pos
     legal = pos.legal_moves()
     need = pos.need
-    ctl = controls(pos)
+    ctl = controls(pos, legal)
     return m.GameState(
         id=stored.id, deal=str(g.deal), variant=variant(g.variant),
-        # Position.status, from the legal moves already at hand.
-        status="won" if pos.active is None else "playing" if legal else "lost",
+        status=pos.status,
         score=pos.score, passes=pos.passes, redeals_used=pos.redeals_used, redeals_left=pos.redeals_left,
         first=[None if c is None else _CARDS[c] for c in pos.first],
         reserve=[None if c is None else _CARDS[c] for c in pos.reserve],
@@ -100,6 +96,7 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
         legal_moves=[str(mv) for mv in legal],
         # What the page's controls ask for (firstlast.play.table): it knows no rule.
         stock_move=str(ctl.stock), base_move=None if ctl.base is None else str(ctl.base), drop_target=ctl.target,
+        pressable=list(ctl.pressable),
         hint=str(legal[0]) if legal else None,
         refusals=refusals(pos, legal, lang),
         can_undo=g.can_undo and not initial, can_redo=g.can_redo and not initial, moves=0 if initial else len(g),

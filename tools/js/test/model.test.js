@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  PLACES, STACKS, baseZ, flightMs, hintPlace, isSource, refusalFor, replayState, reversed, stackOffset, stateModel,
-  tableGeometry,
+  PLACES, STACKS, baseZ, canPlay, flightMs, hintPlace, isSource, pressable, refusalFor, replayState, reversed,
+  stackOffset, stateModel, tableGeometry,
 } from "../../../src/firstlast/web/static/js/model.js";
 
 /** @param {number} id @param {number} rank @param {"c"|"d"|"h"|"s"} suit */
@@ -25,7 +25,8 @@ function sampleState() {
     status: "playing", score: 2, passes: 1, redeals_used: 0, redeals_left: 3,
     first, reserve, piles, stock_count: 3, stock_decks: [2, 1, 1], waste: [card(4, 9, "h")],
     active: 0, need: 3, need_char: "3", privileged: "F8", legal_moves: ["turn"], stock_move: "turn", base_move: "F1",
-    drop_target: "P1", hint: "turn", refusals: { R1: { error: "no", code: "move.illegal", params: {} } },
+    drop_target: "P1", hint: "turn", refusals: { R1: { error: "no", code: "move.illegal", params: {}, text: "no" } },
+    pressable: ["R1"],
     can_undo: true, can_redo: false, moves: 4, created: "", updated: "", finished: null, version: 3,
     origin: "played", result: null, abandoned: false,
   };
@@ -54,6 +55,7 @@ test("a state's picture: known cards where the state has them, the stock by back
 
 test("sources: reserve and first-row cards, and only the waste's top", () => {
   assert.ok(isSource("R3", 0, 1) && isSource("F8", 0, 1));
+  assert.ok(!isSource("R3", 0, 2)); // only the top card
   assert.ok(isSource("waste", 4, 5));
   assert.ok(!isSource("waste", 3, 5));
   assert.ok(!isSource("P1", 0, 1) && !isSource("stock", 9, 10));
@@ -104,20 +106,28 @@ test("a hint points at the place it plays from", () => {
   assert.equal(hintPlace("turn"), "stock");
   assert.equal(hintPlace("redeal"), "stock");
   assert.equal(hintPlace("waste"), "waste");
-  assert.equal(hintPlace("W"), "waste");
   assert.equal(hintPlace("R4"), "R4");
   assert.equal(hintPlace(null), null);
 });
 
-test("a refusal is read from the state, the waste's under either name", () => {
+test("a refusal is read from the state, by the move's one name", () => {
   const s = /** @type {any} */ (sampleState());
   assert.equal(refusalFor(s, "R1")?.error, "no");
   assert.equal(refusalFor(s, "R2"), null);
   assert.equal(refusalFor(s, "waste"), null);
   s.refusals.W = { error: "old name", code: "move.illegal", params: {} };
-  assert.equal(refusalFor(s, "waste")?.error, "old name");
-  s.refusals.waste = { error: "new name", code: "move.illegal", params: {} };
-  assert.equal(refusalFor(s, "waste")?.error, "new name");
+  assert.equal(refusalFor(s, "waste"), null); // "W" is read by the engine alone, in old records
+});
+
+test("what can be pressed and played is the state's, not a rule of the page", () => {
+  const s = /** @type {any} */ (sampleState());
+  assert.ok(pressable(s, "R1", 1) && !pressable(s, "R2", 1));
+  assert.ok(!pressable(s, "R1", 0) && !pressable(s, "R1", 1, true)); // no card there; a replay
+  s.pressable = ["F3"]; // whatever the server says: the page does not know R8 or V2
+  assert.ok(pressable(s, "F3", 1) && !pressable(s, "R1", 1) && !pressable(s, "F8", 1));
+  assert.ok(canPlay(s, "turn") && !canPlay(s, "R1"));
+  s.legal_moves = ["waste"];
+  assert.ok(canPlay(s, "waste") && !canPlay(s, "waste", true));
 });
 
 test("a step played backwards: last movement first, each card back where it was", () => {

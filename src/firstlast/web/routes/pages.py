@@ -12,6 +12,8 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
+from ...engine import MAX_DEAL
+from ...engine.variant import STORED_TOKEN_PATTERN
 from .. import models as m
 from ..context import Endpoint, WebGame, is_token
 
@@ -20,7 +22,8 @@ STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 
 #: What the page may be asked to start with (``/?deal=N&variant=TOKEN``, the address
 #: ``firstlast play --deal N`` opens): kept through the sign-in's redirect when well formed.
-START_PARAMS: Final = {"deal": re.compile(r"[0-9]{1,20}"), "variant": re.compile(r"r(?:[0-9]{1,4}|u)w?n?")}
+START_PARAMS: Final = {"deal": re.compile(f"[0-9]{{1,{len(str(MAX_DEAL))}}}"),
+                       "variant": re.compile(STORED_TOKEN_PATTERN)}
 
 
 def start_query(request: Request) -> str:

@@ -23,7 +23,7 @@ export interface NewGame {
   how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
   /** 0…2^64−1 (send large numbers as text); 0…18446744073709551615; ASCII digits, 0…2^64−1 */
   deal?: number | string | null;
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
 }
 
@@ -76,6 +76,8 @@ export interface GameState {
   base_move: string | null;
   /** P1…P8: the one pile that takes cards */
   drop_target: string | null;
+  /** the places whose card answers a press: it plays, or its refusal is said (play.table.controls) */
+  pressable: string[];
   hint: string | null;
   /** each table move not legal now: its refusal */
   refusals: Record<string, ErrorBody>;
@@ -152,7 +154,7 @@ export interface GameSummary {
   id: string;
   /** ASCII digits, 0…2^64−1 */
   deal: string;
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   description: string;
   status: "lost" | "playing" | "won";
@@ -173,7 +175,7 @@ export interface OpenRequest {
 
 /** MoveRequest */
 export interface MoveRequest {
-  move: "F1" | "F2" | "F3" | "F4" | "F5" | "F6" | "F7" | "F8" | "R1" | "R2" | "R3" | "R4" | "R5" | "R6" | "R7" | "R8" | "W" | "redeal" | "turn" | "waste";
+  move: "F1" | "F2" | "F3" | "F4" | "F5" | "F6" | "F7" | "F8" | "R1" | "R2" | "R3" | "R4" | "R5" | "R6" | "R7" | "R8" | "redeal" | "turn" | "waste";
   /** the State's version the page acted on; 0…9007199254740991 */
   version?: number | null;
 }
@@ -195,9 +197,7 @@ export interface ActionResult {
 /** One card moving, in the order it happened. */
 export interface Movement {
   card: Card;
-  /** pattern `^(stock|waste|[FRP][1-8])$` */
   from: string;
-  /** pattern `^(stock|waste|[FRP][1-8])$` */
   to: string;
   face_up: boolean;
 }
@@ -311,7 +311,7 @@ export interface Story {
   version: number;
   /** ASCII digits, 0…2^64−1 */
   deal: string;
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   status: "lost" | "playing" | "won";
   moves: number;
@@ -372,9 +372,7 @@ export interface StoryCard {
   card: string;
   token: string;
   deck: 1 | 2;
-  /** pattern `^(stock|waste|[FRP][1-8])$` */
   from: string;
-  /** pattern `^(stock|waste|[FRP][1-8])$` */
   to: string;
   face_up: boolean;
 }
@@ -415,7 +413,7 @@ export interface StatsList {
 
 /** One variant's counted games (docs/play.md, "Statistics"). */
 export interface Stats {
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   description: string;
   played: number;
@@ -436,7 +434,7 @@ export interface Settings {
   lang: "en" | "ru" | null;
   /** 0…3 */
   speed: number;
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   show_chance: boolean;
   verbosity: "brief" | "full";
@@ -447,7 +445,7 @@ export interface SettingsChange {
   lang?: "en" | "ru" | null;
   /** 0 instant, 1 slow, 2 normal, 3 fast; 0…3 */
   speed?: number | null;
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
   verbosity?: "brief" | "full" | null;
@@ -474,7 +472,7 @@ export interface BackupGame {
   id: string;
   /** ASCII digits, 0…2^64−1 */
   deal: string;
-  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)w?n?$` */
+  /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   /** the moves made, in the engine's notation, one space apart */
   moves: string;

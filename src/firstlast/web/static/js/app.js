@@ -23,6 +23,7 @@ import { openStats } from "./stats.js";
 import { $, announce, app } from "./store.js";
 import { arrowTabs } from "./tabs.js";
 import { toast, toggleHint } from "./view.js";
+import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 
 Object.assign(window, { firstlast: app }); // for the end-to-end tests and the curious
 
@@ -119,8 +120,8 @@ async function openShared(shared) {
 /** Whether a shared address names a deal (and a variant token, if any) the page can ask for.
  * @param {Shared} shared */
 function validShare(shared) {
-  return shared.deal !== null && /^[0-9]{1,20}$/.test(shared.deal)
-    && (shared.variant === null || /^r([0-9]{1,4}|u)w?n?$/.test(shared.variant));
+  return shared.deal !== null && new RegExp(`^[0-9]{1,${DEAL_DIGITS}}$`).test(shared.deal)
+    && (shared.variant === null || VARIANT_TOKEN.test(shared.variant));
 }
 
 main();

@@ -13,6 +13,7 @@ import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
 import { onSite } from "./transport.js";
 import { hideEnding, toast } from "./view.js";
+import { DEAL_DIGITS, MAX_DEAL } from "./vocabulary.js";
 
 /** @typedef {import("./i18n.js").Variant} Variant */
 
@@ -35,13 +36,10 @@ function dialogVariant() {
   return { redeals: r === "u" ? null : Number(r), waste_playable: $input("#v-waste").checked, privileged_last: $input("#v-priv").checked };
 }
 
-/** The largest deal number (2^64 − 1), as the server's parse_deal. */
-const MAX_DEAL = 18446744073709551615n;
-
-/** Whether ``text`` is a deal number the server takes: ASCII digits only, 0…2^64 − 1
- * (the same rule as the server's parse_deal). @param {string} text */
+/** Whether ``text`` is a deal number the server takes: ASCII digits only, 0…MAX_DEAL
+ * (2^64 − 1: the generated vocabulary's, as the server's parse_deal). @param {string} text */
 export function goodDeal(text) {
-  return /^[0-9]{1,20}$/.test(text) && BigInt(text) <= MAX_DEAL;
+  return new RegExp(`^[0-9]{1,${DEAL_DIGITS}}$`).test(text) && BigInt(text) <= BigInt(MAX_DEAL);
 }
 
 /** Start the deal dialog's game (``how``: number, random, daily, winnable) under the

@@ -7,6 +7,7 @@
 
 import { KEY_HELP } from "./keymap.js";
 import { send } from "./transport.js";
+import { CANONICAL, PLACE_KINDS, STOCK, TOKEN_LETTERS, VARIANT_TOKEN, WASTE } from "./vocabulary.js";
 
 export { detectLang } from "./lang.js";
 
@@ -119,13 +120,11 @@ export function cardWords(card) {
 }
 
 /** A place in words ("pile 3", "the waste"); ``form`` "from", "onto" or "at" gives the
- * whole phrase. @param {string} place stock, waste (W), F1…, R1…, P1… @param {string} [form] */
+ * whole phrase. @param {string} place a place's name (the vocabulary's PLACES) @param {string} [form] */
 export function placeName(place, form) {
   const suffix = form ? `.${form}` : "";
-  if (place === "stock" || place === "waste" || place === "W") return t(`place.${place === "W" ? "waste" : place}${suffix}`);
-  /** @type {Record<string, string>} */
-  const kinds = { F: "first", R: "reserve", P: "pile" };
-  const kind = kinds[place[0]];
+  if (place === STOCK || place === WASTE) return t(`place.${place}${suffix}`);
+  const kind = /** @type {Record<string, string>} */ (PLACE_KINDS)[place];
   return kind ? t(`place.${kind}${suffix}`, { n: place.slice(1) }) : place;
 }
 
@@ -159,8 +158,7 @@ export function translatePage(root = document) {
 
 /** A variant in a few words. @param {Variant} v */
 export function variantLabel(v) {
-  const canon = v.redeals === 3 && !v.waste_playable && v.privileged_last;
-  if (canon) return t("canonical");
+  if (variantToken(v) === CANONICAL.token) return t("canonical");
   const parts = [v.redeals === null ? t("variant_label.unlimited") : plural("variant_label.redeals", v.redeals)];
   if (v.waste_playable) parts.push("V2");
   if (!v.privileged_last) parts.push(t("variant_label.no_r8"));
@@ -174,15 +172,19 @@ export function variantLabel(v) {
  * @property {boolean} privileged_last
  */
 
-/** The variant of a token as the server writes it ("r3", "ru", "r0wn"), or null.
+/** The variant of a token as the server writes it ("r3", "ru", "r0wn"), or null: by
+ * the engine's grammar (the generated VARIANT_TOKEN, TOKEN_LETTERS).
  * @param {string | null | undefined} token @returns {Variant | null} */
 export function variantFromToken(token) {
-  const m = /^r(\d+|u)(w?)(n?)$/.exec(token || "");
+  const m = VARIANT_TOKEN.exec(token || "");
   if (!m) return null;
-  return { redeals: m[1] === "u" ? null : Number(m[1]), waste_playable: m[2] === "w", privileged_last: m[3] !== "n" };
+  return { redeals: m[1] === TOKEN_LETTERS.unlimited ? null : Number(m[1]), waste_playable: m[2] !== "",
+    privileged_last: m[3] === "" };
 }
 
-/** A variant's token ("r3", "ru", "r0wn"). @param {Variant} v */
+/** A variant's token ("r3", "ru", "r0wn"), by the engine's letters. @param {Variant} v */
 export function variantToken(v) {
-  return `r${v.redeals === null ? "u" : v.redeals}${v.waste_playable ? "w" : ""}${v.privileged_last ? "" : "n"}`;
+  const L = TOKEN_LETTERS;
+  return `${L.prefix}${v.redeals === null ? L.unlimited : v.redeals}${v.waste_playable ? L.waste_playable : ""}`
+    + (v.privileged_last ? "" : L.no_privileged);
 }

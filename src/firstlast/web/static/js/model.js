@@ -2,6 +2,8 @@
 // card lies, how stacks show their thickness, how big the cards can be). No DOM here,
 // so tools/js/test checks it under node.
 
+import { PLACE_KINDS, REDEAL, ROWS, SOURCES, STOCK, TURN, WASTE } from "./vocabulary.js";
+
 /** @typedef {import("./api-types").Card} Card */
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").Movement} Movement */
@@ -9,14 +11,15 @@
 /** A face-down stock card: only its back (deck) is known. @typedef {{anon: true, deck: 1 | 2}} StockCard */
 /** What lies at each place, bottom to top. @typedef {Record<string, (Card | StockCard)[]>} Picture */
 
-/** Every place, in reading order: slots are created in this order, so Tab walks the
- * table row by row. */
-export const PLACES = /** @type {string[]} */ ([]);
-for (const row of "FPR") for (let k = 1; k <= 8; k++) PLACES.push(`${row}${k}`);
-PLACES.push("stock", "waste");
+/** Every place (the generated vocabulary's), in reading order: slots are created in
+ * this order, so Tab walks the table row by row. */
+export const PLACES = /** @type {string[]} */ ([...ROWS.first, ...ROWS.pile, ...ROWS.reserve, STOCK, WASTE]);
 
 /** Places where cards lie on one another (the rest hold one card). */
-export const STACKS = new Set(["stock", "waste", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]);
+export const STACKS = new Set([STOCK, WASTE, ...ROWS.pile]);
+
+/** A place's kind: stock, waste, first, reserve or pile. @param {string} place */
+const kindOf = (place) => /** @type {Record<string, string>} */ (PLACE_KINDS)[place];
 
 /** Flight time of one card in ms, by speed setting (0 = off … 3 = fast). */
 export const DURATION = /** @type {Record<number, number>} */ ({ 0: 0, 1: 520, 2: 300, 3: 150 });
@@ -32,24 +35,20 @@ export function flightMs(speed) {
 export function stateModel(state) {
   /** @type {Picture} */
   const m = {};
-  for (let k = 0; k < 8; k++) {
-    const first = state.first[k];
-    const reserve = state.reserve[k];
-    m[`F${k + 1}`] = first ? [first] : [];
-    m[`R${k + 1}`] = reserve ? [reserve] : [];
-    m[`P${k + 1}`] = state.piles[k].slice();
-  }
+  ROWS.first.forEach((place, k) => { const c = state.first[k]; m[place] = c ? [c] : []; });
+  ROWS.reserve.forEach((place, k) => { const c = state.reserve[k]; m[place] = c ? [c] : []; });
+  ROWS.pile.forEach((place, k) => { m[place] = state.piles[k].slice(); });
   m.waste = state.waste.slice();
   // Bottom to top: stock_decks lists the next card first, i.e. the top first.
   m.stock = state.stock_decks.slice().reverse().map((deck) => ({ anon: /** @type {const} */ (true), deck }));
   return m;
 }
 
-/** The place's card that can be played (the top of a source place), as the controls
- * mark it: reserve and first-row cards, and the waste's top card.
+/** Whether the ``i``-th of ``n`` cards at ``place`` is the one a play there would take:
+ * the top card of a source (the vocabulary's SOURCES, R6).
  * @param {string} place @param {number} i index from the bottom @param {number} n cards there */
 export function isSource(place, i, n) {
-  return place[0] === "R" || place[0] === "F" || (place === "waste" && i === n - 1);
+  return SOURCES.includes(place) && i === n - 1;
 }
 
 /** Whether the state says the card at ``place`` can be played now (its move is legal):
@@ -57,32 +56,22 @@ export function isSource(place, i, n) {
  * @param {GameState | null} state @param {string} place @param {boolean} [replaying] */
 export function canPlay(state, place, replaying = false) {
   if (!state || replaying || state.status !== "playing") return false;
-  const legal = state.legal_moves || [];
-  return legal.includes(place) || (place === "waste" && legal.includes("W"));
+  return (state.legal_moves || []).includes(place);
 }
 
-/** Whether a press on ``place`` (holding ``n`` cards) does something: it plays, or the
- * state's refusal is explained (a reserve card, the privileged card F8, the waste's top
- * in variant V2). First-row cards that never move, and the waste where it is no source,
- * are not pressable.
+/** Whether a press on ``place`` (holding ``n`` cards) does something — it plays, or the
+ * state's refusal is said: the server's ``pressable`` (play.table.controls decides;
+ * the page knows no rule).
  * @param {GameState | null} state @param {string} place @param {number} n @param {boolean} [replaying] */
 export function pressable(state, place, n, replaying = false) {
-  if (!state || replaying || state.status !== "playing" || n === 0) return false;
-  if (canPlay(state, place)) return true;
-  if (place[0] === "R") return true;
-  if (place === "F8") return state.privileged === "F8";
-  if (place === "waste") return !!state.variant && state.variant.waste_playable;
-  return false;
+  if (!state || replaying || n === 0) return false;
+  return (state.pressable || []).includes(place);
 }
 
 /** Stacking order of a place's bottom card: later rows lie over earlier ones.
  * @param {string} place */
 export function baseZ(place) {
-  if (place === "stock") return 100;
-  if (place === "waste") return 300;
-  if (place[0] === "P") return 500;
-  if (place[0] === "F") return 800;
-  return 700;
+  return /** @type {Record<string, number>} */ ({ stock: 100, waste: 300, pile: 500, first: 800 })[kindOf(place)] ?? 700;
 }
 
 /** Offset in px of the ``i``-th card of ``place`` from its slot. A fanned pile (``fan``
@@ -92,7 +81,7 @@ export function baseZ(place) {
  * @returns {[number, number]} */
 export function stackOffset(place, i, fan, cw) {
   if (!STACKS.has(place)) return [0, 0];
-  if (fan && place[0] === "P") return [0, i * fan];
+  if (fan && kindOf(place) === "pile") return [0, i * fan];
   const step = Math.max(0.6, cw / 110);
   const depth = Math.min(Math.floor(i / 4), 6);
   return [-depth * step * 0.5, -depth * step];
@@ -123,29 +112,24 @@ export function tableGeometry(width, height) {
   return { wide, cw, fan: Math.floor(fan) };
 }
 
-/** The place a hint (a move) points at.
+/** The place a hint (a move) points at: a play's move is its source's name.
  * @param {string | null} hint @returns {string | null} */
 export function hintPlace(hint) {
   if (!hint) return null;
-  if (hint === "turn" || hint === "redeal") return "stock";
-  if (hint === "W" || hint === "waste") return "waste"; // "W": the engine's older name
-  return hint;
+  return hint === TURN || hint === REDEAL ? STOCK : hint;
 }
 
-/** The refusal the state gives for ``move``, if it is not legal now. The move that
- * plays a card is its place's name ("waste" too); a server from before the engine named
- * the waste's move "waste" keys its refusal "W".
+/** The refusal the state gives for ``move``, if it is not legal now.
  * @param {GameState} state @param {string} move */
 export function refusalFor(state, move) {
-  const r = state.refusals || {};
-  return r[move] || (move === "waste" ? r.W : undefined) || null;
+  return (state.refusals || {})[move] || null;
 }
 
 /** The movements of a step played backwards (for a replay's step back): last first,
  * each card from where it went to where it was, face up unless it returns to the stock.
  * @param {Movement[]} movements @returns {Movement[]} */
 export function reversed(movements) {
-  return movements.slice().reverse().map((m) => ({ card: m.card, from: m.to, to: m.from, face_up: m.from !== "stock" }));
+  return movements.slice().reverse().map((m) => ({ card: m.card, from: m.to, to: m.from, face_up: m.from !== STOCK }));
 }
 
 /** The State a replay shows at step ``index``: the cards where the picture has them, the
@@ -155,15 +139,15 @@ export function reversed(movements) {
  * @returns {GameState} */
 export function replayState(initial, facts, index, picture) {
   const known = (/** @type {Card | StockCard | undefined} */ c) => (c && !("anon" in c) ? c : null);
-  const row = (/** @type {string} */ r) => [1, 2, 3, 4, 5, 6, 7, 8].map((k) => known(picture[`${r}${k}`][0]));
+  const row = (/** @type {readonly string[]} */ places) => places.map((p) => known(picture[p][0]));
   const cards = (/** @type {string} */ place) => picture[place].map(known).filter((c) => c !== null);
   return {
     ...initial,
-    first: row("F"),
-    reserve: row("R"),
-    piles: [1, 2, 3, 4, 5, 6, 7, 8].map((k) => cards(`P${k}`)),
+    first: row(ROWS.first),
+    reserve: row(ROWS.reserve),
+    piles: ROWS.pile.map(cards),
     active: facts.active, need: facts.need, need_char: facts.need_char, privileged: facts.privileged,
-    waste: cards("waste"),
+    waste: cards(WASTE),
     stock_count: picture.stock.length,
     stock_decks: picture.stock.map((c) => c.deck).reverse(),
     score: facts.score,
@@ -172,6 +156,6 @@ export function replayState(initial, facts, index, picture) {
     redeals_left: facts.redeals_left,
     status: facts.status,
     moves: index,
-    legal_moves: [], hint: null, can_undo: false, can_redo: false, refusals: {},
+    legal_moves: [], hint: null, can_undo: false, can_redo: false, refusals: {}, pressable: [],
   };
 }

@@ -11,6 +11,7 @@ import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFro
 import { enqueue } from "./queue.js";
 import { renderReplayBar } from "./replay.js";
 import { $, $select, announce, app } from "./store.js";
+import { CANONICAL } from "./vocabulary.js";
 import { render, showEnding } from "./view.js";
 
 /** @typedef {import("./api-types").Settings} Settings */
@@ -19,7 +20,8 @@ import { render, showEnding } from "./view.js";
 /** The variant for new games: the player's setting, as stored on the server.
  * @returns {Variant} */
 export function savedVariant() {
-  return variantFromToken(app.settings.variant) || { redeals: 3, waste_playable: false, privileged_last: true };
+  const { redeals, waste_playable, privileged_last } = CANONICAL;
+  return variantFromToken(app.settings.variant) || { redeals, waste_playable, privileged_last };
 }
 
 /** Keep the server's answer, and cache it for the next page load. @param {Settings} s */

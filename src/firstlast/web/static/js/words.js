@@ -6,6 +6,7 @@
 
 import { redealsLeftText } from "./format.js";
 import { cardWords, placeName, plural, rankName, t } from "./i18n.js";
+import { PLACE_KINDS, ROWS, STOCK, WASTE } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").Card} Card */
@@ -21,11 +22,12 @@ export function cardObject(card) {
 /** The card lying on top of ``place`` in ``s`` (null for the stock and empty places).
  * @param {GameState} s @param {string} place @returns {Card | null} */
 export function topCard(s, place) {
-  if (place === "waste" || place === "W") return s.waste.length ? s.waste[s.waste.length - 1] : null;
+  const kind = PLACE_KINDS[/** @type {keyof typeof PLACE_KINDS} */ (place)];
+  if (kind === "waste") return s.waste.length ? s.waste[s.waste.length - 1] : null;
   const k = Number(place.slice(1)) - 1;
-  if (place[0] === "R") return s.reserve[k] || null;
-  if (place[0] === "F") return s.first[k] || null;
-  if (place[0] === "P") return s.piles[k].length ? s.piles[k][s.piles[k].length - 1] : null;
+  if (kind === "reserve") return s.reserve[k] || null;
+  if (kind === "first") return s.first[k] || null;
+  if (kind === "pile") return s.piles[k].length ? s.piles[k][s.piles[k].length - 1] : null;
   return null;
 }
 
@@ -119,7 +121,7 @@ function period(text) {
 }
 
 /** The places a player can look into, in the order the review offers them. */
-export const REVIEW_PLACES = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "waste", "rows"];
+export const REVIEW_PLACES = [...ROWS.pile, WASTE, "rows"];
 
 /** The cards of one place in order, in words (pile review): a pile bottom to top, the
  * waste top down, the stock by its count (face down), "rows" the first row and the
@@ -133,12 +135,12 @@ export function reviewWords(s, place) {
       : t("say.review.pile", { pile: name, n: pile.length });
     return { title, cards: pile.map(cardWords) };
   }
-  if (place === "waste" || place === "W") {
+  if (place === WASTE) {
     const cards = s.waste.slice().reverse().map(cardWords);
     return { title: cards.length ? t("say.review.waste", { count: plural("aria.waste", cards.length) }) : t("say.review.waste.empty"),
       cards };
   }
-  if (place === "stock") return { title: plural("say.review.stock", s.stock_count), cards: [] };
+  if (place === STOCK) return { title: plural("say.review.stock", s.stock_count), cards: [] };
   const rows = [];
   for (let k = 0; k < 8; k++) {
     const f = s.first[k];

@@ -1,0 +1,66 @@
+// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's
+// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no
+// name, grammar or limit of the game: it imports them from here.
+
+/** Every place's one name (engine.places.PLACE_NAMES): stock and waste, F1…F8, R1…R8, P1…P8. */
+export const PLACES = Object.freeze(["stock", "waste", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]);
+
+/** The stock's name. */
+export const STOCK = "stock";
+
+/** The waste's name (also the move that plays its top card, V2). */
+export const WASTE = "waste";
+
+/** The places of each row, in order (R2, R3). */
+export const ROWS = Object.freeze({ "first": Object.freeze(["F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8"]), "reserve": Object.freeze(["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"]), "pile": Object.freeze(["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]) });
+
+/** Each place's kind: stock, waste, first, reserve or pile. */
+export const PLACE_KINDS = Object.freeze({ "stock": "stock", "waste": "waste", "F1": "first", "F2": "first", "F3": "first", "F4": "first", "F5": "first", "F6": "first", "F7": "first", "F8": "first", "R1": "reserve", "R2": "reserve", "R3": "reserve", "R4": "reserve", "R5": "reserve", "R6": "reserve", "R7": "reserve", "R8": "reserve", "P1": "pile", "P2": "pile", "P3": "pile", "P4": "pile", "P5": "pile", "P6": "pile", "P7": "pile", "P8": "pile" });
+
+/** The places a card can be played from (R6): a play's move is the place's name. */
+export const SOURCES = Object.freeze(["waste", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"]);
+
+/** The kinds of move (Move.kind). */
+export const MOVE_KINDS = Object.freeze(["play", "turn", "redeal"]);
+
+/** Every move a player can ask for, as the engine writes it. */
+export const TABLE_MOVES = Object.freeze(["turn", "redeal", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "waste"]);
+
+/** The move that turns a card (R9). */
+export const TURN = "turn";
+
+/** The move that redeals the waste (R10). */
+export const REDEAL = "redeal";
+
+/** A variant token a game may have (engine.variant.STORED_TOKEN_PATTERN): groups redeals, waste, no-privilege. */
+export const VARIANT_TOKEN = new RegExp("^r([0-9]{1,4}|u)(w?)(n?)$");
+
+/** The letters of a variant token (engine.variant.TOKEN_LETTERS). */
+export const TOKEN_LETTERS = Object.freeze({ "prefix": "r", "unlimited": "u", "waste_playable": "w", "no_privileged": "n" });
+
+/** What a player may type for unlimited redeals. */
+export const UNLIMITED_WORDS = Object.freeze(["unlimited", "u", "∞"]);
+
+/** The most redeals (V1) a stored game may have; past it, unlimited. */
+export const MAX_REDEALS = 1000;
+
+/** The canonical rules (V1–V3) and their token. */
+export const CANONICAL = Object.freeze({ "redeals": 3, "waste_playable": false, "privileged_last": true, "token": "r3" });
+
+/** The largest deal number (2^64 − 1), as text: read it with BigInt. */
+export const MAX_DEAL = "18446744073709551615";
+
+/** The most digits a deal number has (2^64 − 1). */
+export const DEAL_DIGITS = 20;
+
+/** The ranks' letters in the engine's card notation, ace to king. */
+export const RANK_CHARS = "A23456789TJQK";
+
+/** The suits' letters in the engine's card notation. */
+export const SUIT_CHARS = "cdhs";
+
+/** Every refusal of the rules: its rule and its parameters (engine.errors.REFUSALS). */
+export const REFUSALS = Object.freeze({ "R11.won": Object.freeze({ "rule": "R11", "params": Object.freeze([]) }), "R11.stuck": Object.freeze({ "rule": "R11", "params": Object.freeze([]) }), "R9.play_before_turn": Object.freeze({ "rule": "R9", "params": Object.freeze([]) }), "R9.stock_empty": Object.freeze({ "rule": "R9", "params": Object.freeze([]) }), "R9.play_before_redeal": Object.freeze({ "rule": "R9", "params": Object.freeze([]) }), "R10.stock_left": Object.freeze({ "rule": "R10", "params": Object.freeze([]) }), "R10.waste_empty": Object.freeze({ "rule": "R10", "params": Object.freeze([]) }), "R10.none_left": Object.freeze({ "rule": "R10", "params": Object.freeze([]) }), "R6.waste": Object.freeze({ "rule": "R6", "params": Object.freeze([]) }), "R5.done": Object.freeze({ "rule": "R5", "params": Object.freeze(["source", "pile"]) }), "R5.early": Object.freeze({ "rule": "R5", "params": Object.freeze(["source", "pile"]) }), "V3.not_privileged": Object.freeze({ "rule": "V3", "params": Object.freeze([]) }), "R8.fixed": Object.freeze({ "rule": "R8", "params": Object.freeze([]) }), "R6.empty": Object.freeze({ "rule": "R6", "params": Object.freeze(["place"]) }), "R5.base_only": Object.freeze({ "rule": "R5", "params": Object.freeze(["pile", "base"]) }), "R4.rank": Object.freeze({ "rule": "R4", "params": Object.freeze(["card", "pile", "need"]) }), "R8.first": Object.freeze({ "rule": "R8", "params": Object.freeze(["card"]) }) });
+
+/** How a new game picks its deal (play.START_KINDS). */
+export const START_KINDS = Object.freeze(["number", "random", "next", "again", "daily", "winnable"]);

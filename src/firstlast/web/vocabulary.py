@@ -1,0 +1,92 @@
+"""The page's copy of the game's vocabulary, generated: ``static/js/vocabulary.js`` is
+made from the engine's declarations (``engine.vocabulary``) and the play layer's start
+kinds, so that the page retypes no name, grammar or limit (issue 18).
+
+    python -m firstlast.web.vocabulary           # write web/static/js/vocabulary.js
+    python -m firstlast.web.vocabulary --check   # write nothing; exit 1 if it is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Final
+
+from ..engine.vocabulary import vocabulary
+from ..play import START_KINDS
+
+MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
+
+#: What each name is, for the module's readers (JSDoc above each export).
+_DOC: Final[dict[str, str]] = {
+    "PLACES": "Every place's one name (engine.places.PLACE_NAMES): stock and waste, F1…F8, R1…R8, P1…P8.",
+    "STOCK": "The stock's name.",
+    "WASTE": "The waste's name (also the move that plays its top card, V2).",
+    "ROWS": "The places of each row, in order (R2, R3).",
+    "PLACE_KINDS": "Each place's kind: stock, waste, first, reserve or pile.",
+    "SOURCES": "The places a card can be played from (R6): a play's move is the place's name.",
+    "MOVE_KINDS": "The kinds of move (Move.kind).",
+    "TABLE_MOVES": "Every move a player can ask for, as the engine writes it.",
+    "TURN": "The move that turns a card (R9).",
+    "REDEAL": "The move that redeals the waste (R10).",
+    "VARIANT_TOKEN": "A variant token a game may have (engine.variant.STORED_TOKEN_PATTERN): "
+                     "groups redeals, waste, no-privilege.",
+    "TOKEN_LETTERS": "The letters of a variant token (engine.variant.TOKEN_LETTERS).",
+    "UNLIMITED_WORDS": "What a player may type for unlimited redeals.",
+    "MAX_REDEALS": "The most redeals (V1) a stored game may have; past it, unlimited.",
+    "CANONICAL": "The canonical rules (V1–V3) and their token.",
+    "MAX_DEAL": "The largest deal number (2^64 − 1), as text: read it with BigInt.",
+    "DEAL_DIGITS": "The most digits a deal number has (2^64 − 1).",
+    "RANK_CHARS": "The ranks' letters in the engine's card notation, ace to king.",
+    "SUIT_CHARS": "The suits' letters in the engine's card notation.",
+    "REFUSALS": "Every refusal of the rules: its rule and its parameters (engine.errors.REFUSALS).",
+    "START_KINDS": "How a new game picks its deal (play.START_KINDS).",
+}
+
+
+def _frozen(value: object) -> str:
+    """``value`` as a JavaScript expression, objects and arrays frozen all the way down."""
+    if isinstance(value, dict):
+        inner = ", ".join(f"{json.dumps(k)}: {_frozen(v)}" for k, v in value.items())
+        return f"Object.freeze({{ {inner} }})"
+    if isinstance(value, list | tuple):
+        return f"Object.freeze([{', '.join(_frozen(v) for v in value)}])"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def module() -> str:
+    """The text of ``vocabulary.js``."""
+    names = {**vocabulary(), "START_KINDS": list(START_KINDS)}
+    out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",
+           "// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no",
+           "// name, grammar or limit of the game: it imports them from here.", ""]
+    for name, value in names.items():
+        out.append(f"/** {_DOC[name]} */")
+        if name == "VARIANT_TOKEN":
+            out.append(f"export const {name} = new RegExp({json.dumps(value)});")
+        else:
+            out.append(f"export const {name} = {_frozen(value)};")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m firstlast.web.vocabulary", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=MODULE, help="where the module goes")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if the module is not up to date")
+    args = parser.parse_args(argv)
+    text = module()
+    current = args.out.read_text(encoding="utf-8") if args.out.exists() else None
+    if current == text:
+        return 0
+    if args.check:
+        print(f"not up to date (run python -m firstlast.web.vocabulary): {args.out}", file=sys.stderr)
+        return 1
+    args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
