@@ -136,31 +136,42 @@ def _lines(screen: str) -> list[str]:
     return lines
 
 
+#: What each language shows: the counts at the start and after 17 turns, the key bar's
+#: quit and help, the hint's opening, the table in words.
+SAID = {
+    "ru": ("Колода 88", "Колода 71", "Сборная 17", "q Выход", "? Справка", "Подсказка:", "Стол словами"),
+    "en": ("Stock 88", "Stock 71", "Waste 17", "q Quit", "? Help", "Hint:", "The table in words"),
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (240, 60)])
-def test_russian_at_every_size_keeps_counts_and_quit(tmux: Tmux, tmp_path: Path, size: tuple[int, int]) -> None:
-    """In Russian the stock and waste counts are whole ("Сборная 17", not "Сборная 1"),
-    the key bar keeps "q Выход", Russian-layout letters play (е turns, р hints), and a
-    long status line ends in "…" rather than being cut mid-word."""
+def test_every_size_keeps_counts_and_quit(tmux: Tmux, tmp_path: Path, size: tuple[int, int], lang: str) -> None:
+    """In both languages at 80×24, 120×40 and 240×60 the stock and waste counts are whole
+    ("Сборная 17", not "Сборная 1"), the key bar keeps "q Выход" / "q Quit",
+    Russian-layout letters play (е turns, р hints, у tells the table), and a long status
+    line ends in "…" rather than being cut mid-word."""
+    start, stock, waste, quit_, help_, hint, words = SAID[lang]
     db = tmp_path / "games.sqlite3"
     play = PlayService(GameStore(db))
-    play.update_settings(play.local_player(), {"lang": "ru"})
+    play.update_settings(play.local_player(), {"lang": lang})
     width, height = size
     tmux.start(command(db, "1"), width, height)
-    tmux.wait_for("Колода 88", "Выход")
+    tmux.wait_for(start, quit_)
     for _ in range(17):
         tmux.keys("е")  # the Russian layout's t: turn
-    screen = tmux.wait_for("Колода 71", "Сборная 17")
+    screen = tmux.wait_for(stock, waste)
     last = _lines(screen)[-1]
-    assert "q Выход" in last and "? Справка" in last, last
+    assert quit_ in last and help_ in last, last
     tmux.keys("р")  # h on the Russian layout: the hint
-    screen = tmux.wait_for("Подсказка:")
+    screen = tmux.wait_for(hint)
     status = _lines(screen)[-2]
-    assert status.strip().startswith("Подсказка:"), status
+    assert status.strip().startswith(hint), status
     tmux.keys("у")  # e: the table in words
-    screen = tmux.wait_for("Стол словами", "Строится кучка 1")
-    assert "q Выход" not in _lines(screen)[-1]  # the dialog's own keys
+    screen = tmux.wait_for(words)
+    assert quit_ not in _lines(screen)[-1]  # the dialog's own keys
     tmux.keys("Escape")
-    screen = tmux.wait_for("Строится кучка 1", "Выход")
+    screen = tmux.wait_for(quit_)
     status = _lines(screen)[-2]
     if width < 200:
         assert status.endswith("…"), status  # cut, and says so

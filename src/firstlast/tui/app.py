@@ -87,6 +87,9 @@ STORY_WIDTH: Final = 56
 #: An announcement longer than this is cut (the status line is one line).
 ANNOUNCE_MAX: Final = 110
 
+#: The actions autoplay goes on through; any other stops it first.
+KEEP_AUTO: Final = frozenset({"auto", "pause", "speed", "hint", "quit_game"})
+
 _T = TypeVar("_T")
 
 __all__ = ["SPEEDS", "FirstLastApp", "GameScreen", "compact_variant", "describe_movements", "title_text"]
@@ -276,6 +279,8 @@ class GameScreen(Screen[None]):
             self._tick_queued = False
             await self._auto_step()
             return
+        if message.action not in KEEP_AUTO:
+            self.stop_auto()  # any other key takes the game back from autoplay
         done = getattr(self, f"action_{message.action}")(*message.args)
         if inspect.isawaitable(done):
             await done
@@ -468,16 +473,13 @@ class GameScreen(Screen[None]):
     async def action_turn(self) -> None:
         """The stock's move: turn, or redeal once the stock is empty (the play layer
         says which; the engine whether it is allowed)."""
-        self.stop_auto()
         await self._act("move", str(controls(self.pos).stock))
 
     async def action_play(self, source: str) -> None:
-        self.stop_auto()
         await self._act("move", source)
 
     async def action_base(self) -> None:
         """Play the active pile's own base onto it (R5)."""
-        self.stop_auto()
         base = controls(self.pos).base
         if base is None:
             self.say(t(self.lang, "tui.msg.over_no_move"), error=True)
@@ -485,12 +487,10 @@ class GameScreen(Screen[None]):
         await self._act("move", str(base))
 
     async def action_step(self) -> None:
-        self.stop_auto()
         await self._act("step")
 
     async def action_advance(self) -> None:
         """Turn until a card fits (or a redeal is due)."""
-        self.stop_auto()
         await self._act("advance")
 
     def action_auto(self) -> None:
@@ -547,18 +547,15 @@ class GameScreen(Screen[None]):
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:
-        self.stop_auto()
         if (await self._act("undo")).ok:
             self._ended_shown = None
 
     async def action_redo(self) -> None:
-        self.stop_auto()
         await self._act("redo")
 
     async def action_restart(self) -> None:
         """Back to the deal; a finished game keeps its result and the deal starts again
         as a new attempt (the play layer's statistics policy)."""
-        self.stop_auto()
         await self._act("restart")
 
     def action_hint(self) -> None:
@@ -569,14 +566,12 @@ class GameScreen(Screen[None]):
     def action_summary(self) -> None:
         """The whole table in words (``i18n.table.table_summary``); 1–8 and w then
         read a pile or the waste."""
-        self.stop_auto()
         text = table_summary(self.pos, self.lang)
         self.say(text)
         self.app.push_screen(WordsDialog(self.pos, self.lang, text), self._reviewed)
 
     def action_review(self) -> None:
         """A pile's cards in order, or the waste's top down: asks which, 1–8 or w."""
-        self.stop_auto()
         self.app.push_screen(WordsDialog(self.pos, self.lang, None), self._reviewed)
 
     def _reviewed(self, text: str | None) -> None:
@@ -588,7 +583,6 @@ class GameScreen(Screen[None]):
                                     lambda: self._start("random", variant=self.new_variant))
 
     def action_new_by_number(self) -> None:
-        self.stop_auto()
 
         async def chosen(n: int | None) -> None:
             if n is not None:
@@ -598,7 +592,6 @@ class GameScreen(Screen[None]):
         self.app.push_screen(DealDialog(self.lang), chosen)
 
     def action_variant(self) -> None:
-        self.stop_auto()
 
         async def chosen(v: Variant | None) -> None:
             if v is None:
@@ -615,7 +608,6 @@ class GameScreen(Screen[None]):
     def action_import_record(self) -> None:
         """Store someone's game from a record file (the play layer checks it by replaying
         it, and keeps it once: importing it again finds it); ``l`` lists it to watch."""
-        self.stop_auto()
 
         async def chosen(text: str | None) -> None:
             if text is None:
@@ -635,7 +627,6 @@ class GameScreen(Screen[None]):
     def action_reopen(self) -> None:
         """Put one of the player's unfinished games back on the table (the one there is
         left: abandoned if under way), or watch an imported game."""
-        self.stop_auto()
         games = self.session.play.games(self.session.player, "unfinished", 50)
         imported = [g for g in self.session.play.games(self.session.player, None, 200) if g.origin == "imported"]
 
@@ -668,7 +659,6 @@ class GameScreen(Screen[None]):
         self.app.push_screen(ReplayScreen(stored.game, self.lang, self.size_now))
 
     def action_help(self) -> None:
-        self.stop_auto()
 
         def closed(_: None) -> None:
             if screen.language != self.lang:
@@ -695,7 +685,6 @@ class GameScreen(Screen[None]):
 
     def action_story(self) -> None:
         """Reopen the end panel, with the story of the game (only a finished game has one)."""
-        self.stop_auto()
         if self.pos.status == "playing":
             self.say(t(self.lang, "tui.msg.no_story"), error=True)
             return
@@ -703,7 +692,6 @@ class GameScreen(Screen[None]):
         self._show_end()
 
     def action_stats(self) -> None:
-        self.stop_auto()
         self.app.push_screen(StatsScreen(self.session.play, self.session.player, self.lang))
 
     def action_quit_game(self) -> None:
@@ -712,6 +700,7 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------ mouse
     async def on_slot_clicked(self, event: Slot.Clicked) -> None:
+        self.stop_auto()
         place = event.place
         if place == STOCK:
             await self.action_turn()
