@@ -717,6 +717,11 @@ def test_bad_records_are_refused_naming_the_line(client: TestClient, store: Game
     r = import_record(client, "\n".join(lines))
     assert r.status_code == 422
     assert r.json()["line"] == at + 1 and "line" in r.json()["error"]
+    # A move the rules refuse: said in words, with where it stands (record.move).
+    body = r.json()
+    assert body["code"] == "record.move" and body["params"]["refusal"] == "R10.stock_left"
+    assert body["text"] == body["error"] and f"line {at + 1}: move " in body["error"]
+    assert body["error"].endswith("(redeal): redeal only when the stock is empty (R10)"), body["error"]
     odd_digit = record_to_text(Game(12)).replace('[Deal "12"]', '[Deal "\u00b2"]')  # isdigit, not int
     for content in ("hello", "\ufffd garbage", "", "   \n", '[Format "other 2"]\n\n1. turn\n', odd_digit):
         r = import_record(client, content)

@@ -3,7 +3,7 @@
 // panel. Every dialog keeps the focus inside while open (native modal dialogs; the end
 // panel traps Tab itself) and gives it back to what opened it.
 
-import { api } from "./api.js";
+import { ApiError, api, errorText } from "./api.js";
 import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
@@ -59,8 +59,8 @@ async function startFromDialog(how) {
   try {
     keepSettings(await api.saveSettings({ variant }));
   } catch (err) {
-    const e = /** @type {{code?: string | null, message?: string}} */ (err);
-    dealError(e.code && e.code.startsWith("variant.") ? t("variant_bad") : String(e.message));
+    const code = err instanceof ApiError ? err.code : null;
+    dealError(code && code.startsWith("variant.") ? t("variant_bad") : errorText(err));
     return;
   }
   if (!(await confirmLeave())) return;

@@ -63,5 +63,5 @@ export function keepFocus() {
   const from = active instanceof HTMLElement && active !== document.body ? active : before;
   const target = nextControl(from);
   before = null;
-  if (target) target.focus();
+  if (target) target.focus({ preventScroll: true }); // the table is in view; no jump on a phone
 }
