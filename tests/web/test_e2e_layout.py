@@ -191,6 +191,24 @@ def test_phone_targets_texts_and_labels(browser: Any, server: str, lang: str, vi
     close(pg)
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("viewport", [UPRIGHT, SIDEWAYS], ids=["upright", "sideways"])
+def test_phone_dialogs_targets_and_texts(browser: Any, server: str, lang: str, viewport: dict[str, int]) -> None:
+    """Every dialog the menu opens, and the table's review, measured as the table is."""
+    pg = phone(browser, server, lang, viewport)
+    open_deal(pg, DEAL_RESERVE, lang)
+    for button, dialog in (("#b-deal", "#dlg-deal"), ("#b-settings", "#dlg-settings"), ("#b-rules", "#dlg-help"),
+                           ("#b-stats", "#dlg-stats"), ("#b-share", "#dlg-share")):
+        pg.click("#b-more")
+        pg.click(button)
+        pg.locator(f"{dialog}[open]").wait_for()
+        pg.wait_for_timeout(300)  # its content (the help, the statistics) drawn
+        measure(pg, dialog)
+        pg.keyboard.press("Escape")
+        wait_js(pg, "!document.querySelector('dialog[open]')")
+    close(pg)
+
+
 @pytest.mark.parametrize(("lang", "viewport", "scale"), [
     ("en", UPRIGHT, 2), ("ru", SIDEWAYS, 2), ("en", ZOOM_200, 2), ("ru", ZOOM_200, 2),
 ], ids=["en-upright", "ru-sideways", "en-zoom200", "ru-zoom200"])
