@@ -74,7 +74,7 @@ STEPS = """async ([busy, samples, times]) => {
   for (let i = 0; i < times; i++) {
     out.alone.push(await step());
     const rounds = [];
-    for (let r = 0; r < busy; r++) rounds.push(api.chance(id, samples, 1 + ((i * busy + r) % 63)));
+    for (let r = 0; r < busy; r++) rounds.push(api.chance(id, 1 + ((i * busy + r) % 63), samples));
     await new Promise((r) => setTimeout(r, 60));
     out.during.push(await step());
     await Promise.all(rounds);

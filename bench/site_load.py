@@ -108,7 +108,7 @@ def move_while_estimating(pg: Any) -> tuple[float, float]:
       const {api} = await import('./static/js/api.js');
       const s = window.firstlast.state;
       const t = performance.now();
-      const chance = api.chance(s.id, 100000, 7).then(() => performance.now() - t);
+      const chance = api.chance(s.id, 7, 100000).then(() => performance.now() - t);
       await new Promise((r) => setTimeout(r, 50));
       const t2 = performance.now();
       await api.step(s.id, s.version);

@@ -13,6 +13,7 @@ import asyncio
 import warnings
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 from textual.pilot import Pilot
 
@@ -136,3 +137,80 @@ def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
     assert w["settings"] == {"lang": None, "speed": 2, "variant": "r0w", "show_chance": True}
     [canonical] = w["stats"]  # type: ignore[misc]
     assert (canonical["played"], canonical["abandoned"]) == (1, 1)
+
+
+# ---------------------------------------------------------------- one chance and story policy
+def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18, item 3: the page and the terminal take the chance and the story from the
+    play layer's one policy (``play.chance``): for the same position, round by round,
+    the same pooled figure; for the same finished game, the same story. The page keeps
+    no policy of its own (chance.js asks for the round the server names)."""
+    from firstlast.engine import Position
+    from firstlast.play import chance as policy
+    from firstlast.tui.chance import ChanceRunner, Pooled, describe_answer
+
+    # A story told to its end (no time budget), so that both are the whole one on any machine.
+    monkeypatch.setattr(policy, "STORY_BUDGET_S", None)
+    store = GameStore(tmp_path / "g.sqlite3")
+    player = PlayService(store).local_player()
+    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+        assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
+        gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
+        # As chance.js does: round 0, then the round each answer names next.
+        page: list[dict[str, object]] = []
+        round_: object = 0
+        while round_ is not None and len(page) < 3:
+            page.append(c.get(f"/api/games/{gid}/chance?round={round_}").json())
+            round_ = page[-1]["next_round"]
+        assert [a["round"] for a in page] == [0, 1, 2]
+        end = c.post(f"/api/games/{gid}/step", json={"n": 100_000}).json()["state"]
+        assert end["status"] == "lost"
+        story = {lang: c.get(f"/api/games/{gid}/story", headers={"accept-language": lang}).json()
+                 for lang in ("en",)}["en"]
+
+    # The terminal's runner, as the table drives it: the position, then refinements.
+    answers: list[object] = []
+    runner = ChanceRunner(lambda pos, answer: answers.append(answer))
+    pos = Position.deal(FIRST)
+    runner.request(pos, lambda fn: fn())
+    for _ in range(2):
+        runner.request(pos, lambda fn: fn(), refine=True)
+    assert len(answers) == 3
+    for shown, web in zip(answers, page, strict=True):
+        assert isinstance(shown, Pooled)
+        pooled = web["pooled"]
+        assert isinstance(pooled, dict)
+        assert (shown.samples, shown.wins, shown.rounds) == (pooled["samples"], pooled["wins"], pooled["rounds"])
+        assert describe_answer(shown, "en") == f"Chance {pooled['text']}"
+        assert shown.next_round == web["next_round"]
+    assert page[0]["pooled"]["samples"] == policy.SAMPLES_PER_ROUND  # type: ignore[index]
+
+    # The same story in the terminal's end panel.
+    app = FirstLastApp(GameStore(tmp_path / "tui.sqlite3"), deal=FIRST, chance=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            screen = app.game_screen
+            screen.session.act("step", 100_000)
+            screen._maybe_end()
+            for _ in range(3000):
+                dialog = pilot.app.screen
+                if isinstance(dialog, EndDialog) and dialog.story and "•" in dialog.story:
+                    break
+                await pilot.pause(0.02)
+            dialog = pilot.app.screen
+            assert isinstance(dialog, EndDialog) and dialog.story is not None
+            lines = dialog.story.splitlines()
+            assert [ln.removeprefix("• ") for ln in lines[1:]] == story["sentences"]
+
+    asyncio.run(main())
+    assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,
+                                "variants_that_come_out": ["ru", "ruw", "run", "ruwn"]}
+
+
+def test_the_page_keeps_no_chance_policy_of_its_own() -> None:
+    js = (Path(__file__).resolve().parents[1] / "src" / "firstlast" / "web" / "static" / "js" / "chance.js").read_text(
+        encoding="utf-8")
+    assert "SAMPLES" not in js and "MAX_ROUND" not in js, "the policy is play/chance.py's"
+    assert "api.chance(id, 0)" in js and "next_round" in js

@@ -24,9 +24,11 @@ def test_every_refusal_is_a_code_with_its_parameters() -> None:
                 move = Move.parse(text)
                 if move in legal:
                     continue
+                why = pos.refusal(move, pos.legal_moves())  # the same refusal, as data
                 try:
                     pos.check(move)
                 except IllegalMoveError as e:
+                    assert why == (e.code, e.params)
                     rule, names = REFUSALS[e.code]
                     assert e.rule == rule and set(e.params) == set(names)
                     assert str(e).startswith(e.code)

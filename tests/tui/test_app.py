@@ -994,6 +994,17 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
         await wait_for(pilot, lambda: "pile 5 needed a ten" in story_text(pilot), timeout=60)
         text = story_text(pilot)
         assert "25" in text and f"0{NB}%" in text and "│" in text  # the curve, from the deal to 0 %
+        # The page's whole story: what would have brought it out, the moments, where each ten lay.
+        assert "What would have brought it out: 7 redeals instead of 3 (V1)" in text
+        assert "only those with unlimited redeals bring this deal out (ru, ruw, run, ruwn)" in text
+        assert re.search(r"Moves? \d+(–\d+)? \(pass \d\): ", text) and "noise" not in text
+        assert "Where the tens lay: ten of hearts buried in the waste, 12th from the top of 40" in text
+        # The same sentences as the page's (play.story, the play layer's policy), in its order.
+        story = screen.stories.get(screen.session.game)
+        assert story is not None
+        lines = text.splitlines()
+        assert [ln.removeprefix("• ") for ln in lines[1:]] == story.describe("en")
+        assert lines.index("• " + story.conclusion("en")[-1]) < lines.index("• " + story.details("en")[0])
         # On screen once the panel has been drawn again with the story in it.
         await wait_for(pilot, lambda: "It stopped (R11)" in screen_text(pilot), timeout=30)
         await pilot.press("c")
@@ -1008,6 +1019,10 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
         await pilot.pause()
         assert "Раскладка 1" in screen_text(pilot)
         await wait_for(pilot, lambda: "кучка 5 ждала десятку" in story_text(pilot), timeout=60)
+        text = story_text(pilot)
+        assert "Что вывело бы пасьянс: 7 перекладок вместо 3 (V1)" in text
+        assert re.search(r"Ход(ы)? \d+(–\d+)? \(проход \d\): ", text) and "разброс" not in text
+        assert "Где лежали десятки: десятка червей — в сборной кучке, 12-я сверху из 40" in text
 
     run(app, script)
 

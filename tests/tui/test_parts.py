@@ -197,13 +197,14 @@ def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
     assert runner.available is True
     runner.request(b, start)
     first = answers[-1][1]
-    assert isinstance(first, Pooled) and (first.samples, first.wins) == (10_000, 2500)
+    # The play layer's policy: SAMPLES_PER_ROUND (20,000) a round, the page's too.
+    assert isinstance(first, Pooled) and (first.samples, first.wins) == (20_000, 5000)
     runner.request(b, start)  # asked again, not refined: the known answer, no new call
     assert answers[-1][1] is first and len(calls) == 2
     runner.request(b, start, refine=True)
     runner.request(b, start, refine=True)
     pooled = answers[-1][1]
-    assert isinstance(pooled, Pooled) and (pooled.samples, pooled.wins, pooled.rounds) == (30_000, 7500, 3)
+    assert isinstance(pooled, Pooled) and (pooled.samples, pooled.wins, pooled.rounds) == (60_000, 15_000, 3)
     assert calls[1:] == [(str(b), refine_seed(b, r)) for r in range(3)]
     assert len({seed for _, seed in calls[1:]}) == 3
     assert pooled.estimate == first.estimate.merge(first.estimate).merge(first.estimate)

@@ -813,7 +813,8 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
         return types.SimpleNamespace(probability=wins / samples, low=0.2, high=0.3, samples=samples, wins=wins,
                                      certain=False, merge=lambda o: estimate(wins + o.wins, samples + o.samples))
 
-    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> object:
+    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
+                           budget_s: float | None = 0.5) -> object:
         calls.append((str(position), samples, seed))
         return estimate(samples // 4, samples)
 
@@ -824,6 +825,7 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
     live = types.ModuleType("firstlast.odds.live")
     live.chance_to_come_out = chance_to_come_out  # type: ignore[attr-defined]
     live.refine_seed = refine_seed  # type: ignore[attr-defined]
+    live.kernel_available = lambda: True  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "firstlast.odds", package)
     monkeypatch.setitem(sys.modules, "firstlast.odds.live", live)
     return calls
@@ -833,33 +835,39 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
     r = client.get(f"/api/games/{gid}/chance")
     assert r.status_code == 200
-    assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000, "wins": 2500,
+    # The play layer's policy (play.chance): 20,000 samples a round, the next round named.
+    assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 20_000, "wins": 5000,
                         "certain": False, "round": 0, "text": "20–30\u00a0%",
-                        "pooled": {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 10_000, "wins": 2500,
-                                   "rounds": 1, "text": "20–30\u00a0%"}}
-    assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 10_000, 1000)]  # round 0's seed
+                        "pooled": {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 20_000, "wins": 5000,
+                                   "rounds": 1, "text": "20–30\u00a0%"},
+                        "next_round": 1}
+    assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 20_000, 1000)]  # round 0's seed
     assert client.get(f"/api/games/{gid}/chance?samples=100").json()["samples"] == 100
     client.get(f"/api/games/{gid}/chance")  # same position, same samples: answered from the cache
     assert len(fake_odds) == 2
-    r = client.get(f"/api/games/{gid}/chance?round=63")
-    assert r.json()["round"] == 63, r.text
-    assert fake_odds[-1][2] == 1063  # another round: its own seed, not the cached answer
-    # Pooled with the round still held (round 0 at 10,000 samples), not with other sizes.
+    r = client.get(f"/api/games/{gid}/chance?round=3")
+    assert r.json()["round"] == 3 and r.json()["next_round"] == 4, r.text
+    # Rounds 1–3, each its own seed; round 0 still held: rounds 0–3 pooled, at 20,000 samples each.
+    assert [c[1:] for c in fake_odds[2:]] == [(20_000, 1001), (20_000, 1002), (20_000, 1003)]
     assert {k: r.json()["pooled"][k] for k in ("samples", "wins", "rounds")} == {
-        "samples": 20_000, "wins": 5000, "rounds": 2}
+        "samples": 80_000, "wins": 20_000, "rounds": 4}
+    # Past the policy's last round (MAX_ROUNDS): answered, and no round is named next.
+    r = client.get(f"/api/games/{gid}/chance?round=63")
+    assert r.json()["round"] == 63 and r.json()["pooled"]["rounds"] == 64 and r.json()["next_round"] is None
+    assert fake_odds[-1][2] == 1063 and len(fake_odds) == 65
     for bad in ("99", "100001", "x", "-5", "9e1", "150.5", "1_000", " 200", "٢٠٠", "9" * 30, ""):
         assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
     for bad in ("64", "-1", "x", "1.5", "1e400", ""):
         r = client.get(f"/api/games/{gid}/chance?round={bad}")
         assert r.status_code == 422 and r.json()["code"] == "request.value", bad
-    assert len(fake_odds) == 3
+    assert len(fake_odds) == 65
     # A finished game's chance is known without sampling.
     r = import_record(client, finished_record(LOST_DEAL))
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
         "text": "0\u00a0%", "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0,
-                                       "rounds": 1, "text": "0\u00a0%"}}
-    assert len(fake_odds) == 3
+                                       "rounds": 1, "text": "0\u00a0%"}, "next_round": None}
+    assert len(fake_odds) == 65
 
 
 def test_chance_without_the_odds_module_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -117,13 +117,17 @@ def test_lost_game_story_banner_and_reopen(browser: Any, server: str) -> None:
     wait_story(t)
     svg = t.pg.locator("#end-story svg.story-chart")
     assert svg.get_attribute("role") == "img"
-    # Its text alternative is the sentences shown under it.
-    assert svg.get_attribute("aria-labelledby") == "end-story-text"
-    sentences = t.pg.locator("#end-story-text li").all_inner_texts()
+    # Its name is short (the sentences are shown beside it, not repeated in it).
+    name = t.js("document.querySelector('#end-story svg.story-chart > title').textContent")
+    assert name.startswith("The chance to come out over 310 moves: ") and len(name) < 120, name
+    sentences = (t.pg.locator("#end-story-conclusion li").all_inner_texts()
+                 + t.pg.locator("#end-story-text li").all_inner_texts())
     assert sentences[0].startswith("Deal 1") and "did not come out" in sentences[0]
     assert any(x.startswith("It stopped (R11): pile ") and " needed " in x for x in sentences), sentences
     assert any(x.startswith("Where the ") for x in sentences), sentences
     assert t.js("document.querySelector('#end-story-text').textContent.length") > 200
+    assert "What would have brought it out: 7 redeals instead of 3 (V1); then this deal comes out on pass 8." \
+        in sentences
     # The chart: the band, the curve, the 50 % line, the moments with their moves.
     assert t.pg.locator("#end-story .band").count() == 1 and t.pg.locator("#end-story .half").count() == 1
     moments = t.pg.locator("#end-story g.moment")
@@ -155,11 +159,11 @@ def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str)
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
-    assert t.pg.locator("#end-story-text li").first.inner_text().startswith("Deal 1")
+    assert t.pg.locator("#end-story-conclusion li").first.inner_text().startswith("Deal 1")
     t.pg.focus("#end-close")
     t.pg.keyboard.press("Shift+L")  # L: the language (l is the unfinished games), as in the terminal
     t.wait("document.documentElement.lang === 'ru'")
-    t.wait("(document.querySelector('#end-story-text li') || {textContent: ''}).textContent"
+    t.wait("(document.querySelector('#end-story-conclusion li') || {textContent: ''}).textContent"
            ".startsWith('Раскладка 1')", timeout=90)
     assert t.js("document.querySelector('#end-story').dataset.state") == "ready"
     assert t.pg.locator("#end-title").inner_text() == "Пасьянс не вышел"
@@ -192,6 +196,8 @@ def test_won_game_wave_before_the_panel_and_crossing(browser: Any, server: str, 
     crossing = t.pg.locator("#end-story g.crossing")
     assert crossing.count() == 1 and "50" in (crossing.text_content() or "")
     assert any("50" in x for x in t.pg.locator("#end-story-text li").all_inner_texts())
+    # The conclusion says the pass it came out on.
+    assert t.pg.locator("#end-story-conclusion li").all_inner_texts()[1] == "It came out on pass 4."
     assert t.pg.locator("#b-auto").is_disabled()
     t.close()
 
@@ -246,6 +252,61 @@ def test_chance_refines_while_idle_and_stops_on_an_action(browser: Any, server: 
     t.wait("document.querySelector('#s-chance .value').textContent !== '…'")
     t.pg.wait_for_timeout(700)
     assert rounds and rounds[0] == 0, rounds
+    t.close()
+
+
+#: Where the story's parts are: the conclusion's box, the chart's, the panel's visible
+#: box, and every label of the chart (its box on the screen).
+STORY_GEOMETRY = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; };
+  const panel = document.querySelector('#ending .end-panel');
+  const conclusion = document.querySelector('#end-story-conclusion');
+  const svg = document.querySelector('#end-story svg.story-chart');
+  return {
+    panel: box(panel), conclusion: box(conclusion), chart: box(svg), height: window.innerHeight,
+    before: !!(conclusion.compareDocumentPosition(svg) & Node.DOCUMENT_POSITION_FOLLOWING),
+    lines: [...conclusion.querySelectorAll('li')].map((li) => li.textContent),
+    labels: [...svg.querySelectorAll('text')].map((el) => ({text: el.textContent, ...box(el)})),
+    name: svg.querySelector(':scope > title').textContent,
+  };
+}"""
+
+
+def overlapping(labels: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes on the screen overlap (more than a rounding pixel)."""
+    out = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if min(a["r"], b["r"]) - max(a["l"], b["l"]) > 0.5 and min(a["b"], b["b"]) - max(a["t"], b["t"]) > 0.5:
+                out.append((a["text"], b["text"]))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_conclusion_comes_first_and_no_label_overlaps(browser: Any, server: str, size: str, lang: str) -> None:
+    """Issue 19: why it stopped and what would have brought it out are above the fold
+    of the end panel, before the chart; the chart's labels never overlap ("move 159"
+    was drawn over "move 180"); its accessible name is short."""
+    t = Table(browser, server, size=size, lang=lang)
+    t.deal(DEAL_LOST, 400)
+    t.pg.locator("#ending.show").wait_for()
+    wait_story(t)
+    t.pg.wait_for_timeout(450)  # the panel's fade-in
+    g = t.js(STORY_GEOMETRY)
+    what_if = {"en": "What would have brought it out: 7 redeals instead of 3 (V1)",
+               "ru": "Что вывело бы пасьянс: 7 перекладок вместо 3 (V1)"}[lang]
+    stop = {"en": "It stopped (R11): pile 5 needed a ten", "ru": "Пасьянс остановился (R11): кучка 5 ждала десятку"}
+    assert any(x.startswith(stop[lang]) for x in g["lines"]) and any(x.startswith(what_if) for x in g["lines"]), g
+    # Before the chart, and in view without scrolling: inside the panel and the window.
+    assert g["before"] and g["conclusion"]["b"] <= g["chart"]["t"] + 1, g
+    assert g["conclusion"]["b"] <= min(g["panel"]["b"], g["height"]), g
+    # Every label of the chart clear of every other.
+    assert len(g["labels"]) >= 6 and overlapping(g["labels"]) == [], g["labels"]
+    # Thinned only where there is no room: the three passes and at least one moment are named.
+    assert sum(1 for x in g["labels"] if x["text"].split()[0] in ("pass", "проход")) == 3, g["labels"]
+    assert any(x["text"].split()[0] in ("move", "ход") for x in g["labels"]), g["labels"]
+    assert len(g["name"]) < 130 and "R11" not in g["name"], g["name"]
     t.close()
 
 

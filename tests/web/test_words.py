@@ -289,17 +289,23 @@ def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., Tes
     played = Game(LOST_DEAL)
     played.autoplay()
     expected: dict[str, Any] = story_of(played, budget_s=0.0).to_json()
-    assert set(story) == {*expected, "sentences"}
+    assert set(story) == {*expected, "sentences", "conclusion", "details", "chart_name"}
+    assert story["sentences"] == story["conclusion"] + story["details"]
+    assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,
+                                "variants_that_come_out": ["ru", "ruw", "run", "ruwn"]}
+    assert story["won_on_pass"] is None
+    assert story["conclusion"][2].startswith("What would have brought it out: 7 redeals instead of 3")
+    assert story["chart_name"].startswith("The chance to come out over 310 moves: ") and len(story["chart_name"]) < 120
     assert set(story["stop"]) == set(expected["stop"])
     assert set(story["points"][0]) == set(expected["points"][0])
     assert set(story["stop"]["copies"][0]) == set(expected["stop"]["copies"][0])
     # Kept per game and version: asked again (in Russian), the same story, other words.
     web = app.state.web
-    assert isinstance(web, WebGame) and (gid, state["version"]) in web.story_cache
+    assert isinstance(web, WebGame) and web.stories.get(played) is not None
     set_lang(client, "ru")
     again = client.get(f"/api/games/{gid}/story").json()
-    assert {k: v for k, v in again.items() if k != "sentences"} == {k: v for k, v in story.items()
-                                                                     if k != "sentences"}
+    words = {"sentences", "conclusion", "details", "chart_name"}
+    assert {k: v for k, v in again.items() if k not in words} == {k: v for k, v in story.items() if k not in words}
     assert "кучка 5 ждала десятку" in " ".join(again["sentences"])
     # Another player's game answers as an unknown one.
     stranger = clients()
@@ -314,9 +320,8 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     told: list[int] = []
 
-    def tell(game: Game, budget_s: float = story_route.BUDGET_S) -> Any:
+    def tell(game: Game) -> Any:
         told.append(len(game.moves))
-        assert budget_s == 1.5
         return story_of(game, budget_s=0.2)
 
     monkeypatch.setattr(story_route, "tell", tell)
@@ -335,7 +340,7 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
 def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     told: list[int] = []
 
-    def tell(game: Game, budget_s: float = story_route.BUDGET_S) -> Any:
+    def tell(game: Game) -> Any:
         told.append(len(game.moves))
         time.sleep(0.5)  # long enough for the second request to find it in the making
         return story_of(game, budget_s=0.1)
@@ -411,7 +416,7 @@ def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
         assert a == {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True,
                      "round": r, "text": f"0{NBSP}%",
                      "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "rounds": 1,
-                                "text": f"0{NBSP}%"}}
+                                "text": f"0{NBSP}%"}, "next_round": None}
     assert time.perf_counter() - started < 5
 
 

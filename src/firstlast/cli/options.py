@@ -9,11 +9,12 @@ from typing import Any, TypeVar
 
 import click
 
+from .. import i18n
 from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
 from ..play import PlayError, parse_deal
 from ..play.settings import parse_redeals
-from .lang import IntRange, msg, option
+from .lang import IntRange, current_lang, msg, option
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: Digits a numeric option may have: every count and seed here fits in 20.
@@ -98,14 +99,9 @@ class FilePath(click.Path):
 
 
 def play_error_text(e: PlayError) -> str:
-    """A play-layer refusal of a command-line value in the current language: the codes
-    the option parsers meet have ``cli.play_error.<code>`` keys; any other code keeps
-    the play layer's English sentence."""
-    params = {k: repr(v) if k == "text" else v for k, v in e.params.items()}
-    try:
-        return msg(f"cli.play_error.{e.code}", **params)
-    except KeyError:
-        return e.message
+    """A play-layer refusal of a command-line value in the current language, by the one
+    renderer of refusals (``i18n.error_text``)."""
+    return i18n.error_text(e.code, e.params, current_lang())
 
 
 DEAL = DealNumber()

@@ -78,7 +78,7 @@ class IllegalMoveError(FirstLastError):
     def of(cls, code: str, **params: str | int) -> IllegalMoveError:
         """The refusal ``code`` with its parameters (exactly those ``REFUSALS`` names)."""
         rule, names = REFUSALS[code]
-        if set(params) != set(names):
+        if params.keys() != set(names):
             raise TypeError(f"refusal {code} takes the parameters {names}, not {tuple(params)}")
         shown = ", ".join(f"{name}={params[name]}" for name in names)
         return cls(f"{code} ({shown})" if shown else code, rule, code, params)

@@ -294,13 +294,21 @@ class Position:
     def check_legal(self, move: Move, legal: Sequence[Move]) -> None:
         """``check(move)`` given ``legal``, this position's ``legal_moves()``: for
         checking many moves of one position while working out its legal moves once."""
+        why = self.refusal(move, legal)
+        if why is not None:
+            raise IllegalMoveError.of(why[0], **why[1])
+
+    def refusal(self, move: Move, legal: Sequence[Move]) -> tuple[str, dict[str, str | int]] | None:
+        """Why ``move`` is not legal here, as data: the refusal's code (a key of
+        ``errors.REFUSALS``) and its parameters; ``None`` if it is legal. ``legal`` is
+        this position's ``legal_moves()`` (worked out once for many moves)."""
         if move in legal:
-            return
+            return None
         k = self.active
         if k is None:
-            raise IllegalMoveError.of("R11.won")
+            return "R11.won", {}
         if not legal:
-            raise IllegalMoveError.of("R11.stuck")
+            return "R11.stuck", {}
         # The fitting plays are the legal moves when there are any (R9: they come first).
         fitting = legal[0].kind == "play"
         need = self.need
@@ -308,35 +316,35 @@ class Position:
         pk = PILE_PLACES[k]
         full = len(self.piles[k]) == PILE_SIZE - 1
         if move.kind == "turn":
-            raise IllegalMoveError.of("R9.play_before_turn" if fitting else "R9.stock_empty")
+            return "R9.play_before_turn" if fitting else "R9.stock_empty", {}
         if move.kind == "redeal":
             if fitting:
-                raise IllegalMoveError.of("R9.play_before_redeal")
+                return "R9.play_before_redeal", {}
             if self.stock:
-                raise IllegalMoveError.of("R10.stock_left")
-            raise IllegalMoveError.of("R10.none_left" if self.waste else "R10.waste_empty")
+                return "R10.stock_left", {}
+            return "R10.none_left" if self.waste else "R10.waste_empty", {}
         src = move.source
         assert src is not None  # a play always names its source (Move checks it)
         if src is WASTE and not self.variant.waste_playable:
-            raise IllegalMoveError.of("R6.waste")
+            return "R6.waste", {}
         if place_kind(src) == "first":
             j = place_index(src)
             if j < k and self.first[j] is None:
-                raise IllegalMoveError.of("R5.done", source=src.value, pile=PILE_PLACES[j].value)
+                return "R5.done", {"source": src.value, "pile": PILE_PLACES[j].value}
             if j == k and not full:
-                raise IllegalMoveError.of("R5.early", source=src.value, pile=pk.value)
+                return "R5.early", {"source": src.value, "pile": pk.value}
             if j != k and not (src is F8 and self.privileged is not None):
                 if src is F8 and not self.variant.privileged_last:
-                    raise IllegalMoveError.of("V3.not_privileged")
-                raise IllegalMoveError.of("R8.fixed")
+                    return "V3.not_privileged", {}
+                return "R8.fixed", {}
         card = self.card_at(src)
         if card is None:
-            raise IllegalMoveError.of("R6.empty", place=src.value)
+            return "R6.empty", {"place": src.value}
         if full:
-            raise IllegalMoveError.of("R5.base_only", pile=pk.value, base=FIRST[k].value)
+            return "R5.base_only", {"pile": pk.value, "base": FIRST[k].value}
         if card.rank != need:
-            raise IllegalMoveError.of("R4.rank", card=str(card), pile=pk.value, need=need)
-        raise IllegalMoveError.of("R8.first", card=str(self.first[PILES - 1]))
+            return "R4.rank", {"card": str(card), "pile": pk.value, "need": need}
+        return "R8.first", {"card": str(self.first[PILES - 1])}
 
     # ------------------------------------------------------------ applying
     def apply(self, move: Move, shuffle: Sequence[int] | None = None) -> tuple[Position, tuple[Movement, ...]]:

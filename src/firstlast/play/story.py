@@ -5,11 +5,16 @@
 * the **curve**: the live chance to come out (``odds.live.chance_to_come_out``) at a
   bounded set of the game's positions — the deal, every pass start (R10), the end, and
   evenly spaced moves between — each with its 95 % Wilson interval;
-* the **moments**: the three largest changes between consecutive points, narrowed down
-  to the single move that caused them while the time budget lasts;
-* for a won game, the point where the chance first reached 50 % and the lowest point
-  it recovered from; for a lost one, **why it stopped** (R11): the pile that needed a
-  card (R3), the rank it needed (R4) and where every copy of that rank lay at the end.
+* the **moments**: the three largest *clear* changes between consecutive points (their
+  two 95 % intervals apart: the candidates get more samples until they are, or are
+  not told), narrowed down to the single move that caused them while the time budget
+  lasts;
+* for a won game, the pass it came out on, the point where the chance first reached
+  50 % and the lowest point it recovered from; for a lost one, **why it stopped** (R11):
+  the pile that needed a card (R3), the rank it needed (R4) and where every copy of
+  that rank lay at the end, and **what would have brought it out** (``what_if``): the
+  fewest redeals (V1) with which the same deal comes out, and which of the 20 variants
+  of docs/odds.md bring it out, each an exact forced play-out of the deal.
 
 Everything is structured data (codes and parameters); ``Story.describe(lang)`` tells it
 in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
@@ -22,17 +27,28 @@ every time (docs/story.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from ..engine import Game, Position, Variant
+from ..engine import Game, Position, Variant, play_out
 from ..engine.cards import Card, rank_char
 from ..engine.places import FIRST, RESERVE
 from ..engine.places import PILES as PILE_PLACES
 from ..engine.position import PILE_SIZE, PILES, Movement, Status
 from ..engine.rng import MASK64, splitmix64
-from ..i18n import announce, card_name, chance_text, describe_variant, ordinal, place_name, plural, rank_name, t
+from ..i18n import (
+    announce,
+    card_name,
+    chance_parts,
+    chance_text,
+    describe_variant,
+    ordinal,
+    place_name,
+    plural,
+    rank_name,
+    t,
+)
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
 
 #: Seconds a story may spend estimating, in all (loading the kernel included).
@@ -46,8 +62,19 @@ KERNEL_SAMPLES: Final = 5000
 ENGINE_SAMPLES: Final = 24
 #: How many of the largest changes are told as moments.
 MOMENTS: Final = 3
-#: Version of ``Story.to_json``'s layout.
-JSON_VERSION: Final = 1
+#: A candidate moment's two points get up to this many times a point's samples, to
+#: tell whether the change is clear (its intervals apart); a change still unclear
+#: then is not told.
+CLEAR_FACTOR: Final = 16
+#: Version of ``Story.to_json``'s layout (2: ``what_if``, ``won_on_pass``; moments are clear).
+JSON_VERSION: Final = 2
+#: The 20 variants of docs/odds.md's table, in its order: 0–3 redeals and unlimited
+#: (V1), for each of: canonical, waste playable (V2), no privilege (V3), both.
+VARIANT_TOKENS: Final = tuple(
+    Variant(r, w, p).token
+    for w, p in ((False, True), (True, True), (False, False), (True, False))
+    for r in (0, 1, 2, 3, None)
+)
 
 StopCode = Literal["R11.no_redeal", "R11.waste_empty"]
 PlaceCode = Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
@@ -113,8 +140,8 @@ class Moment:
     @property
     def clear(self) -> bool:
         """Whether the two 95 % intervals are apart: a change the sampling noise alone
-        would hardly make (few samples per point, as without the fast forced line, give few of these)."""
-        return self.after.low > self.before.high or self.after.high < self.before.low
+        would hardly make. Every moment ``story_of`` tells is clear."""
+        return _apart(self.before, self.after)
 
     def to_json(self) -> dict[str, object]:
         return {"move": self.move, "first_move": self.before.move + 1, "span": self.span,
@@ -182,6 +209,43 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class WhatIf:
+    """What would have brought a lost deal out, by exact forced play-outs of the same
+    deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
+    V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
+    when no number does, not even unlimited (the waste ran empty, R10).
+    ``comes_out_on_pass``: the pass it then comes out on (``fewest_redeals`` + 1 or
+    fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
+    the same deal comes out, in that order."""
+
+    fewest_redeals: int | None
+    comes_out_on_pass: int | None
+    variants_that_come_out: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"fewest_redeals": self.fewest_redeals, "comes_out_on_pass": self.comes_out_on_pass,
+                "variants_that_come_out": list(self.variants_that_come_out)}
+
+
+def what_if(deal: int, variant: Variant) -> WhatIf:
+    """What would have brought ``deal`` out: see ``WhatIf``. Deterministic and exact:
+    each answer is a forced play-out of the deal (a few milliseconds each)."""
+    unlimited = play_out(deal, Variant(None, variant.waste_playable, variant.privileged_last))
+    fewest = passes = None
+    if unlimited.won:
+        # With R redeals a game is the first R + 1 passes of the unlimited one
+        # (docs/odds.md), so the answer is at most its passes − 1; tried upwards, each
+        # count played out afresh.
+        for r in range(unlimited.passes):
+            out = play_out(deal, Variant(r, variant.waste_playable, variant.privileged_last))
+            if out.won:
+                fewest, passes = r, out.passes
+                break
+    tokens = tuple(tok for tok in VARIANT_TOKENS if play_out(deal, Variant.from_token(tok)).won)
+    return WhatIf(fewest, passes, tokens)
+
+
+@dataclass(frozen=True, slots=True)
 class Story:
     """A game's story; see the module doc. ``points`` run from the deal to the current
     position; ``planned`` is how many points the plan had and ``complete`` whether the
@@ -202,6 +266,8 @@ class Story:
     stop: Stop | None
     planned: int
     complete: bool
+    what_if: WhatIf | None = None
+    won_on_pass: int | None = None
 
     @property
     def current(self) -> Point:
@@ -218,21 +284,36 @@ class Story:
             "crossing": None if self.crossing is None else self.crossing.to_json(),
             "low_point": None if self.low_point is None else self.low_point.to_json(),
             "stop": None if self.stop is None else self.stop.to_json(),
+            "what_if": None if self.what_if is None else self.what_if.to_json(),
+            "won_on_pass": self.won_on_pass,
         }
 
     def sparkline(self, width: int = 48) -> str:
         """The curve in block characters, ``│`` where a pass begins; ``·`` is exactly 0."""
         return sparkline(self.points, width)
 
-    def describe(self, lang: str) -> list[str]:
-        """The story in sentences, in ``lang``: how the game went and its chance at the
-        deal (and now), the moments, then a won game's 50 % crossing and lowest point,
-        or why a lost one stopped and where every card of the needed rank lay."""
-        first, cur = self.points[0], self.current
+    def conclusion(self, lang: str) -> list[str]:
+        """How it ended, in sentences, in ``lang``: the result, then for a lost game why
+        it stopped and what would have brought it out, for a won one the pass it came
+        out on. A face shows these first (the page above its chart)."""
         head = {"won": "story.head.won", "lost": "story.head.lost"}.get(self.status, "story.head.playing")
         lines = [t(lang, head, deal=self.deal, variant=describe_variant(Variant.from_token(self.variant), lang),
                    moves=plural(lang, "story.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
                    score=self.score, **{"pass": self.passes})]
+        if self.won_on_pass is not None:
+            lines.append(t(lang, "story.won_on_pass", **{"pass": self.won_on_pass}))
+        if self.stop is not None:
+            lines.append(stop_sentence(self.stop, lang))
+        if self.what_if is not None:
+            lines += what_if_sentences(self.what_if, Variant.from_token(self.variant), lang)
+        return lines
+
+    def details(self, lang: str) -> list[str]:
+        """The rest, in sentences, in ``lang``: the chance at the deal (and now), the
+        moments, a won game's 50 % crossing and lowest point, or where every card of
+        the rank a lost one needed lay."""
+        first, cur = self.points[0], self.current
+        lines: list[str] = []
         if self.status == "playing" and cur is not first:
             lines.append(t(lang, "story.chance.now", start=chance_text(first.estimate, lang),
                            now=chance_text(cur.estimate, lang)))
@@ -247,8 +328,26 @@ class Story:
             lines.append(t(lang, "story.low.start", chance=chance) if lo.move == 0 else
                          t(lang, "story.low", chance=chance, move=lo.move, **{"pass": lo.pass_no}))
         if self.stop is not None:
-            lines += [stop_sentence(self.stop, lang), copies_sentence(self.stop, lang)]
+            lines.append(copies_sentence(self.stop, lang))
         return lines
+
+    def describe(self, lang: str) -> list[str]:
+        """The whole story in sentences, in ``lang``: ``conclusion`` then ``details``."""
+        return self.conclusion(lang) + self.details(lang)
+
+    def chart_name(self, lang: str) -> str:
+        """A short name for the chart of the curve (its accessible name): what it shows,
+        from the chance at the deal to the end or now."""
+        first, cur = self.points[0], self.current
+        return t(lang, "story.chart.name", moves=plural(lang, "story.moves", self.moves),
+                 start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
+
+    def text(self, lang: str, width: int = 48) -> str:
+        """The whole story for a text face, in ``lang``: the curve as a sparkline between
+        the chance at the deal and now, then ``describe``'s sentences, one a line."""
+        first, cur = self.points[0], self.current
+        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
+        return "\n".join([head, *("• " + line for line in self.describe(lang))])
 
     def summary(self) -> str:
         """``describe("en")`` as one text, a sentence a line (tests and logs)."""
@@ -291,8 +390,7 @@ def sparkline(points: Sequence[Point], width: int = 48) -> str:
 # ------------------------------------------------------------------ in words
 def moment_sentence(moment: Moment, lang: str) -> str:
     """One moment: "Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 —
-    chance 31 % → 52 %." A change whose two intervals overlap is marked as possibly
-    sampling noise."""
+    chance 31 % → 52 %." (Only clear changes are told: ``story_of``.)"""
     before, after = chance_text(moment.before.estimate, lang), chance_text(moment.after.estimate, lang)
     params: dict[str, object] = {"move": moment.move, "pass": moment.after.pass_no, "before": before,
                                  "after": after}
@@ -300,7 +398,7 @@ def moment_sentence(moment: Moment, lang: str) -> str:
         text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
     else:
         text = t(lang, "story.moment.span", first=moment.before.move + 1, **params)
-    return t(lang, "story.moment.end" if moment.clear else "story.moment.noise", text=text)
+    return t(lang, "story.moment.end", text=text)
 
 
 def crossing_sentence(crossing: Crossing, lang: str) -> str:
@@ -354,6 +452,35 @@ def copies_sentence(stop: Stop, lang: str = "en") -> str:
     """Where every card of the needed rank lay (R1: eight of each)."""
     places = t(lang, "story.copies.join").join(place_phrase(c, lang) for c in stop.copies)
     return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
+
+
+def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[str]:
+    """What would have brought a lost deal out: the fewest redeals (or that no number
+    would), then which of the 20 variants bring it out."""
+    if what.fewest_redeals is None:
+        lines = [t(lang, "story.what_if.never")]
+    else:
+        lines = [t(lang, "story.what_if.redeals", redeals=plural(lang, "story.redeals", what.fewest_redeals),
+                   allowed="∞" if variant.redeals is None else variant.redeals,
+                   **{"pass": what.comes_out_on_pass})]
+    tokens = what.variants_that_come_out
+    unlimited = [tok for tok in VARIANT_TOKENS if Variant.from_token(tok).redeals is None]
+    every_unlimited = all(tok in tokens for tok in unlimited)
+    # Every unlimited variant comes out (docs/rules.md, V1): said once, not four times.
+    named = [tok for tok in tokens if not (every_unlimited and tok in unlimited)]
+    names = t(lang, "story.copies.join").join(
+        f"{describe_variant(Variant.from_token(tok), lang)} ({tok})" for tok in named)
+    params: dict[str, object] = {"n": len(tokens), "total": len(VARIANT_TOKENS), "variants": names,
+                                 "tokens": ", ".join(unlimited)}
+    if not tokens:
+        lines.append(t(lang, "story.what_if.variants.none", **params))
+    elif every_unlimited and not named:
+        lines.append(t(lang, "story.what_if.variants.unlimited", **params))
+    elif every_unlimited:
+        lines.append(t(lang, "story.what_if.variants.and_unlimited", **params))
+    else:
+        lines.append(t(lang, "story.what_if.variants", **params))
+    return lines
 
 
 # ------------------------------------------------------------------ the stop (R11)
@@ -424,12 +551,30 @@ def _plan(positions: Sequence[Position], max_points: int) -> tuple[list[int], li
     return must, [i for _, i in even], reserve
 
 
+def _apart(before: Point, after: Point) -> bool:
+    """Whether two points' 95 % intervals do not overlap, even as shown: rounded
+    outward by the one display rule (``i18n.chance_parts``), so that a reader sees them
+    apart too ("11 % (9–12 %) → 9 % (8–10 %)" is not told; the intervals themselves
+    are then apart all the more)."""
+    a, b = chance_parts(before.estimate), chance_parts(after.estimate)
+    return b.low > a.high or b.high < a.low
+
+
 def _moment_gaps(points: Sequence[Point]) -> list[int]:
     """Indices ``g`` (into ``points``) of the largest changes ``points[g] → points[g+1]``,
     largest first (earlier first on ties); zero changes are no moments."""
     gaps = [g for g in range(len(points) - 1) if points[g + 1].probability != points[g].probability]
     gaps.sort(key=lambda g: (-abs(points[g + 1].probability - points[g].probability), g))
     return gaps[:MOMENTS]
+
+
+def _clear_candidates(points: Sequence[Point], spent: Callable[[Point], bool]) -> list[int]:
+    """Gaps (as ``_moment_gaps``), largest first, that may still be told: clear ones,
+    and unclear ones whose points can still get more samples (``spent`` false for one)."""
+    gaps = [g for g in range(len(points) - 1) if points[g + 1].probability != points[g].probability
+            and (_apart(points[g], points[g + 1]) or not (spent(points[g]) and spent(points[g + 1])))]
+    gaps.sort(key=lambda g: (-abs(points[g + 1].probability - points[g].probability), g))
+    return gaps
 
 
 def _crossing_gap(points: Sequence[Point]) -> int | None:
@@ -467,11 +612,17 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
 
     est: dict[int, Point] = {}
 
-    def estimate(i: int) -> None:
+    def estimate(i: int, n: int = n_samples) -> None:
+        # The same seed with more samples: the first ones are the same samples, so a
+        # point told again with more is the same estimate, narrowed.
         pos = positions[i]
-        e = chance_to_come_out(pos, samples=n_samples, seed=point_seed(game.deal, i), budget_s=left(),
-                               sampler=sampler)
-        est[i] = Point(i, pos.passes, pos.score, e.probability, e.low, e.high, e.wins, e.samples, e.certain)
+        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=left(), sampler=sampler)
+        if i in est and e.samples <= est[i].samples:
+            return  # the budget ran out: keep what was known
+        # A certain point is exact: its interval is the point itself (the estimator's
+        # Wilson interval of its samples would claim a doubt there is none of).
+        low, high = (e.probability, e.probability) if e.certain else (e.low, e.high)
+        est[i] = Point(i, pos.passes, pos.score, e.probability, low, high, e.wins, e.samples, e.certain)
 
     for rank, i in enumerate(plan):
         remaining = left()
@@ -496,11 +647,33 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
             break
         estimate((pts[wide].move + pts[wide + 1].move) // 2)
 
+    # Tell only clear changes: the candidates (the largest changes not yet found
+    # unclear with the most samples) get more samples, 4 times as many at a time, until
+    # their intervals are apart or they have CLEAR_FACTOR times a point's samples.
+    most = n_samples * CLEAR_FACTOR
+
+    def spent(p: Point) -> bool:
+        return p.certain or p.samples >= most
+
+    while True:
+        pts = sorted(est.values(), key=lambda p: p.move)
+        unclear = [g for g in _clear_candidates(pts, spent)[:MOMENTS] if not _apart(pts[g], pts[g + 1])]
+        if not unclear:
+            break
+        remaining = left()
+        if remaining is not None and remaining <= 0:
+            complete = False  # some candidates were left undecided: not told
+            break
+        for p in (pts[unclear[0]], pts[unclear[0] + 1]):
+            if not spent(p):
+                estimate(p.move, min(most, 4 * p.samples))
+
     points = tuple(sorted(est.values(), key=lambda p: p.move))
     moments = tuple(
         Moment(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
                steps[points[g + 1].move - 1].movements)
-        for g in sorted(_moment_gaps(points), key=lambda g: points[g].move)
+        for g in sorted((g for g in _clear_candidates(points, spent)[:MOMENTS] if _apart(points[g], points[g + 1])),
+                        key=lambda g: points[g].move)
     )
     crossing = low_point = None
     if won:
@@ -514,4 +687,6 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
         score=end.score, sampler="kernel" if use_kernel else "engine", samples_per_point=n_samples,
         points=points, moments=moments, crossing=crossing, low_point=low_point, stop=stop_of(end),
         planned=len(plan) + reserve, complete=complete,
+        what_if=what_if(game.deal, game.variant) if end.status == "lost" else None,
+        won_on_pass=end.passes if end.status == "won" else None,
     )

@@ -160,12 +160,9 @@ def warm_compute() -> str:
     compiled) and played once, so that the deal's first estimate spends its budget
     sampling, not loading. Answers the route (``odds.fastline.backend_name``), or why
     there is none (the engine then samples, slower)."""
-    from ..engine import Position
-    from ..odds import fastline
-    from ..odds.live import chance_to_come_out
+    from ..play.chance import warm
 
-    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
-    return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
+    return warm()
 
 
 def _refusal(code: str, **params: str | int | None) -> Answer:

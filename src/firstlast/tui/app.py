@@ -40,6 +40,7 @@ from ..engine.places import STOCK, WASTE
 from ..i18n import announce, describe_variant, plural, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
+from ..play.chance import StoryBook
 from ..play.table import controls
 from . import cards as C
 from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
@@ -80,9 +81,8 @@ AUTO_CHANCE_INTERVAL_S: Final = 0.5
 #: While the player is idle, the chance figure is refined (more samples of the same
 #: position) this long after the last figure came.
 REFINE_DELAY_S: Final = 0.5
-#: The story of a finished game is told within about this many seconds (on a worker).
-STORY_BUDGET_S: Final = 1.5
-#: The story's curve is drawn this many columns wide.
+#: The story's curve is drawn this many columns wide (the story itself is told by the
+#: play layer's policy, ``play.chance.StoryBook``, the page's too).
 STORY_WIDTH: Final = 56
 #: An announcement longer than this is cut (the status line is one line).
 ANNOUNCE_MAX: Final = 110
@@ -155,6 +155,8 @@ class GameScreen(Screen[None]):
         )
         #: The story of the finished game on the table: (game id, moves) it tells, its text.
         self.story: tuple[tuple[str, int], str] | None = None
+        #: The stories told (the play layer's one cache of them).
+        self.stories = StoryBook()
         self._story_for: tuple[str, int] | None = None
         self._chance_asked = 0.0
         self.chance_answer: Answer = None
@@ -377,8 +379,10 @@ class GameScreen(Screen[None]):
             self._tell_story()
 
     def _tell_story(self) -> None:
-        """Tell the finished game's story (``play.story.story_of``) on a worker thread,
-        within ``STORY_BUDGET_S``; the end panel shows it when it comes."""
+        """Tell the finished game's story (``play.chance.StoryBook``: the page's policy)
+        on a worker thread; the end panel shows it when it comes, the whole of it as the
+        page tells it (``Story.text``: the curve, the conclusion, the moments, where
+        each copy lay)."""
         stored = self.session.stored
         key = (stored.id, len(stored.game))
         if self._story_for == key:
@@ -389,10 +393,8 @@ class GameScreen(Screen[None]):
         lang = self.lang
 
         def tell() -> None:
-            from ..play.story import story_of
-
             try:
-                text = story_of(game, budget_s=STORY_BUDGET_S).render(STORY_WIDTH, lang)
+                text = self.stories.tell(game).text(lang, STORY_WIDTH)
             except Exception as e:  # the story is a bonus: its failure must not end the game
                 text = t(lang, "tui.story.failed", reason=f"{type(e).__name__}: {e}"[:120])
             with contextlib.suppress(RuntimeError):  # the app is shutting down
@@ -406,9 +408,13 @@ class GameScreen(Screen[None]):
         if lang != self.lang:
             return  # the language changed meanwhile: told again when asked
         self.story = (key, text)
-        screen = self.app.screen
-        if isinstance(screen, EndDialog) and key == (self.session.game_id, len(self.session.game)):
-            screen.show_story(text)
+        if key != (self.session.game_id, len(self.session.game)):
+            return
+        # The panel may still be on its way up (a story kept is told at once): the
+        # stack has it already, and it shows the story as it mounts.
+        for screen in self.app.screen_stack:
+            if isinstance(screen, EndDialog):
+                screen.show_story(text)
 
     async def _end_chosen(self, choice: str | None) -> None:
         if choice == "undo":

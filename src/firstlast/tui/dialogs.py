@@ -267,15 +267,18 @@ class VariantDialog(ModalScreen[Variant | None]):
 
 
 class EndDialog(ModalScreen[str]):
-    """The game is over: result, score, deal, and the story of the game (its chance
-    curve and why it stopped, or where it passed 50 %) once the worker has told it;
-    play again, next deal, random deal."""
+    """The game is over: result, score, deal, and the story of the game once the worker
+    has told it, the page's whole story (``Story.text``): the chance curve, then why it
+    stopped and what would have brought it out (or the pass it came out on), the
+    moments and where every copy of the needed rank lay, in a box that scrolls; play
+    again, next deal, random deal."""
 
     DEFAULT_CSS = "EndDialog { align: center middle; }" + DIALOG_CSS + """
     EndDialog .dialog { width: 76; }
     EndDialog .won { color: #ffd24a; text-style: bold; }
     EndDialog .lost { color: #ff8080; text-style: bold; }
-    EndDialog #end-story { margin-top: 1; color: #b8d8c0; }
+    EndDialog #end-story-box { margin-top: 1; height: auto; max-height: 60vh; }
+    EndDialog #end-story { color: #b8d8c0; }
     """
     # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
     # restart = play again), so a key pressed for the table never does something else;
@@ -312,7 +315,8 @@ class EndDialog(ModalScreen[str]):
             yield Label(t(lang, "tui.end.deal", deal=self.deal, variant=describe_variant(self.variant, lang)))
             yield Label(plural(lang, "tui.end.score", self.passes, score=self.score, passes=self.passes,
                                moves=self.moves))
-            yield Static(self.story or t(lang, "tui.story.wait"), id="end-story")
+            with VerticalScroll(id="end-story-box"):
+                yield Static(self.story or t(lang, "tui.story.wait"), id="end-story")
             with Horizontal(classes="buttons"):
                 yield Button(t(lang, "tui.end.again"), variant="primary", id="again")
                 yield Button(t(lang, "tui.end.next"), id="next")
@@ -320,11 +324,15 @@ class EndDialog(ModalScreen[str]):
                 yield Button(t(lang, "tui.end.close"), id="close")
         yield KeyBar(self.KEYS, lang)
 
+    def on_mount(self) -> None:
+        if self.story is not None:  # told while the panel was being put up
+            self.query_one("#end-story", Static).update(self.story)
+
     def show_story(self, text: str) -> None:
         """The story of the game, once told (from the screen's worker)."""
         self.story = text
-        if self.is_mounted:
-            self.query_one("#end-story", Static).update(text)
+        for static in self.query("#end-story").results(Static):
+            static.update(text)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")

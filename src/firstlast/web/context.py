@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -19,15 +18,13 @@ from starlette.responses import Response
 
 from .. import runtime
 from ..play import PlayError, PlayService, Settings, StoredGame
+from ..play.chance import ChanceBook, StoryBook
 from .models import Lang, encode
 
 if TYPE_CHECKING:  # the odds load only when a chance or a story is first asked for
-    from ..odds.live import ChanceEstimate
     from ..play.story import Story
 
 T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 #: The player cookie's name is ``fl_player_<port>``: cookies are not kept apart by port,
 #: so two servers on one machine (two databases) would otherwise overwrite each other's.
 COOKIE: Final = "fl_player"
@@ -36,9 +33,6 @@ COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600  # a player is meant to last: the c
 #: before it reaches SQLite.
 TOKEN_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
 _TOKEN: Final = re.compile(TOKEN_PATTERN)
-#: Chance estimates and stories kept in memory (the oldest goes first).
-CHANCE_CACHED: Final = 256
-STORIES_CACHED: Final = 64
 
 
 def cookie_name(request: Request) -> str:
@@ -77,20 +71,6 @@ def browser_lang(request: Request) -> Lang:
     return "ru" if best is not None and best[2].split("-")[0] == "ru" else "en"
 
 
-class Bounded(OrderedDict[K, V]):
-    """A dict that keeps its ``size`` latest entries (the oldest goes first)."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def put(self, key: K, value: V) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
-
-
 #: How many play-layer calls may run at once (worker threads); see ``WebGame``.
 PLAY_THREADS: Final = 32
 
@@ -106,11 +86,13 @@ class WebGame:
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Estimates by (position, samples, round), told in each player's language on the way out.
-        self.chance_cache: Bounded[tuple[str, int, int], ChanceEstimate] = Bounded(CHANCE_CACHED)
-        # Stories by (game id, version); one in the making is shared by whoever asks.
-        self.story_cache: Bounded[tuple[str, int], Story] = Bounded(STORIES_CACHED)
-        self.story_tasks: dict[tuple[str, int], asyncio.Task[Story]] = {}
+        # Round estimates by position (the play layer's one policy and cache), told in
+        # each player's language on the way out.
+        self.chances = ChanceBook()
+        # Stories by game (the play layer's one cache); one in the making is shared by
+        # whoever asks.
+        self.stories = StoryBook()
+        self.story_tasks: dict[tuple[int, str, str], asyncio.Task[Story]] = {}
         # The odds estimates (chance, stories) are CPU-bound: at most two at a time, so
         # that they cannot starve the threads that serve moves, and one player's at most
         # one at a time (``cpu_turn``), so that one player cannot hold both.

@@ -19,6 +19,7 @@ from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.position import TABLE_MOVES
 from ..engine.variant import token_pattern
 from ..play import MAX_STEPS, StartKind
+from ..play.chance import SAMPLES_PER_ROUND
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -159,9 +160,11 @@ class GamesQuery(msgspec.Struct, kw_only=True):
 
 
 class ChanceQuery(msgspec.Struct, kw_only=True):
-    samples: Annotated[int, Meta(ge=100, le=100_000)] = 10_000
+    samples: Annotated[int, Meta(ge=100, le=100_000, description=(
+        "samples of each round; the default is every face's (play.chance.SAMPLES_PER_ROUND)"))] = SAMPLES_PER_ROUND
     round: Annotated[int, Meta(ge=0, le=MAX_ROUND, description=(
-        "refinement round: each round draws new, independent samples of the same position, to merge"))] = 0
+        "refinement round: each round draws new, independent samples of the same position, pooled with "
+        "rounds 0 … round − 1"))] = 0
 
 
 # ---------------------------------------------------------------------------- answers
@@ -368,6 +371,9 @@ class Chance(Answer):
     round: Annotated[int, Meta(ge=0, le=MAX_ROUND)]
     text: Annotated[str, Meta(description="this round's figure in the player's language (i18n.chance_text)")]
     pooled: ChancePool
+    next_round: Annotated[int | None, Meta(description=(
+        "the round to ask for next while the player is idle; null: refining further adds nothing "
+        "(play.chance's policy, the same in every face)"))]
 
 
 # ---------------------------------------------------------------------------- the story
@@ -439,9 +445,22 @@ class StoryStop(Answer):
     copies: list[StoryCardPlace]
 
 
+class StoryWhatIf(Answer):
+    """What would have brought a lost deal out (``play.story.WhatIf``): each answer an
+    exact forced play-out of the same deal."""
+
+    fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
+        "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
+        "null: no number does, not even unlimited"))]
+    comes_out_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="the pass it then comes out on")]
+    variants_that_come_out: Annotated[list[VariantToken], Meta(description=(
+        "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
+        "bring the same deal out, in that table's order"))]
+
+
 class Story(Answer):
     """The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
-    the player's language (``Story.describe``)."""
+    the player's language (``Story.describe``): ``conclusion`` then ``details``."""
 
     version: int
     deal: DealText
@@ -460,7 +479,14 @@ class Story(Answer):
     crossing: StoryCrossing | None
     low_point: StoryPoint | None
     stop: StoryStop | None
+    what_if: Annotated[StoryWhatIf | None, Meta(description="a lost game: what would have brought it out")]
+    won_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="a won game: the pass it came out on")]
     sentences: Annotated[list[str], Meta(description="the story told in the player's language")]
+    conclusion: Annotated[list[str], Meta(description=(
+        "the first sentences: the result, why it stopped and what would have brought it out, "
+        "or the pass it came out on"))]
+    details: Annotated[list[str], Meta(description="the other sentences: the chance, the moments, the copies")]
+    chart_name: Annotated[str, Meta(description="a short name of the chart (its accessible name)")]
 
 
 # ---------------------------------------------------------------------------- backups

@@ -57,11 +57,8 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
     allowed = {str(mv) for mv in legal}
     out = {}
     for text, move in _TABLE_MOVES:
-        if text not in allowed:
-            try:
-                pos.check_legal(move, legal)  # the legal moves are worked out once, not per move
-            except IllegalMoveError as exc:
-                out[text] = _refusal_body(move, exc.code, tuple(exc.params.items()), lang)
+        if text not in allowed and (why := pos.refusal(move, legal)) is not None:  # legal moves worked out once
+            out[text] = _refusal_body(move, why[0], tuple(why[1].items()), lang)
     return out
 
 

@@ -10,7 +10,8 @@ globalThis.localStorage = /** @type {any} */ ({
 });
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
 
-const { CHART, moveAt, scales, storySvg } = await import("../../../src/firstlast/web/static/js/story.js");
+const { CHART, labelBox, labelSize, moveAt, overlaps, placeLabels, scales, storySvg } =
+  await import("../../../src/firstlast/web/static/js/story.js");
 
 /** @param {number} move @param {number} pass @param {number} p @param {number} [w] */
 const point = (move, pass, p, w = 0.02) => ({ move, pass, score: 0, probability: p, low: Math.max(0, p - w),
@@ -25,20 +26,22 @@ function lost() {
     moments: [{ move: 159, first_move: 159, span: 1, pass: 2, before: 0.3, after: 0.07, change: -0.23, clear: true }],
     crossing: null,
     sentences: ["Deal 1 did not come out: 300 moves.", "It stopped (R11): pile 5 needed a ten & <more>."],
+    chart_name: "The chance to come out over 300 moves: 25 % & <more>.",
   };
 }
 
 /** All numbers of one attribute in the markup. @param {string} svg @param {string} attr */
 const numbers = (svg, attr) => [...svg.matchAll(new RegExp(` ${attr}="(-?[\\d.]+)"`, "g"))].map((m) => Number(m[1]));
 
-test("the chart is an image whose text alternative is the story's sentences", () => {
+test("the chart is an image whose accessible name is short: the story's chart_name", () => {
   const svg = storySvg(lost());
   assert.match(svg, /^<svg class="story-chart" viewBox="0 0 640 230" role="img"/);
   assert.ok(svg.endsWith("</svg>"));
-  // The sentences, escaped, are its <title> (its accessible name) …
-  assert.match(svg, /<title>Deal 1 did not come out: 300 moves\. It stopped \(R11\): pile 5 needed a ten &amp; &lt;more&gt;\.<\/title>/);
-  // … or the element that shows them, when the page names it.
-  assert.match(storySvg(lost(), { labelledBy: "end-story-text" }), /role="img" aria-labelledby="end-story-text"/);
+  // The short name, escaped, is its <title>, not the sentences shown beside it.
+  const title = /<svg[^>]*><title>([^<]*)<\/title>/.exec(svg);
+  assert.equal(title && title[1], "The chance to come out over 300 moves: 25 % &amp; &lt;more&gt;.");
+  assert.doesNotMatch(svg, /It stopped/);
+  assert.doesNotMatch(svg, /aria-labelledby/);
   // No inline style (the page's CSP allows none).
   assert.doesNotMatch(svg, /style=/);
 });
@@ -95,4 +98,65 @@ test("the replay's cursor, and the move under a point of the chart", () => {
   // A game of no moves still draws (one point, nothing divided by zero).
   const empty = storySvg({ ...lost(), moves: 0, points: [point(0, 1, 0.25)], moments: [] });
   assert.doesNotMatch(empty, /NaN|Infinity/);
+});
+
+/** Every drawn label's box, from the markup (the estimate story.js places them by).
+ * @param {string} svg */
+function boxes(svg) {
+  return [...svg.matchAll(/<text(?: class="([^"]*)")? x="([-\d.]+)" y="([-\d.]+)" text-anchor="(\w+)" font-size="([\d.]+)">([^<]*)<\/text>/g)]
+    .map((m) => ({ cls: m[1] || "", text: m[6], box: labelBox(m[6], Number(m[5]),
+      { x: Number(m[2]), y: Number(m[3]), anchor: /** @type {any} */ (m[4]) }) }));
+}
+
+test("labels never overlap: close moments and passes are placed apart or thinned", () => {
+  // The README's screenshot had "move 159" over "move 180": moments 21 moves apart on
+  // a chart of 310, and passes close together.
+  const story = {
+    ...lost(), moves: 310,
+    points: [point(0, 1, 0.25), point(120, 2, 0.1), point(124, 2, 0.08), point(130, 3, 0.08), point(140, 4, 0.07),
+      point(158, 4, 0.04), point(159, 4, 0.07), point(179, 4, 0.07), point(180, 4, 0.04), { ...point(310, 4, 0, 0), certain: true }],
+    moments: [
+      { move: 124, first_move: 120, span: 5, pass: 2, before: 0.1, after: 0.08, change: -0.02, clear: true },
+      { move: 159, first_move: 159, span: 1, pass: 4, before: 0.04, after: 0.07, change: 0.03, clear: true },
+      { move: 180, first_move: 180, span: 1, pass: 4, before: 0.07, after: 0.04, change: -0.03, clear: true },
+    ],
+  };
+  for (const fontSize of [12, 21, 24]) {
+    const drawn = boxes(storySvg(story, { fontSize }));
+    assert.ok(drawn.some((d) => d.text === "move 159") || drawn.some((d) => d.text === "move 180"));
+    // A moment near the start: its label clear of the axis's "50 %" too.
+    const early = boxes(storySvg({ ...story, moments: [{ ...story.moments[0], move: 16, first_move: 16, span: 1, before: 0.6, after: 0.5 }] }, { fontSize }));
+    for (let i = 0; i < early.length; i++) for (let j = i + 1; j < early.length; j++) {
+      assert.ok(!overlaps(early[i].box, early[j].box), `${early[i].text} overlaps ${early[j].text} at size ${fontSize}`);
+    }
+    for (let i = 0; i < drawn.length; i++) {
+      const a = drawn[i].box;
+      assert.ok(a.left >= 0 && a.right <= CHART.width && a.top >= 0 && a.bottom <= CHART.height, drawn[i].text);
+      for (let j = i + 1; j < drawn.length; j++) {
+        assert.ok(!overlaps(a, drawn[j].box), `${drawn[i].text} overlaps ${drawn[j].text} at size ${fontSize}`);
+      }
+    }
+    // Every moment keeps its marker and its name (a <title>) even when its label is thinned.
+    assert.equal((storySvg(story, { fontSize }).match(/<g class="moment/g) || []).length, 3);
+  }
+  // The passes keep their labels where there is room, at any size.
+  for (const fontSize of [12, 21, 22, 24]) {
+    assert.deepEqual(boxes(storySvg(lost(), { fontSize })).filter((d) => d.cls === "pass-label").map((d) => d.text),
+      ["pass 2", "pass 3"]);
+  }
+  // At the default size all three moments are labelled.
+  assert.deepEqual(boxes(storySvg(story)).filter((d) => /^move \d/.test(d.text)).map((d) => d.text),
+    ["move 124", "move 159", "move 180"]);
+});
+
+test("placeLabels takes the first free spot and thins a label with none", () => {
+  const bounds = { left: 0, top: 0, right: 100, bottom: 100 };
+  const spot = /** @type {const} */ ({ x: 50, y: 50, anchor: "middle" });
+  const placed = placeLabels([{ text: "abc", size: 10, spots: [spot] }, { text: "abc", size: 10, spots: [spot] },
+    { text: "abc", size: 10, spots: [spot, { x: 50, y: 80, anchor: "middle" }] }], bounds);
+  assert.deepEqual(placed, [spot, null, { x: 50, y: 80, anchor: "middle" }]);
+  // Larger words where the chart is drawn small: about 12 px on the screen.
+  assert.equal(labelSize(640), 12);
+  assert.equal(labelSize(350), 22);
+  assert.equal(labelSize(0), 12);
 });

@@ -1,13 +1,15 @@
-"""The live chance to come out (``firstlast.odds.live``), estimated in worker threads.
+"""The live chance to come out, by the play layer's one policy (``firstlast.play.chance``).
 
 A chance is asked for by round: round 0 is the same estimate on every run and in every
-face, each further round (``odds.live.refine_seed``) draws new, independent samples of
-the same position, so the page, while the player is idle, asks for round 1, 2, … . Each
-answer also carries ``pooled``: that round merged with the earlier rounds of the position
-this server still holds (wins and samples summed), so that the page shows a pooled
-figure without counting or wording anything itself. Estimates are cached per position,
-sample count and round, and told in the player's language on the way out
-(``i18n.chance_text``).
+face, each further round draws new, independent samples of the same position, so the
+page, while the player is idle, asks for the round the last answer named
+(``next_round``) until the policy says enough (``null``). Each answer carries
+``pooled``: rounds 0 … r merged (``play.chance.pooled``: the rounds this server does not
+hold any more are computed again), so that the page shows the very figure the terminal
+shows for the same position, without counting, wording or deciding anything itself.
+Round estimates run in worker threads (the site's computing worker in the browser),
+are kept in the play layer's ``ChanceBook`` and told in the player's language on the
+way out (``i18n.chance_text``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from starlette.responses import Response
 
 from ... import runtime
 from ...i18n import chance_text
+from ...play import chance as policy
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
 from ..errors import WebError
@@ -26,7 +29,7 @@ from ..inputs import query
 
 if TYPE_CHECKING:
     from ...engine import Position
-    from ...odds.live import ChanceEstimate
+    from ...play.chance import ChanceEstimate
 
 
 class _Decided:
@@ -39,15 +42,13 @@ class _Decided:
         self.certain = True
 
 
-def _estimate(pos: Position, samples: int, round_: int) -> ChanceEstimate:
+def _estimate(pos: Position, round_: int, samples: int) -> ChanceEstimate:
+    """One round (``play.chance.round_estimate``), its failures as the API's refusals.
+    Module-level: the site's computing worker runs it."""
     try:
-        # Imported here: the fast forced line is built or loaded on first use, and a
-        # server without the odds module still serves the game.
-        from ...odds.live import chance_to_come_out, refine_seed
-    except ImportError:
+        return policy.round_estimate(pos, round_, samples)
+    except ImportError:  # a server without the odds module still serves the game
         raise WebError("chance.missing") from None
-    try:
-        return chance_to_come_out(pos, samples=samples, seed=refine_seed(pos, round_))
     except (ValueError, OverflowError, MemoryError):
         raise WebError("chance.unavailable") from None
 
@@ -59,38 +60,37 @@ async def chance(web: WebGame, request: Request) -> Response:
     status = pos.status
     est: ChanceEstimate | _Decided
     pool: ChanceEstimate | _Decided
+    next_round: int | None = None
     rounds = 1
     if status != "playing":
         # Decided: no sampling needed (and the kernel need not handle ended games).
         est = pool = _Decided(status == "won")
     else:
-        notation = str(pos)  # the notation includes the redeal stream: same key, same odds
-        key = (notation, q.samples, q.round)
-        cached = web.chance_cache.get(key)
-        if cached is None:
+        book = web.chances
+        pooled = book.held(pos, q.round, q.samples)
+        if pooled is None:
             async with web.cpu_turn(stored.player):
-                cached = web.chance_cache.get(key)  # asked for meanwhile, perhaps
-                if cached is None:
-                    cached = await runtime.run_cpu(_estimate, pos, q.samples, q.round, limiter=web.chance_limiter)
-                    web.chance_cache.put(key, cached)
-        est = cached
-        # The earlier rounds still held, merged in: independent samples of one position.
-        pooled = cached
-        for r in range(q.round):
-            earlier = web.chance_cache.get((notation, q.samples, r))
-            if earlier is not None and not (earlier.certain or cached.certain):
-                pooled, rounds = pooled.merge(earlier), rounds + 1
-        pool = pooled
+                for r in book.missing(pos, q.round, q.samples):  # asked for meanwhile, perhaps
+                    done = await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
+                    book.put(pos, r, done, q.samples)
+                pooled = book.held(pos, q.round, q.samples)
+                if pooled is None:  # pushed out meanwhile by many other positions: pool them here
+                    every = [await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
+                             for r in range(q.round + 1)]
+                    pooled = policy.pool(every)
+        est, pool, next_round, rounds = pooled.latest, pooled.estimate, pooled.next_round, pooled.rounds
     return json_response(m.Chance(
         probability=float(est.probability), low=float(est.low), high=float(est.high), samples=int(est.samples),
         wins=int(est.wins), certain=bool(est.certain), round=q.round, text=chance_text(est, lang),
         pooled=m.ChancePool(probability=float(pool.probability), low=float(pool.low), high=float(pool.high),
                             samples=int(pool.samples), wins=int(pool.wins), rounds=rounds,
-                            text=chance_text(pool, lang))))
+                            text=chance_text(pool, lang)),
+        next_round=next_round))
 
 
 ENDPOINTS: Final = (
     Endpoint("GET", "/api/games/{id}/chance", chance,
-             "the chance to come out from the game's position (exact once decided); round r: new samples to pool",
+             "the chance to come out from the game's position (exact once decided): round r pooled with "
+             "the rounds before it, and the round to ask for next (play.chance's policy)",
              query=m.ChanceQuery, answers={200: m.Chance}, errors=(422, 503)),
 )

@@ -2,10 +2,11 @@
 move, the moments that moved it most, and why it stopped.
 
 A story samples the chance at up to 80 points of the game, so it is told in a worker
-thread (beside the chance estimates: at most two at a time) within ``BUDGET_S``. It is
-kept per game and version (a bounded cache: a game that has not changed is told once),
-and a story being told is shared by whoever asks for it meanwhile; its sentences are
-made in each asker's language on the way out (``Story.describe``).
+thread (beside the chance estimates: at most two at a time) within the play layer's
+``STORY_BUDGET_S`` (``play.chance.tell_story``, the terminal's too). It is kept in the
+play layer's ``StoryBook`` (a game that has not changed is told once), and a story being
+told is shared by whoever asks for it meanwhile; its sentences are made in each asker's
+language on the way out (``Story.describe``).
 """
 
 from __future__ import annotations
@@ -18,48 +19,49 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
+from ...play.chance import story_key, tell_story
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
 from ..errors import WebError
 
 if TYPE_CHECKING:
     from ...engine import Game
+    from ...play.chance import StoryKey
     from ...play.story import Story
 
-#: Seconds a story may spend sampling (loading the fast forced line, once, not counted).
-BUDGET_S: Final = 1.5
 
-
-def tell(game: Game, budget_s: float = BUDGET_S) -> Story:
-    """``game``'s story within ``budget_s`` (blocking: call it in a worker thread)."""
+def tell(game: Game) -> Story:
+    """``game``'s story by the play layer's policy (blocking: call it in a worker thread)."""
     try:
-        from ...play.story import story_of  # the odds load with the first story
+        return tell_story(game)  # the odds load with the first story
     except ImportError:
         raise WebError("chance.missing") from None
-    try:
-        return story_of(game, budget_s=budget_s)
     except (ValueError, OverflowError, MemoryError):
         raise WebError("chance.unavailable") from None
 
 
 def answer(story: Story, lang: m.Lang) -> m.Story:
     """The declared answer: ``Story.to_json()`` (the deal as text, as everywhere in the
-    API) and the story in sentences in ``lang``."""
+    API) and the story in sentences in ``lang``: all of them, and split as a face shows
+    them (the conclusion before the chart)."""
     data = story.to_json()
-    return msgspec.convert({**data, "deal": str(data["deal"]), "sentences": story.describe(lang)}, m.Story)
+    conclusion, details = story.conclusion(lang), story.details(lang)
+    return msgspec.convert({**data, "deal": str(data["deal"]), "sentences": conclusion + details,
+                            "conclusion": conclusion, "details": details, "chart_name": story.chart_name(lang)},
+                           m.Story)
 
 
 async def story_of_game(web: WebGame, request: Request) -> Response:
     stored, lang = await web.load_lang(request)  # another player's game: 404, as everywhere
-    key = (stored.id, stored.version)
-    story = web.story_cache.get(key)
+    game = stored.game  # freshly loaded for this request: nobody else changes it
+    key = story_key(game)
+    story = web.stories.get(game)
     if story is None:
         task = web.story_tasks.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
-            game = stored.game  # freshly loaded for this request: nobody else changes it
             task = asyncio.ensure_future(_tell(web, stored.player, game))
             web.story_tasks[key] = task
-            task.add_done_callback(lambda t: _told(web, key, t))
+            task.add_done_callback(lambda t: _told(web, game, key, t))
         # Shielded: a client that goes away does not cancel the story for the others.
         story = await asyncio.shield(task)
     return json_response(answer(story, lang))
@@ -70,10 +72,10 @@ async def _tell(web: WebGame, player: str, game: Game) -> Story:
         return await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
 
 
-def _told(web: WebGame, key: tuple[str, int], task: asyncio.Task[Story]) -> None:
+def _told(web: WebGame, game: Game, key: StoryKey, task: asyncio.Task[Story]) -> None:
     web.story_tasks.pop(key, None)
     if not task.cancelled() and task.exception() is None:
-        web.story_cache.put(key, task.result())
+        web.stories.put(game, task.result())
 
 
 ENDPOINTS: Final = (

@@ -250,9 +250,9 @@ export interface StepFacts {
 
 /** ChanceQuery */
 export interface ChanceQuery {
-  /** 100…100000 */
+  /** samples of each round; the default is every face's (play.chance.SAMPLES_PER_ROUND); 100…100000 */
   samples?: number;
-  /** refinement round: each round draws new, independent samples of the same position, to merge; 0…63 */
+  /** refinement round: each round draws new, independent samples of the same position, pooled with rounds 0 … round − 1; 0…63 */
   round?: number;
 }
 
@@ -278,6 +278,8 @@ export interface Chance {
   /** this round's figure in the player's language (i18n.chance_text) */
   text: string;
   pooled: ChancePool;
+  /** the round to ask for next while the player is idle; null: refining further adds nothing (play.chance's policy, the same in every face) */
+  next_round: number | null;
 }
 
 /**
@@ -303,7 +305,7 @@ export interface ChancePool {
 
 /**
  * The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
- * the player's language (``Story.describe``).
+ * the player's language (``Story.describe``): ``conclusion`` then ``details``.
  */
 export interface Story {
   version: number;
@@ -327,8 +329,18 @@ export interface Story {
   crossing: StoryCrossing | null;
   low_point: StoryPoint | null;
   stop: StoryStop | null;
+  /** a lost game: what would have brought it out */
+  what_if: StoryWhatIf | null;
+  /** a won game: the pass it came out on; ≥ 1 */
+  won_on_pass: number | null;
   /** the story told in the player's language */
   sentences: string[];
+  /** the first sentences: the result, why it stopped and what would have brought it out, or the pass it came out on */
+  conclusion: string[];
+  /** the other sentences: the chance, the moments, the copies */
+  details: string[];
+  /** a short name of the chart (its accessible name) */
+  chart_name: string;
 }
 
 /** The estimated chance after ``move`` moves (0: the deal). */
@@ -401,6 +413,19 @@ export interface StoryCardPlace {
   token: string;
   code: "first" | "pile" | "privileged" | "reserve" | "stock" | "waste";
   params: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * What would have brought a lost deal out (``play.story.WhatIf``): each answer an
+ * exact forced play-out of the same deal.
+ */
+export interface StoryWhatIf {
+  /** the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; null: no number does, not even unlimited; ≥ 0 */
+  fewest_redeals: number | null;
+  /** the pass it then comes out on; ≥ 1 */
+  comes_out_on_pass: number | null;
+  /** which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) bring the same deal out, in that table's order */
+  variants_that_come_out: string[];
 }
 
 /** StatsList */

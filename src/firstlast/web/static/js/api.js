@@ -139,9 +139,12 @@ export const api = {
   // The record travels as a JSON string: a cross-site form cannot send JSON.
   /** @param {string} text @returns {Promise<GameState>} */
   importRecord: (text) => call("POST", "/api/games/import", { record: text }),
-  /** Round ``round`` of the estimate: each round draws new samples of the same position.
-   * @param {string} id @param {number} samples @param {number} [round] @returns {Promise<Chance>} */
-  chance: (id, samples, round = 0) => call("GET", `${game(id)}/chance?samples=${samples}&round=${round}`),
+  /** Round ``round`` of the estimate, pooled with the rounds before it (each round draws
+   * new samples of the same position); ``samples`` a round only to measure (benches):
+   * the page leaves it to the server's policy (play.chance), the terminal's too.
+   * @param {string} id @param {number} [round] @param {number} [samples] @returns {Promise<Chance>} */
+  chance: (id, round = 0, samples = undefined) =>
+    call("GET", `${game(id)}/chance?round=${round}${samples === undefined ? "" : `&samples=${samples}`}`),
   /** The story of the game, its sentences in the player's saved language.
    * @param {string} id @returns {Promise<Story>} */
   story: (id) => call("GET", `${game(id)}/story`),

@@ -1,11 +1,14 @@
 // The "chance to come out" meter. Half a second after the position settles (not during
 // autoplay) it asks the server for round 0 of the estimate; then, while the player is
-// idle (no key, no pointer for a second), for rounds 1, 2, … — new, independent samples
-// of the same position (docs/odds.md, "Refinement rounds"). Each answer carries the
-// rounds pooled so far (``pooled``), worded by the one display rule of every face
-// (i18n.chance_text, docs/i18n.md): the page shows that and counts nothing itself. Any
-// action (a new state) starts over; stale answers are dropped; the meter is hidden where
-// the odds module is not installed.
+// idle (no key, no pointer for a second), for the round the last answer names
+// (``next_round``: 1, 2, … — new, independent samples of the same position, docs/odds.md,
+// "Refinement rounds") until it names none. How many samples a round plays, how rounds
+// pool and when to stop are the play layer's one policy (play/chance.py), the
+// terminal's too, so both show the same figure for the same position. Each answer
+// carries the rounds pooled so far (``pooled``), worded by the one display rule of
+// every face (i18n.chance_text, docs/i18n.md): the page shows that and counts nothing
+// itself. Any action (a new state) starts over; stale answers are dropped; the meter is
+// hidden where the odds module is not installed.
 
 import { ApiError, api } from "./api.js";
 import { getLang, t } from "./i18n.js";
@@ -14,10 +17,6 @@ import { $, app } from "./store.js";
 /** @typedef {import("./api-types").Chance} Chance */
 
 // ---------------------------------------------------------------------- the meter
-/** Samples asked for in each round. */
-export const SAMPLES = 5000;
-/** Rounds asked for while idle, after round 0 (the server allows 0…63). */
-export const MAX_ROUND = 15;
 /** The player is idle after this long without a key or a pointer, ms. */
 export const IDLE_MS = 1000;
 
@@ -116,32 +115,30 @@ export function scheduleChance() {
   }
   app.chanceTimer = setTimeout(async () => {
     try {
-      const c = await api.chance(id, SAMPLES, 0);
+      const c = await api.chance(id, 0);
       if (seq !== app.chanceSeq) return;
       shown = { key, answer: c };
       show(c);
-      if (!c.certain) app.chanceTimer = setTimeout(() => refine(seq, id, key), IDLE_MS);
+      if (c.next_round !== null) app.chanceTimer = setTimeout(() => refine(seq, id, key), IDLE_MS);
     } catch (err) {
       failed(err, seq);
     }
   }, 500);
 }
 
-/** The next round, if the player is idle and the position unchanged; else wait.
- * @param {number} seq @param {string} id @param {string} key */
+/** The round the server named next, if the player is idle and the position unchanged;
+ * else wait. @param {number} seq @param {string} id @param {string} key */
 async function refine(seq, id, key) {
-  if (seq !== app.chanceSeq || !shown || shown.key !== key || shown.answer.certain || shown.answer.round >= MAX_ROUND) {
-    return;
-  }
+  if (seq !== app.chanceSeq || !shown || shown.key !== key || shown.answer.next_round === null) return;
   const idle = performance.now() - lastInput;
   if (idle < IDLE_MS || app.busy || app.auto || app.dragging || document.hidden) {
     app.chanceTimer = setTimeout(() => refine(seq, id, key), Math.max(200, IDLE_MS - idle));
     return;
   }
-  const round = shown.answer.round + 1;
+  const round = shown.answer.next_round;
   let c;
   try {
-    c = await api.chance(id, SAMPLES, round);
+    c = await api.chance(id, round);
   } catch (err) {
     if (seq === app.chanceSeq) failed(err, seq);
     return;
@@ -150,5 +147,5 @@ async function refine(seq, id, key) {
   if (seq !== app.chanceSeq || !shown || shown.key !== key || positionKey() !== key) return;
   shown = { key, answer: c };
   show(c);
-  if (round < MAX_ROUND) app.chanceTimer = setTimeout(() => refine(seq, id, key), 250);
+  if (c.next_round !== null) app.chanceTimer = setTimeout(() => refine(seq, id, key), 250);
 }

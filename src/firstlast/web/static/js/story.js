@@ -1,8 +1,10 @@
-// The story of a game (docs/story.md), on the end panel and beside a replay: the chance
-// to come out move by move as an SVG curve — every point with its 95 % band, the 50 %
-// line, the moments that moved it most marked with their move, a won game's 50 %
-// crossing — and below it the server's sentences (why it stopped: which pile, which
-// rank it needed, where every copy of that rank lay; or where a won game crossed 50 %).
+// The story of a game (docs/story.md), on the end panel and beside a replay: first its
+// conclusion in the server's sentences (how it ended; why it stopped and what would
+// have brought it out, or the pass it came out on), then the chance to come out move by
+// move as an SVG curve — every point with its 95 % band, the 50 % line, the moments that
+// moved it most marked with their move (labels placed so that none overlaps another;
+// one with no room left is thinned out), a won game's 50 % crossing — and below it the
+// rest of the sentences (the moments, where every copy of the needed rank lay).
 // Loaded from GET /api/games/{id}/story when asked for; "computing…" meanwhile; it
 // never holds the table up (no queue, no await by the caller).
 //
@@ -42,6 +44,9 @@ import { getLang, t } from "./i18n.js";
  * @property {StoryMoment[]} moments
  * @property {{point: StoryPoint, previous: StoryPoint | null} | null} crossing
  * @property {string[]} sentences
+ * @property {string[]} [conclusion] the first sentences: how it ended, why, what would have brought it out
+ * @property {string[]} [details] the other sentences
+ * @property {string} [chart_name] the chart's short accessible name
  */
 /**
  * The chart's words, in the page's language.
@@ -91,41 +96,108 @@ export function moveAt(x, moves) {
 }
 
 /**
- * The story's chart as SVG markup: role="img", its text alternative the story's
- * sentences (a <title>, or ``labelledBy``, the id of the element that shows them).
+ * A label's box in chart units (the page's sans-serif: about 0.6 em a character).
+ * @typedef {{left: number, top: number, right: number, bottom: number}} Box
+ */
+/**
+ * Where a label may go: its anchor point and alignment.
+ * @typedef {{x: number, y: number, anchor: "start" | "middle" | "end"}} Spot
+ */
+
+/** The box a label takes, generously (the font's ascent and descent, bold digits), so
+ * that boxes apart here are apart on the screen too.
+ * @param {string} text @param {number} size @param {Spot} spot @returns {Box} */
+export function labelBox(text, size, spot) {
+  const w = text.length * size * 0.7;
+  const left = spot.anchor === "start" ? spot.x : spot.anchor === "end" ? spot.x - w : spot.x - w / 2;
+  return { left, right: left + w, top: spot.y - size * 0.95, bottom: spot.y + size * 0.3 };
+}
+
+/** @param {Box} a @param {Box} b */
+export const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Place labels so that none overlaps another, nor an obstacle, nor leaves ``bounds``:
+ * each takes the first of its spots that is free; a label with no free spot is left
+ * out (``null``): thinned, never drawn over another.
+ * @param {{text: string, size: number, spots: Spot[]}[]} labels
+ * @param {Box} bounds @param {Box[]} [obstacles]
+ * @returns {(Spot | null)[]}
+ */
+export function placeLabels(labels, bounds, obstacles = []) {
+  const taken = [...obstacles];
+  return labels.map(({ text, size, spots }) => {
+    for (const spot of spots) {
+      const box = labelBox(text, size, spot);
+      const e = 0.5; // a rounding unit: a box that fits exactly fits
+      const inside = box.left >= bounds.left - e && box.right <= bounds.right + e && box.top >= bounds.top - e &&
+        box.bottom <= bounds.bottom + e;
+      if (inside && !taken.some((t) => overlaps(box, t))) {
+        taken.push(box);
+        return spot;
+      }
+    }
+    return null;
+  });
+}
+
+/**
+ * The story's chart as SVG markup: role="img", its accessible name the story's short
+ * ``chart_name`` (a <title>; the sentences are shown beside it, not repeated in it).
  * @param {StoryData} story
- * @param {{labels?: ChartLabels, labelledBy?: string, cursor?: number | null, id?: string}} [opts]
- *   ``cursor``: a move to mark (the replay's position)
+ * @param {{labels?: ChartLabels, cursor?: number | null, id?: string, fontSize?: number}} [opts]
+ *   ``cursor``: a move to mark (the replay's position); ``fontSize``: the labels' size in
+ *   chart units (larger where the chart is drawn small, as on a phone)
  * @returns {string}
  */
 export function storySvg(story, opts = {}) {
   const labels = opts.labels || ENGLISH_LABELS;
+  const size = opts.fontSize || 12;
   const { width: W, height: H, left: L, right: R, top: T, bottom: B } = CHART;
   const pts = [...story.points].sort((a, b) => a.move - b.move);
   const moves = Math.max(story.moves, pts.length ? pts[pts.length - 1].move : 0);
   const { x, y } = scales(moves);
   const out = [];
-  const alt = escapeXml(story.sentences.join(" "));
-  const aria = opts.labelledBy ? ` aria-labelledby="${escapeXml(opts.labelledBy)}"` : "";
-  out.push(`<svg class="story-chart" viewBox="0 0 ${W} ${H}" role="img"${aria}` +
+  const name = escapeXml(story.chart_name || "");
+  out.push(`<svg class="story-chart" viewBox="0 0 ${W} ${H}" role="img"` +
     ` data-status="${escapeXml(story.status)}" data-moves="${moves}"${opts.id ? ` id="${escapeXml(opts.id)}"` : ""}>`);
-  out.push(`<title>${alt}</title>`);
+  out.push(`<title>${name}</title>`);
+  /** @param {string} cls @param {Spot} s @param {string} text @param {number} [sz] */
+  const label = (cls, s, text, sz = size) =>
+    `<text${cls ? ` class="${cls}"` : ""} x="${r1(s.x)}" y="${r1(s.y)}" text-anchor="${s.anchor}" font-size="${sz}">${escapeXml(text)}</text>`;
+  /** @type {Box[]} */
+  const obstacles = [];
   // Frame and the 0 %, 50 %, 100 % lines.
   out.push(`<rect class="plot" x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}"/>`);
   for (const p of [0, 0.5, 1]) {
     out.push(`<line class="${p === 0.5 ? "half" : "grid"}" x1="${L}" x2="${W - R}" y1="${r1(y(p))}" y2="${r1(y(p))}"/>`);
-    out.push(`<text class="axis" x="${L - 6}" y="${r1(y(p) + 4)}" text-anchor="end">${p * 100}\u00a0%</text>`);
+    // As large as the left margin allows ("100 %" fits in it).
+    /** @type {Spot} */
+    const spot = { x: L - 6, y: y(p) + 4, anchor: "end" };
+    obstacles.push(labelBox(`${p * 100}\u00a0%`, Math.min(size, 14), spot));
+    out.push(label("axis", spot, `${p * 100}\u00a0%`, Math.min(size, 14)));
   }
-  out.push(`<text class="axis" x="${L}" y="${H - 10}" text-anchor="start">0</text>`);
-  out.push(`<text class="axis" x="${W - R}" y="${H - 10}" text-anchor="end">${moves}</text>`);
-  out.push(`<text class="axis" x="${r1((L + W - R) / 2)}" y="${H - 10}" text-anchor="middle">${escapeXml(labels.axis)}</text>`);
-  // Where each pass begins (the first point of a new pass).
-  for (let i = 1; i < pts.length; i++) {
-    if (pts[i].pass === pts[i - 1].pass) continue;
-    const px = r1(x(pts[i].move));
+  /** @type {Spot[]} */
+  const axis = [{ x: L, y: H - 10, anchor: "start" }, { x: W - R, y: H - 10, anchor: "end" }, { x: (L + W - R) / 2, y: H - 10, anchor: "middle" }];
+  const axisText = ["0", String(moves), labels.axis];
+  axis.forEach((s, i) => {
+    obstacles.push(labelBox(axisText[i], size, s));
+    out.push(label("axis", s, axisText[i]));
+  });
+  // Where each pass begins (the first point of a new pass); a label with no room is thinned.
+  const starts = pts.filter((p, i) => i > 0 && p.pass !== pts[i - 1].pass);
+  // Above the plot, in its top margin: as large as the margin allows.
+  const passSize = Math.max(1, Math.min(size - 1, 16));
+  const passSpots = placeLabels(starts.map((p) => ({
+    text: labels.pass(p.pass), size: passSize,
+    spots: [{ x: x(p.move) + 3, y: T - 5, anchor: /** @type {const} */ ("start") }, { x: x(p.move) - 3, y: T - 5, anchor: /** @type {const} */ ("end") }],
+  })), { left: 0, top: 0, right: W, bottom: T });
+  starts.forEach((p, i) => {
+    const px = r1(x(p.move));
     out.push(`<line class="pass" x1="${px}" x2="${px}" y1="${T}" y2="${H - B}"/>`);
-    out.push(`<text class="pass-label" x="${r1(x(pts[i].move) + 3)}" y="${T - 6}">${escapeXml(labels.pass(pts[i].pass))}</text>`);
-  }
+    const s = passSpots[i];
+    if (s) out.push(label("pass-label", s, labels.pass(p.pass), passSize));
+  });
   if (pts.length) {
     // The 95 % band, then the curve and its points.
     const upper = pts.map((p) => `${r1(x(p.move))},${r1(y(p.high))}`);
@@ -134,36 +206,56 @@ export function storySvg(story, opts = {}) {
     out.push(`<polyline class="curve" points="${pts.map((p) => `${r1(x(p.move))},${r1(y(p.probability))}`).join(" ")}"/>`);
     for (const p of pts) out.push(`<circle class="point" cx="${r1(x(p.move))}" cy="${r1(y(p.probability))}" r="2"/>`);
   }
-  // The moments: the change drawn as a bar, the move named (a label close to the last
-  // one goes to the other side of its marker, so that the two do not overlap).
-  /** @type {{x: number, below: boolean} | null} */
-  let last = null;
-  for (const m of [...story.moments].sort((a, b) => a.move - b.move)) {
+  // The moments (the change drawn as a bar, the move named) and a won game's 50 %
+  // crossing: their markers first, then their labels, each where nothing else is.
+  const moments = [...story.moments].sort((a, b) => a.move - b.move);
+  const crossing = story.status === "won" && story.crossing ? story.crossing.point : null;
+  /** @type {{text: string, size: number, spots: Spot[]}[]} */
+  const marks = [];
+  /** @param {number} mx @param {number} my @param {number} r */
+  const around = (mx, my, r) => {
+    const gap = r + 4;
+    /** @type {Spot[]} */
+    const spots = [];
+    for (const dy of [-gap, gap + size * 0.95, -gap - size * 1.3, gap + size * 2.25]) {
+      for (const anchor of /** @type {const} */ (["middle", "start", "end"])) {
+        spots.push({ x: anchor === "middle" ? mx : anchor === "start" ? mx - 2 : mx + 2, y: my + dy, anchor });
+      }
+    }
+    for (const dy of [size * 0.3, -size * 0.6, size * 1.2]) {
+      spots.push({ x: mx + gap, y: my + dy, anchor: "start" }, { x: mx - gap, y: my + dy, anchor: "end" });
+    }
+    return spots;
+  };
+  for (const m of moments) {
     const mx = x(m.move);
-    const y0 = y(m.before);
-    const y1 = y(m.after);
+    const my = y(m.after);
+    obstacles.push({ left: mx - 6, right: mx + 6, top: my - 6, bottom: my + 6 });
+    marks.push({ text: labels.move(m.move), size, spots: around(mx, my, 5) });
+  }
+  if (crossing) {
+    const cx = x(crossing.move);
+    const cy = y(crossing.probability);
+    obstacles.push({ left: cx - 8, right: cx + 8, top: cy - 8, bottom: cy + 8 });
+    marks.push({ text: labels.crossing(crossing.move), size, spots: around(cx, cy, 7) });
+  }
+  const spots = placeLabels(marks, { left: 0, top: T, right: W, bottom: H - B }, obstacles);
+  moments.forEach((m, i) => {
+    const mx = x(m.move);
     const up = m.after >= m.before;
     out.push(`<g class="moment ${up ? "up" : "down"}${m.clear ? "" : " noise"}" data-move="${m.move}">`);
-    out.push(`<line x1="${r1(mx)}" x2="${r1(mx)}" y1="${r1(y0)}" y2="${r1(y1)}"/>`);
-    out.push(`<circle cx="${r1(mx)}" cy="${r1(y1)}" r="5"/>`);
-    // The label beside the marker, inside the plot whichever end it is near.
-    let below = y1 < T + 16;
-    if (last && Math.abs(mx - last.x) < 80 && last.below === below) below = !below;
-    if (below && y1 + 16 > H - B) below = false;
-    last = { x: mx, below };
-    const ly = below ? y1 + 18 : y1 - 9;
-    const anchor = mx > W - R - 60 ? "end" : mx < L + 60 ? "start" : "middle";
-    out.push(`<text x="${r1(mx)}" y="${r1(ly)}" text-anchor="${anchor}">${escapeXml(labels.move(m.move))}</text></g>`);
-  }
-  // A won game: where it first reached 50 %.
-  if (story.status === "won" && story.crossing) {
-    const c = story.crossing.point;
-    const cx = x(c.move);
-    const cy = y(c.probability);
-    const anchor = cx > W - R - 90 ? "end" : cx < L + 90 ? "start" : "middle";
-    out.push(`<g class="crossing" data-move="${c.move}">` +
-      `<path d="M${r1(cx)} ${r1(cy - 7)} l7 7 l-7 7 l-7 -7 Z"/>` +
-      `<text x="${r1(cx)}" y="${r1(cy + 22 > H - B ? cy - 12 : cy + 22)}" text-anchor="${anchor}">${escapeXml(labels.crossing(c.move))}</text></g>`);
+    out.push(`<title>${escapeXml(labels.move(m.move))}</title>`);
+    out.push(`<line x1="${r1(mx)}" x2="${r1(mx)}" y1="${r1(y(m.before))}" y2="${r1(y(m.after))}"/>`);
+    out.push(`<circle cx="${r1(mx)}" cy="${r1(y(m.after))}" r="5"/>`);
+    const s = spots[i];
+    out.push(`${s ? label("", s, labels.move(m.move)) : ""}</g>`);
+  });
+  if (crossing) {
+    const cx = x(crossing.move);
+    const cy = y(crossing.probability);
+    const s = spots[moments.length];
+    out.push(`<g class="crossing" data-move="${crossing.move}"><title>${escapeXml(labels.crossing(crossing.move))}</title>` +
+      `<path d="M${r1(cx)} ${r1(cy - 7)} l7 7 l-7 7 l-7 -7 Z"/>${s ? label("", s, labels.crossing(crossing.move)) : ""}</g>`);
   }
   if (opts.cursor !== undefined && opts.cursor !== null) {
     const cx = r1(x(opts.cursor));
@@ -234,27 +326,41 @@ export function showStory(section, id, moves, opts = {}) {
   });
 }
 
-/** Draw ``story`` in ``section`` (the chart, then the sentences).
+/** The labels' size in chart units for a chart ``width`` CSS pixels wide: about 12 px
+ * on the screen however small the chart is drawn (the chart is 640 units wide).
+ * @param {number} width */
+export function labelSize(width) {
+  return width > 0 ? Math.max(12, Math.min(24, Math.round((12 * CHART.width) / width))) : 12;
+}
+
+/** Draw ``story`` in ``section``: its conclusion, the chart, then the other sentences.
  * @param {HTMLElement} section @param {StoryData} story @param {{prefix: string, cursor?: number | null}} opts */
 export function drawStory(section, story, opts) {
-  const textId = `${opts.prefix}-text`;
+  const conclusion = list("story-conclusion", `${opts.prefix}-conclusion`, story.conclusion || story.sentences);
   const figure = document.createElement("div");
   figure.className = "story-figure";
-  figure.innerHTML = storySvg(story, { labels: pageLabels(), labelledBy: textId, cursor: opts.cursor });
-  const list = document.createElement("ul");
-  list.className = "story-text";
-  list.id = textId;
-  // The list scrolls when long: focusable so that a keyboard can scroll it, named by the heading.
-  list.tabIndex = 0;
-  list.setAttribute("aria-labelledby", `${opts.prefix}-title`);
-  for (const s of story.sentences) {
-    const li = document.createElement("li");
-    li.textContent = s;
-    list.append(li);
-  }
-  section.replaceChildren(heading(opts.prefix), figure, list);
+  figure.innerHTML = storySvg(story, { labels: pageLabels(), cursor: opts.cursor,
+    fontSize: labelSize(section.clientWidth) });
+  const details = list("story-text", `${opts.prefix}-text`, story.conclusion ? story.details || [] : []);
+  // The sentences scroll when long: focusable so that a keyboard can scroll them, named by the heading.
+  details.tabIndex = 0;
+  details.setAttribute("aria-labelledby", `${opts.prefix}-title`);
+  section.replaceChildren(heading(opts.prefix), conclusion, figure, details);
   section.removeAttribute("aria-busy");
   section.dataset.state = "ready";
+}
+
+/** @param {string} cls @param {string} id @param {string[]} sentences */
+function list(cls, id, sentences) {
+  const ul = document.createElement("ul");
+  ul.className = cls;
+  ul.id = id;
+  for (const s of sentences) {
+    const li = document.createElement("li");
+    li.textContent = s;
+    ul.append(li);
+  }
+  return ul;
 }
 
 /** Move the cursor of the chart in ``section`` to ``move`` (the replay's position).

@@ -1,0 +1,263 @@
+"""The chance to come out as every face shows it: one policy, one cache.
+
+The estimator is ``odds.live.chance_to_come_out`` (docs/odds.md); this module decides how
+a face uses it, once for the page, the terminal and the static site:
+
+* **rounds**: round ``r`` (0, 1, 2, …) of a position plays ``SAMPLES_PER_ROUND`` samples
+  seeded by ``odds.live.refine_seed(position, r)``; round 0 after each move, the next
+  rounds while the player is idle, up to ``MAX_ROUNDS`` in all;
+* **pooling**: the figure after round ``r`` is rounds ``0 … r`` merged
+  (``ChanceEstimate.merge``): ``pooled(position, r)``, the same numbers in every face for
+  the same position;
+* **when to stop**: ``Pooled.next_round`` is the round to ask for next, ``None`` once the
+  position is certain, ``MAX_ROUNDS`` are pooled, or the interval is narrower than
+  ``STOP_WIDTH``;
+* **caching**: ``ChanceBook`` keeps round estimates by position notation and round
+  (bounded, thread-safe), so a round is computed once however often a face asks.
+
+With the fast forced line a round is exactly ``SAMPLES_PER_ROUND`` samples (no time
+budget: 20,000 cost about 30 ms natively and in the site's computing worker), so the
+figure is the same on every machine; without it the engine plays what
+``ENGINE_BUDGET_S`` allows (a few hundred samples). Rounds of 20,000 keep the pooled
+figure steady: at deal 1 every pooled figure stays within 25.0–25.2 %, where rounds of
+5,000 wandered to 25.7 % (docs/odds.md, "Refinement rounds").
+
+The odds package is imported when the first estimate is made, so a face can import this
+module where the odds are missing (``estimator_available`` says so).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from ..engine import Game, Position
+
+if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the play layer
+    from ..odds.live import ChanceEstimate as ChanceEstimate
+    from .story import Story
+
+__all__ = [
+    "BOOK_SIZE", "ENGINE_BUDGET_S", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT", "STORY_BUDGET_S",
+    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "pool",
+    "round_estimate", "story_key", "tell_story", "warm",
+]
+
+#: Samples of one round, in every face.
+SAMPLES_PER_ROUND: Final = 20_000
+#: Rounds pooled at most (rounds 0 … MAX_ROUNDS − 1): 400,000 samples, ±0.13 points at 25 %.
+MAX_ROUNDS: Final = 20
+#: Refining stops once the pooled 95 % interval is at most this wide.
+STOP_WIDTH: Final = 0.002
+#: Seconds a round may take where only the engine samples (no fast forced line).
+ENGINE_BUDGET_S: Final = 0.5
+#: Round estimates a ``ChanceBook`` keeps (the oldest goes first).
+BOOK_SIZE: Final = 4096
+
+#: ``estimator(position, samples=…, seed=…) -> ChanceEstimate``: ``round_estimate``'s
+#: sampler (a stand-in in tests).
+Estimator = Callable[..., Any]
+
+
+def estimator_available() -> bool:
+    """Whether the odds package can be imported here (else no face shows a chance)."""
+    try:
+        from ..odds import live  # noqa: F401
+    except Exception:  # ImportError, or the module failing as it loads
+        return False
+    return True
+
+
+def warm() -> str:
+    """Load the sampler once (the fast forced line built or loaded, and played once), so
+    that a position's first round spends its time sampling; the route it takes
+    (``odds.fastline.backend_name``), or why there is none (the engine then samples)."""
+    from ..odds import fastline
+    from ..odds.live import chance_to_come_out
+
+    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
+    return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
+
+
+def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_ROUND,
+                   estimator: Estimator | None = None) -> ChanceEstimate:
+    """Round ``round_`` of ``position``: ``samples`` samples seeded by ``refine_seed``,
+    all of them with the fast forced line, what ``ENGINE_BUDGET_S`` allows without it.
+    Module-level and picklable, so the site can run it in its computing worker."""
+    from ..odds.live import chance_to_come_out, kernel_available, refine_seed
+
+    seed = refine_seed(position, round_)
+    if estimator is not None:
+        return estimator(position, samples=samples, seed=seed)  # type: ignore[no-any-return]
+    budget = None if kernel_available() else ENGINE_BUDGET_S
+    return chance_to_come_out(position, samples=samples, seed=seed, budget_s=budget)
+
+
+@dataclass(frozen=True, slots=True)
+class Pooled:
+    """Rounds ``0 … rounds − 1`` of one position merged (``estimate``), and the last of
+    them alone (``last_round``; ``None``: the estimate is one round)."""
+
+    estimate: ChanceEstimate
+    rounds: int = 1
+    last_round: ChanceEstimate | None = None
+
+    @property
+    def latest(self) -> ChanceEstimate:
+        """The last round alone."""
+        return self.estimate if self.last_round is None else self.last_round
+
+    @property
+    def probability(self) -> float:
+        return self.estimate.probability
+
+    @property
+    def low(self) -> float:
+        return self.estimate.low
+
+    @property
+    def high(self) -> float:
+        return self.estimate.high
+
+    @property
+    def samples(self) -> int:
+        return self.estimate.samples
+
+    @property
+    def wins(self) -> int:
+        return self.estimate.wins
+
+    @property
+    def next_round(self) -> int | None:
+        """The round a face asks for next while the player is idle; ``None`` when more
+        samples would add nothing worth showing (the policy's stop)."""
+        e = self.estimate
+        if e.certain or self.rounds >= MAX_ROUNDS or e.high - e.low <= STOP_WIDTH:
+            return None
+        return self.rounds
+
+
+def pool(rounds: list[ChanceEstimate]) -> Pooled:
+    """Rounds 0 … n − 1 of one position, in order, merged."""
+    if not rounds:
+        raise ValueError("no round to pool")
+    total = rounds[0]
+    for est in rounds[1:]:
+        if not (est.certain or total.certain):
+            total = total.merge(est)
+    return Pooled(total, len(rounds), rounds[-1])
+
+
+class ChanceBook:
+    """Round estimates by position and round: what a face has computed, so that each
+    round is played once and the pooled figure is the same whoever asks (thread-safe;
+    the oldest of ``size`` rounds goes first). ``estimator`` replaces the sampler (tests)."""
+
+    def __init__(self, size: int = BOOK_SIZE, samples: int = SAMPLES_PER_ROUND,
+                 estimator: Estimator | None = None) -> None:
+        self.size = size
+        self.samples = samples
+        self.estimator = estimator
+        self._lock = threading.Lock()
+        self._rounds: OrderedDict[tuple[str, int, int], ChanceEstimate] = OrderedDict()
+
+    @staticmethod
+    def key(position: Position, round_: int, samples: int) -> tuple[str, int, int]:
+        # The notation, not only what the player sees: the estimate shuffles the stock
+        # in its turning order, so that order is part of what decides the samples.
+        return (str(position), samples, round_)
+
+    def get(self, position: Position, round_: int, samples: int | None = None) -> ChanceEstimate | None:
+        with self._lock:
+            return self._rounds.get(self.key(position, round_, samples or self.samples))
+
+    def put(self, position: Position, round_: int, estimate: ChanceEstimate, samples: int | None = None) -> None:
+        key = self.key(position, round_, samples or self.samples)
+        with self._lock:
+            self._rounds[key] = estimate
+            self._rounds.move_to_end(key)
+            while len(self._rounds) > self.size:
+                self._rounds.popitem(last=False)
+
+    def missing(self, position: Position, round_: int, samples: int | None = None) -> list[int]:
+        """The rounds ``0 … round_`` not held yet, in order."""
+        with self._lock:
+            n = samples or self.samples
+            return [r for r in range(round_ + 1) if self.key(position, r, n) not in self._rounds]
+
+    def held(self, position: Position, round_: int, samples: int | None = None) -> Pooled | None:
+        """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
+        with self._lock:
+            n = samples or self.samples
+            rounds = [self._rounds.get(self.key(position, r, n)) for r in range(round_ + 1)]
+        if any(r is None for r in rounds):
+            return None
+        return pool([r for r in rounds if r is not None])
+
+    def pooled(self, position: Position, round_: int, samples: int | None = None) -> Pooled:
+        """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here
+        (blocking: call it on a worker thread)."""
+        n = samples or self.samples
+        for r in self.missing(position, round_, n):
+            self.put(position, r, round_estimate(position, r, n, self.estimator), n)
+        held = self.held(position, round_, n)
+        if held is None:  # evicted meanwhile by a flood of other positions: compute again
+            return pool([round_estimate(position, r, n, self.estimator) for r in range(round_ + 1)])
+        return held
+
+
+# ------------------------------------------------------------------------- stories
+#: Seconds a face's story may spend sampling (``play.story.story_of``; loading the fast
+#: forced line, once a process, not counted).
+STORY_BUDGET_S: Final = 1.5
+#: Stories a ``StoryBook`` keeps (the oldest goes first).
+STORIES_KEPT: Final = 64
+
+StoryKey = tuple[int, str, str]
+
+
+def story_key(game: Game) -> StoryKey:
+    """What decides a game's story: its deal, variant and moves."""
+    return (game.deal, game.variant.token, " ".join(str(m) for m in game.moves))
+
+
+def tell_story(game: Game) -> Story:
+    """``game``'s story by the faces' policy, within ``STORY_BUDGET_S`` (blocking;
+    module-level, so the site's computing worker can run it). Loads the odds with the
+    first story (``ImportError`` where they are missing)."""
+    from .story import story_of
+
+    return story_of(game, budget_s=STORY_BUDGET_S)
+
+
+class StoryBook:
+    """The stories told, by ``story_key`` (thread-safe, bounded): a game that has not
+    changed is told once, in whichever face asks."""
+
+    def __init__(self, size: int = STORIES_KEPT) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._stories: OrderedDict[StoryKey, Story] = OrderedDict()
+
+    def get(self, game: Game) -> Story | None:
+        with self._lock:
+            return self._stories.get(story_key(game))
+
+    def put(self, game: Game, story: Story) -> None:
+        key = story_key(game)
+        with self._lock:
+            self._stories[key] = story
+            self._stories.move_to_end(key)
+            while len(self._stories) > self.size:
+                self._stories.popitem(last=False)
+
+    def tell(self, game: Game) -> Story:
+        """The story kept, or told now and kept (blocking)."""
+        story = self.get(game)
+        if story is None:
+            story = tell_story(game)
+            self.put(game, story)
+        return story
