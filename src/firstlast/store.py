@@ -133,6 +133,8 @@ def _migrate_2(db: sqlite3.Connection) -> None:
             new["speed"] = old["speed"]
         if isinstance(old.get("show_chance"), bool):
             new["show_chance"] = old["show_chance"]
+        if old.get("verbosity") in ("brief", "full"):
+            new["verbosity"] = old["verbosity"]
         token = old.get("variant")
         if isinstance(token, str):
             with suppress(ValueError):

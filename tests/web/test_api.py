@@ -717,6 +717,11 @@ def test_bad_records_are_refused_naming_the_line(client: TestClient, store: Game
     r = import_record(client, "\n".join(lines))
     assert r.status_code == 422
     assert r.json()["line"] == at + 1 and "line" in r.json()["error"]
+    # A move the rules refuse: said in words, with where it stands (record.move).
+    body = r.json()
+    assert body["code"] == "record.move" and body["params"]["refusal"] == "R10.stock_left"
+    assert body["text"] == body["error"] and f"line {at + 1}: move " in body["error"]
+    assert body["error"].endswith("(redeal): redeal only when the stock is empty (R10)"), body["error"]
     odd_digit = record_to_text(Game(12)).replace('[Deal "12"]', '[Deal "\u00b2"]')  # isdigit, not int
     for content in ("hello", "\ufffd garbage", "", "   \n", '[Format "other 2"]\n\n1. turn\n', odd_digit):
         r = import_record(client, content)
@@ -775,7 +780,7 @@ def test_stats_policy(client: TestClient, store: GameStore) -> None:
 
 def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: GameStore) -> None:
     c = clients()
-    defaults = {"lang": None, "speed": 2, "variant": "r3", "show_chance": True}
+    defaults = {"lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
     assert c.get("/api/settings").json() == defaults
     r = c.put("/api/settings", json={"lang": "ru", "speed": 3, "variant": "r0w"})
     assert r.status_code == 200 and r.json() == {**defaults, "lang": "ru", "speed": 3, "variant": "r0w"}
@@ -789,7 +794,7 @@ def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: G
     players = store.transaction
     for body in ({"lang": "de"}, {"speed": 4}, {"speed": -1}, {"speed": True}, {"speed": "1"},
                  {"theme": "dark"}, {"variant": "zz"}, {"variant": "r1001"}, {"variant": 3},
-                 {"show_chance": "yes"}, {"Bad-Key": 1}):
+                 {"show_chance": "yes"}, {"verbosity": "loud"}, {"Bad-Key": 1}):
         r = c.put("/api/settings", json=body)
         assert r.status_code == 422, body
         assert r.json()["code"].startswith(("settings.", "variant."))

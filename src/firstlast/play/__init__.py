@@ -28,13 +28,14 @@ from .commands import (
 from .deals import START_KINDS, StartKind, daily_deal, next_deal, parse_deal, random_deal, winnable_deal
 from .errors import CODES, PlayError
 from .service import ActionResult, PlayerSettings, PlayService, leaving
-from .settings import Settings, parse_variant
+from .settings import Settings, Verbosity, parse_variant
 from .stats import Stats
 
 __all__ = [
     "ACTION_NAMES", "CODES", "MAX_REDEALS", "MAX_STEPS", "START_KINDS", "ActionName", "ActionResult", "Advance",
     "Command", "GameStore", "GameSummary", "MakeMove", "PlayError", "PlayService", "PlayerSettings", "Redo",
     "Restart", "Settings", "StartKind", "Stats", "Steps", "StoreError", "StoredGame", "Undo", "UnknownGame",
+    "Verbosity",
     "command", "daily_deal", "default_db_path", "leaving", "next_deal", "parse_deal", "parse_variant", "random_deal",
     "winnable_deal",
 ]

@@ -40,6 +40,7 @@ CODES: Final[dict[str, Kind]] = {
     "game.changed": "conflict",
     "game.busy": "conflict",
     "record.invalid": "invalid",
+    "record.move": "invalid",
     "record.empty": "invalid",
     "backup.too_large": "invalid",
     "backup.json": "invalid",

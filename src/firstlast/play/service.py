@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar, assert_never
 
-from ..engine import Game, IllegalMoveError, Move, Movement, Step, Variant, places
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant, places
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
@@ -306,6 +306,13 @@ class PlayService:
         except EmptyRecordError:
             raise PlayError("record.empty") from None
         except RecordError as e:
+            cause = e.__context__
+            if e.move is not None and isinstance(cause, IllegalMoveError | InvalidMoveError):
+                # A move the rules refuse or cannot read: its code and parameters travel
+                # on, so that it is said in words (i18n.error_text), with where it stands.
+                why = {"refusal": cause.code} if isinstance(cause, IllegalMoveError) else {"invalid": cause.code}
+                raise PlayError("record.move", reason=str(cause), line=e.line, move=e.move, token=e.token,
+                                **why, **cause.params) from None
             raise PlayError("record.invalid", reason=str(e), line=e.line) from None
         except (ValueError, OverflowError) as e:  # FirstLastError is a ValueError
             raise PlayError("record.invalid", reason=str(e), line=None) from None

@@ -19,6 +19,11 @@ from .errors import PlayError
 
 Lang = Literal["ru", "en"]
 LANGS: Final = ("ru", "en")
+#: How much a screen reader is told: ``brief`` (each move, the hint's move, a summary
+#: when Auto stops) or ``full`` (also what the active pile needs after a move, a running
+#: summary during Auto, why the hint turns). The page reads it (docs/page.md).
+Verbosity = Literal["brief", "full"]
+VERBOSITIES: Final = ("brief", "full")
 #: Pace of play: 0 instant (no animation), 1 slow, 2 normal, 3 fast.
 SPEEDS: Final = range(0, 4)
 DEFAULT_SPEED: Final = 2
@@ -28,18 +33,20 @@ DEFAULT_SPEED: Final = 2
 class Settings:
     """``lang``: the interface language (``None``: follow the browser or terminal);
     ``speed``: pace of play 0…3; ``variant``: the rules for new games (V1–V3);
-    ``show_chance``: show the live chance-to-come-out figure."""
+    ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
+    said to a screen reader (``VERBOSITIES``)."""
 
     lang: Lang | None = None
     speed: int = DEFAULT_SPEED
     variant: Variant = field(default=CANONICAL)
     show_chance: bool = True
+    verbosity: Verbosity = "full"
 
-    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance")
+    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity")
 
     def to_json(self) -> dict[str, object]:
         return {"lang": self.lang, "speed": self.speed, "variant": self.variant.token,
-                "show_chance": self.show_chance}
+                "show_chance": self.show_chance, "verbosity": self.verbosity}
 
     @classmethod
     def from_stored(cls, data: Mapping[str, object]) -> Settings:
@@ -74,6 +81,10 @@ class Settings:
                 if not isinstance(value, bool):
                     raise PlayError("settings.value", key=key, reason="must be true or false")
                 s = replace(s, show_chance=value)
+            elif key == "verbosity":
+                if value not in VERBOSITIES:
+                    raise PlayError("settings.value", key=key, reason='must be "brief" or "full"')
+                s = replace(s, verbosity=value)
         return s
 
 

@@ -633,7 +633,8 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
 
     # Narrow the largest changes (and a won game's 50 % crossing) down to single moves.
     won = positions[-1].status == "won"
-    for _ in range(reserve if complete else 0):
+    narrowings = reserve if complete else 0
+    while narrowings > 0:
         remaining = left()
         if remaining is not None and remaining <= 0:
             break
@@ -646,6 +647,7 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
         if wide is None:
             break
         estimate((pts[wide].move + pts[wide + 1].move) // 2)
+        narrowings -= 1
 
     # Tell only clear changes: the candidates (the largest changes not yet found
     # unclear with the most samples) get more samples, 4 times as many at a time, until
@@ -655,18 +657,26 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
     def spent(p: Point) -> bool:
         return p.certain or p.samples >= most
 
+    # A clear change still over several moves is narrowed down with the points the
+    # first narrowing left over (its halves told clear again in turn).
     while True:
         pts = sorted(est.values(), key=lambda p: p.move)
-        unclear = [g for g in _clear_candidates(pts, spent)[:MOMENTS] if not _apart(pts[g], pts[g + 1])]
-        if not unclear:
+        chosen = _clear_candidates(pts, spent)[:MOMENTS]
+        unclear = [g for g in chosen if not _apart(pts[g], pts[g + 1])]
+        wide = next((g for g in chosen if pts[g + 1].move - pts[g].move > 1), None)
+        if not unclear and (wide is None or narrowings <= 0):
             break
         remaining = left()
         if remaining is not None and remaining <= 0:
-            complete = False  # some candidates were left undecided: not told
+            complete = complete and not unclear  # candidates left undecided are not told
             break
-        for p in (pts[unclear[0]], pts[unclear[0] + 1]):
-            if not spent(p):
-                estimate(p.move, min(most, 4 * p.samples))
+        if unclear:
+            for p in (pts[unclear[0]], pts[unclear[0] + 1]):
+                if not spent(p):
+                    estimate(p.move, min(most, 4 * p.samples))
+        elif wide is not None:
+            estimate((pts[wide].move + pts[wide + 1].move) // 2)
+            narrowings -= 1
 
     points = tuple(sorted(est.values(), key=lambda p: p.move))
     moments = tuple(

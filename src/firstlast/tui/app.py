@@ -153,9 +153,8 @@ class GameScreen(Screen[None]):
         self.chance_runner = (
             ChanceRunner(self._chance_done_threadsafe, estimator=estimator) if chance else None
         )
-        #: The story of the finished game on the table: (game id, moves) it tells, its text.
-        self.story: tuple[tuple[str, int], str] | None = None
-        #: The stories told (the play layer's one cache of them).
+        #: The stories told (the play layer's one cache of them; worded in the language
+        #: of the moment whenever shown).
         self.stories = StoryBook()
         self._story_for: tuple[str, int] | None = None
         self._chance_asked = 0.0
@@ -370,8 +369,8 @@ class GameScreen(Screen[None]):
         worker the first time, so the screen never waits for it)."""
         game = self.session.game
         pos = game.position
-        key = (self.session.game_id, len(game))
-        story = self.story[1] if self.story is not None and self.story[0] == key else None
+        told = self.stories.get(game)
+        story = None if told is None else told.text(self.lang, STORY_WIDTH)
         dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game),
                            self.lang, story)
         self.app.push_screen(dialog, self._end_chosen)
@@ -406,8 +405,7 @@ class GameScreen(Screen[None]):
         if self._story_for == key:
             self._story_for = None
         if lang != self.lang:
-            return  # the language changed meanwhile: told again when asked
-        self.story = (key, text)
+            return  # the language changed meanwhile: worded again when shown
         if key != (self.session.game_id, len(self.session.game)):
             return
         # The panel may still be on its way up (a story kept is told at once): the
@@ -679,7 +677,6 @@ class GameScreen(Screen[None]):
 
     async def set_language(self, lang: str) -> None:
         """Say everything in ``lang`` from now on: key bar, title, side bar, table, status."""
-        self.story = None  # told in the old language
         self.lang = lang
         self.app.title = t(lang, "tui.title.short")
         self.chance_text = describe_answer(self.chance_answer, lang)

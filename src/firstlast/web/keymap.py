@@ -10,14 +10,13 @@ action, and the keys help, come from here only.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Final
 
 from ..i18n import LANGS
 from ..play.actions import actions_for, key_map, keys_display
+from . import generated
 
 KEYMAP_JS: Final = Path(__file__).resolve().parent / "static" / "js" / "keymap.js"
 
@@ -44,20 +43,7 @@ def keymap_js() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firstlast.web.keymap", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=KEYMAP_JS, help="where keymap.js goes")
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if the file is not up to date")
-    args = parser.parse_args(argv)
-    text = keymap_js()
-    current = args.out.read_text(encoding="utf-8") if args.out.exists() else None
-    if current == text:
-        return 0
-    if args.check:
-        print(f"not up to date (run python -m firstlast.web.keymap): {args.out}", file=sys.stderr)
-        return 1
-    args.out.write_text(text, encoding="utf-8")
-    return 0
-
+    return generated.main(argv, "firstlast.web.keymap", __doc__ or "", KEYMAP_JS, keymap_js)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -18,7 +18,7 @@ from msgspec import UNSET, Meta, UnsetType
 from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.position import TABLE_MOVES
 from ..engine.variant import token_pattern
-from ..play import MAX_STEPS, StartKind
+from ..play import MAX_STEPS, StartKind, Verbosity
 from ..play.chance import SAMPLES_PER_ROUND
 
 __all__ = ["UNSET", "UnsetType"]
@@ -143,6 +143,7 @@ class SettingsChange(Body):
         UNSET)
     variant: VariantSpec | VariantToken | UnsetType | None = UNSET
     show_chance: bool | UnsetType | None = UNSET
+    verbosity: Verbosity | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -287,6 +288,8 @@ class ReplayStep(Answer):
     move: str
     movements: list[Movement]
     facts: StepFacts
+    announcement: Annotated[str, Meta(description=(
+        "the step's movements in words for a screen reader, in the player's language (i18n.announce)"))]
 
 
 class Replay(Answer):
@@ -342,6 +345,7 @@ class Settings(Answer):
     speed: Annotated[int, Meta(ge=0, le=3)]
     variant: VariantToken
     show_chance: bool
+    verbosity: Verbosity
 
 
 class ChancePool(Answer):

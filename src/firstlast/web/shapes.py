@@ -141,7 +141,7 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
                             need=need, need_char=None if need is None else rank_char(need),
                             privileged="F8" if pos.privileged is not None else None)
         steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
-                                  facts=facts))
+                                  facts=facts, announcement=announce(step.movements, lang)))
     return m.Replay(initial=state(stored, lang, g.initial), steps=steps)
 
 
@@ -162,4 +162,5 @@ def stats(s: PlayStats) -> m.Stats:
 
 
 def settings(s: PlaySettings) -> m.Settings:
-    return m.Settings(lang=s.lang, speed=s.speed, variant=s.variant.token, show_chance=s.show_chance)
+    return m.Settings(lang=s.lang, speed=s.speed, variant=s.variant.token, show_chance=s.show_chance,
+                      verbosity=s.verbosity)

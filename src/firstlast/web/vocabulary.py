@@ -8,14 +8,13 @@ kinds, so that the page retypes no name, grammar or limit (issue 18).
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Final
 
 from ..engine.vocabulary import vocabulary
 from ..play import START_KINDS
+from . import generated
 
 MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
 
@@ -73,20 +72,7 @@ def module() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firstlast.web.vocabulary", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=MODULE, help="where the module goes")
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if the module is not up to date")
-    args = parser.parse_args(argv)
-    text = module()
-    current = args.out.read_text(encoding="utf-8") if args.out.exists() else None
-    if current == text:
-        return 0
-    if args.check:
-        print(f"not up to date (run python -m firstlast.web.vocabulary): {args.out}", file=sys.stderr)
-        return 1
-    args.out.write_text(text, encoding="utf-8")
-    return 0
-
+    return generated.main(argv, "firstlast.web.vocabulary", __doc__ or "", MODULE, module)
 
 if __name__ == "__main__":
     raise SystemExit(main())

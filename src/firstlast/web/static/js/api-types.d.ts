@@ -233,6 +233,8 @@ export interface ReplayStep {
   move: string;
   movements: Movement[];
   facts: StepFacts;
+  /** the step's movements in words for a screen reader, in the player's language (i18n.announce) */
+  announcement: string;
 }
 
 /** The engine's view after a replayed step. */
@@ -460,6 +462,7 @@ export interface Settings {
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   show_chance: boolean;
+  verbosity: "brief" | "full";
 }
 
 /** The keys to change; ``null`` restores a key's default. */
@@ -470,6 +473,7 @@ export interface SettingsChange {
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
+  verbosity?: "brief" | "full" | null;
 }
 
 /** A player's backup file: every game and the settings (docs/backup.md). */

@@ -40,6 +40,13 @@ export class ApiError extends Error {
   }
 }
 
+/** What the player reads for a failure: a refusal's words (the server's, in the page's
+ * language), else the error's own message. @param {unknown} err */
+export function errorText(err) {
+  if (err instanceof ApiError) return err.text;
+  return String(err instanceof Error ? err.message : err);
+}
+
 /**
  * @param {string} method @param {string} path @param {unknown} [body] sent as JSON
  * @param {{text?: boolean}} [opts] ``text``: answer the body as text

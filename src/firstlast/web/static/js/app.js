@@ -10,15 +10,19 @@ import {
 } from "./controller.js";
 import { onPointerDown } from "./drag.js";
 import { askNewGame, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
+import { keepFocus, noteFocus } from "./focus.js";
 import { openHelp } from "./help.js";
 import { NARROW, getLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
+import { setupLiveRegions } from "./live.js";
 import { enqueue } from "./queue.js";
 import { setupReplayBar, startReplay } from "./replay.js";
+import { openReview } from "./review.js";
 import { applyLang, loadSettings, switchLang } from "./settings.js";
 import { openStats } from "./stats.js";
 import { $, announce, app } from "./store.js";
-import { showHint, toast } from "./view.js";
+import { arrowTabs } from "./tabs.js";
+import { toast, toggleHint } from "./view.js";
 import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 
 Object.assign(window, { firstlast: app }); // for the end-to-end tests and the curious
@@ -26,10 +30,12 @@ Object.assign(window, { firstlast: app }); // for the end-to-end tests and the c
 async function main() {
   buildBoard({ turn: () => enqueue(turnStock), play: playFrom, press: onPointerDown });
   setupDialogs();
+  setupLiveRegions();
   setupReplayBar();
   $("#b-undo").addEventListener("click", () => enqueue(doUndo));
   $("#b-redo").addEventListener("click", () => enqueue(doRedo));
-  $("#b-hint").addEventListener("click", () => showHint(!app.hintOn));
+  $("#b-hint").addEventListener("click", toggleHint);
+  $("#b-review").addEventListener("click", () => openReview());
   $("#b-step").addEventListener("click", () => enqueue(doStep));
   $("#b-auto").addEventListener("click", toggleAuto);
   $("#b-new").addEventListener("click", askNewGame);
@@ -45,6 +51,10 @@ async function main() {
   $("#b-settings").addEventListener("click", openSettings);
   $("#b-lang").addEventListener("click", () => switchLang(getLang() === "ru" ? "en" : "ru"));
   document.addEventListener("keydown", onKey);
+  // After every action the focus is on a control that can act, never on <body>.
+  document.addEventListener("firstlast:busy", noteFocus);
+  document.addEventListener("firstlast:idle", keepFocus);
+  arrowTabs($("#st-tabs"), (tab) => tab.click()); // the statistics' variants, as tabs
   // The same game may have moved on meanwhile in another tab or in the terminal game
   // (same player, same store): look again when the page comes back into view, so that
   // a refusal explained from the state is not explained from a stale one.

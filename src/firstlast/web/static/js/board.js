@@ -5,7 +5,9 @@
 
 import { bindCard, buildSprite, makeCardElement } from "./cards.js";
 import { cardWords, getLang, placeName, plural, rankName, t } from "./i18n.js";
-import { PLACES, STACKS, baseZ, canPlay, isSource, pressable, stackOffset, stateModel, tableGeometry } from "./model.js";
+import {
+  PLACES, STACKS, baseZ, canPlay, isSource, pressable, refusalFor, stackOffset, stateModel, tableGeometry,
+} from "./model.js";
 import { $, app } from "./store.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
@@ -218,7 +220,11 @@ export function describePlaces() {
     } else if (place === "stock") {
       label = plural("aria.stock", n);
       button = !!s && s.status === "playing" && !replaying;
-      if (button && s) label = t("aria.action", { what: label, action: t(s.stock_move === "redeal" ? "redeal_hint" : "turn_hint") });
+      // What a press does: the stock's move, or, where the state refuses it (no redeal
+      // left after an undo at the end), why not (said from the state's refusal).
+      const refused = s && refusalFor(s, s.stock_move);
+      if (button && s && refused) label = t("aria.action", { what: label, action: refused.text });
+      else if (button && s) label = t("aria.action", { what: label, action: t(s.stock_move === "redeal" ? "redeal_hint" : "turn_hint") });
     } else if (place === "waste") {
       label = plural("aria.waste", n);
       if (card) label = t("aria.waste.top", { count: label, card: cardWords(card) });
@@ -239,6 +245,10 @@ export function describePlaces() {
     slot.setAttribute("aria-label", label);
     slot.setAttribute("role", button ? "button" : "img");
     if (button) slot.tabIndex = 0;
+    // A focused place that stops acting (its card flying away) keeps the focus for now
+    // (-1: out of the Tab order), or the browser would drop it on <body>; focus.js moves
+    // it on once the action has ended.
+    else if (slot === document.activeElement) slot.tabIndex = -1;
     else slot.removeAttribute("tabindex");
     slot.classList.toggle("can-act", button);
   }

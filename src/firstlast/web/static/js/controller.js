@@ -6,11 +6,13 @@ import { ApiError, api } from "./api.js";
 import { describePlaces, reconcile } from "./board.js";
 import { scheduleChance } from "./chance.js";
 import { t } from "./i18n.js";
+import { answerWords, streamEnd, streamPush, streamStart, streaming, verbosity } from "./live.js";
 import { refusalFor } from "./model.js";
 import { animateMovements, dealIn, flyTime, gather } from "./motion.js";
 import { enqueue } from "./queue.js";
 import { $, announce, app } from "./store.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
+import { pileWords } from "./words.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").ActionResult} ActionResult */
@@ -25,8 +27,12 @@ export function setState(state) {
   scheduleChance();
 }
 
-/** Animate an action's movements, then show its state. @param {ActionResult} result */
-async function applyResult(result) {
+/** Animate an action's movements, then show its state, and say what happened: the
+ * server's words (summed up when long, an Advance of many turns; a redo marked as one),
+ * in "full" verbosity with what the active pile needs once a card reached a pile. While
+ * Auto runs, the answer joins the summarised stream instead (live.js).
+ * @param {ActionResult} result @param {"redo"} [kind] */
+async function applyResult(result, kind) {
   app.hintOn = false;
   showHint(false);
   if (result.movements && result.movements.length) {
@@ -38,7 +44,17 @@ async function applyResult(result) {
   }
   reconcile(result.state, result.movements && result.movements.length ? 0 : flyTime());
   setState(result.state);
-  announce(result.announcement);
+  const movements = result.movements || [];
+  if (streaming()) {
+    streamPush(result.steps.length, movements, result.state);
+    return;
+  }
+  let words = answerWords(result.announcement, result.steps.length, movements, result.state);
+  if (kind === "redo") words = t("say.redo", { what: words });
+  if (verbosity() === "full" && result.state.status === "playing" && movements.some((m) => m.to[0] === "P")) {
+    words = `${words.replace(/[.;\s]+$/, "")}. ${pileWords(result.state)}`;
+  }
+  announce(words);
 }
 
 /** Say why an action failed, in the page's language (the toast is said to screen
@@ -94,12 +110,12 @@ export function playFrom(place) {
 
 /** An action on the game on the table that answers a Result.
  * @param {(id: string, version: number) => Promise<ActionResult>} call
- * @param {(s: GameState) => boolean} allowed when it may be asked */
-function action(call, allowed) {
+ * @param {(s: GameState) => boolean} allowed when it may be asked @param {"redo"} [kind] */
+function action(call, allowed, kind) {
   return async () => {
     if (!app.state || !allowed(app.state)) return;
     try {
-      await applyResult(await call(app.state.id, app.state.version));
+      await applyResult(await call(app.state.id, app.state.version), kind);
     } catch (err) {
       showError(err);
     }
@@ -112,7 +128,7 @@ export const doStep = action(api.step, playing);
 /** Turn until a card fits (or a redeal is due): the play layer's "advance". */
 export const doAdvance = action(api.advance, playing);
 export const doUndo = action(api.undo, (s) => s.can_undo);
-export const doRedo = action(api.redo, (s) => s.can_redo);
+export const doRedo = action(api.redo, (s) => s.can_redo, "redo");
 
 /** Finish now: the forced line to the end in one request, shown at once (no card
  * flies: the table is redrawn in its final state). */
@@ -126,9 +142,8 @@ export async function doFinish() {
     showHint(false);
     reconcile(result.state, 0);
     setState(result.state);
-    const st = result.state;
-    announce(st.status === "won" ? `${t("won_title")} ${t("won_text")}`
-      : st.status === "lost" ? `${t("lost_title")}. ${t("lost_text", { n: st.score })}` : result.announcement);
+    // The end panel says how it ended (view.showEnding); a game still going says its moves.
+    if (result.state.status === "playing") announce(answerWords(result.announcement, result.steps.length, result.movements, result.state));
   } catch (err) {
     showError(err);
   }
@@ -142,6 +157,7 @@ export async function doRestart() {
     await gather();
     reconcile(result.state, 0);
     setState(result.state);
+    announce(t("say.restart", { n: result.state.deal }));
     await dealIn();
   } catch (err) {
     showError(err);
@@ -249,6 +265,7 @@ export function stopAuto() {
 function startAuto() {
   if (!app.state || app.state.status !== "playing" || app.replay) return;
   app.auto = true;
+  streamStart();
   autoButton(true);
   enqueue(autoLoop);
 }
@@ -266,4 +283,7 @@ async function autoLoop() {
     await new Promise((r) => setTimeout(r, app.speed === 0 ? 0 : 40));
   }
   stopAuto();
+  // What the run did, in a sentence, its last step included (unless the game ended:
+  // the end panel says how).
+  streamEnd(app.state, (summary) => t("say.stream.stopped", { summary }));
 }

@@ -3,9 +3,10 @@
 // panel. Every dialog keeps the focus inside while open (native modal dialogs; the end
 // panel traps Tab itself) and gives it back to what opened it.
 
-import { api } from "./api.js";
+import { ApiError, api, errorText } from "./api.js";
 import { scheduleChance } from "./chance.js";
 import { startGame } from "./controller.js";
+import { nextControl } from "./focus.js";
 import { getLang, t, variantToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
@@ -23,7 +24,7 @@ export function openDealDialog() {
   if (!redeals.value) redeals.value = "3"; // a count the list does not offer
   $input("#v-waste").checked = !!v.waste_playable;
   $input("#v-priv").checked = v.privileged_last !== false;
-  $("#deal-error").textContent = "";
+  dealError("");
   $input("#deal-input").value = "";
   showModal($dialog("#dlg-deal"));
   $("#deal-input").focus();
@@ -48,19 +49,18 @@ export function goodDeal(text) {
  * soon as the server has answered, before the deal is animated. @param {string} how */
 async function startFromDialog(how) {
   const text = $input("#deal-input").value.trim();
-  const error = $("#deal-error");
   if (how === "number" && !goodDeal(text)) {
-    error.textContent = t("deal_bad");
+    dealError(t("deal_bad"));
     $("#deal-input").focus();
     return;
   }
-  error.textContent = "";
+  dealError("");
   const variant = dialogVariant();
   try {
     keepSettings(await api.saveSettings({ variant }));
   } catch (err) {
-    const e = /** @type {{code?: string | null, message?: string}} */ (err);
-    error.textContent = e.code && e.code.startsWith("variant.") ? t("variant_bad") : String(e.message);
+    const code = err instanceof ApiError ? err.code : null;
+    dealError(code && code.startsWith("variant.") ? t("variant_bad") : errorText(err));
     return;
   }
   if (!(await confirmLeave())) return;
@@ -74,10 +74,18 @@ async function startFromDialog(how) {
   const refused = await answer;
   const code = refused && /** @type {{code?: string | null}} */ (refused).code;
   if (code === "deal.invalid" || code === "deal.range") {
-    error.textContent = t("deal_bad");
+    dealError(t("deal_bad"));
     return;
   }
   $dialog("#dlg-deal").close();
+}
+
+/** Say (or clear) the deal dialog's error: under the field, tied to it (its
+ * aria-describedby), the field marked invalid meanwhile. @param {string} text */
+function dealError(text) {
+  $("#deal-error").textContent = text;
+  if (text) $("#deal-input").setAttribute("aria-invalid", "true");
+  else $("#deal-input").removeAttribute("aria-invalid");
 }
 
 /** A State's variant without the answer-only fields. @param {Variant} v @returns {Variant} */
@@ -89,6 +97,7 @@ export function openSettings() {
   $select("#set-lang").value = getLang();
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
+  $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
   showModal($dialog("#dlg-settings"));
 }
 
@@ -106,21 +115,14 @@ export function showModal(dlg) {
   if (!dlg.open) dlg.showModal();
 }
 
-/** Give the focus back to what had it before a dialog (or the end panel) opened. */
+/** Give the focus back to what had it before a dialog (or the end panel) opened; where
+ * that can no longer take it (a card played, a button of the closed menu), to the next
+ * sensible control (focus.js: the table's place that can act, never New, which Space
+ * would press, nor <body>). */
 function restoreFocus() {
   if (document.querySelector("dialog[open]") || !$("#ending").hidden) return;
-  const el = opener;
-  if (el && el.isConnected && !(/** @type {HTMLButtonElement} */ (el).disabled) && el.offsetParent !== null) el.focus();
-  else focusTable();
-}
-
-/** Put the focus on the table: the stock while it can act (Space and Enter turn it),
- * else nowhere (the document's keys still work); never a button such as New, which
- * Space would press. */
-function focusTable() {
-  const stock = /** @type {HTMLElement | null} */ (document.querySelector('.slot[data-place="stock"]'));
-  if (stock && stock.getAttribute("role") === "button" && stock.offsetParent !== null) stock.focus();
-  else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  const el = nextControl(opener);
+  if (el) el.focus();
 }
 
 /** Whether a game is in progress: moves made, not ended (leaving it abandons it). */
@@ -314,6 +316,9 @@ export function setupDialogs() {
   $("#set-variant").addEventListener("click", () => {
     $dialog("#dlg-settings").close();
     openDealDialog();
+  });
+  $("#set-verbosity").addEventListener("change", () => {
+    saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;

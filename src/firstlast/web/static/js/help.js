@@ -5,6 +5,7 @@
 
 import { getLang, keyTable } from "./i18n.js";
 import { $, $dialog } from "./store.js";
+import { arrowTabs, selectTab } from "./tabs.js";
 import { send } from "./transport.js";
 
 /** @type {Map<string, string>} */
@@ -36,9 +37,9 @@ let shown = "rules";
 async function show(tab) {
   shown = tab;
   const body = $("#help-body");
-  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#dlg-help [role=tab]"))) {
-    b.setAttribute("aria-selected", String(b.dataset.tab === tab));
-  }
+  const list = $("#dlg-help [role=tablist]");
+  const chosen = /** @type {HTMLElement | null} */ (list.querySelector(`[data-tab="${tab}"]`));
+  if (chosen) selectTab(list, chosen, body);
   try {
     if (tab === "rules") {
       // The server's own fragment: rendered from our Markdown with raw HTML escaped.
@@ -79,6 +80,7 @@ export function openHelp(tab = "rules") {
     for (const b of /** @type {NodeListOf<HTMLElement>} */ (dlg.querySelectorAll("[role=tab]"))) {
       b.addEventListener("click", () => show(b.dataset.tab || "rules"));
     }
+    arrowTabs($("#dlg-help [role=tablist]"), (b) => show(b.dataset.tab || "rules"));
   }
   show(tab);
   if (!dlg.open) dlg.showModal();

@@ -13,9 +13,10 @@ import { KEYMAP } from "./keymap.js";
 import { keyName } from "./keyname.js";
 import { enqueue } from "./queue.js";
 import { exitReplay, replayPlay, replayStep } from "./replay.js";
+import { reviewHere, saySummary } from "./review.js";
 import { switchLang } from "./settings.js";
 import { $, $input, app } from "./store.js";
-import { hideEnding, showEnding, showHint } from "./view.js";
+import { hideEnding, showEnding, toggleHint } from "./view.js";
 
 /** Open the statistics (its history lists the unfinished games and imports records). */
 function openStatsDialog() {
@@ -41,7 +42,9 @@ export const HANDLERS = {
   },
   undo: () => enqueue(doUndo),
   redo: () => enqueue(doRedo),
-  hint: () => showHint(!app.hintOn),
+  hint: () => toggleHint(),
+  summary: () => saySummary(),
+  review: () => reviewHere(),
   new: () => { askNewGame(); },
   deal: () => openDealDialog(),
   variant: () => openSettings(),

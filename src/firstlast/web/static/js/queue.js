@@ -24,10 +24,13 @@ export function enqueue(fn, forReplay = false) {
 async function drain() {
   app.busy = true;
   document.body.classList.add("busy");
+  // Told to the page (app.js: the focus is kept on a control that can act, focus.js).
+  document.dispatchEvent(new Event("firstlast:busy"));
   while (app.queue.length) {
     const job = /** @type {() => Promise<void>} */ (app.queue.shift());
     await job();
   }
   app.busy = false;
   document.body.classList.remove("busy");
+  document.dispatchEvent(new Event("firstlast:idle"));
 }

@@ -8,10 +8,11 @@ import { ApiError, api } from "./api.js";
 import { layout, picture, reconcile } from "./board.js";
 import { loadCurrent, setState, showError, stopAuto } from "./controller.js";
 import { t } from "./i18n.js";
+import { streamEnd, streamPush, streamStart, verbosity } from "./live.js";
 import { replayState, reversed } from "./model.js";
 import { animateMovements } from "./motion.js";
 import { enqueue } from "./queue.js";
-import { $, $input, app } from "./store.js";
+import { $, $input, announce, app } from "./store.js";
 import { moveAt, moveCursor, showStory } from "./story.js";
 import { hideEnding, render, toast } from "./view.js";
 
@@ -78,17 +79,23 @@ export function renderReplayBar() {
   if (section) moveCursor(section, r.index);
 }
 
-/** One step forwards (``dir`` 1) or back (-1). @param {number} dir */
+/** A jump (the slider, the chart) steps without saying each step. */
+let jumping = false;
+
+/** One step forwards (``dir`` 1) or back (-1), said in words: the step's own (the
+ * server's), back as taken back, and where the replay is ("full" verbosity); while it
+ * plays, summed up (live.js). @param {number} dir */
 export async function replayStep(dir) {
   const r = app.replay;
   if (!r) return;
+  let step;
   if (dir > 0 && r.index < r.steps.length) {
-    const step = r.steps[r.index];
+    step = r.steps[r.index];
     await animateMovements(step.movements, step.move);
     r.index++;
   } else if (dir < 0 && r.index > 0) {
     r.index--;
-    const step = r.steps[r.index];
+    step = r.steps[r.index];
     await animateMovements(reversed(step.movements), step.move);
   } else {
     return;
@@ -97,6 +104,11 @@ export async function replayStep(dir) {
   app.state = replayState(r.initial, r.index > 0 ? r.steps[r.index - 1].facts : r.initial, r.index, picture());
   render();
   renderReplayBar();
+  if (r.playing) streamPush(1, step.movements, app.state);
+  else if (!jumping) {
+    const words = dir > 0 ? step.announcement : t("say.replay.back", { what: step.announcement });
+    announce(verbosity() === "full" ? `${words}. ${t("replay_step", { i: r.index, n: r.steps.length })}` : words);
+  }
 }
 
 /** Jump to step ``index``, without animation. @param {number} index */
@@ -105,12 +117,15 @@ async function replayTo(index) {
   if (!r) return;
   const speed = app.speed;
   app.speed = 0;
+  jumping = true;
   try {
     while (r.index < index) await replayStep(1);
     while (r.index > index) await replayStep(-1);
   } finally {
     app.speed = speed;
+    jumping = false;
   }
+  announce(t("replay_step", { i: r.index, n: r.steps.length }));
 }
 
 /** Play the rest of the game, or pause. */
@@ -124,6 +139,7 @@ export function replayPlay() {
   }
   r.playing = true;
   renderReplayBar();
+  streamStart();
   enqueue(async () => {
     while (r.playing && app.replay === r && r.index < r.steps.length) {
       await replayStep(1);
@@ -131,6 +147,7 @@ export function replayPlay() {
     }
     r.playing = false;
     renderReplayBar();
+    streamEnd(app.state);
   }, true);
 }
 

@@ -10,7 +10,7 @@ import { retranslateHelp } from "./help.js";
 import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { renderReplayBar } from "./replay.js";
-import { $, $select, app } from "./store.js";
+import { $, $select, announce, app } from "./store.js";
 import { CANONICAL } from "./vocabulary.js";
 import { render, showEnding } from "./view.js";
 
@@ -74,6 +74,7 @@ export async function switchLang(lang) {
   // The story's sentences come in the language the server has saved: redraw the open end
   // panel only now (sooner, the old language's sentences would be cached as the new one's).
   if (!$("#ending").hidden) showEnding({ focus: false });
+  announce(t("say.lang")); // in the new language, where the player is (a dialog's region too)
 }
 
 /** The player chose the speed (Auto's and the animation's), on the table or in the

@@ -1,7 +1,7 @@
 // Statistics per variant (GET /api/stats), the score histogram drawn here in SVG, and
 // the history of finished games with replay, export and import.
 
-import { api } from "./api.js";
+import { api, errorText } from "./api.js";
 import { wireBackup } from "./backup.js";
 import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
 import { $, $dialog, $input, onFileText, saveFile } from "./store.js";
@@ -137,7 +137,7 @@ async function renderHistory() {
   try {
     games = (await api.games("finished")).games;
   } catch (err) {
-    box.textContent = String(err instanceof Error ? err.message : err);
+    box.textContent = errorText(err);
     return;
   }
   if (!games.length) {
@@ -160,7 +160,7 @@ async function renderHistory() {
       try {
         saveFile(`firstlast-${deal}.txt`, await api.record(rowId(b)), "text/plain");
       } catch (err) {
-        box.prepend(String(err instanceof Error ? err.message : err));
+        box.prepend(errorText(err));
       }
     });
   }
@@ -181,7 +181,7 @@ async function renderUnfinished() {
   try {
     games = (await api.games("unfinished", 20)).games;
   } catch (err) {
-    box.textContent = String(err instanceof Error ? err.message : err);
+    box.textContent = errorText(err);
     return;
   }
   games = games.filter((g) => g.id !== ctx.current);
@@ -244,9 +244,8 @@ export function openStats(context) {
         ctx.toast(t("imported"));
         await load();
       } catch (err) {
-        // The server's reason is English and technical: say first, in the page's
-        // language, that nothing was imported.
-        ctx.toast(t("import_bad", { error: String(err instanceof Error ? err.message : err) }), "error");
+        // Say first that nothing was imported, then the server's reason (its words).
+        ctx.toast(t("import_bad", { error: errorText(err) }), "error");
       }
     });
   }

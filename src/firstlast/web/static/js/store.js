@@ -66,7 +66,7 @@ export const app = {
   chanceFor: null,
   endShownFor: null,
   dragging: null,
-  settings: { lang: null, speed: 2, variant: "r3", show_chance: true },
+  settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full" },
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.
@@ -86,14 +86,30 @@ export const $select = (sel) => /** @type {HTMLSelectElement} */ ($(sel));
 /** @param {string} sel */
 export const $dialog = (sel) => /** @type {HTMLDialogElement} */ ($(sel));
 
-/** Say ``text`` to screen readers, politely (the live region #announce). The region is
- * emptied first, so that the same words said twice are said twice.
- * @param {string | null | undefined} text */
-export function announce(text) {
-  const box = document.getElementById("announce");
+/** The live region the player can hear now. A modal dialog (and the end panel, whose
+ * table behind is inert) hides everything outside it from screen readers, #announce
+ * included: each has a region of its own ([data-live], made by live.js), and the one
+ * on top is used. @returns {HTMLElement | null} */
+export function liveRegion() {
+  const open = /** @type {HTMLDialogElement[]} */ ([...document.querySelectorAll("dialog[open]")]);
+  // The dialog opened last is on top (a question over the deal dialog).
+  const top = open.sort((a, b) => Number(b.dataset.openedAt || 0) - Number(a.dataset.openedAt || 0))[0];
+  const ending = document.getElementById("ending");
+  const holder = top || (ending && !ending.hidden ? ending : null);
+  const own = holder && /** @type {HTMLElement | null} */ (holder.querySelector("[data-live]"));
+  return own || document.getElementById("announce");
+}
+
+/** Say ``text`` to screen readers, politely (the live region the player can hear now:
+ * ``liveRegion``). The region is emptied first, so that the same words said twice are
+ * said twice. ``delay`` (ms) gives a region just shown (a dialog opening) time to be
+ * heard as one.
+ * @param {string | null | undefined} text @param {number} [delay] */
+export function announce(text, delay = 30) {
+  const box = liveRegion();
   if (!box || !text) return;
   box.textContent = "";
-  setTimeout(() => { box.textContent = text; }, 30);
+  setTimeout(() => { box.textContent = text; }, delay);
 }
 
 /** Hand ``text`` to the browser as a file download (through a Blob: on the static site

@@ -6,10 +6,12 @@
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
+import { verbosity } from "./live.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, reducedMotion } from "./motion.js";
-import { $, $button, app } from "./store.js";
+import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
+import { hintWords } from "./words.js";
 
 /** @param {HTMLElement} el @param {string} sel */
 const part = (el, sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
@@ -99,19 +101,31 @@ function showBanner(s) {
     return;
   }
   if (!banner) {
-    banner = document.createElement("div");
+    // A titled section, its parts apart for the ear ("It did not come out", "52 of 104
+    // cards on the piles", the button), not one run of text.
+    banner = document.createElement("section");
     banner.id = "end-banner";
-    banner.setAttribute("role", "status");
-    banner.innerHTML = '<span class="end-banner-title"></span><span class="end-banner-score"></span>' +
+    banner.setAttribute("aria-labelledby", "end-banner-title");
+    banner.innerHTML = '<h2 id="end-banner-title" class="end-banner-title"></h2>' +
+      '<p class="end-banner-score"><span class="end-banner-figure" aria-hidden="true"></span><span class="sr-only"></span></p>' +
       '<button type="button" class="end-banner-open"></button>';
     /** @type {HTMLElement} */ (banner.querySelector("button")).addEventListener("click", () => showEnding());
     $("#table").append(banner);
   }
   banner.dataset.result = s.status;
   part(banner, ".end-banner-title").textContent = s.status === "won" ? t("won_title") : t("lost_title");
-  part(banner, ".end-banner-score").textContent = `${s.score}/104`;
+  part(banner, ".end-banner-figure").textContent = `${s.score}/104`;
+  part(banner, ".end-banner-score .sr-only").textContent = t("end_banner.score", { n: s.score });
   part(banner, ".end-banner-open").textContent = t("story.reopen");
   banner.hidden = false;
+}
+
+/** The hint key and button: mark the card the forced line moves next (or stop), and say
+ * the move in words ("Hint: play the king of hearts from reserve 2 onto pile 1"). */
+export function toggleHint() {
+  showHint(!app.hintOn);
+  if (!app.state) return;
+  announce(app.hintOn || app.state.status !== "playing" ? hintWords(app.state, verbosity()) : t("say.hint.off"));
 }
 
 /** Mark (or stop marking) the card the forced line moves next. @param {boolean} on */
@@ -142,7 +156,11 @@ export function showEnding({ focus = true } = {}) {
   box.dataset.result = s.status;
   box.hidden = false;
   requestAnimationFrame(() => box.classList.add("show"));
-  if (focus) $("#end-again").focus();
+  if (focus) {
+    $("#end-again").focus();
+    // Said in the panel's own live region (the table behind is hidden from the ear).
+    announce(t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent }), 150);
+  }
   // The story of the game: "computing…" now, the curve and the sentences when told.
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
 }
