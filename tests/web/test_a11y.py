@@ -264,14 +264,16 @@ def test_phone_targets_and_fit(browser: Any, server: str) -> None:
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     pg.keyboard.press("Escape")
     wait_js(pg, "!document.getElementById('topbar').classList.contains('menu-open')")
-    # The table fits the width, its cards as large as the width allows, and it fills
-    # the screen below the bars (no half-screen wasted).
+    # The table fits the width, its cards as large as the screen allows (upright, the
+    # columns in two halves: the height sets their size), and it fills the screen below
+    # the bars (no half-screen wasted).
     board = pg.locator("#board").bounding_box()
     assert board and board["x"] >= 0 and board["x"] + board["width"] <= 390
-    assert board["width"] >= 390 * 0.9
     table = pg.locator("#table").bounding_box()
     assert table and board["y"] - table["y"] < 20
+    assert board["width"] >= 390 * 0.9 or board["height"] >= table["height"] * 0.9
     assert board["y"] + board["height"] >= table["y"] + table["height"] * 0.6
+    assert pg.locator('.slot[data-place="R1"]').bounding_box()["width"] >= 52
     close(pg)
 
 

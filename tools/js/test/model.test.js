@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  PLACES, STACKS, baseZ, canPlay, flightMs, hintPlace, isSource, pressable, refusalFor, replayState, reversed,
-  stackOffset, stateModel, tableGeometry,
+  LABEL_ROW, PILL_ROW, PLACES, STACKS, baseZ, canPlay, flightMs, hintPlace, isSource, pressable, refusalFor,
+  replayState, reversed, stackOffset, stateModel, tableGeometry,
 } from "../../../src/firstlast/web/static/js/model.js";
 
 /** @param {number} id @param {number} rank @param {"c"|"d"|"h"|"s"} suit */
@@ -82,18 +82,36 @@ test("stack offsets: single places lie flat, fanned piles spread, stacks thicken
   assert.deepEqual(stackOffset("stock", 4, 0, 20), [-0.3, -0.6]);
 });
 
-test("geometry: a desktop window is wide and unfanned, a phone upright fans its piles", () => {
+test("geometry: a desktop window is wide and unfanned, a tablet upright fans its piles", () => {
   const desk = tableGeometry(1440, 800);
   assert.equal(desk.wide, true);
+  assert.equal(desk.tall, false);
   assert.equal(desk.fan, 0);
   assert.ok(desk.cw > 100 && desk.cw < 140, String(desk.cw));
-  const phone = tableGeometry(390, 760);
-  assert.equal(phone.wide, false);
-  assert.ok(phone.cw >= 28 && phone.cw < 50, String(phone.cw));
-  assert.ok(phone.fan > 0 && phone.fan <= Math.floor(0.3 * 1.4 * phone.cw), String(phone.fan));
+  const tablet = tableGeometry(768, 900);
+  assert.equal(tablet.wide, false);
+  assert.equal(tablet.tall, false);
+  assert.ok(tablet.fan > 0 && tablet.fan <= Math.floor(0.3 * 1.4 * tablet.cw), String(tablet.fan));
   // Never smaller than 28 px, even in a tiny window.
   assert.equal(tableGeometry(100, 80).cw, 28);
-  assert.ok(Number.isInteger(phone.fan) && Number.isInteger(phone.cw));
+  assert.ok(Number.isInteger(tablet.fan) && Number.isInteger(tablet.cw));
+});
+
+test("geometry: a phone upright lays its columns in two halves, cards large enough to touch", () => {
+  // 390 × 844 less the bars; eight columns across would give 41 px cards.
+  for (const [w, h] of [[390, 724], [360, 640], [412, 800]]) {
+    const phone = tableGeometry(w, h);
+    assert.equal(phone.tall, true, `${w}×${h}`);
+    assert.ok(phone.cw >= 52, `${w}×${h}: ${phone.cw}`);
+    // Five columns and six card rows with their label rows fit.
+    assert.ok(5 * phone.cw + 4 * 0.14 * phone.cw <= w, `${w}×${h} too wide`);
+    const under = 2 * (2 * Math.max(0.3 * phone.cw, LABEL_ROW) + Math.max(0.42 * phone.cw, PILL_ROW)) + 0.15 * phone.cw;
+    assert.ok(6 * 1.4 * phone.cw + under + 24 * phone.fan <= h, `${w}×${h} too tall`);
+  }
+  // Sideways: the wide layout, cards still at least 44 px under a compact bar.
+  const side = tableGeometry(844, 300);
+  assert.equal(side.wide, true);
+  assert.ok(side.cw >= 44, String(side.cw));
 });
 
 test("flight times by speed; an unknown speed flies at normal speed", () => {

@@ -5,11 +5,11 @@
 
 import { buildBoard, fit, table } from "./board.js";
 import {
-  doFinish, doRedo, doRestart, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
+  doAdvance, doFinish, doRedo, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
   toggleAuto, turnStock,
 } from "./controller.js";
 import { onPointerDown } from "./drag.js";
-import { askNewGame, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
+import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
 import { keepFocus, noteFocus } from "./focus.js";
 import { openHelp } from "./help.js";
 import { NARROW, getLang, t, translatePage } from "./i18n.js";
@@ -22,6 +22,7 @@ import { applyLang, loadSettings, switchLang } from "./settings.js";
 import { openStats } from "./stats.js";
 import { $, announce, app } from "./store.js";
 import { arrowTabs } from "./tabs.js";
+import { watchToolbar } from "./toolbar.js";
 import { toast, toggleHint } from "./view.js";
 import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 
@@ -37,12 +38,13 @@ async function main() {
   $("#b-hint").addEventListener("click", toggleHint);
   $("#b-review").addEventListener("click", () => openReview());
   $("#b-step").addEventListener("click", () => enqueue(doStep));
+  $("#b-advance").addEventListener("click", () => enqueue(doAdvance));
   $("#b-auto").addEventListener("click", toggleAuto);
   $("#b-new").addEventListener("click", askNewGame);
   $("#b-finish").addEventListener("click", () => enqueue(doFinish));
   $("#b-share").addEventListener("click", shareGame);
   $("#b-deal").addEventListener("click", openDealDialog);
-  $("#b-restart").addEventListener("click", () => enqueue(doRestart));
+  $("#b-restart").addEventListener("click", askRestart);
   $("#b-stats").addEventListener("click", () => openStats({
     replay: (id) => enqueue(() => startReplay(id)), reopen: (id) => enqueue(() => reopenGame(id)), toast,
     variant: app.state && app.state.variant && app.state.variant.token, current: app.state && app.state.id,
@@ -65,6 +67,7 @@ async function main() {
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
   new ResizeObserver(() => fit()).observe(table);
+  watchToolbar();
   // Toolbar labels take their short form on a phone (a turned phone may change that).
   matchMedia(NARROW).addEventListener("change", () => translatePage());
   await loadSettings();

@@ -33,7 +33,12 @@ export function buildBoard(on) {
     slot.className = `slot slot-${place[0] === "s" || place[0] === "w" ? place : place[0]}`;
     slot.dataset.place = place;
     const k = place.length === 2 ? Number(place[1]) : 0;
-    if (k) slot.style.setProperty("--col", String(k));
+    if (k) {
+      slot.style.setProperty("--col", String(k));
+      // The tall layout (phones upright) lays columns 5–8 under 1–4.
+      slot.style.setProperty("--col4", String(((k - 1) % 4) + 1));
+      slot.classList.toggle("half2", k > 4);
+    }
     if (place[0] === "P") slot.innerHTML = `<span class="pill" aria-hidden="true"></span>`;
     if (place[0] === "R") slot.innerHTML = `<span class="key" aria-hidden="true">${k}</span>`;
     if (place === "F8") slot.innerHTML = `<span class="tag" aria-hidden="true"></span>`;
@@ -71,9 +76,12 @@ export function buildBoard(on) {
 /** Size the cards to the table (on load and on every resize). */
 export function fit() {
   const r = table.getBoundingClientRect();
-  const { wide, cw, fan } = tableGeometry(r.width, r.height);
+  const { wide, tall, cw, fan } = tableGeometry(r.width, r.height);
   app.fan = fan;
   app.cw = cw;
+  // Out of the layout while the slots move: cards still at their old places (the stock
+  // on the right, upright) would widen the page for a moment, and a phone keeps the width.
+  layer.style.display = "none";
   board.style.setProperty("--fan", `${fan}px`);
   board.style.setProperty("--cw", `${cw}px`);
   const compact = cw < 72;
@@ -81,10 +89,12 @@ export function fit() {
     app.compact = compact;
     buildSprite(getLang(), compact);
   }
-  board.classList.toggle("small", cw < 64);
+  board.classList.toggle("small", cw < 56);
   board.classList.toggle("wide", wide);
   board.classList.toggle("narrow", !wide);
+  board.classList.toggle("tall", tall);
   layout(null, 0);
+  layer.style.display = "";
 }
 
 /** Make the picture match ``state`` (after animations, or at once on load/restart).

@@ -5,7 +5,7 @@
 
 import { ApiError, api, errorText } from "./api.js";
 import { scheduleChance } from "./chance.js";
-import { startGame } from "./controller.js";
+import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
 import { getLang, t, variantToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
@@ -135,11 +135,19 @@ function inProgress() {
 /** @type {((ok: boolean) => void) | null} */
 let answer = null;
 
-/** Ask before leaving a game in progress; true at once when there is none. Enter
- * confirms (the default button), Esc cancels. @returns {Promise<boolean>} */
-export function confirmLeave() {
-  if (!inProgress()) return Promise.resolve(true);
+/** Ask before leaving a game in progress (``kind`` new) or taking all its moves back
+ * (restart); true at once when there is none. Enter confirms (the default button), Esc
+ * cancels. @param {"new" | "restart"} [kind] @returns {Promise<boolean>} */
+export function confirmLeave(kind = "new") {
+  const s = app.state;
+  const ask = kind === "new" ? inProgress() : !!s && !app.replay && s.status === "playing" && s.can_undo;
+  if (!ask) return Promise.resolve(true);
   const dlg = $dialog("#dlg-confirm");
+  for (const part of ["title", "text", "ok"]) {
+    const el = $(`#${part === "title" ? "dc-title" : part === "text" ? "dc-text" : "confirm-ok"}`);
+    el.dataset.i18n = `confirm_${kind}_${part}`;
+    el.textContent = t(el.dataset.i18n);
+  }
   if (answer) answer(false);
   return new Promise((resolve) => {
     answer = resolve;
@@ -153,6 +161,12 @@ export function confirmLeave() {
  * game in progress. */
 export async function askNewGame() {
   if (await confirmLeave()) enqueue(() => startGame().catch(() => {}));
+}
+
+/** Restart the deal on the table, once the player agrees to take every move back (a
+ * finished game is not asked: restarting it deals a new attempt and keeps its result). */
+export async function askRestart() {
+  if (await confirmLeave("restart")) enqueue(doRestart);
 }
 
 /** The address of the game on the table: /?deal=N&variant=TOKEN. @returns {string | null} */

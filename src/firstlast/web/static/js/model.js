@@ -87,29 +87,49 @@ export function stackOffset(place, i, fan, cw) {
   return [-depth * step * 0.5, -depth * step];
 }
 
-/** The card size for a table of ``width`` × ``height`` px: ``wide`` lays the stock
- * beside the rows; on tall screens ``fan`` (px) spreads the piles downwards, so that
- * every card of a pile shows its index, as on a real table.
+/** Px a label row under cards takes at least (the reserve's key numbers, the counts):
+ * 12 px text and its chip. The same minimums are the CSS rows --lab and --pillrow. */
+export const LABEL_ROW = 18;
+export const PILL_ROW = 22;
+
+/** The card size for a table of ``width`` × ``height`` px. Three layouts: ``wide`` lays
+ * the stock beside the rows (landscape); upright, the eight columns in one row, or,
+ * where that leaves cards too small to touch (a phone: 41 px at 390 px wide), ``tall``:
+ * columns 1–4 above 5–8 with the stock and waste beside them, so that the screen's
+ * height makes the cards larger (68 px at 390 × 844). On tall screens ``fan`` (px)
+ * spreads the piles downwards, so that every card of a pile shows its index.
  * @param {number} width @param {number} height
- * @returns {{wide: boolean, cw: number, fan: number}} */
+ * @returns {{wide: boolean, tall: boolean, cw: number, fan: number}} */
 export function tableGeometry(width, height) {
   const wide = width / Math.max(1, height) > 1.3;
   const g = 0.14; // column gap / card width
-  // Widths in card widths: 8 columns (and, wide, a half-width gap column and the
-  // stock's column) with their gaps; heights: card rows at 1.4 plus the CSS spacer rows.
-  const across = wide ? 9.5 + 9 * g : 8 + 7 * g;
-  const rows = wide ? 3 * 1.4 + 0.3 + 0.42 : 4 * 1.4 + 0.3 + 0.42 + 0.3;
   const padX = Math.min(24, width * 0.025);
   const padY = Math.min(18, height * 0.02) + 12;
-  let cw = Math.min((width - 2 * padX) / across, (height - 2 * padY) / rows);
-  cw = Math.max(28, Math.floor(cw));
-  let fan = 0;
-  if (!wide) {
-    const spare = height - 2 * padY - rows * cw;
-    fan = Math.min(0.3 * 1.4 * cw, spare / 12);
-    if (fan < 0.1 * 1.4 * cw) fan = 0;
-  }
-  return { wide, cw, fan: Math.floor(fan) };
+  const w = width - 2 * padX;
+  const h = height - 2 * padY;
+  const lab = (/** @type {number} */ cw) => Math.max(0.3 * cw, LABEL_ROW);
+  const pill = (/** @type {number} */ cw) => Math.max(0.42 * cw, PILL_ROW);
+  /** The largest whole card width that fits: ``across`` card widths (with gaps),
+   * ``rows`` rows of cards and the label rows ``under(cw)`` px.
+   * @param {number} across @param {number} rows @param {(cw: number) => number} under */
+  const fit = (across, rows, under) => {
+    let cw = Math.floor(Math.min(w / across, h / (rows * 1.4)));
+    while (cw > 28 && rows * 1.4 * cw + under(cw) > h) cw--;
+    return Math.max(28, cw);
+  };
+  if (wide) return { wide, tall: false, cw: fit(9.5 + 9 * g, 3, (cw) => lab(cw) + pill(cw)), fan: 0 };
+  // Upright: rows F, P, R and the stock, with their label rows; tall: twice F, P, R.
+  const flatUnder = (/** @type {number} */ cw) => 2 * lab(cw) + pill(cw);
+  const tallUnder = (/** @type {number} */ cw) => 2 * (2 * lab(cw) + pill(cw)) + 0.15 * cw;
+  const flat = fit(8 + 7 * g, 4, flatUnder);
+  const tallCw = fit(5 + 4 * g, 6, tallUnder);
+  const tall = tallCw > flat * 1.15;
+  const cw = tall ? tallCw : flat;
+  const piles = tall ? 2 : 1; // rows of piles that fan
+  const spare = h - (tall ? 6 * 1.4 * cw + tallUnder(cw) : 4 * 1.4 * cw + flatUnder(cw));
+  let fan = Math.min(0.3 * 1.4 * cw, spare / (12 * piles));
+  if (fan < 0.1 * 1.4 * cw) fan = 0;
+  return { wide, tall, cw, fan: Math.floor(fan) };
 }
 
 /** The place a hint (a move) points at: a play's move is its source's name.

@@ -224,6 +224,30 @@ async function load() {
   await renderHistory();
 }
 
+/** Say what an import brought, beside the import button, with a button that opens it:
+ * a replay of a finished game, or an unfinished one put on the table. Its row in the
+ * history is marked. @param {import("./api-types").GameState} game */
+function showImported(game) {
+  const note = $("#st-note");
+  const finished = game.status !== "playing";
+  const result = t(finished ? game.status : "playing");
+  note.textContent = `${t("imported")} ${t("imported_game", { deal: game.deal, result, score: game.score })}`;
+  const open = document.createElement("button");
+  open.type = "button";
+  open.className = "small";
+  open.textContent = t(finished ? "imported_replay" : "imported_open");
+  open.addEventListener("click", () => {
+    $dialog("#dlg-stats").close();
+    if (finished) ctx.replay(game.id);
+    else ctx.reopen(game.id);
+  });
+  note.append(" ", open);
+  for (const row of document.querySelectorAll("#st-history tr, #st-unfinished tr")) {
+    row.classList.toggle("fresh", /** @type {HTMLElement} */ (row).dataset.id === game.id);
+  }
+  note.scrollIntoView({ block: "nearest" });
+}
+
 /** The game id of a history row's button. @param {Element} b */
 function rowId(b) {
   return /** @type {HTMLElement} */ (b.closest("tr")).dataset.id || "";
@@ -240,15 +264,16 @@ export function openStats(context) {
     wireBackup({ toast: (text, kind) => ctx.toast(text, kind), reload: load });
     onFileText($input("#import-file"), async (text) => {
       try {
-        await api.importRecord(text);
-        ctx.toast(t("imported"));
+        const game = await api.importRecord(text);
         await load();
+        showImported(game);
       } catch (err) {
         // Say first that nothing was imported, then the server's reason (its words).
         ctx.toast(t("import_bad", { error: errorText(err) }), "error");
       }
     });
   }
+  $("#st-note").textContent = "";
   load();
   if (!dlg.open) dlg.showModal();
 }

@@ -45,13 +45,14 @@ export function render() {
   $("#s-deal").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)}`;
   $("#s-need").textContent = needText(s);
   const pass = passText(s);
-  $("#s-pass").textContent = pass;
+  const left = redealsLeftText(s.redeals_left);
+  // The redeals left too: the centre panel that also says it is too small on a phone.
+  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass;
   $("#s-score").textContent = scoreText(s);
   // The centre panel.
   if (app.info) {
     part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
     part(app.info, ".need-rank").textContent = active === null ? "✓" : rankChar(/** @type {number} */ (s.need));
-    const left = redealsLeftText(s.redeals_left);
     const info = part(app.info, ".info-pass");
     info.innerHTML = "";
     info.append(pass, ...(left ? [document.createElement("br"), left] : []));
@@ -61,7 +62,8 @@ export function render() {
   $button("#b-undo").disabled = replaying || !s.can_undo;
   $button("#b-redo").disabled = replaying || !s.can_redo;
   const over = s.status !== "playing";
-  for (const id of ["#b-hint", "#b-step"]) $button(id).disabled = replaying || over;
+  // Finish, like the other forced-line buttons, does nothing in a replay or after the end.
+  for (const id of ["#b-hint", "#b-step", "#b-advance", "#b-finish"]) $button(id).disabled = replaying || over;
   $button("#b-auto").disabled = replaying || over;
   $button("#b-restart").disabled = replaying || !s.can_undo;
   for (const id of ["#b-new", "#b-deal"]) $button(id).disabled = replaying;
@@ -110,7 +112,9 @@ function showBanner(s) {
       '<p class="end-banner-score"><span class="end-banner-figure" aria-hidden="true"></span><span class="sr-only"></span></p>' +
       '<button type="button" class="end-banner-open"></button>';
     /** @type {HTMLElement} */ (banner.querySelector("button")).addEventListener("click", () => showEnding());
-    $("#table").append(banner);
+    // In the status bar, never over the table: on a short screen it covered the reserve
+    // (the table makes room: board.js fit).
+    $("#statusbar").append(banner);
   }
   banner.dataset.result = s.status;
   part(banner, ".end-banner-title").textContent = s.status === "won" ? t("won_title") : t("lost_title");
@@ -177,6 +181,9 @@ let toastTimer = 0;
  * @param {string} text @param {"info" | "error"} [kind] */
 export function toast(text, kind = "info") {
   const box = $("#toast");
+  // Over an open dialog the toast must be in the dialog (the top layer), not under its backdrop.
+  const host = document.querySelector("dialog[open]") || $("#main");
+  if (box.parentElement !== host) host.append(box);
   text = sentence(text, getLang()); // a refusal reads "a card that fits…" inside a sentence
   box.textContent = text;
   box.dataset.kind = kind;

@@ -1,0 +1,359 @@
+"""The page by thumb and on the desktop (issue 19), measured in headless Chromium.
+
+- On a phone, upright (390 × 844) and sideways (844 × 390), in both languages: every
+  visible target (buttons, cards, links, inputs, places that act) is at least 44 × 44
+  CSS px and no text is under 12 px, on the table, with the menu open and after the end;
+  no card covers a label; the menu is opaque; the cards use the screen's height; the
+  header sideways is one button high; the end banner never covers the table.
+- The end panel scrolls as one and shows the whole story, on phones and at 200 % zoom
+  (a 1280 × 800 screen at 200 % is 640 × 400 CSS px at two device pixels each).
+- The history is a list that fits the dialog's width on a phone and at 200 % zoom.
+- Advance is a button; Finish is disabled where it does nothing; Restart asks first.
+- On the desktop (1280 × 800, 1440 × 900) the header stands on one row in both
+  languages; import messages are shown above the dialog's backdrop, and the imported
+  game opens from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import close, new_page, require_browser, settle, state, wait_js
+
+from firstlast.engine import Game
+
+require_browser()
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+DEAL_RESERVE = 6  # the reserve's cards and the privileged F8 can be pressed at once
+DEAL_LOST = 1  # P1 waits 17 turns for a queen
+
+UPRIGHT = {"width": 390, "height": 844}
+SIDEWAYS = {"width": 844, "height": 390}
+ZOOM_200 = {"width": 640, "height": 400}  # 1280 × 800 at 200 %
+
+# Every target shown and every text shown, measured as the player sees them: a target's
+# box (what a finger must hit), a text's size in CSS px (SVG text scaled by its drawing).
+MEASURE = r"""() => {
+  const seen = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return false;
+    if (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight) return false;
+    if (el.closest('[inert], .sr-only, [aria-hidden="true"] .svg-defs')) return false;
+    return getComputedStyle(el).visibility !== 'hidden' && el.checkVisibility({ opacityProperty: false });
+  };
+  const name = (el) => el.id || el.dataset.place
+    || (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30) || el.className;
+  const targets = [];
+  const sel = 'button, a[href], input, select, textarea, summary, [role=button], [role=tab],'
+    + ' [tabindex]:not([tabindex="-1"]), .card.source, .card.pressable';
+  for (const el of document.querySelectorAll(sel)) {
+    if (!seen(el)) continue;
+    // A file input is drawn by its label (the button the player sees).
+    const box = (el.matches('input[type=file]') ? el.parentElement : el).getBoundingClientRect();
+    targets.push({ name: name(el), w: box.width, h: box.height });
+  }
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || !n.textContent.trim() || !seen(el) || el.closest('.svg-defs, script, style')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    let px = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest('svg');
+    if (svg && svg.getScreenCTM()) px *= Math.abs(svg.getScreenCTM().d);
+    texts.push({ text: n.textContent.trim().slice(0, 30), px });
+  }
+  // The empty places' names are drawn by CSS (::after).
+  for (const slot of document.querySelectorAll('#board .slot')) {
+    const after = getComputedStyle(slot, '::after');
+    if (after.content && !['none', 'normal'].includes(after.content) && seen(slot)) {
+      texts.push({ text: `${slot.dataset.place}::after`, px: parseFloat(after.fontSize) });
+    }
+  }
+  return { targets, texts };
+}"""
+
+# A label under or on a place (a reserve key number, a pile's pill, a count, the
+# privileged mark) that a card or another place covers: the element at its centre.
+COVERED = r"""() => {
+  const out = [];
+  for (const el of document.querySelectorAll('#board .key, #board .pill, #board .stock-count, #board .tag')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || getComputedStyle(el).display === 'none') continue;
+    const y = r.top + r.height / 2;  // rounded chips: their ends' corners are not theirs
+    const inset = Math.min(r.height / 2, r.width / 4);
+    for (const x of [r.left + r.width / 2, r.left + inset, r.right - inset]) {
+      const top = document.elementFromPoint(x, y);
+      if (top && !el.contains(top) && top !== el) {
+        out.push(`${el.className} of ${el.parentElement.dataset.place} under ${top.className || top.tagName}`);
+        break;
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def phone(browser: Any, server: str, lang: str, viewport: dict[str, int], **opts: Any) -> Any:
+    return new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", viewport=viewport,
+                    device_scale_factor=opts.pop("device_scale_factor", 2), has_touch=True, is_mobile=True, **opts)
+
+
+def open_deal(pg: Any, deal: int, lang: str) -> None:
+    """Deal ``deal`` from its link (the phone's deal dialog is in the menu), in ``lang``."""
+    pg.goto(pg.base_url + f"?speed=0&deal={deal}&variant=r3&lang={lang}")
+    wait_js(pg, f"window.firstlast && window.firstlast.state && window.firstlast.state.deal === '{deal}'"
+                " && !window.firstlast.busy && document.body.classList.contains('ready')")
+    pg.wait_for_timeout(100)  # the toolbar's and the table's fit after the last resize
+
+
+def finish(pg: Any) -> None:
+    """Finish the game by the Finish button (in the menu where there is one)."""
+    if pg.locator("#b-more").is_visible():
+        pg.click("#b-more")
+    pg.click("#b-finish")
+    pg.locator("#ending.show").wait_for()
+
+
+def measure(pg: Any, where: str, texts: bool = True) -> None:
+    """Every target shown at least 44 × 44 px, every text at least 12 px (``texts``)."""
+    m = pg.evaluate(MEASURE)
+    assert m["targets"], where
+    small = [t for t in m["targets"] if t["w"] < 44 - 0.01 or t["h"] < 44 - 0.01]
+    assert not small, f"{where}: targets under 44 × 44 px: {small}"
+    tiny = [t for t in m["texts"] if texts and t["px"] < 12 - 0.01]
+    assert not tiny, f"{where}: text under 12 px: {tiny}"
+
+
+@pytest.fixture
+def desk(browser: Any, server: str) -> Iterator[Any]:
+    pg = new_page(browser, server, viewport={"width": 1280, "height": 800})
+    yield pg
+    close(pg)
+
+
+# ---------------------------------------------------------------------------- phones
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("viewport", [UPRIGHT, SIDEWAYS], ids=["upright", "sideways"])
+def test_phone_targets_texts_and_labels(browser: Any, server: str, lang: str, viewport: dict[str, int]) -> None:
+    """Measured on the table (mid-deal: reserve cards and F8 pressable), with the menu
+    open, and after the end (the banner); no label covered; the menu opaque; the cards
+    large; sideways, a header one button high; the banner clear of the table."""
+    pg = phone(browser, server, lang, viewport)
+    open_deal(pg, DEAL_RESERVE, lang)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    # The places that act here are large enough to hit, the cards with them.
+    for place in ("R1", "R4", "F8", "stock"):
+        box = pg.locator(f'.slot[data-place="{place}"]').bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (place, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        assert box["y"] + box["height"] <= viewport["height"]
+    measure(pg, "table")
+    assert pg.evaluate(COVERED) == []
+    # Advance is a button in the main row, with its label.
+    assert pg.locator("#b-advance").is_visible()
+    assert pg.evaluate("document.getElementById('b-advance').parentElement.classList.contains('tools')")
+    if viewport is UPRIGHT:
+        # The cards take the screen's height: 41 × 57 px with eight columns across.
+        assert pg.locator('.slot[data-place="R1"]').bounding_box()["width"] >= 52
+    else:
+        # A header one button high (with the status bar it took ~175 px, in Russian).
+        assert pg.locator("#topbar").bounding_box()["height"] <= 60
+        assert pg.locator("#table").bounding_box()["y"] <= 125
+    # The menu: opaque, every item as large.
+    pg.click("#b-more")
+    pg.locator("#more").wait_for()
+    bg = pg.evaluate("getComputedStyle(document.getElementById('more')).backgroundColor")
+    assert bg.startswith("rgb(") or bg.endswith(", 1)"), f"the menu is see-through: {bg}"
+    measure(pg, "menu open")
+    menu = pg.locator("#more").bounding_box()
+    assert menu["y"] + menu["height"] <= viewport["height"] and menu["x"] >= 0
+    pg.keyboard.press("Escape")
+    # After the end: the end panel, then the banner over nothing of the table.
+    finish(pg)
+    pg.wait_for_timeout(300)
+    measure(pg, "end panel", texts=False)  # its chart's words are the story's (story.js sizes them)
+    pg.click("#end-close")
+    banner = pg.locator("#end-banner")
+    banner.wait_for()
+    measure(pg, "end banner")
+    b = banner.bounding_box()
+    board = pg.locator("#board").bounding_box()
+    assert b["y"] + b["height"] <= board["y"] + 1, f"the banner covers the table: {b} over {board}"
+    assert pg.evaluate(COVERED) == []
+    close(pg)
+
+
+@pytest.mark.parametrize(("lang", "viewport", "scale"), [
+    ("en", UPRIGHT, 2), ("ru", SIDEWAYS, 2), ("en", ZOOM_200, 2), ("ru", ZOOM_200, 2),
+], ids=["en-upright", "ru-sideways", "en-zoom200", "ru-zoom200"])
+def test_end_panel_scrolls_and_shows_the_whole_story(browser: Any, server: str, lang: str, viewport: dict[str, int],
+                                                     scale: int) -> None:
+    """The end panel fits the screen and scrolls as one: its last story line and its
+    buttons come into view (the story box used to be cut, the panel unscrollable)."""
+    pg = phone(browser, server, lang, viewport, device_scale_factor=scale)
+    open_deal(pg, DEAL_LOST, lang)
+    finish(pg)
+    wait_js(pg, "document.querySelector('#end-story').dataset.state === 'ready'", timeout=90_000)
+    pg.wait_for_timeout(450)  # the panel's scale-in
+    panel = pg.locator(".end-panel")
+    box = panel.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] + 1, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, box
+    overflow = pg.evaluate("(() => { const p = document.querySelector('.end-panel');"
+                           " return [p.scrollHeight, p.clientHeight, getComputedStyle(p).overflowY]; })()")
+    assert overflow[0] > overflow[1] and overflow[2] in ("auto", "scroll"), overflow
+    # No box inside scrolls on its own: one scroll shows it all.
+    inner = pg.evaluate("[...document.querySelectorAll('.end-panel *')].filter(e => e.scrollHeight > e.clientHeight + 1"
+                        " && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).map(e => e.className)")
+    assert inner == [], inner
+    panel.hover()
+    for _ in range(40):
+        pg.mouse.wheel(0, 300)
+    wait_js(pg, "(() => { const p = document.querySelector('.end-panel');"
+                " return p.scrollTop + p.clientHeight >= p.scrollHeight - 1; })()")
+    view = panel.bounding_box()
+    for sel in ("#end-story li", "#end-close", "#end-next"):
+        r = pg.locator(sel).last.bounding_box()
+        assert r and r["y"] >= view["y"] - 1 and r["y"] + r["height"] <= view["y"] + view["height"] + 1, (sel, r, view)
+    close(pg)
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("ru", UPRIGHT), ("en", ZOOM_200)], ids=["phone", "zoom200"])
+def test_history_is_a_list_that_fits(browser: Any, server: str, lang: str, viewport: dict[str, int]) -> None:
+    pg = phone(browser, server, lang, viewport)
+    open_deal(pg, DEAL_LOST, lang)
+    finish(pg)
+    pg.click("#end-close")
+    pg.click("#b-more")
+    pg.click("#b-stats")
+    pg.locator("#st-history tbody tr").first.wait_for()
+    history = pg.locator("#st-history")
+    width = pg.evaluate("(() => { const h = document.getElementById('st-history');"
+                        " return [h.scrollWidth, h.clientWidth]; })()")
+    assert width[0] <= width[1], f"the history is wider than its box: {width}"
+    row = pg.locator("#st-history tbody tr").first.bounding_box()
+    assert row["x"] >= history.bounding_box()["x"] - 1
+    assert row["x"] + row["width"] <= history.bounding_box()["x"] + history.bounding_box()["width"] + 1
+    for sel in ("#st-history button.replay", "#st-history button.export"):
+        box = pg.locator(sel).first.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (sel, box)
+    close(pg)
+
+
+# ---------------------------------------------------------------------------- the desktop
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("size", [(1280, 800), (1440, 900)], ids=["1280", "1440"])
+def test_desktop_header_stands_on_one_row(browser: Any, server: str, lang: str, size: tuple[int, int]) -> None:
+    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US",
+                  viewport={"width": size[0], "height": size[1]})
+    open_deal(pg, DEAL_RESERVE, lang)
+    rows = pg.evaluate("""[...document.querySelectorAll('#topbar .brand, #topbar .tools button, #topbar .speed-pick')]
+        .map(e => e.getBoundingClientRect()).filter(r => r.width > 0)
+        .map(r => [r.top, r.bottom])""")
+    lowest_top = max(top for top, _ in rows)
+    highest_bottom = min(bottom for _, bottom in rows)
+    assert lowest_top < highest_bottom, f"the header wraps: {rows}"
+    assert pg.locator("#topbar").bounding_box()["height"] < 70
+    # Every button still has its name; the main ones keep their words where they fit.
+    for b in pg.locator("#topbar .tools button").all():
+        assert b.get_attribute("aria-label"), b.get_attribute("id")
+    # The Auto ↔ Pause label and a language switch keep it on one row.
+    pg.click("#b-lang")
+    wait_js(pg, f"document.documentElement.lang !== '{lang}'")
+    pg.wait_for_timeout(100)
+    rows = pg.evaluate("""[...document.querySelectorAll('#topbar .brand, #topbar .tools button, #topbar .speed-pick')]
+        .map(e => e.getBoundingClientRect()).filter(r => r.width > 0).map(r => [r.top, r.bottom])""")
+    assert max(t for t, _ in rows) < min(b for _, b in rows), f"the header wraps after the switch: {rows}"
+    close(pg)
+
+
+def test_advance_finish_and_restart(desk: Any) -> None:
+    """Advance is a button (it was only the F key); Restart asks first, as New does;
+    Finish is disabled after the end and in a replay."""
+    open_deal(desk, DEAL_LOST, "en")
+    advance = desk.locator("#b-advance")
+    assert advance.is_visible() and advance.is_enabled()
+    advance.click()
+    wait_js(desk, "window.firstlast.state.moves > 0 && !window.firstlast.busy")
+    s = state(desk)
+    reference = Game(DEAL_LOST)
+    for _ in range(s["moves"]):
+        reference.step()
+    assert len(s["piles"][0]) == 1 or s["legal_moves"][0] != "turn"  # turned until a card fit
+    moves = s["moves"]
+    assert moves > 1
+    # Restart asks; Cancel keeps every move.
+    desk.click("#b-restart")
+    desk.locator("#dlg-confirm[open]").wait_for()
+    assert desk.locator("#dc-title").inner_text() == "Restart this deal?"
+    desk.click("#confirm-cancel")
+    desk.wait_for_timeout(200)
+    settle(desk)
+    assert state(desk)["moves"] == moves
+    desk.click("#b-restart")
+    desk.locator("#dlg-confirm[open]").wait_for()
+    desk.click("#confirm-ok")
+    wait_js(desk, "window.firstlast.state.moves === 0 && !window.firstlast.busy")
+    # New still asks in its own words.
+    desk.click("#b-step")
+    wait_js(desk, "window.firstlast.state.moves === 1 && !window.firstlast.busy")
+    desk.click("#b-new")
+    desk.locator("#dlg-confirm[open]").wait_for()
+    assert desk.locator("#dc-title").inner_text() == "Leave this game?"
+    desk.keyboard.press("Escape")
+    wait_js(desk, "!document.querySelector('dialog[open]')")
+    # After the end, Finish (and Advance) do nothing: disabled.
+    desk.click("#b-finish")
+    desk.locator("#ending.show").wait_for()
+    desk.click("#end-close")
+    assert desk.locator("#b-finish").is_disabled() and desk.locator("#b-advance").is_disabled()
+    close_game = state(desk)["id"]
+    # In a replay too.
+    desk.click("#b-stats")
+    desk.locator("#st-history button.replay").first.click()
+    wait_js(desk, "window.firstlast.replay && !window.firstlast.busy")
+    assert desk.locator("#b-finish").is_disabled() and desk.locator("#b-advance").is_disabled()
+    desk.click("#r-exit")
+    wait_js(desk, f"!window.firstlast.replay && window.firstlast.state.id === '{close_game}' && !window.firstlast.busy")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_import_is_said_above_the_backdrop_and_opens_the_game(browser: Any, server: str, lang: str) -> None:
+    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", viewport={"width": 1280, "height": 800})
+    open_deal(pg, DEAL_LOST, lang)
+    finish(pg)
+    pg.click("#end-close")
+    game = state(pg)
+    record = pg.request.get(f"{pg.base_url}api/games/{game['id']}/record").text()
+    pg.click("#b-stats")
+    pg.locator("#st-history tbody tr").first.wait_for()
+    # A bad record: the message is drawn in the dialog (the top layer), not under its backdrop.
+    pg.set_input_files("#import-file", files=[{"name": "bad.txt", "mimeType": "text/plain", "buffer": b"garbage\n"}])
+    pg.locator("#toast.show").wait_for()
+    assert pg.evaluate("!!document.getElementById('toast').closest('dialog[open]')")
+    box = pg.locator("#toast").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 800
+    # A good one: said beside the import button, its row marked, and opened from there.
+    good = {"name": "game.txt", "mimeType": "text/plain", "buffer": record.encode()}
+    pg.set_input_files("#import-file", files=[good])
+    note = pg.locator("#st-note")
+    note.locator("button").wait_for()
+    assert f"{DEAL_LOST}" in note.inner_text() and "52/104" in note.inner_text()
+    nb = note.bounding_box()
+    centre = pg.evaluate(f"document.elementFromPoint({nb['x'] + nb['width'] / 2}, {nb['y'] + nb['height'] / 2})"
+                         "?.closest('#st-note') !== null")
+    assert centre, "the import's note is hidden"
+    assert pg.locator("#st-history tr.fresh").count() == 1
+    note.locator("button").click()
+    wait_js(pg, "window.firstlast.replay && !window.firstlast.busy")
+    assert state(pg)["deal"] == str(DEAL_LOST) and state(pg)["id"] != game["id"]
+    assert not pg.locator("#dlg-stats").is_visible()
+    close(pg)
