@@ -69,11 +69,11 @@ def test_russian_layout_letters_play_and_h_hints(store: GameStore) -> None:
         await pilot.press("г")  # u: undo
         assert len(screen.session.game) == 1
         await pilot.press("h")
-        assert status(screen) == "Hint: turn a card from the stock"
+        assert status(screen) == "Hint: turn the stock (nothing fits: pile 1, 0 of 13, needs a queen)"
         await pilot.press("Д")  # L: Russian
         await pilot.pause()
         await pilot.press("р")  # h: the hint, in Russian
-        assert status(screen) == "Подсказка: открыть карту из колоды"
+        assert status(screen).startswith("Подсказка: откройте карту из колоды")
         assert len(screen.session.game) == 1  # a hint moves nothing
 
     run(app, script)
@@ -89,21 +89,21 @@ def test_the_table_in_words_and_a_piles_review(store: GameStore) -> None:
         await pilot.pause()
         assert isinstance(pilot.app.screen, WordsDialog)
         text = screen_text(pilot)
-        assert "Pile 1 is being built" in text and "needs an ace" in text
+        assert "Building pile 1, 2 of 13, needs an ace." in text
         assert "Step" not in text.splitlines()[-1]  # the dialog's own keys, not the table's
         await pilot.press("1")
         await pilot.pause()
-        assert "Pile 1, 2 cards, bottom up: queen of clubs, king of hearts." in screen_text(pilot)
+        assert "pile 1, 2 of 13, bottom to top: queen of clubs; king of hearts." in screen_text(pilot)
         await pilot.press("w")
         await pilot.pause()
-        assert "The waste, 27 cards, top down: ten of hearts" in screen_text(pilot)
+        assert "waste: 27 cards, top down: ten of hearts" in screen_text(pilot)
         await pilot.press("escape")
         await pilot.pause()
         assert pilot.app.screen is screen
-        assert status(screen).startswith("The waste, 27 cards")
+        assert status(screen).startswith("waste: 27 cards, top down")
         await pilot.press("x", "1")  # x asks which pile
         await pilot.pause()
-        assert "Pile 1, 2 cards" in screen_text(pilot)
+        assert "pile 1, 2 of 13" in screen_text(pilot)
         await pilot.press("escape")
 
     run(app, script)

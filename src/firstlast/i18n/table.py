@@ -1,90 +1,154 @@
-"""The table in words, for the ear: the hint, the table's summary and a pile's review.
+"""The table in words, for the ear: the hint, the table's summary and a place's review.
 
-One implementation for every face: the terminal says these in its status line and the
-page announces them (the server sends them with the game's state), so a player hears
-the same sentences in either. Everything said is read from the engine's ``Position``
-(``forced_move``, ``active``, ``need``…); nothing here decides a rule.
+The same sentences as the page's (``web/static/js/words.js``, from the same catalog keys:
+``say.*``, ``aria.*``), so a player hears the same words in the terminal and in the
+browser; tests/i18n/test_table_words.py runs both on the same positions and compares.
+Everything said is read from the engine's ``Position`` (``forced_move``, ``active``,
+``need``…); nothing here decides a rule.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
+from ..engine.cards import SUIT_CHARS, Card
 from ..engine.places import FIRST, PILES, RESERVE, WASTE
 from ..engine.position import Position
-from . import card_name, ordinal, place_name, plural, rank_name, t
+from . import card_name, place_name, plural, rank_name, t
 
-__all__ = ["REVIEW_PLACES", "hint_text", "pile_review", "table_summary"]
+__all__ = ["REVIEW_PLACES", "Verbosity", "hint_text", "pile_review", "table_summary"]
 
-#: The places a review can look into: the eight piles and the waste.
-REVIEW_PLACES: Final = (*PILES, WASTE)
+Verbosity = Literal["brief", "full"]
+
+#: The places a player can look into, in the order the review offers them.
+REVIEW_PLACES: Final = (*PILES, WASTE, "rows")
 
 
-def hint_text(pos: Position, lang: str) -> str:
+def _object(card: Card, lang: str) -> str:
+    """A card as the object of a verb ("play the king of hearts"; Russian: the accusative)."""
+    return t(lang, "card", rank=rank_name(card.rank, lang, "acc"), suit=t(lang, f"suit.{SUIT_CHARS[card.suit]}"))
+
+
+def _period(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+def redeals_left_text(left: int | None, lang: str) -> str:
+    """"3 redeals left", "1 redeal left", "no redeals left"; empty when unlimited."""
+    if left is None:
+        return ""
+    if left in (0, 1):
+        return t(lang, f"redeals_left_{left}")
+    return t(lang, "redeals_left", n=left)
+
+
+def _pile_words(pos: Position, lang: str) -> str:
+    """The active pile: "pile 3, 5 of 13, needs a seven", or that all are done."""
+    k = pos.active
+    if k is None or pos.need is None:
+        return t(lang, "say.summary.done")
+    name = place_name(PILES[k], lang)
+    n = len(pos.piles[k])
+    first = pos.first[k]
+    if n == 12 and first is not None:
+        return t(lang, "aria.pile.base", pile=name, card=card_name(first, lang))
+    return t(lang, "aria.pile.needs", pile=name, n=n, rank=rank_name(pos.need, lang, article=True))
+
+
+def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
     """The forced line's next move as advice: "Hint: play the king of hearts from
-    reserve 2 onto pile 1"; a turn never names the card it will show."""
+    reserve 2 onto pile 1"; a turn never names the card it will show (``full``: and why
+    it is a turn)."""
     move = pos.forced_move()
-    if move is None:
-        return t(lang, "hint.say.none")
+    if pos.status != "playing" or move is None:
+        return t(lang, "say.hint.none")
     if move.kind == "turn":
-        return t(lang, "hint.say.turn")
+        if verbosity == "full" and pos.active is not None:
+            return t(lang, "say.hint.turn.why", pile=_pile_words(pos, lang))
+        return t(lang, "say.hint.turn")
     if move.kind == "redeal":
-        return t(lang, "hint.say.redeal")
-    _, movements = pos.apply(move)
-    first = movements[0]
-    return t(lang, "hint.say.play", card=card_name(first.card, lang, "acc"),
-             **{"from": place_name(first.source, lang, "from"), "onto": place_name(first.target, lang, "onto")})
+        return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang)
+                 or t(lang, "say.summary.unlimited"))
+    source = str(move.source)
+    card = pos.waste[-1] if source in (WASTE, "W") and pos.waste else pos.card_at(move.source) if move.source else None
+    k = pos.active
+    if card is None or k is None:
+        return t(lang, "say.hint.turn")
+    return t(lang, "say.hint.play", card=_object(card, lang), **{"from": place_name(source, lang, "from"),
+                                                                  "onto": place_name(PILES[k], lang, "onto")})
 
 
-def _sightings(pos: Position, rank: int, lang: str) -> list[str]:
-    """Where cards of ``rank`` lie face up: the reserve, the first row, the waste (how
-    deep from its top)."""
-    seen: list[str] = []
-    for place, card in (*zip(RESERVE, pos.reserve, strict=True), *zip(FIRST, pos.first, strict=True)):
-        if card is not None and card.rank == rank:
-            seen.append(t(lang, "summary.seen.at", place=place_name(place, lang), card=card_name(card, lang)))
-    for depth, card in enumerate(reversed(pos.waste), start=1):
-        if card.rank == rank:
-            where = t(lang, "summary.seen.waste", nth=ordinal(depth, lang))
-            seen.append(t(lang, "summary.seen.at", place=where, card=card_name(card, lang)))
-    return seen
+def _copies(pos: Position, rank: int, lang: str) -> tuple[list[str], int, int]:
+    """Where the copies of ``rank`` can be seen (the reserve, the first row, the waste
+    counted from its top), how many are on the piles, how many in the stock (two decks:
+    eight copies; what is not face up is in the stock)."""
+    places: list[str] = []
+    for row, cards in ((RESERVE, pos.reserve), (FIRST, pos.first)):
+        for place, c in zip(row, cards, strict=True):
+            if c is not None and c.rank == rank:
+                places.append(t(lang, "say.summary.at", place=place_name(place, lang), card=card_name(c, lang)))
+    for depth, c in enumerate(reversed(pos.waste), start=1):
+        if c.rank == rank:
+            places.append(t(lang, "say.summary.waste.top", card=card_name(c, lang)) if depth == 1
+                          else t(lang, "say.summary.waste.depth", n=depth, card=card_name(c, lang)))
+    piles = sum(1 for p in pos.piles for c in p if c.rank == rank)
+    return places, piles, max(0, 8 - len(places) - piles)
 
 
-def table_summary(pos: Position, lang: str) -> str:
-    """The whole table in a few sentences: the pile being built and the rank it needs,
-    where copies of that rank lie in sight, the stock and waste counts, redeals left."""
-    parts: list[str] = []
-    status = pos.status
-    if status == "won":
-        parts.append(t(lang, "summary.won"))
-    elif status == "lost":
-        parts.append(t(lang, "summary.lost", score=pos.score))
-    k, need = pos.active, pos.need
-    if k is not None and need is not None:
-        base = pos.first[k]
-        parts.append(t(lang, "summary.building", pile=k + 1, n=len(pos.piles[k]),
-                       base=card_name(base, lang) if base is not None else "—",
-                       rank=rank_name(need, lang, article=True)))
-        seen = _sightings(pos, need, lang)
-        parts.append(t(lang, "summary.seen", places="; ".join(seen)) if seen else t(lang, "summary.seen.none"))
-    parts.append(t(lang, "summary.counts", stock=len(pos.stock), waste=len(pos.waste), score=pos.score))
-    left = pos.redeals_left
-    parts.append(t(lang, "summary.redeals.unlimited") if left is None else plural(lang, "summary.redeals", left))
-    return " ".join(parts)
+def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
+    """The table in a few sentences: the pile being built and the rank it needs, where
+    the copies of that rank can be seen, the stock and the waste, the redeals left;
+    ``full`` adds where the other copies are and the other piles."""
+    out: list[str] = []
+    if pos.status != "playing":
+        out.append(t(lang, "won_title" if pos.status == "won" else "lost_title"))
+    k = pos.active
+    if k is None:
+        out.append(t(lang, "say.summary.done"))
+    else:
+        out.append(t(lang, "say.summary.building", pile=_pile_words(pos, lang)))
+        first = pos.first[k]
+        if not (len(pos.piles[k]) == 12 and first is not None) and pos.need:
+            places, piles, stock = _copies(pos, pos.need, lang)
+            ranks = rank_name(pos.need, lang, "pl")
+            out.append(t(lang, "say.summary.where", ranks=ranks, places=t(lang, "say.summary.join").join(places))
+                       if places else t(lang, "say.summary.where.none", ranks=ranks))
+            if verbosity == "full":
+                out.append(t(lang, "say.summary.elsewhere", piles=piles, stock=stock))
+    out.append(t(lang, "say.summary.counts", stock=plural(lang, "aria.stock", len(pos.stock)),
+                 waste=plural(lang, "aria.waste", len(pos.waste))))
+    out.append(redeals_left_text(pos.redeals_left, lang) or t(lang, "say.summary.unlimited"))
+    if verbosity == "full":
+        others = [t(lang, "aria.pile.done" if len(p) == 13 else "aria.pile.count", pile=place_name(PILES[i], lang),
+                    n=len(p)) for i, p in enumerate(pos.piles) if i != k and p]
+        if others:
+            out.append(t(lang, "say.summary.others", piles=t(lang, "say.summary.join").join(others)))
+    return " ".join(_period(x) for x in out)
 
 
 def pile_review(pos: Position, place: str, lang: str) -> str:
-    """The cards of pile ``P1``…``P8`` in order, bottom up, or of the waste, top down."""
-    if place == WASTE:
-        cards = list(reversed(pos.waste))
-        if not cards:
-            return t(lang, "review.waste.empty")
-        return plural(lang, "review.waste", len(cards), cards=", ".join(card_name(c, lang) for c in cards))
-    if place not in PILES:
-        raise ValueError(f"no review of {place!r} (expected P1–P8 or waste)")
-    pile = pos.piles[PILES.index(place)]
-    n = place[1]
-    if not pile:
-        return t(lang, "review.pile.empty", pile=n)
-    return plural(lang, "review.pile", len(pile), pile=n, cards=", ".join(card_name(c, lang) for c in pile))
-
+    """A place's cards in order, as one sentence: a pile bottom to top, the waste top
+    down, ``rows`` the first row and the reserve card by card."""
+    join = t(lang, "say.summary.join")
+    if place in PILES:
+        pile = pos.piles[PILES.index(place)]
+        name = place_name(place, lang)
+        title = (t(lang, "say.review.pile.empty", pile=name) if not pile
+                 else t(lang, "say.review.pile", pile=name, n=len(pile)))
+        cards = [card_name(c, lang) for c in pile]
+    elif place in (WASTE, "W"):
+        cards = [card_name(c, lang) for c in reversed(pos.waste)]
+        title = (t(lang, "say.review.waste", count=plural(lang, "aria.waste", len(cards))) if cards
+                 else t(lang, "say.review.waste.empty"))
+    elif place == "rows":
+        title = t(lang, "say.review.rows")
+        cards = [t(lang, "aria.place.card", place=place_name(f, lang),
+                   card=card_name(c, lang) if c is not None else t(lang, "say.review.gone"))
+                 for f, c in zip(FIRST, pos.first, strict=True)]
+        cards += [t(lang, "aria.place.card", place=place_name(r, lang), card=card_name(c, lang)) if c is not None
+                  else t(lang, "aria.place.empty", place=place_name(r, lang)) for r, c in zip(RESERVE, pos.reserve,
+                                                                                            strict=True)]
+    else:
+        raise ValueError(f"no review of {place!r} (expected P1–P8, waste or rows)")
+    return f"{title}: {join.join(cards)}." if cards else f"{title}."

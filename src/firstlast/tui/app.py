@@ -565,12 +565,12 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         """Say the forced line's next move in words (``i18n.table.hint_text``, the
         words the page says too); the card is framed on the table as playable."""
-        self.say(hint_text(self.pos, self.lang))
+        self.say(hint_text(self.pos, self.lang, self.session.settings().verbosity))
 
     def action_summary(self) -> None:
         """The whole table in words (``i18n.table.table_summary``); 1–8 and w then
         read a pile or the waste."""
-        text = table_summary(self.pos, self.lang)
+        text = table_summary(self.pos, self.lang, self.session.settings().verbosity)
         self.say(text)
         self.app.push_screen(WordsDialog(self.pos, self.lang, text), self._reviewed)
 

@@ -18,9 +18,9 @@ from textual.widgets import Button, Input, Label, OptionList, Static, Switch
 from textual.widgets.option_list import Option
 
 from ..engine import Position, Variant
-from ..engine.places import PILES, WASTE
+from ..engine.places import WASTE
 from ..i18n import book_text, describe_variant, percent_number, plural, t
-from ..i18n.table import pile_review
+from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
 from ..play.settings import parse_redeals
@@ -478,6 +478,7 @@ class WordsDialog(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *[binding(str(i), f"review('P{i}')", "tui.binding.review") for i in range(1, 9)],
         binding("w,ц", f"review('{WASTE}')", "tui.binding.waste"),
+        binding("r,к", "review('rows')", "tui.binding.rows"),
         binding("escape,enter,q,й", "close", "tui.binding.back"),
     ]
 
@@ -491,10 +492,10 @@ class WordsDialog(ModalScreen[str | None]):
             yield Label(t(self.lang, "tui.words.prompt"))
             yield Static(self.text or "", id="words")
         yield KeyBar((BarKey("1–8", "tui.binding.review"), BarKey("w", "tui.binding.waste"),
-                      BarKey("Esc", "tui.binding.back")), self.lang)
+                      BarKey("r", "tui.binding.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
 
     def action_review(self, place: str) -> None:
-        if place not in (*PILES, WASTE):
+        if place not in REVIEW_PLACES:
             return
         self.text = pile_review(self.pos, place, self.lang)
         self.query_one("#words", Static).update(self.text)

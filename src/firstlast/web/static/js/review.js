@@ -5,6 +5,8 @@
 // are words.js's, from the server's state.
 
 import { placeName, t } from "./i18n.js";
+import { KEYMAP } from "./keymap.js";
+import { keyName } from "./keyname.js";
 import { verbosity } from "./live.js";
 import { $, $dialog, announce, app } from "./store.js";
 import { arrowTabs, selectTab } from "./tabs.js";
@@ -86,8 +88,10 @@ export function openReview(place = "summary") {
     // As on the table: 1 … 8 a pile, W the waste, E the summary.
     dlg.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const k = e.key.toLowerCase();
-      const id = /^[1-8]$/.test(k) ? `P${k}` : k === "w" || k === "ц" ? "waste" : k === "e" || k === "у" ? "summary" : null;
+      // The table's keys, either layout, from the one table of keys (keymap.js).
+      const k = keyName(e);
+      const action = KEYMAP[k];
+      const id = action === "reserve" ? `P${k}` : action === "waste" ? "waste" : action === "summary" ? "summary" : null;
       if (!id) return;
       e.preventDefault();
       const tab = /** @type {HTMLElement | null} */ ($("#rv-tabs").querySelector(`[data-place="${id}"]`));

@@ -1,0 +1,67 @@
+"""The page's keys in Chromium, from the one table of keys (play/actions.py, generated into
+keymap.js): the Russian layout's letters play as the Latin ones, the keys the faces once
+disagreed on mean what they mean in the terminal (h hint, ? help, l unfinished games,
+Shift+L language, r redo), and the help's keys tab lists the table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser import close, new_page, open_table, require_browser, settle, state, wait_js
+
+from firstlast.play.actions import actions_for
+
+require_browser()
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    pg = new_page(browser, server)
+    yield pg
+    close(pg)
+
+
+def press(pg: Any, key: str, shift: bool = False) -> None:
+    """A key the US keyboard Playwright drives has not (a Russian letter), as the browser
+    reports it: a keydown with that ``key``."""
+    init = f"{{key: {key!r}, shiftKey: {str(shift).lower()}, bubbles: true, cancelable: true}}"
+    pg.evaluate(f"document.body.dispatchEvent(new KeyboardEvent('keydown', {init}))")
+
+
+def test_the_table_of_keys_on_the_page(page: Any) -> None:
+    pg = page
+    open_table(pg, speed=0)
+    moves = state(pg)["moves"]
+    press(pg, "е")  # t on the Russian layout: turn (or, where a card fits, refused)
+    settle(pg)
+    press(pg, "ы")  # s: step
+    settle(pg)
+    after = state(pg)["moves"]
+    assert after > moves
+    press(pg, "г")  # u: undo
+    settle(pg)
+    assert state(pg)["moves"] == after - 1
+    pg.keyboard.press("r")  # r: redo, as in the terminal
+    settle(pg)
+    assert state(pg)["moves"] == after
+    pg.keyboard.press("h")  # the hint, in both faces
+    wait_js(pg, "document.querySelector('#b-hint').getAttribute('aria-pressed') === 'true'")
+    pg.keyboard.press("l")  # the unfinished games (Statistics), not the language
+    wait_js(pg, "document.querySelector('#dlg-stats').open")
+    assert pg.evaluate("document.documentElement.lang") == "en"
+    pg.keyboard.press("Escape")
+    wait_js(pg, "!document.querySelector('dialog[open]')")
+    press(pg, "Д", shift=True)  # L on the Russian layout: the language
+    wait_js(pg, "document.documentElement.lang === 'ru'")
+    pg.keyboard.press("?")
+    wait_js(pg, "document.querySelector('#dlg-help').open")
+    pg.click('#dlg-help [data-tab="keys"]')
+    wait_js(pg, "document.querySelectorAll('#help-body table.keys tr').length > 0")
+    rows = pg.locator("#help-body table.keys tr").count()
+    assert rows == len(actions_for("page"))
+    keys = pg.locator("#help-body table.keys th").all_inner_texts()
+    assert "h (р)" in keys and "L (Д)" in keys and "t (е), Пробел" in keys, keys
