@@ -132,6 +132,26 @@ def measure(pg: Any, where: str, texts: bool = True) -> None:
     assert not tiny, f"{where}: text under 12 px: {tiny}"
 
 
+# Every word of the charts drawn (in view or scrolled out of it): its size on the screen,
+# the font's size times the SVG's vertical scale (a chart drawn small scales its words down).
+CHART_TEXTS = r"""(sel) => [...document.querySelectorAll(`${sel} text`)].filter((el) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && el.checkVisibility();
+}).map((el) => {
+  const m = el.closest('svg').getScreenCTM();
+  const px = parseFloat(getComputedStyle(el).fontSize) * Math.hypot(m.c, m.d);
+  return { text: el.textContent.trim().slice(0, 30), px };
+})"""
+
+
+def chart_texts(pg: Any, sel: str, where: str) -> list[dict[str, Any]]:
+    """The words of the charts ``sel``, each asserted 12 px or more on the screen."""
+    texts: list[dict[str, Any]] = pg.evaluate(CHART_TEXTS, sel)
+    tiny = [t for t in texts if t["px"] < 12 - 0.01]
+    assert not tiny, f"{where}: chart words under 12 px: {tiny}"
+    return texts
+
+
 @pytest.fixture
 def desk(browser: Any, server: str) -> Iterator[Any]:
     pg = new_page(browser, server, viewport={"width": 1280, "height": 800})
@@ -179,7 +199,7 @@ def test_phone_targets_texts_and_labels(browser: Any, server: str, lang: str, vi
     # After the end: the end panel, then the banner over nothing of the table.
     finish(pg)
     pg.wait_for_timeout(300)
-    measure(pg, "end panel", texts=False)  # its chart's words are the story's (story.js sizes them)
+    measure(pg, "end panel")
     pg.click("#end-close")
     banner = pg.locator("#end-banner")
     banner.wait_for()
@@ -206,6 +226,38 @@ def test_phone_dialogs_targets_and_texts(browser: Any, server: str, lang: str, v
         measure(pg, dialog)
         pg.keyboard.press("Escape")
         wait_js(pg, "!document.querySelector('dialog[open]')")
+    close(pg)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("viewport", [UPRIGHT, SIDEWAYS], ids=["upright", "sideways"])
+def test_phone_charts_words_are_12px(browser: Any, server: str, lang: str, viewport: dict[str, int]) -> None:
+    """The story's chart on the end panel and beside a replay, and the score histogram in
+    the Statistics dialog: every word 12 px or more on the screen (they were 5–8 px)."""
+    pg = phone(browser, server, lang, viewport)
+    open_deal(pg, DEAL_LOST, lang)
+    finish(pg)
+    wait_js(pg, "document.querySelector('#end-story').dataset.state === 'ready'", timeout=90_000)
+    pg.wait_for_timeout(450)  # the panel's scale-in
+    words = chart_texts(pg, "#end-story svg.story-chart", "end panel")
+    assert len(words) >= 6, words  # the axes' words at least
+    assert pg.locator("#end-story svg.story-chart title").first.text_content()  # still named
+    game = pg.evaluate("window.firstlast.state.id")
+    pg.click("#end-close")
+    # The Statistics dialog: the lost game is in the histogram.
+    pg.click("#b-more")
+    pg.click("#b-stats")
+    pg.locator("#dlg-stats[open] svg.hist").wait_for()
+    words = chart_texts(pg, "#dlg-stats svg.hist", "statistics")
+    assert len(words) >= 14, words  # the bins' names at least
+    pg.keyboard.press("Escape")
+    wait_js(pg, "!document.querySelector('dialog[open]')")
+    # Beside a replay (sideways there is no room for it: the replay shows no chart).
+    pg.evaluate(f"import('/static/js/replay.js').then((m) => m.startReplay('{game}'))")
+    wait_js(pg, "window.firstlast.replay && !window.firstlast.busy")
+    wait_js(pg, "document.querySelector('#replay-story').dataset.state === 'ready'", timeout=90_000)
+    words = chart_texts(pg, "#replay-story svg.story-chart", "replay")
+    assert (len(words) >= 6) == (viewport is UPRIGHT), words
     close(pg)
 
 

@@ -10,7 +10,7 @@ globalThis.localStorage = /** @type {any} */ ({
 });
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
 
-const { CHART, labelBox, labelSize, moveAt, overlaps, placeLabels, scales, storySvg } =
+const { CHART, fittedSize, labelBox, labelSize, moveAt, overlaps, placeLabels, scales, storySvg } =
   await import("../../../src/firstlast/web/static/js/story.js");
 
 /** @param {number} move @param {number} pass @param {number} p @param {number} [w] */
@@ -121,7 +121,8 @@ test("labels never overlap: close moments and passes are placed apart or thinned
       { move: 180, first_move: 180, span: 1, pass: 4, before: 0.07, after: 0.04, change: -0.03, clear: true },
     ],
   };
-  for (const fontSize of [12, 21, 24]) {
+  // Up to the sizes a chart drawn small on a phone takes (12 px on the screen: story.fittedSize).
+  for (const fontSize of [12, 21, 24, 30]) {
     const drawn = boxes(storySvg(story, { fontSize }));
     assert.ok(drawn.some((d) => d.text === "move 159") || drawn.some((d) => d.text === "move 180"));
     // A moment near the start: its label clear of the axis's "50 %" too.
@@ -144,6 +145,11 @@ test("labels never overlap: close moments and passes are placed apart or thinned
     assert.deepEqual(boxes(storySvg(lost(), { fontSize })).filter((d) => d.cls === "pass-label").map((d) => d.text),
       ["pass 2", "pass 3"]);
   }
+  // Larger: a pass with no room for its words is named by its number, its words in its <title>.
+  const big = storySvg(story, { fontSize: 40 });
+  assert.deepEqual([...big.matchAll(/<g class="pass-mark"><title>([^<]*)<\/title>/g)].map((m) => m[1]), ["pass 2", "pass 3", "pass 4"]);
+  const late = { ...lost(), points: [point(0, 1, 0.25), point(280, 2, 0.1), point(290, 3, 0.05), { ...point(300, 3, 0, 0), certain: true }] };
+  assert.deepEqual(boxes(storySvg(late, { fontSize: 24 })).filter((d) => d.cls === "pass-label").map((d) => d.text), ["pass 2", "3"]);
   // At the default size all three moments are labelled.
   assert.deepEqual(boxes(storySvg(story)).filter((d) => /^move \d/.test(d.text)).map((d) => d.text),
     ["move 124", "move 159", "move 180"]);
@@ -159,4 +165,9 @@ test("placeLabels takes the first free spot and thins a label with none", () => 
   assert.equal(labelSize(640), 12);
   assert.equal(labelSize(350), 22);
   assert.equal(labelSize(0), 12);
+  // The chart's box, however it is scaled (by its width, or by a phone's max-height).
+  assert.equal(fittedSize(640, 230), 12);
+  assert.equal(fittedSize(340, 600), 23);
+  assert.equal(fittedSize(640, 101), 28);
+  assert.equal(fittedSize(0, 0), 12);
 });

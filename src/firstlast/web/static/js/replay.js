@@ -13,7 +13,7 @@ import { replayState, reversed } from "./model.js";
 import { animateMovements } from "./motion.js";
 import { enqueue } from "./queue.js";
 import { $, $input, announce, app } from "./store.js";
-import { moveAt, moveCursor, showStory } from "./story.js";
+import { geometryOf, moveAt, moveCursor, showStory } from "./story.js";
 import { hideEnding, render, toast } from "./view.js";
 
 /** Leave the game on the table for a replay of game ``id``. @param {string} id */
@@ -59,7 +59,7 @@ function storySection() {
       const m = svg.getScreenCTM();
       if (!m) return;
       const at = pt.matrixTransform(m.inverse());
-      const move = moveAt(at.x, app.replay.steps.length);
+      const move = moveAt(at.x, app.replay.steps.length, geometryOf(svg));
       app.replay.playing = false;
       enqueue(() => replayTo(move), true);
     });

@@ -47,8 +47,12 @@ function pct(x) {
 }
 
 /** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart.
- * @param {number[]} hist games by score */
-export function histogramSvg(hist) {
+ * Drawn at ``width`` CSS pixels (its units are pixels), so that its words are 12 px on
+ * the screen however narrow the dialog (a phone): the bins' names turn aslant where
+ * they do not fit across, and a count with no room above its bar is left to the bar's
+ * tooltip (its <title>), never drawn over its neighbour's.
+ * @param {number[]} hist games by score @param {number} [width] the width it is drawn at */
+export function histogramSvg(hist, width = 560) {
   const groups = [];
   for (let lo = 0; lo < 104; lo += 8) {
     const hi = Math.min(103, lo + 7);
@@ -60,9 +64,18 @@ export function histogramSvg(hist) {
   // Whole-number grid lines: the axis runs to a multiple of 4 steps.
   const step = Math.max(1, Math.ceil(Math.max(1, ...groups.map((g) => g.n)) / 4));
   const max = step * 4;
-  const w = 560, h = 200, padL = 34, padB = 34, padT = 14;
+  const FONT = 12; // px: the smallest text the page draws
+  const charW = FONT * 0.62; // the page's sans-serif digits, generously
+  const w = Math.max(240, Math.round(width));
+  const padL = Math.max(34, Math.ceil(String(max).length * charW) + 10);
   const bw = (w - padL - 8) / groups.length;
-  let out = `<svg class="hist" viewBox="0 0 ${w} ${h}" role="img" aria-label="${t("st_hist")}" xmlns="${SVG}">`;
+  // The longest bin name ("96–103") across, or aslant (at 45°) where it does not fit.
+  const across = 6 * charW <= bw - 2;
+  const padB = across ? 34 : Math.ceil(6 * charW * Math.SQRT1_2 + FONT) + 12;
+  const padT = 18;
+  const h = Math.max(200, padT + padB + 140);
+  let out = `<svg class="hist" viewBox="0 0 ${w} ${h}" role="img" aria-label="${t("st_hist")}" xmlns="${SVG}"` +
+    ` data-across="${across}">`;
   // Grid lines at quarters of the maximum.
   for (let q = 0; q <= 4; q++) {
     const y = padT + (h - padT - padB) * (1 - q / 4);
@@ -74,9 +87,15 @@ export function histogramSvg(hist) {
     const bh = ((h - padT - padB) * g.n) / max;
     const x = padL + i * bw + 3;
     const y = h - padB - bh;
+    const cx = Math.round((x + (bw - 6) / 2) * 10) / 10;
     out += `<rect x="${x}" y="${y}" width="${bw - 6}" height="${Math.max(0, bh)}" rx="3" class="${g.win ? "bar win" : "bar"}"><title>${g.label}: ${g.n}</title></rect>`;
-    if (g.n) out += `<text x="${x + (bw - 6) / 2}" y="${y - 4}" text-anchor="middle" class="count">${g.n}</text>`;
-    out += `<text x="${x + (bw - 6) / 2}" y="${h - padB + 14}" text-anchor="middle" class="axis small">${g.label}</text>`;
+    if (g.n && String(g.n).length * charW <= bw - 2) {
+      out += `<text x="${cx}" y="${y - 4}" text-anchor="middle" class="count">${g.n}</text>`;
+    }
+    const ly = h - padB + 16;
+    out += across
+      ? `<text x="${cx}" y="${ly}" text-anchor="middle" class="axis small">${g.label}</text>`
+      : `<text x="${cx + 4}" y="${ly - 6}" text-anchor="end" transform="rotate(-45 ${cx + 4} ${ly - 6})" class="axis small">${g.label}</text>`;
   });
   out += `</svg>`;
   return out;
@@ -98,7 +117,7 @@ function renderVariant() {
   ];
   body.innerHTML =
     `<div class="st-grid">${cells.map(([k, val]) => `<div class="st-cell"><span class="st-val">${val}</span><span class="st-key">${k}</span></div>`).join("")}</div>` +
-    `<h3>${t("st_hist")}</h3>${histogramSvg(v.score_histogram)}`;
+    `<h3>${t("st_hist")}</h3>${histogramSvg(v.score_histogram, body.clientWidth || 560)}`;
 }
 
 function renderTabs() {

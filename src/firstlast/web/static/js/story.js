@@ -68,6 +68,25 @@ export const ENGLISH_LABELS = {
 /** The chart's size in its own units (it scales to the width it is given). */
 export const CHART = { width: 640, height: 230, left: 58, right: 16, top: 22, bottom: 30 };
 
+/**
+ * The chart's frame for labels ``size`` units high: its margins grow with its words
+ * (drawn small, as on a phone, the words are large in the chart's units so that they are
+ * 12 px on the screen; "100 %" still fits beside the plot, "pass 2" above it).
+ * @typedef {typeof CHART} Geometry
+ * @param {number} size @returns {Geometry}
+ */
+export function chartGeometry(size) {
+  return {
+    ...CHART,
+    left: Math.max(CHART.left, Math.ceil(3.5 * size + 10)),
+    top: Math.max(CHART.top, Math.ceil(1.4 * size)),
+    bottom: Math.max(CHART.bottom, Math.ceil(1.6 * size)),
+  };
+}
+
+/** The frame a drawn chart was drawn with (its labels' size). @param {Element} svg */
+export const geometryOf = (svg) => chartGeometry(Number(svg.getAttribute("data-size")) || 12);
+
 /** @param {string} s */
 export const escapeXml = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -76,23 +95,24 @@ const r1 = (x) => String(Math.round(x * 10) / 10);
 
 /**
  * The chart's scales: x from the move number, y from a probability.
- * @param {number} moves @returns {{x: (move: number) => number, y: (p: number) => number}}
+ * @param {number} moves @param {Geometry} [g] the frame (chartGeometry)
+ * @returns {{x: (move: number) => number, y: (p: number) => number}}
  */
-export function scales(moves) {
-  const w = CHART.width - CHART.left - CHART.right;
-  const h = CHART.height - CHART.top - CHART.bottom;
+export function scales(moves, g = CHART) {
+  const w = g.width - g.left - g.right;
+  const h = g.height - g.top - g.bottom;
   const span = Math.max(1, moves);
   return {
-    x: (move) => CHART.left + (w * Math.max(0, Math.min(span, move))) / span,
-    y: (p) => CHART.top + h * (1 - Math.max(0, Math.min(1, p))),
+    x: (move) => g.left + (w * Math.max(0, Math.min(span, move))) / span,
+    y: (p) => g.top + h * (1 - Math.max(0, Math.min(1, p))),
   };
 }
 
 /** The move nearest to ``x`` (chart units) on a chart of ``moves`` moves.
- * @param {number} x @param {number} moves */
-export function moveAt(x, moves) {
-  const w = CHART.width - CHART.left - CHART.right;
-  return Math.max(0, Math.min(moves, Math.round(((x - CHART.left) / w) * Math.max(1, moves))));
+ * @param {number} x @param {number} moves @param {Geometry} [g] the frame (geometryOf) */
+export function moveAt(x, moves, g = CHART) {
+  const w = g.width - g.left - g.right;
+  return Math.max(0, Math.min(moves, Math.round(((x - g.left) / w) * Math.max(1, moves))));
 }
 
 /**
@@ -153,14 +173,15 @@ export function placeLabels(labels, bounds, obstacles = []) {
 export function storySvg(story, opts = {}) {
   const labels = opts.labels || ENGLISH_LABELS;
   const size = opts.fontSize || 12;
-  const { width: W, height: H, left: L, right: R, top: T, bottom: B } = CHART;
+  const g = chartGeometry(size);
+  const { width: W, height: H, left: L, right: R, top: T, bottom: B } = g;
   const pts = [...story.points].sort((a, b) => a.move - b.move);
   const moves = Math.max(story.moves, pts.length ? pts[pts.length - 1].move : 0);
-  const { x, y } = scales(moves);
+  const { x, y } = scales(moves, g);
   const out = [];
   const name = escapeXml(story.chart_name || "");
   out.push(`<svg class="story-chart" viewBox="0 0 ${W} ${H}" role="img"` +
-    ` data-status="${escapeXml(story.status)}" data-moves="${moves}"${opts.id ? ` id="${escapeXml(opts.id)}"` : ""}>`);
+    ` data-status="${escapeXml(story.status)}" data-moves="${moves}" data-size="${size}"${opts.id ? ` id="${escapeXml(opts.id)}"` : ""}>`);
   out.push(`<title>${name}</title>`);
   /** @param {string} cls @param {Spot} s @param {string} text @param {number} [sz] */
   const label = (cls, s, text, sz = size) =>
@@ -171,14 +192,15 @@ export function storySvg(story, opts = {}) {
   out.push(`<rect class="plot" x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}"/>`);
   for (const p of [0, 0.5, 1]) {
     out.push(`<line class="${p === 0.5 ? "half" : "grid"}" x1="${L}" x2="${W - R}" y1="${r1(y(p))}" y2="${r1(y(p))}"/>`);
-    // As large as the left margin allows ("100 %" fits in it).
+    // The left margin is as wide as "100 %" (chartGeometry).
     /** @type {Spot} */
-    const spot = { x: L - 6, y: y(p) + 4, anchor: "end" };
-    obstacles.push(labelBox(`${p * 100}\u00a0%`, Math.min(size, 14), spot));
-    out.push(label("axis", spot, `${p * 100}\u00a0%`, Math.min(size, 14)));
+    const spot = { x: L - 6, y: y(p) + size * 0.33, anchor: "end" };
+    obstacles.push(labelBox(`${p * 100}\u00a0%`, size, spot));
+    out.push(label("axis", spot, `${p * 100}\u00a0%`));
   }
+  const ay = H - Math.max(10, Math.round(size * 0.4));
   /** @type {Spot[]} */
-  const axis = [{ x: L, y: H - 10, anchor: "start" }, { x: W - R, y: H - 10, anchor: "end" }, { x: (L + W - R) / 2, y: H - 10, anchor: "middle" }];
+  const axis = [{ x: L, y: ay, anchor: "start" }, { x: W - R, y: ay, anchor: "end" }, { x: (L + W - R) / 2, y: ay, anchor: "middle" }];
   const axisText = ["0", String(moves), labels.axis];
   axis.forEach((s, i) => {
     obstacles.push(labelBox(axisText[i], size, s));
@@ -186,17 +208,31 @@ export function storySvg(story, opts = {}) {
   });
   // Where each pass begins (the first point of a new pass); a label with no room is thinned.
   const starts = pts.filter((p, i) => i > 0 && p.pass !== pts[i - 1].pass);
-  // Above the plot, in its top margin: as large as the margin allows.
-  const passSize = Math.max(1, Math.min(size - 1, 16));
-  const passSpots = placeLabels(starts.map((p) => ({
-    text: labels.pass(p.pass), size: passSize,
-    spots: [{ x: x(p.move) + 3, y: T - 5, anchor: /** @type {const} */ ("start") }, { x: x(p.move) - 3, y: T - 5, anchor: /** @type {const} */ ("end") }],
-  })), { left: 0, top: 0, right: W, bottom: T });
+  // Above the plot, in its top margin (as high as the words: chartGeometry).
+  const passSize = size;
+  const passGap = Math.max(5, Math.ceil(size * 0.3));
+  /** @param {number} px @returns {Spot[]} */
+  const passAt = (px) => [{ x: px + 3, y: T - passGap, anchor: "start" }, { x: px - 3, y: T - passGap, anchor: "end" }];
+  const passBounds = { left: 0, top: 0, right: W, bottom: T };
+  const passSpots = placeLabels(starts.map((p) => ({ text: labels.pass(p.pass), size: passSize, spots: passAt(x(p.move)) })),
+    passBounds);
+  // A pass with no room for its words (a phone's larger words) is named by its number
+  // where that fits, its words kept in its tooltip (<title>).
+  /** @type {Box[]} */
+  const passTaken = [];
+  passSpots.forEach((s, i) => { if (s) passTaken.push(labelBox(labels.pass(starts[i].pass), passSize, s)); });
+  const shortSpots = placeLabels(starts.map((p, i) => ({
+    text: String(p.pass), size: passSize, spots: passSpots[i] ? [] : passAt(x(p.move)),
+  })), passBounds, passTaken);
   starts.forEach((p, i) => {
     const px = r1(x(p.move));
+    out.push(`<g class="pass-mark"><title>${escapeXml(labels.pass(p.pass))}</title>`);
     out.push(`<line class="pass" x1="${px}" x2="${px}" y1="${T}" y2="${H - B}"/>`);
     const s = passSpots[i];
+    const short = shortSpots[i];
     if (s) out.push(label("pass-label", s, labels.pass(p.pass), passSize));
+    else if (short) out.push(label("pass-label", short, String(p.pass), passSize));
+    out.push("</g>");
   });
   if (pts.length) {
     // The 95 % band, then the curve and its points.
@@ -326,11 +362,55 @@ export function showStory(section, id, moves, opts = {}) {
   });
 }
 
-/** The labels' size in chart units for a chart ``width`` CSS pixels wide: about 12 px
+/** The labels' size in chart units for a chart ``width`` CSS pixels wide: at least 12 px
  * on the screen however small the chart is drawn (the chart is 640 units wide).
  * @param {number} width */
 export function labelSize(width) {
-  return width > 0 ? Math.max(12, Math.min(24, Math.round((12 * CHART.width) / width))) : 12;
+  return width > 0 ? Math.max(12, Math.min(48, Math.ceil((12 * CHART.width) / width))) : 12;
+}
+
+/** The labels' size for a chart drawn ``w`` × ``h`` CSS pixels: at least 12 px on the
+ * screen, whichever of its width and its height (a phone's max-height) scales it.
+ * @param {number} w @param {number} h */
+export function fittedSize(w, h) {
+  const scale = Math.min(w / CHART.width, h / CHART.height);
+  return scale > 0 ? Math.max(12, Math.min(48, Math.ceil(12 / scale))) : 12;
+}
+
+/** What each drawn chart shows: redrawn when the screen changes size. @type {WeakMap<Element, {story: StoryData, cursor?: number | null}>} */
+const drawn = new WeakMap();
+
+/** Draw ``story``'s chart in ``figure`` with labels 12 px or more on the screen: drawn,
+ * measured (its box does not depend on its labels: the viewBox is fixed), redrawn with
+ * larger labels where it is drawn small. A hidden chart keeps the width's guess.
+ * @param {HTMLElement} figure @param {StoryData} story @param {number | null | undefined} cursor @param {number} guess */
+function fitChart(figure, story, cursor, guess) {
+  drawn.set(figure, { story, cursor });
+  const draw = (/** @type {number} */ fontSize) => {
+    figure.innerHTML = storySvg(story, { labels: pageLabels(), cursor, fontSize });
+  };
+  draw(guess);
+  const svg = figure.querySelector("svg");
+  if (!svg || !figure.isConnected) return;
+  // The laid-out size (not the bounding box: the end panel's scale-in transform is passing).
+  const style = getComputedStyle(svg);
+  const size = fittedSize(parseFloat(style.width) || 0, parseFloat(style.height) || 0);
+  if (parseFloat(style.width) > 0 && size !== guess) draw(size);
+}
+
+let resizing = 0;
+if (typeof window !== "undefined") {
+  // A phone turned, a window resized: every chart shown fits its new size.
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = window.setTimeout(() => {
+      for (const figure of document.querySelectorAll(".story-figure")) {
+        const was = drawn.get(figure);
+        const svg = figure.querySelector("svg");
+        if (was && svg && figure instanceof HTMLElement) fitChart(figure, was.story, was.cursor, Number(svg.getAttribute("data-size")) || 12);
+      }
+    }, 150);
+  });
 }
 
 /** Draw ``story`` in ``section``: its conclusion, the chart, then the other sentences.
@@ -339,13 +419,12 @@ export function drawStory(section, story, opts) {
   const conclusion = list("story-conclusion", `${opts.prefix}-conclusion`, story.conclusion || story.sentences);
   const figure = document.createElement("div");
   figure.className = "story-figure";
-  figure.innerHTML = storySvg(story, { labels: pageLabels(), cursor: opts.cursor,
-    fontSize: labelSize(section.clientWidth) });
   const details = list("story-text", `${opts.prefix}-text`, story.conclusion ? story.details || [] : []);
   // The sentences scroll when long: focusable so that a keyboard can scroll them, named by the heading.
   details.tabIndex = 0;
   details.setAttribute("aria-labelledby", `${opts.prefix}-title`);
   section.replaceChildren(heading(opts.prefix), conclusion, figure, details);
+  fitChart(figure, story, opts.cursor, labelSize(section.clientWidth));
   section.removeAttribute("aria-busy");
   section.dataset.state = "ready";
 }
@@ -369,7 +448,9 @@ export function moveCursor(section, move) {
   const svg = section.querySelector("svg.story-chart");
   const line = svg && svg.querySelector("line.cursor");
   if (!svg || !line) return;
-  const { x } = scales(Number(svg.getAttribute("data-moves")) || 0);
+  const { x } = scales(Number(svg.getAttribute("data-moves")) || 0, geometryOf(svg));
+  const was = svg.parentElement && drawn.get(svg.parentElement);
+  if (was) was.cursor = move;
   const cx = r1(x(move));
   line.setAttribute("x1", cx);
   line.setAttribute("x2", cx);
