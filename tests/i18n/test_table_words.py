@@ -68,10 +68,10 @@ def test_the_server_sends_the_one_renderers_words(tmp_path: Path) -> None:
                     got = c.get(f"/api/games/{gid}/words?step={step}").json()
                     assert got == expected(game.positions[step], lang, replay=True), (deal, step, lang)
         assert checked > 30
-        # A step past the game's moves, or not a number: a clear refusal, in the player's language.
+        # A step past the game's moves (no such step), or not a number: a clear refusal, in the player's language.
         c.put("/api/settings", json={"lang": "en"})
         past = c.get(f"/api/games/{gid}/words?step={len(game) + 1}")
-        assert past.status_code == 422 and past.json()["code"] == "words.step", past.text
+        assert past.status_code == 404 and past.json()["code"] == "words.step", past.text
         assert past.json()["text"] == f"there is no step {len(game) + 1}: the game has {len(game)} moves"
         for bad in ("-1", "x", "1.5"):
             assert c.get(f"/api/games/{gid}/words?step={bad}").status_code == 422
@@ -126,5 +126,6 @@ def test_the_page_words_none_of_it_itself() -> None:
         for key in ("say.hint.play", "say.hint.turn", "say.summary.building", "say.summary.where", "say.review.pile",
                     "say.review.waste", "say.review.rows"):
             assert f'"{key}' not in text, (path.name, key)
-    review = (JS / "review.js").read_text(encoding="utf-8")
-    assert "api.words(" in review
+    assert "api.words(" in (JS / "tablewords.js").read_text(encoding="utf-8")
+    for module in ("review.js", "view.js"):
+        assert "withWords(" in (JS / module).read_text(encoding="utf-8"), module

@@ -58,6 +58,6 @@ ENDPOINTS: Final = (
              answers={200: m.Replay}),
     Endpoint("GET", "/api/games/{id}/words", words,
              "the table in words (hint, summary, each place's review) in the player's language; the page shows"
-             " and says these (422: a replay's step past the game's moves)", query=m.WordsQuery,
-             answers={200: m.TableWords}, errors=(422,)),
+             " and says these (422: a step that is not a count of moves; 404 too: past the game's moves)",
+             query=m.WordsQuery, answers={200: m.TableWords}, errors=(422,)),
 )
