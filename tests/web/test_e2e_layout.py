@@ -266,6 +266,25 @@ def test_history_is_a_list_that_fits(browser: Any, server: str, lang: str, viewp
     close(pg)
 
 
+def test_sideways_replay_keeps_the_cards_large(browser: Any, server: str) -> None:
+    """A replay on a phone held sideways: its bar in one row, the cards still 44 px
+    (the bar on two rows and the status bar left them 28 px), every control a target."""
+    pg = phone(browser, server, "en", SIDEWAYS)
+    open_deal(pg, DEAL_LOST, "en")
+    finish(pg)
+    pg.click("#end-close")
+    pg.click("#b-more")
+    pg.click("#b-stats")
+    pg.locator("#st-history button.replay").first.click()
+    wait_js(pg, "window.firstlast.replay && !window.firstlast.busy")
+    pg.wait_for_timeout(300)
+    bar = pg.locator("#replaybar").bounding_box()
+    assert bar["height"] <= 56, bar
+    assert pg.locator('.slot[data-place="R1"]').bounding_box()["width"] >= 44
+    measure(pg, "replay")
+    close(pg)
+
+
 # ---------------------------------------------------------------------------- the desktop
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("size", [(1280, 800), (1440, 900)], ids=["1280", "1440"])
