@@ -115,6 +115,8 @@ def test_the_focus_goes_to_the_next_sensible_control_never_to_body(browser: Any,
     # Restart (by keyboard on its button, which is disabled after): to the table.
     pg.focus("#b-restart")
     pg.keyboard.press("Enter")
+    pg.locator("#dlg-confirm[open]").wait_for()  # Restart asks first, as New does
+    pg.keyboard.press("Enter")
     wait_js(pg, "window.firstlast.state.moves === 0 && !window.firstlast.busy")
     pg.wait_for_timeout(100)
     assert on_table_control(pg).startswith("DIV "), pg.evaluate(FOCUS)
@@ -275,6 +277,8 @@ def test_undo_redo_restart_language_and_replay_are_said(browser: Any, server: st
     pg.keyboard.press("Control+y")
     heard(pg, "redone:")
     pg.click("#b-restart")
+    pg.locator("#dlg-confirm[open]").wait_for()  # Restart asks first, as New does
+    pg.keyboard.press("Enter")
     heard(pg, "Deal 7 from the start")
     pg.keyboard.press("Shift+L")
     heard(pg, "Страница на русском языке")

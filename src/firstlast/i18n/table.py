@@ -72,7 +72,7 @@ def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
         return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang)
                  or t(lang, "say.summary.unlimited"))
     source = str(move.source)
-    card = pos.waste[-1] if source in (WASTE, "W") and pos.waste else pos.card_at(move.source) if move.source else None
+    card = pos.waste[-1] if source == WASTE and pos.waste else pos.card_at(move.source) if move.source else None
     k = pos.active
     if card is None or k is None:
         return t(lang, "say.hint.turn")
@@ -137,7 +137,7 @@ def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str]]:
         title = (t(lang, "say.review.pile.empty", pile=name) if not pile
                  else t(lang, "say.review.pile", pile=name, n=len(pile)))
         cards = [card_name(c, lang) for c in pile]
-    elif place in (WASTE, "W"):
+    elif place == WASTE:
         cards = [card_name(c, lang) for c in reversed(pos.waste)]
         title = (t(lang, "say.review.waste", count=plural(lang, "aria.waste", len(cards))) if cards
                  else t(lang, "say.review.waste.empty"))
