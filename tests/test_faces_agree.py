@@ -215,3 +215,61 @@ def test_the_page_keeps_no_chance_policy_of_its_own() -> None:
         encoding="utf-8")
     assert "SAMPLES" not in js and "MAX_ROUND" not in js, "the policy is play/chance.py's"
     assert "api.chance(id, 0)" in js and "next_round" in js
+
+
+# ---------------------------------------------------------------- one renderer of the table's words
+def test_both_faces_say_the_same_table_words(tmp_path: Path) -> None:
+    """Issue 18, "One renderer of words per language": for the same position, in both
+    languages and both verbosities, the terminal says the hint, the table summary and
+    each place's review in exactly the words the server sends the page (``GET
+    /api/games/{id}/words``), which the page shows and says as they come
+    (tests/web/test_ear.py checks the page against them)."""
+    from firstlast.tui.dialogs import WordsDialog
+
+    store = GameStore(tmp_path / "g.sqlite3")
+    player = PlayService(store).local_player()
+    page: dict[tuple[str, int], dict[str, object]] = {}
+    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+        assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
+        gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
+        done = 0
+        for n in (0, 18, 60):
+            if n > done:
+                c.post(f"/api/games/{gid}/step", json={"n": n - done})
+                done = n
+            for lang in ("en", "ru"):
+                c.put("/api/settings", json={"lang": lang})
+                page[lang, n] = c.get(f"/api/games/{gid}/words").json()
+
+    app = FirstLastApp(GameStore(tmp_path / "tui.sqlite3"), deal=FIRST, chance=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            screen = app.game_screen
+            done = 0
+            for n in (0, 18, 60):
+                if n > done:
+                    screen.session.act("step", n - done)
+                    done = n
+                for lang in ("en", "ru"):
+                    await screen.set_language(lang)
+                    words = page[lang, n]
+                    for verbosity in ("brief", "full"):
+                        screen.session.save_settings(verbosity=verbosity)
+                        suffix = "_brief" if verbosity == "brief" else ""
+                        screen.action_hint()
+                        assert screen.message == words[f"hint{suffix}"], (n, lang, verbosity)
+                        screen.action_summary()
+                        await pilot.pause()
+                        dialog = pilot.app.screen
+                        assert isinstance(dialog, WordsDialog) and screen.message == words[f"summary{suffix}"]
+                        reviews = words["reviews"]
+                        assert isinstance(reviews, list)
+                        for review in reviews:
+                            dialog.action_review(review["place"])
+                            assert dialog.text == review["sentence"], (n, lang, review["place"])
+                        dialog.action_close()
+                        await pilot.pause()
+
+    asyncio.run(main())

@@ -25,6 +25,9 @@ from typing import Any
 import pytest
 from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
 
+from firstlast.engine import Game
+from firstlast.i18n.table import hint_text, pile_review, review_words, table_summary
+
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -112,6 +115,8 @@ def test_the_focus_goes_to_the_next_sensible_control_never_to_body(browser: Any,
     # Restart (by keyboard on its button, which is disabled after): to the table.
     pg.focus("#b-restart")
     pg.keyboard.press("Enter")
+    pg.locator("#dlg-confirm[open]").wait_for()  # Restart asks first, as New does
+    pg.keyboard.press("Enter")
     wait_js(pg, "window.firstlast.state.moves === 0 && !window.firstlast.busy")
     pg.wait_for_timeout(100)
     assert on_table_control(pg).startswith("DIV "), pg.evaluate(FOCUS)
@@ -177,24 +182,34 @@ def test_hint_summary_and_review_in_words(browser: Any, server: str, lang: str) 
                "summary": ("кучка 1, 1 из 13, ждёт карту: король", "Колода: 70 карт", "ерекладок осталось: 3"),
                "pile": "снизу вверх", "waste": "сверху вниз", "review": "Обзор"},
     }[lang]
+    # The same position in Python: the page says exactly the one renderer's words
+    # (i18n.table, the terminal's too; issue 18), not words of its own.
+    s = state(pg)
+    pos = Game(DEAL_LOST)
+    for _ in range(s["moves"]):
+        move = pos.position.forced_move()
+        assert move is not None
+        pos.push(move)
     # The hint is said in words, not only shown.
     pg.keyboard.press("h")
-    heard(pg, *words["hint"])
+    assert heard(pg, *words["hint"]) == hint_text(pos.position, lang)
     assert pg.locator("#b-hint").get_attribute("aria-pressed") == "true"
     # The table summary key: the pile being built and what it needs, where that rank
     # lies in sight (R2's king), the stock and the waste, redeals left.
     pg.keyboard.press("e")
     said = heard(pg, *words["summary"])
     assert "R2" not in said and ("reserve 2" in said or "место 2 нижнего ряда" in said), said
+    assert said == table_summary(pos.position, lang)
     # The review by key: the active pile's cards bottom to top; W the waste, top down.
     pg.keyboard.press("x")
     pg.locator("#dlg-review[open]").wait_for()
-    heard(pg, words["pile"])
-    s = state(pg)
+    assert heard(pg, words["pile"]) == pile_review(pos.position, "P1", lang)
+    assert pg.locator("#rv-body li").all_inner_texts() == review_words(pos.position, "P1", lang)[1]
     assert len(pg.locator("#rv-body li").all_inner_texts()) == len(s["piles"][0]) == 1
     pg.keyboard.press("w")
-    heard(pg, words["waste"])
+    assert heard(pg, words["waste"]) == pile_review(pos.position, "waste", lang)
     items = pg.locator("#rv-body li").all_inner_texts()
+    assert items == review_words(pos.position, "waste", lang)[1]
     assert len(items) == len(s["waste"]) > 10
     # Top down: the first is the waste's top card, as the table names it.
     label = pg.locator('.slot[data-place="waste"]').get_attribute("aria-label") or ""
@@ -213,6 +228,7 @@ def test_hint_summary_and_review_in_words(browser: Any, server: str, lang: str) 
     button.click()
     pg.locator("#dlg-review[open]").wait_for()
     assert words["summary"][0] in pg.locator("#rv-body").inner_text()
+    assert pg.locator("#rv-body").inner_text() == table_summary(pos.position, lang)
     pg.locator("#rv-tab-waste").click()
     assert pg.locator("#rv-body li").first.inner_text() == items[0]
     pg.keyboard.press("Escape")
@@ -261,6 +277,8 @@ def test_undo_redo_restart_language_and_replay_are_said(browser: Any, server: st
     pg.keyboard.press("Control+y")
     heard(pg, "redone:")
     pg.click("#b-restart")
+    pg.locator("#dlg-confirm[open]").wait_for()  # Restart asks first, as New does
+    pg.keyboard.press("Enter")
     heard(pg, "Deal 7 from the start")
     pg.keyboard.press("Shift+L")
     heard(pg, "Страница на русском языке")

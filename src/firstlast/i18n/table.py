@@ -1,8 +1,9 @@
 """The table in words, for the ear: the hint, the table's summary and a place's review.
 
-The same sentences as the page's (``web/static/js/words.js``, from the same catalog keys:
-``say.*``, ``aria.*``), so a player hears the same words in the terminal and in the
-browser; tests/i18n/test_table_words.py runs both on the same positions and compares.
+The one renderer of these words (catalog keys ``say.*``, ``aria.*``): the terminal says
+them, and the page shows and says them as the server sends them (``GET
+/api/games/{id}/words``, ``web.shapes.table_words``), so a player hears the same words in
+the terminal and in the browser.
 Everything said is read from the engine's ``Position`` (``forced_move``, ``active``,
 ``need``…); nothing here decides a rule.
 """
@@ -16,7 +17,7 @@ from ..engine.places import FIRST, PILES, RESERVE, WASTE
 from ..engine.position import Position
 from . import card_name, place_name, plural, rank_name, t
 
-__all__ = ["REVIEW_PLACES", "Verbosity", "hint_text", "pile_review", "table_summary"]
+__all__ = ["REVIEW_PLACES", "Verbosity", "hint_text", "pile_review", "review_words", "table_summary"]
 
 Verbosity = Literal["brief", "full"]
 
@@ -71,7 +72,7 @@ def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
         return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang)
                  or t(lang, "say.summary.unlimited"))
     source = str(move.source)
-    card = pos.waste[-1] if source in (WASTE, "W") and pos.waste else pos.card_at(move.source) if move.source else None
+    card = pos.waste[-1] if source == WASTE and pos.waste else pos.card_at(move.source) if move.source else None
     k = pos.active
     if card is None or k is None:
         return t(lang, "say.hint.turn")
@@ -127,17 +128,16 @@ def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> st
     return " ".join(_period(x) for x in out)
 
 
-def pile_review(pos: Position, place: str, lang: str) -> str:
-    """A place's cards in order, as one sentence: a pile bottom to top, the waste top
-    down, ``rows`` the first row and the reserve card by card."""
-    join = t(lang, "say.summary.join")
+def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str]]:
+    """A place's review as a title and its cards in order, each in words: a pile bottom
+    to top, the waste top down, ``rows`` the first row and the reserve card by card."""
     if place in PILES:
         pile = pos.piles[PILES.index(place)]
         name = place_name(place, lang)
         title = (t(lang, "say.review.pile.empty", pile=name) if not pile
                  else t(lang, "say.review.pile", pile=name, n=len(pile)))
         cards = [card_name(c, lang) for c in pile]
-    elif place in (WASTE, "W"):
+    elif place == WASTE:
         cards = [card_name(c, lang) for c in reversed(pos.waste)]
         title = (t(lang, "say.review.waste", count=plural(lang, "aria.waste", len(cards))) if cards
                  else t(lang, "say.review.waste.empty"))
@@ -151,4 +151,10 @@ def pile_review(pos: Position, place: str, lang: str) -> str:
                                                                                             strict=True)]
     else:
         raise ValueError(f"no review of {place!r} (expected P1–P8, waste or rows)")
-    return f"{title}: {join.join(cards)}." if cards else f"{title}."
+    return title, cards
+
+
+def pile_review(pos: Position, place: str, lang: str) -> str:
+    """A place's cards in order, as one sentence (``review_words``, said)."""
+    title, cards = review_words(pos, place, lang)
+    return f"{title}: {t(lang, 'say.summary.join').join(cards)}." if cards else f"{title}."

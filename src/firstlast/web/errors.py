@@ -48,6 +48,7 @@ WEB_CODES: Final[dict[str, tuple[int, tuple[str, ...]]]] = {
     "request.method": (405, ()),
     "chance.missing": (503, ()),
     "chance.unavailable": (503, ()),
+    "words.step": (404, ("step", "moves")),
 }
 
 

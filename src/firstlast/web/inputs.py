@@ -275,7 +275,8 @@ def _int_fields(model: type[msgspec.Struct]) -> frozenset[str]:
     assert isinstance(info, msgspec.inspect.StructType)
 
     def is_int(t: msgspec.inspect.Type) -> bool:
-        return isinstance(t, msgspec.inspect.IntType) or (isinstance(t, msgspec.inspect.Metadata) and is_int(t.type))
+        return (isinstance(t, msgspec.inspect.IntType) or (isinstance(t, msgspec.inspect.Metadata) and is_int(t.type))
+                or (isinstance(t, msgspec.inspect.UnionType) and any(map(is_int, t.types))))  # an optional int
 
     return frozenset(f.encode_name for f in info.fields if is_int(f.type))
 

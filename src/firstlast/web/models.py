@@ -168,6 +168,12 @@ class ChanceQuery(msgspec.Struct, kw_only=True):
         "rounds 0 … round − 1"))] = 0
 
 
+class WordsQuery(msgspec.Struct, kw_only=True):
+    step: Annotated[int, Meta(ge=0, description=(
+        "a replay's step: the table after this many moves, as the replay shows it (no hint); "
+        "the default is the table as it stands"))] | None = None
+
+
 # ---------------------------------------------------------------------------- answers
 class Answer(msgspec.Struct, kw_only=True, gc=False):
     """An answer shape (never decoded from a client)."""
@@ -290,6 +296,26 @@ class ReplayStep(Answer):
     facts: StepFacts
     announcement: Annotated[str, Meta(description=(
         "the step's movements in words for a screen reader, in the player's language (i18n.announce)"))]
+
+
+class PlaceReview(Answer):
+    """One place's review (i18n.table.review_words): its title and its cards in order."""
+
+    place: Annotated[str, Meta(description="P1 … P8, waste, or rows (the first row and the reserve)")]
+    title: str
+    cards: list[str]
+    sentence: Annotated[str, Meta(description="the title and the cards as one sentence, to be said")]
+
+
+class TableWords(Answer):
+    """The table in words (i18n.table), in the player's language, both verbosities: the
+    page shows and says these, and words nothing of them itself."""
+
+    hint: Annotated[str, Meta(description="the hint as a sentence, verbosity full (i18n.table.hint_text)")]
+    hint_brief: str
+    summary: Annotated[str, Meta(description="the table summary, verbosity full (i18n.table.table_summary)")]
+    summary_brief: str
+    reviews: Annotated[list[PlaceReview], Meta(description="each place's review, in the order the review offers")]
 
 
 class Replay(Answer):

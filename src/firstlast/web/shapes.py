@@ -15,7 +15,8 @@ from ..engine import Card, Move, Position, Variant, rank_char
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
-from ..i18n import announce
+from ..i18n import announce, t
+from ..i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
 from ..play import ActionResult as PlayResult
 from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
@@ -143,6 +144,20 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
         steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
                                   facts=facts, announcement=announce(step.movements, lang)))
     return m.Replay(initial=state(stored, lang, g.initial), steps=steps)
+
+
+def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.TableWords:
+    """The table at ``pos`` in words (``i18n.table``, the terminal's too), in ``lang``,
+    both verbosities; made when asked (``GET /api/games/{id}/words``), not with every
+    move's answer. A replay's table has no hint (its state has none)."""
+    reviews = []
+    for place in REVIEW_PLACES:
+        title, cards = review_words(pos, place, lang)
+        reviews.append(m.PlaceReview(place=place, title=title, cards=cards, sentence=pile_review(pos, place, lang)))
+    none = t(lang, "say.hint.none")
+    return m.TableWords(hint=none if replay else hint_text(pos, lang), hint_brief=none if replay else hint_text(
+        pos, lang, "brief"), summary=table_summary(pos, lang), summary_brief=table_summary(pos, lang, "brief"),
+        reviews=reviews)
 
 
 def summary(s: StoredSummary) -> m.GameSummary:

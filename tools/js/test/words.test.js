@@ -1,5 +1,6 @@
-// The table in words (static/js/words.js): the hint, the summary, the review of a
-// place and the summary of a run of moves, in both languages (catalogs read from disk).
+// The words of a run of moves (static/js/words.js), in both languages (catalogs read
+// from disk). The hint, the summary and the reviews are the server's (i18n/table.py):
+// tests/i18n/test_table_words.py.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -9,7 +10,7 @@ globalThis.localStorage = /** @type {any} */ ({ getItem: () => null, setItem: ()
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
 
 const { setCatalog, setLang } = await import("../../../src/firstlast/web/static/js/i18n.js");
-const { hintWords, reviewSentence, reviewWords, streamWords, summaryWords, tally } = await import(
+const { pileWords, streamWords, tally } = await import(
   "../../../src/firstlast/web/static/js/words.js");
 for (const lang of /** @type {const} */ (["en", "ru"])) {
   setCatalog(lang, JSON.parse(readFileSync(new URL(`../../../src/firstlast/i18n/${lang}.json`, import.meta.url), "utf-8")));
@@ -29,35 +30,11 @@ function state() {
   };
 }
 
-test("the hint in words, both languages", () => {
+test("the active pile in words", () => {
   setLang("en");
-  assert.equal(hintWords(state()), "Hint: play the king of hearts from reserve 2 onto pile 1");
-  assert.equal(hintWords({ ...state(), hint: "turn" }, "brief"), "Hint: turn the stock");
-  assert.match(hintWords({ ...state(), hint: "turn" }, "full"), /nothing fits: pile 1, 1 of 13, needs a king/);
-  assert.equal(hintWords({ ...state(), status: "lost" }), "No hint: the game is over");
+  assert.equal(pileWords(state()), "pile 1, 1 of 13, needs a king");
   setLang("ru");
-  assert.equal(hintWords(state()), "Подсказка: положите короля червей с места 2 нижнего ряда на кучку 1");
-});
-
-test("the summary: the pile, where its rank lies in sight, counts, redeals", () => {
-  setLang("en");
-  const brief = summaryWords(state(), "brief");
-  assert.equal(brief, "Building pile 1, 1 of 13, needs a king. Kings in sight: reserve 2 (king of hearts); "
-    + "the waste, card 2 from the top (king of spades). Stock: 70 cards, waste: 2 cards. 3 redeals left.");
-  assert.match(summaryWords(state(), "full"), /0 on the piles, 6 in the stock/);
-  assert.match(summaryWords({ ...state(), redeals_left: null }), /Redeals unlimited\./);
-  setLang("ru");
-  assert.match(summaryWords(state(), "brief"), /^Собирается кучка 1, 1 из 13, ждёт карту: король\. На виду короли: /);
-});
-
-test("a pile bottom to top, the waste top down", () => {
-  setLang("en");
-  assert.deepEqual(reviewWords(state(), "waste").cards, ["two of diamonds", "king of spades"]);
-  assert.equal(reviewSentence(state(), "P1"), "pile 1, 1 of 13, bottom to top: queen of clubs.");
-  assert.equal(reviewSentence(state(), "P2"), "pile 2: empty.");
-  assert.equal(reviewWords(state(), "rows").cards.length, 16);
-  setLang("ru");
-  assert.equal(reviewSentence(state(), "waste"), "сборная кучка: 2 карты, сверху вниз: двойка бубен; король пик.");
+  assert.equal(pileWords(state()), "кучка 1, 1 из 13, ждёт карту: король");
 });
 
 test("a run of moves summed up", () => {

@@ -10,7 +10,8 @@ from starlette.responses import PlainTextResponse, Response
 from .. import models as m
 from .. import shapes
 from ..context import Endpoint, WebGame, json_response
-from ..inputs import MAX_RECORD, decode
+from ..errors import WebError
+from ..inputs import MAX_RECORD, decode, query
 
 
 async def record(web: WebGame, request: Request) -> Response:
@@ -36,6 +37,17 @@ async def replay(web: WebGame, request: Request) -> Response:
     return json_response(shapes.replay(*await web.load_lang(request)))
 
 
+async def words(web: WebGame, request: Request) -> Response:
+    q = query(request, m.WordsQuery)
+    stored, lang = await web.load_lang(request)
+    if q.step is None:
+        return json_response(shapes.table_words(stored.game.position, lang))
+    positions = stored.game.positions
+    if q.step >= len(positions):
+        raise WebError("words.step", step=q.step, moves=len(positions) - 1)
+    return json_response(shapes.table_words(positions[q.step], lang, replay=True))
+
+
 ENDPOINTS: Final = (
     Endpoint("POST", "/api/games/import", import_record,
              "store someone's game from its record (kept, not counted, not put on the table)",
@@ -44,4 +56,8 @@ ENDPOINTS: Final = (
              answers={200: "text/plain"}),
     Endpoint("GET", "/api/games/{id}/replay", replay, "the deal as dealt and every move since, with movements",
              answers={200: m.Replay}),
+    Endpoint("GET", "/api/games/{id}/words", words,
+             "the table in words (hint, summary, each place's review) in the player's language; the page shows"
+             " and says these (422: a step that is not a count of moves; 404 too: past the game's moves)",
+             query=m.WordsQuery, answers={200: m.TableWords}, errors=(422,)),
 )

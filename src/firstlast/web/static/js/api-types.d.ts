@@ -250,6 +250,37 @@ export interface StepFacts {
   privileged: "F8" | null;
 }
 
+/** WordsQuery */
+export interface WordsQuery {
+  /** a replay's step: the table after this many moves, as the replay shows it (no hint); the default is the table as it stands; ≥ 0 */
+  step?: number | null;
+}
+
+/**
+ * The table in words (i18n.table), in the player's language, both verbosities: the
+ * page shows and says these, and words nothing of them itself.
+ */
+export interface TableWords {
+  /** the hint as a sentence, verbosity full (i18n.table.hint_text) */
+  hint: string;
+  hint_brief: string;
+  /** the table summary, verbosity full (i18n.table.table_summary) */
+  summary: string;
+  summary_brief: string;
+  /** each place's review, in the order the review offers */
+  reviews: PlaceReview[];
+}
+
+/** One place's review (i18n.table.review_words): its title and its cards in order. */
+export interface PlaceReview {
+  /** P1 … P8, waste, or rows (the first row and the reserve) */
+  place: string;
+  title: string;
+  cards: string[];
+  /** the title and the cards as one sentence, to be said */
+  sentence: string;
+}
+
 /** ChanceQuery */
 export interface ChanceQuery {
   /** samples of each round; the default is every face's (play.chance.SAMPLES_PER_ROUND); 100…100000 */

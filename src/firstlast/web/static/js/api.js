@@ -10,6 +10,7 @@ import { send } from "./transport.js";
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").ActionResult} ActionResult */
 /** @typedef {import("./api-types").Replay} Replay */
+/** @typedef {import("./api-types").TableWords} TableWords */
 /** @typedef {import("./api-types").GameList} GameList */
 /** @typedef {import("./api-types").StatsList} StatsList */
 /** @typedef {import("./api-types").Settings} Settings */
@@ -141,6 +142,10 @@ export const api = {
   restart: (id, version) => act(id, "restart", version),
   /** @param {string} id @returns {Promise<Replay>} */
   replay: (id) => call("GET", `${game(id)}/replay`),
+  /** The table in words (hint, summary, each place's review) in the player's language;
+   * ``step``: a replay's step instead of the table as it stands.
+   * @param {string} id @param {number} [step] @returns {Promise<TableWords>} */
+  words: (id, step) => call("GET", `${game(id)}/words${step === undefined ? "" : `?step=${step}`}`),
   /** The game's record (docs/record-format.md), as text. @param {string} id @returns {Promise<string>} */
   record: (id) => call("GET", `${game(id)}/record`, undefined, { text: true }),
   // The record travels as a JSON string: a cross-site form cannot send JSON.

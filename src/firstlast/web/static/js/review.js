@@ -1,20 +1,24 @@
 // The table in words, for everyone: the Review button (under the status bar's chips, a
 // touch target) and the X key open a dialog with the table summary and, tab by tab,
 // each pile's cards in order, the waste top down, and the two rows; 1 … 8 and W choose a
-// pile or the waste there. The E key says the summary at once (and shows it). The words
-// are words.js's, from the server's state.
+// pile or the waste there. The E key says the summary at once (and shows it); the H key
+// says the hint (view.js). The words are the server's (tablewords.js).
 
 import { placeName, t } from "./i18n.js";
 import { KEYMAP } from "./keymap.js";
 import { keyName } from "./keyname.js";
-import { verbosity } from "./live.js";
 import { $, $dialog, announce, app } from "./store.js";
 import { arrowTabs, selectTab } from "./tabs.js";
+import { chosen, withWords } from "./tablewords.js";
 import { toast } from "./view.js";
-import { REVIEW_PLACES, reviewSentence, reviewWords, summaryWords } from "./words.js";
 
-/** The review's tabs: the summary, then the places. */
-const TABS = ["summary", ...REVIEW_PLACES];
+/** @typedef {import("./api-types").TableWords} TableWords */
+
+/** The review's tabs: the summary, then the places (the server's order).
+ * @param {TableWords} w */
+function tabs(w) {
+  return ["summary", ...w.reviews.map((r) => r.place)];
+}
 
 /** A tab's words. @param {string} id */
 function tabLabel(id) {
@@ -30,8 +34,11 @@ let wired = false;
 /** Show tab ``id`` of the review, and say what it shows (the dialog's own live region).
  * @param {string} id */
 function show(id) {
-  const s = app.state;
-  if (!s) return;
+  withWords((w) => showWords(w, id));
+}
+
+/** @param {TableWords} w @param {string} id */
+function showWords(w, id) {
   const list = $("#rv-tabs");
   const body = $("#rv-body");
   const tab = /** @type {HTMLElement | null} */ (list.querySelector(`[data-place="${id}"]`));
@@ -39,12 +46,14 @@ function show(id) {
   body.replaceChildren();
   if (id === "summary") {
     const p = document.createElement("p");
-    p.textContent = summaryWords(s, verbosity());
+    p.textContent = chosen(w, "summary");
     body.append(p);
     announce(p.textContent, 150);
     return;
   }
-  const { title, cards } = reviewWords(s, id);
+  const review = w.reviews.find((r) => r.place === id);
+  if (!review) return;
+  const { title, cards } = review;
   const h = document.createElement("h3");
   h.textContent = title.charAt(0).toLocaleUpperCase() + title.slice(1);
   body.append(h);
@@ -57,14 +66,14 @@ function show(id) {
     }
     body.append(ol);
   }
-  announce(reviewSentence(s, id), 150);
+  announce(review.sentence, 150);
 }
 
-/** The tabs, in the page's language (made again on each opening). */
-function buildTabs() {
+/** The tabs, in the page's language (made again on each opening). @param {TableWords} w */
+function buildTabs(w) {
   const list = $("#rv-tabs");
   list.replaceChildren();
-  for (const id of TABS) {
+  for (const id of tabs(w)) {
     const b = document.createElement("button");
     b.type = "button";
     b.id = `rv-tab-${id}`;
@@ -80,7 +89,11 @@ function buildTabs() {
 /** Open the review on ``place`` (a pile, the waste, the rows), else on the summary.
  * @param {string} [place] */
 export function openReview(place = "summary") {
-  if (!app.state) return;
+  withWords((w) => openWith(w, place));
+}
+
+/** @param {TableWords} w @param {string} place */
+function openWith(w, place) {
   const dlg = $dialog("#dlg-review");
   if (!wired) {
     wired = true;
@@ -99,10 +112,10 @@ export function openReview(place = "summary") {
       show(id);
     });
   }
-  buildTabs();
-  const id = TABS.includes(place) ? place : "summary";
+  buildTabs(w);
+  const id = tabs(w).includes(place) ? place : "summary";
   if (!dlg.open) dlg.showModal();
-  show(id);
+  showWords(w, id);
   const tab = /** @type {HTMLElement | null} */ ($("#rv-tabs").querySelector(`[data-place="${id}"]`));
   if (tab) tab.focus();
 }
@@ -120,5 +133,5 @@ export function reviewHere() {
 
 /** The E key: the table summary, said and shown (the toast is said to screen readers). */
 export function saySummary() {
-  if (app.state) toast(summaryWords(app.state, verbosity()));
+  withWords((w) => toast(chosen(w, "summary")));
 }

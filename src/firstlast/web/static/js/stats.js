@@ -4,7 +4,7 @@
 import { api, errorText } from "./api.js";
 import { wireBackup } from "./backup.js";
 import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
-import { $, $dialog, $input, onFileText, saveFile } from "./store.js";
+import { $, $dialog, $input, announce, onFileText, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
 
@@ -250,7 +250,11 @@ function showImported(game) {
   const note = $("#st-note");
   const finished = game.status !== "playing";
   const result = t(finished ? game.status : "playing");
-  note.textContent = `${t("imported")} ${t("imported_game", { deal: game.deal, result, score: game.score })}`;
+  const said = `${t("imported")} ${t("imported_game", { deal: game.deal, result, score: game.score })}`;
+  note.textContent = said;
+  // Said through the open dialog's own live region: the note itself is hidden while
+  // empty, and a region that was not rendered is not heard when it fills.
+  announce(said);
   const open = document.createElement("button");
   open.type = "button";
   open.className = "small";

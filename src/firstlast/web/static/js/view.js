@@ -6,12 +6,11 @@
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
-import { verbosity } from "./live.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, reducedMotion } from "./motion.js";
 import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
-import { hintWords } from "./words.js";
+import { chosen, withWords } from "./tablewords.js";
 
 /** @param {HTMLElement} el @param {string} sel */
 const part = (el, sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
@@ -129,7 +128,8 @@ function showBanner(s) {
 export function toggleHint() {
   showHint(!app.hintOn);
   if (!app.state) return;
-  announce(app.hintOn || app.state.status !== "playing" ? hintWords(app.state, verbosity()) : t("say.hint.off"));
+  if (app.hintOn || app.state.status !== "playing") withWords((w) => announce(chosen(w, "hint")));
+  else announce(t("say.hint.off"));
 }
 
 /** Mark (or stop marking) the card the forced line moves next. @param {boolean} on */
