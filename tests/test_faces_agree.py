@@ -273,3 +273,53 @@ def test_both_faces_say_the_same_table_words(tmp_path: Path) -> None:
                         await pilot.pause()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("deal", "token", "steps"), [(1, "r2", 0), (1, "r2", 40), (5, "r0n", 25), (7, "r1w", 120),
+                                                      (42, "ru", 1000)])
+def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: int) -> None:
+    """The page's state and the terminal's table and side bar are made from the same
+    view model (``play.view.TableView``): what each shows of counts, the needed rank and
+    what answers a press is the view's."""
+    from firstlast.engine.places import FIRST as FIRSTS
+    from firstlast.engine.places import PILES, RESERVE
+    from firstlast.i18n import t
+    from firstlast.play import StoredGame
+    from firstlast.play.view import table_view
+    from firstlast.tui import cards as C
+    from firstlast.tui.table import LABEL_PLAYABLE, paint_slot
+    from firstlast.tui.widgets import side_text
+    from firstlast.web import shapes
+
+    game = Game(deal, Variant.from_token(token))
+    for _ in range(steps):
+        if game.position.status != "playing":
+            break
+        game.step()
+    stored = StoredGame.new("p", game, dealt="chosen")
+    view = table_view(game, stored=stored)
+    # The page: its answer is the view's, field for field.
+    page = shapes.state(stored, "en")
+    assert page == shapes.game_state(view, stored, "en")
+    assert (page.stock_count, page.stock_decks, len(page.waste)) == (view.stock_count, list(view.stock_decks),
+                                                                     len(view.waste))
+    assert (page.active, page.need, page.need_char) == (view.active, view.need, view.need_char)
+    assert page.pressable == list(view.controls.pressable) and page.stock_move == str(view.controls.stock)
+    assert page.legal_moves == [str(m) for m in view.legal] and page.hint == (view.hint and str(view.hint))
+    assert (page.score, page.passes, page.redeals_left, page.moves) == (view.score, view.passes, view.redeals_left,
+                                                                        view.moves)
+    assert page.leaving == view.leaving and page.dealt == view.dealt
+    # The terminal: its table and side bar, drawn from the same view.
+    label, _ = paint_slot("stock", view, C.MEDIUM)
+    assert label.plain == (t("en", "tui.table.stock", n=view.stock_count) if view.stock_count
+                           else t("en", "tui.table.redeal") if view.stock_live else t("en", "tui.table.stock", n=0))
+    side = side_text(view, game.steps, "en", None, False, 1, "", 40, 30).plain
+    assert t("en", "tui.side.stock_waste", stock=view.stock_count, waste=len(view.waste)) in side
+    assert f"{view.score}/104" in side
+    if view.active is not None and view.need is not None and view.status == "playing":
+        pile, _ = paint_slot(PILES[view.active], view, C.MEDIUM)
+        assert C.rank_text(view.need) in pile.plain
+        assert f"{t('en', 'tui.side.needs')}" in side and C.rank_text(view.need) in side
+    for place in (*FIRSTS, *RESERVE, "waste"):
+        slot, _ = paint_slot(place, view, C.MEDIUM)
+        assert (slot.style == LABEL_PLAYABLE) == (place in view.playable), place

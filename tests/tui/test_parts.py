@@ -14,6 +14,7 @@ from firstlast.engine import CARDS, Card, Game, Position, Variant
 from firstlast.i18n import chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import PlayError, PlayService, Stats
+from firstlast.play.view import table_view
 from firstlast.store import GameStore
 from firstlast.tui import cards as C
 from firstlast.tui.chance import Answer, ChanceRunner, Failed, Pooled, describe_answer, refinable
@@ -78,7 +79,7 @@ def test_stock_shows_the_back_of_the_deck_turned_next() -> None:
     seen = set()
     for _ in range(40):
         pos = game.position
-        _, lines = paint_slot("stock", pos, C.MEDIUM, pos.legal_moves())
+        _, lines = paint_slot("stock", table_view(game), C.MEDIUM)
         colour = C.BACK if pos.stock[0].deck == 1 else C.BACK_2
         other = C.BACK_2 if colour == C.BACK else C.BACK
         styles = " ".join(str(span.style) for line in lines for span in line.spans)

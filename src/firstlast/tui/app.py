@@ -41,7 +41,8 @@ from ..i18n import announce, describe_variant, plural, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
-from ..play.table import controls
+from ..play.view import TableView as TableViewModel
+from ..play.view import table_view
 from . import cards as C
 from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
 from .dialogs import (
@@ -165,6 +166,8 @@ class GameScreen(Screen[None]):
         #: Writes run one at a time, in the order asked (keys, autoplay's ticks).
         self._write_lock = asyncio.Lock()
         self._tick_queued = False
+        self._view: TableViewModel | None = None
+        self._view_of: object = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -173,8 +176,9 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="table-area"):
                 yield TableView(id="table")
-            yield SideBar(lambda: self.session.game, side_keys, self._chance_note, id="side").data_bind(
-                GameScreen.lang, GameScreen.version, GameScreen.chance_text, GameScreen.auto, GameScreen.speed)
+            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys, self._chance_note,
+                          id="side").data_bind(GameScreen.lang, GameScreen.version, GameScreen.chance_text,
+                                               GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
@@ -245,9 +249,19 @@ class GameScreen(Screen[None]):
     def pos(self) -> Position:
         return self.session.game.position
 
+    @property
+    def view(self) -> TableViewModel:
+        """The play layer's view of the table (``play.view``), the web's answer's too:
+        made once per position, which the table and the side bar both draw."""
+        stored = self.session.stored
+        key = (stored, stored.version, stored.game.position)
+        if self._view is None or self._view_of != key:
+            self._view, self._view_of = table_view(stored.game, stored=stored), key
+        return self._view
+
     def _paint(self) -> None:
         if self.is_mounted:
-            self.query_one(TableView).show(self.pos, self.size_now, self.moved, self.lang)
+            self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang)
 
     def refresh_table(self) -> None:
         """Redraw everything that shows the game (kept for callers of the old name)."""
@@ -477,14 +491,14 @@ class GameScreen(Screen[None]):
     async def action_turn(self) -> None:
         """The stock's move: turn, or redeal once the stock is empty (the play layer
         says which; the engine whether it is allowed)."""
-        await self._act("move", str(controls(self.pos).stock))
+        await self._act("move", str(self.view.controls.stock))
 
     async def action_play(self, source: str) -> None:
         await self._act("move", source)
 
     async def action_base(self) -> None:
         """Play the active pile's own base onto it (R5)."""
-        base = controls(self.pos).base
+        base = self.view.controls.base
         if base is None:
             self.say(t(self.lang, "tui.msg.over_no_move"), error=True)
             return

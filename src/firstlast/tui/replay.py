@@ -14,6 +14,7 @@ from textual.timer import Timer
 
 from ..engine import Card, Game
 from ..i18n import announce, describe_variant, t
+from ..play.view import table_view
 from . import cards as C
 from .keys import BarKey, KeyBar
 from .widgets import StatusLine, TableView
@@ -72,7 +73,7 @@ class ReplayScreen(Screen[None]):
             said = announce(step.movements, self.lang)
         else:
             said = t(self.lang, "tui.replay.start")
-        self.query_one(TableView).show(self.positions[at], self.card_size, moved, self.lang)
+        self.query_one(TableView).show(table_view(game, self.positions[at]), self.card_size, moved, self.lang)
         self.query_one("#replay-title", StatusLine).message = t(
             self.lang, "tui.replay.title", deal=game.deal, variant=describe_variant(game.variant, self.lang),
             move=at, moves=len(game))

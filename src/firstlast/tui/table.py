@@ -1,7 +1,8 @@
 """The table: the widgets that show a position the way the book lays it out.
 
-Everything shown is read from the engine's ``Position`` (``active``, ``need``,
-``privileged``, ``legal_moves()``…); nothing here decides what is legal.
+Everything shown is read from the play layer's view model (``play.view.TableView``: the
+cards, the active pile and its need, the privileged card, what plays), the one the web's
+answer is made from too; nothing here decides what is legal.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from ..engine import Card, Move, Position
+from ..engine import Card
 from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
 from ..i18n import t
+from ..play.view import TableView
 from . import cards as C
 from .cards import CardSize
 
@@ -125,17 +127,17 @@ def _label(text: str, style: Style = LABEL, moved: bool = False) -> Text:
     return label
 
 
-def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
+def paint_slot(place: str, view: TableView, size: CardSize,
                moved: frozenset[Card] = frozenset(), lang: str = "en") -> tuple[Text, list[Text]]:
-    """Label and card lines for ``place`` in ``pos``; ``moved``: the cards the last
+    """Label and card lines for ``place`` in the table ``view``; ``moved``: the cards the last
     action moved, marked where they lie on top; ``lang``: the language of the labels
     and of the cards' rank letters."""
-    sources = {str(m.source) for m in legal if m.kind == "play"}
-    active = pos.active
+    sources = view.playable
+    active = view.active
     if place in FIRST:
         i = FIRST.index(place)
-        card = pos.first[i]
-        privileged = i == len(FIRST) - 1 and pos.privileged is not None
+        card = view.first[i]
+        privileged = i == len(FIRST) - 1 and view.privileged is not None
         label_text = place + ("★" if privileged else "")
         if place in sources:
             emphasis, edge, style = "heavy", C.PLAYABLE, LABEL_PLAYABLE
@@ -153,8 +155,8 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
         return _label(label_text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
     if place in PILES:
         i = PILES.index(place)
-        pile = pos.piles[i]
-        need = pos.need
+        pile = view.piles[i]
+        need = view.need
         top = pile[-1] if pile else None
         hit = top is not None and top in moved
         depth = C.depth_footer(len(pile), size)
@@ -173,7 +175,7 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
     if place in RESERVE:
-        card = pos.reserve[RESERVE.index(place)]
+        card = view.reserve[RESERVE.index(place)]
         if card is None:
             return _label(place), C.empty_lines(size)
         hit = card in moved
@@ -182,24 +184,22 @@ def paint_slot(place: str, pos: Position, size: CardSize, legal: list[Move],
                     C.card_lines(card, size, "heavy", C.PLAYABLE, moved=hit, lang=lang))
         return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
     if place == STOCK:
-        stock = t(lang, "tui.table.stock", n=len(pos.stock))
+        stock = t(lang, "tui.table.stock", n=view.stock_count)
         label = _label(stock)
-        redeal = any(m.kind == "redeal" for m in legal)
-        turn = any(m.kind == "turn" for m in legal)
-        if pos.stock:
-            if turn:
+        if view.stock_count:
+            if view.stock_live:  # turn (R9)
                 label = _label(stock, LABEL_PLAYABLE)
             # The back of the card to be turned next, as at a real table: the decks
             # differ only in their backs (R1), which lie face up on the stock.
-            return label, C.back_lines(size, len(pos.stock), pos.stock[0].deck)
-        if redeal:
+            return label, C.back_lines(size, view.stock_count, view.stock_decks[0])
+        if view.stock_live:  # redeal (R10)
             return _label(t(lang, "tui.table.redeal"), LABEL_PLAYABLE), C.empty_lines(size, "↻", "heavy", C.PLAYABLE)
         return label, C.empty_lines(size)
     if place == WASTE:
-        waste = t(lang, "tui.table.waste", n=len(pos.waste))
-        if not pos.waste:
+        waste = t(lang, "tui.table.waste", n=len(view.waste))
+        if not view.waste:
             return _label(waste), C.empty_lines(size)
-        top = pos.waste[-1]
+        top = view.waste[-1]
         hit = top in moved
         if WASTE in sources:
             return (_label(waste, LABEL_PLAYABLE, hit),

@@ -6,7 +6,7 @@ so nothing calls a refresh by hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rich.cells import cell_len
@@ -16,9 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..engine import Card, Game, Move, Movement, Position, Variant
+from ..engine import Card, Game, Move, Movement, Step, Variant
 from ..engine.places import STOCK, WASTE
 from ..i18n import describe_variant, t
+from ..play import view as V
 from . import cards as C
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 from .words import compact_variant
@@ -136,12 +137,12 @@ class TableView(Vertical):
         # The stock row's fan spans the rows above it, not the whole screen.
         self.query_one("#row-stock").styles.width = C.table_width(size.width) - 3
 
-    def show(self, pos: Position, size: C.CardSize, moved: frozenset[Card], lang: str) -> None:
-        legal = pos.legal_moves()
+    def show(self, view: V.TableView, size: C.CardSize, moved: frozenset[Card], lang: str) -> None:
+        """Draw the play layer's view of the table (``play.view``), the web's too."""
         for slot in self.query(Slot):
-            label, lines = paint_slot(slot.place, pos, size, legal, moved, lang)
+            label, lines = paint_slot(slot.place, view, size, moved, lang)
             slot.show(label, lines)
-        self.query_one(WasteFan).show(pos.waste, lang)
+        self.query_one(WasteFan).show(view.waste, lang)
 
 
 class SideBar(Widget):
@@ -157,21 +158,23 @@ class SideBar(Widget):
     auto: reactive[bool] = reactive(False)
     speed: reactive[int] = reactive(0)
 
-    def __init__(self, game: Callable[[], Game], keys: Callable[[str], str],
+    def __init__(self, view: Callable[[], V.TableView], game: Callable[[], Game], keys: Callable[[str], str],
                  note: Callable[[str], str | None] = lambda _: None, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._game = game
+        self._view = view
+        self._game = game  # for the log of the latest moves only
         self._keys = keys
         self._note = note
 
     def render(self) -> Text:
-        return side_text(self._game(), self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
+        return side_text(self._view(), self._game().steps, self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
                          self._keys(self.lang), self.size.height, self.size.width, self._note(self.lang))
 
 
-def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed: int, keys: str,
-              height: int, width: int, note: str | None = None) -> Text:
-    pos = game.position
+def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: str | None, auto: bool,
+              speed: int, keys: str, height: int, width: int, note: str | None = None) -> Text:
+    """The side bar's text, from the play layer's view of the table (``play.view``);
+    ``steps``: the moves made, the latest of which are listed when there is room."""
     key = "#9fc7a8"
     labels = [t(lang, f"tui.side.{k}") for k in ("active", "needs", "privileged", "pass", "redeals", "stock",
                                                   "score", "auto", "next")]
@@ -181,42 +184,42 @@ def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed:
         out.append(t(lang, f"tui.side.{name}").ljust(pad), style=key)
 
     out = Text()
-    status = pos.status
+    status = view.status
     if status == "won":
         out.append(t(lang, "tui.side.won") + "\n", style="bold #ffd24a")
     elif status == "lost":
         out.append(t(lang, "tui.side.lost") + "\n", style="bold #ff8a8a")
-    k = pos.active
-    if k is not None and pos.need is not None:
+    k = view.active
+    if k is not None and view.need is not None:
         label("active")
         out.append(f"P{k + 1}", style=f"bold {C.ACTIVE}")
         out.append(f" {t(lang, 'tui.side.under')} ")
-        out.append_text(C.pretty_text(pos.first[k], lang))
+        out.append_text(C.pretty_text(view.first[k], lang))
         out.append("\n")
         label("needs")
-        out.append(C.rank_text(pos.need, lang), style=f"bold {C.ACTIVE}")
-        out.append("   " + t(lang, "tui.side.on_pile", n=len(pos.piles[k]), pile=f"P{k + 1}") + "\n")
-    priv = pos.privileged
+        out.append(C.rank_text(view.need, lang), style=f"bold {C.ACTIVE}")
+        out.append("   " + t(lang, "tui.side.on_pile", n=len(view.piles[k]), pile=f"P{k + 1}") + "\n")
+    priv = view.privileged
     label("privileged")
     if priv is not None:
         out.append_text(C.pretty_text(priv, lang))
         out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.PRIVILEGED)
-    elif not pos.variant.privileged_last:
+    elif not view.variant.privileged_last:
         out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
     else:
         out.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
-    redeals = pos.variant.redeals
+    redeals = view.variant.redeals
     total = "∞" if redeals is None else str(redeals + 1)
-    left = pos.redeals_left
+    left = view.redeals_left
     label("pass")
-    out.append(t(lang, "tui.side.pass_of", total=total, **{"pass": pos.passes}) + "\n", style="bold")
+    out.append(t(lang, "tui.side.pass_of", total=total, **{"pass": view.passes}) + "\n", style="bold")
     label("redeals")
     out.append(t(lang, "tui.side.redeals_left", left="∞" if left is None else left) + "\n")
     label("stock")
-    out.append(t(lang, "tui.side.stock_waste", stock=len(pos.stock), waste=len(pos.waste)) + "\n")
+    out.append(t(lang, "tui.side.stock_waste", stock=view.stock_count, waste=len(view.waste)) + "\n")
     label("score")
-    out.append(f"{pos.score}/104", style="bold")
-    out.append(" · " + t(lang, "tui.side.moves", n=len(game)) + "\n")
+    out.append(f"{view.score}/104", style="bold")
+    out.append(" · " + t(lang, "tui.side.moves", n=view.moves) + "\n")
     if chance_text:
         out.append(chance_text + "\n", style="bold #8fd3ff")
         if note:  # a deal dealt as one that comes out: what the figure means here
@@ -224,7 +227,7 @@ def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed:
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"), style=f"bold {C.PLAYABLE}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
-    legal = pos.legal_moves()
+    legal = view.legal
     if legal:
         label("next")
         out.append(", ".join(move_name(m, lang) for m in legal) + "\n")
@@ -234,13 +237,13 @@ def side_text(game: Game, lang: str, chance_text: str | None, auto: bool, speed:
         out.append("\n" + "\n".join(keys.splitlines()[:room - 1]), style="#8fb79a")
     # Tall terminals: the rest of the side bar lists the latest moves.
     room = height - len(out.plain.splitlines()) - 2
-    if room >= 3 and len(game):
+    if room >= 3 and steps:
         out.append("\n\n" + t(lang, "tui.side.latest") + "\n", style=key)
-        steps = game.steps[-room + 1:]
-        first = len(game) - len(steps) + 1
+        latest = steps[-room + 1:]
+        first = len(steps) - len(latest) + 1
         cut = max(10, width - 2)
         lines = [f"{first + i:4}. {step_text(step.move, step.movements, lang)}"[:cut]
-                 for i, step in enumerate(steps)]
+                 for i, step in enumerate(latest)]
         out.append("\n".join(reversed(lines)), style="#b8d8c0")
     return out
 

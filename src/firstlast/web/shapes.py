@@ -1,7 +1,8 @@
 """Engine and play-layer objects → the declared answer models (``models``).
 
-Nothing is decided here: what the table shows is the engine's (``Position``), what the
-controls ask for is ``play.table.controls``'s. The parts that recur from answer to
+Nothing is decided here: what the table shows is the play layer's one view model
+(``play.view.TableView``: the engine's ``Position``, the controls of ``play.table`` and
+``play.leaving``), which the terminal renders too. The parts that recur from answer to
 answer (a card, a variant, a table's refusals) are made once and shared: answers are
 only ever encoded, never changed.
 """
@@ -22,8 +23,8 @@ from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
 from ..play import StoredGame
-from ..play.service import leaving, refusal
-from ..play.table import controls
+from ..play.service import refusal
+from ..play.view import TableView, table_view
 from . import models as m
 from .errors import play_error
 
@@ -72,37 +73,38 @@ def _refusal_body(move: Move, code: str, params: tuple[tuple[str, str | int], ..
 
 def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.GameState:
     """What the table shows of ``stored`` (at ``pos``, its deal as dealt for a replay):
-    everything but the stock's order; its refusals' text in ``lang``."""
-    g = stored.game
-    initial = pos is not None
-    pos = g.position if pos is None else pos
-    legal = pos.legal_moves()
-    need = pos.need
-    ctl = controls(pos, legal)
+    everything but the stock's order; its refusals' text in ``lang``. Rendered from the
+    play layer's one view model (``play.view``), which the terminal renders too."""
+    return game_state(table_view(stored.game, pos, stored), stored, lang)
+
+
+def game_state(v: TableView, stored: StoredGame, lang: m.Lang) -> m.GameState:
+    """The answer model of the view ``v`` of ``stored``: nothing is worked out here."""
+    ctl = v.controls
     return m.GameState(
-        id=stored.id, deal=str(g.deal), variant=variant(g.variant),
-        status=pos.status,
-        score=pos.score, passes=pos.passes, redeals_used=pos.redeals_used, redeals_left=pos.redeals_left,
-        first=[None if c is None else _CARDS[c] for c in pos.first],
-        reserve=[None if c is None else _CARDS[c] for c in pos.reserve],
-        piles=[[_CARDS[c] for c in pile] for pile in pos.piles],
-        stock_count=len(pos.stock),
-        stock_decks=[c.deck for c in pos.stock],  # type: ignore[misc]  # backs only: the order stays secret
-        waste=[_CARDS[c] for c in pos.waste],
-        active=pos.active, need=need, need_char=None if need is None else rank_char(need),
-        privileged="F8" if pos.privileged is not None else None,
-        legal_moves=[str(mv) for mv in legal],
+        id=stored.id, deal=str(v.deal), variant=variant(v.variant),
+        status=v.status,
+        score=v.score, passes=v.passes, redeals_used=v.redeals_used, redeals_left=v.redeals_left,
+        first=[None if c is None else _CARDS[c] for c in v.first],
+        reserve=[None if c is None else _CARDS[c] for c in v.reserve],
+        piles=[[_CARDS[c] for c in pile] for pile in v.piles],
+        stock_count=v.stock_count,
+        stock_decks=list(v.stock_decks),  # type: ignore[arg-type]  # backs only: the order stays secret
+        waste=[_CARDS[c] for c in v.waste],
+        active=v.active, need=v.need, need_char=v.need_char,
+        privileged="F8" if v.privileged is not None else None,
+        legal_moves=[str(mv) for mv in v.legal],
         # What the page's controls ask for (firstlast.play.table): it knows no rule.
         stock_move=str(ctl.stock), base_move=None if ctl.base is None else str(ctl.base), drop_target=ctl.target,
         pressable=list(ctl.pressable),
-        hint=str(legal[0]) if legal else None,
-        refusals=refusals(pos, legal, lang),
-        can_undo=g.can_undo and not initial, can_redo=g.can_redo and not initial, moves=0 if initial else len(g),
+        hint=None if v.hint is None else str(v.hint),
+        refusals=refusals(v.position, v.legal, lang),
+        can_undo=v.can_undo, can_redo=v.can_redo, moves=v.moves,
         created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
         origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
-        dealt=stored.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
+        dealt=v.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
         abandoned=stored.abandoned is not None,
-        leaving=leaving(stored),  # the play layer's policy: the page asks "leave it?" from this
+        leaving=v.leaving,  # type: ignore[arg-type]  # the play layer's policy: the page asks "leave it?" from this
     )
 
 
