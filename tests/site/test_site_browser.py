@@ -193,13 +193,35 @@ VERSION = """new Promise((resolve) => {
 })"""
 
 
+UPDATE_BAR = """(() => {
+  const bar = document.getElementById('site-update'), r = bar.getBoundingClientRect();
+  const b = bar.querySelector('button').getBoundingClientRect();
+  return { left: r.left, right: r.right, bottom: r.bottom, w: b.width, h: b.height,
+           px: [bar, ...bar.children].map((el) => parseFloat(getComputedStyle(el).fontSize)) };
+})()"""
+
+
+def update_notice_passes_axe_and_fits_a_phone(pg: Any) -> None:
+    """The update notice: nothing for axe (tests/web's runner), and at phone width its
+    button is a full target, its words 12 px or more, the whole bar on the screen."""
+    from test_a11y import axe
+
+    axe(pg, "update notice")
+    size = pg.viewport_size
+    pg.set_viewport_size({"width": 390, "height": 844})
+    m = pg.evaluate(UPDATE_BAR)
+    assert m["w"] >= 44 and m["h"] >= 44 and min(m["px"]) >= 12, m
+    assert m["left"] >= 0 and m["right"] <= 390 and m["bottom"] <= 844, m
+    pg.set_viewport_size(size)
+
+
 def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
         browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from firstlast.site import build as site_build
 
     first = site_build.build_site(tmp_path / "site")
     with serve_folder(tmp_path / "site") as url:
-        ctx, _ = site_context(browser)
+        ctx, _ = site_context(browser, bypass_csp=True)  # axe is injected below
         pg = open_site(ctx, url)
         assert pg.evaluate(VERSION) == first["version"]
         deal_by_number(pg, 3)
@@ -212,6 +234,7 @@ def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
         assert second["version"] != first["version"]
         pg.evaluate("navigator.serviceWorker.getRegistration().then((r) => r && r.update())")
         wait_js(pg, "!!document.getElementById('site-update')", timeout=60_000)
+        update_notice_passes_axe_and_fits_a_phone(pg)
         assert pg.evaluate(VERSION) == first["version"]
         turn(pg)
         assert state(pg)["moves"] == 2

@@ -240,7 +240,10 @@ def page_html(html: str) -> str:
         raise SiteBuildError("the page has no <meta charset> or <body> to put the site's parts after")
     # The loading screen is in the page itself: it covers the table from the first paint
     # (static/js/site.js fills it in).
-    screen = ('<div id="site-loading"><div class="site-box"><p class="site-title"></p>'
+    # A modal dialog of its own (site.js makes the table under it inert): read alone, and
+    # nothing behind it reached by Tab before the table is ready.
+    screen = ('<div id="site-loading" role="dialog" aria-modal="true" aria-labelledby="site-loading-title">'
+              '<div class="site-box"><p class="site-title" id="site-loading-title"></p>'
               '<progress max="100" value="0"></progress><p class="site-step" aria-live="polite"></p>'
               '<p class="site-detail" aria-hidden="true"></p></div></div>\n')
     return html.replace(marker, marker + head, 1).replace("<body>\n", "<body>\n" + screen, 1)

@@ -50,10 +50,15 @@ function loading(step, fraction, detail = "") {
   if (!screen) {
     screen = document.createElement("div");
     screen.id = "site-loading";
-    screen.innerHTML = '<div class="site-box"><p class="site-title"></p><progress max="100" value="0"></progress>' +
+    screen.setAttribute("role", "dialog");
+    screen.setAttribute("aria-modal", "true");
+    screen.setAttribute("aria-labelledby", "site-loading-title");
+    screen.innerHTML = '<div class="site-box"><p class="site-title" id="site-loading-title"></p>' +
+      '<progress max="100" value="0"></progress>' +
       '<p class="site-step" aria-live="polite"></p><p class="site-detail" aria-hidden="true"></p></div>';
     document.body.prepend(screen);
   }
+  cover(screen);
   document.documentElement.lang = detectLang(); // read in the language it is written in
   /** @type {HTMLElement} */ (screen.querySelector(".site-title")).textContent = w("site.loading.title");
   const bar = /** @type {HTMLProgressElement} */ (screen.querySelector("progress"));
@@ -70,6 +75,26 @@ let installing = false;
 function loaded() {
   screen?.remove();
   screen = null;
+  uncover();
+}
+
+/** What ``cover`` made inert (and only that: the page's own inert parts stay so). @type {Set<HTMLElement>} */
+const covered = new Set();
+
+/** The table under the loading screen is neither read nor reached by Tab until it is
+ * ready: everything beside ``top`` in the body is inert. @param {HTMLElement} top */
+function cover(top) {
+  for (const el of /** @type {HTMLCollectionOf<HTMLElement>} */ (document.body.children)) {
+    if (el !== top && !el.inert) {
+      el.inert = true;
+      covered.add(el);
+    }
+  }
+}
+
+function uncover() {
+  for (const el of covered) el.inert = false;
+  covered.clear();
 }
 
 /** A panel over the table with one sentence and, maybe, one button.

@@ -1,0 +1,94 @@
+"""The static site passes the same accessibility and phone checks as the local server's
+page (issue 19, "The table at one link"), on the built site in Chromium:
+
+- axe-core finds no violation on the table at 1280 × 800, 390 × 844 and 844 × 390, in
+  both languages, nor on the site's own parts while they show: the loading screen and
+  the "open in another tab" notice with its "Play here" button;
+- on a phone every target shown is at least 44 × 44 CSS px and every text at least
+  12 px, on the table and on those parts.
+
+The checks are the web page's own (tests/web/test_a11y.py's axe runner, the measure of
+tests/web/test_e2e_layout.py), imported, not copied. One built site, one browser, one
+profile per language and size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser import require_browser, wait_js
+from test_a11y import AXE, axe
+from test_e2e_layout import MEASURE, SIDEWAYS, UPRIGHT, measure
+from test_site_browser import READY, open_site, site_context
+
+require_browser("the site's accessibility tests need Debian's chromium and axe-core", AXE)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+DESKTOP = {"width": 1280, "height": 800}
+LOADING = "!!(document.querySelector('#site-loading .site-title') || {}).textContent"
+PANEL = "!!document.getElementById('site-panel')"
+
+
+def loading_screen(pg: Any, url: str, where: str, *, phone: bool) -> None:
+    """The loading screen, checked while it shows (the first visit of a fresh profile:
+    the offline copy is saved, then Python starts — seconds, on any machine)."""
+    pg.goto(url + "?speed=0&deal=6", wait_until="commit")
+    wait_js(pg, LOADING, timeout=60_000)
+    pg.add_script_tag(path=str(AXE))
+    axe(pg, f"{where}: loading screen")
+    if phone:
+        # It has no target (the table under it is inert, so none of its either): its words.
+        m = pg.evaluate(MEASURE)
+        assert not m["targets"] and m["texts"], (where, m)
+        tiny = [t for t in m["texts"] if t["px"] < 12 - 0.01]
+        assert not tiny, f"{where}: loading screen: text under 12 px: {tiny}"
+    # Still loading after the checks: they saw the screen, not the table behind it.
+    assert pg.evaluate(LOADING), f"{where}: the loading screen went before it was checked"
+    wait_js(pg, READY, timeout=90_000)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_desktop_table_and_loading_screen_pass_axe(browser: Any, site_url: str, lang: str) -> None:
+    ctx, _ = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
+                          viewport=DESKTOP)
+    pg = ctx.new_page()
+    loading_screen(pg, site_url, f"desktop {lang}", phone=False)
+    assert pg.evaluate("document.documentElement.lang") == lang
+    axe(pg, f"desktop {lang}: table")
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_phone_table_loading_and_other_tab_notice_pass_axe_and_fit_a_thumb(
+        browser: Any, site_url: str, lang: str) -> None:
+    ctx, _ = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
+                          viewport=UPRIGHT, device_scale_factor=2, has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    loading_screen(pg, site_url, f"upright {lang}", phone=True)
+    assert pg.evaluate("document.documentElement.lang") == lang
+    for name, size in (("upright", UPRIGHT), ("sideways", SIDEWAYS)):
+        pg.set_viewport_size(size)
+        pg.wait_for_timeout(150)  # the table's fit after the resize
+        axe(pg, f"{name} {lang}: table")
+        measure(pg, f"{name} {lang}: table")
+    # A second tab takes the game: the first says so, with its "Play here" button.
+    second = open_site(ctx, site_url)
+    wait_js(pg, PANEL, timeout=30_000)
+    for name, size in (("sideways", SIDEWAYS), ("upright", UPRIGHT)):
+        pg.set_viewport_size(size)
+        pg.wait_for_timeout(150)
+        axe(pg, f"{name} {lang}: other-tab notice")
+        measure(pg, f"{name} {lang}: other-tab notice")
+    assert pg.locator("#site-panel button").is_visible()
+    assert pg.evaluate("document.activeElement && document.activeElement.closest('#site-panel') !== null")
+    # "Play here" works from the notice checked.
+    with pg.expect_navigation():  # it reloads the page, which then takes the game back
+        pg.locator("#site-panel button").tap()
+    wait_js(pg, READY + " && !document.getElementById('site-panel')", timeout=90_000)
+    wait_js(second, PANEL, timeout=30_000)
+    ctx.close()
+    assert not errors and not second.errors, (errors, second.errors)
