@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +98,12 @@ def test_axe_finds_no_violation_anywhere(browser: Any, server: str, lang: str) -
 
 
 # ---------------------------------------------------------------------------- screen readers
-def announced(pg: Any, before: str = "") -> str:
-    """The live region's next words (it is emptied, then filled)."""
+def announced(pg: Any, before: str = "", *words: str) -> str:
+    """The live region's next words holding all of ``words`` (it is emptied, then filled;
+    the words keep an earlier announcement, such as the deal's, from being read instead)."""
+    holds = "".join(f" && t.includes({w!r})" for w in words)
     wait_js(pg, f"(() => {{ const t = document.getElementById('announce').textContent;"
-                f" return t !== '' && t !== {before!r}; }})() && !window.firstlast.busy")
+                f" return t !== '' && t !== {before!r}{holds}; }})() && !window.firstlast.busy")
     return pg.evaluate("document.getElementById('announce').textContent")  # type: ignore[no-any-return]
 
 
@@ -131,28 +134,28 @@ def test_keyboard_moves_are_announced(browser: Any, server: str, lang: str) -> N
     assert stock and stock.startswith({"en": "stock: 88 cards", "ru": "колода: 88 карт"}[lang])
 
     pg.keyboard.press("4")  # R4, the forced move
-    said = announced(pg)
+    said = announced(pg, "", words["reserve"], words["pile"])
     assert words["reserve"] in said and words["pile"] in said, said
     assert state(pg)["moves"] == 1
     pg.keyboard.press("u")
-    said = announced(pg, said)
+    said = announced(pg, said, words["undo"])
     assert said.startswith(words["undo"]), said
     pg.keyboard.press("Control+y")
-    said = announced(pg, said)
+    said = announced(pg, said, words["reserve"])
     assert words["reserve"] in said
     # A refused move is said in words, in the page's language.
     s = state(pg)
     wrong = next(f"{i + 1}" for i, c in enumerate(s["reserve"]) if c is not None and c["rank"] != s["need"]
                  and f"R{i + 1}" not in s["legal_moves"])
     pg.keyboard.press(wrong)
-    said = announced(pg, said)
+    said = announced(pg, said, "(R")
     assert words["refused"] in said or "(R9)" in said, said
     # Play the forced line until a turn is due: the turn is said too.
     while state(pg)["hint"] != "turn":
         pg.keyboard.press("s")
         settle(pg)
     pg.keyboard.press("t")
-    said = announced(pg, said)
+    said = announced(pg, said, words["turn"])
     assert words["turn"] in said, said
     close(pg)
 
@@ -225,7 +228,12 @@ def test_only_movable_cards_look_movable_finish_and_speed(browser: Any, server: 
     # The speed on the table is the setting, saved.
     pg.select_option("#b-speed", "3")
     wait_js(pg, "window.firstlast.speed === 3")
-    assert pg.request.get(f"{pg.base_url}api/settings").json()["speed"] == 3
+    # The page saves it in the background: wait for the server to have it (it was
+    # read here before the PUT landed under load), then it must stay saved.
+    deadline = time.monotonic() + 10
+    while pg.request.get(f"{pg.base_url}api/settings").json()["speed"] != 3:
+        assert time.monotonic() < deadline, "the speed chosen on the table was never saved"
+        pg.wait_for_timeout(50)
     # Finish now: the forced line to its end, at once.
     pg.click("#b-finish")
     wait_js(pg, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy")
