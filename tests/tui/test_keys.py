@@ -204,3 +204,30 @@ def test_a_long_status_line_is_cut_with_an_ellipsis() -> None:
     assert one_line("short", 10) == "short"
     cut = one_line("a sentence much longer than the line it must fit", 20)
     assert cut.endswith("…") and len(cut) <= 20
+
+
+def test_every_screen_answers_on_the_russian_layout_from_the_one_table() -> None:
+    """Every Latin letter a terminal screen binds also works on the Russian layout, the
+    twin taken from ``play.actions.russian_twin`` (no screen types Cyrillic by hand)."""
+    import inspect
+
+    from textual.binding import Binding
+    from textual.screen import Screen
+
+    from firstlast.play.actions import russian_twin
+    from firstlast.tui import dialogs, replay
+
+    screens = [c for m in (dialogs, replay) for _, c in inspect.getmembers(m, inspect.isclass)
+               if issubclass(c, Screen) and c.__module__ == m.__name__ and "BINDINGS" in c.__dict__]
+    assert len(screens) >= 6, screens
+    for screen in screens:
+        for b in screen.BINDINGS:
+            assert isinstance(b, Binding)
+            keys = b.key.split(",")
+            for key in keys:
+                twin = russian_twin(key)
+                assert twin is None or twin in keys, (screen.__name__, b.key)
+    for path in (SRC / "dialogs.py", SRC / "replay.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "binding(" in line:
+                assert not any("а" <= ch.lower() <= "я" for ch in line), f"{path.name}: {line.strip()}"

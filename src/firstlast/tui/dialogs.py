@@ -363,8 +363,8 @@ class HelpScreen(Screen[None]):
     HelpScreen #help-body { padding: 0 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("L,Д", "language", "tui.binding.language"),
-        binding("escape,q,й,question_mark,comma,f1", "close", "tui.binding.back"),
+        binding("L", "language", "tui.binding.language"),
+        binding("escape,q,question_mark,comma,f1", "close", "tui.binding.back"),
     ]
 
     def __init__(self, language: str = "en") -> None:
@@ -450,7 +450,7 @@ class StatsScreen(Screen[None]):
     StatsScreen { background: #0e2416; }
     StatsScreen #stats-body { padding: 1 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i,й,ш", "close", "tui.binding.back")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "close", "tui.binding.back")]
 
     def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
         super().__init__()
@@ -477,9 +477,9 @@ class WordsDialog(ModalScreen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *[binding(str(i), f"review('P{i}')", "tui.binding.review") for i in range(1, 9)],
-        binding("w,ц", f"review('{WASTE}')", "tui.binding.waste"),
-        binding("r,к", "review('rows')", "tui.binding.rows"),
-        binding("escape,enter,q,й", "close", "tui.binding.back"),
+        binding("w", f"review('{WASTE}')", "tui.binding.waste"),
+        binding("r", "review('rows')", "tui.binding.rows"),
+        binding("escape,enter,q", "close", "tui.binding.back"),
     ]
 
     def __init__(self, pos: Position, lang: str = "en", text: str | None = None) -> None:

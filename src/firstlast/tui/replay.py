@@ -34,12 +34,12 @@ class ReplayScreen(Screen[None]):
     ReplayScreen #replay-area { height: 1fr; align: center middle; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("right,s,ы", "go(1)", "tui.replay.keys.step"),
-        binding("left,u,г", "go(-1)", "tui.replay.keys.back"),
+        binding("right,s", "go(1)", "tui.replay.keys.step"),
+        binding("left,u", "go(-1)", "tui.replay.keys.back"),
         binding("home", "go(-100000)", "tui.replay.keys.back"),
         binding("end", "go(100000)", "tui.replay.keys.step"),
-        binding("space,a,ф", "play", "tui.replay.keys.play"),
-        binding("escape,q,й", "leave", "tui.replay.keys.close"),
+        binding("space,a", "play", "tui.replay.keys.play"),
+        binding("escape,q", "leave", "tui.replay.keys.close"),
     ]
 
     at: reactive[int] = reactive(0)

@@ -10,6 +10,7 @@ from textual.binding import Binding
 
 from ..engine import Variant
 from ..i18n import LANGS, plural, t
+from ..play.actions import russian_twin
 
 DEFAULT_LANG = "en"
 
@@ -26,8 +27,11 @@ def other(lang: str) -> str:
 
 def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:
     """A key binding whose description is the catalog string ``key`` (English until
-    ``localize`` says otherwise)."""
-    return Binding(keys, action, t(DEFAULT_LANG, key), show=show, id=key)
+    ``localize`` says otherwise). Each letter also answers on the Russian layout, from the
+    one table of twins (``play.actions.russian_twin``), as the table's own keys do."""
+    names = keys.split(",")
+    twins = [twin for name in names if (twin := russian_twin(name)) is not None and twin not in names]
+    return Binding(",".join([*names, *twins]), action, t(DEFAULT_LANG, key), show=show, id=key)
 
 
 def compact_variant(variant: Variant, lang: str = DEFAULT_LANG) -> str:
