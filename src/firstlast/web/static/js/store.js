@@ -41,6 +41,8 @@
  * @property {string | null} endShownFor "id:moves" of the ending last shown
  * @property {CardEl | null} dragging the card under the pointer
  * @property {Settings} settings the server's, once loaded
+ * @property {{flown: number, mostAloft: number}} flights cards flown since the page
+ *   opened, and the most in the air at once (motion.js; the tests see the flow overlap)
  */
 
 /** @type {App} */
@@ -67,6 +69,7 @@ export const app = {
   endShownFor: null,
   dragging: null,
   settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full" },
+  flights: { flown: 0, mostAloft: 0 },
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.
