@@ -20,6 +20,7 @@ from ..engine.position import TABLE_MOVES
 from ..engine.variant import token_pattern
 from ..play import MAX_STEPS, StartKind, Verbosity
 from ..play.chance import SAMPLES_PER_ROUND
+from ..play.settings import Back, Felt, Layout
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -144,6 +145,13 @@ class SettingsChange(Body):
     variant: VariantSpec | VariantToken | UnsetType | None = UNSET
     show_chance: bool | UnsetType | None = UNSET
     verbosity: Verbosity | UnsetType | None = UNSET
+    felt: Felt | UnsetType | None = UNSET
+    back: Back | UnsetType | None = UNSET
+    four_colour: bool | UnsetType | None = UNSET
+    large_index: bool | UnsetType | None = UNSET
+    layout: Layout | UnsetType | None = UNSET
+    sound: bool | UnsetType | None = UNSET
+    volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -372,6 +380,13 @@ class Settings(Answer):
     variant: VariantToken
     show_chance: bool
     verbosity: Verbosity
+    felt: Felt
+    back: Back
+    four_colour: bool
+    large_index: bool
+    layout: Layout
+    sound: bool
+    volume: Annotated[int, Meta(ge=0, le=100)]
 
 
 class ChancePool(Answer):

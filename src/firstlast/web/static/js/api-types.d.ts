@@ -494,6 +494,14 @@ export interface Settings {
   variant: string;
   show_chance: boolean;
   verbosity: "brief" | "full";
+  felt: "blue" | "green" | "night" | "paper";
+  back: "lattice" | "rosette" | "stripes";
+  four_colour: boolean;
+  large_index: boolean;
+  layout: "mirrored" | "standard";
+  sound: boolean;
+  /** 0…100 */
+  volume: number;
 }
 
 /** The keys to change; ``null`` restores a key's default. */
@@ -505,6 +513,14 @@ export interface SettingsChange {
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
   verbosity?: "brief" | "full" | null;
+  felt?: "blue" | "green" | "night" | "paper" | null;
+  back?: "lattice" | "rosette" | "stripes" | null;
+  four_colour?: boolean | null;
+  large_index?: boolean | null;
+  layout?: "mirrored" | "standard" | null;
+  sound?: boolean | null;
+  /** card sounds' volume, per cent; 0…100 */
+  volume?: number | null;
 }
 
 /** A player's backup file: every game and the settings (docs/backup.md). */
