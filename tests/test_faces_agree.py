@@ -287,7 +287,7 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
     from firstlast.play import StoredGame
     from firstlast.play.view import table_view
     from firstlast.tui import cards as C
-    from firstlast.tui.table import LABEL_PLAYABLE, paint_slot
+    from firstlast.tui.table import label_styles, paint_slot
     from firstlast.tui.widgets import side_text
     from firstlast.web import shapes
 
@@ -322,4 +322,4 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
         assert f"{t('en', 'tui.side.needs')}" in side and C.rank_text(view.need) in side
     for place in (*FIRSTS, *RESERVE, "waste"):
         slot, _ = paint_slot(place, view, C.MEDIUM)
-        assert (slot.style == LABEL_PLAYABLE) == (place in view.playable), place
+        assert (slot.style == label_styles()[3]) == (place in view.playable), place
