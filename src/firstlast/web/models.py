@@ -568,6 +568,26 @@ class BackupGame(Answer):
     dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
 
 
+class LeftOut(Answer):
+    """A stored game an export left out: an import would refuse it (docs/backup.md)."""
+
+    n: Annotated[int, Meta(ge=1, description="its place among the player's games, from 1")]
+    id: str | None
+    deal: str | None
+    error: Annotated[str, Meta(description="why, in English")]
+    code: Annotated[str, Meta(description="the refusal's code (backup.field, backup.game)")]
+    params: Params
+
+
+class SkippedGame(Answer):
+    """A game of the file a restore left out, and why (docs/backup.md)."""
+
+    n: Annotated[int, Meta(ge=1, description="its place in the file's games, from 1")]
+    id: Annotated[str | None, Meta(description="its id, when it could be read")]
+    deal: Annotated[str | None, Meta(description="its deal, when it could be read")]
+    error: ErrorBody
+
+
 class Backup(Answer):
     """A player's backup file: every game and the settings (docs/backup.md)."""
 
@@ -578,6 +598,7 @@ class Backup(Answer):
     settings: Settings
     table: Annotated[str | None, Meta(description="the id of the game on the table")]
     games: Annotated[list[BackupGame], Meta(description="in the order they were stored")]
+    left_out: Annotated[list[LeftOut], Meta(description="games left out: a restore would refuse them")] = []
 
 
 class RestoreReport(Answer):
@@ -589,6 +610,7 @@ class RestoreReport(Answer):
     kept: Annotated[int, Meta(description="games already here as they are, or newer here")]
     settings: Annotated[list[str], Meta(description="the settings taken from the file (those still at their default)")]
     table: Annotated[bool, Meta(description="the file's game went on the table (there was none)")]
+    skipped: Annotated[list[SkippedGame], Meta(description="damaged games left out; every other one was restored")]
 
 
 #: Every answer leaves through this one encoder (made once: no per-request setup).
