@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -127,7 +128,8 @@ def test_the_sdist_and_the_wheel_hold_everything(installed: Installed) -> None:
 
 
 def test_the_command_line_from_the_wheel(installed: Installed) -> None:
-    where = subprocess.run([str(installed.venv / "bin" / "python"), "-c", "import firstlast; print(firstlast.__file__)"],
+    where = subprocess.run([str(installed.venv / "bin" / "python"), "-c",
+                            "import firstlast; print(firstlast.__file__)"],
                            cwd=installed.home, env=installed.env, capture_output=True, text=True, check=True)
     assert where.stdout.startswith(str(installed.venv)), where.stdout  # not the repository's copy
     assert installed.run("--version").stdout.startswith("firstlast, version ")
@@ -156,7 +158,9 @@ def test_firstlast_alone_serves_the_table(installed: Installed) -> None:
         assert proc.stdout is not None and proc.stderr is not None
         first = proc.stdout.readline()  # the server prints its address once it listens
         assert first.startswith("First and Last is served at http://127.0.0.1:"), (first, proc.stderr.read())
-        url = first.split(" at ", 1)[1].strip()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", first)
+        assert found is not None, first
+        url = found.group(0)
         with urllib.request.urlopen(url, timeout=60) as page:
             html = page.read().decode()
         assert page.status == 200 and 'src="static/js/app.js"' in html.replace("/static", "static"), html[:500]
