@@ -10,6 +10,7 @@ import { answerWords, streamEnd, streamPush, streamStart, streaming, verbosity }
 import { cascadeGap, flowBeats, refusalFor } from "./model.js";
 import { animateMovements, dealIn, flow, flyTime, gather, landed, moveGap } from "./motion.js";
 import { enqueue } from "./queue.js";
+import { cue, cueFor } from "./sound.js";
 import { $, announce, app } from "./store.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
 import { FINISH_MS } from "./vocabulary.js";
@@ -36,6 +37,8 @@ export function setState(state) {
  * the last card has left, without waiting for it to land (Auto, Finish).
  * @param {ActionResult} result @param {"redo"} [kind] @param {number} [gapMs] */
 async function applyResult(result, kind, gapMs) {
+  const sound = cueFor(app.state, result);
+  if (sound) cue(sound);
   app.hintOn = false;
   showHint(false);
   if (result.movements && result.movements.length) {
@@ -73,6 +76,7 @@ export function showError(err) {
     return;
   }
   if (err instanceof ApiError) {
+    if (err.status === 409) cue("refused");
     if (err.status === 0) toast(t("err_network"), "error");
     else toast(err.text, "error");
   } else {
