@@ -203,7 +203,10 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path, monk
             dialog = pilot.app.screen
             assert isinstance(dialog, EndDialog) and dialog.story is not None
             lines = dialog.story.splitlines()
-            assert [ln.removeprefix("• ") for ln in lines[1:]] == story["sentences"]
+            # The first view, in plain words (issue 26), and the details a key away.
+            assert [ln.removeprefix("• ") for ln in lines[1:]] == [*story["plain"], story["where"]]
+            assert dialog.details is not None
+            assert [ln.removeprefix("• ") for ln in dialog.details.splitlines()] == story["sentences"]
 
     asyncio.run(main())
     assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,

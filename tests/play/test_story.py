@@ -7,6 +7,7 @@ points against ``chance_to_come_out`` called with the documented seeds.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -154,9 +155,12 @@ def test_lost_deal_in_words_in_both_languages(lost: tuple[Game, Story]) -> None:
     assert "–" in en[4] and ru[4].startswith("Шанс, что пасьянс выйдет, при раскладке: ")
     lines = story.render(30, "ru").splitlines()
     assert lines[0].endswith(" 0\u00a0%") and lines[1] == ru[1]
-    # The terminal's whole story: the curve, then every sentence.
+    # The terminal's first view: the curve (single figures), then the plain words; its
+    # details: every sentence.
     text = story.text("ru", 30).splitlines()
-    assert text[0] == lines[0] and text[1:] == ["• " + line for line in ru]
+    assert text[0].endswith(lines[0].split(" ", 2)[-1]) and "(" not in text[0]
+    assert text[1:] == ["• " + line for line in [*story.plain("ru"), story.where("ru")]]
+    assert story.details_text("ru").splitlines() == ["• " + line for line in ru]
     assert story.chart_name("en") == (f"The chance to come out over 310 moves: "
                                       f"{chance_text(story.points[0].estimate, 'en')} at the deal, "
                                       "0\u00a0% at the last move.")
@@ -495,3 +499,41 @@ def test_deal_1_tells_only_clear_moments_with_the_real_budget() -> None:
     for lang in ("en", "ru"):
         text = "\n".join(story.describe(lang))
         assert "noise" not in text and "разброс" not in text
+
+
+# ---------------------------------------------------------------- the first view in plain words
+#: What the first view may never hold (issue 26): a rule number (R11, V1, E3), a variant
+#: token (r3, ruw, r0n…), an interval ("23–27 %", "(23–27 %)") or an error code.
+RULE_CODE = re.compile(r"\b[RVE]\d{1,2}\b")
+TOKEN = re.compile(r"(?<![\w-])(r(?:\d+|u)w?n?)(?![\w-])")
+INTERVAL = re.compile(r"\d\s*[–-]\s*\d[\d.,]*\s*%|\(\s*\d[\d.,]*\s*%|±")
+
+
+def test_the_first_view_is_plain_over_many_deals() -> None:
+    """Over 60 finished deals (won and lost, six variants, both languages) the story's
+    first view (``plain``, ``where``, the terminal's ``text``) names no rule, no variant
+    token and no interval; it says how it ended, and for a lost game why and what would
+    have brought it out (the details keep the rules' terms)."""
+    variants = ("r3", "r0", "r1w", "ru", "r3n", "r2wn")
+    told = {"won": 0, "lost": 0}
+    checked_tokens = set()
+    for i, token in enumerate(variants * 10):
+        deal = 3 + i * 7
+        story = quick(_played(deal, Variant.from_token(token)), max_points=6, samples=8)
+        told[story.status] += 1
+        for lang in ("en", "ru"):
+            first = [*story.plain(lang), story.where(lang) or "", story.text(lang, 20)]
+            for line in first:
+                assert not RULE_CODE.search(line), (deal, token, line)
+                assert not TOKEN.search(line), (deal, token, line)
+                assert not INTERVAL.search(line), (deal, token, line)
+            plain = story.plain(lang)
+            if story.status == "lost":
+                assert len(plain) >= 3 and story.where(lang), (deal, token, plain)
+            assert len(plain) <= 8, plain  # read in ten seconds
+        # The details still say it in the rules' terms.
+        if story.status == "lost":
+            checked_tokens.add(token)
+            assert RULE_CODE.search(story.details_text("en"))
+    assert told["won"] >= 5 and told["lost"] >= 20, told
+    assert len(checked_tokens) >= 4

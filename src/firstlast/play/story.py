@@ -44,6 +44,7 @@ from ..i18n import (
     chance_text,
     describe_variant,
     ordinal,
+    percent_number,
     place_name,
     plural,
     rank_name,
@@ -335,6 +336,40 @@ class Story:
         """The whole story in sentences, in ``lang``: ``conclusion`` then ``details``."""
         return self.conclusion(lang) + self.details(lang)
 
+    def plain(self, lang: str) -> list[str]:
+        """The story's first view, in plain words a player reads in ten seconds, in
+        ``lang`` (issue 26): how it ended, why it stopped and what would have brought it
+        out, the chance at the deal and the few moments that mattered — no rule code,
+        variant token or interval (those are in ``conclusion`` and ``details``, shown
+        for the curious). Where the needed cards lay is ``where`` (the page draws it)."""
+        if self.status == "won":
+            lines = [t(lang, "story.plain.won", **{"pass": self.won_on_pass or self.passes})]
+        elif self.status == "lost":
+            lines = [t(lang, "story.plain.lost", score=self.score)]
+        else:
+            lines = [t(lang, "story.plain.playing", moves=self.moves, score=self.score, **{"pass": self.passes})]
+        if self.stop is not None:
+            lines.append(plain_stop(self.stop, lang))
+        if self.what_if is not None:
+            lines.append(plain_what_if(self.what_if, Variant.from_token(self.variant), lang))
+        first = self.points[0]
+        lines.append(t(lang, "story.plain.start", chance=plain_chance(first.estimate, lang)))
+        if self.crossing is not None and self.crossing.previous is None:
+            lines.append(t(lang, "story.plain.crossing.start"))
+        elif self.crossing is not None:
+            lines.append(t(lang, "story.plain.crossing", move=self.crossing.point.move))
+        lines += [plain_moment(m, lang) for m in self.moments]
+        if self.low_point is not None and self.low_point.move > 0 and not self.moments:
+            lo = self.low_point
+            lines.append(t(lang, "story.plain.low", chance=plain_chance(lo.estimate, lang), move=lo.move))
+        return lines
+
+    def where(self, lang: str) -> str | None:
+        """Where every card of the rank a lost game needed lay, counted by part of the
+        table in plain words ("Where the tens lay: 3 in the waste, 5 on the piles."),
+        or ``None`` (not lost). The page draws it as a map of the table, this its name."""
+        return None if self.stop is None else where_sentence(self.stop, lang)
+
     def chart_name(self, lang: str) -> str:
         """A short name for the chart of the curve (its accessible name): what it shows,
         from the chance at the deal to the end or now."""
@@ -343,11 +378,20 @@ class Story:
                  start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
-        """The whole story for a text face, in ``lang``: the curve as a sparkline between
-        the chance at the deal and now, then ``describe``'s sentences, one a line."""
+        """The story's first view for a text face, in ``lang``: the curve as a sparkline
+        between the chance at the deal and now (single figures), then ``plain``'s
+        sentences and ``where``, one a line (the terminal's end panel; its details,
+        ``details_text``, are a key away)."""
         first, cur = self.points[0], self.current
-        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
-        return "\n".join([head, *("• " + line for line in self.describe(lang))])
+        head = f"{plain_chance(first.estimate, lang)} {self.sparkline(width)} {plain_chance(cur.estimate, lang)}"
+        where = self.where(lang)
+        lines = self.plain(lang) + ([] if where is None else [where])
+        return "\n".join([head, *("• " + line for line in lines)])
+
+    def details_text(self, lang: str) -> str:
+        """The whole story in the rules' terms, for the curious: ``describe``'s sentences
+        (rule numbers, variants, intervals), one a line."""
+        return "\n".join("• " + line for line in self.describe(lang))
 
     def summary(self) -> str:
         """``describe("en")`` as one text, a sentence a line (tests and logs)."""
@@ -481,6 +525,96 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     else:
         lines.append(t(lang, "story.what_if.variants", **params))
     return lines
+
+
+# ------------------------------------------------------------------ plain words
+def plain_chance(estimate: ChanceEstimate, lang: str) -> str:
+    """A chance as a player says it: one figure, no interval ("25 %", "0.4 %"; "almost
+    0 %" when the samples saw no win, "almost 100 %" when they saw no loss; "0 %" and
+    "100 %" only when certain). Enough decimals to show a small chance at all."""
+    p = 100 * estimate.probability
+    if estimate.certain:
+        return t(lang, "story.plain.pct", p="100" if p >= 50 else "0")
+    if estimate.wins == 0 or p < 0.005:
+        return t(lang, "story.plain.pct.nil")
+    if estimate.wins == estimate.samples or p > 99.5:
+        return t(lang, "story.plain.pct.full")
+    decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
+    return t(lang, "story.plain.pct", p=percent_number(round(p, decimals), decimals, lang))
+
+
+def plain_stop(stop: Stop, lang: str) -> str:
+    """Why a lost game stopped (R11), in plain words: which pile waited for which rank,
+    and why nothing more could come."""
+    key = ("story.plain.stop.waste_empty" if stop.code == "R11.waste_empty"
+           else "story.plain.stop.no_redeal_allowed" if stop.redeals == 0 else "story.plain.stop.no_redeal")
+    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    return t(lang, key, pile=stop.pile + 1, need=need)
+
+
+def plain_change(game: Variant, other: Variant, lang: str) -> str:
+    """What ``other``'s rules do differently from ``game``'s, in plain words ("if you
+    may also play from the waste and with unlimited redeals")."""
+    parts: list[str] = []
+    if other.waste_playable != game.waste_playable:
+        parts.append(t(lang, "story.plain.change.waste_on" if other.waste_playable else "story.plain.change.waste_off"))
+    if other.privileged_last != game.privileged_last:
+        parts.append(t(lang, "story.plain.change.privileged_on" if other.privileged_last
+                       else "story.plain.change.privileged_off"))
+    if other.redeals != game.redeals:
+        parts.append(t(lang, "story.plain.change.unlimited") if other.redeals is None else
+                     t(lang, "story.plain.change.redeals", n=other.redeals,
+                       redeals=plural(lang, "story.redeals", other.redeals)))
+    return t(lang, "story.plain.change.join").join(parts)
+
+
+def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
+    """What would have brought a lost deal out, in one plain sentence: more redeals, or
+    other rules (the nearest of the variants that bring it out), or nothing at all."""
+    if what.fewest_redeals is not None and what.comes_out_on_pass is not None:
+        if variant.redeals is not None and what.fewest_redeals <= variant.redeals:
+            return t(lang, "story.plain.what_if.same", **{"pass": what.comes_out_on_pass})
+        return t(lang, "story.plain.what_if.redeals", n=what.fewest_redeals,
+                 redeals=plural(lang, "story.redeals", what.fewest_redeals),
+                 allowed=variant.redeals if variant.redeals is not None else 0,
+                 **{"pass": what.comes_out_on_pass})
+    others = [Variant.from_token(tok) for tok in what.variants_that_come_out]
+    if not others:
+        return t(lang, "story.plain.what_if.nothing")
+
+    def distance(v: Variant) -> tuple[int, int]:
+        return ((v.waste_playable != variant.waste_playable) + (v.privileged_last != variant.privileged_last)
+                + (v.redeals != variant.redeals), 0 if v.redeals is None else v.redeals)
+
+    return t(lang, "story.plain.what_if.other_rules", change=plain_change(variant, min(others, key=distance), lang))
+
+
+def plain_moment(moment: Moment, lang: str) -> str:
+    """A moment that mattered, in plain words: the move (what it did) and how the chance
+    rose or fell, as single figures."""
+    up = moment.change > 0
+    params: dict[str, object] = {"move": moment.move, "before": plain_chance(moment.before.estimate, lang),
+                                 "after": plain_chance(moment.after.estimate, lang)}
+    if moment.span == 1:
+        key = "story.plain.moment.up" if up else "story.plain.moment.down"
+        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
+        return t(lang, key, what=announce(moment.movements[:1], lang), **params)
+    key = "story.plain.moment.span.up" if up else "story.plain.moment.span.down"
+    return t(lang, key, first=moment.before.move + 1, **params)
+
+
+#: The parts of the table a needed card may lie in, in the order ``where`` names them.
+WHERE_PARTS: Final = ("waste", "stock", "reserve", "first", "pile")
+
+
+def where_sentence(stop: Stop, lang: str) -> str:
+    """Where every card of the rank a lost game needed lay, counted by part of the table."""
+    counts = dict.fromkeys(WHERE_PARTS, 0)
+    for c in stop.copies:
+        counts["first" if c.code == "privileged" else c.code] += 1
+    places = t(lang, "story.plain.where.join").join(
+        t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
+    return t(lang, "story.plain.where", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 
 # ------------------------------------------------------------------ the stop (R11)

@@ -47,7 +47,8 @@ def answer(story: Story, lang: m.Lang) -> m.Story:
     data = story.to_json()
     conclusion, details = story.conclusion(lang), story.details(lang)
     return msgspec.convert({**data, "deal": str(data["deal"]), "sentences": conclusion + details,
-                            "conclusion": conclusion, "details": details, "chart_name": story.chart_name(lang)},
+                            "conclusion": conclusion, "details": details, "chart_name": story.chart_name(lang),
+                            "plain": story.plain(lang), "where": story.where(lang)},
                            m.Story)
 
 

@@ -376,6 +376,10 @@ export interface Story {
   details: string[];
   /** a short name of the chart (its accessible name) */
   chart_name: string;
+  /** the story's first view in plain words (Story.plain): how it ended, why, what would have brought it out, the moments that mattered; no rule code, variant token or interval */
+  plain?: string[];
+  /** a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name) */
+  where?: string | null;
 }
 
 /** The estimated chance after ``move`` moves (0: the deal). */

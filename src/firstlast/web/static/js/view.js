@@ -4,10 +4,11 @@
 // before the panel covers it; the panel with the story of the game) and the toast.
 
 import { board } from "./board.js";
+import { cascade, stopCelebration } from "./celebrate.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
-import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
+import { flyTime, landed, reducedMotion } from "./motion.js";
 import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
 import { chosen, withWords } from "./tablewords.js";
@@ -76,8 +77,9 @@ export function render() {
   if (!over) hideEnding();
 }
 
-/** A game just ended on the table: a won game's wave first, in full view, then the
- * panel (at once without animation, or where the player asks for less motion).
+/** A game just ended on the table: a won game's celebration first (the cascade of
+ * bouncing cards, celebrate.js: a tap or Escape skips it), then the panel (at once
+ * without animation, or where the player asks for less motion: the still panel).
  * @param {import("./api-types").GameState} s */
 function endOfGame(s) {
   const still = () => app.state === s && !app.replay;
@@ -89,7 +91,7 @@ function endOfGame(s) {
 function endNow(s, still) {
   if (s.status === "won" && app.speed > 0 && !reducedMotion()) {
     document.body.classList.add("celebrating");
-    celebrate().then(() => {
+    cascade().then(() => {
       document.body.classList.remove("celebrating");
       if (still()) showEnding();
     });
@@ -159,7 +161,7 @@ export function showEnding({ focus = true } = {}) {
   if (!s || s.status === "playing" || app.replay) return;
   const won = s.status === "won";
   $("#end-title").textContent = won ? t("won_title") : t("lost_title");
-  $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
+  $("#end-text").textContent = won ? t("won_text") : lostWords(s.score);
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
   const box = $("#ending");
@@ -175,7 +177,15 @@ export function showEnding({ focus = true } = {}) {
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
 }
 
+/** A lost game's words, kind and encouraging: how close it came (the story below says
+ * what would have brought it out). @param {number} score cards on the piles */
+export function lostWords(score) {
+  if (score >= 96) return t("lost_kind.close", { left: 104 - score });
+  return t(score > 52 ? "lost_kind.good" : "lost_kind.hard", { n: score });
+}
+
 export function hideEnding() {
+  stopCelebration();
   const box = $("#ending");
   box.classList.remove("show");
   box.hidden = true;
