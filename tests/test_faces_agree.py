@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 
 from firstlast.engine import Game, Variant
 from firstlast.engine.record import record_to_text
-from firstlast.play import PlayService
+from firstlast.play import PlayService, Settings
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog
@@ -134,8 +134,7 @@ def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
     assert attempt[11] == 1 and attempt[8] is None  # left mid-game for deal 5: abandoned
     assert second[0] == str(SECOND) and second[1] == Variant(redeals=0, waste_playable=True).token and second[12]
     assert imported[7] == "imported"
-    assert w["settings"] == {"lang": None, "speed": 2, "variant": "r0w", "show_chance": True,
-                             "verbosity": "full"}
+    assert w["settings"] == {**Settings().to_json(), "variant": "r0w"}  # the defaults of the one declaration
     [canonical] = w["stats"]  # type: ignore[misc]
     assert (canonical["played"], canonical["abandoned"]) == (1, 1)
 

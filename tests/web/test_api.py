@@ -780,7 +780,11 @@ def test_stats_policy(client: TestClient, store: GameStore) -> None:
 
 def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: GameStore) -> None:
     c = clients()
-    defaults = {"lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
+    from firstlast.play import Settings as PlaySettings
+
+    defaults = PlaySettings().to_json()  # the one declaration (each helper's new setting is in it)
+    old = {"lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
+    assert old.items() <= defaults.items()
     assert c.get("/api/settings").json() == defaults
     r = c.put("/api/settings", json={"lang": "ru", "speed": 3, "variant": "r0w"})
     assert r.status_code == 200 and r.json() == {**defaults, "lang": "ru", "speed": 3, "variant": "r0w"}

@@ -41,12 +41,15 @@ class Settings:
     variant: Variant = field(default=CANONICAL)
     show_chance: bool = True
     verbosity: Verbosity = "full"
+    #: "On a wish": ask for a wish before each new deal, and say at the end whether it
+    #: comes true (docs/play.md). Off by default.
+    wish: bool = False
 
-    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity")
+    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity", "wish")
 
     def to_json(self) -> dict[str, object]:
         return {"lang": self.lang, "speed": self.speed, "variant": self.variant.token,
-                "show_chance": self.show_chance, "verbosity": self.verbosity}
+                "show_chance": self.show_chance, "verbosity": self.verbosity, "wish": self.wish}
 
     @classmethod
     def from_stored(cls, data: Mapping[str, object]) -> Settings:
@@ -85,6 +88,10 @@ class Settings:
                 if value not in VERBOSITIES:
                     raise PlayError("settings.value", key=key, reason='must be "brief" or "full"')
                 s = replace(s, verbosity=value)
+            elif key == "wish":
+                if not isinstance(value, bool):
+                    raise PlayError("settings.value", key=key, reason="must be true or false")
+                s = replace(s, wish=value)
         return s
 
 
