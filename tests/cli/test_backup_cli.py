@@ -137,6 +137,11 @@ def _with_game(doc: dict[str, object], **changes: object) -> str:
     ("version.json", b'{"format": "firstlast-backup", "version": 7, "games": []}', "is of version 7"),
     ("huge-number.json", b'{"format": "firstlast-backup", "version": 1, "games": [{"deal": ' + b"9" * 5000 + b"}]}",
      "has 5,000 digits"),
+    ("year-10000.json", b'{"format": "firstlast-backup", "version": 1, "games": [{"id": "a", "deal": 1,'
+     b' "variant": "r3", "moves": "", "created": "9999-12-31T23:59:59-05:00", "updated": "2026-01-01T00:00:00"}]}',
+     "games[0].created: must be a date and time"),
+    ("surrogate.json", b'{"format": "firstlast-backup", "version": 1, "games": [], "app": "\\ud800"}',
+     "holds a lone surrogate"),
     ("huge-deal.json", "deal", "games[2].deal: deal numbers go from 0 to 18446744073709551615"),
     ("illegal.json", "illegal", "game 3 of the backup (deal 0) does not replay: move 1 (turn): a card that fits must"
                                 " be played before turning (R9)"),

@@ -270,6 +270,9 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("a result that is no result", lambda d: _last(d).update(result="drawn"), "backup.field"),
     ("origin", lambda d: _last(d).update(origin="stolen"), "backup.field"),
     ("created not a time", lambda d: _last(d).update(created="yesterday"), "backup.field"),
+    # A zone that carries the time out of Python's years (was an OverflowError).
+    ("created past year 9999", lambda d: _last(d).update(created="9999-12-31T23:59:59-05:00"), "backup.field"),
+    ("finished before year 1", lambda d: _finished(d).update(finished="0001-01-01T00:00:00+05:00"), "backup.field"),
     ("table not a game of the file", lambda d: d.update(table="nope"), "backup.field"),
     ("bad setting", lambda d: d.update(settings={"speed": 9}), "backup.field"),
     ("unknown setting", lambda d: d.update(settings={"colour": "red"}), "backup.field"),
@@ -314,11 +317,15 @@ def test_a_refused_move_carries_the_engines_code(source: tuple[PlayService, str]
     ('{"format": "firstlast-backup", "version": 1, "games": [], "x": NaN}', "backup.field"),
     ('{"format": "firstlast-backup", "version": 1, "games": [{"deal": ' + "9" * 5000 + "}]}", "backup.field"),
     ("\ufeff" + '{"format": "firstlast-backup", "version": 1, "games": "none"}', "backup.field"),
+    # A lone surrogate (JSON may spell one; no text holds one): refused, never echoed.
+    ('{"format": "firstlast-backup", "version": 1, "games": [], "app": "\\ud800"}', "backup.field"),
+    ('{"format": "firstlast-backup", "version": 1, "games": [], "settings": {"\\udfff": 1}}', "backup.field"),
 ])
 def test_text_that_is_no_backup(text: str, code: str) -> None:
     with pytest.raises(PlayError) as e:
         backup.read_backup(text)
     assert e.value.code == code
+    str(e.value).encode("utf-8")  # its words can be written
 
 
 def test_a_minimal_hand_written_file_is_read(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
 from ..store import GameRow, Origin, Transaction, new_id
+from . import jsontext
 from .deals import START_KINDS, parse_deal
 from .errors import PlayError
 from .settings import Settings, parse_variant
@@ -203,11 +204,12 @@ def _time(value: object, where: str) -> str:
     text = _text(value, where)
     try:
         when = datetime.fromisoformat(text)
-    except ValueError:
-        raise _fault(where, "must be a date and time (ISO 8601)") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).isoformat(timespec="milliseconds")
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        # A zone can carry the time past year 1 or 9999: Python's range (OverflowError).
+        return when.astimezone(UTC).isoformat(timespec="milliseconds")
+    except (ValueError, OverflowError):
+        raise _fault(where, "must be a date and time (ISO 8601) in the years 1…9999") from None
 
 
 def _opt_time(value: object, where: str) -> str | None:
@@ -330,9 +332,11 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
     # as the record reader does: the faces hand the text over as it came.
     text = text.removeprefix("\ufeff")
     try:
-        doc = json.loads(text, parse_int=_big_number, parse_constant=_no_constant)
+        doc = jsontext.loads(text, parse_int=_big_number, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise PlayError("backup.json", line=e.lineno, column=e.colno) from None
+    except jsontext.UnencodableText:
+        raise _fault("a string", "holds a lone surrogate (\\ud800…\\udfff), which is no text") from None
     except RecursionError:
         raise PlayError("backup.format") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:

@@ -61,7 +61,7 @@ from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
 from .widgets import SPEEDS, SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
-from .words import compact_variant, lang_of, other
+from .words import compact_variant, other, starting_lang
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -140,7 +140,7 @@ class GameScreen(Screen[None]):
     speed: reactive[int] = reactive(DEFAULT_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
-                 estimator: Estimator | None = None) -> None:
+                 estimator: Estimator | None = None, lang: str | None = None) -> None:
         super().__init__()
         self.session = session
         settings = session.settings()
@@ -148,7 +148,7 @@ class GameScreen(Screen[None]):
         self.new_variant = new_variant or settings.variant
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
-        self.set_reactive(GameScreen.lang, lang_of(settings.lang))
+        self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.chance_runner = (
@@ -782,17 +782,22 @@ class FirstLastApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,
-                 resume: bool = False, chance: bool = True, estimator: Estimator | None = None) -> None:
+                 resume: bool = False, chance: bool = True, estimator: Estimator | None = None,
+                 lang: str | None = None, system_lang: str = "en") -> None:
         super().__init__()
         self.store = store
-        self.session = Session.open(store, deal, variant, resume)
+        self.session = Session.open(store, deal, variant, resume, lang)
         self.new_variant = variant
         self.chance = chance and self.session.settings().show_chance
         self.estimator = estimator
+        #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
+        #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
+        #: saves), else the player's setting, else ``system_lang`` (the locale's).
+        self.lang = starting_lang(lang, self.session.settings().lang, system_lang)
 
     def on_mount(self) -> None:
-        self.title = t(lang_of(self.session.settings().lang), "tui.title.short")
-        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator))
+        self.title = t(self.lang, "tui.title.short")
+        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator, self.lang))
 
     @property
     def game_screen(self) -> GameScreen:

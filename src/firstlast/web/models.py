@@ -167,6 +167,7 @@ class PageQuery(msgspec.Struct, kw_only=True):
     player: Annotated[str, Meta(description="sign in as this known player (303 to /)")] | UnsetType = UNSET
     deal: Annotated[str, Meta(description="the deal the page starts, if ASCII digits")] | UnsetType = UNSET
     variant: Annotated[str, Meta(description="its variant, if a variant token")] | UnsetType = UNSET
+    lang: Annotated[str, Meta(description="the page's language, if ru or en")] | UnsetType = UNSET
 
 
 class GamesQuery(msgspec.Struct, kw_only=True):

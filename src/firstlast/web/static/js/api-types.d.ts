@@ -13,6 +13,8 @@ export interface PageQuery {
   deal?: string;
   /** its variant, if a variant token */
   variant?: string;
+  /** the page's language, if ru or en */
+  lang?: string;
 }
 
 /**
