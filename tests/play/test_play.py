@@ -81,8 +81,19 @@ def test_controls_name_the_moves_of_the_table() -> None:
 # ---------------------------------------------------------------------------- settings
 def test_settings_schema() -> None:
     s = Settings()
-    assert s.to_json() == {"lang": None, "speed": 2, "variant": "r3", "show_chance": True,
-                            "verbosity": "full"} | {k: v for k, v in s.to_json().items() if k in ("wish",)}
+    assert tuple(s.to_json()) == Settings.FIELDS
+    assert {k: s.to_json()[k] for k in ("lang", "speed", "variant", "show_chance", "verbosity")} == {
+        "lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
+    # Looks and sound (issue 28): their defaults, their words, and what they refuse.
+    assert {k: s.to_json()[k] for k in ("felt", "back", "four_colour", "large_index", "layout", "sound", "volume")} == {
+        "felt": "green", "back": "lattice", "four_colour": False, "large_index": False, "layout": "standard",
+        "sound": False, "volume": 60}
+    looks = s.updated({"felt": "paper", "back": "rosette", "four_colour": True, "large_index": True,
+                       "layout": "mirrored", "sound": True, "volume": 0})
+    assert Settings.from_stored(looks.to_json()) == looks and looks.updated({"felt": None}).felt == "green"
+    for bad in ({"felt": "pink"}, {"back": ""}, {"layout": "left"}, {"four_colour": 1}, {"sound": "on"},
+                {"volume": 101}, {"volume": -1}, {"volume": True}, {"volume": 50.0}):
+        assert codes(s.updated, bad) == "settings.value", bad
     assert s.to_json()["wish"] is False and s.updated({"wish": True}).wish  # on a wish: off by default
     s = s.updated({"lang": "ru", "variant": "ruw", "speed": 0, "show_chance": False, "verbosity": "brief"})
     assert s.verbosity == "brief"

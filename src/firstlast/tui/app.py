@@ -123,6 +123,17 @@ class GameScreen(Screen[None]):
     #body { height: 1fr; }
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
+    /* The player's felt (settings.felt, as on the page; cards.FELTS); paper is light. */
+    GameScreen.felt-blue, GameScreen.felt-blue #table-area, GameScreen.felt-blue Slot,
+    GameScreen.felt-blue WasteFan, GameScreen.felt-blue TableView { background: #0f3a5e; }
+    GameScreen.felt-night, GameScreen.felt-night #table-area, GameScreen.felt-night Slot,
+    GameScreen.felt-night WasteFan, GameScreen.felt-night TableView { background: #17191d; }
+    GameScreen.felt-paper, GameScreen.felt-paper #table-area, GameScreen.felt-paper Slot,
+    GameScreen.felt-paper WasteFan, GameScreen.felt-paper TableView { background: #efe6cf; }
+    GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
+    GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
+    GameScreen.felt-paper StatusLine.error { color: #a3271b; }
+    GameScreen.felt-paper #too-small { color: #8a4b00; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
@@ -149,6 +160,8 @@ class GameScreen(Screen[None]):
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
         self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
+        # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
+        C.set_look(settings.felt, settings.four_colour)
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.chance_runner = (
@@ -183,6 +196,9 @@ class GameScreen(Screen[None]):
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
     async def on_mount(self) -> None:
+        self.add_class(f"felt-{C.LOOK.felt}")
+        # Dialogs and the help take Textual's theme: light on the paper felt, else dark.
+        self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
         self._apply_size(self.app.size.width, self.app.size.height)
         self._paint()
         self._request_chance()

@@ -8,6 +8,7 @@ import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
 import { getLang, t, variantToken } from "./i18n.js";
+import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
 import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
@@ -98,6 +99,7 @@ export function openSettings() {
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
+  showLookSettings();
   showModal($dialog("#dlg-settings"));
 }
 
@@ -334,6 +336,7 @@ export function setupDialogs() {
   $("#set-verbosity").addEventListener("change", () => {
     saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
+  setupLooks(saveSettings);
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });
