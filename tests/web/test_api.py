@@ -844,7 +844,7 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 20_000, "wins": 5000,
                         "certain": False, "round": 0, "text": "20–30\u00a0%",
                         "pooled": {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 20_000, "wins": 5000,
-                                   "rounds": 1, "text": "20–30\u00a0%"},
+                                   "rounds": 1, "text": "20–30\u00a0%", "short": "20–30\u00a0%"},
                         "next_round": 1}
     assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 20_000, 1000)]  # round 0's seed
     assert client.get(f"/api/games/{gid}/chance?samples=100").json()["samples"] == 100
@@ -871,7 +871,7 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
         "text": "0\u00a0%", "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0,
-                                       "rounds": 1, "text": "0\u00a0%"}, "next_round": None}
+                                       "rounds": 1, "text": "0\u00a0%", "short": "0\u00a0%"}, "next_round": None}
     assert len(fake_odds) == 65
 
 

@@ -262,6 +262,9 @@ class GameState(Answer):
     abandoned: bool
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
+    comes_out: Annotated[bool, Meta(description=(
+        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
+        "the page says so instead of asking for the chance"))] = False
 
 
 class ActionResult(Answer):
@@ -387,6 +390,9 @@ class ChancePool(Answer):
     wins: Annotated[int, Meta(ge=0)]
     rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
     text: Annotated[str, Meta(description="the pooled figure in the player's language (i18n.chance_text)")]
+    short: Annotated[str, Meta(description=(
+        "the pooled figure in a few characters, the meter's (i18n.chance_short_text: \"25 %\", \"20–25 %\", "
+        "\"< 1 %\"); text, with its interval, is the meter's help"))]
 
 
 class Chance(Answer):

@@ -99,6 +99,8 @@ export interface GameState {
   abandoned: boolean;
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  comes_out?: boolean;
 }
 
 /** VariantInfo */
@@ -336,6 +338,8 @@ export interface ChancePool {
   rounds: number;
   /** the pooled figure in the player's language (i18n.chance_text) */
   text: string;
+  /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
+  short: string;
 }
 
 /**
