@@ -115,6 +115,8 @@ def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(brow
     assert pg.evaluate(ONCE) == {"needHidden": True, "pillsNeed": 0, "passShown": 1}
     s = start_from_dialog(pg, "#deal-winnable", redeals="0", privileged=False)  # r0n: 4 deals in a million
     assert s["variant"]["token"] == "r0n" and s["dealt"] == "winnable" and s["comes_out"] and len(s["deal"]) <= 9
+    # The rules were this deal's alone: the player's variant for new games is unchanged.
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["variant"] == "r3"
     wait_js(pg, f"document.querySelector('#s-chance .value').textContent === {COMES_OUT[lang]!r}")
     assert "%" not in pg.inner_text("#s-chance")
     assert not pg.evaluate("'samples' in document.getElementById('s-chance').dataset")  # nothing estimated

@@ -189,11 +189,13 @@ class PlayService:
             return self._table(tx, player)
 
     def start(self, player: str | None, how: StartKind = "random", deal: object = None,
-              variant: Variant | None = None) -> StoredGame:
+              variant: Variant | None = None, make_default: bool = False) -> StoredGame:
         """Put a new game on ``player``'s table (a new player when ``None`` or unknown;
         ``.player`` of the answer tells which). ``how`` picks the deal (``StartKind``);
-        ``variant`` defaults to the player's setting (for ``again``, the table's). The
-        game it replaces is left (see ``_leave``)."""
+        ``variant`` defaults to the player's setting (for ``again``, the table's). A
+        variant given is this game's alone: it becomes the player's setting for new games
+        only with ``make_default`` (issue 26: one r0n deal asked for made every later deal
+        r0n), in the same write as the game. The game it replaces is left (see ``_leave``)."""
         if how not in START_KINDS:
             raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
         number = deals.parse_deal(deal) if how == "number" else None
@@ -228,10 +230,17 @@ class PlayService:
                     dealt = table.dealt
             stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt)
             self._cache.put(stored)
+            if make_default and variant is not None:
+                settings = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
+                tx.save_settings(pid, settings.to_json())
+                defaults.append(settings)
             return stored
 
+        defaults: list[Settings] = []
         stored = self._write(job)
         self._known.add(stored.player)
+        for settings in defaults[-1:]:
+            self._note_settings(stored.player, settings)
         return stored
 
     def _winnable(self, player: str | None, variant: Variant) -> int:

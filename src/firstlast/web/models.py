@@ -86,11 +86,14 @@ class VariantSpec(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class NewGame(Body):
     """A new game on the table. ``how`` defaults to ``number`` when a deal is given,
-    else ``random``; ``variant`` to the player's setting (for ``again``, the table's)."""
+    else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+    variant given is this game's only, unless ``make_default``."""
 
     how: StartKind | None = None
     deal: DealNumber | DealText | None = None
     variant: VariantSpec | VariantToken | None = None
+    make_default: Annotated[bool, Meta(description=(
+        "the variant given becomes the player's setting for new games too; else it is this game's alone"))] = False
 
 
 #: What a body's fields must be together, beyond each field (JSON Schema, merged into

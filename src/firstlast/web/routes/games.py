@@ -39,7 +39,8 @@ async def new_game(web: WebGame, request: Request) -> Response:
     with about("variant"):
         variant = _variant(body.variant)
     pid = await web.player(request)
-    stored, lang = await web.run_lang(request, pid, web.play.start, pid, how, body.deal, variant)
+    stored, lang = await web.run_lang(request, pid, web.play.start, pid, how, body.deal, variant,
+                                      body.make_default)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
 
 

@@ -19,7 +19,8 @@ export interface PageQuery {
 
 /**
  * A new game on the table. ``how`` defaults to ``number`` when a deal is given,
- * else ``random``; ``variant`` to the player's setting (for ``again``, the table's).
+ * else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+ * variant given is this game's only, unless ``make_default``.
  */
 export interface NewGame {
   how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
@@ -27,6 +28,8 @@ export interface NewGame {
   deal?: number | string | null;
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
+  /** the variant given becomes the player's setting for new games too; else it is this game's alone */
+  make_default?: boolean;
 }
 
 /**

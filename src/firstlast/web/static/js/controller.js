@@ -11,6 +11,7 @@ import { refusalFor } from "./model.js";
 import { animateMovements, dealIn, flyTime, gather } from "./motion.js";
 import { enqueue } from "./queue.js";
 import { $, announce, app } from "./store.js";
+import { keepSettings } from "./settings.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
 import { pileWords } from "./words.js";
 
@@ -169,12 +170,14 @@ export async function doRestart() {
  * (after saying why) when the server refuses. ``onAnswer`` is called once the server has
  * dealt, before the deal is animated (the deal dialog closes then).
  * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how]
- * @param {() => void} [onAnswer] */
-export async function startGame(deal, variant, how, onAnswer) {
+ * @param {() => void} [onAnswer] @param {boolean} [asDefault] the variant becomes the player's setting too */
+export async function startGame(deal, variant, how, onAnswer, asDefault = false) {
   stopAuto();
   hideEnding();
   try {
-    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), asDefault);
+    // Made the default by the server in the same write: the cached settings follow.
+    if (asDefault) keepSettings({ ...app.settings, variant: state.variant.token });
     if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);
