@@ -949,12 +949,12 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
             line = proc.stdout.readline()
             assert line, "server exited early:\n" + "".join(lines)
             lines.append(line)
-            m = re.search(r"(http://127\.0\.0\.1:(\d+)/)\s*$", line)
-            url = m.group(1) if m else None
+            m = re.search(r"(http://127\.0\.0\.1:(\d+)/)(\S*)", line)
+            url, printed = (m.group(1), m.group(0)) if m else (None, None)
         assert int(url.rsplit(":", 1)[1].strip("/")) > 0
-        sign_in = proc.stdout.readline()
+        # One address, the one that signs in as the local player (issue 26).
         local = PlayService(GameStore(db)).local_player()
-        assert sign_in.strip().endswith(f"{url}?player={local}")
+        assert printed == f"{url}?player={local}"
         with httpx.Client(base_url=url, timeout=10) as http:
             assert http.get("/api/games").json() == {"games": []}
             r = http.get(f"/?player={local}", follow_redirects=False)
