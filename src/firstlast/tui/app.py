@@ -41,6 +41,7 @@ from ..i18n import announce, describe_variant, plural, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
+from ..play.settings import PACES
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
@@ -70,8 +71,10 @@ SIDE_MAX_WIDTH: Final = 40
 MIN_SIZE: Final = (80, 24)
 DEFAULT_SPEED: Final = 3
 #: The autoplay speed (index into SPEEDS) each shared pace setting 0…3 starts at
-#: (0 = instant, 1 slow, 2 normal, 3 fast).
-PACE_SPEED: Final = (8, 2, 3, 5)
+#: (0 = instant: the fastest, 1 slow, 2 normal, 3 fast): the play layer's PACES, the
+#: page's rates too, so both faces play Auto at one pace.
+PACE_SPEED: Final = tuple(len(SPEEDS) - 1 if p.moves_per_s is None else SPEEDS.index(int(p.moves_per_s))
+                          for p in PACES)
 #: The UI redraws at most this often during autoplay; faster speeds make several
 #: moves per tick (and commit them together).
 MAX_TICKS_PER_S: Final = 30
@@ -123,6 +126,17 @@ class GameScreen(Screen[None]):
     #body { height: 1fr; }
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
+    /* The player's felt (settings.felt, as on the page; cards.FELTS); paper is light. */
+    GameScreen.felt-blue, GameScreen.felt-blue #table-area, GameScreen.felt-blue Slot,
+    GameScreen.felt-blue WasteFan, GameScreen.felt-blue TableView { background: #0f3a5e; }
+    GameScreen.felt-night, GameScreen.felt-night #table-area, GameScreen.felt-night Slot,
+    GameScreen.felt-night WasteFan, GameScreen.felt-night TableView { background: #17191d; }
+    GameScreen.felt-paper, GameScreen.felt-paper #table-area, GameScreen.felt-paper Slot,
+    GameScreen.felt-paper WasteFan, GameScreen.felt-paper TableView { background: #efe6cf; }
+    GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
+    GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
+    GameScreen.felt-paper StatusLine.error { color: #a3271b; }
+    GameScreen.felt-paper #too-small { color: #8a4b00; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
@@ -149,6 +163,8 @@ class GameScreen(Screen[None]):
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
         self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
+        # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
+        C.set_look(settings.felt, settings.four_colour)
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.chance_runner = (
@@ -183,6 +199,9 @@ class GameScreen(Screen[None]):
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
     async def on_mount(self) -> None:
+        self.add_class(f"felt-{C.LOOK.felt}")
+        # Dialogs and the help take Textual's theme: light on the paper felt, else dark.
+        self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
         self._apply_size(self.app.size.width, self.app.size.height)
         self._paint()
         self._request_chance()

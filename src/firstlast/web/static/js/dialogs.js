@@ -7,6 +7,7 @@ import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
 import { getLang, t, variantToken } from "./i18n.js";
+import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
 import { saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
@@ -77,7 +78,7 @@ async function startFromDialog(how) {
     dealError(t("deal_bad"));
     return;
   }
-  if (code && code.startsWith("variant.")) {
+  if (typeof code === "string" && code.startsWith("variant.")) {
     dealError(t("variant_bad"));
     return;
   }
@@ -102,6 +103,7 @@ export function openSettings() {
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
+  showLookSettings();
   showModal($dialog("#dlg-settings"));
 }
 
@@ -338,6 +340,7 @@ export function setupDialogs() {
   $("#set-verbosity").addEventListener("change", () => {
     saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
+  setupLooks(saveSettings);
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });

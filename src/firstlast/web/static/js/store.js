@@ -7,6 +7,8 @@
 /** @typedef {import("./api-types").Settings} Settings */
 /** @typedef {import("./cards.js").CardEl} CardEl */
 
+import { SETTING_DEFAULTS } from "./vocabulary.js";
+
 /**
  * A finished game being replayed.
  * @typedef {object} ReplayRun
@@ -41,6 +43,8 @@
  * @property {string | null} endShownFor "id:moves" of the ending last shown
  * @property {CardEl | null} dragging the card under the pointer
  * @property {Settings} settings the server's, once loaded
+ * @property {{flown: number, mostAloft: number}} flights cards flown since the page
+ *   opened, and the most in the air at once (motion.js; the tests see the flow overlap)
  */
 
 /** @type {App} */
@@ -66,7 +70,9 @@ export const app = {
   chanceFor: null,
   endShownFor: null,
   dragging: null,
-  settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full" },
+  /** The one declaration's defaults (play/settings.py, through vocabulary.js). @type {Settings} */
+  settings: /** @type {Settings} */ ({ ...SETTING_DEFAULTS }),
+  flights: { flown: 0, mostAloft: 0 },
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.
