@@ -138,8 +138,24 @@ def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(brow
     pg.click("#b-lang")
     wait_js(pg, f"document.documentElement.lang === '{other}' && !window.firstlast.busy")
     wait_js(pg, f"document.querySelector('#s-chance .value').textContent === {COMES_OUT[other]!r}")
-    # A random deal shows its figure again.
-    start_from_dialog(pg, "#deal-random")
+    # A random deal shows its figure again; with "make these rules my default" ticked, its
+    # rules become the player's for new games (the server's doing: make_default).
+    if not pg.is_visible("#b-deal"):
+        pg.click("#b-more")
+    pg.click("#b-deal")
+    pg.locator("#dlg-deal[open]").wait_for()
+    assert not pg.is_checked("#v-default")
+    pg.check("#v-default")
+    pg.locator("#dlg-deal[open]").wait_for()
+    pg.select_option("#v-redeals", "5")
+    before = state(pg)["id"]
+    pg.click("#deal-random")
+    if pg.locator("#dlg-confirm[open]").count():
+        pg.click("#confirm-ok")
+    wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
+                " && !document.querySelector('dialog[open]')")
+    assert state(pg)["variant"]["token"] == "r5"
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["variant"] == "r5"
     wait_js(pg, "!!document.getElementById('s-chance').dataset.samples", timeout=60_000)
     assert "%" in pg.inner_text("#s-chance .value")
     close(pg)

@@ -12,7 +12,6 @@ import { animateMovements, dealIn, flow, flyTime, gather, landed, moveGap } from
 import { enqueue } from "./queue.js";
 import { cue, cueFor } from "./sound.js";
 import { $, announce, app } from "./store.js";
-import { keepSettings } from "./settings.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
 import { FINISH_MS } from "./vocabulary.js";
 import { pileWords } from "./words.js";
@@ -200,8 +199,6 @@ export async function startGame(deal, variant, how, onAnswer, asDefault = false)
   hideEnding();
   try {
     const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), asDefault);
-    // Made the default by the server in the same write: the cached settings follow.
-    if (asDefault) keepSettings({ ...app.settings, variant: state.variant.token });
     if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);

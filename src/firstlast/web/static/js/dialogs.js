@@ -9,7 +9,7 @@ import { nextControl } from "./focus.js";
 import { getLang, t, variantToken } from "./i18n.js";
 import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
-import { saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
+import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
 import { onSite } from "./transport.js";
 import { hideEnding, toast } from "./view.js";
@@ -82,6 +82,8 @@ async function startFromDialog(how) {
     dealError(t("variant_bad"));
     return;
   }
+  // Made the default by the server in the same write: the cached settings follow.
+  if (asDefault && !refused) keepSettings({ ...app.settings, variant: variantToken(variant) });
   $dialog("#dlg-deal").close();
 }
 
