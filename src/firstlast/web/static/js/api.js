@@ -102,15 +102,18 @@ const act = (id, action, version, extra = {}) =>
 
 export const api = {
   /** A new game on the table: ``how`` is number (with ``deal``), random, next, again,
-   * daily or winnable; ``variant`` defaults to the player's setting.
+   * daily or winnable; ``variant`` defaults to the player's setting; a variant given is
+   * this game's alone unless ``asDefault`` (then the server makes it the setting too).
    * @param {string | number | null} [deal] @param {VariantSpec | string | null} [variant] @param {string} [how]
+   * @param {boolean} [asDefault]
    * @returns {Promise<GameState>} */
-  newGame: (deal, variant, how) => {
+  newGame: (deal, variant, how, asDefault = false) => {
     /** @type {Record<string, unknown>} */
     const body = {};
     if (deal !== undefined && deal !== null && deal !== "") body.deal = String(deal);
     if (how) body.how = how;
     if (variant) body.variant = variant;
+    if (asDefault) body.make_default = true;
     return call("POST", "/api/games", body);
   },
   /** The game on the table, or null. @returns {Promise<GameState | null>} */

@@ -195,12 +195,12 @@ export async function doRestart() {
  * (after saying why) when the server refuses. ``onAnswer`` is called once the server has
  * dealt, before the deal is animated (the deal dialog closes then).
  * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how]
- * @param {() => void} [onAnswer] */
-export async function startGame(deal, variant, how, onAnswer) {
+ * @param {() => void} [onAnswer] @param {boolean} [asDefault] the variant becomes the player's setting too */
+export async function startGame(deal, variant, how, onAnswer, asDefault = false) {
   stopAuto();
   hideEnding();
   try {
-    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), asDefault);
     if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);
