@@ -135,7 +135,7 @@ def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
     assert second[0] == str(SECOND) and second[1] == Variant(redeals=0, waste_playable=True).token and second[12]
     assert imported[7] == "imported"
     assert w["settings"] == {"lang": None, "speed": 2, "variant": "r0w", "show_chance": True,
-                             "verbosity": "full"}
+                             "verbosity": "full", "show_playable": True, "tour_seen": False}
     [canonical] = w["stats"]  # type: ignore[misc]
     assert (canonical["played"], canonical["abandoned"]) == (1, 1)
 

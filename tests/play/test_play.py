@@ -82,7 +82,8 @@ def test_controls_name_the_moves_of_the_table() -> None:
 def test_settings_schema() -> None:
     s = Settings()
     assert s.to_json() == {"lang": None, "speed": 2, "variant": "r3", "show_chance": True,
-                            "verbosity": "full"}
+                            "verbosity": "full", "show_playable": True, "tour_seen": False}
+    assert s.updated({"show_playable": False, "tour_seen": True}).to_json()["show_playable"] is False
     s = s.updated({"lang": "ru", "variant": "ruw", "speed": 0, "show_chance": False, "verbosity": "brief"})
     assert s.verbosity == "brief"
     assert s.variant == Variant(redeals=None, waste_playable=True) and s.lang == "ru"
@@ -90,7 +91,7 @@ def test_settings_schema() -> None:
     assert s.updated({"variant": {"redeals": 0, "privileged_last": False}}).variant.token == "r0n"
     for bad, code in [({"lang": "de"}, "settings.value"), ({"speed": 9}, "settings.value"),
                       ({"speed": True}, "settings.value"), ({"show_chance": 1}, "settings.value"),
-                      ({"verbosity": "loud"}, "settings.value"),
+                      ({"verbosity": "loud"}, "settings.value"), ({"tour_seen": "yes"}, "settings.value"),
                       ({"colour": "red"}, "settings.unknown"), ({"variant": "r1001"}, "variant.redeals"),
                       ({"variant": "rx"}, "variant.invalid"), ({"variant": {"redeals": -1}}, "variant.redeals"),
                       ({"variant": {"waste": True}}, "variant.field")]:

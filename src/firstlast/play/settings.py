@@ -34,19 +34,28 @@ class Settings:
     """``lang``: the interface language (``None``: follow the browser or terminal);
     ``speed``: pace of play 0…3; ``variant``: the rules for new games (V1–V3);
     ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
-    said to a screen reader (``VERBOSITIES``)."""
+    said to a screen reader (``VERBOSITIES``); ``show_playable``: mark the cards that can
+    be played now on the table (the legal moves, ``play.view.TableView.playable``);
+    ``tour_seen``: the first-visit tour of the table has been shown (or skipped), so it
+    opens again only when asked for (the page's Help)."""
 
     lang: Lang | None = None
     speed: int = DEFAULT_SPEED
     variant: Variant = field(default=CANONICAL)
     show_chance: bool = True
     verbosity: Verbosity = "full"
+    show_playable: bool = True
+    tour_seen: bool = False
 
-    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity")
+    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity",
+                                         "show_playable", "tour_seen")
+    #: The fields that are plain true/false switches (checked alike).
+    SWITCHES: ClassVar[tuple[str, ...]] = ("show_chance", "show_playable", "tour_seen")
 
     def to_json(self) -> dict[str, object]:
         return {"lang": self.lang, "speed": self.speed, "variant": self.variant.token,
-                "show_chance": self.show_chance, "verbosity": self.verbosity}
+                "show_chance": self.show_chance, "verbosity": self.verbosity,
+                "show_playable": self.show_playable, "tour_seen": self.tour_seen}
 
     @classmethod
     def from_stored(cls, data: Mapping[str, object]) -> Settings:
@@ -77,10 +86,10 @@ class Settings:
                 s = replace(s, speed=value)
             elif key == "variant":
                 s = replace(s, variant=parse_variant(value))
-            elif key == "show_chance":
+            elif key in self.SWITCHES:
                 if not isinstance(value, bool):
                     raise PlayError("settings.value", key=key, reason="must be true or false")
-                s = replace(s, show_chance=value)
+                s = replace(s, **{key: value})
             elif key == "verbosity":
                 if value not in VERBOSITIES:
                     raise PlayError("settings.value", key=key, reason='must be "brief" or "full"')

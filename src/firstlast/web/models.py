@@ -144,6 +144,9 @@ class SettingsChange(Body):
     variant: VariantSpec | VariantToken | UnsetType | None = UNSET
     show_chance: bool | UnsetType | None = UNSET
     verbosity: Verbosity | UnsetType | None = UNSET
+    show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] | UnsetType | None = (
+        UNSET)
+    tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -372,6 +375,8 @@ class Settings(Answer):
     variant: VariantToken
     show_chance: bool
     verbosity: Verbosity
+    show_playable: bool
+    tour_seen: bool
 
 
 class ChancePool(Answer):

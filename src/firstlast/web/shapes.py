@@ -180,4 +180,4 @@ def stats(s: PlayStats) -> m.Stats:
 
 def settings(s: PlaySettings) -> m.Settings:
     return m.Settings(lang=s.lang, speed=s.speed, variant=s.variant.token, show_chance=s.show_chance,
-                      verbosity=s.verbosity)
+                      verbosity=s.verbosity, show_playable=s.show_playable, tour_seen=s.tour_seen)

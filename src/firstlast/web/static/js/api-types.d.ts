@@ -494,6 +494,8 @@ export interface Settings {
   variant: string;
   show_chance: boolean;
   verbosity: "brief" | "full";
+  show_playable: boolean;
+  tour_seen: boolean;
 }
 
 /** The keys to change; ``null`` restores a key's default. */
@@ -505,6 +507,10 @@ export interface SettingsChange {
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
   verbosity?: "brief" | "full" | null;
+  /** mark the cards that can be played now */
+  show_playable?: boolean | null;
+  /** the first-visit tour has been shown */
+  tour_seen?: boolean | null;
 }
 
 /** A player's backup file: every game and the settings (docs/backup.md). */

@@ -23,7 +23,7 @@ import { openStats } from "./stats.js";
 import { $, announce, app } from "./store.js";
 import { arrowTabs } from "./tabs.js";
 import { watchToolbar } from "./toolbar.js";
-import { toast, toggleHint } from "./view.js";
+import { showHint, toast, toggleHint } from "./view.js";
 import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 
 Object.assign(window, { firstlast: app }); // for the end-to-end tests and the curious
@@ -66,7 +66,10 @@ async function main() {
   // The toast is for the eye; what it says is said to screen readers too, politely.
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
-  new ResizeObserver(() => fit()).observe(table);
+  new ResizeObserver(() => {
+    fit();
+    showHint(app.hintOn); // the arrow follows the cards
+  }).observe(table);
   watchToolbar();
   // Toolbar labels take their short form on a phone (a turned phone may change that).
   matchMedia(NARROW).addEventListener("change", () => translatePage());

@@ -7,6 +7,7 @@ import { ApiError, api, errorText } from "./api.js";
 import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
+import { showMarks } from "./guide.js";
 import { getLang, t, variantToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
@@ -97,6 +98,7 @@ export function openSettings() {
   $select("#set-lang").value = getLang();
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
+  $input("#set-playable").checked = app.settings.show_playable !== false;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
   showModal($dialog("#dlg-settings"));
 }
@@ -338,6 +340,10 @@ export function setupDialogs() {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });
     scheduleChance();
+  });
+  $("#set-playable").addEventListener("change", () => {
+    saveSettings({ show_playable: $input("#set-playable").checked });
+    showMarks();
   });
   // Leaving a game in progress: the answer goes to confirmLeave's promise.
   const confirm = $dialog("#dlg-confirm");

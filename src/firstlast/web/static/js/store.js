@@ -66,7 +66,8 @@ export const app = {
   chanceFor: null,
   endShownFor: null,
   dragging: null,
-  settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full" },
+  settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full",
+    show_playable: true, tour_seen: false },
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.
