@@ -20,9 +20,10 @@ import { setupReplayBar, startReplay } from "./replay.js";
 import { openReview } from "./review.js";
 import { applyLang, loadSettings, switchLang } from "./settings.js";
 import { openStats } from "./stats.js";
-import { $, announce, app } from "./store.js";
+import { $, $dialog, announce, app } from "./store.js";
 import { arrowTabs } from "./tabs.js";
 import { watchToolbar } from "./toolbar.js";
+import { openTour, tourDue } from "./tour.js";
 import { showHint, toast, toggleHint } from "./view.js";
 import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 
@@ -50,6 +51,10 @@ async function main() {
     variant: app.state && app.state.variant && app.state.variant.token, current: app.state && app.state.id,
   }));
   $("#b-rules").addEventListener("click", () => openHelp());
+  $("#help-tour").addEventListener("click", () => {
+    $dialog("#dlg-help").close();
+    openTour();
+  });
   $("#b-settings").addEventListener("click", openSettings);
   $("#b-lang").addEventListener("click", () => switchLang(getLang() === "ru" ? "en" : "ru"));
   document.addEventListener("keydown", onKey);
@@ -81,6 +86,8 @@ async function main() {
   if (shared) await openShared(shared);
   fit();
   document.body.classList.add("ready");
+  // A first visit: the tour of the table (once; again from the help).
+  if (tourDue() && app.state && !document.querySelector("dialog[open]")) openTour();
 }
 
 /**
