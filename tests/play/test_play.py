@@ -81,9 +81,23 @@ def test_controls_name_the_moves_of_the_table() -> None:
 # ---------------------------------------------------------------------------- settings
 def test_settings_schema() -> None:
     s = Settings()
-    assert s.to_json() == {"lang": None, "speed": 2, "variant": "r3", "show_chance": True,
-                            "verbosity": "full", "show_playable": True, "tour_seen": False}
+    assert tuple(s.to_json()) == Settings.FIELDS
+    # Guidance (issue 26): the marks on by default, the tour not yet seen.
+    assert (s.show_playable, s.tour_seen) == (True, False)
     assert s.updated({"show_playable": False, "tour_seen": True}).to_json()["show_playable"] is False
+    assert codes(s.updated, {"tour_seen": "yes"}) == "settings.value"
+    assert {k: s.to_json()[k] for k in ("lang", "speed", "variant", "show_chance", "verbosity")} == {
+        "lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
+    # Looks and sound (issue 28): their defaults, their words, and what they refuse.
+    assert {k: s.to_json()[k] for k in ("felt", "back", "four_colour", "large_index", "layout", "sound", "volume")} == {
+        "felt": "green", "back": "lattice", "four_colour": False, "large_index": False, "layout": "standard",
+        "sound": False, "volume": 60}
+    looks = s.updated({"felt": "paper", "back": "rosette", "four_colour": True, "large_index": True,
+                       "layout": "mirrored", "sound": True, "volume": 0})
+    assert Settings.from_stored(looks.to_json()) == looks and looks.updated({"felt": None}).felt == "green"
+    for bad in ({"felt": "pink"}, {"back": ""}, {"layout": "left"}, {"four_colour": 1}, {"sound": "on"},
+                {"volume": 101}, {"volume": -1}, {"volume": True}, {"volume": 50.0}):
+        assert codes(s.updated, bad) == "settings.value", bad
     s = s.updated({"lang": "ru", "variant": "ruw", "speed": 0, "show_chance": False, "verbosity": "brief"})
     assert s.verbosity == "brief"
     assert s.variant == Variant(redeals=None, waste_playable=True) and s.lang == "ru"

@@ -28,6 +28,7 @@ from firstlast.engine import CANONICAL, MAX_DEAL, Game, Move, Position, Variant
 from firstlast.engine.position import TABLE_MOVES
 from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
+from firstlast.play.settings import Settings
 from firstlast.store import GameStore
 from firstlast.web import create_app
 
@@ -780,8 +781,8 @@ def test_stats_policy(client: TestClient, store: GameStore) -> None:
 
 def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: GameStore) -> None:
     c = clients()
-    defaults = {"lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full",
-                "show_playable": True, "tour_seen": False}
+    defaults = Settings().to_json()  # the one declaration (play/settings.py)
+    assert defaults["verbosity"] == "full" and defaults["felt"] == "green" and defaults["sound"] is False
     assert c.get("/api/settings").json() == defaults
     r = c.put("/api/settings", json={"lang": "ru", "speed": 3, "variant": "r0w"})
     assert r.status_code == 200 and r.json() == {**defaults, "lang": "ru", "speed": 3, "variant": "r0w"}
@@ -795,8 +796,8 @@ def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: G
     players = store.transaction
     for body in ({"lang": "de"}, {"speed": 4}, {"speed": -1}, {"speed": True}, {"speed": "1"},
                  {"theme": "dark"}, {"variant": "zz"}, {"variant": "r1001"}, {"variant": 3},
-                 {"show_chance": "yes"}, {"verbosity": "loud"}, {"show_playable": 1}, {"tour_seen": "no"},
-                 {"Bad-Key": 1}):
+                 {"show_chance": "yes"}, {"verbosity": "loud"}, {"Bad-Key": 1}, {"felt": "pink"},
+                 {"volume": 101}, {"four_colour": 1}, {"layout": "left"}, {"show_playable": 1}, {"tour_seen": "no"}):
         r = c.put("/api/settings", json=body)
         assert r.status_code == 422, body
         assert r.json()["code"].startswith(("settings.", "variant."))

@@ -15,7 +15,7 @@ from .. import __version__
 from ..engine import MAX_DEAL, FirstLastError
 from ..engine.cards import clip
 from .engine_commands import autoplay, deal, replay
-from .lang import CatalogGroup, CatalogOption, install_click_words, lang_option, msg, set_lang
+from .lang import CatalogGroup, CatalogOption, install_click_words, lang_everywhere, lang_option, msg, set_lang
 from .options import DealNumber, DealRange
 
 # click's own words ("Usage:", "Options", "No such command") in the chosen language.
@@ -44,6 +44,8 @@ cli.add_command(export)
 cli.add_command(import_)
 from .site_commands import site  # noqa: E402, I001
 cli.add_command(site)
+# ``--lang`` after the command's name too (``firstlast tui --lang ru``).
+lang_everywhere(cli)
 
 
 def _hint(e: click.BadParameter) -> str | None:

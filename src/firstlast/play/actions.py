@@ -108,6 +108,7 @@ ACTIONS: Final[tuple[KeyAction, ...]] = (
     _a("stats", "i", bar=2),
     _a("story", "y"),
     _a("language", "L", label="tui.binding.lang", bar=2),
+    _a("mute", "m", faces=("page",)),  # card sounds on or off (the terminal has none)
     _a("help", "? f1", bar=8),
     _a("quit", "q", faces=("tui",), bar=10),
 )

@@ -61,7 +61,7 @@ from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
 from .widgets import SPEEDS, SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
-from .words import compact_variant, lang_of, other
+from .words import compact_variant, other, starting_lang
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -123,6 +123,17 @@ class GameScreen(Screen[None]):
     #body { height: 1fr; }
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
+    /* The player's felt (settings.felt, as on the page; cards.FELTS); paper is light. */
+    GameScreen.felt-blue, GameScreen.felt-blue #table-area, GameScreen.felt-blue Slot,
+    GameScreen.felt-blue WasteFan, GameScreen.felt-blue TableView { background: #0f3a5e; }
+    GameScreen.felt-night, GameScreen.felt-night #table-area, GameScreen.felt-night Slot,
+    GameScreen.felt-night WasteFan, GameScreen.felt-night TableView { background: #17191d; }
+    GameScreen.felt-paper, GameScreen.felt-paper #table-area, GameScreen.felt-paper Slot,
+    GameScreen.felt-paper WasteFan, GameScreen.felt-paper TableView { background: #efe6cf; }
+    GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
+    GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
+    GameScreen.felt-paper StatusLine.error { color: #a3271b; }
+    GameScreen.felt-paper #too-small { color: #8a4b00; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
@@ -140,7 +151,7 @@ class GameScreen(Screen[None]):
     speed: reactive[int] = reactive(DEFAULT_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
-                 estimator: Estimator | None = None) -> None:
+                 estimator: Estimator | None = None, lang: str | None = None) -> None:
         super().__init__()
         self.session = session
         settings = session.settings()
@@ -148,7 +159,9 @@ class GameScreen(Screen[None]):
         self.new_variant = new_variant or settings.variant
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
-        self.set_reactive(GameScreen.lang, lang_of(settings.lang))
+        self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
+        # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
+        C.set_look(settings.felt, settings.four_colour)
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.chance_runner = (
@@ -183,6 +196,9 @@ class GameScreen(Screen[None]):
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
     async def on_mount(self) -> None:
+        self.add_class(f"felt-{C.LOOK.felt}")
+        # Dialogs and the help take Textual's theme: light on the paper felt, else dark.
+        self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
         self._apply_size(self.app.size.width, self.app.size.height)
         self._paint()
         self._request_chance()
@@ -782,17 +798,22 @@ class FirstLastApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,
-                 resume: bool = False, chance: bool = True, estimator: Estimator | None = None) -> None:
+                 resume: bool = False, chance: bool = True, estimator: Estimator | None = None,
+                 lang: str | None = None, system_lang: str = "en") -> None:
         super().__init__()
         self.store = store
-        self.session = Session.open(store, deal, variant, resume)
+        self.session = Session.open(store, deal, variant, resume, lang)
         self.new_variant = variant
         self.chance = chance and self.session.settings().show_chance
         self.estimator = estimator
+        #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
+        #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
+        #: saves), else the player's setting, else ``system_lang`` (the locale's).
+        self.lang = starting_lang(lang, self.session.settings().lang, system_lang)
 
     def on_mount(self) -> None:
-        self.title = t(lang_of(self.session.settings().lang), "tui.title.short")
-        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator))
+        self.title = t(self.lang, "tui.title.short")
+        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator, self.lang))
 
     @property
     def game_screen(self) -> GameScreen:

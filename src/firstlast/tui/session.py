@@ -66,19 +66,21 @@ class Session:
         self.pending = pending
 
     @classmethod
-    def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool) -> Session:
+    def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
+             lang: str | None = None) -> Session:
         """``deal`` given: a new game of it (with ``resume``, its latest unfinished game).
         No deal: the game on the table, else the latest unfinished game, else a new
         random deal (with ``variant``, only games with those rules). Raises
         ``LookupError`` when ``resume`` finds nothing. A new game that would abandon
         the game under way on the table is not started: that game is opened, and the
-        new one is ``pending`` until the player confirms."""
+        new one is ``pending`` until the player confirms. ``lang``: the language of the
+        ``LookupError`` (default: the player's setting, else English)."""
         play = PlayService(store)
         player = play.local_player()
         if resume:
             stored = play.resume(player, deal, variant)
             if stored is None:
-                lang = play.settings(player).lang or "en"
+                lang = lang or play.settings(player).lang or "en"
                 raise LookupError(t(lang, "tui.no_resume") if deal is None
                                   else t(lang, "tui.no_resume_deal", deal=deal))
             return cls(play, stored)

@@ -20,6 +20,7 @@ from ..engine.position import TABLE_MOVES
 from ..engine.variant import token_pattern
 from ..play import MAX_STEPS, StartKind, Verbosity
 from ..play.chance import SAMPLES_PER_ROUND
+from ..play.settings import Back, Felt, Layout
 
 __all__ = ["UNSET", "UnsetType"]
 
@@ -144,6 +145,13 @@ class SettingsChange(Body):
     variant: VariantSpec | VariantToken | UnsetType | None = UNSET
     show_chance: bool | UnsetType | None = UNSET
     verbosity: Verbosity | UnsetType | None = UNSET
+    felt: Felt | UnsetType | None = UNSET
+    back: Back | UnsetType | None = UNSET
+    four_colour: bool | UnsetType | None = UNSET
+    large_index: bool | UnsetType | None = UNSET
+    layout: Layout | UnsetType | None = UNSET
+    sound: bool | UnsetType | None = UNSET
+    volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] | UnsetType | None = UNSET
     show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] | UnsetType | None = (
         UNSET)
     tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] | UnsetType | None = UNSET
@@ -156,6 +164,7 @@ class PageQuery(msgspec.Struct, kw_only=True):
     player: Annotated[str, Meta(description="sign in as this known player (303 to /)")] | UnsetType = UNSET
     deal: Annotated[str, Meta(description="the deal the page starts, if ASCII digits")] | UnsetType = UNSET
     variant: Annotated[str, Meta(description="its variant, if a variant token")] | UnsetType = UNSET
+    lang: Annotated[str, Meta(description="the page's language, if ru or en")] | UnsetType = UNSET
 
 
 class GamesQuery(msgspec.Struct, kw_only=True):
@@ -375,6 +384,13 @@ class Settings(Answer):
     variant: VariantToken
     show_chance: bool
     verbosity: Verbosity
+    felt: Felt
+    back: Back
+    four_colour: bool
+    large_index: bool
+    layout: Layout
+    sound: bool
+    volume: Annotated[int, Meta(ge=0, le=100)]
     show_playable: bool
     tour_seen: bool
 
@@ -557,6 +573,26 @@ class BackupGame(Answer):
     dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
 
 
+class LeftOut(Answer):
+    """A stored game an export left out: an import would refuse it (docs/backup.md)."""
+
+    n: Annotated[int, Meta(ge=1, description="its place among the player's games, from 1")]
+    id: str | None
+    deal: str | None
+    error: Annotated[str, Meta(description="why, in English")]
+    code: Annotated[str, Meta(description="the refusal's code (backup.field, backup.game)")]
+    params: Params
+
+
+class SkippedGame(Answer):
+    """A game of the file a restore left out, and why (docs/backup.md)."""
+
+    n: Annotated[int, Meta(ge=1, description="its place in the file's games, from 1")]
+    id: Annotated[str | None, Meta(description="its id, when it could be read")]
+    deal: Annotated[str | None, Meta(description="its deal, when it could be read")]
+    error: ErrorBody
+
+
 class Backup(Answer):
     """A player's backup file: every game and the settings (docs/backup.md)."""
 
@@ -567,6 +603,7 @@ class Backup(Answer):
     settings: Settings
     table: Annotated[str | None, Meta(description="the id of the game on the table")]
     games: Annotated[list[BackupGame], Meta(description="in the order they were stored")]
+    left_out: Annotated[list[LeftOut], Meta(description="games left out: a restore would refuse them")] = []
 
 
 class RestoreReport(Answer):
@@ -578,6 +615,7 @@ class RestoreReport(Answer):
     kept: Annotated[int, Meta(description="games already here as they are, or newer here")]
     settings: Annotated[list[str], Meta(description="the settings taken from the file (those still at their default)")]
     table: Annotated[bool, Meta(description="the file's game went on the table (there was none)")]
+    skipped: Annotated[list[SkippedGame], Meta(description="damaged games left out; every other one was restored")]
 
 
 #: Every answer leaves through this one encoder (made once: no per-request setup).

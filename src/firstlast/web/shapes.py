@@ -12,6 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
+import msgspec
+
 from ..engine import Card, Move, Position, Variant, rank_char
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
@@ -179,5 +181,4 @@ def stats(s: PlayStats) -> m.Stats:
 
 
 def settings(s: PlaySettings) -> m.Settings:
-    return m.Settings(lang=s.lang, speed=s.speed, variant=s.variant.token, show_chance=s.show_chance,
-                      verbosity=s.verbosity, show_playable=s.show_playable, tour_seen=s.tour_seen)
+    return msgspec.convert(s.to_json(), m.Settings)  # the one declaration: play/settings.py

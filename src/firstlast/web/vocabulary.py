@@ -14,6 +14,7 @@ from typing import Final
 
 from ..engine.vocabulary import vocabulary
 from ..play import START_KINDS
+from ..play.settings import CHOICES, Settings
 from . import generated
 
 MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
@@ -42,6 +43,8 @@ _DOC: Final[dict[str, str]] = {
     "SUIT_CHARS": "The suits' letters in the engine's card notation.",
     "REFUSALS": "Every refusal of the rules: its rule and its parameters (engine.errors.REFUSALS).",
     "START_KINDS": "How a new game picks its deal (play.START_KINDS).",
+    "SETTING_DEFAULTS": "The player's settings as a new player has them (play.settings.Settings()).",
+    "SETTING_CHOICES": "The settings that take one of a few words, and those words (play.settings.CHOICES).",
 }
 
 
@@ -57,7 +60,8 @@ def _frozen(value: object) -> str:
 
 def module() -> str:
     """The text of ``vocabulary.js``."""
-    names = {**vocabulary(), "START_KINDS": list(START_KINDS)}
+    names = {**vocabulary(), "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
+             "SETTING_CHOICES": dict(CHOICES)}
     out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",
            "// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no",
            "// name, grammar or limit of the game: it imports them from here.", ""]

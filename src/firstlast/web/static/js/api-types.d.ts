@@ -13,6 +13,8 @@ export interface PageQuery {
   deal?: string;
   /** its variant, if a variant token */
   variant?: string;
+  /** the page's language, if ru or en */
+  lang?: string;
 }
 
 /**
@@ -494,6 +496,14 @@ export interface Settings {
   variant: string;
   show_chance: boolean;
   verbosity: "brief" | "full";
+  felt: "blue" | "green" | "night" | "paper";
+  back: "lattice" | "rosette" | "stripes";
+  four_colour: boolean;
+  large_index: boolean;
+  layout: "mirrored" | "standard";
+  sound: boolean;
+  /** 0…100 */
+  volume: number;
   show_playable: boolean;
   tour_seen: boolean;
 }
@@ -507,6 +517,14 @@ export interface SettingsChange {
   variant?: string | VariantSpec | null;
   show_chance?: boolean | null;
   verbosity?: "brief" | "full" | null;
+  felt?: "blue" | "green" | "night" | "paper" | null;
+  back?: "lattice" | "rosette" | "stripes" | null;
+  four_colour?: boolean | null;
+  large_index?: boolean | null;
+  layout?: "mirrored" | "standard" | null;
+  sound?: boolean | null;
+  /** card sounds' volume, per cent; 0…100 */
+  volume?: number | null;
   /** mark the cards that can be played now */
   show_playable?: boolean | null;
   /** the first-visit tour has been shown */
@@ -526,6 +544,8 @@ export interface Backup {
   table: string | null;
   /** in the order they were stored */
   games: BackupGame[];
+  /** games left out: a restore would refuse them */
+  left_out?: LeftOut[];
 }
 
 /** One game of a backup: everything the store keeps of it (docs/backup.md). */
@@ -566,6 +586,19 @@ export interface BackupGame {
   dealt?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
 }
 
+/** A stored game an export left out: an import would refuse it (docs/backup.md). */
+export interface LeftOut {
+  /** its place among the player's games, from 1; ≥ 1 */
+  n: number;
+  id: string | null;
+  deal: string | null;
+  /** why, in English */
+  error: string;
+  /** the refusal's code (backup.field, backup.game) */
+  code: string;
+  params: Record<string, string | number | boolean | null>;
+}
+
 /** A backup file's text (docs/backup.md), as a string; a byte-order mark is allowed. */
 export interface RestoreRequest {
   /** the file's text, at most 16 Mi characters */
@@ -586,4 +619,17 @@ export interface RestoreReport {
   settings: string[];
   /** the file's game went on the table (there was none) */
   table: boolean;
+  /** damaged games left out; every other one was restored */
+  skipped: SkippedGame[];
+}
+
+/** A game of the file a restore left out, and why (docs/backup.md). */
+export interface SkippedGame {
+  /** its place in the file's games, from 1; ≥ 1 */
+  n: number;
+  /** its id, when it could be read */
+  id: string | null;
+  /** its deal, when it could be read */
+  deal: string | null;
+  error: ErrorBody;
 }

@@ -15,6 +15,7 @@ import { openHelp } from "./help.js";
 import { NARROW, getLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { setupLiveRegions } from "./live.js";
+import { listenForGesture } from "./sound.js";
 import { enqueue } from "./queue.js";
 import { setupReplayBar, startReplay } from "./replay.js";
 import { openReview } from "./review.js";
@@ -33,6 +34,7 @@ async function main() {
   buildBoard({ turn: () => enqueue(turnStock), play: playFrom, press: onPointerDown });
   setupDialogs();
   setupLiveRegions();
+  listenForGesture();
   setupReplayBar();
   $("#b-undo").addEventListener("click", () => enqueue(doUndo));
   $("#b-redo").addEventListener("click", () => enqueue(doRedo));

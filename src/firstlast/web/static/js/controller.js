@@ -10,6 +10,7 @@ import { answerWords, streamEnd, streamPush, streamStart, streaming, verbosity }
 import { refusalFor } from "./model.js";
 import { animateMovements, dealIn, flyTime, gather } from "./motion.js";
 import { enqueue } from "./queue.js";
+import { cue, cueFor } from "./sound.js";
 import { $, announce, app } from "./store.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
 import { pileWords } from "./words.js";
@@ -33,6 +34,8 @@ export function setState(state) {
  * Auto runs, the answer joins the summarised stream instead (live.js).
  * @param {ActionResult} result @param {"redo"} [kind] */
 async function applyResult(result, kind) {
+  const sound = cueFor(app.state, result);
+  if (sound) cue(sound);
   app.hintOn = false;
   showHint(false);
   if (result.movements && result.movements.length) {
@@ -68,6 +71,7 @@ export function showError(err) {
     return;
   }
   if (err instanceof ApiError) {
+    if (err.status === 409) cue("refused");
     if (err.status === 0) toast(t("err_network"), "error");
     else toast(err.text, "error");
   } else {

@@ -9,6 +9,7 @@ import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
 import { showMarks } from "./guide.js";
 import { getLang, t, variantToken } from "./i18n.js";
+import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
 import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
@@ -100,6 +101,7 @@ export function openSettings() {
   $input("#set-chance").checked = app.showChance;
   $input("#set-playable").checked = app.settings.show_playable !== false;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
+  showLookSettings();
   showModal($dialog("#dlg-settings"));
 }
 
@@ -336,6 +338,7 @@ export function setupDialogs() {
   $("#set-verbosity").addEventListener("change", () => {
     saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
+  setupLooks(saveSettings);
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });

@@ -63,6 +63,8 @@ export const KEYMAP = Object.freeze({
   "н": "story",
   "L": "language",
   "Д": "language",
+  "m": "mute",
+  "ь": "mute",
   "?": "help",
   "f1": "help",
   ",": "help"
@@ -247,6 +249,14 @@ export const KEY_HELP = Object.freeze([
       "en": "L (Д)"
     },
     "does": "keys.language.does"
+  },
+  {
+    "id": "mute",
+    "keys": {
+      "ru": "m (ь)",
+      "en": "m (ь)"
+    },
+    "does": "keys.mute.does"
   },
   {
     "id": "help",

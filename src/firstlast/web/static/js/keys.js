@@ -14,7 +14,8 @@ import { keyName } from "./keyname.js";
 import { enqueue } from "./queue.js";
 import { exitReplay, replayPlay, replayStep } from "./replay.js";
 import { reviewHere, saySummary } from "./review.js";
-import { switchLang } from "./settings.js";
+import { saveSettings, switchLang } from "./settings.js";
+import { toggleSound } from "./sound.js";
 import { $, $input, app } from "./store.js";
 import { hideEnding, showEnding, toggleHint } from "./view.js";
 
@@ -53,6 +54,7 @@ export const HANDLERS = {
   stats: () => openStatsDialog(),
   story: () => showEnding(),
   language: () => { switchLang(getLang() === "ru" ? "en" : "ru"); },
+  mute: () => toggleSound(saveSettings),
   help: () => openHelp(),
 };
 

@@ -8,6 +8,7 @@ import { buildSprite } from "./cards.js";
 import { refreshState, showError } from "./controller.js";
 import { showMarks } from "./guide.js";
 import { retranslateHelp } from "./help.js";
+import { applyLooks } from "./looks.js";
 import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { renderReplayBar } from "./replay.js";
@@ -100,10 +101,12 @@ export async function loadSettings() {
     const cached = JSON.parse(localStorage.getItem("fl_settings") || "null");
     if (cached && typeof cached === "object") app.settings = { ...app.settings, ...cached };
   } catch { /* ignore */ }
+  applyLooks(app.settings); // the cached looks at once: no flash of the default felt
   try {
     keepSettings(await api.settings());
   } catch { /* the cache or the defaults */ }
   const s = app.settings;
+  applyLooks(s);
   const lang = s.lang === "ru" || s.lang === "en" ? s.lang : detectLang();
   if (Number.isInteger(s.speed)) app.speed = s.speed;
   // A player who asked the system for less motion gets no flying cards (until chosen here).

@@ -7,6 +7,8 @@
 /** @typedef {import("./api-types").Settings} Settings */
 /** @typedef {import("./cards.js").CardEl} CardEl */
 
+import { SETTING_DEFAULTS } from "./vocabulary.js";
+
 /**
  * A finished game being replayed.
  * @typedef {object} ReplayRun
@@ -66,8 +68,8 @@ export const app = {
   chanceFor: null,
   endShownFor: null,
   dragging: null,
-  settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full",
-    show_playable: true, tour_seen: false },
+  /** The one declaration's defaults (play/settings.py, through vocabulary.js). @type {Settings} */
+  settings: /** @type {Settings} */ ({ ...SETTING_DEFAULTS }),
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.
