@@ -98,6 +98,7 @@ def test_settings_schema() -> None:
     for bad in ({"felt": "pink"}, {"back": ""}, {"layout": "left"}, {"four_colour": 1}, {"sound": "on"},
                 {"volume": 101}, {"volume": -1}, {"volume": True}, {"volume": 50.0}):
         assert codes(s.updated, bad) == "settings.value", bad
+    assert s.to_json()["wish"] is False and s.updated({"wish": True}).wish  # on a wish: off by default
     s = s.updated({"lang": "ru", "variant": "ruw", "speed": 0, "show_chance": False, "verbosity": "brief"})
     assert s.verbosity == "brief"
     assert s.variant == Variant(redeals=None, waste_playable=True) and s.lang == "ru"
@@ -105,7 +106,8 @@ def test_settings_schema() -> None:
     assert s.updated({"variant": {"redeals": 0, "privileged_last": False}}).variant.token == "r0n"
     for bad, code in [({"lang": "de"}, "settings.value"), ({"speed": 9}, "settings.value"),
                       ({"speed": True}, "settings.value"), ({"show_chance": 1}, "settings.value"),
-                      ({"verbosity": "loud"}, "settings.value"), ({"tour_seen": "yes"}, "settings.value"),
+                      ({"verbosity": "loud"}, "settings.value"), ({"wish": "yes"}, "settings.value"),
+                      ({"tour_seen": "yes"}, "settings.value"),
                       ({"colour": "red"}, "settings.unknown"), ({"variant": "r1001"}, "variant.redeals"),
                       ({"variant": "rx"}, "variant.invalid"), ({"variant": {"redeals": -1}}, "variant.redeals"),
                       ({"variant": {"waste": True}}, "variant.field")]:

@@ -22,11 +22,16 @@ from .options import DealNumber, DealRange
 install_click_words()
 
 
-@click.group(cls=CatalogGroup, help_key="cli.help.group", context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CatalogGroup, help_key="cli.help.group", invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="firstlast", cls=CatalogOption, help_key="cli.help.version")
 @lang_option
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """First and Last (Первые и последние), the Russian patience."""
+    if ctx.invoked_subcommand is None:
+        # `firstlast` alone (`pipx run firstlast`, `uvx firstlast`) plays: the browser game.
+        ctx.invoke(play)
 
 
 cli.add_command(deal)

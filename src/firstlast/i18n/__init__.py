@@ -393,3 +393,13 @@ def help_html(lang: str, keys: str = "") -> str:
 def book_text() -> str:
     """The book's own Russian text of the game, as the reprint gives it (docs/rules.md)."""
     return _read("seed-ru.txt")
+
+
+def record_text(kind: str, value: int, previous: int | None, lang: str) -> str:
+    """A personal record a game set (``play.stats.RecordNews``) in words: ``kind`` is
+    ``first_win``, ``streak``, ``passes`` or ``lost_score``; ``previous`` the record it
+    beat (``None``: none)."""
+    before = "—" if previous is None else previous
+    if kind in ("streak", "passes"):
+        return plural(lang, f"record.{kind}", value, previous=before)
+    return t(lang, f"record.{kind}", n=value, previous=before)

@@ -24,9 +24,31 @@ LANGS: Final = ("ru", "en")
 #: summary during Auto, why the hint turns). The page reads it (docs/page.md).
 Verbosity = Literal["brief", "full"]
 VERBOSITIES: Final = ("brief", "full")
+
+
+@dataclass(frozen=True)
+class Pace:
+    """One pace of play (the ``speed`` setting), the same for every face: ``name`` (its
+    words are the catalogs' ``speed_<n>``), Auto's rate in moves per second (``None``:
+    as fast as the face can, no animation) and one card's flight on the page, ms (0:
+    cards move at once). At the faster paces Auto starts a move before the last one
+    has landed, so several cards are in the air at once (docs/page.md)."""
+
+    name: str
+    moves_per_s: float | None
+    flight_ms: int
+
+
+#: Pace of play, by the ``speed`` setting: 0 instant (no animation), 1 slow, 2 normal,
+#: 3 fast. The page (vocabulary.js, generated) and the terminal (tui.app) read it here.
+PACES: Final = (Pace("instant", None, 0), Pace("slow", 2.0, 480), Pace("normal", 8.0, 300),
+                Pace("fast", 32.0, 220))
 #: Pace of play: 0 instant (no animation), 1 slow, 2 normal, 3 fast.
-SPEEDS: Final = range(0, 4)
+SPEEDS: Final = range(0, len(PACES))
 DEFAULT_SPEED: Final = 2
+#: How long Finish's cascade of the rest of a game may take on the page, at most (ms);
+#: the moves are spaced so that a whole game fits (issue 26).
+FINISH_MS: Final = 4000
 #: Looks (issue 28): the table's cloth, the cards' backs, the layout. Every one is drawn
 #: by the project (web/static/css/table.css, web/static/js/cards.js); ``paper`` is the
 #: light one (the terminal then takes a light theme), ``night`` the dark one.
@@ -45,7 +67,7 @@ DEFAULT_VOLUME: Final = 60
 CHOICES: Final[dict[str, tuple[str, ...]]] = {"verbosity": VERBOSITIES, "felt": FELTS, "back": BACKS,
                                               "layout": LAYOUTS}
 #: The settings that are true or false.
-FLAGS: Final = ("show_chance", "four_colour", "large_index", "sound", "show_playable", "tour_seen")
+FLAGS: Final = ("show_chance", "four_colour", "large_index", "sound", "wish", "show_playable", "tour_seen")
 
 
 @dataclass(frozen=True)
@@ -79,12 +101,15 @@ class Settings:
     layout: Layout = "standard"
     sound: bool = False
     volume: int = DEFAULT_VOLUME
+    #: "On a wish" (issue 28): ask for a wish before each new deal, and say at the end
+    #: whether it comes true (docs/play.md). Off by default.
+    wish: bool = False
     show_playable: bool = True
     tour_seen: bool = False
 
     FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity",
                                          "felt", "back", "four_colour", "large_index", "layout", "sound", "volume",
-                                         "show_playable", "tour_seen")
+                                         "wish", "show_playable", "tour_seen")
 
     def to_json(self) -> dict[str, object]:
         return {key: self.variant.token if key == "variant" else getattr(self, key) for key in self.FIELDS}

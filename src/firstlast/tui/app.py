@@ -41,6 +41,7 @@ from ..i18n import announce, describe_variant, plural, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
+from ..play.settings import PACES
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
@@ -70,8 +71,10 @@ SIDE_MAX_WIDTH: Final = 40
 MIN_SIZE: Final = (80, 24)
 DEFAULT_SPEED: Final = 3
 #: The autoplay speed (index into SPEEDS) each shared pace setting 0…3 starts at
-#: (0 = instant, 1 slow, 2 normal, 3 fast).
-PACE_SPEED: Final = (8, 2, 3, 5)
+#: (0 = instant: the fastest, 1 slow, 2 normal, 3 fast): the play layer's PACES, the
+#: page's rates too, so both faces play Auto at one pace.
+PACE_SPEED: Final = tuple(len(SPEEDS) - 1 if p.moves_per_s is None else SPEEDS.index(int(p.moves_per_s))
+                          for p in PACES)
 #: The UI redraws at most this often during autoplay; faster speeds make several
 #: moves per tick (and commit them together).
 MAX_TICKS_PER_S: Final = 30

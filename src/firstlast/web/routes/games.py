@@ -4,6 +4,8 @@ before we answer."""
 
 from __future__ import annotations
 
+import datetime as dt
+from functools import partial
 from typing import Final
 
 from starlette.requests import Request
@@ -38,8 +40,17 @@ async def new_game(web: WebGame, request: Request) -> Response:
             parse_deal(body.deal)  # past 2^64 − 1: the model holds no bound that large
     with about("variant"):
         variant = _variant(body.variant)
+    day = None
+    if body.date is not None:
+        if how != "daily":
+            raise WebError("request.value", field="date", reason="only how=daily takes a date")
+        try:
+            day = dt.date.fromisoformat(body.date)
+        except ValueError:
+            raise WebError("request.value", field="date", reason="must be a date, YYYY-MM-DD") from None
     pid = await web.player(request)
-    stored, lang = await web.run_lang(request, pid, web.play.start, pid, how, body.deal, variant)
+    stored, lang = await web.run_lang(request, pid, partial(web.play.start, day=day, wish=body.wish), pid, how,
+                                      body.deal, variant)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
 
 

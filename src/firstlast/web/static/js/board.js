@@ -191,9 +191,23 @@ export function cardXY(place, i) {
  * is the card being dragged. Resolves when the slides of ``duration`` ms have ended.
  * @param {CardEl | null} moving @param {number} duration */
 export function layout(moving, duration) {
+  return layoutPlaces(PLACES, moving, duration, true);
+}
+
+/** Whether the ``i``-th of ``n`` cards at ``place`` is hidden under the two on top. A card
+ * still in the air is not hidden: it is told again when it lands (motion.js).
+ * @param {string} place @param {number} i @param {number} n */
+export function buriedAt(place, i, n) {
+  return STACKS.has(place) && i < n - 2 && !(app.fan && place[0] === "P");
+}
+
+/** ``layout`` for some places only (a card's flight: where it left, where it goes);
+ * ``describe``: tell the places' words again (describePlaces, once a move is over).
+ * @param {readonly string[]} places @param {CardEl | null} moving @param {number} duration @param {boolean} describe */
+export function layoutPlaces(places, moving, duration, describe) {
   /** @type {Promise<unknown>[]} */
   const anims = [];
-  for (const place of PLACES) {
+  for (const place of places) {
     const list = app.model[place] || [];
     const n = list.length;
     list.forEach((el, i) => {
@@ -201,7 +215,7 @@ export function layout(moving, duration) {
       el.place = place;
       el.index = i;
       el.classList.toggle("down", !el.up);
-      el.classList.toggle("buried", STACKS.has(place) && i < n - 2 && !(app.fan && place[0] === "P"));
+      if (!el.classList.contains("flying")) el.classList.toggle("buried", buriedAt(place, i, n));
       el.style.zIndex = String(baseZ(place) + i);
       el.setAttribute("aria-hidden", "true");
       if (el === moving || el === app.dragging) return;
@@ -216,7 +230,7 @@ export function layout(moving, duration) {
       }
     });
   }
-  describePlaces();
+  if (describe) describePlaces();
   return Promise.all(anims);
 }
 

@@ -369,13 +369,22 @@ export function bindCard(el, card, deck = 1) {
     el.card = card;
     el.deck = card.deck;
     el.dataset.card = card.symbol + (card.deck === 2 ? "2" : "");
-    front.setAttribute("href", `#face-${card.rank}${card.suit}`);
+    setHref(front, `#face-${card.rank}${card.suit}`);
   } else {
     el.cardId = null;
     el.card = null;
     el.deck = deck;
     delete el.dataset.card;
-    front.removeAttribute("href");
+    setHref(front, null);
   }
-  back.setAttribute("href", `#back-${el.deck}`);
+  setHref(back, `#back-${el.deck}`);
+}
+
+/** Point ``use`` at ``href`` (none: null), only if it changes: setting it again, even to
+ * the same, makes the browser build the drawing anew (a reconcile binds every card, and
+ * Auto reconciles several times a second). @param {SVGUseElement} use @param {string | null} href */
+function setHref(use, href) {
+  if (use.getAttribute("href") === href) return;
+  if (href === null) use.removeAttribute("href");
+  else use.setAttribute("href", href);
 }

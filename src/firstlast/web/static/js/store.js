@@ -43,6 +43,8 @@ import { SETTING_DEFAULTS } from "./vocabulary.js";
  * @property {string | null} endShownFor "id:moves" of the ending last shown
  * @property {CardEl | null} dragging the card under the pointer
  * @property {Settings} settings the server's, once loaded
+ * @property {{flown: number, mostAloft: number}} flights cards flown since the page
+ *   opened, and the most in the air at once (motion.js; the tests see the flow overlap)
  */
 
 /** @type {App} */
@@ -70,6 +72,7 @@ export const app = {
   dragging: null,
   /** The one declaration's defaults (play/settings.py, through vocabulary.js). @type {Settings} */
   settings: /** @type {Settings} */ ({ ...SETTING_DEFAULTS }),
+  flights: { flown: 0, mostAloft: 0 },
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.

@@ -8,7 +8,7 @@ import { needText, passText, redealsLeftText, scoreText, sentence } from "./form
 import { drawHint } from "./guide.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
-import { celebrate, flyTime, reducedMotion } from "./motion.js";
+import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
 import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
 import { chosen, withWords } from "./tablewords.js";
@@ -82,6 +82,12 @@ export function render() {
  * @param {import("./api-types").GameState} s */
 function endOfGame(s) {
   const still = () => app.state === s && !app.replay;
+  // The last cards of Auto or Finish land first.
+  landed().then(() => { if (still()) endNow(s, still); });
+}
+
+/** @param {import("./api-types").GameState} s @param {() => boolean} still */
+function endNow(s, still) {
   if (s.status === "won" && app.speed > 0 && !reducedMotion()) {
     document.body.classList.add("celebrating");
     celebrate().then(() => {
