@@ -8,6 +8,7 @@ import {
   doAdvance, doFinish, doRedo, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
   toggleAuto, turnStock,
 } from "./controller.js";
+import { setupDaily } from "./daily.js";
 import { onPointerDown } from "./drag.js";
 import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
 import { keepFocus, noteFocus } from "./focus.js";
@@ -32,6 +33,7 @@ Object.assign(window, { firstlast: app }); // for the end-to-end tests and the c
 async function main() {
   buildBoard({ turn: () => enqueue(turnStock), play: playFrom, press: onPointerDown });
   setupDialogs();
+  setupDaily();
   setupLiveRegions();
   listenForGesture();
   setupReplayBar();

@@ -99,6 +99,7 @@ export function openSettings() {
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
+  $input("#set-wish").checked = !!app.settings.wish;
   showLookSettings();
   showModal($dialog("#dlg-settings"));
 }
@@ -337,6 +338,7 @@ export function setupDialogs() {
     saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
   setupLooks(saveSettings);
+  $("#set-wish").addEventListener("change", () => saveSettings({ wish: $input("#set-wish").checked }));
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });

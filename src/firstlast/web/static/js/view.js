@@ -3,6 +3,7 @@
 // that says won or lost and reopens the end panel; the win's wave, played on the table
 // before the panel covers it; the panel with the story of the game) and the toast.
 
+import { showEndNews } from "./news.js";
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
@@ -162,6 +163,7 @@ export function showEnding({ focus = true } = {}) {
   $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
+  const news = showEndNews(s); // a new record, the wish (news.js)
   const box = $("#ending");
   box.dataset.result = s.status;
   box.hidden = false;
@@ -169,7 +171,7 @@ export function showEnding({ focus = true } = {}) {
   if (focus) {
     $("#end-again").focus();
     // Said in the panel's own live region (the table behind is hidden from the ear).
-    announce(t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent }), 150);
+    announce(`${t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent })}${news ? ` ${news}` : ""}`, 150);
   }
   // The story of the game: "computing…" now, the curve and the sentences when told.
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
