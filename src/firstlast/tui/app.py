@@ -47,7 +47,7 @@ from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
 from .calendar import CalendarScreen
-from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
+from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -194,7 +194,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="table-area"):
                 yield TableView(id="table")
-            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys, self._chance_note,
+            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys,
                           id="side").data_bind(GameScreen.lang, GameScreen.version, GameScreen.chance_text,
                                                GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
@@ -287,10 +287,6 @@ class GameScreen(Screen[None]):
     def refresh_table(self) -> None:
         """Redraw everything that shows the game (kept for callers of the old name)."""
         self._changed()
-
-    def _chance_note(self, lang: str) -> str | None:
-        """The line under the chance of a deal dealt as one that comes out."""
-        return winnable_note(self.session.stored.dealt, self.pos.status, lang)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -776,7 +772,7 @@ class GameScreen(Screen[None]):
             self._refine_timer.stop()
             self._refine_timer = None
         pos = self.pos
-        if pos.status != "playing":
+        if pos.status != "playing" or self.view.comes_out:  # known: the side bar says it comes out
             if self.chance_text is not None:  # e.g. redoing the last move: no stale figure beside the end
                 self.chance_text = None
                 self.chance_answer = None

@@ -103,17 +103,19 @@ const act = (id, action, version, extra = {}) =>
 
 export const api = {
   /** A new game on the table: ``how`` is number (with ``deal``), random, next, again,
-   * daily or winnable; ``variant`` defaults to the player's setting.
+   * daily or winnable; ``variant`` defaults to the player's setting; a variant given is
+   * this game's alone unless ``asDefault`` (then the server makes it the setting too).
    * ``extra``: ``date`` (an earlier day's deal of the day) and ``wish`` (made before the deal).
    * @param {string | number | null} [deal] @param {VariantSpec | string | null} [variant] @param {string} [how]
-   * @param {{date?: string, wish?: string}} [extra]
+   * @param {boolean} [asDefault] @param {{date?: string, wish?: string}} [extra]
    * @returns {Promise<GameState>} */
-  newGame: (deal, variant, how, extra = {}) => {
+  newGame: (deal, variant, how, asDefault = false, extra = {}) => {
     /** @type {Record<string, unknown>} */
     const body = { ...extra };
     if (deal !== undefined && deal !== null && deal !== "") body.deal = String(deal);
     if (how) body.how = how;
     if (variant) body.variant = variant;
+    if (asDefault) body.make_default = true;
     return call("POST", "/api/games", body);
   },
   /** The game on the table, or null. @returns {Promise<GameState | null>} */

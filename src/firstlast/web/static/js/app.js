@@ -47,7 +47,7 @@ async function main() {
   $("#b-new").addEventListener("click", askNewGame);
   $("#b-finish").addEventListener("click", () => enqueue(doFinish));
   $("#b-share").addEventListener("click", shareGame);
-  $("#b-deal").addEventListener("click", openDealDialog);
+  $("#b-deal").addEventListener("click", () => openDealDialog());
   $("#b-restart").addEventListener("click", askRestart);
   $("#b-stats").addEventListener("click", () => openStats({
     replay: (id) => enqueue(() => startReplay(id)), reopen: (id) => enqueue(() => reopenGame(id)), toast,

@@ -194,9 +194,10 @@ export async function doRestart() {
  * (after saying why) when the server refuses. ``onAnswer`` is called once the server has
  * dealt, before the deal is animated (the deal dialog closes then).
  * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how]
- * @param {() => void} [onAnswer] @param {{date?: string, wish?: string}} [extra] an earlier day's
- * deal of the day (``date``); with the setting "on a wish", the player is asked for one first */
-export async function startGame(deal, variant, how, onAnswer, extra = {}) {
+ * @param {() => void} [onAnswer] @param {boolean} [asDefault] the variant becomes the player's setting too
+ * @param {{date?: string, wish?: string}} [extra] an earlier day's deal of the day (``date``); with the
+ * setting "on a wish", the player is asked for one first */
+export async function startGame(deal, variant, how, onAnswer, asDefault = false, extra = {}) {
   stopAuto();
   hideEnding();
   try {
@@ -204,7 +205,7 @@ export async function startGame(deal, variant, how, onAnswer, extra = {}) {
       const wish = await askWish();
       if (wish !== undefined) extra = { ...extra, wish };
     }
-    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), extra);
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), asDefault, extra);
     if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);

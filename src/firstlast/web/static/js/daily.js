@@ -131,7 +131,7 @@ function playDay(date) {
   const deal = $dialog("#dlg-deal");
   if (deal.open) deal.close();
   enqueue(async () => {
-    if (await confirmLeave()) await startGame(undefined, undefined, "daily", undefined, day.today ? {} : { date }).catch(() => {});
+    if (await confirmLeave()) await startGame(undefined, undefined, "daily", undefined, false, day.today ? {} : { date }).catch(() => {});
   });
 }
 

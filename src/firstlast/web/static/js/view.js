@@ -28,8 +28,8 @@ export function render() {
     pile.classList.toggle("done", n === 13);
     pile.style.setProperty("--depth", String(Math.max(0, n - 1)));
     const pill = part(pile, ".pill");
-    if (active === k) pill.innerHTML = `<span class="cnt">${n}/13 </span>→ ${rankChar(/** @type {number} */ (s.need))}`;
-    else pill.textContent = n ? `${n}/13` : "";
+    // The cards on the pile; what it needs is the centre panel's (one fact once).
+    pill.textContent = n || active === k ? `${n}/13` : "";
     app.slots[`F${k + 1}`].classList.toggle("active", active === k);
   }
   app.slots.F8.classList.toggle("privileged", s.privileged === "F8");
@@ -46,16 +46,12 @@ export function render() {
   $("#s-need").textContent = needText(s);
   const pass = passText(s);
   const left = redealsLeftText(s.redeals_left);
-  // The redeals left too: the centre panel that also says it is too small on a phone.
-  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass;
+  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass; // said here only
   $("#s-score").textContent = scoreText(s);
-  // The centre panel.
+  // The centre panel: what the active pile needs, large (the status bar says the passes).
   if (app.info) {
     part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
     part(app.info, ".need-rank").textContent = active === null ? "✓" : rankChar(/** @type {number} */ (s.need));
-    const info = part(app.info, ".info-pass");
-    info.innerHTML = "";
-    info.append(pass, ...(left ? [document.createElement("br"), left] : []));
   }
   // Buttons.
   const replaying = !!app.replay;
