@@ -176,6 +176,20 @@ def test_new_games_take_the_players_variant(play: PlayService) -> None:
     assert play.start(pid, "number", "5", Variant()).game.variant == Variant()
 
 
+def test_a_variant_chosen_for_one_deal_is_that_deals_alone(play: PlayService) -> None:
+    """Issue 26: a player who asked for one r0n deal kept getting r0n deals (the page saved
+    the deal dialog's variant as the setting). Given with a new game, a variant is that
+    game's; it becomes the setting for new games only when asked (``make_default``)."""
+    r0n = Variant.from_token("r0n")
+    g = play.start(None, "winnable", variant=r0n)
+    pid = g.player
+    assert g.game.variant == r0n and play.settings(pid).variant == Variant()
+    assert play.start(pid, "random").game.variant == Variant()  # the next new game: the default
+    assert play.start(pid, "number", "7", r0n, make_default=True).game.variant == r0n
+    assert play.settings(pid).variant == r0n and play.known_settings(pid) == play.settings(pid)
+    assert play.start(pid, "random").game.variant == r0n
+
+
 def test_refused_requests_store_no_player(play: PlayService) -> None:
     for fn, args in [(play.start, (None, "number", "x")), (play.update_settings, (None, {"lang": "de"})),
                      (play.import_record, (None, "garbage")), (play.import_record, (None, "")),

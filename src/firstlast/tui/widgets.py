@@ -159,20 +159,19 @@ class SideBar(Widget):
     speed: reactive[int] = reactive(0)
 
     def __init__(self, view: Callable[[], V.TableView], game: Callable[[], Game], keys: Callable[[str], str],
-                 note: Callable[[str], str | None] = lambda _: None, id: str | None = None) -> None:
+                 id: str | None = None) -> None:
         super().__init__(id=id)
         self._view = view
         self._game = game  # for the log of the latest moves only
         self._keys = keys
-        self._note = note
 
     def render(self) -> Text:
         return side_text(self._view(), self._game().steps, self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
-                         self._keys(self.lang), self.size.height, self.size.width, self._note(self.lang))
+                         self._keys(self.lang), self.size.height, self.size.width)
 
 
 def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: str | None, auto: bool,
-              speed: int, keys: str, height: int, width: int, note: str | None = None) -> Text:
+              speed: int, keys: str, height: int, width: int) -> Text:
     """The side bar's text, from the play layer's view of the table (``play.view``);
     ``steps``: the moves made, the latest of which are listed when there is room."""
     key = "#9fc7a8"
@@ -220,10 +219,10 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     label("score")
     out.append(f"{view.score}/104", style="bold")
     out.append(" · " + t(lang, "tui.side.moves", n=view.moves) + "\n")
-    if chance_text:
+    if view.comes_out:  # dealt because it comes out (play is forced): said, not estimated
+        out.append(t(lang, "chance.comes_out") + "\n", style="bold #8fd3ff")
+    elif chance_text:
         out.append(chance_text + "\n", style="bold #8fd3ff")
-        if note:  # a deal dealt as one that comes out: what the figure means here
-            out.append(note + "\n", style="italic #8fd3ff")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"),
                style=f"bold {C.LOOK.playable}" if auto else "")

@@ -49,7 +49,8 @@ async def new_game(web: WebGame, request: Request) -> Response:
         except ValueError:
             raise WebError("request.value", field="date", reason="must be a date, YYYY-MM-DD") from None
     pid = await web.player(request)
-    stored, lang = await web.run_lang(request, pid, partial(web.play.start, day=day, wish=body.wish), pid, how,
+    stored, lang = await web.run_lang(request, pid, partial(web.play.start, day=day, wish=body.wish,
+                                                            make_default=body.make_default), pid, how,
                                       body.deal, variant)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
 

@@ -19,7 +19,8 @@ export interface PageQuery {
 
 /**
  * A new game on the table. ``how`` defaults to ``number`` when a deal is given,
- * else ``random``; ``variant`` to the player's setting (for ``again``, the table's).
+ * else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+ * variant given is this game's only, unless ``make_default``.
  */
 export interface NewGame {
   how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
@@ -31,6 +32,8 @@ export interface NewGame {
   date?: string | null;
   /** the wish made before the deal (the setting wish; "" in silence): kept privately with the game, in the player's backup only */
   wish?: string | null;
+  /** the variant given becomes the player's setting for new games too; else it is this game's alone */
+  make_default?: boolean;
 }
 
 /**
@@ -105,6 +108,8 @@ export interface GameState {
   wish: boolean;
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  comes_out?: boolean;
 }
 
 /** VariantInfo */
@@ -355,6 +360,8 @@ export interface ChancePool {
   rounds: number;
   /** the pooled figure in the player's language (i18n.chance_text) */
   text: string;
+  /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
+  short: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   doAdvance, doFinish, doRedo, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
   toggleAuto, turnStock,
 } from "./controller.js";
+import { setupDaily } from "./daily.js";
 import { onPointerDown } from "./drag.js";
 import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
 import { keepFocus, noteFocus } from "./focus.js";
@@ -33,6 +34,7 @@ Object.assign(window, { firstlast: app }); // for the end-to-end tests and the c
 async function main() {
   buildBoard({ turn: () => enqueue(turnStock), play: playFrom, press: onPointerDown });
   setupDialogs();
+  setupDaily();
   setupLiveRegions();
   listenForGesture();
   setupReplayBar();
@@ -46,7 +48,7 @@ async function main() {
   $("#b-new").addEventListener("click", askNewGame);
   $("#b-finish").addEventListener("click", () => enqueue(doFinish));
   $("#b-share").addEventListener("click", shareGame);
-  $("#b-deal").addEventListener("click", openDealDialog);
+  $("#b-deal").addEventListener("click", () => openDealDialog());
   $("#b-restart").addEventListener("click", askRestart);
   $("#b-stats").addEventListener("click", () => openStats({
     replay: (id) => enqueue(() => startReplay(id)), reopen: (id) => enqueue(() => reopenGame(id)), toast,

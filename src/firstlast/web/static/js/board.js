@@ -62,7 +62,7 @@ export function buildBoard(on) {
   const info = document.createElement("div");
   info.className = "slot-info";
   info.setAttribute("aria-hidden", "true"); // the status bar says the same in words
-  info.innerHTML = `<div class="need-big"><span class="need-caption"></span><span class="need-rank"></span></div><div class="info-pass"></div>`;
+  info.innerHTML = `<div class="need-big"><span class="need-caption"></span><span class="need-rank"></span></div>`;
   board.appendChild(info);
   app.info = info;
   for (let i = 0; i < 104; i++) {

@@ -3,6 +3,7 @@
 // that says won or lost and reopens the end panel; the win's wave, played on the table
 // before the panel covers it; the panel with the story of the game) and the toast.
 
+import { showEndNews } from "./news.js";
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { drawHint } from "./guide.js";
@@ -28,8 +29,8 @@ export function render() {
     pile.classList.toggle("done", n === 13);
     pile.style.setProperty("--depth", String(Math.max(0, n - 1)));
     const pill = part(pile, ".pill");
-    if (active === k) pill.innerHTML = `<span class="cnt">${n}/13 </span>→ ${rankChar(/** @type {number} */ (s.need))}`;
-    else pill.textContent = n ? `${n}/13` : "";
+    // The cards on the pile; what it needs is the centre panel's (one fact once).
+    pill.textContent = n || active === k ? `${n}/13` : "";
     app.slots[`F${k + 1}`].classList.toggle("active", active === k);
   }
   app.slots.F8.classList.toggle("privileged", s.privileged === "F8");
@@ -46,16 +47,12 @@ export function render() {
   $("#s-need").textContent = needText(s);
   const pass = passText(s);
   const left = redealsLeftText(s.redeals_left);
-  // The redeals left too: the centre panel that also says it is too small on a phone.
-  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass;
+  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass; // said here only
   $("#s-score").textContent = scoreText(s);
-  // The centre panel.
+  // The centre panel: what the active pile needs, large (the status bar says the passes).
   if (app.info) {
     part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
     part(app.info, ".need-rank").textContent = active === null ? "✓" : rankChar(/** @type {number} */ (s.need));
-    const info = part(app.info, ".info-pass");
-    info.innerHTML = "";
-    info.append(pass, ...(left ? [document.createElement("br"), left] : []));
   }
   // Buttons.
   const replaying = !!app.replay;
@@ -165,6 +162,7 @@ export function showEnding({ focus = true } = {}) {
   $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
+  const news = showEndNews(s); // a new record, the wish (news.js)
   const box = $("#ending");
   box.dataset.result = s.status;
   box.hidden = false;
@@ -172,7 +170,7 @@ export function showEnding({ focus = true } = {}) {
   if (focus) {
     $("#end-again").focus();
     // Said in the panel's own live region (the table behind is hidden from the ear).
-    announce(t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent }), 150);
+    announce(`${t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent })}${news ? ` ${news}` : ""}`, 150);
   }
   // The story of the game: "computing…" now, the curve and the sentences when told.
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
