@@ -6,6 +6,7 @@
 import { showEndNews } from "./news.js";
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
+import { drawHint } from "./guide.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
@@ -135,13 +136,15 @@ export function toggleHint() {
   else announce(t("say.hint.off"));
 }
 
-/** Mark (or stop marking) the card the forced line moves next. @param {boolean} on */
+/** Mark (or stop marking) the card the forced line moves next: the card pulses, an
+ * arrow goes from it to where it goes, and the hint's words show (guide.js).
+ * @param {boolean} on */
 export function showHint(on) {
   app.hintOn = on;
   $("#b-hint").setAttribute("aria-pressed", String(!!on));
   for (const el of board.querySelectorAll(".hint")) el.classList.remove("hint");
-  if (!on || !app.state || app.state.status !== "playing") return;
-  const place = hintPlace(app.state.hint);
+  const place = on && app.state && app.state.status === "playing" && !app.replay ? hintPlace(app.state.hint) : null;
+  drawHint(place && app.state ? app.state.hint : null);
   if (!place) return;
   const list = app.model[place] || [];
   if (list.length === 0) app.slots[place].classList.add("hint");
