@@ -234,6 +234,13 @@ def test_phone_looks_in_russian(browser: Any, server: str, size: tuple[int, int]
     assert seen["cardAtSlot"], seen
     problems = contrast(pg, f"phone {size}/table")
     axe(pg, f"phone {size}, paper, mirrored")
+    # The phone's menu, light on paper.
+    pg.click("#b-more")
+    wait_js(pg, "document.getElementById('topbar').classList.contains('menu-open')")
+    still(pg)
+    problems += contrast(pg, f"phone {size}/menu")
+    pg.click("#b-more")
+    wait_js(pg, "!document.getElementById('topbar').classList.contains('menu-open')")
     pg.evaluate("document.getElementById('b-settings').click()")
     wait_js(pg, "document.getElementById('dlg-settings').open")
     still(pg)
