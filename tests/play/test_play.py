@@ -82,6 +82,10 @@ def test_controls_name_the_moves_of_the_table() -> None:
 def test_settings_schema() -> None:
     s = Settings()
     assert tuple(s.to_json()) == Settings.FIELDS
+    # Guidance (issue 26): the marks on by default, the tour not yet seen.
+    assert (s.show_playable, s.tour_seen) == (True, False)
+    assert s.updated({"show_playable": False, "tour_seen": True}).to_json()["show_playable"] is False
+    assert codes(s.updated, {"tour_seen": "yes"}) == "settings.value"
     assert {k: s.to_json()[k] for k in ("lang", "speed", "variant", "show_chance", "verbosity")} == {
         "lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
     # Looks and sound (issue 28): their defaults, their words, and what they refuse.
@@ -103,6 +107,7 @@ def test_settings_schema() -> None:
     for bad, code in [({"lang": "de"}, "settings.value"), ({"speed": 9}, "settings.value"),
                       ({"speed": True}, "settings.value"), ({"show_chance": 1}, "settings.value"),
                       ({"verbosity": "loud"}, "settings.value"), ({"wish": "yes"}, "settings.value"),
+                      ({"tour_seen": "yes"}, "settings.value"),
                       ({"colour": "red"}, "settings.unknown"), ({"variant": "r1001"}, "variant.redeals"),
                       ({"variant": "rx"}, "variant.invalid"), ({"variant": {"redeals": -1}}, "variant.redeals"),
                       ({"variant": {"waste": True}}, "variant.field")]:

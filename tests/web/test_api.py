@@ -797,7 +797,7 @@ def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: G
     for body in ({"lang": "de"}, {"speed": 4}, {"speed": -1}, {"speed": True}, {"speed": "1"},
                  {"theme": "dark"}, {"variant": "zz"}, {"variant": "r1001"}, {"variant": 3},
                  {"show_chance": "yes"}, {"verbosity": "loud"}, {"Bad-Key": 1}, {"felt": "pink"},
-                 {"volume": 101}, {"four_colour": 1}, {"layout": "left"}):
+                 {"volume": 101}, {"four_colour": 1}, {"layout": "left"}, {"show_playable": 1}, {"tour_seen": "no"}):
         r = c.put("/api/settings", json=body)
         assert r.status_code == 422, body
         assert r.json()["code"].startswith(("settings.", "variant."))

@@ -169,6 +169,9 @@ class SettingsChange(Body):
     sound: bool | UnsetType | None = UNSET
     volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] | UnsetType | None = UNSET
     wish: bool | UnsetType | None = UNSET
+    show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] | UnsetType | None = (
+        UNSET)
+    tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -461,6 +464,8 @@ class Settings(Answer):
     sound: bool
     volume: Annotated[int, Meta(ge=0, le=100)]
     wish: Annotated[bool, Meta(description="on a wish: ask for a wish before each new deal")]
+    show_playable: bool
+    tour_seen: bool
 
 
 class ChancePool(Answer):

@@ -585,6 +585,8 @@ export interface Settings {
   volume: number;
   /** on a wish: ask for a wish before each new deal */
   wish: boolean;
+  show_playable: boolean;
+  tour_seen: boolean;
 }
 
 /** The keys to change; ``null`` restores a key's default. */
@@ -605,6 +607,10 @@ export interface SettingsChange {
   /** card sounds' volume, per cent; 0…100 */
   volume?: number | null;
   wish?: boolean | null;
+  /** mark the cards that can be played now */
+  show_playable?: boolean | null;
+  /** the first-visit tour has been shown */
+  tour_seen?: boolean | null;
 }
 
 /** A player's backup file: every game and the settings (docs/backup.md). */

@@ -5,6 +5,7 @@
 
 import { getLang } from "./i18n.js";
 
+import { keepNews } from "./news.js";
 import { send } from "./transport.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
@@ -96,7 +97,7 @@ const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}
 /** @param {string} id @param {string} action @param {number | undefined} version
  * @param {Record<string, unknown>} [extra] @returns {Promise<ActionResult>} */
 const act = (id, action, version, extra = {}) =>
-  call("POST", `${game(id)}/${action}`, version === undefined ? extra : { ...extra, version });
+  call("POST", `${game(id)}/${action}`, version === undefined ? extra : { ...extra, version }).then(keepNews);
 
 /** @typedef {(id: string, version?: number) => Promise<ActionResult>} Action */
 
@@ -104,12 +105,13 @@ export const api = {
   /** A new game on the table: ``how`` is number (with ``deal``), random, next, again,
    * daily or winnable; ``variant`` defaults to the player's setting; a variant given is
    * this game's alone unless ``asDefault`` (then the server makes it the setting too).
+   * ``extra``: ``date`` (an earlier day's deal of the day) and ``wish`` (made before the deal).
    * @param {string | number | null} [deal] @param {VariantSpec | string | null} [variant] @param {string} [how]
-   * @param {boolean} [asDefault]
+   * @param {boolean} [asDefault] @param {{date?: string, wish?: string}} [extra]
    * @returns {Promise<GameState>} */
-  newGame: (deal, variant, how, asDefault = false) => {
+  newGame: (deal, variant, how, asDefault = false, extra = {}) => {
     /** @type {Record<string, unknown>} */
-    const body = {};
+    const body = { ...extra };
     if (deal !== undefined && deal !== null && deal !== "") body.deal = String(deal);
     if (how) body.how = how;
     if (variant) body.variant = variant;
@@ -165,6 +167,9 @@ export const api = {
   story: (id) => call("GET", `${game(id)}/story`),
   /** @returns {Promise<StatsList>} */
   stats: () => call("GET", "/api/stats"),
+  /** A month of deals of the day (YYYY-MM; today's by default).
+   * @param {string} [month] @returns {Promise<import("./api-types").Calendar>} */
+  calendar: (month) => call("GET", `/api/calendar${month ? `?month=${month}` : ""}`),
   /** @returns {Promise<Settings>} */
   settings: () => call("GET", "/api/settings"),
   /** @param {SettingsChange} s @returns {Promise<Settings>} */

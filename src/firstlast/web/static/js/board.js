@@ -104,6 +104,22 @@ export function fit() {
   board.classList.toggle("tall", tall);
   layout(null, 0);
   layer.style.display = "";
+  orderSlots();
+}
+
+/** Put the slots in the page in the order the eye reads them (row by row, left to
+ * right), so that Tab walks the table as it is drawn in every layout (upright, reserve
+ * 1–4 comes before the privileged card under it). */
+function orderSlots() {
+  const cw = app.cw || 80;
+  const row = (/** @type {HTMLElement} */ s) => Math.round(s.offsetTop / (cw * 0.5));
+  const slots = PLACES.map((p) => app.slots[p]);
+  const seen = slots.slice().sort((a, b) => row(a) - row(b) || a.offsetLeft - b.offsetLeft);
+  const shown = [...board.querySelectorAll(":scope > .slot")];
+  if (seen.every((s, i) => s === shown[i])) return;
+  const focused = document.activeElement;
+  for (const s of seen) board.append(s);
+  if (focused instanceof HTMLElement && focused !== document.activeElement) focused.focus({ preventScroll: true });
 }
 
 /** Make the picture match ``state`` (after animations, or at once on load/restart).

@@ -6,6 +6,7 @@
 import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
+import { showMarks } from "./guide.js";
 import { getLang, t, variantToken } from "./i18n.js";
 import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
@@ -104,7 +105,9 @@ export function openSettings() {
   $select("#set-lang").value = getLang();
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
+  $input("#set-playable").checked = app.settings.show_playable !== false;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
+  $input("#set-wish").checked = !!app.settings.wish;
   showLookSettings();
   showModal($dialog("#dlg-settings"));
 }
@@ -369,10 +372,15 @@ export function setupDialogs() {
     saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
   setupLooks(saveSettings);
+  $("#set-wish").addEventListener("change", () => saveSettings({ wish: $input("#set-wish").checked }));
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });
     scheduleChance();
+  });
+  $("#set-playable").addEventListener("change", () => {
+    saveSettings({ show_playable: $input("#set-playable").checked });
+    showMarks();
   });
   // Leaving a game in progress: the answer goes to confirmLeave's promise.
   const confirm = $dialog("#dlg-confirm");

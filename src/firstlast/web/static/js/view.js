@@ -3,8 +3,10 @@
 // that says won or lost and reopens the end panel; the win's wave, played on the table
 // before the panel covers it; the panel with the story of the game) and the toast.
 
+import { showEndNews } from "./news.js";
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
+import { drawHint } from "./guide.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
@@ -137,13 +139,15 @@ export function toggleHint() {
   else announce(t("say.hint.off"));
 }
 
-/** Mark (or stop marking) the card the forced line moves next. @param {boolean} on */
+/** Mark (or stop marking) the card the forced line moves next: the card pulses, an
+ * arrow goes from it to where it goes, and the hint's words show (guide.js).
+ * @param {boolean} on */
 export function showHint(on) {
   app.hintOn = on;
   $("#b-hint").setAttribute("aria-pressed", String(!!on));
   for (const el of board.querySelectorAll(".hint")) el.classList.remove("hint");
-  if (!on || !app.state || app.state.status !== "playing") return;
-  const place = hintPlace(app.state.hint);
+  const place = on && app.state && app.state.status === "playing" && !app.replay ? hintPlace(app.state.hint) : null;
+  drawHint(place && app.state ? app.state.hint : null);
   if (!place) return;
   const list = app.model[place] || [];
   if (list.length === 0) app.slots[place].classList.add("hint");
@@ -161,6 +165,7 @@ export function showEnding({ focus = true } = {}) {
   $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
+  const news = showEndNews(s); // a new record, the wish (news.js)
   const box = $("#ending");
   box.dataset.result = s.status;
   box.hidden = false;
@@ -168,7 +173,7 @@ export function showEnding({ focus = true } = {}) {
   if (focus) {
     $("#end-again").focus();
     // Said in the panel's own live region (the table behind is hidden from the ear).
-    announce(t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent }), 150);
+    announce(`${t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent })}${news ? ` ${news}` : ""}`, 150);
   }
   // The story of the game: "computing…" now, the curve and the sentences when told.
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
