@@ -70,8 +70,11 @@ export function render() {
   showBanner(over && !replaying ? s : null);
   if (over && !replaying && app.endShownFor !== `${s.id}:${s.moves}`) {
     app.endShownFor = `${s.id}:${s.moves}`;
-    endOfGame(s);
+    // A game that was already over when the page loaded is shown quietly (issue 26: a
+    // reload re-opened the panel over the player's click): its banner reopens the panel.
+    if (!app.quietEnd) endOfGame(s);
   }
+  app.quietEnd = false;
   if (!over) hideEnding();
 }
 
