@@ -143,6 +143,23 @@ def move_while_estimating(pg: Any) -> tuple[float, float]:
     return float(out[0]), float(out[1])
 
 
+#: ``n`` moves in a row on deal 1 (it starts with turns to make), each sent once the last
+#: is answered, as Auto sends them: ms per move (the median).
+MOVES = """async (n) => {
+  const {api} = await import('./static/js/api.js');
+  let s = await api.newGame(1, null, 'number');
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const r = await api.move(s.id, s.stock_move, s.version);
+    times.push(performance.now() - t);
+    s = r.state;
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(n / 2)];
+}"""
+
+
 def measure(browser: Any, url: str, local: str, rate: float, rows: dict[str, list[float]],
             first_visit: list[tuple[int, list[str], list[str]]]) -> None:
     """One run of every load at CPU throttling ``rate`` (1: none), into ``rows``."""
@@ -161,6 +178,7 @@ def measure(browser: Any, url: str, local: str, rate: float, rows: dict[str, lis
         rows["estimate (ms)"].append(est)
     else:
         pg.evaluate(ANSWERED)
+    rows["move (ms)"].append(float(pg.evaluate(MOVES, 20)))
     shown, answered = load_answered(pg, url + "?speed=0", READY)
     rows["warm"].append(shown)
     rows["warm, answering"].append(answered)
@@ -173,6 +191,7 @@ def measure(browser: Any, url: str, local: str, rate: float, rows: dict[str, lis
     local_ready = "window.firstlast && window.firstlast.state && !window.firstlast.busy"
     rows["local cold"].append(load(pg, local + "?speed=0", local_ready))
     rows["local warm"].append(load(pg, local + "?speed=0", local_ready))
+    rows["local move (ms)"].append(float(pg.evaluate(MOVES, 20)))
     ctx.close()
 
 
@@ -188,6 +207,8 @@ def report(rows: dict[str, list[float]], rate: float, runs: int) -> None:
     print(f"  warm reload, Python answering  {med['warm, answering']:6.2f} s   "
           f"(moves made before this wait in the page's queue)")
     print(f"  offline reload                 {med['offline']:6.2f} s")
+    print(f"  a move's answer (median of 20) {med['move (ms)']:6.1f} ms  goal ≤ 2×     "
+          f"local server {med['local move (ms)']:5.1f} ms ratio {med['move (ms)'] / med['local move (ms)']:5.1f}×")
     if "move during estimate (ms)" in med:
         print(f"  a step while an estimate runs: {med['move during estimate (ms)']:.0f} ms (goal ≤ 50 ms beyond a"
               f" step's own); the estimate took {med['estimate (ms)']:.0f} ms")
@@ -203,7 +224,7 @@ def main() -> None:
 
     rates = [1.0] if args.throttle <= 1 else [1.0, args.throttle]
     names = ("cold", "warm", "warm, answering", "offline", "local cold", "local warm", "move during estimate (ms)",
-             "estimate (ms)")
+             "estimate (ms)", "move (ms)", "local move (ms)")
     table: dict[float, dict[str, list[float]]] = {r: {k: [] for k in names} for r in rates}
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site or Path(tmp) / "site"
