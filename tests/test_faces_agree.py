@@ -20,6 +20,7 @@ from textual.pilot import Pilot
 from firstlast.engine import Game, Variant
 from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
+from firstlast.play.settings import Settings
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog
@@ -134,8 +135,7 @@ def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
     assert attempt[11] == 1 and attempt[8] is None  # left mid-game for deal 5: abandoned
     assert second[0] == str(SECOND) and second[1] == Variant(redeals=0, waste_playable=True).token and second[12]
     assert imported[7] == "imported"
-    assert w["settings"] == {"lang": None, "speed": 2, "variant": "r0w", "show_chance": True,
-                             "verbosity": "full"}
+    assert w["settings"] == {**Settings().to_json(), "variant": "r0w"}
     [canonical] = w["stats"]  # type: ignore[misc]
     assert (canonical["played"], canonical["abandoned"]) == (1, 1)
 
@@ -287,7 +287,7 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
     from firstlast.play import StoredGame
     from firstlast.play.view import table_view
     from firstlast.tui import cards as C
-    from firstlast.tui.table import LABEL_PLAYABLE, paint_slot
+    from firstlast.tui.table import label_styles, paint_slot
     from firstlast.tui.widgets import side_text
     from firstlast.web import shapes
 
@@ -322,4 +322,4 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
         assert f"{t('en', 'tui.side.needs')}" in side and C.rank_text(view.need) in side
     for place in (*FIRSTS, *RESERVE, "waste"):
         slot, _ = paint_slot(place, view, C.MEDIUM)
-        assert (slot.style == LABEL_PLAYABLE) == (place in view.playable), place
+        assert (slot.style == label_styles()[3]) == (place in view.playable), place

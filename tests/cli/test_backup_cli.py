@@ -137,26 +137,34 @@ def _with_game(doc: dict[str, object], **changes: object) -> str:
     ("version.json", b'{"format": "firstlast-backup", "version": 7, "games": []}', "is of version 7"),
     ("huge-number.json", b'{"format": "firstlast-backup", "version": 1, "games": [{"deal": ' + b"9" * 5000 + b"}]}",
      "has 5,000 digits"),
-    ("huge-deal.json", "deal", "games[2].deal: deal numbers go from 0 to 18446744073709551615"),
-    ("illegal.json", "illegal", "game 3 of the backup (deal 0) does not replay: move 1 (turn): a card that fits must"
-                                " be played before turning (R9)"),
+    ("surrogate.json", b'{"format": "firstlast-backup", "version": 1, "games": [], "app": "\\ud800"}',
+     "holds a lone surrogate"),
 ])
 def test_bad_files_are_one_line_and_store_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
-                                                  content: bytes | str, words: str) -> None:
-    if content == "deal":
-        content = _with_game(_good(tmp_path, capsys), deal="9" * 5000).encode()
-    elif content == "illegal":
-        doc = _good(tmp_path, capsys)
-        games = doc["games"]
-        assert isinstance(games, list)
-        content = _with_game(doc, moves="turn " + games[-1]["moves"]).encode()
-    assert isinstance(content, bytes)
+                                                  content: bytes, words: str) -> None:
     file, db = tmp_path / name, tmp_path / "target.sqlite3"
     file.write_bytes(content)
     code, out, err = run(capsys, "import", str(file), "--db", str(db))
     assert code == 1 and out == "" and one_line_error(err), err
     assert words in err
     assert summary(db) == ([], 0, 2)  # no game, the default settings
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"deal": "9" * 5000}, "games[2].deal: deal numbers go from 0 to 18446744073709551615"),
+    ({"moves": "turn"}, "game 3 of the backup (deal 0) does not replay: move 1 (turn): a card that fits must be played"
+                        " before turning (R9)"),
+    ({"created": "9999-12-31T23:59:59-05:00"}, "games[2].created: must be a date and time"),
+])
+def test_a_damaged_game_is_named_and_the_others_restored(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         change: dict[str, str], words: str) -> None:
+    """Issue 29: one damaged game refused the whole file."""
+    file, db = tmp_path / "damaged.json", tmp_path / "target.sqlite3"
+    file.write_text(_with_game(_good(tmp_path, capsys), **change), encoding="utf-8")
+    code, out, err = run(capsys, "import", str(file), "--db", str(db))
+    assert code == 0 and out.startswith("2 games imported") and "Traceback" not in err
+    assert err.startswith("Not restored: game 3 of the backup (") and err.count("\n") == 1 and words in err, err
+    assert summary(db)[1] == 2
 
 
 def test_a_refused_move_is_said_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -166,9 +174,24 @@ def test_a_refused_move_is_said_in_russian(tmp_path: Path, capsys: pytest.Captur
     file = tmp_path / "illegal.json"
     file.write_text(_with_game(doc, moves="turn " + games[-1]["moves"]), encoding="utf-8")
     code, out, err = run(capsys, "--lang", "ru", "import", str(file), "--db", str(tmp_path / "t.sqlite3"))
-    assert code == 1 and out == "" and one_line_error(err)
-    assert "ничего не загружено: игра 3 резервной копии (раскладка 0) не воспроизводится: ход 1 (turn)" in err
+    assert code == 0 and out.startswith("2 "), out
+    assert "Не восстановлена игра 3 резервной копии (раскладка 0, id " in err
+    assert "игра 3 резервной копии (раскладка 0) не воспроизводится: ход 1 (turn)" in err
     assert "a card that fits" not in err  # the engine's refusal in Russian, from its code
+
+
+def test_export_names_a_game_it_leaves_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29: export copied a game whose stored moves were damaged, silently."""
+    db, file = tmp_path / "a.sqlite3", tmp_path / "backup.json"
+    play = played(db)
+    [first, *_] = play.games(play.local_player(), limit=10)
+    with play.store.transaction() as tx:
+        tx.db.execute("UPDATE games SET moves = 'F9 ' || moves WHERE id = ?", (first.id,))
+    code, out, err = run(capsys, "export", str(file), "--db", str(db))
+    assert code == 0 and out == f"Backup written to {file}: 2 games.\n"
+    assert err.startswith("Left out of the backup: game ") and f"id {first.id}" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "import", str(file), "--db", str(tmp_path / "b.sqlite3"))
+    assert code == 0 and err == "" and out.startswith("2 games imported")
 
 
 def test_missing_file_folder_and_fifo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -235,8 +235,7 @@ def test_play_messages_are_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     def fake_serve(store: object, *, echo: Callable[[str], None], say: Callable[..., str], **_kw: object) -> None:
         # The server says its lines by catalog key (``say``), in the CLI's language.
-        for key, params in (("cli.play.served", {"url": "http://127.0.0.1:5/"}),
-                            ("cli.play.sign_in", {"url": "http://127.0.0.1:5/?player=x"}),
+        for key, params in (("cli.play.served", {"url": "http://127.0.0.1:5/?player=x"}),
                             ("cli.play.exposed", {"host": "0.0.0.0"}), ("cli.play.no_browser", {}),
                             ("cli.play.stop_hint", {}), ("cli.play.stopped", {})):
             echo(say(key, **params))
@@ -244,10 +243,9 @@ def test_play_messages_are_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(server, "serve", fake_serve)
     code, out, _ = run(capsys, "play", "--no-browser", "--db", str(tmp_path / "g.sqlite3"))
     assert code == 0 and out.splitlines() == [
-        "«Первые и последние» доступны по адресу http://127.0.0.1:5/",
-        "Ваши игры (общие с игрой в терминале): http://127.0.0.1:5/?player=x",
+        "«Первые и последние» доступны по адресу http://127.0.0.1:5/?player=x — ваши игры, общие с игрой в терминале",
         "Внимание: адрес 0.0.0.0 доступен с других компьютеров.",
-        "Браузер открыть не удалось: откройте в нём второй адрес выше.",
+        "Браузер открыть не удалось: откройте в нём адрес выше.",
         "Ctrl-C — остановить.", "Остановлено."]
 
     def cannot_listen(store: object, **_kw: object) -> None:

@@ -123,7 +123,8 @@ def test_the_deal_to_open_reaches_the_server(args: list[str], deal: int | None, 
     assert served[0]["deal"] == deal and served[0]["variant"] == variant
 
 
-def test_the_browser_opens_on_the_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_browser_opens_on_the_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
     # The real server, the browser stood in for: it is sent to the sign-in address that
     # keeps the deal, and following it lands on /?deal=N&variant=TOKEN, signed in.
     import httpx
@@ -138,7 +139,25 @@ def test_the_browser_opens_on_the_deal(tmp_path: Path, monkeypatch: pytest.Monke
 
     monkeypatch.setenv("BROWSER", "stand-in")  # a graphical browser is likely: open it
     monkeypatch.setattr("webbrowser.open", browser)
-    assert main(["play", "--db", str(tmp_path / "g.sqlite3"), "--deal", "42", "--variant", "r0w"]) == 0
+    db = tmp_path / "g.sqlite3"
+    assert main(["play", "--db", str(db), "--deal", "42", "--variant", "r0w"]) == 0
     [(url, status, location, signed_in)] = visits
     assert url.startswith("http://127.0.0.1:") and "/?player=" in url and url.endswith("&deal=42&variant=r0w")
     assert (status, location, signed_in) == (303, "/?deal=42&variant=r0w", True)
+    # Issue 26: one address is printed, the very one the browser opens: it signs in as
+    # the player the terminal and `firstlast export` use (the bare address made a new one).
+    out = capsys.readouterr().out
+    printed = [word for word in out.split() if word.startswith("http")]
+    assert printed == [url], out
+    from firstlast.play import PlayService
+    from firstlast.store import GameStore
+
+    store = GameStore(db)
+    assert f"?player={PlayService(store).local_player()}&" in url
+    store.close()
+    # --lang after the command's name: the messages and the page are in that language.
+    visits.clear()
+    assert main(["play", "--lang", "ru", "--db", str(db)]) == 0
+    [(url, status, location, signed_in)] = visits
+    assert url.endswith("&lang=ru") and (status, location, signed_in) == (303, "/?lang=ru", True)
+    assert "доступны по адресу " + url in capsys.readouterr().out

@@ -218,6 +218,23 @@ def test_settings_are_taken_only_where_the_player_has_the_default(tmp_path: Path
     assert (s.lang, s.speed, s.show_chance) == ("en", 0, False)
 
 
+
+def test_looks_and_sound_make_the_round_trip(tmp_path: Path, source: tuple[PlayService, str]) -> None:
+    """Issue 28: the felt, backs, faces, layout and sound travel in a backup (as every
+    setting of the one declaration does)."""
+    a, p = source
+    looks = {"felt": "night", "back": "rosette", "four_colour": True, "large_index": True, "layout": "mirrored",
+             "sound": True, "volume": 35}
+    a.update_settings(p, looks)
+    doc = json.loads(a.export_backup(p))
+    assert {k: doc["settings"][k] for k in looks} == looks
+    b = make(tmp_path, "looks")
+    q = b.local_player()
+    report = b.import_backup(q, a.export_backup(p))
+    assert set(looks) <= set(report.settings)
+    assert {k: b.settings(q).to_json()[k] for k in looks} == looks
+
+
 # ---------------------------------------------------------------------------- refusals
 def _doc(source: tuple[PlayService, str]) -> dict[str, Any]:
     a, p = source
@@ -235,6 +252,7 @@ def _finished(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 Mutation = Callable[[dict[str, Any]], object]
+#: Faults of the file as a whole: refused whole, nothing stored.
 BAD: list[tuple[str, Mutation, str]] = [
     ("format", lambda d: d.update(format="something-else"), "backup.format"),
     ("no format", lambda d: d.pop("format"), "backup.format"),
@@ -243,6 +261,12 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("version true", lambda d: d.update(version=True), "backup.version"),
     ("unknown field", lambda d: d.update(colour="red"), "backup.field"),
     ("games not a list", lambda d: d.update(games={}), "backup.field"),
+    ("table not an id", lambda d: d.update(table=7), "backup.field"),
+    ("bad setting", lambda d: d.update(settings={"speed": 9}), "backup.field"),
+    ("unknown setting", lambda d: d.update(settings={"colour": "red"}), "backup.field"),
+]
+#: Faults of one game: that game is left out and named, every other one restored.
+DAMAGED: list[tuple[str, Mutation, str]] = [
     ("game not an object", lambda d: d["games"].append("game"), "backup.field"),
     ("unknown game field", lambda d: _last(d).update(colour="red"), "backup.field"),
     ("missing id", lambda d: _last(d).pop("id"), "backup.field"),
@@ -262,17 +286,12 @@ BAD: list[tuple[str, Mutation, str]] = [
     ("passes not the replay's", lambda d: _last(d).update(passes=9), "backup.field"),
     ("score a float", lambda d: _last(d).update(score=1.0), "backup.field"),
     ("version negative", lambda d: _last(d).update(version=-1), "backup.field"),
-    ("a finished game without its result", lambda d: _finished(d).update(result=None, result_score=None,
-                                                                         result_passes=None), "backup.field"),
-    ("won with 52 cards", lambda d: _finished(d).update(result_score=52), "backup.field"),
-    ("result without a time", lambda d: _finished(d).update(finished=None), "backup.field"),
-    ("result_score without a result", lambda d: _last(d).update(result_score=3), "backup.field"),
     ("a result that is no result", lambda d: _last(d).update(result="drawn"), "backup.field"),
     ("origin", lambda d: _last(d).update(origin="stolen"), "backup.field"),
     ("created not a time", lambda d: _last(d).update(created="yesterday"), "backup.field"),
-    ("table not a game of the file", lambda d: d.update(table="nope"), "backup.field"),
-    ("bad setting", lambda d: d.update(settings={"speed": 9}), "backup.field"),
-    ("unknown setting", lambda d: d.update(settings={"colour": "red"}), "backup.field"),
+    # A zone that carries the time out of Python's years (was an OverflowError).
+    ("created past year 9999", lambda d: _last(d).update(created="9999-12-31T23:59:59-05:00"), "backup.field"),
+    ("finished before year 1", lambda d: _finished(d).update(finished="0001-01-01T00:00:00+05:00"), "backup.field"),
 ]
 
 
@@ -293,19 +312,84 @@ def test_a_bad_file_is_refused_whole_and_stores_nothing(tmp_path: Path, source: 
     assert rows(b, q) == [] and b.settings(q) == type(b.settings(q))()
 
 
+@pytest.mark.parametrize(("mutate", "code"), [(m, c) for _, m, c in DAMAGED], ids=[n for n, _, _ in DAMAGED])
+def test_a_damaged_game_is_left_out_and_named_and_the_others_restored(
+        tmp_path: Path, source: tuple[PlayService, str], mutate: Mutation, code: str) -> None:
+    """Issue 29: one damaged game used to refuse the whole file, so that every good game
+    of it was lost with it."""
+    good = _doc(source)
+    doc = json.loads(json.dumps(good))
+    mutate(doc)
+    n = next(i for i, g in enumerate(doc["games"], start=1) if i > len(good["games"]) or g != good["games"][i - 1])
+    b = make(tmp_path, "target")
+    report = b.import_backup(None, json.dumps(doc))
+    assert [(s.n, s.error.code) for s in report.skipped] == [(n, code)], report.skipped
+    str(report.skipped[0].error).encode("utf-8")
+    others = [g for i, g in enumerate(good["games"], start=1) if i != n]
+    assert report.added == len(others) and report.games == len(others)
+    assert sorted(r.id for r in rows(b, report.player)) == sorted(g["id"] for g in others)
+    assert report.skipped[0].to_json()["code"] == code
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("a won game that says nothing of it", dict(result=None, result_score=None, result_passes=None, finished=None)),
+    ("a win of 52 cards", dict(result_score=52, result_passes=1)),
+    ("a loss claimed for a win", dict(result="lost", result_score=3)),
+])
+def test_a_result_is_the_replays_never_the_files(tmp_path: Path, source: tuple[PlayService, str], name: str,
+                                                 change: dict[str, object]) -> None:
+    doc = _doc(source)
+    won = _finished(doc)
+    truth = (won["result"], won["result_score"], won["result_passes"])
+    won.update(change)
+    b = make(tmp_path, "target")
+    report = b.import_backup(None, json.dumps(doc))
+    assert report.skipped == ()
+    got = next(r for r in rows(b, report.player) if r.id == won["id"])
+    assert (got.result, got.result_score, got.result_passes) == truth
+    assert got.finished is not None
+
+
+def test_a_win_claimed_for_a_lost_deal_counts_nothing(tmp_path: Path) -> None:
+    """Issue 29: deal 1 (r3) with no moves, said to be won, was counted as a win."""
+    text = json.dumps({"format": "firstlast-backup", "version": 1, "games": [
+        {"id": "claim", "deal": 1, "variant": "r3", "moves": "", "result": "won", "result_score": 104,
+         "result_passes": 1, "finished": "2026-01-01T10:00:00Z", "created": "2026-01-01T10:00:00Z",
+         "updated": "2026-01-01T10:00:00Z"}]})
+    b = make(tmp_path, "target")
+    report = b.import_backup(None, text)
+    assert report.added == 1
+    got = rows(b, report.player)[0]
+    assert (got.result, got.result_score, got.finished) == (None, None, None)
+    assert all(s["won"] == 0 and s["played"] == 0 for s in stats(b, report.player))
+
+
+def test_export_leaves_out_a_game_whose_stored_moves_are_damaged(tmp_path: Path,
+                                                                 source: tuple[PlayService, str]) -> None:
+    """Issue 29: export copied a damaged game, and the file was then refused whole."""
+    a, p = source
+    good = rows(a, p)
+    with a.store.transaction() as tx:
+        tx.db.execute("UPDATE games SET moves = 'turn ' || moves WHERE id = ?", (good[0].id,))
+    text, skipped = a.backup_file(p)
+    assert [(s.n, s.id, s.error.code) for s in skipped] == [(1, good[0].id, "backup.game")]
+    doc = json.loads(text)
+    assert [g["id"] for g in doc["games"]] == [r.id for r in good[1:]]
+    assert [x["id"] for x in doc["left_out"]] == [good[0].id]
+    report = make(tmp_path, "target").import_backup(None, text)  # what export writes, import takes
+    assert report.skipped == () and report.added == len(good) - 1
+
+
 def test_a_refused_move_carries_the_engines_code(source: tuple[PlayService, str]) -> None:
     doc = _doc(source)
     game = _last(doc)
     game["moves"] = "turn " + game["moves"]  # deal 0 starts with a reserve play: turning is refused (R9)
-    with pytest.raises(PlayError) as e:
-        backup.read_backup(json.dumps(doc))
-    params = e.value.params
+    params = backup.read_backup(json.dumps(doc)).skipped[0].error.params
     assert (params["n"], params["move"], params["token"], params["deal"]) == (6, 1, "turn", "0")
     assert params["refusal"] == "R9.play_before_turn" and params["rule"] == "R9"
     game["moves"] = "R3 R9"
-    with pytest.raises(PlayError) as e:
-        backup.read_backup(json.dumps(doc))
-    assert e.value.params["move"] == 2 and e.value.params["invalid"]
+    params = backup.read_backup(json.dumps(doc)).skipped[0].error.params
+    assert params["move"] == 2 and params["invalid"]
 
 
 @pytest.mark.parametrize(("text", "code"), [
@@ -314,11 +398,15 @@ def test_a_refused_move_carries_the_engines_code(source: tuple[PlayService, str]
     ('{"format": "firstlast-backup", "version": 1, "games": [], "x": NaN}', "backup.field"),
     ('{"format": "firstlast-backup", "version": 1, "games": [{"deal": ' + "9" * 5000 + "}]}", "backup.field"),
     ("\ufeff" + '{"format": "firstlast-backup", "version": 1, "games": "none"}', "backup.field"),
+    # A lone surrogate (JSON may spell one; no text holds one): refused, never echoed.
+    ('{"format": "firstlast-backup", "version": 1, "games": [], "app": "\\ud800"}', "backup.field"),
+    ('{"format": "firstlast-backup", "version": 1, "games": [], "settings": {"\\udfff": 1}}', "backup.field"),
 ])
 def test_text_that_is_no_backup(text: str, code: str) -> None:
     with pytest.raises(PlayError) as e:
         backup.read_backup(text)
     assert e.value.code == code
+    str(e.value).encode("utf-8")  # its words can be written
 
 
 def test_a_minimal_hand_written_file_is_read(tmp_path: Path) -> None:

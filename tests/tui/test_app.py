@@ -1069,3 +1069,33 @@ def test_no_english_sentence_outside_the_catalogs() -> None:
     for path in sources:
         assert english_literals(path.read_text(encoding="utf-8")) == [], path.name
     assert not (TUI_SOURCES / "data").exists()  # the help's old copies are gone
+
+
+def test_the_terminal_honours_the_felt_and_the_four_colour_deck(store: GameStore) -> None:
+    """Issue 28: the shared settings' felt (paper: a light theme) and four-colour deck."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"felt": "paper", "four_colour": True})
+    app = FirstLastApp(store, deal=1, chance=False)
+    diamond, club = Card.from_token("7d"), Card.from_token("7c")
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert screen.has_class("felt-paper") and app.theme == "textual-light"
+        assert C.LOOK.light and C.LOOK.four_colour
+        assert any(C.INK4[1] in str(span.style) for span in C.card_lines(diamond, C.SMALL)[1].spans)
+        assert any(C.INK4[0] in str(span.style) for span in C.card_lines(club, C.SMALL)[1].spans)
+        assert any("#efe6cf" in str(span.style) for span in C.empty_lines(C.SMALL, "x")[1].spans)
+        assert C.tone("gold") == C.TONES["gold"][1]  # the side bar's and title's darker tones
+
+    try:
+        run(app, script)
+        # The default: dark, two colours.
+        play.update_settings(play.local_player(), {"felt": None, "four_colour": None})
+        app = FirstLastApp(store, deal=1, chance=False)
+
+        async def dark(pilot: Pilot[None], screen: GameScreen) -> None:
+            assert screen.has_class("felt-green") and app.theme == "textual-dark"
+            assert not any(C.INK4[1] in str(span.style) for span in C.card_lines(diamond, C.SMALL)[1].spans)
+
+        run(app, dark)
+    finally:
+        C.set_look("green", False)

@@ -79,3 +79,34 @@ def test_db_must_name_a_file(db: str, started: list[FirstLastApp], capsys: pytes
     err = capsys.readouterr().err
     assert err.startswith("firstlast: error: Invalid value for '--db':") and "is not a file name" in err
     assert err.count("\n") == 1 and not started
+
+
+def test_the_language_asked_for_opens_the_terminal(tmp_path: Path, started: list[FirstLastApp],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: ``FIRSTLAST_LANG=ru firstlast tui`` and ``firstlast --lang ru tui`` opened in
+    English on a fresh database, and ``firstlast tui --lang ru`` was an error. Asked for by
+    name, the language wins for this start (unsaved); else the saved setting; else the locale."""
+    for var in ("FIRSTLAST_LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    db = str(tmp_path / "g.sqlite3")
+    assert main(["tui", "--db", db, "--no-chance"]) == 0
+    assert started[-1].lang == "en"
+    assert main(["--lang", "ru", "tui", "--db", db, "--no-chance"]) == 0
+    assert started[-1].lang == "ru"
+    assert main(["tui", "--lang", "ru", "--db", db, "--no-chance"]) == 0
+    assert started[-1].lang == "ru"
+    monkeypatch.setenv("FIRSTLAST_LANG", "ru")
+    assert main(["tui", "--db", db, "--no-chance"]) == 0
+    assert started[-1].lang == "ru"
+    assert main(["tui", "--lang", "en", "--db", db, "--no-chance"]) == 0  # --lang wins over the variable
+    assert started[-1].lang == "en"
+    monkeypatch.delenv("FIRSTLAST_LANG")
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")  # the locale, on a database with no language saved
+    assert main(["tui", "--db", db, "--no-chance"]) == 0
+    assert started[-1].lang == "ru"
+    play = PlayService(GameStore(tmp_path / "g.sqlite3"))
+    assert play.settings(play.local_player()).lang is None  # nothing asked for was saved
+    play.update_settings(play.local_player(), {"lang": "en"})
+    assert main(["tui", "--db", db, "--no-chance"]) == 0  # the saved choice wins over the locale
+    assert started[-1].lang == "en"

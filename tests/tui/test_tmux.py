@@ -177,3 +177,37 @@ def test_every_size_keeps_counts_and_quit(tmux: Tmux, tmp_path: Path, size: tupl
         assert status.endswith("…"), status  # cut, and says so
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
+
+
+def test_the_language_asked_for_and_the_end_panel_at_80x24(tmux: Tmux, tmp_path: Path) -> None:
+    """Issue 26: ``FIRSTLAST_LANG=ru firstlast tui`` opened in English on a database with no
+    language saved, and ``firstlast tui --lang ru`` was an error. And at 80×24 the end
+    panel keeps its story in view, between the score and the buttons."""
+    db = tmp_path / "games.sqlite3"
+    play = PlayService(GameStore(db))
+    player = play.local_player()
+    game = play.start(player, "number", 1)
+    play.step(player, game.id, 10_000)  # deal 1 played out: it does not come out
+    assert play.settings(player).lang is None
+    tmux.start("FIRSTLAST_LANG=ru LANG=C.UTF-8 " + command(db), 80, 24)
+    screen = tmux.wait_for("Пасьянс не вышел", "Ещё раз (Enter)", "Закрыть")
+    end = time.monotonic() + 60
+    while "считается" in screen and time.monotonic() < end:  # the story is being told
+        time.sleep(0.2)
+        screen = tmux.screen()
+    lines = _lines(screen)
+    top = next(i for i, ln in enumerate(lines) if "Счёт" in ln)
+    bottom = next(i for i, ln in enumerate(lines) if "Ещё раз (Enter)" in ln)
+    story = [ln.strip(" █▔▁") for ln in lines[top + 1:bottom]]
+    told = [ln for ln in story if len(ln) > 20]
+    assert len(told) >= 8, screen  # the story, not squeezed out by the panel's frame
+    tmux.keys("Escape")
+    tmux.wait_for("Колода")  # the table in Russian too
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")
+    assert play.settings(player).lang is None  # asked for this start, not saved
+    # --lang after the command's name; a new deal on the table.
+    tmux.start("LANG=C.UTF-8 " + command(db, "2", "--lang", "ru"), 80, 24)
+    tmux.wait_for("Колода 88", "q Выход")
+    tmux.keys("q")
+    tmux.wait_for("EXIT=0")

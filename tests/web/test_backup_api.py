@@ -112,7 +112,6 @@ def _illegal(text: str) -> str:
     ({"backup": "not json"}, 422, "backup.json"),
     ({"backup": "[]"}, 422, "backup.format"),
     ({"backup": '{"format": "firstlast-backup", "version": 2, "games": []}'}, 422, "backup.version"),
-    ({"backup": "ILLEGAL"}, 422, "backup.game"),
     ({"backup": 5}, 422, "request.value"),
     ({"backup": "{}", "extra": 1}, 422, "request.field"),
     ({}, 422, "request.value"),
@@ -128,17 +127,41 @@ def test_refusals_store_nothing(source: TestClient, fresh: TestClient, body: dic
     assert fresh.get("/api/games").json() == {"games": []}
 
 
-def test_a_refused_move_carries_the_engines_code(source: TestClient, fresh: TestClient) -> None:
-    r = fresh.post("/api/backup", json={"backup": _illegal(source.get("/api/backup").text)})
-    body = r.json()
-    assert body["params"]["refusal"] == "R9.play_before_turn" and body["rule"] == "R9"
-    assert body["params"]["n"] == 3 and body["params"]["move"] == 1
+def test_a_damaged_game_is_named_and_the_others_restored(source: TestClient, fresh: TestClient) -> None:
+    """Issue 29: one game that does not replay refused the whole file."""
+    text = source.get("/api/backup").text
+    r = fresh.post("/api/backup", json={"backup": _illegal(text)}, headers={"accept-language": "ru"})
+    assert r.status_code == 200, r.text
+    report = strict(models.RestoreReport, r.content)
+    assert (report.added, report.games) == (2, 2)
+    [skipped] = report.skipped
+    assert (skipped.n, skipped.id, skipped.deal) == (3, json.loads(text)["games"][-1]["id"], "0")
+    assert skipped.error.params["refusal"] == "R9.play_before_turn" and skipped.error.rule == "R9"
+    assert skipped.error.params["move"] == 1 and "ход 1" in skipped.error.text  # in the player's language
+    assert len(fresh.get("/api/games").json()["games"]) == 2
 
 
 def test_a_known_player_keeps_their_games_when_a_restore_is_refused(source: TestClient) -> None:
     before = source.get("/api/games").json()
-    r = source.post("/api/backup", json={"backup": _illegal(source.get("/api/backup").text)})
+    r = source.post("/api/backup", json={"backup": "[]"})
     assert r.status_code == 422 and source.get("/api/games").json() == before
+
+
+def test_the_backup_leaves_out_a_damaged_game_and_says_so(source: TestClient, fresh: TestClient) -> None:
+    """Issue 29: GET /api/backup copied a game whose stored moves were damaged, and the
+    file could then not be restored at all."""
+    assert source.get("/api/backup").headers["x-firstlast-left-out"] == "0"
+    gid = source.get("/api/games/current").json()["id"]
+    store = source.app.state.web.play.store  # type: ignore[attr-defined]
+    with store.transaction() as tx:
+        tx.db.execute("UPDATE games SET moves = 'F9 ' || moves WHERE id = ?", (gid,))
+    r = source.get("/api/backup")
+    assert r.status_code == 200 and r.headers["x-firstlast-left-out"] == "1"
+    doc = strict(models.Backup, r.content)
+    assert [x.id for x in doc.left_out] == [gid] and doc.left_out[0].code == "backup.game"
+    assert gid not in [g.id for g in doc.games] and len(doc.games) == 2
+    report = fresh.post("/api/backup", json={"backup": r.text}).json()
+    assert (report["added"], report["skipped"]) == (2, [])
 
 
 def test_too_large_a_body_and_a_foreign_page(fresh: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

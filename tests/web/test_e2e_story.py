@@ -23,6 +23,7 @@ import pytest
 from browser import close, new_page, require_browser, settle, state, wait_js
 
 from firstlast.engine import Game
+from firstlast.play.settings import PACES
 
 require_browser()
 
@@ -39,7 +40,8 @@ SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 NB = "\u00a0"
 # The one display rule (docs/i18n.md): a figure with its interval, an interval alone, or exact.
-CHANCE_TEXT = re.compile(rf"[\d.,]+{NB}%( \([\d.,]+–[\d.,]+{NB}%\))?|[\d.,]+–[\d.,]+{NB}%")
+#: The meter's short figure (i18n.chance_short_text): its help says the interval too.
+CHANCE_TEXT = re.compile(rf"[\d.,]+{NB}%|[\d.,]+–[\d.,]+{NB}%|[<>]{NB}\d+{NB}%")
 
 
 # ---------------------------------------------------------------------------- fixtures
@@ -199,6 +201,50 @@ def test_won_game_wave_before_the_panel_and_crossing(browser: Any, server: str, 
     # The conclusion says the pass it came out on.
     assert t.pg.locator("#end-story-conclusion li").all_inner_texts()[1] == "It came out on pass 4."
     assert t.pg.locator("#b-auto").is_disabled()
+    t.close()
+
+
+#: The picture on the page is the state's, card for card (a flow lost or reordered none).
+PICTURE_MATCHES = """(() => {
+  const app = window.firstlast, s = app.state;
+  const sym = (c) => c.symbol + (c.deck === 2 ? '2' : '');
+  const want = {waste: s.waste.map(sym)};
+  s.piles.forEach((p, k) => { want['P' + (k + 1)] = p.map(sym); });
+  s.first.forEach((c, k) => { want['F' + (k + 1)] = c ? [sym(c)] : []; });
+  s.reserve.forEach((c, k) => { want['R' + (k + 1)] = c ? [sym(c)] : []; });
+  return Object.entries(want).every(([place, cards]) =>
+    JSON.stringify((app.model[place] || []).map((el) => el.dataset.card)) === JSON.stringify(cards))
+    && app.model.stock.length === s.stock_count;
+})()"""
+
+
+def test_auto_at_top_speed_and_finish_fly_over_one_another(browser: Any, server: str) -> None:
+    """Auto at the fastest animated pace and Finish are animated, several cards in the
+    air at once (the page counts its flights; no clock is read), and the table ends as
+    the server's state, card for card: no move lost or reordered, after a pause too."""
+    top = max(i for i, p in enumerate(PACES) if p.flight_ms > 0)
+    t = Table(browser, server, speed=top)
+    start = t.deal(DEAL_LOST)
+    t.js("window.firstlast.flights.flown = 0; window.firstlast.flights.mostAloft = 0")
+    t.pg.click("#b-auto")
+    t.wait("window.firstlast.state.moves >= 30")
+    t.pg.click("#b-auto")  # pause: the moves already asked for are shown, then it stops
+    t.wait("!window.firstlast.auto && !window.firstlast.busy")
+    s = t.state()
+    server_moves = t.pg.request.get(f"{t.server}api/games/{s['id']}").json()["moves"]
+    assert s["moves"] == server_moves and s["moves"] > start["moves"]
+    flights = t.js("window.firstlast.flights")
+    assert flights["flown"] >= s["moves"] and flights["mostAloft"] >= 2, flights
+    assert t.js(PICTURE_MATCHES)
+    # Finish: the rest of the game as a cascade, every move flown, not a jump to the end.
+    t.js("window.firstlast.flights.flown = 0; window.firstlast.flights.mostAloft = 0")
+    left = len(Game(DEAL_LOST).autoplay()) - s["moves"]
+    t.pg.click("#b-finish")
+    t.wait("document.body.classList.contains('cascading') || window.firstlast.state.status !== 'playing'")
+    t.wait("window.firstlast.state.status !== 'playing' && !window.firstlast.busy")
+    flights = t.js("window.firstlast.flights")
+    assert flights["flown"] >= left and flights["mostAloft"] >= 2, (flights, left)
+    assert t.js(PICTURE_MATCHES)
     t.close()
 
 

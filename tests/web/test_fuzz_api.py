@@ -33,7 +33,8 @@ Schema = dict[str, Any]
 
 # ---------------------------------------------------------------------------- strategies from the schema
 ODD_TEXT = st.sampled_from(["", " ", "-1", "1_000", "1,000", "²", "١٢", "５", "𝟏", "9" * 5000, "\u0000", "\ufeff1",
-                            "1e3", "0x10", "null", "true", "R9", "r1001", "ru ", "x" * 300])
+                            "1e3", "0x10", "null", "true", "R9", "r1001", "ru ", "x" * 300,
+                            "\ud800", "a\udfffb"])  # a lone surrogate: JSON may spell it, no UTF-8 can
 ANY_JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70),
                                   st.floats(allow_nan=False), st.text(max_size=20), ODD_TEXT),
                         lambda inner: st.one_of(st.lists(inner, max_size=3),
@@ -118,12 +119,18 @@ def body_of(endpoint: Any) -> st.SearchStrategy[Any]:
     return st.one_of(valid(s), valid(s), mutated(s))  # a valid body reaches the play layer
 
 
+def as_url(text: str) -> str:
+    """``text`` as a server reads it from a URL: a lone surrogate's bytes (``%ED%A0%80``)
+    are no UTF-8, and arrive as U+FFFD (a URL cannot carry the surrogate itself)."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
 def query_of(endpoint: Any) -> st.SearchStrategy[dict[str, str]]:
     """Query strings from the query model: its values (as text), and wrong ones."""
     if endpoint.query is None:
-        return st.dictionaries(st.sampled_from(["x", "limit"]), ODD_TEXT, max_size=1)
+        return st.dictionaries(st.sampled_from(["x", "limit"]), ODD_TEXT.map(as_url), max_size=1)
     props = model_schema(endpoint.query)["properties"]
-    text = {k: st.one_of(valid(v), wrong(v)).map(lambda x: x if isinstance(x, str) else json.dumps(x))
+    text = {k: st.one_of(valid(v), wrong(v)).map(lambda x: as_url(x if isinstance(x, str) else json.dumps(x)))
             for k, v in props.items()}
     return st.fixed_dictionaries({}, optional=text)
 
@@ -224,3 +231,24 @@ def test_no_raw_bytes_break_the_server(world: tuple[TestClient, GameStore, str, 
     check_answer(endpoint, r)
     if r.status_code >= 400:
         assert snapshot(store) == before
+
+
+@pytest.mark.parametrize("endpoint", WRITES, ids=lambda e: f"{e.method} {e.path}")
+def test_unencodable_text_is_refused_in_every_field_and_key(world: tuple[TestClient, GameStore, str, str],
+                                                           endpoint: Any) -> None:
+    """A lone surrogate (``"\\ud800"``, valid JSON, no text) in any field or as a key:
+    refused where the body is read (400 ``request.json``), never echoed into a refusal
+    that cannot be written (it was a 500 on /api/games, /moves, /undo, /api/settings,
+    /api/backup)."""
+    client, store, gid, player = world
+    client.cookies.set(COOKIE, player)
+    assert isinstance(endpoint.body, type)
+    fields = [f.encode_name for f in msgspec.structs.fields(endpoint.body)] or ["x"]
+    bodies = [b'{"%s": "\\ud800"}' % f.encode() for f in fields] + [b'{"\\udfff": 1}', b'["a\\ud800b"]']
+    before = snapshot(store)
+    for body in bodies:
+        r = client.request(endpoint.method, game_path(endpoint.path, "mine", gid), content=body,
+                           headers={"content-type": "application/json"})
+        check_answer(endpoint, r)
+        assert r.status_code == 400 and r.json()["code"] == "request.json", (body, r.text[:200])
+    assert snapshot(store) == before

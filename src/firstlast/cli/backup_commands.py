@@ -16,7 +16,7 @@ import click
 
 from .. import i18n
 from ..play import GameStore, PlayError, PlayService, StoreError, default_db_path
-from ..play.backup import MAX_BACKUP_CHARS, ImportReport
+from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
 from ..recordfile import RecordFileError, read_record_file
 from .engine_commands import _record_file_text, _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
@@ -47,6 +47,13 @@ def _local(play: PlayService) -> str:
         raise click.ClickException(error_text(e)) from None
 
 
+def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
+    """One line per game left out (``key``: of an export or of an import), its refusal
+    in the current language."""
+    return [msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
+                error=error_text(s.error)) for s in skipped]
+
+
 def report_text(report: ImportReport) -> str:
     """What an import did, in words ("12 games imported, 3 already here.")."""
     lang = current_lang()
@@ -72,9 +79,11 @@ def export(file: Path, db: Path | None) -> None:
         _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
     play = _service(db)
     try:
-        text = play.export_backup(_local(play))
+        text, skipped = play.backup_file(_local(play))
     except PlayError as e:
         raise click.ClickException(error_text(e)) from None
+    for line in skipped_lines(skipped, "backup.left_out_game"):
+        click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
     games = len(json.loads(text)["games"])
     if to_stdout:
         sys.stdout.write(text)
@@ -114,4 +123,6 @@ def import_(file: Path, db: Path | None) -> None:
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(str(e)) from None
     click.echo(report_text(report))
+    for line in skipped_lines(report.skipped, "backup.skipped_game"):
+        click.echo(line, err=True)
 

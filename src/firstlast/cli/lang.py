@@ -48,6 +48,18 @@ def current_lang() -> str:
     return _chosen.get() or lang_from_env()
 
 
+def asked_lang(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language this invocation asks for by name: ``--lang`` if given, else
+    ``FIRSTLAST_LANG`` if it names a catalog language; ``None`` when neither does (the
+    locale is no request: a face with a saved language setting keeps it then)."""
+    chosen = _chosen.get()
+    if chosen is not None:
+        return chosen
+    env = os.environ if environ is None else environ
+    value = env.get(ENV_VAR, "").strip().lower()
+    return value if value in LANGS else None
+
+
 def set_lang(lang: str | None) -> None:
     """Choose the language (``None``: back to the environment's)."""
     if lang is not None and lang not in LANGS:
@@ -71,6 +83,16 @@ def lang_option(func: F) -> F:
         "--lang", type=click.Choice(LANGS), is_eager=True, expose_value=False, callback=_lang_callback,
         cls=CatalogOption, help_key="cli.help.lang",
     )(func)
+
+
+def lang_everywhere(group: click.Group) -> None:
+    """Let every command of ``group`` (and of its groups, all the way down) take
+    ``--lang`` too, so that ``firstlast tui --lang ru`` means ``firstlast --lang ru tui``."""
+    for cmd in group.commands.values():
+        if not any(isinstance(p, click.Option) and "--lang" in p.opts for p in cmd.params):
+            lang_option(cmd)
+        if isinstance(cmd, click.Group):
+            lang_everywhere(cmd)
 
 
 class CatalogOption(click.Option):

@@ -15,18 +15,23 @@ from .. import __version__
 from ..engine import MAX_DEAL, FirstLastError
 from ..engine.cards import clip
 from .engine_commands import autoplay, deal, replay
-from .lang import CatalogGroup, CatalogOption, install_click_words, lang_option, msg, set_lang
+from .lang import CatalogGroup, CatalogOption, install_click_words, lang_everywhere, lang_option, msg, set_lang
 from .options import DealNumber, DealRange
 
 # click's own words ("Usage:", "Options", "No such command") in the chosen language.
 install_click_words()
 
 
-@click.group(cls=CatalogGroup, help_key="cli.help.group", context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CatalogGroup, help_key="cli.help.group", invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="firstlast", cls=CatalogOption, help_key="cli.help.version")
 @lang_option
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """First and Last (Первые и последние), the Russian patience."""
+    if ctx.invoked_subcommand is None:
+        # `firstlast` alone (`pipx run firstlast`, `uvx firstlast`) plays: the browser game.
+        ctx.invoke(play)
 
 
 cli.add_command(deal)
@@ -44,6 +49,8 @@ cli.add_command(export)
 cli.add_command(import_)
 from .site_commands import site  # noqa: E402, I001
 cli.add_command(site)
+# ``--lang`` after the command's name too (``firstlast tui --lang ru``).
+lang_everywhere(cli)
 
 
 def _hint(e: click.BadParameter) -> str | None:

@@ -9,7 +9,7 @@ import click
 from click.core import ParameterSource
 
 from ..engine import Variant
-from .lang import command, msg, option
+from .lang import asked_lang, command, lang_from_env, msg, option
 from .options import DEAL, FilePath, make_variant, variant_options
 
 
@@ -45,7 +45,10 @@ def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playabl
     variant: Variant | None = make_variant(redeals, waste_playable, no_privilege) if _variant_given(ctx) else None
     try:
         store = GameStore(db)
-        app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance)
+        # The language: asked for by name (--lang, FIRSTLAST_LANG), else the player's
+        # saved setting, else the locale (words.starting_lang).
+        app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
+                           lang=asked_lang(), system_lang=lang_from_env())
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     except LookupError as e:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..engine import MAX_DEAL
+from ..i18n import t
 from ..play import GameStore, PlayError, StoreError, default_db_path, parse_variant
-from .lang import command, msg, option, os_error_text
+from .lang import asked_lang, command, current_lang, msg, option, os_error_text
 from .options import DealNumber, FilePath, WholeNumber, play_error_text
 
 
@@ -89,8 +91,10 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
     if store.read_only:
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
-        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, say=msg,
-              deal=deal, variant=variant, site_url=site_url)
+        # The language is bound here: the server announces itself from another thread,
+        # which does not see this one's --lang.
+        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, say=partial(t, current_lang()),
+              deal=deal, variant=variant, site_url=site_url, lang=asked_lang())
     except (StoreError, sqlite3.Error) as e:
         # Before it listens, the server signs in the local player (a write the first time).
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None

@@ -11,11 +11,20 @@ CLI's ``firstlast export``/``import``, ``GET``/``POST /api/backup``):
 
 * **Nothing in the file is trusted.** Every field is checked, every game is replayed
   through the engine (its moves, then its redo line), and what the file says was
-  derived (status, score, passes) must be what the replay gives. One bad game refuses
-  the whole file, with a coded ``PlayError`` (``backup.*``), and nothing is stored.
+  derived (status, score, passes) must be what the replay gives. A game's **result**
+  is the replay's too: the end its moves (and redo line) reach, never the file's word
+  (a file that says "won" of a deal its moves do not win counts nothing).
+* **Every good game comes back.** A damaged game (a field out of range, a move the
+  engine refuses, an id given twice) is left out and named (``Skipped``: its place,
+  id, deal and the coded reason); the others are restored. Only a fault of the file as
+  a whole refuses it whole (not JSON, not a backup, another version, its settings, past
+  the bounds), with a coded ``PlayError`` (``backup.*``), and then nothing is stored.
   The file's size, its number of games and its moves in all are bounded (below), and
   checked before any game is replayed; the replays run before the write transaction,
   so a big restore never holds up other players' moves.
+* **Export never writes what import would refuse**: every stored game is checked as an
+  import checks it, and one that would be refused (its stored moves damaged) is left
+  out of the file and named (``left_out`` in the file, and said by every face).
 * **Merge without duplicates.** A game of the file *is* a stored game of the player
   when it has the same id, or else the same deal, variant and creation time (a game
   whose id another player holds is stored under a new id, and found again by that
@@ -37,14 +46,15 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Final
 
 from .. import __version__
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Position, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
 from ..store import GameRow, Origin, Transaction, new_id
+from . import jsontext
 from .deals import START_KINDS, parse_deal
 from .errors import PlayError
 from .settings import Settings, parse_variant
@@ -67,24 +77,45 @@ _MAX_VERSION: Final = 2**53 - 1
 
 #: The top-level fields: required, then optional.
 TOP_REQUIRED: Final = ("format", "version", "games")
-TOP_OPTIONAL: Final = ("app", "exported", "settings", "table")
+TOP_OPTIONAL: Final = ("app", "exported", "settings", "table", "left_out")
 #: A game's fields, in the order they are written: required, then optional.
 GAME_REQUIRED: Final = ("id", "deal", "variant", "moves", "created", "updated")
 GAME_OPTIONAL: Final = ("redo", "status", "score", "passes", "result", "result_score", "result_passes", "origin",
-                        "finished", "abandoned", "version", "dealt")
+                        "finished", "abandoned", "version", "dealt", "dealt_on", "wish")
 GAME_FIELDS: Final = (*GAME_REQUIRED[:4], "redo", "status", "score", "passes", "result", "result_score",
-                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version", "dealt")
+                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version", "dealt",
+                      "dealt_on", "wish")
+#: The longest wish a backup may hold (``PlayService`` keeps at most 200 characters).
+MAX_WISH_CHARS: Final = 200
 
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A game left out of a restore (or of an export), and why: its place ``n`` (1…) in
+    the file (in the store's order, on export), its id and deal as far as they could be
+    read, and the refusal (``backup.field``/``backup.game``: a code and its params,
+    worded by each face in its language)."""
+
+    n: int
+    id: str | None
+    deal: str | None
+    error: PlayError
+
+    def to_json(self) -> dict[str, object]:
+        return {"n": self.n, "id": self.id, "deal": self.deal, **self.error.to_json()}
+
+
+@dataclass(frozen=True)
 class Backup:
-    """A backup file, read and checked whole (``read_backup``): its settings (only the
-    keys it gives), the id of its game on the table, and its games as rows to store."""
+    """A backup file, read and checked (``read_backup``): its settings (only the keys it
+    gives), the id of its game on the table, its good games as rows to store, and the
+    games left out (``skipped``)."""
 
     settings: Mapping[str, object]
     table: str | None
     games: tuple[GameRow, ...]
+    skipped: tuple[Skipped, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,6 +130,7 @@ class ImportReport:
     kept: int
     settings: tuple[str, ...]
     table: bool
+    skipped: tuple[Skipped, ...] = ()
 
     @property
     def games(self) -> int:
@@ -113,27 +145,58 @@ def game_json(row: GameRow) -> dict[str, object]:
         "status": row.status, "score": row.score, "passes": row.passes, "result": row.result,
         "result_score": row.result_score, "result_passes": row.result_passes, "origin": row.origin,
         "created": row.created, "updated": row.updated, "finished": row.finished, "abandoned": row.abandoned,
-        "version": row.version, "dealt": row.dealt,
+        "version": row.version, "dealt": row.dealt, "dealt_on": row.dealt_on, "wish": row.wish,
     }
 
 
-def document(tx: Transaction, player: str | None) -> dict[str, object]:
-    """The backup of ``player`` (no games and the default settings for ``None``), as a
-    JSON-ready dict. Refused (``backup.too_many``/``too_long``) past the bounds an
-    import would refuse, so that no backup is written that cannot be restored."""
-    rows = tx.rows(player) if player is not None else []
-    settings = Settings.from_stored(tx.settings(player)) if player is not None else Settings()
-    table = tx.current(player) if player is not None else None
-    if table not in {r.id for r in rows}:
-        table = None
+@dataclass(frozen=True)
+class Stored:
+    """What a backup copies of a player, read in one snapshot (``gather``)."""
+
+    rows: list[GameRow]
+    settings: Settings
+    table: str | None
+
+
+def gather(tx: Transaction, player: str | None) -> Stored:
+    """``player``'s games, settings and table (none and the defaults for ``None``)."""
+    if player is None:
+        return Stored([], Settings(), None)
+    return Stored(tx.rows(player), Settings.from_stored(tx.settings(player)), tx.current(player))
+
+
+def document(stored: Stored) -> tuple[dict[str, object], tuple[Skipped, ...]]:
+    """The backup of what was ``gather``-ed, as a JSON-ready dict, and the games left
+    out of it: every game is checked as ``read_backup`` checks it (replayed), and one it
+    would refuse (its stored moves damaged) is left out, named in the file
+    (``left_out``) and in the answer, so that no backup is written that cannot be
+    restored. Refused (``backup.too_many``/``too_long``) past the bounds an import
+    would refuse. Replays: call it outside any transaction."""
+    rows = stored.rows
     if len(rows) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
     moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
     if moves > MAX_BACKUP_MOVES:
         raise PlayError("backup.too_long", count=moves, max=MAX_BACKUP_MOVES)
-    return {"format": FORMAT, "version": VERSION, "app": f"firstlast {__version__}",
-            "exported": datetime.now(UTC).isoformat(timespec="milliseconds"), "settings": settings.to_json(),
-            "table": table, "games": [game_json(r) for r in rows]}
+    games: list[dict[str, object]] = []
+    skipped: list[Skipped] = []
+    for n, row in enumerate(rows, start=1):
+        g = game_json(row)
+        try:
+            _checked(_read_game(n, g))
+        except PlayError as e:
+            skipped.append(_skip(n, g, e))
+            continue
+        games.append(g)
+    table = stored.table if stored.table in {g["id"] for g in games} else None
+    doc: dict[str, object] = {
+        "format": FORMAT, "version": VERSION, "app": f"firstlast {__version__}",
+        "exported": datetime.now(UTC).isoformat(timespec="milliseconds"), "settings": stored.settings.to_json(),
+        "table": table}
+    if skipped:
+        doc["left_out"] = [s.to_json() for s in skipped]
+    doc["games"] = games
+    return doc, tuple(skipped)
 
 
 def dumps(doc: Mapping[str, object]) -> str:
@@ -200,21 +263,23 @@ def _time(value: object, where: str) -> str:
     text = _text(value, where)
     try:
         when = datetime.fromisoformat(text)
-    except ValueError:
-        raise _fault(where, "must be a date and time (ISO 8601)") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).isoformat(timespec="milliseconds")
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        # A zone can carry the time past year 1 or 9999: Python's range (OverflowError).
+        return when.astimezone(UTC).isoformat(timespec="milliseconds")
+    except (ValueError, OverflowError):
+        raise _fault(where, "must be a date and time (ISO 8601) in the years 1…9999") from None
 
 
 def _opt_time(value: object, where: str) -> str | None:
     return None if value is None else _time(value, where)
 
 
-def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> Game:
-    """The game, replayed move by move (its redo line too, then taken back): any move
-    the engine refuses or cannot read refuses the backup (``backup.game``). Moves are
-    read as a record's are (``read_move``: the words the engine writes)."""
+def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> tuple[Game, Position]:
+    """The game, replayed move by move (its redo line too, then taken back), and the
+    position at the end of that line: any move the engine refuses or cannot read
+    refuses the game (``backup.game``). Moves are read as a record's are
+    (``read_move``: the words the engine writes)."""
     game = Game(deal, variant)
     for i, text in enumerate([*moves, *redo], start=1):
         try:
@@ -225,9 +290,10 @@ def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[st
         except InvalidMoveError as e:
             raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
                             invalid=e.code, **e.params) from None
+    end = game.position
     for _ in redo:
         game.undo()
-    return game
+    return game, end
 
 
 @dataclass(frozen=True)
@@ -272,6 +338,15 @@ def _read_game(n: int, value: object) -> _Read:
     dealt = g.get("dealt")
     if dealt is not None and dealt not in START_KINDS:
         raise _fault(f"{where}.dealt", f"must be one of {', '.join(START_KINDS)} or null")
+    dealt_on = g.get("dealt_on")
+    if dealt_on is not None:
+        try:
+            dealt_on = date.fromisoformat(_text(dealt_on, f"{where}.dealt_on", 10)).isoformat()
+        except ValueError:
+            raise _fault(f"{where}.dealt_on", "must be a date, YYYY-MM-DD, or null") from None
+    wish = g.get("wish")
+    if wish is not None:
+        wish = _text(wish, f"{where}.wish", MAX_WISH_CHARS)
     passes_max = 10**9 if variant.redeals is None else variant.redeals + 1
     row = GameRow(
         id=gid, deal=str(deal), variant=variant.token, moves=" ".join(moves), redo=" ".join(redo), status="playing",
@@ -282,29 +357,37 @@ def _read_game(n: int, value: object) -> _Read:
         result_score=_opt_int(g.get("result_score"), f"{where}.result_score", 0, 104),
         result_passes=_opt_int(g.get("result_passes"), f"{where}.result_passes", 1, passes_max),
         abandoned=_opt_time(g.get("abandoned"), f"{where}.abandoned"),
-        dealt=None if dealt is None else str(dealt),
+        dealt=None if dealt is None else str(dealt), dealt_on=dealt_on, wish=wish,
     )
-    if row.result is None and (row.result_score is not None or row.result_passes is not None):
-        raise _fault(f"{where}.result", "is null, but result_score or result_passes is given")
-    if row.result is not None:
-        if row.result_score is None or row.result_passes is None or row.finished is None:
-            raise _fault(f"{where}.result", "needs result_score, result_passes and finished")
-        if (row.result == "won") != (row.result_score == 104):
-            raise _fault(f"{where}.result_score", "must be 104 for a won game, and only then")
     return _Read(n, where, deal, variant, moves, redo, g, row)
 
 
 def _checked(r: _Read) -> GameRow:
-    """``r``'s row once its game replays, with what the replay derives."""
-    game = _replay(r.n, r.deal, r.variant, r.moves, r.redo)
+    """``r``'s row once its game replays, with what the replay derives: its status,
+    score and passes, and its result (R11) — the end its line (moves, then redo line)
+    reaches, with that end's score and passes, whatever the file says; none when the
+    line reaches no end (a result the file claims and the moves do not reach is not
+    taken: a backup cannot make a lost deal a win)."""
+    game, end = _replay(r.n, r.deal, r.variant, r.moves, r.redo)
     pos = game.position
     for name, derived in (("status", pos.status), ("score", pos.score), ("passes", pos.passes)):
         if name in r.fields and r.fields[name] != derived:
             given = clip(json.dumps(r.fields[name]), 20)
             raise _fault(f"{r.where}.{name}", f"is {given}, but the moves give {derived}")
-    if pos.status != "playing" and r.row.result is None:
-        raise _fault(f"{r.where}.result", "is missing: the moves reach the end of the game")
-    return replace(r.row, status=pos.status, score=pos.score, passes=pos.passes)
+    row = replace(r.row, status=pos.status, score=pos.score, passes=pos.passes)
+    if end.status == "playing":
+        return replace(row, result=None, result_score=None, result_passes=None, finished=None)
+    return replace(row, result=end.status, result_score=end.score, result_passes=end.passes,
+                   finished=row.finished or row.updated)
+
+
+def _skip(n: int, value: object, error: PlayError) -> Skipped:
+    """The game ``value`` (the ``n``th of a file) left out for ``error``: named by its
+    id and deal, as far as they can be read."""
+    g = value if isinstance(value, dict) else {}
+    gid, deal = g.get("id"), g.get("deal")
+    return Skipped(n, clip(gid, 64) if isinstance(gid, str) else None,
+                   clip(str(deal), 30) if isinstance(deal, str | int) and not isinstance(deal, bool) else None, error)
 
 
 def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
@@ -318,9 +401,11 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
     # as the record reader does: the faces hand the text over as it came.
     text = text.removeprefix("\ufeff")
     try:
-        doc = json.loads(text, parse_int=_big_number, parse_constant=_no_constant)
+        doc = jsontext.loads(text, parse_int=_big_number, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise PlayError("backup.json", line=e.lineno, column=e.colno) from None
+    except jsontext.UnencodableText:
+        raise _fault("a string", "holds a lone surrogate (\\ud800…\\udfff), which is no text") from None
     except RecursionError:
         raise PlayError("backup.format") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -343,24 +428,37 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
         raise _fault("games", "must be a list")
     if len(games) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(games), max=MAX_BACKUP_GAMES)
-    read = [_read_game(n, g) for n, g in enumerate(games, start=1)]
+    table = doc.get("table")
+    if table is not None and not isinstance(table, str):
+        raise _fault("table", "must be the id of a game of the backup, or null")
+    skipped: list[Skipped] = []
+    read: list[_Read] = []
     seen: dict[str, int] = {}
-    for r in read:
-        if r.row.id in seen:
-            raise _fault(f"{r.where}.id", f"is the id of games[{seen[r.row.id] - 1}] too")
+    for n, g in enumerate(games, start=1):
+        try:
+            r = _read_game(n, g)
+            if r.row.id in seen:
+                raise _fault(f"{r.where}.id", f"is the id of games[{seen[r.row.id] - 1}] too")
+        except PlayError as e:
+            skipped.append(_skip(n, g, e))
+            continue
         seen[r.row.id] = r.n
+        read.append(r)
     moves = sum(len(r.moves) + len(r.redo) for r in read)
     if moves > MAX_BACKUP_MOVES:
         raise PlayError("backup.too_long", count=moves, max=MAX_BACKUP_MOVES)
-    table = doc.get("table")
-    if table is not None and (not isinstance(table, str) or table not in seen):
-        raise _fault("table", "must be the id of a game of the backup, or null")
     checked = []
     for r in read:  # the replays: the long part
         if go_on is not None and not go_on():
             raise PlayError("stopping")
-        checked.append(_checked(r))
-    return Backup(dict(settings), table, tuple(checked))
+        try:
+            checked.append(_checked(r))
+        except PlayError as e:
+            skipped.append(_skip(r.n, r.fields, e))
+    if table not in {row.id for row in checked}:
+        table = None  # not a game of the file, or one left out: the table stays as it is
+    skipped.sort(key=lambda s: s.n)
+    return Backup(dict(settings), table, tuple(checked), tuple(skipped))
 
 
 # ---------------------------------------------------------------------------- merging
@@ -380,7 +478,8 @@ def merged(here: GameRow, there: GameRow) -> GameRow:
     results = [r for r in (here, there) if r.result is not None]
     first = min(results, key=lambda r: (r.finished or "", r is there)) if results else None
     out = replace(newer, id=here.id, origin=here.origin, created=here.created, version=here.version,
-                  dealt=here.dealt)
+                  dealt=here.dealt, dealt_on=here.dealt_on if here.dealt_on is not None else there.dealt_on,
+                  wish=here.wish if here.wish is not None else there.wish)
     if first is not None:
         out = replace(out, result=first.result, result_score=first.result_score, result_passes=first.result_passes,
                       finished=first.finished)
@@ -432,4 +531,4 @@ def merge(tx: Transaction, player: str, backup: Backup, dropped: Callable[[str],
     if backup.table is not None and (current is None or tx.owner(current) != player):
         tx.set_current(player, ids[backup.table])
         table = True
-    return ImportReport(player, added, updated, kept, taken, table)
+    return ImportReport(player, added, updated, kept, taken, table, backup.skipped)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import inspect
 import math
 import time
@@ -37,14 +38,16 @@ from textual.worker import WorkerCancelled
 
 from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK, WASTE
-from ..i18n import announce, describe_variant, plural, t
+from ..i18n import announce, describe_variant, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
+from ..play.settings import PACES
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
-from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
+from .calendar import CalendarScreen
+from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -54,6 +57,7 @@ from .dialogs import (
     StatsScreen,
     UnfinishedDialog,
     VariantDialog,
+    WishDialog,
     WordsDialog,
 )
 from .keys import KeyBar, side_keys, table_bindings, table_keys
@@ -61,7 +65,7 @@ from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
 from .widgets import SPEEDS, SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
-from .words import compact_variant, lang_of, other
+from .words import compact_variant, other, starting_lang
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -70,8 +74,10 @@ SIDE_MAX_WIDTH: Final = 40
 MIN_SIZE: Final = (80, 24)
 DEFAULT_SPEED: Final = 3
 #: The autoplay speed (index into SPEEDS) each shared pace setting 0…3 starts at
-#: (0 = instant, 1 slow, 2 normal, 3 fast).
-PACE_SPEED: Final = (8, 2, 3, 5)
+#: (0 = instant: the fastest, 1 slow, 2 normal, 3 fast): the play layer's PACES, the
+#: page's rates too, so both faces play Auto at one pace.
+PACE_SPEED: Final = tuple(len(SPEEDS) - 1 if p.moves_per_s is None else SPEEDS.index(int(p.moves_per_s))
+                          for p in PACES)
 #: The UI redraws at most this often during autoplay; faster speeds make several
 #: moves per tick (and commit them together).
 MAX_TICKS_PER_S: Final = 30
@@ -123,6 +129,17 @@ class GameScreen(Screen[None]):
     #body { height: 1fr; }
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
+    /* The player's felt (settings.felt, as on the page; cards.FELTS); paper is light. */
+    GameScreen.felt-blue, GameScreen.felt-blue #table-area, GameScreen.felt-blue Slot,
+    GameScreen.felt-blue WasteFan, GameScreen.felt-blue TableView { background: #0f3a5e; }
+    GameScreen.felt-night, GameScreen.felt-night #table-area, GameScreen.felt-night Slot,
+    GameScreen.felt-night WasteFan, GameScreen.felt-night TableView { background: #17191d; }
+    GameScreen.felt-paper, GameScreen.felt-paper #table-area, GameScreen.felt-paper Slot,
+    GameScreen.felt-paper WasteFan, GameScreen.felt-paper TableView { background: #efe6cf; }
+    GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
+    GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
+    GameScreen.felt-paper StatusLine.error { color: #a3271b; }
+    GameScreen.felt-paper #too-small { color: #8a4b00; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
@@ -140,7 +157,7 @@ class GameScreen(Screen[None]):
     speed: reactive[int] = reactive(DEFAULT_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
-                 estimator: Estimator | None = None) -> None:
+                 estimator: Estimator | None = None, lang: str | None = None) -> None:
         super().__init__()
         self.session = session
         settings = session.settings()
@@ -148,7 +165,9 @@ class GameScreen(Screen[None]):
         self.new_variant = new_variant or settings.variant
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
-        self.set_reactive(GameScreen.lang, lang_of(settings.lang))
+        self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
+        # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
+        C.set_look(settings.felt, settings.four_colour)
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.chance_runner = (
@@ -176,13 +195,16 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="table-area"):
                 yield TableView(id="table")
-            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys, self._chance_note,
+            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys,
                           id="side").data_bind(GameScreen.lang, GameScreen.version, GameScreen.chance_text,
                                                GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
     async def on_mount(self) -> None:
+        self.add_class(f"felt-{C.LOOK.felt}")
+        # Dialogs and the help take Textual's theme: light on the paper felt, else dark.
+        self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
         self._apply_size(self.app.size.width, self.app.size.height)
         self._paint()
         self._request_chance()
@@ -266,10 +288,6 @@ class GameScreen(Screen[None]):
     def refresh_table(self) -> None:
         """Redraw everything that shows the game (kept for callers of the old name)."""
         self._changed()
-
-    def _chance_note(self, lang: str) -> str | None:
-        """The line under the chance of a deal dealt as one that comes out."""
-        return winnable_note(self.session.stored.dealt, self.pos.status, lang)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -385,8 +403,13 @@ class GameScreen(Screen[None]):
         pos = game.position
         told = self.stories.get(game)
         story = None if told is None else told.text(self.lang, STORY_WIDTH)
+        stored = self.session.stored
+        news = [record_text(r.kind, r.value, r.previous, self.lang)
+                for r in self.session.play.records(self.session.player, stored.id)] if stored.result else []
+        if stored.wish is not None:
+            news.append(t(self.lang, "wish.true" if pos.status == "won" else "wish.false"))
         dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game),
-                           self.lang, story)
+                           self.lang, story, news)
         self.app.push_screen(dialog, self._end_chosen)
         if story is None:
             self._tell_story()
@@ -464,11 +487,25 @@ class GameScreen(Screen[None]):
             t(self.lang, "tui.confirm.title", deal=game.deal, what=what),
             plural(self.lang, "tui.confirm.text", len(game)), self.lang), answered)
 
-    async def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None) -> None:
+    async def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
+                     day: dt.date | None = None) -> None:
         """A new game on the table (the play layer leaves the one there: abandoned if
-        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``)."""
+        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``);
+        ``day``: an earlier day's deal of the day (the calendar). On a wish (the
+        setting), the wish is asked for first (``WishDialog``)."""
         self.stop_auto()
-        done = await self._write(lambda: self.session.start(how, deal, variant))
+        if self.session.settings().wish:
+
+            async def wished(wish: str | None) -> None:
+                await self._deal(how, deal, variant, day, wish)
+
+            self.app.push_screen(WishDialog(self.lang), wished)
+            return
+        await self._deal(how, deal, variant, day)
+
+    async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
+                    wish: str | None = None) -> None:
+        done = await self._write(lambda: self.session.start(how, deal, variant, day, wish))
         if not done.ok:
             assert done.error is not None
             self.say(error_text(done.error, self.lang), error=True)
@@ -711,6 +748,17 @@ class GameScreen(Screen[None]):
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen(self.session.play, self.session.player, self.lang))
 
+    def action_calendar(self) -> None:
+        """The calendar of deals of the day (``tui/calendar.py``); Enter on a day plays
+        its deal (asking first before a game under way is left)."""
+
+        async def chosen(day: dt.date | None) -> None:
+            if day is not None:
+                await self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=f"{day:%Y%m%d}"),
+                                            lambda: self._start("daily", day=day))
+
+        self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
+
     def action_quit_game(self) -> None:
         self.stop_auto()
         self.app.exit()
@@ -737,7 +785,7 @@ class GameScreen(Screen[None]):
             self._refine_timer.stop()
             self._refine_timer = None
         pos = self.pos
-        if pos.status != "playing":
+        if pos.status != "playing" or self.view.comes_out:  # known: the side bar says it comes out
             if self.chance_text is not None:  # e.g. redoing the last move: no stale figure beside the end
                 self.chance_text = None
                 self.chance_answer = None
@@ -782,17 +830,22 @@ class FirstLastApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,
-                 resume: bool = False, chance: bool = True, estimator: Estimator | None = None) -> None:
+                 resume: bool = False, chance: bool = True, estimator: Estimator | None = None,
+                 lang: str | None = None, system_lang: str = "en") -> None:
         super().__init__()
         self.store = store
-        self.session = Session.open(store, deal, variant, resume)
+        self.session = Session.open(store, deal, variant, resume, lang)
         self.new_variant = variant
         self.chance = chance and self.session.settings().show_chance
         self.estimator = estimator
+        #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
+        #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
+        #: saves), else the player's setting, else ``system_lang`` (the locale's).
+        self.lang = starting_lang(lang, self.session.settings().lang, system_lang)
 
     def on_mount(self) -> None:
-        self.title = t(lang_of(self.session.settings().lang), "tui.title.short")
-        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator))
+        self.title = t(self.lang, "tui.title.short")
+        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator, self.lang))
 
     @property
     def game_screen(self) -> GameScreen:

@@ -35,6 +35,91 @@ PLAYABLE: Final = "#3fe05a"
 PRIVILEGED: Final = "#ff9f1c"
 #: The face of the card(s) the last action moved, so autoplay can be followed.
 FACE_MOVED: Final = "#fff0a8"
+#: The four-colour deck's inks (settings.four_colour): diamonds blue, clubs green, on
+#: the face; and brighter ones for the side bar's dark background.
+INK4: Final = {0: "#17702e", 1: "#1747a6"}
+INK4_BRIGHT: Final = {0: "#5fd37a", 1: "#7fb0ff"}
+
+#: The terminal's felts (settings.felt, the page's four): the table's colour, its labels'
+#: and the outline of an empty place; and the marks' colours (active, playable,
+#: privileged), darker on the light paper so that they still read there.
+FELTS: Final = {
+    "green": (FELT, "#cfe8d4", "#3f8f5a", ACTIVE, PLAYABLE, PRIVILEGED),
+    "blue": ("#0f3a5e", "#d6e4f2", "#5384b3", ACTIVE, PLAYABLE, PRIVILEGED),
+    "night": ("#17191d", "#dcdee2", "#5f6675", ACTIVE, PLAYABLE, PRIVILEGED),
+    "paper": ("#efe6cf", "#2a2418", "#8a7650", "#8a4b00", "#17692c", "#a33f00"),
+}
+
+
+@dataclass(slots=True)
+class Look:
+    """How the terminal draws the table now (the player's settings): ``felt`` one of
+    ``FELTS``; ``four_colour`` the four-colour deck. ``light``: the paper felt, drawn with
+    a light theme."""
+
+    felt: str = "green"
+    four_colour: bool = False
+
+    @property
+    def light(self) -> bool:
+        return self.felt == "paper"
+
+    @property
+    def cloth(self) -> str:
+        return FELTS.get(self.felt, FELTS["green"])[0]
+
+    @property
+    def label(self) -> str:
+        return FELTS.get(self.felt, FELTS["green"])[1]
+
+    @property
+    def outline(self) -> str:
+        return FELTS.get(self.felt, FELTS["green"])[2]
+
+    @property
+    def active(self) -> str:
+        return FELTS.get(self.felt, FELTS["green"])[3]
+
+    @property
+    def playable(self) -> str:
+        return FELTS.get(self.felt, FELTS["green"])[4]
+
+    @property
+    def privileged(self) -> str:
+        return FELTS.get(self.felt, FELTS["green"])[5]
+
+
+#: The side bar's and title's tones on the dark felts, and their darker twins on paper.
+TONES: Final = {
+    "key": ("#9fc7a8", "#4a4232"), "soft": ("#b8d8c0", "#4f4636"), "gold": ("#ffd24a", "#8a4b00"),
+    "bad": ("#ff8a8a", "#a3271b"), "info": ("#8fd3ff", "#1a5c8a"), "help": ("#8fb79a", "#4a4232"),
+}
+
+
+def tone(name: str) -> str:
+    """A side bar or title colour (``TONES``) for the felt of the moment."""
+    dark, light = TONES[name]
+    return light if LOOK.light else dark
+
+
+#: The look of this terminal's table: set from the settings (``set_look``) by the app.
+LOOK: Final = Look()
+
+
+def set_look(felt: str, four_colour: bool) -> None:
+    """Draw with the player's felt and deck from now on."""
+    LOOK.felt = felt if felt in FELTS else "green"
+    LOOK.four_colour = four_colour
+
+
+def ink(card: Card, bright: bool = False) -> str:
+    """The colour of ``card``'s rank and suit: red or black, or (four-colour deck) blue
+    diamonds and green clubs; ``bright`` for a dark background."""
+    if LOOK.four_colour and card.suit in (0, 1):
+        return (INK4_BRIGHT if bright else INK4)[card.suit]
+    if bright:
+        return "#ff5a6e" if card.red else ("#1d1a14" if LOOK.light else "#e8e8e8")
+    return RED if card.red else BLACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +171,9 @@ def pretty_text(card: Card | None, lang: str = "en") -> Text:
     """``pretty`` in the card's colour, for side bars and messages."""
     if card is None:
         return Text("--", style="dim")
-    return Text(pretty(card, lang), style=Style(color="#ff5a6e" if card.red else "#e8e8e8", bold=True))
+    if LOOK.light:  # the side bar is light: the face's inks
+        return Text(pretty(card, lang), style=Style(color=ink(card), bold=True))
+    return Text(pretty(card, lang), style=Style(color=ink(card, bright=True), bold=True))
 
 
 def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
@@ -117,24 +204,24 @@ def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: 
     iw = w - 2
     face = FACE_MOVED if moved else FACE
     fill = Style(bgcolor=face)
-    ink = Style(color=RED if card.red else BLACK, bgcolor=face, bold=True)
+    ink_ = Style(color=ink(card), bgcolor=face, bold=True)
     edge = Style(color=edge_color, bgcolor=face, bold=emphasis != "plain")
     label = pretty(card, lang)
     suit = SUIT_SYMBOLS[card.suit]
     rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
     if h == 3:
-        rows[0] = [(label.rjust(iw), ink)]
+        rows[0] = [(label.rjust(iw), ink_)]
     else:
-        rows[0] = [(label, ink)]
-        rows[-1] = [(label.rjust(iw), ink)]
+        rows[0] = [(label, ink_)]
+        rows[-1] = [(label.rjust(iw), ink_)]
         mid = (h - 2) // 2
         if size.width >= 11 and h - 2 >= 5:
             # Big cards show the rank large in the middle as well as the pip.
-            rows[mid - 1] = [(suit.center(iw), ink)]
-            rows[mid] = [(rank_label(card, lang).center(iw), ink)]
-            rows[mid + 1] = [(suit.center(iw), ink)]
+            rows[mid - 1] = [(suit.center(iw), ink_)]
+            rows[mid] = [(rank_label(card, lang).center(iw), ink_)]
+            rows[mid + 1] = [(suit.center(iw), ink_)]
         else:
-            rows[mid] = [(suit.center(iw), ink)]
+            rows[mid] = [(suit.center(iw), ink_)]
     return _frame(w, h, _BOXES[emphasis], edge, fill, rows, footer)
 
 
@@ -160,15 +247,17 @@ def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[
     return _frame(w, h, _BOXES["plain"], edge, fill, rows)
 
 
-def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_color: str = "#3f8f5a") -> list[Text]:
-    """An empty place on the table: a faint outline, optionally with a word inside."""
+def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_color: str | None = None) -> list[Text]:
+    """An empty place on the table: a faint outline (the felt's), optionally with a word inside."""
     w, h = size.width, size.height
     iw = w - 2
-    fill = Style(bgcolor=FELT)
-    edge = Style(color=edge_color, bgcolor=FELT, bold=emphasis != "dashed")
+    felt = LOOK.cloth
+    edge_color = edge_color or LOOK.outline
+    fill = Style(bgcolor=felt)
+    edge = Style(color=edge_color, bgcolor=felt, bold=emphasis != "dashed")
     rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
     if text:
-        rows[(h - 2) // 2] = [(text[:iw].center(iw), Style(color=edge_color, bgcolor=FELT, bold=True))]
+        rows[(h - 2) // 2] = [(text[:iw].center(iw), Style(color=edge_color, bgcolor=felt, bold=True))]
     return _frame(w, h, _BOXES[emphasis], edge, fill, rows)
 
 

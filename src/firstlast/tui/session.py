@@ -13,6 +13,7 @@ game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
@@ -66,19 +67,21 @@ class Session:
         self.pending = pending
 
     @classmethod
-    def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool) -> Session:
+    def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
+             lang: str | None = None) -> Session:
         """``deal`` given: a new game of it (with ``resume``, its latest unfinished game).
         No deal: the game on the table, else the latest unfinished game, else a new
         random deal (with ``variant``, only games with those rules). Raises
         ``LookupError`` when ``resume`` finds nothing. A new game that would abandon
         the game under way on the table is not started: that game is opened, and the
-        new one is ``pending`` until the player confirms."""
+        new one is ``pending`` until the player confirms. ``lang``: the language of the
+        ``LookupError`` (default: the player's setting, else English)."""
         play = PlayService(store)
         player = play.local_player()
         if resume:
             stored = play.resume(player, deal, variant)
             if stored is None:
-                lang = play.settings(player).lang or "en"
+                lang = lang or play.settings(player).lang or "en"
                 raise LookupError(t(lang, "tui.no_resume") if deal is None
                                   else t(lang, "tui.no_resume_deal", deal=deal))
             return cls(play, stored)
@@ -125,9 +128,10 @@ class Session:
         self.stored = result.stored
         return Done(True, result.steps, result.movements, new_game=result.new_game)
 
-    def start(self, how: StartKind, deal: object = None, variant: Variant | None = None) -> Done:
+    def start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
+              day: dt.date | None = None, wish: str | None = None) -> Done:
         try:
-            self.stored = self.play.start(self.player, how, deal, variant)
+            self.stored = self.play.start(self.player, how, deal, variant, day=day, wish=wish)
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)

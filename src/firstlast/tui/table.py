@@ -22,18 +22,24 @@ from .cards import CardSize
 
 __all__ = ["FIRST", "PILES", "RESERVE", "STOCK", "WASTE", "Slot", "WasteFan", "paint_slot"]
 
-LABEL = Style(color="#cfe8d4", bgcolor=C.FELT)
-#: The active pile's label is drawn in reverse video (and bold): it stays visible when
-#: colours are off (NO_COLOR), where a colour alone would vanish.
-LABEL_ACTIVE = Style(color=C.ACTIVE, bgcolor=C.FELT, bold=True, reverse=True)
-LABEL_MOVED = Style(color=C.FACE_MOVED, bgcolor=C.FELT, bold=True)
+def _label_style(color: str | None = None, bold: bool = False, reverse: bool = False) -> Style:
+    """A label's style on the felt of the moment (``C.LOOK``): its colour, or the felt's."""
+    return Style(color=color or C.LOOK.label, bgcolor=C.LOOK.cloth, bold=bold, reverse=reverse)
+
+
+def label_styles() -> tuple[Style, Style, Style, Style, Style]:
+    """The labels' styles on the felt of the moment: plain, active, moved, playable,
+    privileged. The active pile's label is drawn in reverse video (and bold): it stays
+    visible when colours are off (NO_COLOR), where a colour alone would vanish."""
+    return (_label_style(), _label_style(C.LOOK.active, bold=True, reverse=True),
+            _label_style(C.FACE_MOVED if not C.LOOK.light else "#8a4b00", bold=True),
+            _label_style(C.LOOK.playable, bold=True), _label_style(C.LOOK.privileged, bold=True))
+
+
 #: Marks the label of a place whose top card the last action moved.
 MOVED_MARK = "•"
 #: Points at the pile the next card goes to (where the label has room).
 ACTIVE_MARK = "▶"
-LABEL_PLAYABLE = Style(color=C.PLAYABLE, bgcolor=C.FELT, bold=True)
-LABEL_PRIVILEGED = Style(color=C.PRIVILEGED, bgcolor=C.FELT, bold=True)
-
 
 class Slot(Widget):
     """One place on the table: a label line above a card. Clicking it asks the game
@@ -66,7 +72,7 @@ class Slot(Widget):
         out = Text()
         label = self.label.copy()
         label.truncate(self.size.width or 1, pad=True)
-        label.stylize(Style(bgcolor=C.FELT))
+        label.stylize(Style(bgcolor=C.LOOK.cloth))
         out.append_text(label)
         for line in self.lines:
             out.append("\n")
@@ -98,6 +104,7 @@ class WasteFan(Widget):
             self.refresh()
 
     def render(self) -> Text:
+        LABEL = label_styles()[0]
         out = Text(t(self.lang, "tui.table.waste_fan"), style=LABEL)
         width = max(4, self.size.width)
         line = Text()
@@ -118,12 +125,12 @@ class WasteFan(Widget):
         return out
 
 
-def _label(text: str, style: Style = LABEL, moved: bool = False) -> Text:
+def _label(text: str, style: Style | None = None, moved: bool = False) -> Text:
     """A place's label; ``moved`` adds the mark of the last action's cards (visible
     without colour, e.g. under ``NO_COLOR``)."""
-    label = Text(text, style=style)
+    label = Text(text, style=style or label_styles()[0])
     if moved:
-        label.append(MOVED_MARK, style=LABEL_MOVED)
+        label.append(MOVED_MARK, style=label_styles()[2])
     return label
 
 
@@ -132,6 +139,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
     """Label and card lines for ``place`` in the table ``view``; ``moved``: the cards the last
     action moved, marked where they lie on top; ``lang``: the language of the labels
     and of the cards' rank letters."""
+    LABEL, LABEL_ACTIVE, _, LABEL_PLAYABLE, LABEL_PRIVILEGED = label_styles()
     sources = view.playable
     active = view.active
     if place in FIRST:
@@ -140,11 +148,11 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         privileged = i == len(FIRST) - 1 and view.privileged is not None
         label_text = place + ("★" if privileged else "")
         if place in sources:
-            emphasis, edge, style = "heavy", C.PLAYABLE, LABEL_PLAYABLE
+            emphasis, edge, style = "heavy", C.LOOK.playable, LABEL_PLAYABLE
         elif i == active:
-            emphasis, edge, style = "double", C.ACTIVE, LABEL_ACTIVE
+            emphasis, edge, style = "double", C.LOOK.active, LABEL_ACTIVE
         elif privileged:
-            emphasis, edge, style = "heavy", C.PRIVILEGED, LABEL_PRIVILEGED
+            emphasis, edge, style = "heavy", C.LOOK.privileged, LABEL_PRIVILEGED
         else:
             emphasis, edge, style = "plain", C.EDGE, LABEL
         if i == active:
@@ -167,8 +175,8 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             text = f"{place}→{rank}" if size.width < 7 else f"{ACTIVE_MARK}{place} →{rank}"
             label = _label(text, LABEL_ACTIVE, hit)
             if top is None:
-                return label, C.empty_lines(size, "→" + rank, "double", C.ACTIVE)
-            return label, C.card_lines(top, size, "double", C.ACTIVE, depth, hit, lang=lang)
+                return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.active)
+            return label, C.card_lines(top, size, "double", C.LOOK.active, depth, hit, lang=lang)
         done = len(pile) == 13
         label = _label(place + (" ✓" if done else ""), LABEL, hit)
         if top is None:
@@ -181,7 +189,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         hit = card in moved
         if place in sources:
             return (_label(place, LABEL_PLAYABLE, hit),
-                    C.card_lines(card, size, "heavy", C.PLAYABLE, moved=hit, lang=lang))
+                    C.card_lines(card, size, "heavy", C.LOOK.playable, moved=hit, lang=lang))
         return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
     if place == STOCK:
         stock = t(lang, "tui.table.stock", n=view.stock_count)
@@ -193,7 +201,8 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             # differ only in their backs (R1), which lie face up on the stock.
             return label, C.back_lines(size, view.stock_count, view.stock_decks[0])
         if view.stock_live:  # redeal (R10)
-            return _label(t(lang, "tui.table.redeal"), LABEL_PLAYABLE), C.empty_lines(size, "↻", "heavy", C.PLAYABLE)
+            return (_label(t(lang, "tui.table.redeal"), LABEL_PLAYABLE),
+                    C.empty_lines(size, "↻", "heavy", C.LOOK.playable))
         return label, C.empty_lines(size)
     if place == WASTE:
         waste = t(lang, "tui.table.waste", n=len(view.waste))
@@ -203,6 +212,6 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         hit = top in moved
         if WASTE in sources:
             return (_label(waste, LABEL_PLAYABLE, hit),
-                    C.card_lines(top, size, "heavy", C.PLAYABLE, moved=hit, lang=lang))
+                    C.card_lines(top, size, "heavy", C.LOOK.playable, moved=hit, lang=lang))
         return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit, lang=lang)
     raise ValueError(f"unknown place {place!r}")

@@ -15,9 +15,19 @@ from ..play.actions import russian_twin
 DEFAULT_LANG = "en"
 
 
-def lang_of(value: str | None) -> str:
-    """The language to speak for a setting (``None``: English)."""
-    return value if value in LANGS else DEFAULT_LANG
+def lang_of(value: str | None, fallback: str = DEFAULT_LANG) -> str:
+    """The language to speak for a setting (``None``: ``fallback``, the terminal's own
+    language as the command line reads it, English by default)."""
+    if value in LANGS:
+        return value
+    return fallback if fallback in LANGS else DEFAULT_LANG
+
+
+def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_LANG) -> str:
+    """The language the terminal opens in: the one asked for by name on this start
+    (``--lang``, ``FIRSTLAST_LANG``), else the player's saved setting, else the
+    terminal's locale (``system``)."""
+    return asked if asked is not None and asked in LANGS else lang_of(setting, system)
 
 
 def other(lang: str) -> str:

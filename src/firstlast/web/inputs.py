@@ -14,7 +14,6 @@ notation), so the page gets the code it knows (``deal.range``, ``variant.redeals
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -28,7 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 
 from ..engine import Move
 from ..engine.errors import FirstLastError
-from ..play import PlayError, Settings, parse_deal, parse_variant
+from ..play import PlayError, Settings, jsontext, parse_deal, parse_variant
 from .errors import WebError
 from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
 
@@ -148,8 +147,8 @@ def _raw(body: bytes) -> Any:
         # msgspec holds integers up to 64 bits: a longer one (a 5,000-digit deal) is valid
         # JSON all the same, refused as out of range by the field's own check.
         try:
-            return json.loads(body, parse_int=_huge_int, parse_float=_number, parse_constant=_not_json)
-        except (ValueError, RecursionError):
+            return jsontext.loads(body, parse_int=_huge_int, parse_float=_number, parse_constant=_not_json)
+        except (ValueError, RecursionError):  # a lone surrogate too (``jsontext``): no text
             raise WebError("request.json") from None
 
 

@@ -593,14 +593,18 @@ def uvicorn_config(app: ASGIApp) -> uvicorn.Config:
     )
 
 
-def sign_in_url(base: str, player: str, deal: int | None = None, variant: str | None = None) -> str:
+def sign_in_url(base: str, player: str, deal: int | None = None, variant: str | None = None,
+                lang: str | None = None) -> str:
     """The address that signs the browser in as ``player`` and, with ``deal``, opens the
-    page on that deal (the sign-in keeps ``deal`` and ``variant`` through its redirect)."""
+    page on that deal; with ``lang``, in that language (the sign-in keeps ``deal``,
+    ``variant`` and ``lang`` through its redirect)."""
     query = {"player": player}
     if deal is not None:
         query["deal"] = str(deal)
         if variant is not None:
             query["variant"] = variant
+    if lang is not None:
+        query["lang"] = lang
     return f"{base}?{urlencode(query)}"
 
 
@@ -615,6 +619,7 @@ def serve(
     deal: int | None = None,
     variant: str | None = None,
     site_url: str | None = None,
+    lang: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
     port. The browser, if opened, is signed in as the store's local player, so that it
@@ -622,7 +627,10 @@ def serve(
     token): the page opens on that deal (``/?deal=N&variant=TOKEN``). ``site_url``: the
     player's static site online, where shared links point (``create_app``). The status lines
     are catalog messages (``cli.play.*``) worded by ``say(key, **params)`` — the CLI's
-    language — and written with ``echo``; English by default."""
+    language — and written with ``echo``; English by default. One address is printed: the
+    sign-in's, which opens the store's local player's games (the terminal's, ``firstlast
+    export``'s), the one the browser is opened on; ``lang``: the page opens in it (the
+    language asked for on the command line)."""
     words: Callable[..., str] = say if say is not None else partial(t, "en")
     play = PlayService(store)
     player = play.local_player()
@@ -630,7 +638,7 @@ def serve(
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
-    sign_in = sign_in_url(base, player, deal, variant)
+    sign_in = sign_in_url(base, player, deal, variant, lang)
     server = _Server(uvicorn_config(app), on_stop=play.stop_searches)
 
     def announce() -> None:
@@ -639,8 +647,8 @@ def serve(
             time.sleep(0.02)
         if not server.started:
             return
-        echo(words("cli.play.served", url=base))
-        echo(words("cli.play.sign_in", url=sign_in))
+        # One address, this player's: the bare one would make a new player in a new browser.
+        echo(words("cli.play.served", url=sign_in))
         if not is_loopback(host):
             echo(words("cli.play.exposed", host=host))
         if open_browser:

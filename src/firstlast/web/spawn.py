@@ -14,7 +14,8 @@ import threading
 import time
 from pathlib import Path
 
-_SERVED = re.compile(r"served at (http://\S+/)")
+#: The base address (the printed one also signs in as the local player: ``?player=…``).
+_SERVED = re.compile(r"served at (http://[^/\s]+/)")
 
 
 def spawn_server(db: Path, timeout: float = 30, *, open_files: int | None = None) -> tuple[subprocess.Popen[str], str]:

@@ -14,6 +14,7 @@ from typing import Final
 
 from ..engine.vocabulary import vocabulary
 from ..play import START_KINDS
+from ..play.settings import CHOICES, FINISH_MS, PACES, Settings
 from . import generated
 
 MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
@@ -42,6 +43,11 @@ _DOC: Final[dict[str, str]] = {
     "SUIT_CHARS": "The suits' letters in the engine's card notation.",
     "REFUSALS": "Every refusal of the rules: its rule and its parameters (engine.errors.REFUSALS).",
     "START_KINDS": "How a new game picks its deal (play.START_KINDS).",
+    "PACES": "Each pace of play by the speed setting 0…3 (play.settings.PACES): its name, Auto's moves "
+             "per second (null: at once) and one card's flight, ms.",
+    "FINISH_MS": "The longest Finish's cascade of a whole game may take, ms (play.settings.FINISH_MS).",
+    "SETTING_DEFAULTS": "The player's settings as a new player has them (play.settings.Settings()).",
+    "SETTING_CHOICES": "The settings that take one of a few words, and those words (play.settings.CHOICES).",
 }
 
 
@@ -57,7 +63,10 @@ def _frozen(value: object) -> str:
 
 def module() -> str:
     """The text of ``vocabulary.js``."""
-    names = {**vocabulary(), "START_KINDS": list(START_KINDS)}
+    names = {**vocabulary(), "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
+             "SETTING_CHOICES": dict(CHOICES),
+             "PACES": [{"name": p.name, "moves_per_s": p.moves_per_s, "flight_ms": p.flight_ms} for p in PACES],
+             "FINISH_MS": FINISH_MS}
     out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",
            "// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no",
            "// name, grammar or limit of the game: it imports them from here.", ""]

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  LABEL_ROW, PILL_ROW, PLACES, STACKS, baseZ, canPlay, flightMs, hintPlace, isSource, pressable, refusalFor,
+  LABEL_ROW, PILL_ROW, PLACES, STACKS, baseZ, canPlay, cascadeGap, flightMs, flowBeats, hintPlace, isSource, pressable, refusalFor,
   replayState, reversed, stackOffset, stateModel, tableGeometry,
 } from "../../../src/firstlast/web/static/js/model.js";
 
@@ -118,6 +118,22 @@ test("flight times by speed; an unknown speed flies at normal speed", () => {
   assert.equal(flightMs(0), 0);
   assert.ok(flightMs(1) > flightMs(2) && flightMs(2) > flightMs(3));
   assert.equal(flightMs(7), flightMs(2));
+});
+
+test("a flow: a beat a move in order, a redeal's gathering one beat; Finish fits its budget", () => {
+  const mv = (/** @type {string} */ from, /** @type {string} */ to, /** @type {number} */ id) =>
+    ({ card: card(id, 1, "s"), from, to, face_up: to !== "stock" });
+  const moves = [mv("stock", "waste", 1), mv("waste", "P1", 1), mv("waste", "stock", 2), mv("waste", "stock", 3),
+    mv("stock", "waste", 3)];
+  const beats = flowBeats(moves, 10, 100);
+  assert.deepEqual(beats.map((b) => b.at), [100, 110, 120, 150]);
+  assert.deepEqual(beats.map((b) => b.movements.length), [1, 1, 2, 1]);
+  assert.deepEqual(beats.flatMap((b) => b.movements), moves); // none lost, none reordered
+  // The top animated pace plays at least 8 moves a second (issue 26), and Finish's
+  // cascade of a whole game (about 330 moves) fits its budget at every pace.
+  assert.ok(1000 / cascadeGap(3, 1, 1e9) >= 8);
+  for (const speed of [1, 2, 3]) assert.ok(cascadeGap(speed, 330, 4000) * 330 <= 4000);
+  assert.equal(cascadeGap(0, 330, 4000), 0);
 });
 
 test("a hint points at the place it plays from", () => {

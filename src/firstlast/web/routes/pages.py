@@ -20,10 +20,11 @@ from ..context import Endpoint, WebGame, is_token
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 
 
-#: What the page may be asked to start with (``/?deal=N&variant=TOKEN``, the address
-#: ``firstlast play --deal N`` opens): kept through the sign-in's redirect when well formed.
+#: What the page may be asked to start with (``/?deal=N&variant=TOKEN&lang=ru``, the
+#: address ``firstlast --lang ru play --deal N`` opens): kept through the sign-in's
+#: redirect when well formed.
 START_PARAMS: Final = {"deal": re.compile(f"[0-9]{{1,{len(str(MAX_DEAL))}}}"),
-                       "variant": re.compile(STORED_TOKEN_PATTERN)}
+                       "variant": re.compile(STORED_TOKEN_PATTERN), "lang": re.compile("ru|en")}
 
 
 def start_query(request: Request) -> str:

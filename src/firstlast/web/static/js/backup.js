@@ -35,6 +35,9 @@ export function reportText(r) {
     ? t("backup.done_updated", { added, updated: plural("backup.updated", r.updated), kept })
     : t("backup.done", { added, kept });
   if (r.settings.length) text += " " + plural("backup.settings", r.settings.length);
+  // A damaged game is left out and the rest restored (docs/backup.md): say which.
+  for (const s of r.skipped) text += " " + s.error.text + ".";
+  if (r.skipped.length) text += " " + plural("backup.skipped", r.skipped.length);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -49,9 +52,13 @@ export function wireBackup(ctx) {
   save.addEventListener("click", async () => {
     try {
       const text = await api.backup();
-      const games = JSON.parse(text).games.length;
+      const file = JSON.parse(text);
       saveFile(fileName(), text, "application/json");
-      ctx.toast(t("backup_saved", { games: plural("backup.games", games) }));
+      let said = t("backup_saved", { games: plural("backup.games", file.games.length) });
+      // Games an import would refuse (their stored moves damaged) are left out, named in the file.
+      const leftOut = Array.isArray(file.left_out) ? file.left_out.length : 0;
+      if (leftOut) said += " " + plural("backup.left_out", leftOut);
+      ctx.toast(said);
     } catch (err) {
       ctx.toast(t("backup_failed", { error: backupError(err) }), "error");
     }

@@ -25,6 +25,18 @@ export const RANKS = {
 export const SUIT_GLYPH = { c: "♣", d: "♦", h: "♥", s: "♠" };
 
 const INK = { red: "#c8102e", black: "#1b1b22" };
+/** The four-colour deck's inks (settings.four_colour): diamonds blue, clubs green; each
+ * at 4.5:1 or more on the face (measured in tests/web/test_looks.py). @type {Record<Suit, string>} */
+const INK4 = { c: "#17702e", d: "#1747a6", h: INK.red, s: INK.black };
+
+/** How the cards look (the player's settings; looks.js sets it before the sprite is built).
+ * ``back``: the backs' design (settings.BACKS); ``four``: four colours; ``large``: large indices. */
+export const looks = { back: "lattice", four: false, large: false };
+
+/** A suit's ink on the face. @param {Suit} suit */
+export function inkOf(suit) {
+  return looks.four ? INK4[suit] : RED[suit] ? INK.red : INK.black;
+}
 
 // Suit shapes in a 100×100 box, centred at (50, 50).
 /** @type {Record<Suit, string>} */
@@ -92,7 +104,7 @@ export const COURT_SCALE = 0.85;
 function courtFigure(rank, suit, red) {
   const robe = red ? "#b3132b" : "#1f2f5c";
   const robe2 = red ? "#1f2f5c" : "#b3132b";
-  const ink = red ? INK.red : INK.black;
+  const ink = inkOf(suit);
   const gold = "#d9a520";
   const goldLine = "#7a5a10";
   const skin = "#f4d7b5";
@@ -178,8 +190,9 @@ function courtFigure(rank, suit, red) {
 /** @param {number} rank @param {Suit} suit @param {Lang} lang @param {boolean} compact */
 function faceSymbol(rank, suit, lang, compact) {
   const red = RED[suit];
-  const ink = red ? INK.red : INK.black;
+  const ink = inkOf(suit);
   const label = RANKS[lang][rank - 1];
+  if (looks.large) return largeFace(rank, suit, label, ink);
   let middle;
   if (rank === 1) {
     // Ace: one large pip with a fine outline ring.
@@ -200,10 +213,82 @@ function faceSymbol(rank, suit, lang, compact) {
   );
 }
 
-/** @param {1 | 2} deck */
+/** A large-index face (settings.large_index: small screens, low vision): the rank and
+ * the suit large across the top, where a fanned pile shows them, and one large suit
+ * below; a court card keeps a gold frame round it.
+ * @param {number} rank @param {Suit} suit @param {string} label @param {string} ink */
+function largeFace(rank, suit, label, ink) {
+  const narrow = label.length > 1;
+  const court = rank > 10
+    ? `<rect x="30" y="120" width="140" height="140" rx="10" fill="#fbf3dc" stroke="#d9a520" stroke-width="4"/>`
+    : "";
+  return (
+    `<symbol id="face-${rank}${suit}" viewBox="0 0 ${W} ${H}">` +
+    `<rect x="1.5" y="1.5" width="${W - 3}" height="${H - 3}" rx="14" fill="#fffdf7" stroke="#b9b2a0" stroke-width="1.5"/>` +
+    `<g fill="${ink}">` +
+    `<text class="idx" x="${narrow ? 60 : 52}" y="86" text-anchor="middle" font-size="${narrow ? 80 : 92}" font-weight="700" ` +
+    `${narrow ? 'letter-spacing="-8" ' : ""}font-family="Georgia, 'DejaVu Serif', 'Times New Roman', serif">${label}</text>` +
+    suitUse(suit, 152, 54, 66) + court + suitUse(suit, 100, 190, rank > 10 ? 96 : 120) +
+    `</g></symbol>`
+  );
+}
+
+/** The backs' colours by deck: deck 1 burgundy, deck 2 dark blue, in every design (R1:
+ * the two decks are told apart by their backs). [base, line, accent] */
+const BACK_INKS = { 1: ["#7b1e2e", "#a8475a", "#e9c46a"], 2: ["#1b2f5e", "#4563a3", "#cfd8f0"] };
+
+/** A back in the chosen design (``looks.back``). Besides the colour, each design marks
+ * the deck by its drawing too: the stripes lean the other way, the rosette's heart is a
+ * star or a ring. @param {1 | 2} deck */
 function backSymbol(deck) {
-  // Deck 1: burgundy; deck 2: dark blue. A lattice, a border and a central medallion.
-  const [base, line, accent] = deck === 1 ? ["#7b1e2e", "#a8475a", "#e9c46a"] : ["#1b2f5e", "#4563a3", "#cfd8f0"];
+  if (looks.back === "stripes") return stripesBack(deck);
+  if (looks.back === "rosette") return rosetteBack(deck);
+  return latticeBack(deck);
+}
+
+/** @param {1 | 2} deck */
+function stripesBack(deck) {
+  const [base, line, accent] = BACK_INKS[deck];
+  return (
+    `<pattern id="str-${deck}" width="18" height="18" patternUnits="userSpaceOnUse" patternTransform="rotate(${deck === 1 ? 35 : -35})">` +
+    `<rect width="18" height="18" fill="${base}"/><rect width="7" height="18" fill="${line}"/>` +
+    `<rect x="11" width="2" height="18" fill="${accent}" fill-opacity="0.5"/></pattern>` +
+    `<symbol id="back-${deck}" viewBox="0 0 ${W} ${H}">` +
+    `<rect x="1.5" y="1.5" width="${W - 3}" height="${H - 3}" rx="14" fill="#fffdf7" stroke="#b9b2a0" stroke-width="1.5"/>` +
+    `<rect x="12" y="12" width="${W - 24}" height="${H - 24}" rx="8" fill="url(#str-${deck})" stroke="${accent}" stroke-width="3"/>` +
+    `<rect x="56" y="100" width="88" height="80" rx="40" fill="${base}" stroke="${accent}" stroke-width="3"/>` +
+    `<rect x="66" y="110" width="68" height="60" rx="30" fill="none" stroke="${accent}" stroke-opacity="0.7" stroke-width="1.5"/>` +
+    `</symbol>`
+  );
+}
+
+/** @param {1 | 2} deck */
+function rosetteBack(deck) {
+  const [base, line, accent] = BACK_INKS[deck];
+  let petals = "";
+  for (let k = 0; k < 12; k++) {
+    petals += `<ellipse cx="0" cy="-38" rx="9" ry="24" transform="rotate(${k * 30})" fill="${line}" stroke="${accent}" stroke-width="1.5"/>`;
+  }
+  const heart = deck === 1
+    ? `<path d="M0 -16 L5 -5 L16 -5 L7 3 L10 15 L0 8 L-10 15 L-7 3 L-16 -5 L-5 -5 Z" fill="${accent}"/>`
+    : `<circle r="13" fill="none" stroke="${accent}" stroke-width="5"/>`;
+  return (
+    `<pattern id="dot-${deck}" width="20" height="20" patternUnits="userSpaceOnUse">` +
+    `<rect width="20" height="20" fill="${base}"/><circle cx="10" cy="10" r="2.2" fill="${accent}" fill-opacity="0.45"/></pattern>` +
+    `<symbol id="back-${deck}" viewBox="0 0 ${W} ${H}">` +
+    `<rect x="1.5" y="1.5" width="${W - 3}" height="${H - 3}" rx="14" fill="#fffdf7" stroke="#b9b2a0" stroke-width="1.5"/>` +
+    `<rect x="12" y="12" width="${W - 24}" height="${H - 24}" rx="8" fill="url(#dot-${deck})" stroke="${accent}" stroke-width="2"/>` +
+    `<g transform="translate(100 140)"><circle r="70" fill="${base}" stroke="${accent}" stroke-width="2.5"/>${petals}` +
+    `<circle r="24" fill="${base}" stroke="${accent}" stroke-width="2"/>${heart}</g>` +
+    `<path d="M28 28 h24 M28 28 v24 M172 28 h-24 M172 28 v24 M28 252 h24 M28 252 v-24 M172 252 h-24 M172 252 v-24" stroke="${accent}" stroke-width="3" fill="none"/>` +
+    `</symbol>`
+  );
+}
+
+/** The lattice back (the first design). @param {1 | 2} deck */
+function latticeBack(deck) {
+  // A lattice, a border and a central medallion.
+  const [base, line, accent] = BACK_INKS[deck];
   return (
     `<pattern id="lat-${deck}" width="16" height="16" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
     `<rect width="16" height="16" fill="${base}"/><path d="M0 8 H16 M8 0 V16" stroke="${line}" stroke-width="2"/>` +
@@ -245,7 +330,7 @@ export function faceSvg(rank, suit, cls = "") {
 
 /** @param {Suit} suit @param {string} [cls] */
 export function suitSvg(suit, cls = "") {
-  return `<svg class="${cls} suit-${RED[suit] ? "red" : "black"}" viewBox="0 0 100 100"><use href="#suit-${suit}"/></svg>`;
+  return `<svg class="${cls} suit-${RED[suit] ? "red" : "black"}" viewBox="0 0 100 100" fill="${inkOf(suit)}"><use href="#suit-${suit}"/></svg>`;
 }
 
 /**
@@ -284,13 +369,22 @@ export function bindCard(el, card, deck = 1) {
     el.card = card;
     el.deck = card.deck;
     el.dataset.card = card.symbol + (card.deck === 2 ? "2" : "");
-    front.setAttribute("href", `#face-${card.rank}${card.suit}`);
+    setHref(front, `#face-${card.rank}${card.suit}`);
   } else {
     el.cardId = null;
     el.card = null;
     el.deck = deck;
     delete el.dataset.card;
-    front.removeAttribute("href");
+    setHref(front, null);
   }
-  back.setAttribute("href", `#back-${el.deck}`);
+  setHref(back, `#back-${el.deck}`);
+}
+
+/** Point ``use`` at ``href`` (none: null), only if it changes: setting it again, even to
+ * the same, makes the browser build the drawing anew (a reconcile binds every card, and
+ * Auto reconciles several times a second). @param {SVGUseElement} use @param {string | null} href */
+function setHref(use, href) {
+  if (use.getAttribute("href") === href) return;
+  if (href === null) use.removeAttribute("href");
+  else use.setAttribute("href", href);
 }

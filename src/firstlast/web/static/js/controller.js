@@ -7,11 +7,14 @@ import { describePlaces, reconcile } from "./board.js";
 import { scheduleChance } from "./chance.js";
 import { t } from "./i18n.js";
 import { answerWords, streamEnd, streamPush, streamStart, streaming, verbosity } from "./live.js";
-import { refusalFor } from "./model.js";
-import { animateMovements, dealIn, flyTime, gather } from "./motion.js";
+import { cascadeGap, flowBeats, refusalFor } from "./model.js";
+import { animateMovements, dealIn, flow, flyTime, gather, landed, moveGap } from "./motion.js";
 import { enqueue } from "./queue.js";
+import { cue, cueFor } from "./sound.js";
 import { $, announce, app } from "./store.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
+import { FINISH_MS } from "./vocabulary.js";
+import { askWish } from "./wish.js";
 import { pileWords } from "./words.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
@@ -30,14 +33,20 @@ export function setState(state) {
 /** Animate an action's movements, then show its state, and say what happened: the
  * server's words (summed up when long, an Advance of many turns; a redo marked as one),
  * in "full" verbosity with what the active pile needs once a card reached a pile. While
- * Auto runs, the answer joins the summarised stream instead (live.js).
- * @param {ActionResult} result @param {"redo"} [kind] */
-async function applyResult(result, kind) {
+ * Auto runs, the answer joins the summarised stream instead (live.js). ``gapMs``: play
+ * the movements as a flow (motion.flow), a move every ``gapMs``, and show the state once
+ * the last card has left, without waiting for it to land (Auto, Finish).
+ * @param {ActionResult} result @param {"redo"} [kind] @param {number} [gapMs] */
+async function applyResult(result, kind, gapMs) {
+  const sound = cueFor(app.state, result);
+  if (sound) cue(sound);
   app.hintOn = false;
   showHint(false);
   if (result.movements && result.movements.length) {
     try {
-      await animateMovements(result.movements, result.move);
+      const d = flyTime();
+      if (gapMs !== undefined && d) await flow(result.movements, gapMs, d);
+      else await animateMovements(result.movements);
     } catch (e) {
       console.warn(e);
     }
@@ -68,6 +77,7 @@ export function showError(err) {
     return;
   }
   if (err instanceof ApiError) {
+    if (err.status === 409) cue("refused");
     if (err.status === 0) toast(t("err_network"), "error");
     else toast(err.text, "error");
   } else {
@@ -130,8 +140,9 @@ export const doAdvance = action(api.advance, playing);
 export const doUndo = action(api.undo, (s) => s.can_undo);
 export const doRedo = action(api.redo, (s) => s.can_redo, "redo");
 
-/** Finish now: the forced line to the end in one request, shown at once (no card
- * flies: the table is redrawn in its final state). */
+/** Finish now: the forced line to the end in one request, played as a quick cascade
+ * (every move in at most FINISH_MS, the cards flying over one another), or shown at once
+ * with the animation off or under reduced motion. */
 export async function doFinish() {
   stopAuto();
   const s = app.state;
@@ -140,6 +151,22 @@ export async function doFinish() {
     const result = await api.step(s.id, s.version, 100000);
     app.hintOn = false;
     showHint(false);
+    const d = flyTime();
+    if (d && result.movements.length) {
+      const beats = flowBeats(result.movements, 1);
+      const span = beats.length ? beats[beats.length - 1].at + 1 : 1;
+      document.body.classList.add("cascading");
+      try {
+        await flow(result.movements, cascadeGap(app.speed, span, FINISH_MS - d), Math.min(d, 260));
+        await landed();
+      } catch (e) {
+        console.warn(e);
+      } finally {
+        document.body.classList.remove("cascading");
+      }
+    }
+    const sound = cueFor(s, result); // the end's sound as the cascade lands
+    if (sound) cue(sound);
     reconcile(result.state, 0);
     setState(result.state);
     // The end panel says how it ended (view.showEnding); a game still going says its moves.
@@ -169,12 +196,18 @@ export async function doRestart() {
  * (after saying why) when the server refuses. ``onAnswer`` is called once the server has
  * dealt, before the deal is animated (the deal dialog closes then).
  * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how]
- * @param {() => void} [onAnswer] */
-export async function startGame(deal, variant, how, onAnswer) {
+ * @param {() => void} [onAnswer] @param {boolean} [asDefault] the variant becomes the player's setting too
+ * @param {{date?: string, wish?: string}} [extra] an earlier day's deal of the day (``date``); with the
+ * setting "on a wish", the player is asked for one first */
+export async function startGame(deal, variant, how, onAnswer, asDefault = false, extra = {}) {
   stopAuto();
   hideEnding();
   try {
-    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
+    if (app.settings.wish && extra.wish === undefined) {
+      const wish = await askWish();
+      if (wish !== undefined) extra = { ...extra, wish };
+    }
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), asDefault, extra);
     if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);
@@ -270,18 +303,51 @@ function startAuto() {
   enqueue(autoLoop);
 }
 
+/** How long the server took to answer Auto's last request, ms (a guess at first). */
+let answerMs = 60;
+
+/** How many forced moves Auto asks for at once: enough to keep the cards flying for
+ * twice as long as the server takes to answer (at least an eighth of a second's worth,
+ * at most 16; one at a time at the slow pace), so the flow never waits for an answer,
+ * on a busy machine or the static site's worker too. */
+function autoBatch() {
+  const gap = moveGap();
+  if (!gap) return 1;
+  return Math.max(1, Math.min(16, Math.round(Math.max(125, 2 * answerMs) / gap)));
+}
+
+/** @typedef {{result?: ActionResult, err?: unknown}} Answer */
+
+/** Ask for the next forced moves; the answer or the error, never a rejection.
+ * @param {GameState} s @returns {Promise<Answer>} */
+function nextSteps(s) {
+  const asked = performance.now();
+  return api.step(s.id, s.version, autoBatch()).then((result) => {
+    answerMs = performance.now() - asked;
+    return { result };
+  }, (err) => ({ err }));
+}
+
 async function autoLoop() {
-  while (app.auto && app.state && app.state.status === "playing") {
-    try {
-      const result = await api.step(app.state.id, app.state.version);
-      await applyResult(result);
-    } catch (err) {
+  // Pipelined: the next moves are asked for as soon as an answer comes, while its cards
+  // fly, so the flow never waits for the server. Every answer asked for is shown, in
+  // order, even after a pause (the moves are made): none is lost or skipped.
+  /** @type {Promise<Answer> | null} */
+  let next = app.state && app.state.status === "playing" ? nextSteps(app.state) : null;
+  while (next) {
+    const { result, err } = await next;
+    next = null;
+    if (!result) {
       showError(err);
       break;
     }
+    if (app.auto && result.state.status === "playing") next = nextSteps(result.state);
+    const gap = moveGap();
+    await applyResult(result, undefined, gap);
     // With animation off the loop still yields, so the page stays responsive.
-    await new Promise((r) => setTimeout(r, app.speed === 0 ? 0 : 40));
+    if (!gap) await new Promise((r) => setTimeout(r, 0));
   }
+  await landed();
   stopAuto();
   // What the run did, in a sentence, its last step included (unless the game ended:
   // the end panel says how).

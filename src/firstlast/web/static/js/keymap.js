@@ -59,10 +59,14 @@ export const KEYMAP = Object.freeze({
   "щ": "import",
   "i": "stats",
   "ш": "stats",
+  "c": "calendar",
+  "с": "calendar",
   "y": "story",
   "н": "story",
   "L": "language",
   "Д": "language",
+  "m": "mute",
+  "ь": "mute",
   "?": "help",
   "f1": "help",
   ",": "help"
@@ -233,6 +237,14 @@ export const KEY_HELP = Object.freeze([
     "does": "keys.stats.does"
   },
   {
+    "id": "calendar",
+    "keys": {
+      "ru": "c (с)",
+      "en": "c (с)"
+    },
+    "does": "keys.calendar.does"
+  },
+  {
     "id": "story",
     "keys": {
       "ru": "y (н)",
@@ -247,6 +259,14 @@ export const KEY_HELP = Object.freeze([
       "en": "L (Д)"
     },
     "does": "keys.language.does"
+  },
+  {
+    "id": "mute",
+    "keys": {
+      "ru": "m (ь)",
+      "en": "m (ь)"
+    },
+    "does": "keys.mute.does"
   },
   {
     "id": "help",

@@ -6,6 +6,7 @@
 import {
   doAdvance, doRedo, doStep, doUndo, playFrom, stopAuto, toggleAuto, turnStock,
 } from "./controller.js";
+import { openCalendar } from "./daily.js";
 import { askNewGame, openDealDialog, openSettings, setMenu } from "./dialogs.js";
 import { openHelp } from "./help.js";
 import { getLang } from "./i18n.js";
@@ -14,7 +15,8 @@ import { keyName } from "./keyname.js";
 import { enqueue } from "./queue.js";
 import { exitReplay, replayPlay, replayStep } from "./replay.js";
 import { reviewHere, saySummary } from "./review.js";
-import { switchLang } from "./settings.js";
+import { saveSettings, switchLang } from "./settings.js";
+import { toggleSound } from "./sound.js";
 import { $, $input, app } from "./store.js";
 import { hideEnding, showEnding, toggleHint } from "./view.js";
 
@@ -51,8 +53,10 @@ export const HANDLERS = {
   unfinished: () => openStatsDialog(),
   import: () => { openStatsDialog(); $input("#import-file").click(); },
   stats: () => openStatsDialog(),
+  calendar: () => { openCalendar(); },
   story: () => showEnding(),
   language: () => { switchLang(getLang() === "ru" ? "en" : "ru"); },
+  mute: () => toggleSound(saveSettings),
   help: () => openHelp(),
 };
 

@@ -2,7 +2,7 @@
 // card lies, how stacks show their thickness, how big the cards can be). No DOM here,
 // so tools/js/test checks it under node.
 
-import { PLACE_KINDS, REDEAL, ROWS, SOURCES, STOCK, TURN, WASTE } from "./vocabulary.js";
+import { PACES, PLACE_KINDS, REDEAL, ROWS, SOURCES, STOCK, TURN, WASTE } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").Card} Card */
 /** @typedef {import("./api-types").GameState} GameState */
@@ -21,12 +21,48 @@ export const STACKS = new Set([STOCK, WASTE, ...ROWS.pile]);
 /** A place's kind: stock, waste, first, reserve or pile. @param {string} place */
 const kindOf = (place) => /** @type {Record<string, string>} */ (PLACE_KINDS)[place];
 
-/** Flight time of one card in ms, by speed setting (0 = off … 3 = fast). */
-export const DURATION = /** @type {Record<number, number>} */ ({ 0: 0, 1: 520, 2: 300, 3: 150 });
+/** The pace of play for a speed setting (0 = off … 3 = fast): the play layer's PACES
+ * (generated vocabulary), the terminal's too; an unknown speed plays at normal pace.
+ * @param {number} speed */
+export function paceOf(speed) {
+  return PACES[speed] ?? PACES[2];
+}
 
-/** @param {number} speed */
+/** Flight time of one card in ms, by speed setting (0 = off … 3 = fast). @param {number} speed */
 export function flightMs(speed) {
-  return DURATION[speed] ?? 300;
+  return paceOf(speed).flight_ms;
+}
+
+/** @typedef {{at: number, movements: Movement[]}} Beat */
+
+/** When each card of ``movements`` (a Result's, in order) leaves, so that moves follow
+ * one another at ``gapMs`` and a card may leave before the last one landed: one beat a
+ * move, a redeal's gathering of the waste (its cards onto the stock, R10) one beat, its
+ * cards a little staggered. ``start`` is the first beat's time. Pure (tested under node).
+ * @param {Movement[]} movements @param {number} gapMs @param {number} [start]
+ * @returns {Beat[]} */
+export function flowBeats(movements, gapMs, start = 0) {
+  /** @type {Beat[]} */
+  const beats = [];
+  let at = start;
+  for (let i = 0; i < movements.length;) {
+    const mv = movements[i];
+    let j = i + 1;
+    if (mv.from === WASTE && mv.to === STOCK) while (j < movements.length && movements[j].from === WASTE && movements[j].to === STOCK) j++;
+    beats.push({ at, movements: movements.slice(i, j) });
+    at += gapMs * (j - i > 1 ? 3 : 1); // the gathered waste takes a little longer to follow
+    i = j;
+  }
+  return beats;
+}
+
+/** The gap between moves (ms) for Finish's cascade of ``beats`` moves: the pace's own
+ * gap, shortened so that the whole cascade takes at most ``budgetMs``.
+ * @param {number} speed @param {number} beats @param {number} budgetMs */
+export function cascadeGap(speed, beats, budgetMs) {
+  const rate = paceOf(speed).moves_per_s;
+  const own = rate ? 1000 / rate : 0;
+  return Math.max(0, Math.min(own, budgetMs / Math.max(1, beats)));
 }
 
 /** Where the cards of ``state`` lie: known cards as sent; stock cards anonymous.

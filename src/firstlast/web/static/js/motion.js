@@ -3,21 +3,40 @@
 // the picture (app.model) and the elements together.
 
 import { bindCard } from "./cards.js";
-import { cardXY, layout, slotXY } from "./board.js";
-import { PLACES, baseZ, flightMs } from "./model.js";
+import { buriedAt, cardXY, layout, layoutPlaces, slotXY } from "./board.js";
+import { PLACES, baseZ, flightMs, flowBeats, paceOf } from "./model.js";
 import { app } from "./store.js";
 
 /** @typedef {import("./api-types").Movement} Movement */
 /** @typedef {import("./cards.js").CardEl} CardEl */
 
-/** Flight time of one card at the current speed, ms. */
+/** Flight time of one card at the current speed, ms: 0 (cards move at once) with the
+ * animation off or where the player asks the system for less motion. */
 export function flyTime() {
-  return flightMs(app.speed);
+  return reducedMotion() ? 0 : flightMs(app.speed);
 }
 
-/** Move one card as the server says, and animate it from its old to its new place.
- * @param {Movement} mv @param {number} duration */
-async function animateMovement(mv, duration) {
+/** The gap between two moves of a flow at the current speed, ms (0: at once). */
+export function moveGap() {
+  const rate = paceOf(app.speed).moves_per_s;
+  return flyTime() && rate ? 1000 / rate : 0;
+}
+
+/** Flights under way, each card's count (a card may leave again before it landed). */
+const aloft = new Map();
+/** Every flight under way, to wait for them all (``landed``). @type {Set<Promise<unknown>>} */
+const inAir = new Set();
+
+/** Resolves once every card in the air has landed. */
+export async function landed() {
+  while (inAir.size) await Promise.all([...inAir]);
+}
+
+/** Move one card as the server says, and animate it from its old to its new place: the
+ * picture changes at once (a later move may take the card again), the flight follows,
+ * ``delay`` ms later (the card waits where it was).
+ * @param {Movement} mv @param {number} duration @param {number} [delay] */
+function animateMovement(mv, duration, delay = 0) {
   const src = app.model[mv.from];
   const dst = app.model[mv.to];
   let el;
@@ -34,39 +53,80 @@ async function animateMovement(mv, duration) {
   const from = el.pos || slotXY(mv.from);
   // The card turns over (if it does) while it flies, in most of the flight's time.
   el.style.setProperty("--flip-ms", `${Math.round(duration * 0.8)}ms`);
-  layout(el, 0);
+  if (duration > 0) el.classList.add("flying");
+  layoutPlaces([mv.from, mv.to], el, 0, false);
   const to = cardXY(mv.to, dst.length - 1);
   el.pos = to;
   el.style.transform = `translate(${to[0]}px, ${to[1]}px)`;
-  if (duration <= 0) return;
-  el.classList.add("flying");
+  if (duration <= 0) return Promise.resolve();
+  el.classList.remove("buried");
+  const card = el;
+  aloft.set(card, (aloft.get(card) || 0) + 1);
+  app.flights.flown += 1;
+  app.flights.mostAloft = Math.max(app.flights.mostAloft, inAir.size + 1);
   const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2 - Math.min(40, Math.hypot(to[0] - from[0], to[1] - from[1]) * 0.08)];
-  const a = el.animate(
+  const flight = card.animate(
     [
       { transform: `translate(${from[0]}px, ${from[1]}px) scale(1)` },
       { transform: `translate(${mid[0]}px, ${mid[1]}px) scale(1.07)`, offset: 0.5 },
       { transform: `translate(${to[0]}px, ${to[1]}px) scale(1)` },
     ],
-    { duration, easing: "cubic-bezier(.35,.1,.25,1)" },
-  );
-  await a.finished.catch(() => {});
-  el.classList.remove("flying");
+    { duration, delay, fill: "backwards", easing: "cubic-bezier(.35,.1,.25,1)" },
+  ).finished.catch(() => {}).then(() => {
+    inAir.delete(flight);
+    const left = (aloft.get(card) || 1) - 1;
+    if (left > 0) { aloft.set(card, left); return; }
+    aloft.delete(card);
+    card.classList.remove("flying");
+    // Landed: hidden now if others came to lie on it meanwhile.
+    const list = app.model[card.place] || [];
+    const i = list.indexOf(card);
+    if (i >= 0) card.classList.toggle("buried", buriedAt(card.place, i, list.length));
+  });
+  inAir.add(flight);
+  return flight;
 }
 
-/** Play ``movements`` (a Result's, in order) on the table.
- * @param {Movement[]} movements @param {string | null} move the move that caused them */
-export async function animateMovements(movements, move) {
+/** Launch one beat's cards (a move's; a redeal's gathered waste a little staggered).
+ * @param {Movement[]} movements @param {number} duration */
+function launch(movements, duration) {
+  const stagger = duration && movements.length > 1 ? Math.min(12, 600 / movements.length) : 0;
+  return Promise.all(movements.map((mv, i) => animateMovement(mv, duration, i * stagger)));
+}
+
+/** When the next move of a flow may leave (performance.now), so that moves keep their
+ * pace from one answer of the server to the next. */
+let nextAt = 0;
+
+/** Play ``movements`` (a Result's, in order) as a flow: a move every ``gapMs``, each
+ * card flying ``duration`` ms, so that at a quick pace several are in the air at once.
+ * Resolves once the last has left (``landed`` waits for the landings); the picture
+ * then matches the Result. In order always: each move leaves after the one before.
+ * @param {Movement[]} movements @param {number} gapMs @param {number} duration */
+export async function flow(movements, gapMs, duration) {
+  const now = performance.now();
+  const beats = flowBeats(movements, gapMs, Math.max(now, nextAt));
+  for (const beat of beats) {
+    const wait = beat.at - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    launch(beat.movements, duration);
+  }
+  const last = beats[beats.length - 1];
+  if (last) nextAt = last.at + gapMs * (last.movements.length > 1 ? 3 : 1);
+}
+
+/** Play ``movements`` (a Result's, in order) on the table, at the current pace: one by
+ * one at a slow pace, a flow of overlapping flights at a quick one; resolves when every
+ * card has landed.
+ * @param {Movement[]} movements */
+export async function animateMovements(movements) {
   const d = flyTime();
-  if (move === "redeal" || movements.length > 12) {
-    // A redeal gathers the whole waste: the cards fly together, a little staggered.
-    const stagger = d ? Math.min(12, 600 / movements.length) : 0;
-    const all = movements.map((mv, i) => new Promise((res) => {
-      setTimeout(() => animateMovement(mv, d).then(res, res), i * stagger);
-    }));
-    await Promise.all(all);
+  if (!d) {
+    for (const mv of movements) await animateMovement(mv, 0);
     return;
   }
-  for (const mv of movements) await animateMovement(mv, d);
+  await flow(movements, Math.max(moveGap(), 0), d);
+  await landed();
 }
 
 // A new deal: the cards on the table are gathered onto the stock, then the first row

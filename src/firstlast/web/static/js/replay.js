@@ -91,12 +91,12 @@ export async function replayStep(dir) {
   let step;
   if (dir > 0 && r.index < r.steps.length) {
     step = r.steps[r.index];
-    await animateMovements(step.movements, step.move);
+    await animateMovements(step.movements);
     r.index++;
   } else if (dir < 0 && r.index > 0) {
     r.index--;
     step = r.steps[r.index];
-    await animateMovements(reversed(step.movements), step.move);
+    await animateMovements(reversed(step.movements));
   } else {
     return;
   }

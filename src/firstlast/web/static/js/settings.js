@@ -6,7 +6,9 @@ import { api } from "./api.js";
 import { board, describePlaces, labelSlots, layout } from "./board.js";
 import { buildSprite } from "./cards.js";
 import { refreshState, showError } from "./controller.js";
+import { showMarks } from "./guide.js";
 import { retranslateHelp } from "./help.js";
+import { applyLooks } from "./looks.js";
 import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { renderReplayBar } from "./replay.js";
@@ -99,15 +101,18 @@ export async function loadSettings() {
     const cached = JSON.parse(localStorage.getItem("fl_settings") || "null");
     if (cached && typeof cached === "object") app.settings = { ...app.settings, ...cached };
   } catch { /* ignore */ }
+  applyLooks(app.settings); // the cached looks at once: no flash of the default felt
   try {
     keepSettings(await api.settings());
   } catch { /* the cache or the defaults */ }
   const s = app.settings;
+  applyLooks(s);
   const lang = s.lang === "ru" || s.lang === "en" ? s.lang : detectLang();
   if (Number.isInteger(s.speed)) app.speed = s.speed;
   // A player who asked the system for less motion gets no flying cards (until chosen here).
   if (matchMedia("(prefers-reduced-motion: reduce)").matches) app.speed = 0;
   app.showChance = s.show_chance !== false;
+  showMarks();
   // A speed asked for in the address (?speed=0) wins: handy for demos and tests.
   const q = new URLSearchParams(location.search).get("speed");
   if (q !== null && /^[0-3]$/.test(q)) app.speed = Number(q);

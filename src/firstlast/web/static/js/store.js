@@ -7,6 +7,8 @@
 /** @typedef {import("./api-types").Settings} Settings */
 /** @typedef {import("./cards.js").CardEl} CardEl */
 
+import { SETTING_DEFAULTS } from "./vocabulary.js";
+
 /**
  * A finished game being replayed.
  * @typedef {object} ReplayRun
@@ -39,8 +41,12 @@
  * @property {boolean} chanceBroken no odds here: the meter stays hidden
  * @property {string | null} chanceFor the game the meter's figure is about
  * @property {string | null} endShownFor "id:moves" of the ending last shown
+ * @property {boolean} quietEnd the page has shown no game yet: the first, if over, opens
+ *   no end panel (a reload; its banner reopens it)
  * @property {CardEl | null} dragging the card under the pointer
  * @property {Settings} settings the server's, once loaded
+ * @property {{flown: number, mostAloft: number}} flights cards flown since the page
+ *   opened, and the most in the air at once (motion.js; the tests see the flow overlap)
  */
 
 /** @type {App} */
@@ -65,8 +71,11 @@ export const app = {
   chanceBroken: false,
   chanceFor: null,
   endShownFor: null,
+  quietEnd: true,
   dragging: null,
-  settings: { lang: null, speed: 2, variant: "r3", show_chance: true, verbosity: "full" },
+  /** The one declaration's defaults (play/settings.py, through vocabulary.js). @type {Settings} */
+  settings: /** @type {Settings} */ ({ ...SETTING_DEFAULTS }),
+  flights: { flown: 0, mostAloft: 0 },
 };
 
 /** The page's element for ``sel``; the page is static, so a missing one is a bug.

@@ -64,3 +64,15 @@ export const REFUSALS = Object.freeze({ "R11.won": Object.freeze({ "rule": "R11"
 
 /** How a new game picks its deal (play.START_KINDS). */
 export const START_KINDS = Object.freeze(["number", "random", "next", "again", "daily", "winnable"]);
+
+/** The player's settings as a new player has them (play.settings.Settings()). */
+export const SETTING_DEFAULTS = Object.freeze({ "lang": null, "speed": 2, "variant": "r3", "show_chance": true, "verbosity": "full", "felt": "green", "back": "lattice", "four_colour": false, "large_index": false, "layout": "standard", "sound": false, "volume": 60, "wish": false, "show_playable": true, "tour_seen": false });
+
+/** The settings that take one of a few words, and those words (play.settings.CHOICES). */
+export const SETTING_CHOICES = Object.freeze({ "verbosity": Object.freeze(["brief", "full"]), "felt": Object.freeze(["green", "blue", "night", "paper"]), "back": Object.freeze(["lattice", "stripes", "rosette"]), "layout": Object.freeze(["standard", "mirrored"]) });
+
+/** Each pace of play by the speed setting 0…3 (play.settings.PACES): its name, Auto's moves per second (null: at once) and one card's flight, ms. */
+export const PACES = Object.freeze([Object.freeze({ "name": "instant", "moves_per_s": null, "flight_ms": 0 }), Object.freeze({ "name": "slow", "moves_per_s": 2.0, "flight_ms": 480 }), Object.freeze({ "name": "normal", "moves_per_s": 8.0, "flight_ms": 300 }), Object.freeze({ "name": "fast", "moves_per_s": 32.0, "flight_ms": 220 })]);
+
+/** The longest Finish's cascade of a whole game may take, ms (play.settings.FINISH_MS). */
+export const FINISH_MS = 4000;
