@@ -8,7 +8,6 @@ for it."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 from typing import Any
 
@@ -146,4 +145,3 @@ def test_the_calendar_and_the_record_moment(browser: Any, tmp_path: Path, monkey
     finally:
         close(pg)
         stop_server(proc)
-        os.environ.pop("FIRSTLAST_TODAY", None)
