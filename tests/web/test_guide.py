@@ -192,3 +192,56 @@ def test_newcomer_follows_the_tour_then_plays_a_deal_by_the_marks_and_the_hint(
     # Never the help.
     assert not pg.evaluate("document.querySelector('#dlg-help').open")
     close(pg)
+
+
+def test_marks_follow_the_setting_and_forced_colours_and_the_tour_comes_back_from_help(
+        browser: Any, server: str) -> None:
+    """Desktop, in Russian: the tour on a first visit, not on the next (the settings
+    remember it), again from the help; the marks stay under forced colours and go when
+    the setting is off (saved: a reload keeps them off)."""
+    pg = new_page(browser, server, locale="ru-RU")
+    pg.goto(pg.base_url + "?speed=0&tour=1&deal=6&variant=r3")  # deal 6: the forced line starts R4
+    wait_js(pg, "document.querySelector('#dlg-tour').open && window.firstlast.state")
+    assert pg.inner_text("#tour-title") == "Верхний ряд"
+    pg.keyboard.press("Escape")  # skipped: seen
+    wait_js(pg, "window.firstlast.settings.tour_seen && !document.querySelector('dialog[open]')")
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["tour_seen"] is True
+    pg.goto(pg.base_url + "?speed=0&tour=1")
+    wait_js(pg, "window.firstlast.state && document.body.classList.contains('ready')")
+    assert not pg.evaluate("document.querySelector('#dlg-tour').open"), "the tour came back by itself"
+    # Asked for from the help: shown again, the focus back on the help's opener after it.
+    pg.click("#b-rules")
+    pg.click("#help-tour")
+    wait_js(pg, "document.querySelector('#dlg-tour').open && document.activeElement.id === 'tour-next'")
+    pg.click("#tour-skip")
+    wait_js(pg, "!document.querySelector('dialog[open]') && document.activeElement.id === 'b-rules'")
+
+    # The marks: the state's legal plays, ringed; under forced colours too, in the system's colour.
+    legal = sorted(m for m in state(pg)["legal_moves"] if m not in ("turn", "redeal"))
+    assert legal and sorted(pg.evaluate(SEEN)["marked"]) == legal
+    pg.emulate_media(forced_colors="active")
+    assert sorted(pg.evaluate(SEEN)["marked"]) == legal
+    ring = pg.evaluate("""() => { const el = document.querySelector('#cards .card.source');
+        const a = getComputedStyle(el, '::after'); return [a.borderTopColor, a.forcedColorAdjust]; }""")
+    assert ring[1] == "none" and ring[0] not in ("rgba(0, 0, 0, 0)", "transparent"), ring
+    pg.emulate_media(forced_colors="none")
+    # Off in the settings: no mark; the card still plays by a click; saved with the player.
+    pg.click("#b-settings")
+    pg.uncheck("#set-playable")
+    pg.keyboard.press("Escape")
+    assert pg.evaluate(SEEN)["marked"] == {}
+    wait_js(pg, "fetch('/api/settings').then((r) => r.json()).then((s) => s.show_playable === false)")
+    pg.reload()
+    wait_js(pg, "window.firstlast.state && document.body.classList.contains('ready')")
+    assert pg.evaluate(SEEN)["marked"] == {}
+    assert pg.evaluate("document.querySelectorAll('#cards .card.source').length") > 0  # still playable
+    close(pg)
+
+
+def test_the_tour_fits_a_sideways_phone(browser: Any, server: str) -> None:
+    """844 × 390, English: every step's card and buttons in view, ≥ 44 px, axe-clean."""
+    pg = new_page(browser, server, bypass_csp=True, **SIDEWAYS)
+    pg.goto(pg.base_url + "?speed=0&tour=1")
+    steps = follow_tour(pg, "sideways", check_axe=True)
+    assert steps[0] == "first" and steps[-1] == "hint"
+    close(pg)
