@@ -17,7 +17,7 @@ from firstlast.play.deals import daily_deal
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp
 from firstlast.tui.calendar import CalendarScreen
-from firstlast.tui.dialogs import EndDialog
+from firstlast.tui.dialogs import EndDialog, WishDialog
 
 
 def lost_then_won(start: dt.date) -> tuple[dt.date, dt.date]:
@@ -42,6 +42,7 @@ def test_the_calendar_and_the_record_moment_in_the_terminal(tmp_path: Path, monk
     while game.step() is not None:
         total += 1
     play.step(player, g.id, total - 1)
+    play.update_settings(player, {"wish": True})
     monkeypatch.setenv("FIRSTLAST_TODAY", won.isoformat())
     app = FirstLastApp(store, resume=True, chance=False)
 
@@ -76,12 +77,19 @@ def test_the_calendar_and_the_record_moment_in_the_terminal(tmp_path: Path, monk
             await pilot.press("escape")
             await pilot.press("c")
             await pilot.pause()
-            await pilot.press("left")  # a day back, then Enter: that day's deal
+            await pilot.press("left")  # a day back, then Enter: that day's deal, on a wish
             await pilot.press("enter")
+            for _ in range(50):
+                if isinstance(app.screen, WishDialog):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, WishDialog)
+            await pilot.press("a", "n", "enter")
             for _ in range(50):
                 if app.session.game.deal == daily_deal(lost):
                     break
                 await pilot.pause(0.05)
             assert app.session.game.deal == daily_deal(lost) and app.session.stored.dealt == "daily"
+            assert app.session.stored.wish == "an"
 
     asyncio.run(main())

@@ -57,6 +57,7 @@ from .dialogs import (
     StatsScreen,
     UnfinishedDialog,
     VariantDialog,
+    WishDialog,
     WordsDialog,
 )
 from .keys import KeyBar, side_keys, table_bindings, table_keys
@@ -490,9 +491,21 @@ class GameScreen(Screen[None]):
                      day: dt.date | None = None) -> None:
         """A new game on the table (the play layer leaves the one there: abandoned if
         it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``);
-        ``day``: an earlier day's deal of the day (the calendar)."""
+        ``day``: an earlier day's deal of the day (the calendar). On a wish (the
+        setting), the wish is asked for first (``WishDialog``)."""
         self.stop_auto()
-        done = await self._write(lambda: self.session.start(how, deal, variant, day))
+        if self.session.settings().wish:
+
+            async def wished(wish: str | None) -> None:
+                await self._deal(how, deal, variant, day, wish)
+
+            self.app.push_screen(WishDialog(self.lang), wished)
+            return
+        await self._deal(how, deal, variant, day)
+
+    async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
+                    wish: str | None = None) -> None:
+        done = await self._write(lambda: self.session.start(how, deal, variant, day, wish))
         if not done.ok:
             assert done.error is not None
             self.say(error_text(done.error, self.lang), error=True)

@@ -23,6 +23,7 @@ from ..i18n import book_text, describe_variant, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
+from ..play.service import MAX_WISH
 from ..play.settings import parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
@@ -128,6 +129,19 @@ class DealDialog(_AskDialog[int]):
             return parse_deal(value)
         except PlayError as e:
             return Refused(error_text(e, self.lang))
+
+
+class WishDialog(_AskDialog[str]):
+    """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
+    (Enter: "I have made a wish"); Escape deals without one."""
+
+    DEFAULT_CSS = "WishDialog { align: center middle; }" + DIALOG_CSS
+    words, input_id, error_id = "wish", "wish-input", "wish-error"
+
+    def read(self, value: str) -> str | Refused:
+        if len(value) > MAX_WISH:
+            return Refused(error_text(PlayError("wish.long", max=MAX_WISH), self.lang))
+        return value
 
 
 class ImportDialog(_AskDialog[str]):

@@ -129,9 +129,9 @@ class Session:
         return Done(True, result.steps, result.movements, new_game=result.new_game)
 
     def start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
-              day: dt.date | None = None) -> Done:
+              day: dt.date | None = None, wish: str | None = None) -> Done:
         try:
-            self.stored = self.play.start(self.player, how, deal, variant, day=day)
+            self.stored = self.play.start(self.player, how, deal, variant, day=day, wish=wish)
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)

@@ -11,7 +11,7 @@ import {
 import { setupDaily } from "./daily.js";
 import { onPointerDown } from "./drag.js";
 import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
-import { keepFocus, noteFocus } from "./focus.js";
+import { keepFocus, noteFocus, watchInput } from "./focus.js";
 import { openHelp } from "./help.js";
 import { NARROW, getLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
@@ -32,6 +32,7 @@ import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 Object.assign(window, { firstlast: app }); // for the end-to-end tests and the curious
 
 async function main() {
+  watchInput();
   buildBoard({ turn: () => enqueue(turnStock), play: playFrom, press: onPointerDown });
   setupDialogs();
   setupDaily();

@@ -59,6 +59,15 @@ export function buildBoard(on) {
     board.appendChild(slot);
     app.slots[place] = slot;
   }
+  // Row names, for the upright phone's two halves (shown there only: table.css), where
+  // the first row of 5–8 lies right under the reserve of 1–4 (issue 26).
+  for (const [row, half] of [["first", 1], ["reserve", 1], ["first", 2], ["reserve", 2]]) {
+    const name = document.createElement("div");
+    name.className = `row-name row-${row} half${half}`;
+    name.dataset.row = String(row);
+    name.setAttribute("aria-hidden", "true"); // the places say their names to the ear
+    board.appendChild(name);
+  }
   const info = document.createElement("div");
   info.className = "slot-info";
   info.setAttribute("aria-hidden", "true"); // the status bar says the same in words
@@ -298,6 +307,9 @@ export function describePlaces() {
 export function labelSlots() {
   for (const place of PLACES) {
     app.slots[place].dataset.label = place === "stock" ? t("stock") : place === "waste" ? t("waste") : place;
+  }
+  for (const el of board.querySelectorAll(".row-name")) {
+    el.textContent = t(/** @type {HTMLElement} */ (el).dataset.row === "first" ? "row.first" : "row.reserve");
   }
 }
 

@@ -165,6 +165,8 @@ export async function doFinish() {
         document.body.classList.remove("cascading");
       }
     }
+    const sound = cueFor(s, result); // the end's sound as the cascade lands
+    if (sound) cue(sound);
     reconcile(result.state, 0);
     setState(result.state);
     // The end panel says how it ended (view.showEnding); a game still going says its moves.

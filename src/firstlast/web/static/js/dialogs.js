@@ -237,6 +237,31 @@ export async function shareGame() {
   showShareField(url);
 }
 
+/** Copy the share dialog's link with one press (issue 26): the Clipboard API, else the
+ * browser's copy command on the selected field; said either way (the toast is spoken),
+ * and where neither works the link stays selected to copy by hand. */
+async function copyShareLink() {
+  const field = $input("#share-link");
+  let copied = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch { /* no permission: the copy command below */ }
+  }
+  if (!copied) {
+    field.focus();
+    field.select();
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+  }
+  toast(t(copied ? "share_copied_link" : "share_copy_failed"), copied ? "info" : "error");
+  if (!copied) field.select();
+}
+
 /** The share dialog, its link selected to copy by hand. @param {string} url */
 function showShareField(url) {
   const field = $input("#share-link");
@@ -329,6 +354,7 @@ export function setupDialogs() {
   $("#deal-random").addEventListener("click", () => startFromDialog("random"));
   $("#deal-daily").addEventListener("click", () => startFromDialog("daily"));
   $("#deal-winnable").addEventListener("click", () => startFromDialog("winnable"));
+  $("#share-copy").addEventListener("click", () => { copyShareLink(); });
   $("#v-canonical").addEventListener("click", () => {
     $select("#v-redeals").value = "3";
     $input("#v-waste").checked = false;

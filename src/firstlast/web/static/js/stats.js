@@ -3,7 +3,7 @@
 
 import { api, errorText } from "./api.js";
 import { wireBackup } from "./backup.js";
-import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
+import { dateLocale, getLang, t, variantFromToken, variantLabel } from "./i18n.js";
 import { $, $dialog, $input, announce, onFileText, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
@@ -152,7 +152,7 @@ function renderTabs() {
 function fmtDate(iso) {
   if (!iso) return "";
   try {
-    return new Date(iso).toLocaleString(getLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+    return new Date(iso).toLocaleString(dateLocale(), { dateStyle: "short", timeStyle: "short" });
   } catch {
     return iso;
   }
