@@ -157,12 +157,27 @@ def _migrate_3(db: sqlite3.Connection) -> None:
     """)
 
 
+def _migrate_4(db: sqlite3.Connection) -> None:
+    """Schema 4: the player's date on which each game was dealt (a deal of the day
+    counts in the daily streak when it is played on its own date: the play layer's
+    calendar) and the wish made before it (the patience laid out "on a wish"; kept
+    privately, only in the player's backup). Older games take the date of their
+    creation (UTC) and no wish."""
+    _script(db, """
+        ALTER TABLE games ADD COLUMN dealt_on TEXT;  -- YYYY-MM-DD, the player's date when dealt
+        ALTER TABLE games ADD COLUMN wish TEXT;      -- null: none, '': a wish made in silence
+        CREATE INDEX IF NOT EXISTS games_daily ON games (player, dealt);
+    """)
+    db.execute("UPDATE games SET dealt_on=substr(created, 1, 10)")
+
+
 #: Ordered upgrades: entry ``i`` takes schema ``i`` to ``i + 1`` (schema 1 creates the
 #: tables). Append only; never edit a step that has shipped.
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     lambda db: _script(db, _SCHEMA_1),
     _migrate_2,
     _migrate_3,
+    _migrate_4,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -240,14 +255,18 @@ class StoredGame:
     result_score: int | None = None  # the score and passes of that result
     result_passes: int | None = None
     dealt: str | None = None  # how the deal was chosen (play's StartKind); None: imported or older
+    dealt_on: str | None = None  # the player's date when it was dealt (YYYY-MM-DD); None: imported
+    wish: str | None = None  # the wish made before it ("": in silence); None: none. Private
     moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
 
     @classmethod
-    def new(cls, player: str, game: Game, origin: Origin = "played", dealt: str | None = None) -> StoredGame:
+    def new(cls, player: str, game: Game, origin: Origin = "played", dealt: str | None = None,
+            dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
         """``game`` as a new game of ``player``, not stored yet (``Transaction.insert``):
-        a new id, created now, version 0, no result; ``dealt``: how its deal was chosen."""
+        a new id, created now, version 0, no result; ``dealt``: how its deal was chosen,
+        ``dealt_on``: the player's date then, ``wish``: the wish made before it."""
         now = timestamp()
-        return cls(new_id(), player, game, 0, now, now, None, origin, dealt=dealt)
+        return cls(new_id(), player, game, 0, now, now, None, origin, dealt=dealt, dealt_on=dealt_on, wish=wish)
 
 
 @dataclass
@@ -277,10 +296,25 @@ class ResultRow:
     passes: int | None
     abandoned: bool
     when: str  # finished, else abandoned, else updated: orders the rows in time
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    """One game dealt as a deal of the day, for the play layer's calendar: its deal (the
+    date as YYYYMMDD), the player's date when it was dealt, its kept result and whether a
+    move was made."""
+
+    id: str
+    deal: int
+    dealt_on: str | None
+    origin: Origin
+    result: str | None
+    moved: bool
 
 
 _GAME_COLUMNS = ("id, player, deal, variant, moves, redo, version, created, updated, finished,"
-                 " origin, result, abandoned, result_score, result_passes, dealt")
+                 " origin, result, abandoned, result_score, result_passes, dealt, dealt_on, wish")
 _SUMMARY_COLUMNS = ("id, deal, variant, status, score, passes, moves, created, updated, finished,"
                     " origin, result, abandoned")
 
@@ -316,10 +350,12 @@ class GameRow:
     result_passes: int | None
     abandoned: str | None
     dealt: str | None = None
+    dealt_on: str | None = None
+    wish: str | None = None
 
 
 _ROW_COLUMNS = ("id, deal, variant, moves, redo, status, score, passes, version, created, updated, finished, origin,"
-                " result, result_score, result_passes, abandoned, dealt")
+                " result, result_score, result_passes, abandoned, dealt, dealt_on, wish")
 
 
 def _row(r: Sequence[object]) -> GameRow:
@@ -332,7 +368,7 @@ def _row(r: Sequence[object]) -> GameRow:
     return GameRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), int(str(r[6])), int(str(r[7])),
                    int(str(r[8])), str(r[9]), str(r[10]), opt_str(r[11]),
                    "imported" if r[12] == "imported" else "played", opt_str(r[13]), opt_int(r[14]), opt_int(r[15]),
-                   opt_str(r[16]), opt_str(r[17]))
+                   opt_str(r[16]), opt_str(r[17]), opt_str(r[18]), opt_str(r[19]))
 
 
 class Transaction:
@@ -420,12 +456,12 @@ class Transaction:
         pos = game.position
         self.db.execute(
             "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, version, created,"
-            " updated, finished, origin, result, result_score, result_passes, abandoned, dealt) VALUES (?, ?, ?, ?,"
-            " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " updated, finished, origin, result, result_score, result_passes, abandoned, dealt, dealt_on, wish) VALUES"
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (stored.id, stored.player, str(game.deal), game.variant.token, stored.moves_text.of(game),
              _moves_text(game.redo_moves), pos.status, pos.score, pos.passes, stored.version, stored.created,
              stored.updated, stored.finished, stored.origin, stored.result, stored.result_score,
-             stored.result_passes, stored.abandoned, stored.dealt),
+             stored.result_passes, stored.abandoned, stored.dealt, stored.dealt_on, stored.wish),
         )
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
@@ -438,7 +474,7 @@ class Transaction:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
         origin: Origin = "imported" if row[10] == "imported" else "played"
         return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12], row[13],
-                          row[14], row[15])
+                          row[14], row[15], row[16], row[17])
 
     def version(self, game_id: str) -> int | None:
         row = self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
@@ -500,14 +536,22 @@ class Transaction:
         """Every game of ``variant`` (of ``player``, or of all) with what statistics need,
         oldest event first."""
         sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL,"
-               " COALESCE(finished, abandoned, updated) AS at FROM games WHERE variant=?")
+               " COALESCE(finished, abandoned, updated) AS at, id FROM games WHERE variant=?")
         args: list[object] = [variant.token]
         if player is not None:
             sql += " AND player=?"
             args.append(player)
         rows = self.db.execute(sql + " ORDER BY at, rowid", args).fetchall()
-        return [ResultRow("imported" if r[0] == "imported" else "played", r[1], r[2], r[3], bool(r[4]), r[5])
+        return [ResultRow("imported" if r[0] == "imported" else "played", r[1], r[2], r[3], bool(r[4]), r[5], r[6])
                 for r in rows]
+
+    def daily_rows(self, player: str) -> list[DailyRow]:
+        """Every game of ``player`` dealt as a deal of the day, in the order stored."""
+        rows = self.db.execute("SELECT id, deal, dealt_on, origin, result, moves != '' FROM games"
+                               " WHERE player=? AND dealt='daily' ORDER BY rowid", (player,)).fetchall()
+        return [DailyRow(str(r[0]), int(str(r[1])), None if r[2] is None else str(r[2]),
+                         "imported" if r[3] == "imported" else "played", None if r[4] is None else str(r[4]),
+                         bool(r[5])) for r in rows]
 
     def variants_played(self, player: str | None = None) -> list[Variant]:
         sql = "SELECT DISTINCT variant FROM games"
@@ -532,21 +576,21 @@ class Transaction:
         """Store ``row`` as a new game of ``player``, every column as given."""
         self.db.execute(
             f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?)",
+            " ?, ?, ?)",
             (player, row.id, row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes,
              row.version, row.created, row.updated, row.finished, row.origin, row.result, row.result_score,
-             row.result_passes, row.abandoned, row.dealt))
+             row.result_passes, row.abandoned, row.dealt, row.dealt_on, row.wish))
 
     def replace_row(self, player: str, row: GameRow) -> None:
         """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
         ``UnknownGame`` if ``player`` has no such game."""
         cur = self.db.execute(
             "UPDATE games SET deal=?, variant=?, moves=?, redo=?, status=?, score=?, passes=?, version=?, created=?,"
-            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?, dealt=?"
-            " WHERE id=? AND player=?",
+            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?, dealt=?,"
+            " dealt_on=?, wish=? WHERE id=? AND player=?",
             (row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes, row.version, row.created,
              row.updated, row.finished, row.origin, row.result, row.result_score, row.result_passes, row.abandoned,
-             row.dealt, row.id, player))
+             row.dealt, row.dealt_on, row.wish, row.id, player))
         if cur.rowcount != 1:
             raise UnknownGame(f"no such game: {row.id}")
 

@@ -30,6 +30,9 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from same_commands import SITE_BUILD
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 WHEELHOUSE = Path(platformdirs.user_cache_dir("firstlast")) / "test-wheelhouse"
 #: Tracked files that are the repository's own business, not the sdist's.
@@ -205,9 +208,11 @@ def test_the_terminal_game_from_the_wheel(installed: Installed) -> None:
 
 
 def test_the_static_site_from_the_wheel(installed: Installed) -> None:
-    """The README's `firstlast site build site/`, Pyodide and the wheels from the user
-    cache (tests/site fills the same one)."""
-    done = installed.run("site", "build", "site/", timeout=900)
+    """The README's `firstlast site build site/` (the Pages workflow's too), Pyodide and
+    the wheels from the user cache (tests/site fills the same one)."""
+    program, *args = SITE_BUILD.split()
+    assert program == "firstlast"
+    done = installed.run(*args, timeout=900)
     site = installed.home / "site"
     assert "written to site" in done.stdout, done.stdout
     build = json.loads((site / "build.json").read_text())

@@ -46,7 +46,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Final
 
 from .. import __version__
@@ -81,9 +81,12 @@ TOP_OPTIONAL: Final = ("app", "exported", "settings", "table", "left_out")
 #: A game's fields, in the order they are written: required, then optional.
 GAME_REQUIRED: Final = ("id", "deal", "variant", "moves", "created", "updated")
 GAME_OPTIONAL: Final = ("redo", "status", "score", "passes", "result", "result_score", "result_passes", "origin",
-                        "finished", "abandoned", "version", "dealt")
+                        "finished", "abandoned", "version", "dealt", "dealt_on", "wish")
 GAME_FIELDS: Final = (*GAME_REQUIRED[:4], "redo", "status", "score", "passes", "result", "result_score",
-                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version", "dealt")
+                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version", "dealt",
+                      "dealt_on", "wish")
+#: The longest wish a backup may hold (``PlayService`` keeps at most 200 characters).
+MAX_WISH_CHARS: Final = 200
 
 
 
@@ -142,7 +145,7 @@ def game_json(row: GameRow) -> dict[str, object]:
         "status": row.status, "score": row.score, "passes": row.passes, "result": row.result,
         "result_score": row.result_score, "result_passes": row.result_passes, "origin": row.origin,
         "created": row.created, "updated": row.updated, "finished": row.finished, "abandoned": row.abandoned,
-        "version": row.version, "dealt": row.dealt,
+        "version": row.version, "dealt": row.dealt, "dealt_on": row.dealt_on, "wish": row.wish,
     }
 
 
@@ -335,6 +338,15 @@ def _read_game(n: int, value: object) -> _Read:
     dealt = g.get("dealt")
     if dealt is not None and dealt not in START_KINDS:
         raise _fault(f"{where}.dealt", f"must be one of {', '.join(START_KINDS)} or null")
+    dealt_on = g.get("dealt_on")
+    if dealt_on is not None:
+        try:
+            dealt_on = date.fromisoformat(_text(dealt_on, f"{where}.dealt_on", 10)).isoformat()
+        except ValueError:
+            raise _fault(f"{where}.dealt_on", "must be a date, YYYY-MM-DD, or null") from None
+    wish = g.get("wish")
+    if wish is not None:
+        wish = _text(wish, f"{where}.wish", MAX_WISH_CHARS)
     passes_max = 10**9 if variant.redeals is None else variant.redeals + 1
     row = GameRow(
         id=gid, deal=str(deal), variant=variant.token, moves=" ".join(moves), redo=" ".join(redo), status="playing",
@@ -345,7 +357,7 @@ def _read_game(n: int, value: object) -> _Read:
         result_score=_opt_int(g.get("result_score"), f"{where}.result_score", 0, 104),
         result_passes=_opt_int(g.get("result_passes"), f"{where}.result_passes", 1, passes_max),
         abandoned=_opt_time(g.get("abandoned"), f"{where}.abandoned"),
-        dealt=None if dealt is None else str(dealt),
+        dealt=None if dealt is None else str(dealt), dealt_on=dealt_on, wish=wish,
     )
     return _Read(n, where, deal, variant, moves, redo, g, row)
 
@@ -466,7 +478,8 @@ def merged(here: GameRow, there: GameRow) -> GameRow:
     results = [r for r in (here, there) if r.result is not None]
     first = min(results, key=lambda r: (r.finished or "", r is there)) if results else None
     out = replace(newer, id=here.id, origin=here.origin, created=here.created, version=here.version,
-                  dealt=here.dealt)
+                  dealt=here.dealt, dealt_on=here.dealt_on if here.dealt_on is not None else there.dealt_on,
+                  wish=here.wish if here.wish is not None else there.wish)
     if first is not None:
         out = replace(out, result=first.result, result_score=first.result_score, result_passes=first.result_passes,
                       finished=first.finished)

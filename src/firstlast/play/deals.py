@@ -85,12 +85,41 @@ def next_deal(deal: int) -> int:
     return 0 if deal >= MAX_DEAL else deal + 1
 
 
+#: ``FIRSTLAST_TODAY=YYYY-MM-DD`` sets the date the play layer takes for today (tests,
+#: demonstrations of the calendar); otherwise the machine's local date.
+TODAY_ENV: Final = "FIRSTLAST_TODAY"
+
+
+def today() -> dt.date:
+    """Today as the play layer sees it: the local calendar date, or ``FIRSTLAST_TODAY``
+    when set (a date the tests fake). The one place a date is read from the clock: the
+    faces ask the play layer (``PlayService.today``), never the clock."""
+    fake = os.environ.get(TODAY_ENV, "").strip()
+    if fake:
+        try:
+            return dt.date.fromisoformat(fake)
+        except ValueError:
+            pass
+    return dt.date.today()
+
+
 def daily_deal(date: dt.date | None = None) -> int:
     """The deal of the day: the date written as the number YYYYMMDD (30 November 2026
     is deal 20261130), so everyone gets the same deal on the same calendar date and can
-    type it back. ``date`` defaults to today's local date."""
-    d = date or dt.date.today()
+    type it back. ``date`` defaults to today (``today()``)."""
+    d = date or today()
     return d.year * 10_000 + d.month * 100 + d.day
+
+
+def daily_date(deal: int) -> dt.date | None:
+    """The date whose deal of the day ``deal`` is (``daily_deal``'s inverse), or ``None``
+    when the number is not a date written as YYYYMMDD."""
+    if not 10_000_101 <= deal <= 99_991_231:
+        return None
+    try:
+        return dt.date(deal // 10_000, deal // 100 % 100, deal % 100)
+    except ValueError:
+        return None
 
 
 def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:

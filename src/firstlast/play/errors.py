@@ -50,6 +50,9 @@ CODES: Final[dict[str, Kind]] = {
     "backup.too_many": "invalid",
     "backup.too_long": "invalid",
     "backup.game": "invalid",
+    "daily.date": "invalid",
+    "daily.month": "invalid",
+    "wish.long": "invalid",
     "settings.unknown": "invalid",
     "settings.value": "invalid",
     # The variant's rules refusing the request (no deal drawn came out), not a failure: 409.

@@ -16,6 +16,7 @@ service keeps it as its cached copy, which the next action on that game updates.
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -29,12 +30,12 @@ from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
 from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
-from . import backup, deals
+from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
 from .errors import PlayError
 from .settings import Settings
-from .stats import Stats, compute, keep_result
+from .stats import RecordNews, Stats, compute, keep_result, news
 from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
 
 T = TypeVar("T")
@@ -48,6 +49,8 @@ SAVE_ATTEMPTS: Final = 3
 #: holds a caller's thread while its chunks take turns in the helper process); one
 #: player has at most one. More are refused ``winnable.busy`` at once.
 MAX_SEARCHES: Final = 4
+#: The longest wish kept with a game (characters); "on a wish" (docs/play.md).
+MAX_WISH: Final = 200
 
 
 @dataclass
@@ -61,6 +64,8 @@ class ActionResult:
     steps: tuple[Step, ...]
     movements: tuple[Movement, ...]
     new_game: bool = False
+    #: The personal records the game set, when this action ended it (``stats.news``).
+    records: tuple[RecordNews, ...] = ()
 
     @property
     def move(self) -> Move | None:
@@ -77,8 +82,11 @@ class PlayerSettings:
 class PlayService:
     """Sessions, actions, statistics and settings over one ``GameStore``."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, today: Callable[[], dt.date] | None = None) -> None:
         self.store = store
+        # Today's date as the play layer sees it (the deal of the day, the calendar, the
+        # date a game was dealt on): injectable, so that tests fake the days.
+        self._today = today or deals.today
         # Games as last committed by this service, so that a move needs no replay. Used
         # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
@@ -143,6 +151,11 @@ class PlayService:
     def _player_or_new(tx: Transaction, player: str | None) -> str:
         return player if player is not None and tx.has_player(player) else tx.new_player()
 
+    def today(self) -> dt.date:
+        """Today's date for the deal of the day and the calendar (faces ask this, never
+        the clock)."""
+        return self._today()
+
     # ------------------------------------------------------------ players
     def known_player(self, player: str | None) -> str | None:
         """``player`` if the store knows it, else ``None``."""
@@ -189,14 +202,29 @@ class PlayService:
             return self._table(tx, player)
 
     def start(self, player: str | None, how: StartKind = "random", deal: object = None,
-              variant: Variant | None = None) -> StoredGame:
+              variant: Variant | None = None, *, day: dt.date | None = None, wish: str | None = None,
+              make_default: bool = False) -> StoredGame:
         """Put a new game on ``player``'s table (a new player when ``None`` or unknown;
         ``.player`` of the answer tells which). ``how`` picks the deal (``StartKind``);
-        ``variant`` defaults to the player's setting (for ``again``, the table's). The
-        game it replaces is left (see ``_leave``)."""
+        ``variant`` defaults to the player's setting (for ``again``, the table's). A
+        variant given is this game's alone: it becomes the player's setting for new games
+        only with ``make_default`` (issue 26: one r0n deal asked for made every later deal
+        r0n), in the same write as the game. The game it replaces is left (see
+        ``_leave``). ``day``: for ``daily``, the date whose
+        deal to play (today by default; an earlier day from the calendar, never a day to
+        come: ``daily.date``). ``wish``: the wish made before the deal ("" in silence;
+        kept privately with the game, at most ``MAX_WISH`` characters)."""
         if how not in START_KINDS:
             raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
+        today = self.today()
+        if day is not None and how != "daily":
+            raise PlayError("settings.value", key="date", reason="only a deal of the day has a date")
+        if wish is not None and (not isinstance(wish, str) or len(wish) > MAX_WISH):
+            raise PlayError("wish.long", max=MAX_WISH)
+        wish = None if wish is None else " ".join(wish.split())
         number = deals.parse_deal(deal) if how == "number" else None
+        if how == "daily":
+            number = deals.daily_deal(daily.check_day(day or today, today))
         if how == "winnable":
             # Searched before the write job, never inside it (a search takes seconds, and
             # the writer commits every player's moves), under the variant it will be played
@@ -215,7 +243,8 @@ class PlayService:
             elif how == "random":
                 n = deals.random_deal()
             elif how == "daily":
-                n = deals.daily_deal()
+                assert number is not None
+                n = number
             else:
                 if table is None:
                     raise PlayError("next.none" if how == "next" else "again.none")
@@ -226,12 +255,19 @@ class PlayService:
                     # The same deal under the same rules: chosen as that game's was (a
                     # deal that comes out still comes out).
                     dealt = table.dealt
-            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt)
+            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt, today.isoformat(), wish)
             self._cache.put(stored)
+            if make_default and variant is not None:
+                settings = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
+                tx.save_settings(pid, settings.to_json())
+                defaults.append(settings)
             return stored
 
+        defaults: list[Settings] = []
         stored = self._write(job)
         self._known.add(stored.player)
+        for settings in defaults[-1:]:
+            self._note_settings(stored.player, settings)
         return stored
 
     def _winnable(self, player: str | None, variant: Variant) -> int:
@@ -369,8 +405,9 @@ class PlayService:
             return None
 
     def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
-                      table: StoredGame | None, dealt: StartKind | None = None) -> StoredGame:
-        stored = _insert(tx, player, game, origin, dealt)
+                      table: StoredGame | None, dealt: StartKind | None = None, dealt_on: str | None = None,
+                      wish: str | None = None) -> StoredGame:
+        stored = _insert(tx, player, game, origin, dealt, dealt_on, wish)
         self._leave(tx, table)
         tx.set_current(player, stored.id)
         return stored
@@ -447,6 +484,7 @@ class PlayService:
                 if version is not None and stored.version != version:
                     self._cache.put(stored)
                     raise PlayError("game.changed", version=stored.version)
+                ended_before = stored.result is not None
                 try:
                     result = self._apply(tx, stored, command)
                 except PlayError:
@@ -467,6 +505,10 @@ class PlayService:
                     tx.mark_abandoned(result.stored.id, False)
                     result.stored.abandoned = None
                     result.stored.version += 1
+                if not ended_before and result.stored is stored and stored.result is not None:
+                    # This action ended the game: the records it set, said at its end.
+                    variant = stored.game.variant
+                    result.records = news(variant, tx.result_rows(variant, player), stored.id)
                 self._cache.put(result.stored)
                 return result
             raise PlayError("game.busy")
@@ -496,7 +538,8 @@ class PlayService:
         is never erased. An unfinished game is rewound; its moves can be redone."""
         if stored.result is not None:
             # A new attempt at the same deal and rules, chosen as before.
-            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt)
+            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt,
+                            dealt_on=self.today().isoformat())
             return ActionResult(fresh, (), (), new_game=True)
         game = stored.game
         undone: list[Step] = []
@@ -580,6 +623,27 @@ class PlayService:
         out.sort(key=lambda s: (s.variant != Variant(), s.variant.token))
         return out
 
+    def records(self, player: str | None, game_id: str) -> tuple[RecordNews, ...]:
+        """The personal records ``player``'s game set when it ended (none while it is
+        under way): the same answer as the action that ended it, at any later time."""
+        stored = self.game(player, game_id)
+        if stored.result is None:
+            return ()
+        with self._read() as tx:
+            return news(stored.game.variant, tx.result_rows(stored.game.variant, stored.player), stored.id)
+
+    # ------------------------------------------------------------ the deal of the day
+    def calendar(self, player: str | None, month: str | None = None) -> daily.Calendar:
+        """A month of deals of the day (``YYYY-MM``; today's month by default): which were
+        played and won, today, and the daily streaks (``play/daily.py``)."""
+        today = self.today()
+        year, mon = (None, None) if month is None else daily.parse_month(month)
+        rows = []
+        if player is not None:
+            with self._read() as tx:
+                rows = tx.daily_rows(player)
+        return daily.calendar(daily.facts(rows), today, year, mon)
+
     # ------------------------------------------------------------ settings
     def settings(self, player: str | None) -> Settings:
         if player is None:
@@ -636,10 +700,11 @@ class PlayService:
 
 # ---------------------------------------------------------------------------- the actions
 def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played",
-            dealt: str | None = None) -> StoredGame:
+            dealt: str | None = None, dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
     """Store ``game`` as a new game of ``player`` (with its result, if it has reached one);
-    ``dealt``: how its deal was chosen."""
-    stored = StoredGame.new(player, game, origin, dealt)
+    ``dealt``: how its deal was chosen, ``dealt_on``: the player's date then, ``wish``:
+    the wish made before it."""
+    stored = StoredGame.new(player, game, origin, dealt, dealt_on, wish)
     keep_result(stored)
     tx.insert(stored)
     return stored

@@ -12,8 +12,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..engine import Variant
 from ..store import ResultRow, StoredGame, timestamp
@@ -43,6 +44,8 @@ class Stats:
     best_streak: int = 0
     scores: list[int] = field(default_factory=list)  # one per finished game, oldest first
     passes_total: int = 0
+    fewest_passes: int | None = None  # record: the fewest passes a won game came out in
+    best_lost_score: int | None = None  # record: the best score of a lost game
 
     @property
     def lost(self) -> int:
@@ -69,6 +72,7 @@ class Stats:
             "won": self.won, "lost": self.lost, "abandoned": self.abandoned, "win_rate": self.win_rate,
             "current_streak": self.current_streak, "best_streak": self.best_streak,
             "average_passes": self.average_passes, "score_histogram": self.score_histogram(),
+            "fewest_passes": self.fewest_passes, "best_lost_score": self.best_lost_score,
         }
 
 
@@ -87,10 +91,57 @@ def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
                 st.won += 1
                 streak += 1
                 st.best_streak = max(st.best_streak, streak)
+                if row.passes is not None:
+                    st.fewest_passes = row.passes if st.fewest_passes is None else min(st.fewest_passes, row.passes)
             else:
                 streak = 0
+                if row.score is not None:
+                    st.best_lost_score = (row.score if st.best_lost_score is None
+                                          else max(st.best_lost_score, row.score))
         elif row.abandoned:
             st.abandoned += 1
             streak = 0
     st.current_streak = streak
     return st
+
+
+#: The personal records a game's end can set (docs/play.md, "Records"): the first game
+#: won under a variant, the longest run of wins, the fewest passes to come out, the best
+#: score of a lost game.
+RecordKind = Literal["first_win", "streak", "passes", "lost_score"]
+
+
+@dataclass(frozen=True)
+class RecordNews:
+    """A record a game set when it ended: its kind, the new value, and the one it beat
+    (``None``: there was none)."""
+
+    kind: RecordKind
+    value: int
+    previous: int | None
+
+
+def news(variant: Variant, rows: Sequence[ResultRow], game_id: str) -> tuple[RecordNews, ...]:
+    """The records the game ``game_id`` set when it ended, among ``rows`` (the player's
+    games of ``variant``, oldest event first, as ``compute`` takes them): what its result
+    changed in the records of the games that ended before it. The same whenever it is
+    asked (a result is kept forever); none for a game without a result or not counted.
+    A run of wins is a record from two games on; the first loss sets no score record
+    (there is nothing to beat)."""
+    at = next((i for i, r in enumerate(rows) if r.id == game_id), None)
+    if at is None or rows[at].origin != "played" or rows[at].result is None:
+        return ()
+    before, after = compute(variant, rows[:at]), compute(variant, rows[:at + 1])
+    out: list[RecordNews] = []
+    if rows[at].result == "won":
+        if before.won == 0:
+            out.append(RecordNews("first_win", 1, None))
+        elif after.fewest_passes is not None and before.fewest_passes is not None \
+                and after.fewest_passes < before.fewest_passes:
+            out.append(RecordNews("passes", after.fewest_passes, before.fewest_passes))
+        if after.best_streak > before.best_streak and after.best_streak >= 2:
+            out.append(RecordNews("streak", after.best_streak, before.best_streak or None))
+    elif before.best_lost_score is not None and after.best_lost_score is not None \
+            and after.best_lost_score > before.best_lost_score:
+        out.append(RecordNews("lost_score", after.best_lost_score, before.best_lost_score))
+    return tuple(out)

@@ -51,6 +51,8 @@ DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large num
 VariantToken = Annotated[str, Meta(pattern=f"^{token_pattern(digits_upto(MAX_REDEALS))}$",
                                    description=f"e.g. r3, ru, r0w, r3wn; redeals 0…{MAX_REDEALS}")]
 Version = Annotated[int, Meta(ge=0, le=2**53 - 1, description="the State's version the page acted on")]
+#: A calendar date, YYYY-MM-DD (the deal of the day: play.daily).
+IsoDate = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD")]
 Redeals = Annotated[int, Meta(ge=0, le=MAX_REDEALS)]
 if TYPE_CHECKING:
     MoveText = str
@@ -87,11 +89,20 @@ class VariantSpec(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class NewGame(Body):
     """A new game on the table. ``how`` defaults to ``number`` when a deal is given,
-    else ``random``; ``variant`` to the player's setting (for ``again``, the table's)."""
+    else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+    variant given is this game's only, unless ``make_default``."""
 
     how: StartKind | None = None
     deal: DealNumber | DealText | None = None
     variant: VariantSpec | VariantToken | None = None
+    date: Annotated[IsoDate, Meta(description=(
+        "with how=daily: the date whose deal of the day to play (an earlier day of the calendar); today by "
+        "default, never a day to come"))] | None = None
+    wish: Annotated[str, Meta(max_length=200, description=(
+        "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
+        "in the player's backup only"))] | None = None
+    make_default: Annotated[bool, Meta(description=(
+        "the variant given becomes the player's setting for new games too; else it is this game's alone"))] = False
 
 
 #: What a body's fields must be together, beyond each field (JSON Schema, merged into
@@ -108,6 +119,11 @@ RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
          "required": ["how"]},
     ]},
 }
+
+
+class CalendarQuery(msgspec.Struct, kw_only=True):
+    month: Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}$", description=(
+        "YYYY-MM; today's month by default"))] | None = None
 
 
 class MoveRequest(Body):
@@ -152,6 +168,10 @@ class SettingsChange(Body):
     layout: Layout | UnsetType | None = UNSET
     sound: bool | UnsetType | None = UNSET
     volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] | UnsetType | None = UNSET
+    wish: bool | UnsetType | None = UNSET
+    show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] | UnsetType | None = (
+        UNSET)
+    tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -268,8 +288,28 @@ class GameState(Answer):
         "how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game"))]
     result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
     abandoned: bool
+    wish: Annotated[bool, Meta(description=(
+        "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
+    comes_out: Annotated[bool, Meta(description=(
+        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
+        "the page says so instead of asking for the chance"))] = False
+
+
+class RecordNews(Answer):
+    """A personal record the game set when it ended (play.stats.news)."""
+
+    kind: Annotated[Literal["first_win", "streak", "passes", "lost_score"], Meta(description=(
+        "first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest "
+        "passes to come out; lost_score: the best score of a lost game"))]
+    value: int
+    previous: Annotated[int | None, Meta(description="the record it beat; null: none")]
+    text: Annotated[str, Meta(description="the record in words, in the player's language")]
+
+
+class RecordList(Answer):
+    records: Annotated[list[RecordNews], Meta(description="the records the game set when it ended")]
 
 
 class ActionResult(Answer):
@@ -283,6 +323,8 @@ class ActionResult(Answer):
     new_game: bool
     announcement: Annotated[str, Meta(description=(
         "the movements in words for a screen reader, in the player's language (i18n.announce)"))]
+    records: Annotated[list[RecordNews], Meta(description=(
+        "the personal records the game set, when this action ended it (the end panel says them)"))] = []
 
 
 class StepFacts(Answer):
@@ -369,10 +411,47 @@ class Stats(Answer):
     best_streak: int
     average_passes: float
     score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
+    fewest_passes: Annotated[int | None, Meta(description="record: the fewest passes a won game took; null: none won")]
+    best_lost_score: Annotated[int | None, Meta(description="record: the best score of a lost game; null: none")]
 
 
 class StatsList(Answer):
     variants: Annotated[list[Stats], Meta(description="the canonical variant first")]
+
+
+class CalendarDay(Answer):
+    """One date's deal of the day (play.daily)."""
+
+    date: IsoDate
+    deal: DealText
+    state: Annotated[Literal["none", "played", "won"], Meta(description=(
+        "played: a move was made in a game of its deal; won: one came out"))]
+    on_day: Annotated[bool, Meta(description="played (or won) on its own date: it counts in the streaks")]
+    today: bool
+    future: Annotated[bool, Meta(description="a day to come: not playable yet")]
+
+
+class DailyStreaks(Answer):
+    """Days in a row whose deal of the day was played, or won, on its own date (today not
+    yet played does not break them), now and at best; and the days played and won."""
+
+    played: int
+    won: int
+    best_played: int
+    best_won: int
+    days_played: int
+    days_won: int
+
+
+class Calendar(Answer):
+    """A month of deals of the day (docs/play.md, "The deal of the day")."""
+
+    today: IsoDate
+    month: Annotated[str, Meta(description="YYYY-MM")]
+    days: Annotated[list[CalendarDay], Meta(description="the 1st first")]
+    streaks: DailyStreaks
+    previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
+    next: Annotated[str | None, Meta(description="the month after, up to today's")]
 
 
 class Settings(Answer):
@@ -388,6 +467,9 @@ class Settings(Answer):
     layout: Layout
     sound: bool
     volume: Annotated[int, Meta(ge=0, le=100)]
+    wish: Annotated[bool, Meta(description="on a wish: ask for a wish before each new deal")]
+    show_playable: bool
+    tour_seen: bool
 
 
 class ChancePool(Answer):
@@ -402,6 +484,9 @@ class ChancePool(Answer):
     wins: Annotated[int, Meta(ge=0)]
     rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
     text: Annotated[str, Meta(description="the pooled figure in the player's language (i18n.chance_text)")]
+    short: Annotated[str, Meta(description=(
+        "the pooled figure in a few characters, the meter's (i18n.chance_short_text: \"25 %\", \"20–25 %\", "
+        "\"< 1 %\"); text, with its interval, is the meter's help"))]
 
 
 class Chance(Answer):
@@ -571,6 +656,10 @@ class BackupGame(Answer):
     abandoned: Annotated[str | None, Meta(description="when it was left unfinished for another game")]
     version: Annotated[int, Meta(ge=0)]
     dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
+    dealt_on: Annotated[IsoDate | None, Meta(description=(
+        "the player's date when it was dealt (a deal of the day played on its date counts in the streak)"))] = None
+    wish: Annotated[Annotated[str, Meta(max_length=200)] | None, Meta(description=(
+        "the wish made before the deal (\"\": in silence; null: none): private, in the backup only"))] = None
 
 
 class LeftOut(Answer):

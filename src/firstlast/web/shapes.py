@@ -18,14 +18,16 @@ from ..engine import Card, Move, Position, Variant, rank_char
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
-from ..i18n import announce, t
+from ..i18n import announce, record_text, t
 from ..i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
 from ..play import ActionResult as PlayResult
 from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
 from ..play import StoredGame
+from ..play.daily import Calendar as PlayCalendar
 from ..play.service import refusal
+from ..play.stats import RecordNews
 from ..play.view import TableView, table_view
 from . import models as m
 from .errors import play_error
@@ -105,8 +107,9 @@ def game_state(v: TableView, stored: StoredGame, lang: m.Lang) -> m.GameState:
         created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
         origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
         dealt=v.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
-        abandoned=stored.abandoned is not None,
+        abandoned=stored.abandoned is not None, wish=stored.wish is not None,
         leaving=v.leaving,  # type: ignore[arg-type]  # the play layer's policy: the page asks "leave it?" from this
+        comes_out=v.comes_out,
     )
 
 
@@ -130,7 +133,27 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
     move = r.move
     return m.ActionResult(state=state(r.stored, lang), move=None if move is None else str(move),
                           movements=[movement(mv) for mv in r.movements], steps=[str(s.move) for s in r.steps],
-                          new_game=r.new_game, announcement=announcement(r, lang, undo=undo))
+                          new_game=r.new_game, announcement=announcement(r, lang, undo=undo),
+                          records=records(r.records, lang))
+
+
+def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
+    """The records a game set, with their words in ``lang``."""
+    return [m.RecordNews(kind=n.kind, value=n.value, previous=n.previous,
+                         text=record_text(n.kind, n.value, n.previous, lang)) for n in news]
+
+
+def calendar(c: PlayCalendar) -> m.Calendar:
+    """A month of deals of the day (``play.daily``)."""
+    s = c.streaks
+    return m.Calendar(
+        today=c.today.isoformat(), month=f"{c.year:04d}-{c.month:02d}",
+        days=[m.CalendarDay(date=d.date.isoformat(), deal=str(d.deal), state=d.state, on_day=d.on_day, today=d.today,
+                            future=d.future) for d in c.days],
+        streaks=m.DailyStreaks(played=s.played, won=s.won, best_played=s.best_played, best_won=s.best_won,
+                               days_played=s.days_played, days_won=s.days_won),
+        previous=None if c.previous is None else f"{c.previous[0]:04d}-{c.previous[1]:02d}",
+        next=None if c.next is None else f"{c.next[0]:04d}-{c.next[1]:02d}")
 
 
 def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
@@ -177,7 +200,8 @@ def stats(s: PlayStats) -> m.Stats:
     return m.Stats(variant=s.variant.token, description=s.variant.describe(), played=s.played, won=s.won,
                    lost=s.lost, abandoned=s.abandoned, win_rate=s.win_rate, current_streak=s.current_streak,
                    best_streak=s.best_streak, average_passes=s.average_passes,
-                   score_histogram=s.score_histogram())
+                   score_histogram=s.score_histogram(), fewest_passes=s.fewest_passes,
+                   best_lost_score=s.best_lost_score)
 
 
 def settings(s: PlaySettings) -> m.Settings:

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from .. import models as m
 from .. import shapes
 from ..context import Endpoint, WebGame, json_response
+from ..inputs import query
 
 
 async def stats(web: WebGame, request: Request) -> Response:
@@ -17,7 +18,15 @@ async def stats(web: WebGame, request: Request) -> Response:
     return json_response(m.StatsList(variants=[shapes.stats(s) for s in rows]))
 
 
+async def calendar(web: WebGame, request: Request) -> Response:
+    q = query(request, m.CalendarQuery)
+    found = await web.run(web.play.calendar, await web.player(request), q.month)
+    return json_response(shapes.calendar(found))
+
+
 ENDPOINTS: Final = (
     Endpoint("GET", "/api/stats", stats, "the player's statistics, one entry per variant played",
              answers={200: m.StatsList}),
+    Endpoint("GET", "/api/calendar", calendar, "a month of deals of the day: played and won days, today, the daily"
+             " streaks (docs/play.md)", query=m.CalendarQuery, answers={200: m.Calendar}, errors=(422,)),
 )

@@ -19,7 +19,8 @@ export interface PageQuery {
 
 /**
  * A new game on the table. ``how`` defaults to ``number`` when a deal is given,
- * else ``random``; ``variant`` to the player's setting (for ``again``, the table's).
+ * else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+ * variant given is this game's only, unless ``make_default``.
  */
 export interface NewGame {
   how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
@@ -27,6 +28,12 @@ export interface NewGame {
   deal?: number | string | null;
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
+  /** with how=daily: the date whose deal of the day to play (an earlier day of the calendar); today by default, never a day to come; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  date?: string | null;
+  /** the wish made before the deal (the setting wish; "" in silence): kept privately with the game, in the player's backup only */
+  wish?: string | null;
+  /** the variant given becomes the player's setting for new games too; else it is this game's alone */
+  make_default?: boolean;
 }
 
 /**
@@ -97,8 +104,12 @@ export interface GameState {
   /** the first end reached, kept after undo */
   result: "lost" | "won" | null;
   abandoned: boolean;
+  /** a wish was made before the deal (its words stay in the store and the backup: never sent) */
+  wish: boolean;
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  comes_out?: boolean;
 }
 
 /** VariantInfo */
@@ -171,6 +182,23 @@ export interface GameSummary {
   abandoned: boolean;
 }
 
+/** RecordList */
+export interface RecordList {
+  /** the records the game set when it ended */
+  records: RecordNews[];
+}
+
+/** A personal record the game set when it ended (play.stats.news). */
+export interface RecordNews {
+  /** first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest passes to come out; lost_score: the best score of a lost game */
+  kind: "first_win" | "lost_score" | "passes" | "streak";
+  value: number;
+  /** the record it beat; null: none */
+  previous: number | null;
+  /** the record in words, in the player's language */
+  text: string;
+}
+
 /** No fields: the game goes on the table. */
 export interface OpenRequest {
 }
@@ -194,6 +222,8 @@ export interface ActionResult {
   new_game: boolean;
   /** the movements in words for a screen reader, in the player's language (i18n.announce) */
   announcement: string;
+  /** the personal records the game set, when this action ended it (the end panel says them) */
+  records?: RecordNews[];
 }
 
 /** One card moving, in the order it happened. */
@@ -336,6 +366,8 @@ export interface ChancePool {
   rounds: number;
   /** the pooled figure in the player's language (i18n.chance_text) */
   text: string;
+  /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
+  short: string;
 }
 
 /**
@@ -489,6 +521,59 @@ export interface Stats {
   average_passes: number;
   /** games by score 0…104; 105 items */
   score_histogram: number[];
+  /** record: the fewest passes a won game took; null: none won */
+  fewest_passes: number | null;
+  /** record: the best score of a lost game; null: none */
+  best_lost_score: number | null;
+}
+
+/** CalendarQuery */
+export interface CalendarQuery {
+  /** YYYY-MM; today's month by default; pattern `^[0-9]{4}-[0-9]{2}$` */
+  month?: string | null;
+}
+
+/** A month of deals of the day (docs/play.md, "The deal of the day"). */
+export interface Calendar {
+  /** YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  today: string;
+  /** YYYY-MM */
+  month: string;
+  /** the 1st first */
+  days: CalendarDay[];
+  streaks: DailyStreaks;
+  /** the month before (YYYY-MM), if the calendar has it */
+  previous: string | null;
+  /** the month after, up to today's */
+  next: string | null;
+}
+
+/** One date's deal of the day (play.daily). */
+export interface CalendarDay {
+  /** YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  date: string;
+  /** ASCII digits, 0…2^64−1 */
+  deal: string;
+  /** played: a move was made in a game of its deal; won: one came out */
+  state: "none" | "played" | "won";
+  /** played (or won) on its own date: it counts in the streaks */
+  on_day: boolean;
+  today: boolean;
+  /** a day to come: not playable yet */
+  future: boolean;
+}
+
+/**
+ * Days in a row whose deal of the day was played, or won, on its own date (today not
+ * yet played does not break them), now and at best; and the days played and won.
+ */
+export interface DailyStreaks {
+  played: number;
+  won: number;
+  best_played: number;
+  best_won: number;
+  days_played: number;
+  days_won: number;
 }
 
 /** Settings */
@@ -508,6 +593,10 @@ export interface Settings {
   sound: boolean;
   /** 0…100 */
   volume: number;
+  /** on a wish: ask for a wish before each new deal */
+  wish: boolean;
+  show_playable: boolean;
+  tour_seen: boolean;
 }
 
 /** The keys to change; ``null`` restores a key's default. */
@@ -527,6 +616,11 @@ export interface SettingsChange {
   sound?: boolean | null;
   /** card sounds' volume, per cent; 0…100 */
   volume?: number | null;
+  wish?: boolean | null;
+  /** mark the cards that can be played now */
+  show_playable?: boolean | null;
+  /** the first-visit tour has been shown */
+  tour_seen?: boolean | null;
 }
 
 /** A player's backup file: every game and the settings (docs/backup.md). */
@@ -582,6 +676,10 @@ export interface BackupGame {
   version: number;
   /** how the deal was chosen; null: imported or older */
   dealt?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
+  /** the player's date when it was dealt (a deal of the day played on its date counts in the streak); YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  dealt_on?: string | null;
+  /** the wish made before the deal ("": in silence; null: none): private, in the backup only */
+  wish?: string | null;
 }
 
 /** A stored game an export left out: an import would refuse it (docs/backup.md). */

@@ -1,0 +1,183 @@
+"""The deal of the day, remembered: the calendar and the daily streaks (docs/play.md,
+"The deal of the day").
+
+Every date has one deal of the day, the same for everyone (``deals.daily_deal``: the
+date as the number YYYYMMDD). A game dealt that way is stored with ``dealt = "daily"``
+and the player's date when it was dealt (``dealt_on``), so the calendar is derived from
+the stored games alone (and a backup brings it back):
+
+* a day is **played** once a game of its deal has had a move made (or has a result);
+  **won** once one of them came out; imported records never count;
+* earlier days stay playable (their deal, from the calendar), but a **streak** counts
+  only days whose deal was played on that very date: a day caught up later fills the
+  calendar, not the streak;
+* the current streak runs back from today; today not yet played (or not yet won, for
+  the won streak) does not break it, the day is not over: it then runs from yesterday.
+
+Pure: the service reads the rows and passes today (``PlayService.today``, which the tests
+fake), so no date is read from the clock here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from ..store import DailyRow
+from .deals import daily_date, daily_deal
+from .errors import PlayError
+
+DayState = Literal["none", "played", "won"]
+#: The first date the calendar offers (deal 19000101); deals of earlier dates stay
+#: playable by number.
+FIRST_DAY: Final = dt.date(1900, 1, 1)
+ONE_DAY: Final = dt.timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Day:
+    """One date of the calendar: its deal, what the player did with it (``state``),
+    whether that was on the day itself (``on_day``: it counts in the streaks), and
+    whether it is today, or still to come (not playable yet)."""
+
+    date: dt.date
+    deal: int
+    state: DayState
+    on_day: bool
+    today: bool
+    future: bool
+
+
+@dataclass(frozen=True)
+class Streaks:
+    """Days in a row whose deal was played (``played``) or won (``won``) on its own
+    date, now and at best; and the days played and won in all."""
+
+    played: int = 0
+    won: int = 0
+    best_played: int = 0
+    best_won: int = 0
+    days_played: int = 0
+    days_won: int = 0
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """One month of deals of the day (``days``, the 1st first), today, the streaks, and
+    the months next to it that can be shown (``None``: none before or after)."""
+
+    today: dt.date
+    year: int
+    month: int
+    days: tuple[Day, ...]
+    streaks: Streaks
+    previous: tuple[int, int] | None
+    next: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class DayFacts:
+    """What the stored games say of each date: played or won at all, and on the day."""
+
+    played: frozenset[dt.date]
+    won: frozenset[dt.date]
+    played_on_day: frozenset[dt.date]
+    won_on_day: frozenset[dt.date]
+
+
+def facts(rows: Iterable[DailyRow]) -> DayFacts:
+    """The dates the player's daily games played and won (imported ones never count)."""
+    played: set[dt.date] = set()
+    won: set[dt.date] = set()
+    played_on: set[dt.date] = set()
+    won_on: set[dt.date] = set()
+    for r in rows:
+        date = daily_date(r.deal)
+        if date is None or r.origin != "played" or not (r.moved or r.result is not None):
+            continue
+        on_day = r.dealt_on == date.isoformat()
+        played.add(date)
+        if on_day:
+            played_on.add(date)
+        if r.result == "won":
+            won.add(date)
+            if on_day:
+                won_on.add(date)
+    return DayFacts(frozenset(played), frozenset(won), frozenset(played_on), frozenset(won_on))
+
+
+def current_run(days: frozenset[dt.date], today: dt.date) -> int:
+    """Days in a row in ``days`` ending today, or yesterday when today is not in them
+    (the day is not over)."""
+    d = today if today in days else today - ONE_DAY
+    n = 0
+    while d in days:
+        n += 1
+        d -= ONE_DAY
+    return n
+
+
+def longest_run(days: Iterable[dt.date]) -> int:
+    """The most days in a row in ``days``."""
+    best = run = 0
+    last: dt.date | None = None
+    for d in sorted(set(days)):
+        run = run + 1 if last is not None and d - last == ONE_DAY else 1
+        best = max(best, run)
+        last = d
+    return best
+
+
+def streaks(f: DayFacts, today: dt.date) -> Streaks:
+    """The daily streaks on ``today`` (days after today, from a clock set back, are left
+    out)."""
+    played = frozenset(d for d in f.played_on_day if d <= today)
+    won = frozenset(d for d in f.won_on_day if d <= today)
+    return Streaks(played=current_run(played, today), won=current_run(won, today), best_played=longest_run(played),
+                   best_won=longest_run(won), days_played=sum(1 for d in f.played if d <= today),
+                   days_won=sum(1 for d in f.won if d <= today))
+
+
+def parse_month(text: str) -> tuple[int, int]:
+    """``YYYY-MM`` as (year, month); ``daily.month`` when it is not one."""
+    parts = text.split("-")
+    if (len(parts) != 2 or len(parts[0]) != 4 or len(parts[1]) != 2
+            or not all(p.isascii() and p.isdigit() for p in parts) or not 1 <= int(parts[1]) <= 12):
+        raise PlayError("daily.month", text=text[:20])
+    return int(parts[0]), int(parts[1])
+
+
+def check_day(date: dt.date, today: dt.date) -> dt.date:
+    """``date`` if its deal of the day can be played now (``FIRST_DAY`` … today), else
+    ``daily.date``."""
+    if not FIRST_DAY <= date <= today:
+        raise PlayError("daily.date", date=date.isoformat(), first=FIRST_DAY.isoformat(), today=today.isoformat())
+    return date
+
+
+def _shift(year: int, month: int, by: int) -> tuple[int, int]:
+    k = year * 12 + month - 1 + by
+    return k // 12, k % 12 + 1
+
+
+def calendar(f: DayFacts, today: dt.date, year: int | None = None, month: int | None = None) -> Calendar:
+    """The month ``year``-``month`` (today's by default), FIRST_DAY's month … today's."""
+    if year is None or month is None:
+        year, month = today.year, today.month
+    if not (FIRST_DAY.year, FIRST_DAY.month) <= (year, month) <= (today.year, today.month):
+        raise PlayError("daily.date", date=f"{year:04d}-{month:02d}", first=FIRST_DAY.isoformat(),
+                        today=today.isoformat())
+    days = []
+    d = dt.date(year, month, 1)
+    while d.month == month:
+        state: DayState = "won" if d in f.won else "played" if d in f.played else "none"
+        on_day = d in (f.won_on_day if state == "won" else f.played_on_day)
+        days.append(Day(d, daily_deal(d), state, on_day, d == today, d > today))
+        d += ONE_DAY
+    before = _shift(year, month, -1)
+    after = _shift(year, month, 1)
+    return Calendar(today, year, month, tuple(days), streaks(f, today),
+                    before if before >= (FIRST_DAY.year, FIRST_DAY.month) else None,
+                    after if after <= (today.year, today.month) else None)
