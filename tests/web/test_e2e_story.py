@@ -84,6 +84,9 @@ class Table:
             assert r.ok, r.text()
         self.open()
         self.wait(f"window.firstlast.state.id === '{gid}'")
+        if self.state()["status"] != "playing":
+            # A game over when the page loads is shown quietly (its banner): open its panel.
+            self.pg.locator("#end-banner button").click()
         return self.state()
 
     def shot(self, name: str) -> Path:
