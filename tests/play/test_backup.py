@@ -218,6 +218,23 @@ def test_settings_are_taken_only_where_the_player_has_the_default(tmp_path: Path
     assert (s.lang, s.speed, s.show_chance) == ("en", 0, False)
 
 
+
+def test_looks_and_sound_make_the_round_trip(tmp_path: Path, source: tuple[PlayService, str]) -> None:
+    """Issue 28: the felt, backs, faces, layout and sound travel in a backup (as every
+    setting of the one declaration does)."""
+    a, p = source
+    looks = {"felt": "night", "back": "rosette", "four_colour": True, "large_index": True, "layout": "mirrored",
+             "sound": True, "volume": 35}
+    a.update_settings(p, looks)
+    doc = json.loads(a.export_backup(p))
+    assert {k: doc["settings"][k] for k in looks} == looks
+    b = make(tmp_path, "looks")
+    q = b.local_player()
+    report = b.import_backup(q, a.export_backup(p))
+    assert set(looks) <= set(report.settings)
+    assert {k: b.settings(q).to_json()[k] for k in looks} == looks
+
+
 # ---------------------------------------------------------------------------- refusals
 def _doc(source: tuple[PlayService, str]) -> dict[str, Any]:
     a, p = source

@@ -179,5 +179,19 @@ def test_a_wish_is_kept_privately_and_round_trips(play: PlayService, tmp_path: P
     back = other.game(report.player, g.id)
     assert back.wish == "a letter from home" and back.dealt_on == g.dealt_on and other.settings(report.player).wish
     assert other.calendar(report.player).days[29].state != "none"
-    assert other.stats(report.player)[0].to_json() == play.stats(player)[0].to_json()
+    assert other.stats(report.player)[0].to_json() == play.stats(player)[0].to_json()  # records too
+    assert other.records(report.player, g.id) == play.records(player, g.id)
     assert "letter" not in play.record(player, g.id)  # a record shared is the moves alone
+
+
+def test_an_older_database_gets_the_dates_its_games_were_dealt(tmp_path: Path) -> None:
+    """Schema 4 upgrades in place: every game takes the date it was created (UTC) and no
+    wish (tests/data/store-v1.db, written by the schema-1 store, goes through every step)."""
+    import shutil
+
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parent.parent / "data" / "store-v1.db", db)
+    store = GameStore(db)
+    with store.reading() as tx:
+        rows = [r for p in {g.id for g in tx.games(None, limit=1000)} for r in [tx.load(p)]]
+    assert rows and all(r.dealt_on == r.created[:10] and r.wish is None for r in rows)

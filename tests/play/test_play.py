@@ -82,6 +82,10 @@ def test_controls_name_the_moves_of_the_table() -> None:
 def test_settings_schema() -> None:
     s = Settings()
     assert tuple(s.to_json()) == Settings.FIELDS
+    # Guidance (issue 26): the marks on by default, the tour not yet seen.
+    assert (s.show_playable, s.tour_seen) == (True, False)
+    assert s.updated({"show_playable": False, "tour_seen": True}).to_json()["show_playable"] is False
+    assert codes(s.updated, {"tour_seen": "yes"}) == "settings.value"
     assert {k: s.to_json()[k] for k in ("lang", "speed", "variant", "show_chance", "verbosity")} == {
         "lang": None, "speed": 2, "variant": "r3", "show_chance": True, "verbosity": "full"}
     # Looks and sound (issue 28): their defaults, their words, and what they refuse.
@@ -103,6 +107,7 @@ def test_settings_schema() -> None:
     for bad, code in [({"lang": "de"}, "settings.value"), ({"speed": 9}, "settings.value"),
                       ({"speed": True}, "settings.value"), ({"show_chance": 1}, "settings.value"),
                       ({"verbosity": "loud"}, "settings.value"), ({"wish": "yes"}, "settings.value"),
+                      ({"tour_seen": "yes"}, "settings.value"),
                       ({"colour": "red"}, "settings.unknown"), ({"variant": "r1001"}, "variant.redeals"),
                       ({"variant": "rx"}, "variant.invalid"), ({"variant": {"redeals": -1}}, "variant.redeals"),
                       ({"variant": {"waste": True}}, "variant.field")]:
@@ -169,6 +174,20 @@ def test_new_games_take_the_players_variant(play: PlayService) -> None:
     pid = play.update_settings(None, {"variant": "r0w"}).player
     assert play.start(pid, "number", "5").game.variant == Variant(redeals=0, waste_playable=True)
     assert play.start(pid, "number", "5", Variant()).game.variant == Variant()
+
+
+def test_a_variant_chosen_for_one_deal_is_that_deals_alone(play: PlayService) -> None:
+    """Issue 26: a player who asked for one r0n deal kept getting r0n deals (the page saved
+    the deal dialog's variant as the setting). Given with a new game, a variant is that
+    game's; it becomes the setting for new games only when asked (``make_default``)."""
+    r0n = Variant.from_token("r0n")
+    g = play.start(None, "winnable", variant=r0n)
+    pid = g.player
+    assert g.game.variant == r0n and play.settings(pid).variant == Variant()
+    assert play.start(pid, "random").game.variant == Variant()  # the next new game: the default
+    assert play.start(pid, "number", "7", r0n, make_default=True).game.variant == r0n
+    assert play.settings(pid).variant == r0n and play.known_settings(pid) == play.settings(pid)
+    assert play.start(pid, "random").game.variant == r0n
 
 
 def test_refused_requests_store_no_player(play: PlayService) -> None:

@@ -1084,6 +1084,7 @@ def test_the_terminal_honours_the_felt_and_the_four_colour_deck(store: GameStore
         assert any(C.INK4[1] in str(span.style) for span in C.card_lines(diamond, C.SMALL)[1].spans)
         assert any(C.INK4[0] in str(span.style) for span in C.card_lines(club, C.SMALL)[1].spans)
         assert any("#efe6cf" in str(span.style) for span in C.empty_lines(C.SMALL, "x")[1].spans)
+        assert C.tone("gold") == C.TONES["gold"][1]  # the side bar's and title's darker tones
 
     try:
         run(app, script)

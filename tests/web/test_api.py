@@ -797,7 +797,7 @@ def test_settings_follow_one_schema(clients: Callable[..., TestClient], store: G
     for body in ({"lang": "de"}, {"speed": 4}, {"speed": -1}, {"speed": True}, {"speed": "1"},
                  {"theme": "dark"}, {"variant": "zz"}, {"variant": "r1001"}, {"variant": 3},
                  {"show_chance": "yes"}, {"verbosity": "loud"}, {"Bad-Key": 1}, {"felt": "pink"},
-                 {"volume": 101}, {"four_colour": 1}, {"layout": "left"}):
+                 {"volume": 101}, {"four_colour": 1}, {"layout": "left"}, {"show_playable": 1}, {"tour_seen": "no"}):
         r = c.put("/api/settings", json=body)
         assert r.status_code == 422, body
         assert r.json()["code"].startswith(("settings.", "variant."))
@@ -847,7 +847,7 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     assert r.json() == {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 20_000, "wins": 5000,
                         "certain": False, "round": 0, "text": "20–30\u00a0%",
                         "pooled": {"probability": 0.25, "low": 0.2, "high": 0.3, "samples": 20_000, "wins": 5000,
-                                   "rounds": 1, "text": "20–30\u00a0%"},
+                                   "rounds": 1, "text": "20–30\u00a0%", "short": "20–30\u00a0%"},
                         "next_round": 1}
     assert fake_odds == [(str(Position.deal(PLAY_FIRST_DEAL)), 20_000, 1000)]  # round 0's seed
     assert client.get(f"/api/games/{gid}/chance?samples=100").json()["samples"] == 100
@@ -874,7 +874,7 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
         "text": "0\u00a0%", "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0,
-                                       "rounds": 1, "text": "0\u00a0%"}, "next_round": None}
+                                       "rounds": 1, "text": "0\u00a0%", "short": "0\u00a0%"}, "next_round": None}
     assert len(fake_odds) == 65
 
 
@@ -952,12 +952,12 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
             line = proc.stdout.readline()
             assert line, "server exited early:\n" + "".join(lines)
             lines.append(line)
-            m = re.search(r"(http://127\.0\.0\.1:(\d+)/)\s*$", line)
-            url = m.group(1) if m else None
+            m = re.search(r"(http://127\.0\.0\.1:(\d+)/)(\S*)", line)
+            url, printed = (m.group(1), m.group(0)) if m else (None, None)
         assert int(url.rsplit(":", 1)[1].strip("/")) > 0
-        sign_in = proc.stdout.readline()
+        # One address, the one that signs in as the local player (issue 26).
         local = PlayService(GameStore(db)).local_player()
-        assert sign_in.strip().endswith(f"{url}?player={local}")
+        assert printed == f"{url}?player={local}"
         with httpx.Client(base_url=url, timeout=10) as http:
             assert http.get("/api/games").json() == {"games": []}
             r = http.get(f"/?player={local}", follow_redirects=False)

@@ -1,9 +1,10 @@
 """Deals people can say, in the browser (issue 19): New and the deal dialog's Random draw
 deals of at most nine digits; a 20-digit deal still opens by its link; a deal that comes
-out is dealt under the rarest variant (r0n) at once, and the chance meter says in a line
-what its figure is (the chance of a deal that looks like this one; this one comes out),
-in both languages, learnt from the server's state (``dealt``): after a reload too, and
-never for a random deal. Needs Debian's chromium and playwright (tests/web/browser.py).
+out is dealt under the rarest variant (r0n) at once, and the chance meter says "This deal
+comes out" in place of a figure (issue 26), in both languages, learnt from the server's
+state (``comes_out``): after a reload too, and never for a random deal. No text the meter
+can show moves the table, and each fact of the status is shown once. Needs Debian's
+chromium and playwright (tests/web/browser.py).
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 LONG_DEAL = "11760845860229611713"
-WHY = {"en": "It is the chance of a deal that looks like this one; this one comes out.",
-       "ru": "Это шанс раскладки, которая выглядит так же; эта раскладка выйдет."}
+COMES_OUT = {"en": "This deal comes out", "ru": "Эта раскладка выходит"}
 
 
 def start_from_dialog(pg: Any, button: str, redeals: str = "3", privileged: bool = True) -> dict[str, Any]:
     before = state(pg)["id"]
+    if not pg.is_visible("#b-deal"):
+        pg.click("#b-more")  # a phone keeps it in the menu
     pg.click("#b-deal")
     pg.locator("#dlg-deal[open]").wait_for()
     pg.select_option("#v-redeals", redeals)
@@ -38,10 +40,6 @@ def start_from_dialog(pg: Any, button: str, redeals: str = "3", privileged: bool
     wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
                 " && !document.querySelector('dialog[open]')")
     return state(pg)
-
-
-def why_shown(pg: Any) -> bool:
-    return pg.evaluate("!document.getElementById('s-chance-why').hidden")  # type: ignore[no-any-return]
 
 
 def test_random_deals_are_short_and_long_links_still_open(browser: Any, server: str) -> None:
@@ -61,33 +59,103 @@ def test_random_deals_are_short_and_long_links_still_open(browser: Any, server: 
     close(pg)
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-def test_a_deal_that_comes_out_explains_the_meter(browser: Any, server: str, lang: str) -> None:
-    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True)
+#: Every text the meter can show: the short figures at their widest, and its placeholder.
+METER_TEXTS = ("…", "98–100\u00a0%", "<\u00a01\u00a0%", "27,4\u00a0%", "20–25\u00a0%", "100\u00a0%",
+               *COMES_OUT.values())
+#: Where the table is, and whether each fact is shown once: the need chip is for screen
+#: readers only (the centre panel shows the need), no pill repeats it, and the passes are
+#: said by the status bar alone.
+TABLE_AT = """() => { const r = document.getElementById('board').getBoundingClientRect();
+  return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)]; }"""
+ONCE = """() => {
+  const need = document.getElementById('s-need').getBoundingClientRect();
+  const pills = [...document.querySelectorAll('#board .pill')].map((p) => p.textContent);
+  const pass = document.getElementById('s-pass').textContent.split(' · ')[0];
+  const shown = [...document.querySelectorAll('body *')].filter((el) => el.children.length === 0
+    && el.checkVisibility() && el.getBoundingClientRect().width > 1 && el.textContent.includes(pass));
+  return { needHidden: need.width <= 1 && need.height <= 1, pillsNeed: pills.filter((p) => p.includes('→')).length,
+           passShown: shown.length };
+}"""
+
+
+def table_stays(pg: Any) -> None:
+    """No text the meter can show moves the table (the status bar keeps its rows), at
+    this size and sideways/upright."""
+    size = pg.viewport_size
+    for viewport in ({"width": 390, "height": 844}, {"width": 844, "height": 390}, size):
+        pg.set_viewport_size(viewport)
+        wait_js(pg, "!window.firstlast.busy")
+        pg.wait_for_timeout(100)  # the table is fitted on the resize's next frame
+        at = pg.evaluate(TABLE_AT)
+        for text in METER_TEXTS:
+            pg.evaluate("""(t) => { const box = document.getElementById('s-chance');
+              box.classList.toggle('known', !t.includes('%') && t !== '…');
+              box.querySelector('.value').textContent = t; }""", text)
+            assert pg.evaluate(TABLE_AT) == at, (viewport, text)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", (1366, 768)), ("ru", (390, 844))], ids=["en-desktop", "ru-phone"])
+def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(browser: Any, server: str, lang: str,
+                                                                             size: tuple[int, int]) -> None:
+    """Issue 26: on a deal dealt because it comes out the meter said "0.00–0.02 %" and a
+    line under it reflowed the status bar to three rows; "needs 5" was shown three times."""
+    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
+                  viewport={"width": size[0], "height": size[1]})
     pg.goto(pg.base_url)
     settle(pg)
     assert pg.evaluate("document.documentElement.lang") == lang
+    # A random deal: the meter's figure arrives without moving the table.
+    wait_js(pg, "!document.getElementById('s-chance').hidden")
+    at = pg.evaluate(TABLE_AT)
+    wait_js(pg, "!!document.getElementById('s-chance').dataset.samples", timeout=60_000)
+    assert pg.evaluate(TABLE_AT) == at
+    value = pg.inner_text("#s-chance .value")
+    assert "(" not in value and len(value) <= 8, value  # the short figure; the help has the interval
+    assert value in (pg.get_attribute("#s-chance", "title") or "")
+    assert pg.evaluate(ONCE) == {"needHidden": True, "pillsNeed": 0, "passShown": 1}
     s = start_from_dialog(pg, "#deal-winnable", redeals="0", privileged=False)  # r0n: 4 deals in a million
-    assert s["variant"]["token"] == "r0n" and s["dealt"] == "winnable" and len(s["deal"]) <= 9
-    wait_js(pg, "!document.getElementById('s-chance').hidden && !document.getElementById('s-chance-why').hidden")
-    assert pg.locator("#s-chance-why").inner_text() == WHY[lang]
-    # Readable: axe-core finds nothing on the status bar with the line shown (contrast).
+    assert s["variant"]["token"] == "r0n" and s["dealt"] == "winnable" and s["comes_out"] and len(s["deal"]) <= 9
+    # The rules were this deal's alone: the player's variant for new games is unchanged.
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["variant"] == "r3"
+    wait_js(pg, f"document.querySelector('#s-chance .value').textContent === {COMES_OUT[lang]!r}")
+    assert "%" not in pg.inner_text("#s-chance")
+    assert not pg.evaluate("'samples' in document.getElementById('s-chance').dataset")  # nothing estimated
+    assert COMES_OUT[lang] in (pg.get_attribute("#s-chance", "aria-label") or "")
+    table_stays(pg)
+    # Readable: axe-core finds nothing on the status bar (contrast, names).
     pg.add_script_tag(path=str(AXE))
     found = pg.evaluate("""async () => (await axe.run('#statusbar', { resultTypes: ['violations'] }))
         .violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '))""")
     assert found == [], found
-    # From the server's state, not from how the page started it: a reload still says it.
+    # From the server's state, not from how the page started it: a reload still says it,
+    # and the other language's words on the switch.
     pg.reload()
     settle(pg)
     assert state(pg)["id"] == s["id"]
-    wait_js(pg, "!document.getElementById('s-chance').hidden && !document.getElementById('s-chance-why').hidden")
-    # The other language's words on the switch.
     other = "en" if lang == "ru" else "ru"
+    if not pg.is_visible("#b-lang"):
+        pg.click("#b-more")  # a phone keeps it in the menu
     pg.click("#b-lang")
     wait_js(pg, f"document.documentElement.lang === '{other}' && !window.firstlast.busy")
-    assert pg.locator("#s-chance-why").inner_text() == WHY[other]
-    # A random deal has no such line.
-    start_from_dialog(pg, "#deal-random")
-    wait_js(pg, "!document.getElementById('s-chance').hidden && !document.getElementById('s-chance').matches('.stale')")
-    assert not why_shown(pg)
+    wait_js(pg, f"document.querySelector('#s-chance .value').textContent === {COMES_OUT[other]!r}")
+    # A random deal shows its figure again; with "make these rules my default" ticked, its
+    # rules become the player's for new games (the server's doing: make_default).
+    if not pg.is_visible("#b-deal"):
+        pg.click("#b-more")
+    pg.click("#b-deal")
+    pg.locator("#dlg-deal[open]").wait_for()
+    assert not pg.is_checked("#v-default")
+    pg.check("#v-default")
+    pg.locator("#dlg-deal[open]").wait_for()
+    pg.select_option("#v-redeals", "5")
+    before = state(pg)["id"]
+    pg.click("#deal-random")
+    if pg.locator("#dlg-confirm[open]").count():
+        pg.click("#confirm-ok")
+    wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
+                " && !document.querySelector('dialog[open]')")
+    assert state(pg)["variant"]["token"] == "r5"
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["variant"] == "r5"
+    wait_js(pg, "!!document.getElementById('s-chance').dataset.samples", timeout=60_000)
+    assert "%" in pg.inner_text("#s-chance .value")
     close(pg)

@@ -312,6 +312,29 @@ def chance_text(estimate: Interval, lang: str) -> str:
     return t(lang, "chance.point", p=num(parts.point), low=num(parts.low), high=num(parts.high))
 
 
+def chance_short_text(estimate: Interval, lang: str) -> str:
+    """The chance figure in at most eight characters, for the page's meter (its help
+    says ``chance_text``, interval included), by the same rule: "25 %", "27.4 %",
+    "20–25 %", "100 %"; a figure whose whole interval lies under 1 % (or over 99 %) is
+    "< 1 %" ("> 99 %"), never a run of decimals. The width of the meter never changes
+    much, so the status bar never reflows the table (issue 26)."""
+    parts = chance_parts(estimate)
+
+    def num(x: float) -> str:
+        return percent_number(x, parts.decimals, lang)
+
+    if parts.kind == "certain":
+        return chance_text(estimate, lang)
+    if parts.high < 1:
+        return t(lang, "chance.short.below", p=1)
+    if parts.low > 99:
+        return t(lang, "chance.short.above", p=99)
+    if parts.kind == "range":
+        return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
+    assert parts.point is not None
+    return t(lang, "chance.certain", p=num(parts.point))
+
+
 # ------------------------------------------------------------------ announcements
 def _run_phrase(run: Sequence[Movement], lang: str, undo: bool) -> str:
     """Words for consecutive movements that share their source and target."""

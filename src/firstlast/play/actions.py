@@ -106,6 +106,7 @@ ACTIONS: Final[tuple[KeyAction, ...]] = (
     _a("unfinished", "l"),
     _a("import", "o"),
     _a("stats", "i", bar=2),
+    _a("calendar", "c"),  # the deals of the day: played and won days, streaks (play/daily.py)
     _a("story", "y"),
     _a("language", "L", label="tui.binding.lang", bar=2),
     _a("mute", "m", faces=("page",)),  # card sounds on or off (the terminal has none)

@@ -202,11 +202,15 @@ class PlayService:
             return self._table(tx, player)
 
     def start(self, player: str | None, how: StartKind = "random", deal: object = None,
-              variant: Variant | None = None, *, day: dt.date | None = None, wish: str | None = None) -> StoredGame:
+              variant: Variant | None = None, *, day: dt.date | None = None, wish: str | None = None,
+              make_default: bool = False) -> StoredGame:
         """Put a new game on ``player``'s table (a new player when ``None`` or unknown;
         ``.player`` of the answer tells which). ``how`` picks the deal (``StartKind``);
-        ``variant`` defaults to the player's setting (for ``again``, the table's). The
-        game it replaces is left (see ``_leave``). ``day``: for ``daily``, the date whose
+        ``variant`` defaults to the player's setting (for ``again``, the table's). A
+        variant given is this game's alone: it becomes the player's setting for new games
+        only with ``make_default`` (issue 26: one r0n deal asked for made every later deal
+        r0n), in the same write as the game. The game it replaces is left (see
+        ``_leave``). ``day``: for ``daily``, the date whose
         deal to play (today by default; an earlier day from the calendar, never a day to
         come: ``daily.date``). ``wish``: the wish made before the deal ("" in silence;
         kept privately with the game, at most ``MAX_WISH`` characters)."""
@@ -253,10 +257,17 @@ class PlayService:
                     dealt = table.dealt
             stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt, today.isoformat(), wish)
             self._cache.put(stored)
+            if make_default and variant is not None:
+                settings = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
+                tx.save_settings(pid, settings.to_json())
+                defaults.append(settings)
             return stored
 
+        defaults: list[Settings] = []
         stored = self._write(job)
         self._known.add(stored.player)
+        for settings in defaults[-1:]:
+            self._note_settings(stored.player, settings)
         return stored
 
     def _winnable(self, player: str | None, variant: Variant) -> int:

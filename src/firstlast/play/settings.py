@@ -67,7 +67,7 @@ DEFAULT_VOLUME: Final = 60
 CHOICES: Final[dict[str, tuple[str, ...]]] = {"verbosity": VERBOSITIES, "felt": FELTS, "back": BACKS,
                                               "layout": LAYOUTS}
 #: The settings that are true or false.
-FLAGS: Final = ("show_chance", "four_colour", "large_index", "sound", "wish")
+FLAGS: Final = ("show_chance", "four_colour", "large_index", "sound", "wish", "show_playable", "tour_seen")
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,12 @@ class Settings:
     the cards' backs (``BACKS``); ``four_colour`` diamonds blue and clubs green;
     ``large_index`` faces with a large rank and suit (small screens, low vision);
     ``layout`` ``mirrored`` puts the stock on the other side; ``sound`` card sounds on
-    (off by default: a page does not speak up unasked) and their ``volume`` 0…100."""
+    (off by default: a page does not speak up unasked) and their ``volume`` 0…100.
+
+    Guidance (issue 26): ``show_playable`` marks the cards that can be played now on the
+    table (the legal moves, ``play.view.TableView.playable``); ``tour_seen``: the
+    first-visit tour of the table has been shown (or skipped), so it opens again only
+    when asked for (the page's Help)."""
 
     lang: Lang | None = None
     speed: int = DEFAULT_SPEED
@@ -99,10 +104,12 @@ class Settings:
     #: "On a wish" (issue 28): ask for a wish before each new deal, and say at the end
     #: whether it comes true (docs/play.md). Off by default.
     wish: bool = False
+    show_playable: bool = True
+    tour_seen: bool = False
 
     FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity",
                                          "felt", "back", "four_colour", "large_index", "layout", "sound", "volume",
-                                         "wish")
+                                         "wish", "show_playable", "tour_seen")
 
     def to_json(self) -> dict[str, object]:
         return {key: self.variant.token if key == "variant" else getattr(self, key) for key in self.FIELDS}

@@ -30,7 +30,9 @@ class TableView:
     answers (``playable``: those a legal move plays from). ``hint``: the first legal
     move (the forced line's next). ``moves``: the moves made (0 for the deal as dealt
     in a replay). ``dealt``/``leaving``: the start kind and what becomes of the game
-    when another takes the table (``play.leaving``), where the game is a stored one."""
+    when another takes the table (``play.leaving``), where the game is a stored one.
+    ``comes_out``: the game is under way and known to come out (``known_to_come_out``):
+    a face says so in place of a chance estimate."""
 
     position: Position
     deal: int
@@ -58,6 +60,7 @@ class TableView:
     can_redo: bool
     dealt: str | None = None
     leaving: Literal["abandon", "delete", "keep"] | None = None
+    comes_out: bool = False
 
     @cached_property
     def playable(self) -> frozenset[Place]:
@@ -92,4 +95,14 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
         moves=0 if past else len(game), can_undo=game.can_undo and not past, can_redo=game.can_redo and not past,
         dealt=None if stored is None else stored.dealt,
         leaving=None if stored is None else leaving(stored),
+        comes_out=not past and stored is not None and known_to_come_out(stored.dealt, pos.status),
     )
+
+
+def known_to_come_out(dealt: str | None, status: str) -> bool:
+    """Whether a game under way is known to come out: it was dealt because it does
+    (``dealt`` ``winnable``, docs/play.md) and play is forced (docs/rules.md §2: the deal
+    and its redeals decide), so it comes out whatever the order of moves. The chance
+    estimate, made over the cards not yet seen, would give it the chance of any deal that
+    looks like it: every face says "this deal comes out" instead."""
+    return dealt == "winnable" and status == "playing"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import inspect
 import math
 import time
@@ -37,7 +38,7 @@ from textual.worker import WorkerCancelled
 
 from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK, WASTE
-from ..i18n import announce, describe_variant, plural, t
+from ..i18n import announce, describe_variant, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
@@ -45,7 +46,8 @@ from ..play.settings import PACES
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
-from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable, winnable_note
+from .calendar import CalendarScreen
+from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -55,6 +57,7 @@ from .dialogs import (
     StatsScreen,
     UnfinishedDialog,
     VariantDialog,
+    WishDialog,
     WordsDialog,
 )
 from .keys import KeyBar, side_keys, table_bindings, table_keys
@@ -192,7 +195,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="table-area"):
                 yield TableView(id="table")
-            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys, self._chance_note,
+            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys,
                           id="side").data_bind(GameScreen.lang, GameScreen.version, GameScreen.chance_text,
                                                GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
@@ -285,10 +288,6 @@ class GameScreen(Screen[None]):
     def refresh_table(self) -> None:
         """Redraw everything that shows the game (kept for callers of the old name)."""
         self._changed()
-
-    def _chance_note(self, lang: str) -> str | None:
-        """The line under the chance of a deal dealt as one that comes out."""
-        return winnable_note(self.session.stored.dealt, self.pos.status, lang)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -404,8 +403,13 @@ class GameScreen(Screen[None]):
         pos = game.position
         told = self.stories.get(game)
         story = None if told is None else told.text(self.lang, STORY_WIDTH)
+        stored = self.session.stored
+        news = [record_text(r.kind, r.value, r.previous, self.lang)
+                for r in self.session.play.records(self.session.player, stored.id)] if stored.result else []
+        if stored.wish is not None:
+            news.append(t(self.lang, "wish.true" if pos.status == "won" else "wish.false"))
         dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game),
-                           self.lang, story)
+                           self.lang, story, news)
         self.app.push_screen(dialog, self._end_chosen)
         if story is None:
             self._tell_story()
@@ -483,11 +487,25 @@ class GameScreen(Screen[None]):
             t(self.lang, "tui.confirm.title", deal=game.deal, what=what),
             plural(self.lang, "tui.confirm.text", len(game)), self.lang), answered)
 
-    async def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None) -> None:
+    async def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
+                     day: dt.date | None = None) -> None:
         """A new game on the table (the play layer leaves the one there: abandoned if
-        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``)."""
+        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``);
+        ``day``: an earlier day's deal of the day (the calendar). On a wish (the
+        setting), the wish is asked for first (``WishDialog``)."""
         self.stop_auto()
-        done = await self._write(lambda: self.session.start(how, deal, variant))
+        if self.session.settings().wish:
+
+            async def wished(wish: str | None) -> None:
+                await self._deal(how, deal, variant, day, wish)
+
+            self.app.push_screen(WishDialog(self.lang), wished)
+            return
+        await self._deal(how, deal, variant, day)
+
+    async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
+                    wish: str | None = None) -> None:
+        done = await self._write(lambda: self.session.start(how, deal, variant, day, wish))
         if not done.ok:
             assert done.error is not None
             self.say(error_text(done.error, self.lang), error=True)
@@ -730,6 +748,17 @@ class GameScreen(Screen[None]):
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen(self.session.play, self.session.player, self.lang))
 
+    def action_calendar(self) -> None:
+        """The calendar of deals of the day (``tui/calendar.py``); Enter on a day plays
+        its deal (asking first before a game under way is left)."""
+
+        async def chosen(day: dt.date | None) -> None:
+            if day is not None:
+                await self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=f"{day:%Y%m%d}"),
+                                            lambda: self._start("daily", day=day))
+
+        self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
+
     def action_quit_game(self) -> None:
         self.stop_auto()
         self.app.exit()
@@ -756,7 +785,7 @@ class GameScreen(Screen[None]):
             self._refine_timer.stop()
             self._refine_timer = None
         pos = self.pos
-        if pos.status != "playing":
+        if pos.status != "playing" or self.view.comes_out:  # known: the side bar says it comes out
             if self.chance_text is not None:  # e.g. redoing the last move: no stale figure beside the end
                 self.chance_text = None
                 self.chance_answer = None

@@ -89,6 +89,19 @@ class Look:
         return FELTS.get(self.felt, FELTS["green"])[5]
 
 
+#: The side bar's and title's tones on the dark felts, and their darker twins on paper.
+TONES: Final = {
+    "key": ("#9fc7a8", "#4a4232"), "soft": ("#b8d8c0", "#4f4636"), "gold": ("#ffd24a", "#8a4b00"),
+    "bad": ("#ff8a8a", "#a3271b"), "info": ("#8fd3ff", "#1a5c8a"), "help": ("#8fb79a", "#4a4232"),
+}
+
+
+def tone(name: str) -> str:
+    """A side bar or title colour (``TONES``) for the felt of the moment."""
+    dark, light = TONES[name]
+    return light if LOOK.light else dark
+
+
 #: The look of this terminal's table: set from the settings (``set_look``) by the app.
 LOOK: Final = Look()
 

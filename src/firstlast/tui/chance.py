@@ -63,13 +63,6 @@ def describe_answer(answer: Answer, lang: str = "en") -> str | None:
     return t(lang, "tui.chance.figure", chance=chance_text(answer.estimate, lang))
 
 
-def winnable_note(dealt: str | None, status: str, lang: str = "en") -> str | None:
-    """The line under the figure of a game dealt as a deal that comes out (the stored
-    ``dealt``, as the page reads it): the figure is the chance of a deal that looks like
-    this one, and this one comes out. ``None`` for any other game, or once it is over."""
-    return t(lang, "chance.winnable") if dealt == "winnable" and status == "playing" else None
-
-
 def refinable(answer: Answer) -> bool:
     """Whether the policy would pool another round into ``answer``."""
     return isinstance(answer, Pooled) and answer.next_round is not None

@@ -23,6 +23,7 @@ from ..i18n import book_text, describe_variant, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
+from ..play.service import MAX_WISH
 from ..play.settings import parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
@@ -128,6 +129,19 @@ class DealDialog(_AskDialog[int]):
             return parse_deal(value)
         except PlayError as e:
             return Refused(error_text(e, self.lang))
+
+
+class WishDialog(_AskDialog[str]):
+    """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
+    (Enter: "I have made a wish"); Escape deals without one."""
+
+    DEFAULT_CSS = "WishDialog { align: center middle; }" + DIALOG_CSS
+    words, input_id, error_id = "wish", "wish-input", "wish-error"
+
+    def read(self, value: str) -> str | Refused:
+        if len(value) > MAX_WISH:
+            return Refused(error_text(PlayError("wish.long", max=MAX_WISH), self.lang))
+        return value
 
 
 class ImportDialog(_AskDialog[str]):
@@ -298,8 +312,9 @@ class EndDialog(ModalScreen[str]):
     ]
 
     def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
-                 lang: str = "en", story: str | None = None) -> None:
+                 lang: str = "en", story: str | None = None, news: list[str] | None = None) -> None:
         super().__init__()
+        self.news = news or []  # new records (play.stats.news) and the wish, in words
         self.won, self.deal, self.variant = won, deal, variant
         self.score, self.passes, self.moves = score, passes, moves
         self.lang = lang
@@ -315,6 +330,8 @@ class EndDialog(ModalScreen[str]):
             yield Label(t(lang, "tui.end.deal", deal=self.deal, variant=describe_variant(self.variant, lang)))
             yield Label(plural(lang, "tui.end.score", self.passes, score=self.score, passes=self.passes,
                                moves=self.moves))
+            for i, line in enumerate(self.news):
+                yield Label(line, classes="won", id=f"end-news-{i}")
             with VerticalScroll(id="end-story-box"):
                 yield Static(self.story or t(lang, "tui.story.wait"), id="end-story")
             with Horizontal(classes="buttons"):
@@ -437,6 +454,11 @@ def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table 
                                    abandoned=st.abandoned, rate=rate)))
         grid.add_row(Text("  " + t(lang, "tui.stats.streaks", streak=st.current_streak, best=st.best_streak,
                                    passes=percent_number(st.average_passes, 2, lang))))
+        none = t(lang, "st_no_value")
+        grid.add_row(Text("  " + t(lang, "tui.stats.records", won=st.won, best=st.best_streak,
+                                   passes=none if st.fewest_passes is None else st.fewest_passes,
+                                   lost=none if st.best_lost_score is None else st.best_lost_score),
+                          style="#ffd24a"))
         for line in histogram_lines(st, lang=lang):
             grid.add_row(Text("  ") + line)
         grid.add_row(Text(""))

@@ -13,6 +13,7 @@ game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
@@ -127,9 +128,10 @@ class Session:
         self.stored = result.stored
         return Done(True, result.steps, result.movements, new_game=result.new_game)
 
-    def start(self, how: StartKind, deal: object = None, variant: Variant | None = None) -> Done:
+    def start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
+              day: dt.date | None = None, wish: str | None = None) -> Done:
         try:
-            self.stored = self.play.start(self.player, how, deal, variant)
+            self.stored = self.play.start(self.player, how, deal, variant, day=day, wish=wish)
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)

@@ -44,9 +44,9 @@ def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Tex
     title = Text()
     if name:
         title.append(name, style="bold")
-        title.append(" · ", style="#b8d8c0")
-    title.append(deal_part, style="bold #ffd24a")
-    title.append(f" · {rule}", style="#b8d8c0")
+        title.append(" · ", style=C.tone("soft"))
+    title.append(deal_part, style=f"bold {C.tone('gold')}")
+    title.append(f" · {rule}", style=C.tone("soft"))
     return title
 
 
@@ -159,23 +159,22 @@ class SideBar(Widget):
     speed: reactive[int] = reactive(0)
 
     def __init__(self, view: Callable[[], V.TableView], game: Callable[[], Game], keys: Callable[[str], str],
-                 note: Callable[[str], str | None] = lambda _: None, id: str | None = None) -> None:
+                 id: str | None = None) -> None:
         super().__init__(id=id)
         self._view = view
         self._game = game  # for the log of the latest moves only
         self._keys = keys
-        self._note = note
 
     def render(self) -> Text:
         return side_text(self._view(), self._game().steps, self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
-                         self._keys(self.lang), self.size.height, self.size.width, self._note(self.lang))
+                         self._keys(self.lang), self.size.height, self.size.width)
 
 
 def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: str | None, auto: bool,
-              speed: int, keys: str, height: int, width: int, note: str | None = None) -> Text:
+              speed: int, keys: str, height: int, width: int) -> Text:
     """The side bar's text, from the play layer's view of the table (``play.view``);
     ``steps``: the moves made, the latest of which are listed when there is room."""
-    key = "#9fc7a8"
+    key = C.tone("key")
     labels = [t(lang, f"tui.side.{k}") for k in ("active", "needs", "privileged", "pass", "redeals", "stock",
                                                   "score", "auto", "next")]
     pad = max(len(x) for x in labels) + 1
@@ -186,9 +185,9 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     out = Text()
     status = view.status
     if status == "won":
-        out.append(t(lang, "tui.side.won") + "\n", style="bold #ffd24a")
+        out.append(t(lang, "tui.side.won") + "\n", style=f"bold {C.tone('gold')}")
     elif status == "lost":
-        out.append(t(lang, "tui.side.lost") + "\n", style="bold #ff8a8a")
+        out.append(t(lang, "tui.side.lost") + "\n", style=f"bold {C.tone('bad')}")
     k = view.active
     if k is not None and view.need is not None:
         label("active")
@@ -220,10 +219,10 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     label("score")
     out.append(f"{view.score}/104", style="bold")
     out.append(" · " + t(lang, "tui.side.moves", n=view.moves) + "\n")
-    if chance_text:
-        out.append(chance_text + "\n", style="bold #8fd3ff")
-        if note:  # a deal dealt as one that comes out: what the figure means here
-            out.append(note + "\n", style="italic #8fd3ff")
+    if view.comes_out:  # dealt because it comes out (play is forced): said, not estimated
+        out.append(t(lang, "chance.comes_out") + "\n", style=f"bold {C.tone('info')}")
+    elif chance_text:
+        out.append(chance_text + "\n", style=f"bold {C.tone('info')}")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"),
                style=f"bold {C.LOOK.playable}" if auto else "")
@@ -235,7 +234,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     # The keys, as many lines as the side bar has room for (the key bar has the rest).
     room = height - len(out.plain.splitlines()) - 1
     if room >= 2:
-        out.append("\n" + "\n".join(keys.splitlines()[:room - 1]), style="#8fb79a")
+        out.append("\n" + "\n".join(keys.splitlines()[:room - 1]), style=C.tone("help"))
     # Tall terminals: the rest of the side bar lists the latest moves.
     room = height - len(out.plain.splitlines()) - 2
     if room >= 3 and steps:
@@ -245,7 +244,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
         cut = max(10, width - 2)
         lines = [f"{first + i:4}. {step_text(step.move, step.movements, lang)}"[:cut]
                  for i, step in enumerate(latest)]
-        out.append("\n".join(reversed(lines)), style="#b8d8c0")
+        out.append("\n".join(reversed(lines)), style=C.tone("soft"))
     return out
 
 

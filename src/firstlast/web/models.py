@@ -89,7 +89,8 @@ class VariantSpec(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class NewGame(Body):
     """A new game on the table. ``how`` defaults to ``number`` when a deal is given,
-    else ``random``; ``variant`` to the player's setting (for ``again``, the table's)."""
+    else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+    variant given is this game's only, unless ``make_default``."""
 
     how: StartKind | None = None
     deal: DealNumber | DealText | None = None
@@ -100,6 +101,8 @@ class NewGame(Body):
     wish: Annotated[str, Meta(max_length=200, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None
+    make_default: Annotated[bool, Meta(description=(
+        "the variant given becomes the player's setting for new games too; else it is this game's alone"))] = False
 
 
 #: What a body's fields must be together, beyond each field (JSON Schema, merged into
@@ -166,6 +169,9 @@ class SettingsChange(Body):
     sound: bool | UnsetType | None = UNSET
     volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] | UnsetType | None = UNSET
     wish: bool | UnsetType | None = UNSET
+    show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] | UnsetType | None = (
+        UNSET)
+    tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] | UnsetType | None = UNSET
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -286,6 +292,9 @@ class GameState(Answer):
         "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
+    comes_out: Annotated[bool, Meta(description=(
+        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
+        "the page says so instead of asking for the chance"))] = False
 
 
 class RecordNews(Answer):
@@ -297,6 +306,10 @@ class RecordNews(Answer):
     value: int
     previous: Annotated[int | None, Meta(description="the record it beat; null: none")]
     text: Annotated[str, Meta(description="the record in words, in the player's language")]
+
+
+class RecordList(Answer):
+    records: Annotated[list[RecordNews], Meta(description="the records the game set when it ended")]
 
 
 class ActionResult(Answer):
@@ -455,6 +468,8 @@ class Settings(Answer):
     sound: bool
     volume: Annotated[int, Meta(ge=0, le=100)]
     wish: Annotated[bool, Meta(description="on a wish: ask for a wish before each new deal")]
+    show_playable: bool
+    tour_seen: bool
 
 
 class ChancePool(Answer):
@@ -469,6 +484,9 @@ class ChancePool(Answer):
     wins: Annotated[int, Meta(ge=0)]
     rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
     text: Annotated[str, Meta(description="the pooled figure in the player's language (i18n.chance_text)")]
+    short: Annotated[str, Meta(description=(
+        "the pooled figure in a few characters, the meter's (i18n.chance_short_text: \"25 %\", \"20–25 %\", "
+        "\"< 1 %\"); text, with its interval, is the meter's help"))]
 
 
 class Chance(Answer):

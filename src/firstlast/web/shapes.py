@@ -109,6 +109,7 @@ def game_state(v: TableView, stored: StoredGame, lang: m.Lang) -> m.GameState:
         dealt=v.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
         abandoned=stored.abandoned is not None, wish=stored.wish is not None,
         leaving=v.leaving,  # type: ignore[arg-type]  # the play layer's policy: the page asks "leave it?" from this
+        comes_out=v.comes_out,
     )
 
 

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
-from ...i18n import chance_text
+from ...i18n import chance_short_text, chance_text
 from ...play import chance as policy
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
@@ -84,7 +84,7 @@ async def chance(web: WebGame, request: Request) -> Response:
         wins=int(est.wins), certain=bool(est.certain), round=q.round, text=chance_text(est, lang),
         pooled=m.ChancePool(probability=float(pool.probability), low=float(pool.low), high=float(pool.high),
                             samples=int(pool.samples), wins=int(pool.wins), rounds=rounds,
-                            text=chance_text(pool, lang)),
+                            text=chance_text(pool, lang), short=chance_short_text(pool, lang)),
         next_round=next_round))
 
 

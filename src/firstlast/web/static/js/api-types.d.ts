@@ -19,7 +19,8 @@ export interface PageQuery {
 
 /**
  * A new game on the table. ``how`` defaults to ``number`` when a deal is given,
- * else ``random``; ``variant`` to the player's setting (for ``again``, the table's).
+ * else ``random``; ``variant`` to the player's setting (for ``again``, the table's); a
+ * variant given is this game's only, unless ``make_default``.
  */
 export interface NewGame {
   how?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
@@ -31,6 +32,8 @@ export interface NewGame {
   date?: string | null;
   /** the wish made before the deal (the setting wish; "" in silence): kept privately with the game, in the player's backup only */
   wish?: string | null;
+  /** the variant given becomes the player's setting for new games too; else it is this game's alone */
+  make_default?: boolean;
 }
 
 /**
@@ -105,6 +108,8 @@ export interface GameState {
   wish: boolean;
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  comes_out?: boolean;
 }
 
 /** VariantInfo */
@@ -177,6 +182,23 @@ export interface GameSummary {
   abandoned: boolean;
 }
 
+/** RecordList */
+export interface RecordList {
+  /** the records the game set when it ended */
+  records: RecordNews[];
+}
+
+/** A personal record the game set when it ended (play.stats.news). */
+export interface RecordNews {
+  /** first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest passes to come out; lost_score: the best score of a lost game */
+  kind: "first_win" | "lost_score" | "passes" | "streak";
+  value: number;
+  /** the record it beat; null: none */
+  previous: number | null;
+  /** the record in words, in the player's language */
+  text: string;
+}
+
 /** No fields: the game goes on the table. */
 export interface OpenRequest {
 }
@@ -210,17 +232,6 @@ export interface Movement {
   from: string;
   to: string;
   face_up: boolean;
-}
-
-/** A personal record the game set when it ended (play.stats.news). */
-export interface RecordNews {
-  /** first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest passes to come out; lost_score: the best score of a lost game */
-  kind: "first_win" | "lost_score" | "passes" | "streak";
-  value: number;
-  /** the record it beat; null: none */
-  previous: number | null;
-  /** the record in words, in the player's language */
-  text: string;
 }
 
 /** StepRequest */
@@ -355,6 +366,8 @@ export interface ChancePool {
   rounds: number;
   /** the pooled figure in the player's language (i18n.chance_text) */
   text: string;
+  /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
+  short: string;
 }
 
 /**
@@ -576,6 +589,8 @@ export interface Settings {
   volume: number;
   /** on a wish: ask for a wish before each new deal */
   wish: boolean;
+  show_playable: boolean;
+  tour_seen: boolean;
 }
 
 /** The keys to change; ``null`` restores a key's default. */
@@ -596,6 +611,10 @@ export interface SettingsChange {
   /** card sounds' volume, per cent; 0…100 */
   volume?: number | null;
   wish?: boolean | null;
+  /** mark the cards that can be played now */
+  show_playable?: boolean | null;
+  /** the first-visit tour has been shown */
+  tour_seen?: boolean | null;
 }
 
 /** A player's backup file: every game and the settings (docs/backup.md). */

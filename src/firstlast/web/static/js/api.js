@@ -5,6 +5,7 @@
 
 import { getLang } from "./i18n.js";
 
+import { keepNews } from "./news.js";
 import { send } from "./transport.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
@@ -96,21 +97,25 @@ const game = (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}
 /** @param {string} id @param {string} action @param {number | undefined} version
  * @param {Record<string, unknown>} [extra] @returns {Promise<ActionResult>} */
 const act = (id, action, version, extra = {}) =>
-  call("POST", `${game(id)}/${action}`, version === undefined ? extra : { ...extra, version });
+  call("POST", `${game(id)}/${action}`, version === undefined ? extra : { ...extra, version }).then(keepNews);
 
 /** @typedef {(id: string, version?: number) => Promise<ActionResult>} Action */
 
 export const api = {
   /** A new game on the table: ``how`` is number (with ``deal``), random, next, again,
-   * daily or winnable; ``variant`` defaults to the player's setting.
+   * daily or winnable; ``variant`` defaults to the player's setting; a variant given is
+   * this game's alone unless ``asDefault`` (then the server makes it the setting too).
+   * ``extra``: ``date`` (an earlier day's deal of the day) and ``wish`` (made before the deal).
    * @param {string | number | null} [deal] @param {VariantSpec | string | null} [variant] @param {string} [how]
+   * @param {boolean} [asDefault] @param {{date?: string, wish?: string}} [extra]
    * @returns {Promise<GameState>} */
-  newGame: (deal, variant, how) => {
+  newGame: (deal, variant, how, asDefault = false, extra = {}) => {
     /** @type {Record<string, unknown>} */
-    const body = {};
+    const body = { ...extra };
     if (deal !== undefined && deal !== null && deal !== "") body.deal = String(deal);
     if (how) body.how = how;
     if (variant) body.variant = variant;
+    if (asDefault) body.make_default = true;
     return call("POST", "/api/games", body);
   },
   /** The game on the table, or null. @returns {Promise<GameState | null>} */
@@ -140,6 +145,9 @@ export const api = {
   redo: (id, version) => act(id, "redo", version),
   /** @type {Action} */
   restart: (id, version) => act(id, "restart", version),
+  /** The records game ``id`` set when it ended (an end panel shown again, after a reload).
+   * @param {string} id @returns {Promise<import("./api-types").RecordList>} */
+  records: (id) => call("GET", `${game(id)}/records`),
   /** @param {string} id @returns {Promise<Replay>} */
   replay: (id) => call("GET", `${game(id)}/replay`),
   /** The table in words (hint, summary, each place's review) in the player's language;
@@ -162,6 +170,9 @@ export const api = {
   story: (id) => call("GET", `${game(id)}/story`),
   /** @returns {Promise<StatsList>} */
   stats: () => call("GET", "/api/stats"),
+  /** A month of deals of the day (YYYY-MM; today's by default).
+   * @param {string} [month] @returns {Promise<import("./api-types").Calendar>} */
+  calendar: (month) => call("GET", `/api/calendar${month ? `?month=${month}` : ""}`),
   /** @returns {Promise<Settings>} */
   settings: () => call("GET", "/api/settings"),
   /** @param {SettingsChange} s @returns {Promise<Settings>} */

@@ -8,9 +8,10 @@ import {
   doAdvance, doFinish, doRedo, doStep, doUndo, loadCurrent, playFrom, refreshState, reopenGame, startGame,
   toggleAuto, turnStock,
 } from "./controller.js";
+import { setupDaily } from "./daily.js";
 import { onPointerDown } from "./drag.js";
 import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
-import { keepFocus, noteFocus } from "./focus.js";
+import { keepFocus, noteFocus, watchInput } from "./focus.js";
 import { openHelp } from "./help.js";
 import { NARROW, getLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
@@ -21,17 +22,20 @@ import { setupReplayBar, startReplay } from "./replay.js";
 import { openReview } from "./review.js";
 import { applyLang, loadSettings, switchLang } from "./settings.js";
 import { openStats } from "./stats.js";
-import { $, announce, app } from "./store.js";
+import { $, $dialog, announce, app } from "./store.js";
 import { arrowTabs } from "./tabs.js";
 import { watchToolbar } from "./toolbar.js";
-import { toast, toggleHint } from "./view.js";
+import { openTour, tourDue } from "./tour.js";
+import { showHint, toast, toggleHint } from "./view.js";
 import { DEAL_DIGITS, VARIANT_TOKEN } from "./vocabulary.js";
 
 Object.assign(window, { firstlast: app }); // for the end-to-end tests and the curious
 
 async function main() {
+  watchInput();
   buildBoard({ turn: () => enqueue(turnStock), play: playFrom, press: onPointerDown });
   setupDialogs();
+  setupDaily();
   setupLiveRegions();
   listenForGesture();
   setupReplayBar();
@@ -45,13 +49,17 @@ async function main() {
   $("#b-new").addEventListener("click", askNewGame);
   $("#b-finish").addEventListener("click", () => enqueue(doFinish));
   $("#b-share").addEventListener("click", shareGame);
-  $("#b-deal").addEventListener("click", openDealDialog);
+  $("#b-deal").addEventListener("click", () => openDealDialog());
   $("#b-restart").addEventListener("click", askRestart);
   $("#b-stats").addEventListener("click", () => openStats({
     replay: (id) => enqueue(() => startReplay(id)), reopen: (id) => enqueue(() => reopenGame(id)), toast,
     variant: app.state && app.state.variant && app.state.variant.token, current: app.state && app.state.id,
   }));
   $("#b-rules").addEventListener("click", () => openHelp());
+  $("#help-tour").addEventListener("click", () => {
+    $dialog("#dlg-help").close();
+    openTour();
+  });
   $("#b-settings").addEventListener("click", openSettings);
   $("#b-lang").addEventListener("click", () => switchLang(getLang() === "ru" ? "en" : "ru"));
   document.addEventListener("keydown", onKey);
@@ -68,7 +76,10 @@ async function main() {
   // The toast is for the eye; what it says is said to screen readers too, politely.
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
-  new ResizeObserver(() => fit()).observe(table);
+  new ResizeObserver(() => {
+    fit();
+    showHint(app.hintOn); // the arrow follows the cards
+  }).observe(table);
   watchToolbar();
   // Toolbar labels take their short form on a phone (a turned phone may change that).
   matchMedia(NARROW).addEventListener("change", () => translatePage());
@@ -80,6 +91,8 @@ async function main() {
   if (shared) await openShared(shared);
   fit();
   document.body.classList.add("ready");
+  // A first visit: the tour of the table (once; again from the help).
+  if (tourDue() && app.state && !document.querySelector("dialog[open]")) openTour();
 }
 
 /**

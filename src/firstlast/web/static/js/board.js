@@ -59,10 +59,19 @@ export function buildBoard(on) {
     board.appendChild(slot);
     app.slots[place] = slot;
   }
+  // Row names, for the upright phone's two halves (shown there only: table.css), where
+  // the first row of 5–8 lies right under the reserve of 1–4 (issue 26).
+  for (const [row, half] of [["first", 1], ["reserve", 1], ["first", 2], ["reserve", 2]]) {
+    const name = document.createElement("div");
+    name.className = `row-name row-${row} half${half}`;
+    name.dataset.row = String(row);
+    name.setAttribute("aria-hidden", "true"); // the places say their names to the ear
+    board.appendChild(name);
+  }
   const info = document.createElement("div");
   info.className = "slot-info";
   info.setAttribute("aria-hidden", "true"); // the status bar says the same in words
-  info.innerHTML = `<div class="need-big"><span class="need-caption"></span><span class="need-rank"></span></div><div class="info-pass"></div>`;
+  info.innerHTML = `<div class="need-big"><span class="need-caption"></span><span class="need-rank"></span></div>`;
   board.appendChild(info);
   app.info = info;
   for (let i = 0; i < 104; i++) {
@@ -95,6 +104,22 @@ export function fit() {
   board.classList.toggle("tall", tall);
   layout(null, 0);
   layer.style.display = "";
+  orderSlots();
+}
+
+/** Put the slots in the page in the order the eye reads them (row by row, left to
+ * right), so that Tab walks the table as it is drawn in every layout (upright, reserve
+ * 1–4 comes before the privileged card under it). */
+function orderSlots() {
+  const cw = app.cw || 80;
+  const row = (/** @type {HTMLElement} */ s) => Math.round(s.offsetTop / (cw * 0.5));
+  const slots = PLACES.map((p) => app.slots[p]);
+  const seen = slots.slice().sort((a, b) => row(a) - row(b) || a.offsetLeft - b.offsetLeft);
+  const shown = [...board.querySelectorAll(":scope > .slot")];
+  if (seen.every((s, i) => s === shown[i])) return;
+  const focused = document.activeElement;
+  for (const s of seen) board.append(s);
+  if (focused instanceof HTMLElement && focused !== document.activeElement) focused.focus({ preventScroll: true });
 }
 
 /** Make the picture match ``state`` (after animations, or at once on load/restart).
@@ -282,6 +307,9 @@ export function describePlaces() {
 export function labelSlots() {
   for (const place of PLACES) {
     app.slots[place].dataset.label = place === "stock" ? t("stock") : place === "waste" ? t("waste") : place;
+  }
+  for (const el of board.querySelectorAll(".row-name")) {
+    el.textContent = t(/** @type {HTMLElement} */ (el).dataset.row === "first" ? "row.first" : "row.reserve");
   }
 }
 

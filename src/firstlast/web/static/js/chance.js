@@ -8,7 +8,11 @@
 // carries the rounds pooled so far (``pooled``), worded by the one display rule of
 // every face (i18n.chance_text, docs/i18n.md): the page shows that and counts nothing
 // itself. Any action (a new state) starts over; stale answers are dropped; the meter is
-// hidden where the odds module is not installed.
+// hidden where the odds module is not installed. The meter shows the figure's short form
+// (``pooled.short``, a few characters: its width barely changes, so the status bar never
+// reflows the table); its help says the whole figure, interval included. A game known to
+// come out (``state.comes_out``: dealt because it does, and play is forced) is said so,
+// and nothing is estimated.
 
 import { ApiError, api } from "./api.js";
 import { getLang, t } from "./i18n.js";
@@ -46,8 +50,8 @@ function show(answer) {
   const est = { ...answer.pooled, certain: answer.certain };
   const text = est.text;
   box.hidden = false;
-  box.classList.remove("stale");
-  part(box, ".value").textContent = text;
+  box.classList.remove("stale", "known");
+  part(box, ".value").textContent = est.short;
   part(box, ".fill").style.width = `${Math.max(0, Math.min(100, est.probability * 100))}%`;
   const help = est.certain ? t("chance.help.certain", { text })
     : t("chance.help", { text, n: est.samples.toLocaleString(lang === "ru" ? "ru-RU" : "en-US") });
@@ -59,15 +63,22 @@ function show(answer) {
   box.dataset.probability = String(est.probability);
   box.dataset.low = String(est.low);
   box.dataset.high = String(est.high);
-  explainWinnable();
 }
 
-/** A deal dealt as one that comes out (the server's ``dealt``, not a guess): a line under
- * the meter says what its figure is — the chance of a deal that looks like this one — and
- * that this one comes out. Shown while the meter is and the game goes on. */
-function explainWinnable() {
-  const s = app.state;
-  $("#s-chance-why").hidden = $("#s-chance").hidden || !s || s.dealt !== "winnable" || s.status !== "playing";
+/** A game known to come out (the server's ``comes_out``, not a guess): the meter says so
+ * in place of a figure, full, and its help says why. */
+function showComesOut() {
+  const box = $("#s-chance");
+  box.hidden = false;
+  box.classList.remove("stale");
+  box.classList.add("known");
+  part(box, ".value").textContent = t("chance.comes_out");
+  part(box, ".fill").style.width = "100%";
+  const help = t("chance.help.comes_out");
+  box.title = help;
+  box.setAttribute("aria-label", help);
+  for (const k of ["samples", "probability", "low", "high"]) delete box.dataset[k];
+  box.dataset.probability = "1";
 }
 
 /** @param {unknown} err @param {number} seq */
@@ -80,7 +91,6 @@ function failed(err, seq) {
   } else if (seq === app.chanceSeq) {
     box.hidden = true;
   }
-  explainWinnable();
 }
 
 /** Ask for the chance of the position on the table, soon; then refine it while idle. */
@@ -92,12 +102,16 @@ export function scheduleChance() {
   }
   const box = $("#s-chance");
   const seq = ++app.chanceSeq;
-  if (!app.showChance || app.chanceBroken || !app.state || app.replay) {
+  if (!app.showChance || !app.state || app.replay || (app.chanceBroken && !app.state.comes_out)) {
     box.hidden = true;
-    explainWinnable();
     return;
   }
-  explainWinnable();
+  if (app.state.comes_out) {
+    showComesOut(); // known: nothing to estimate
+    app.chanceFor = null;
+    shown = null;
+    return;
+  }
   if (app.auto) return; // during autoplay, ask once it pauses or ends
   const id = app.state.id;
   const key = positionKey();
@@ -108,7 +122,8 @@ export function scheduleChance() {
     return;
   }
   box.classList.add("stale");
-  if (app.chanceFor !== id) {
+  if (app.chanceFor !== id || box.classList.contains("known")) {
+    box.classList.remove("known");
     // Another game: the last game's figure says nothing about this one.
     app.chanceFor = id;
     part(box, ".value").textContent = "…";

@@ -14,6 +14,7 @@ import { cue, cueFor } from "./sound.js";
 import { $, announce, app } from "./store.js";
 import { hideEnding, render, showHint, toast } from "./view.js";
 import { FINISH_MS } from "./vocabulary.js";
+import { askWish } from "./wish.js";
 import { pileWords } from "./words.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
@@ -164,6 +165,8 @@ export async function doFinish() {
         document.body.classList.remove("cascading");
       }
     }
+    const sound = cueFor(s, result); // the end's sound as the cascade lands
+    if (sound) cue(sound);
     reconcile(result.state, 0);
     setState(result.state);
     // The end panel says how it ended (view.showEnding); a game still going says its moves.
@@ -193,12 +196,18 @@ export async function doRestart() {
  * (after saying why) when the server refuses. ``onAnswer`` is called once the server has
  * dealt, before the deal is animated (the deal dialog closes then).
  * @param {string} [deal] @param {VariantSpec | string} [variant] a spec or a token @param {string} [how]
- * @param {() => void} [onAnswer] */
-export async function startGame(deal, variant, how, onAnswer) {
+ * @param {() => void} [onAnswer] @param {boolean} [asDefault] the variant becomes the player's setting too
+ * @param {{date?: string, wish?: string}} [extra] an earlier day's deal of the day (``date``); with the
+ * setting "on a wish", the player is asked for one first */
+export async function startGame(deal, variant, how, onAnswer, asDefault = false, extra = {}) {
   stopAuto();
   hideEnding();
   try {
-    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"));
+    if (app.settings.wish && extra.wish === undefined) {
+      const wish = await askWish();
+      if (wish !== undefined) extra = { ...extra, wish };
+    }
+    const state = await api.newGame(deal, variant, how || (deal ? "number" : "random"), asDefault, extra);
     if (onAnswer) onAnswer();
     await gather();
     reconcile(state, 0);

@@ -3,10 +3,10 @@
 // panel. Every dialog keeps the focus inside while open (native modal dialogs; the end
 // panel traps Tab itself) and gives it back to what opened it.
 
-import { ApiError, api, errorText } from "./api.js";
 import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
+import { showMarks } from "./guide.js";
 import { getLang, t, variantToken } from "./i18n.js";
 import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
@@ -18,8 +18,13 @@ import { DEAL_DIGITS, MAX_DEAL } from "./vocabulary.js";
 
 /** @typedef {import("./i18n.js").Variant} Variant */
 
-export function openDealDialog() {
+/** Open the deal dialog on the player's variant for new games. ``asDefault`` (opened
+ * from the settings' "Rules variant for new games…"): "make these rules my default" is
+ * ticked; else the rules chosen are the deal's alone (issue 26).
+ * @param {boolean} [asDefault] */
+export function openDealDialog(asDefault = false) {
   const v = savedVariant();
+  $input("#v-default").checked = asDefault;
   const redeals = $select("#v-redeals");
   redeals.value = v.redeals === null ? "u" : String(v.redeals);
   if (!redeals.value) redeals.value = "3"; // a count the list does not offer
@@ -44,10 +49,12 @@ export function goodDeal(text) {
 }
 
 /** Start the deal dialog's game (``how``: number, random, daily, winnable) under the
- * dialog's variant. The number is checked first (a bad one is said in the dialog, which
- * stays open, and nothing else happens); then the variant becomes the player's setting;
- * only then is the player asked before leaving a game in progress. The dialog closes as
- * soon as the server has answered, before the deal is animated. @param {string} how */
+ * dialog's variant: that game's alone, or the player's setting for new games too when
+ * "make these rules my default" is ticked (the play layer decides: ``make_default``).
+ * The number is checked first (a bad one is said in the dialog, which stays open, and
+ * nothing else happens); then the player is asked before leaving a game in progress.
+ * The dialog closes as soon as the server has answered, before the deal is animated.
+ * @param {string} how */
 async function startFromDialog(how) {
   const text = $input("#deal-input").value.trim();
   if (how === "number" && !goodDeal(text)) {
@@ -57,19 +64,13 @@ async function startFromDialog(how) {
   }
   dealError("");
   const variant = dialogVariant();
-  try {
-    keepSettings(await api.saveSettings({ variant }));
-  } catch (err) {
-    const code = err instanceof ApiError ? err.code : null;
-    dealError(code && code.startsWith("variant.") ? t("variant_bad") : errorText(err));
-    return;
-  }
+  const asDefault = $input("#v-default").checked;
   if (!(await confirmLeave())) return;
   /** @type {(err: unknown) => void} */
   let answered = () => {};
   /** @type {Promise<unknown>} */
   const answer = new Promise((resolve) => { answered = resolve; });
-  enqueue(() => startGame(how === "number" ? text : undefined, variant, how, () => answered(null))
+  enqueue(() => startGame(how === "number" ? text : undefined, variant, how, () => answered(null), asDefault)
     .catch((err) => { answered(err); }))
     .then(() => answered(null)); // an action dropped (a replay began) answers nothing
   const refused = await answer;
@@ -78,6 +79,12 @@ async function startFromDialog(how) {
     dealError(t("deal_bad"));
     return;
   }
+  if (typeof code === "string" && code.startsWith("variant.")) {
+    dealError(t("variant_bad"));
+    return;
+  }
+  // Made the default by the server in the same write: the cached settings follow.
+  if (asDefault && !refused) keepSettings({ ...app.settings, variant: variantToken(variant) });
   $dialog("#dlg-deal").close();
 }
 
@@ -98,7 +105,9 @@ export function openSettings() {
   $select("#set-lang").value = getLang();
   $select("#set-speed").value = String(app.speed);
   $input("#set-chance").checked = app.showChance;
+  $input("#set-playable").checked = app.settings.show_playable !== false;
   $select("#set-verbosity").value = app.settings.verbosity === "brief" ? "brief" : "full";
+  $input("#set-wish").checked = !!app.settings.wish;
   showLookSettings();
   showModal($dialog("#dlg-settings"));
 }
@@ -228,6 +237,31 @@ export async function shareGame() {
   showShareField(url);
 }
 
+/** Copy the share dialog's link with one press (issue 26): the Clipboard API, else the
+ * browser's copy command on the selected field; said either way (the toast is spoken),
+ * and where neither works the link stays selected to copy by hand. */
+async function copyShareLink() {
+  const field = $input("#share-link");
+  let copied = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch { /* no permission: the copy command below */ }
+  }
+  if (!copied) {
+    field.focus();
+    field.select();
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+  }
+  toast(t(copied ? "share_copied_link" : "share_copy_failed"), copied ? "info" : "error");
+  if (!copied) field.select();
+}
+
 /** The share dialog, its link selected to copy by hand. @param {string} url */
 function showShareField(url) {
   const field = $input("#share-link");
@@ -320,6 +354,7 @@ export function setupDialogs() {
   $("#deal-random").addEventListener("click", () => startFromDialog("random"));
   $("#deal-daily").addEventListener("click", () => startFromDialog("daily"));
   $("#deal-winnable").addEventListener("click", () => startFromDialog("winnable"));
+  $("#share-copy").addEventListener("click", () => { copyShareLink(); });
   $("#v-canonical").addEventListener("click", () => {
     $select("#v-redeals").value = "3";
     $input("#v-waste").checked = false;
@@ -331,16 +366,21 @@ export function setupDialogs() {
   $("#b-speed").addEventListener("change", () => setSpeed(Number($select("#b-speed").value)));
   $("#set-variant").addEventListener("click", () => {
     $dialog("#dlg-settings").close();
-    openDealDialog();
+    openDealDialog(true);
   });
   $("#set-verbosity").addEventListener("change", () => {
     saveSettings({ verbosity: $select("#set-verbosity").value === "brief" ? "brief" : "full" });
   });
   setupLooks(saveSettings);
+  $("#set-wish").addEventListener("change", () => saveSettings({ wish: $input("#set-wish").checked }));
   $("#set-chance").addEventListener("change", () => {
     app.showChance = $input("#set-chance").checked;
     saveSettings({ show_chance: app.showChance });
     scheduleChance();
+  });
+  $("#set-playable").addEventListener("change", () => {
+    saveSettings({ show_playable: $input("#set-playable").checked });
+    showMarks();
   });
   // Leaving a game in progress: the answer goes to confirmLeave's promise.
   const confirm = $dialog("#dlg-confirm");

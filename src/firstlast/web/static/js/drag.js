@@ -24,6 +24,7 @@ import { toast } from "./view.js";
  * @property {boolean} moved past the few pixels a click may wobble
  * @property {[number, number]} pos the card's place when pressed
  * @property {boolean} movable the state says it can play now: it may be dragged
+ * @property {number} slop px the pointer may wander and still be a tap (a finger more than a mouse)
  */
 
 /** @type {Drag | null} */
@@ -44,7 +45,10 @@ export function onPointerDown(e) {
   if ((!movable && !el.classList.contains("pressable")) || !el.pos) return;
   e.preventDefault();
   el.setPointerCapture(e.pointerId);
-  drag = { el, id: e.pointerId, x0: e.clientX, y0: e.clientY, moved: false, pos: [el.pos[0], el.pos[1]], movable };
+  // A finger wobbles more than a mouse: a tap that moved a little is still a tap (it plays
+  // the card), not a short drag that springs back.
+  const slop = e.pointerType === "mouse" ? 6 : 16;
+  drag = { el, id: e.pointerId, x0: e.clientX, y0: e.clientY, moved: false, pos: [el.pos[0], el.pos[1]], movable, slop };
   if (movable) app.dragging = el;
   el.addEventListener("pointermove", onPointerMove);
   el.addEventListener("pointerup", onPointerUp);
@@ -56,7 +60,7 @@ function onPointerMove(e) {
   if (!drag || e.pointerId !== drag.id) return;
   const dx = e.clientX - drag.x0;
   const dy = e.clientY - drag.y0;
-  if (!drag.movable || (!drag.moved && Math.hypot(dx, dy) < 6)) return;
+  if (!drag.movable || (!drag.moved && Math.hypot(dx, dy) < drag.slop)) return;
   if (!drag.moved) {
     drag.moved = true;
     drag.el.classList.add("dragging");

@@ -65,3 +65,17 @@ export function keepFocus() {
   before = null;
   if (target) target.focus({ preventScroll: true }); // the table is in view; no jump on a phone
 }
+
+/** Focus rings for the keyboard only (issue 26): the page notes how the player last
+ * acted, on ``<html data-input>`` ("pointer" after a press, "keyboard" after a key other
+ * than a modifier); a11y.css hides the ring while it is "pointer", so that a focus the
+ * page moves after a click (a dialog's opener, the next place on the table) shows none. */
+export function watchInput() {
+  const root = document.documentElement;
+  /** @param {string} how */
+  const mark = (how) => { if (root.dataset.input !== how) root.dataset.input = how; };
+  document.addEventListener("pointerdown", () => mark("pointer"), { capture: true, passive: true });
+  document.addEventListener("keydown", (e) => {
+    if (!["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"].includes(e.key)) mark("keyboard");
+  }, { capture: true, passive: true });
+}

@@ -25,6 +25,21 @@ export function getLang() {
   return current;
 }
 
+/** The locale dates and times are written in (issue 26): the page's language with the
+ * browser's region ("en" in an en-US browser writes 12/2/2026, in en-GB 02/12/2026;
+ * Russian 02.12.2026), the language alone where the browser names no region.
+ * @returns {string} */
+export function dateLocale() {
+  const nav = typeof navigator === "undefined" ? [] : (navigator.languages || [navigator.language]);
+  for (const tag of nav) {
+    try {
+      const region = new Intl.Locale(tag).region;
+      if (region) return Intl.DateTimeFormat.supportedLocalesOf(`${current}-${region}`).length ? `${current}-${region}` : current;
+    } catch { /* not a language tag */ }
+  }
+  return current;
+}
+
 /** Use ``data`` as the catalog of ``lang`` (the tests give it from the file).
  * @param {Lang} lang @param {Catalog} data */
 export function setCatalog(lang, data) {

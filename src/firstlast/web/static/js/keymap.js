@@ -59,6 +59,8 @@ export const KEYMAP = Object.freeze({
   "щ": "import",
   "i": "stats",
   "ш": "stats",
+  "c": "calendar",
+  "с": "calendar",
   "y": "story",
   "н": "story",
   "L": "language",
@@ -233,6 +235,14 @@ export const KEY_HELP = Object.freeze([
       "en": "i (ш)"
     },
     "does": "keys.stats.does"
+  },
+  {
+    "id": "calendar",
+    "keys": {
+      "ru": "c (с)",
+      "en": "c (с)"
+    },
+    "does": "keys.calendar.does"
   },
   {
     "id": "story",

@@ -6,6 +6,7 @@
 import {
   doAdvance, doRedo, doStep, doUndo, playFrom, stopAuto, toggleAuto, turnStock,
 } from "./controller.js";
+import { openCalendar } from "./daily.js";
 import { askNewGame, openDealDialog, openSettings, setMenu } from "./dialogs.js";
 import { openHelp } from "./help.js";
 import { getLang } from "./i18n.js";
@@ -52,6 +53,7 @@ export const HANDLERS = {
   unfinished: () => openStatsDialog(),
   import: () => { openStatsDialog(); $input("#import-file").click(); },
   stats: () => openStatsDialog(),
+  calendar: () => { openCalendar(); },
   story: () => showEnding(),
   language: () => { switchLang(getLang() === "ru" ? "en" : "ru"); },
   mute: () => toggleSound(saveSettings),

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { board, describePlaces, labelSlots, layout } from "./board.js";
 import { buildSprite } from "./cards.js";
 import { refreshState, showError } from "./controller.js";
+import { showMarks } from "./guide.js";
 import { retranslateHelp } from "./help.js";
 import { applyLooks } from "./looks.js";
 import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
@@ -111,6 +112,7 @@ export async function loadSettings() {
   // A player who asked the system for less motion gets no flying cards (until chosen here).
   if (matchMedia("(prefers-reduced-motion: reduce)").matches) app.speed = 0;
   app.showChance = s.show_chance !== false;
+  showMarks();
   // A speed asked for in the address (?speed=0) wins: handy for demos and tests.
   const q = new URLSearchParams(location.search).get("speed");
   if (q !== null && /^[0-3]$/.test(q)) app.speed = Number(q);

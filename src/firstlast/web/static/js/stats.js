@@ -3,7 +3,7 @@
 
 import { api, errorText } from "./api.js";
 import { wireBackup } from "./backup.js";
-import { getLang, t, variantFromToken, variantLabel } from "./i18n.js";
+import { dateLocale, getLang, t, variantFromToken, variantLabel } from "./i18n.js";
 import { $, $dialog, $input, announce, onFileText, saveFile } from "./store.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
@@ -115,8 +115,16 @@ function renderVariant() {
     [t("st_streak"), v.current_streak], [t("st_best"), v.best_streak],
     [t("st_passes"), v.played ? num(v.average_passes, 2, true) : t("st_no_value")],
   ];
+  // Personal records (play.stats): games won, the longest run of wins, the fewest passes
+  // to come out, the best score of a lost game.
+  const none = t("st_no_value");
+  const records = [
+    [t("st_won"), v.won], [t("st_best"), v.best_streak],
+    [t("st_fewest_passes"), v.fewest_passes ?? none], [t("st_best_lost"), v.best_lost_score ?? none],
+  ];
   body.innerHTML =
     `<div class="st-grid">${cells.map(([k, val]) => `<div class="st-cell"><span class="st-val">${val}</span><span class="st-key">${k}</span></div>`).join("")}</div>` +
+    `<h3>${t("st_records")}</h3><div class="st-grid st-records">${records.map(([k, val]) => `<div class="st-cell"><span class="st-val">${val}</span><span class="st-key">${k}</span></div>`).join("")}</div>` +
     `<h3>${t("st_hist")}</h3>${histogramSvg(v.score_histogram, body.clientWidth || 560)}`;
 }
 
@@ -144,7 +152,7 @@ function renderTabs() {
 function fmtDate(iso) {
   if (!iso) return "";
   try {
-    return new Date(iso).toLocaleString(getLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+    return new Date(iso).toLocaleString(dateLocale(), { dateStyle: "short", timeStyle: "short" });
   } catch {
     return iso;
   }

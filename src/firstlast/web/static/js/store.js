@@ -41,6 +41,8 @@ import { SETTING_DEFAULTS } from "./vocabulary.js";
  * @property {boolean} chanceBroken no odds here: the meter stays hidden
  * @property {string | null} chanceFor the game the meter's figure is about
  * @property {string | null} endShownFor "id:moves" of the ending last shown
+ * @property {boolean} quietEnd the page has shown no game yet: the first, if over, opens
+ *   no end panel (a reload; its banner reopens it)
  * @property {CardEl | null} dragging the card under the pointer
  * @property {Settings} settings the server's, once loaded
  * @property {{flown: number, mostAloft: number}} flights cards flown since the page
@@ -69,6 +71,7 @@ export const app = {
   chanceBroken: false,
   chanceFor: null,
   endShownFor: null,
+  quietEnd: true,
   dragging: null,
   /** The one declaration's defaults (play/settings.py, through vocabulary.js). @type {Settings} */
   settings: /** @type {Settings} */ ({ ...SETTING_DEFAULTS }),

@@ -1,13 +1,14 @@
 // The toolbar on one row. A wide screen shows every button's label where they fit;
-// where they do not (English at 1440 px wrapped to three rows), the less used buttons
-// lose their labels first, then the rest (table.css, #topbar.fold-N). Measured, not
+// where they do not inline (English at 1440 px wrapped to three rows), the words go
+// under the icons, smaller, then the brand's words make room; only then do the less used
+// buttons lose their labels, then the rest (table.css, #topbar.fold-N). Measured, not
 // guessed from the width: it holds in either language and with any font. Phones and
 // short windows have their own bar (the menu), which needs no folding.
 
 import { $ } from "./store.js";
 
-/** The deepest fold: every label gone, then the brand's words too. */
-const DEEPEST = 4;
+/** The deepest fold: every label gone, the bar at its tightest. */
+const DEEPEST = 6;
 
 /** @param {HTMLElement} bar @param {number} level */
 function setFold(bar, level) {

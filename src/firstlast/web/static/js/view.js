@@ -3,11 +3,14 @@
 // that says won or lost and reopens the end panel; the win's wave, played on the table
 // before the panel covers it; the panel with the story of the game) and the toast.
 
+import { api } from "./api.js";
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
+import { drawHint } from "./guide.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
+import { keepRecords, newsOf, showEndNews } from "./news.js";
 import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
 import { chosen, withWords } from "./tablewords.js";
@@ -27,8 +30,8 @@ export function render() {
     pile.classList.toggle("done", n === 13);
     pile.style.setProperty("--depth", String(Math.max(0, n - 1)));
     const pill = part(pile, ".pill");
-    if (active === k) pill.innerHTML = `<span class="cnt">${n}/13 </span>→ ${rankChar(/** @type {number} */ (s.need))}`;
-    else pill.textContent = n ? `${n}/13` : "";
+    // The cards on the pile; what it needs is the centre panel's (one fact once).
+    pill.textContent = n || active === k ? `${n}/13` : "";
     app.slots[`F${k + 1}`].classList.toggle("active", active === k);
   }
   app.slots.F8.classList.toggle("privileged", s.privileged === "F8");
@@ -45,16 +48,12 @@ export function render() {
   $("#s-need").textContent = needText(s);
   const pass = passText(s);
   const left = redealsLeftText(s.redeals_left);
-  // The redeals left too: the centre panel that also says it is too small on a phone.
-  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass;
+  $("#s-pass").textContent = left ? `${pass} · ${left}` : pass; // said here only
   $("#s-score").textContent = scoreText(s);
-  // The centre panel.
+  // The centre panel: what the active pile needs, large (the status bar says the passes).
   if (app.info) {
     part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
     part(app.info, ".need-rank").textContent = active === null ? "✓" : rankChar(/** @type {number} */ (s.need));
-    const info = part(app.info, ".info-pass");
-    info.innerHTML = "";
-    info.append(pass, ...(left ? [document.createElement("br"), left] : []));
   }
   // Buttons.
   const replaying = !!app.replay;
@@ -71,8 +70,11 @@ export function render() {
   showBanner(over && !replaying ? s : null);
   if (over && !replaying && app.endShownFor !== `${s.id}:${s.moves}`) {
     app.endShownFor = `${s.id}:${s.moves}`;
-    endOfGame(s);
+    // A game that was already over when the page loaded is shown quietly (issue 26: a
+    // reload re-opened the panel over the player's click): its banner reopens the panel.
+    if (!app.quietEnd) endOfGame(s);
   }
+  app.quietEnd = false;
   if (!over) hideEnding();
 }
 
@@ -138,13 +140,15 @@ export function toggleHint() {
   else announce(t("say.hint.off"));
 }
 
-/** Mark (or stop marking) the card the forced line moves next. @param {boolean} on */
+/** Mark (or stop marking) the card the forced line moves next: the card pulses, an
+ * arrow goes from it to where it goes, and the hint's words show (guide.js).
+ * @param {boolean} on */
 export function showHint(on) {
   app.hintOn = on;
   $("#b-hint").setAttribute("aria-pressed", String(!!on));
   for (const el of board.querySelectorAll(".hint")) el.classList.remove("hint");
-  if (!on || !app.state || app.state.status !== "playing") return;
-  const place = hintPlace(app.state.hint);
+  const place = on && app.state && app.state.status === "playing" && !app.replay ? hintPlace(app.state.hint) : null;
+  drawHint(place && app.state ? app.state.hint : null);
   if (!place) return;
   const list = app.model[place] || [];
   if (list.length === 0) app.slots[place].classList.add("hint");
@@ -162,6 +166,15 @@ export function showEnding({ focus = true } = {}) {
   $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
+  const news = showEndNews(s); // a new record, the wish (news.js)
+  if (!newsOf(s.id).length && s.result && s.origin === "played") {
+    // Shown again (after a reload, say): the records it set, asked of the server.
+    api.records(s.id).then((r) => {
+      if (!r.records.length || !app.state || app.state.id !== s.id || $("#ending").hidden) return;
+      keepRecords(s.id, r.records);
+      showEndNews(app.state);
+    }).catch(() => {});
+  }
   const box = $("#ending");
   box.dataset.result = s.status;
   box.hidden = false;
@@ -169,7 +182,7 @@ export function showEnding({ focus = true } = {}) {
   if (focus) {
     $("#end-again").focus();
     // Said in the panel's own live region (the table behind is hidden from the ear).
-    announce(t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent }), 150);
+    announce(`${t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent })}${news ? ` ${news}` : ""}`, 150);
   }
   // The story of the game: "computing…" now, the curve and the sentences when told.
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });

@@ -66,7 +66,7 @@ export const REFUSALS = Object.freeze({ "R11.won": Object.freeze({ "rule": "R11"
 export const START_KINDS = Object.freeze(["number", "random", "next", "again", "daily", "winnable"]);
 
 /** The player's settings as a new player has them (play.settings.Settings()). */
-export const SETTING_DEFAULTS = Object.freeze({ "lang": null, "speed": 2, "variant": "r3", "show_chance": true, "verbosity": "full", "felt": "green", "back": "lattice", "four_colour": false, "large_index": false, "layout": "standard", "sound": false, "volume": 60, "wish": false });
+export const SETTING_DEFAULTS = Object.freeze({ "lang": null, "speed": 2, "variant": "r3", "show_chance": true, "verbosity": "full", "felt": "green", "back": "lattice", "four_colour": false, "large_index": false, "layout": "standard", "sound": false, "volume": 60, "wish": false, "show_playable": true, "tour_seen": false });
 
 /** The settings that take one of a few words, and those words (play.settings.CHOICES). */
 export const SETTING_CHOICES = Object.freeze({ "verbosity": Object.freeze(["brief", "full"]), "felt": Object.freeze(["green", "blue", "night", "paper"]), "back": Object.freeze(["lattice", "stripes", "rosette"]), "layout": Object.freeze(["standard", "mirrored"]) });
