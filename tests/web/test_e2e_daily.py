@@ -8,7 +8,6 @@ for it."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +105,13 @@ def test_the_calendar_and_the_record_moment(browser: Any, tmp_path: Path, monkey
         wait_js(pg, said)  # and said to the screen reader, in the panel's own live region
         axe(pg, "the end panel with a record")
         pg.keyboard.press("Escape")
+        # After a reload, the end panel shown again still says the record (GET records).
+        pg.reload()
+        settle(pg)
+        pg.evaluate("document.querySelector('#ending').hidden && document.querySelector('.end-banner-open').click()")
+        wait_js(pg, "!document.querySelector('#ending').hidden && document.querySelector('#end-records li')")
+        assert record in (pg.text_content("#end-records") or "")
+        pg.keyboard.press("Escape")
         pg.focus("#b-stats")
         pg.keyboard.press("c")
         wait_js(pg, f"document.querySelector('#cal-grid [data-date=\"{won.isoformat()}\"][data-state=\"won\"]')")
@@ -139,4 +145,3 @@ def test_the_calendar_and_the_record_moment(browser: Any, tmp_path: Path, monkey
     finally:
         close(pg)
         stop_server(proc)
-        os.environ.pop("FIRSTLAST_TODAY", None)

@@ -308,6 +308,10 @@ class RecordNews(Answer):
     text: Annotated[str, Meta(description="the record in words, in the player's language")]
 
 
+class RecordList(Answer):
+    records: Annotated[list[RecordNews], Meta(description="the records the game set when it ended")]
+
+
 class ActionResult(Answer):
     """An action's answer: the state as stored, every move made (for undo, the one taken
     back) and every card movement in order."""

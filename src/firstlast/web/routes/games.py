@@ -73,6 +73,13 @@ async def get_game(web: WebGame, request: Request) -> Response:
     return json_response(shapes.state(*await web.load_lang(request)))
 
 
+async def records(web: WebGame, request: Request) -> Response:
+    gid = web.game_id(request)
+    pid = await web.player(request)
+    found, lang = await web.run_lang(request, pid, web.play.records, pid, gid)
+    return json_response(m.RecordList(records=shapes.records(found, lang)))
+
+
 async def open_game(web: WebGame, request: Request) -> Response:
     gid = web.game_id(request)
     await decode(request, m.OpenRequest)
@@ -130,6 +137,8 @@ ENDPOINTS: Final = (
              answers={200: m.GameState, 204: None}),
     Endpoint("GET", "/api/games/{id}", get_game, "one game (reading does not put it on the table)",
              answers={200: m.GameState}),
+    Endpoint("GET", "/api/games/{id}/records", records, "the personal records the game set when it ended (none while"
+             " it is under way): what the action that ended it answered", answers={200: m.RecordList}),
     Endpoint("POST", "/api/games/{id}/open", open_game, "put the game on the table (reopen)", body=m.OpenRequest,
              answers={200: m.GameState}),
     Endpoint("POST", "/api/games/{id}/moves", move, "make a move (409: the rules refuse it, with rule)",

@@ -182,6 +182,23 @@ export interface GameSummary {
   abandoned: boolean;
 }
 
+/** RecordList */
+export interface RecordList {
+  /** the records the game set when it ended */
+  records: RecordNews[];
+}
+
+/** A personal record the game set when it ended (play.stats.news). */
+export interface RecordNews {
+  /** first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest passes to come out; lost_score: the best score of a lost game */
+  kind: "first_win" | "lost_score" | "passes" | "streak";
+  value: number;
+  /** the record it beat; null: none */
+  previous: number | null;
+  /** the record in words, in the player's language */
+  text: string;
+}
+
 /** No fields: the game goes on the table. */
 export interface OpenRequest {
 }
@@ -215,17 +232,6 @@ export interface Movement {
   from: string;
   to: string;
   face_up: boolean;
-}
-
-/** A personal record the game set when it ended (play.stats.news). */
-export interface RecordNews {
-  /** first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest passes to come out; lost_score: the best score of a lost game */
-  kind: "first_win" | "lost_score" | "passes" | "streak";
-  value: number;
-  /** the record it beat; null: none */
-  previous: number | null;
-  /** the record in words, in the player's language */
-  text: string;
 }
 
 /** StepRequest */

@@ -145,6 +145,9 @@ export const api = {
   redo: (id, version) => act(id, "redo", version),
   /** @type {Action} */
   restart: (id, version) => act(id, "restart", version),
+  /** The records game ``id`` set when it ended (an end panel shown again, after a reload).
+   * @param {string} id @returns {Promise<import("./api-types").RecordList>} */
+  records: (id) => call("GET", `${game(id)}/records`),
   /** @param {string} id @returns {Promise<Replay>} */
   replay: (id) => call("GET", `${game(id)}/replay`),
   /** The table in words (hint, summary, each place's review) in the player's language;

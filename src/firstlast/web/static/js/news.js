@@ -20,6 +20,12 @@ export function keepNews(result) {
   return result;
 }
 
+/** Keep the records game ``id`` set, as the server answers them later (GET records).
+ * @param {string} id @param {RecordNews[]} records */
+export function keepRecords(id, records) {
+  news.set(id, records);
+}
+
 /** The records game ``id`` set, if this page saw it end. @param {string} id @returns {RecordNews[]} */
 export function newsOf(id) {
   return news.get(id) || [];

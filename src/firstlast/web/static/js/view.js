@@ -3,13 +3,14 @@
 // that says won or lost and reopens the end panel; the win's wave, played on the table
 // before the panel covers it; the panel with the story of the game) and the toast.
 
-import { showEndNews } from "./news.js";
+import { api } from "./api.js";
 import { board } from "./board.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { drawHint } from "./guide.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
 import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
+import { keepRecords, newsOf, showEndNews } from "./news.js";
 import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
 import { chosen, withWords } from "./tablewords.js";
@@ -185,6 +186,14 @@ export function showEnding({ focus = true } = {}) {
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
   const news = showEndNews(s); // a new record, the wish (news.js)
+  if (!newsOf(s.id).length && s.result && s.origin === "played") {
+    // Shown again (after a reload, say): the records it set, asked of the server.
+    api.records(s.id).then((r) => {
+      if (!r.records.length || !app.state || app.state.id !== s.id || $("#ending").hidden) return;
+      keepRecords(s.id, r.records);
+      showEndNews(app.state);
+    }).catch(() => {});
+  }
   const box = $("#ending");
   box.dataset.result = s.status;
   box.hidden = false;
