@@ -18,16 +18,17 @@ import pytest
 SUB_PATH = "fl/table"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
 @contextmanager
-def serve_folder(folder: Path, sub_path: str = "") -> Iterator[str]:
-    """``python -m http.server`` over ``folder``; the address of ``sub_path`` in it."""
-    port = _free_port()
+def serve_folder(folder: Path, sub_path: str = "", port: int | None = None) -> Iterator[str]:
+    """``python -m http.server`` over ``folder`` (on ``port``, else a free one); the
+    address of ``sub_path`` in it."""
+    port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/{sub_path + '/' if sub_path else ''}"

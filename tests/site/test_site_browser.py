@@ -23,7 +23,13 @@ from firstlast.engine.cards import SUIT_CHARS
 require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
 
 AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+#: The table is on the page (from the browser's storage, on a later visit, while Python starts).
+TABLE_SHOWN = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"
+               " && window.firstlast && window.firstlast.state")
+#: The table is on the page and the site's Python answers (before, a later visit shows
+#: its last table from the browser's storage, and moves wait in the page's queue).
 READY = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"
+         " && document.body.dataset.site === 'answering'"
          " && window.firstlast && window.firstlast.state && !window.firstlast.busy")
 
 
@@ -73,16 +79,33 @@ def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url
     wait_js(pg, READY, timeout=90_000)
     s = state(pg)
     assert s["id"] == before["id"] and s["moves"] == 3 and s["stock_count"] == 85
+    # The last table shows at once from the browser's storage, while Python waits (here
+    # for the game, which a page of the test holds): moves made on it wait in the page's
+    # queue, and are made, every one, once Python answers.
+    pg.goto("about:blank")  # lets go of the game
+    lock = ctx.new_page()
+    lock.goto(site_url + "build.json")
+    lock.evaluate("""(name) => new Promise((held) => navigator.locks.request(name, () => {
+        held(); return new Promise((r) => { window.release = r; }); }))""", "firstlast-game:" + urlsplit(site_url).path)
+    pg.goto(site_url + "?speed=0")
+    wait_js(pg, TABLE_SHOWN, timeout=90_000)
+    assert state(pg)["moves"] == 3 and pg.evaluate("document.body.dataset.site") != "answering"
+    pg.click('.slot[data-place="stock"]', force=True)
+    pg.click('.slot[data-place="stock"]', force=True)
+    assert state(pg)["moves"] == 3
+    lock.evaluate("window.release()")
+    wait_js(pg, READY + " && window.firstlast.state.moves === 5", timeout=90_000)
+    lock.close()
     # Offline: the service worker serves the whole build; play goes on and is kept.
     ctx.set_offline(True)
     pg.reload()
     wait_js(pg, READY, timeout=90_000)
-    assert state(pg)["moves"] == 3
+    assert state(pg)["moves"] == 5
     turn(pg)
-    assert state(pg)["moves"] == 4
+    assert state(pg)["moves"] == 6
     pg.reload()
     wait_js(pg, READY, timeout=90_000)
-    assert state(pg)["moves"] == 4
+    assert state(pg)["moves"] == 6
     ctx.set_offline(False)
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
     foreign = [u for u in asked if not u.startswith((origin + "/", "blob:", "data:"))]

@@ -13,7 +13,10 @@ require_browser("the site's browser tests need Debian's chromium at /usr/bin/chr
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
+#: The table is on the page and the site's Python answers (before, a later visit shows
+#: its last table from the browser's storage, and moves wait in the page's queue).
 READY = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"
+         " && document.body.dataset.site === 'answering'"
          " && window.firstlast && window.firstlast.state && !window.firstlast.busy")
 
 

@@ -5,6 +5,11 @@
 // network off, and a page is always served from one build, never a mix. A new build is
 // a new sw.js (`firstlast site build` writes BUILD below); it installs beside the old
 // one and waits until the page, told that an update is ready, asks it to take over.
+//
+// Every file is checked again each time it is served (its SHA-256 against BUILD): a
+// damaged or missing copy is fetched again and kept (and the rest of the build with it,
+// in the background, for a cache that was deleted); offline, the answer is a 503 naming
+// the file, and the pages are told ({type: "missing", path}) so that they say so at once.
 
 /** @typedef {{version: string, files: [string, number, string][]}} Build */
 // Filled in by the build: this build's version and its files (path, size, sha256).
@@ -17,6 +22,8 @@ const PREFIX = `firstlast:${BASE.pathname}:`;
 const CACHE = PREFIX + BUILD.version;
 /** Files fetched at once while installing. */
 const PARALLEL = 6;
+/** Each file of the build by its address. @type {Map<string, [string, number, string]>} */
+const FILES = new Map(BUILD.files.map((f) => [new URL(f[0], BASE).href, f]));
 
 /** Whether ``data`` hashes to ``hex``. @param {ArrayBuffer} data @param {string} hex */
 async function sha256(data, hex) {
@@ -84,14 +91,61 @@ sw.addEventListener("message", (e) => {
   if (e.data && e.data.type === "version" && e.source) /** @type {Client} */ (e.source).postMessage({ type: "version", version: BUILD.version });
 });
 
+/** A copy of ``res`` whose body is ``body`` (already read, to be checked).
+ * @param {Response} res @param {ArrayBuffer} body */
+function answer(res, body) {
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** The files of the build the cache lacks, fetched again (one refill at a time). @type {Promise<void> | null} */
+let refilling = null;
+function refill() {
+  refilling ||= (async () => {
+    try {
+      const cache = await caches.open(CACHE);
+      for (const file of BUILD.files) {
+        if (!(await cache.match(new URL(file[0], BASE).href))) await fetchInto(cache, file).catch(() => {});
+      }
+    } finally {
+      refilling = null;
+    }
+  })();
+  return refilling;
+}
+
+/** A file of the build, checked: from the cache when its copy is whole, else from the
+ * network (checked, and kept again), else a 503 that names it (the pages are told).
+ * @param {string} key @param {[string, number, string]} file @param {(p: Promise<void>) => void} later */
+async function serveChecked(key, file, later) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(key);
+  if (hit) {
+    const body = await hit.arrayBuffer();
+    if (await sha256(body, file[2])) return answer(hit, body);
+  }
+  try {
+    const res = await fetch(key, { cache: "reload" });
+    const body = await res.clone().arrayBuffer();
+    if (res.ok && await sha256(body, file[2])) {
+      await cache.put(key, res);
+      later(refill()); // the cache may have lost more than this file (deleted whole)
+      return answer(res, body);
+    }
+  } catch { /* offline: said below */ }
+  await tell({ type: "missing", path: file[0] });
+  return new Response(`${file[0]}: damaged or missing, and offline`, {
+    status: 503, headers: { "content-type": "text/plain; charset=utf-8", "x-firstlast-missing": file[0] } });
+}
+
 sw.addEventListener("fetch", (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== "GET" || url.origin !== BASE.origin || !url.pathname.startsWith(BASE.pathname)) return;
   // The page at the site's address (with any ?deal=… query) is index.html.
   const key = url.pathname === BASE.pathname ? new URL("index.html", BASE).href : url.origin + url.pathname;
+  const file = FILES.get(key);
   e.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    const hit = await cache.match(key);
+    if (file) return serveChecked(key, file, (p) => e.waitUntil(p));
+    const hit = await (await caches.open(CACHE)).match(key);
     return hit || fetch(e.request);
   })());
 });

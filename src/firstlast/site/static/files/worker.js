@@ -2,12 +2,17 @@
 // package, whose web app (firstlast.site.bridge) answers the page's requests in-process.
 // The database file lives in IndexedDB (Emscripten's IDBFS, mounted at MOUNT) and is
 // synced after every commit, before the answer is posted: an acknowledged move is stored.
+// When a save fails (the disk is full, the site's data was cleared) the tab keeps
+// answering from what it holds, the page is told at once (it offers a backup), and the
+// save is tried again, with backoff and on every change, until it goes through: the
+// store is then written again whole (docs/site.md, "Storage").
 //
 // Messages from the page: {type: "boot"} (start Python now), {type: "start", origin}
 // (this tab holds the game: open it), {type: "request", id, method, path,
 // headers, body}, {type: "stop"}. To the page: {type: "progress", step, steps},
 // {type: "ready"}, {type: "failed", message}, {type: "answer", id, status, headers, body},
-// {type: "stopped"}.
+// {type: "storage", state: "full" | "cleared" | "failed" | "saved"}, {type: "stopped"},
+// {type: "kept"} (a stop refused: what this tab holds is not stored yet).
 
 import { startPython } from "./python.js";
 
@@ -28,10 +33,19 @@ let bridge = null;
 let pyodide = null;
 let stopping = false;
 let inFlight = 0;
-/** Commits already in IndexedDB, and the chain of syncs (one at a time). */
+/** Commits already in IndexedDB (-1: none, the store must be written whole), and the
+ * chain of saves (one at a time; it never stays rejected). */
 let synced = 0;
-/** @type {Promise<void>} */
-let syncing = Promise.resolve();
+/** @type {Promise<boolean>} */
+let syncing = Promise.resolve(true);
+/** The last save failed: the page was told, and a retry is due. */
+let failing = false;
+let retryDelay = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let retryTimer;
+/** Retries back off from 1 s to 30 s (each change also tries at once). */
+const RETRY_MIN_MS = 1000;
+const RETRY_MAX_MS = 30000;
 
 /** @param {number} step */
 function progress(step) {
@@ -45,16 +59,80 @@ function syncfs(py, populate) {
   });
 }
 
-/** Store every commit made so far in IndexedDB (after the syncs already asked for). */
+/** IDBFS's table of open IndexedDB connections, by mount point.
+ * @param {Pyodide} py @returns {Record<string, IDBDatabase>} */
+function connections(py) {
+  return /** @type {{dbs: Record<string, IDBDatabase>}} */ (py.FS.filesystems.IDBFS).dbs;
+}
+
+/** Forget IDBFS's connection: IDBFS keeps one forever, and one the browser closed (the
+ * site's data cleared) or broke fails every later save. The next save opens the store
+ * again (made anew if it was deleted) and writes into it every file that differs. */
+function reconnect(/** @type {Pyodide} */ py) {
+  const dbs = connections(py);
+  const db = dbs[MOUNT];
+  if (!db) return;
+  delete dbs[MOUNT];
+  try { db.close(); } catch { /* already closed */ }
+}
+
+/** Be told when the browser closes the store under us (site data cleared while the tab
+ * is open): what this tab holds is written again whole at once. @param {Pyodide} py */
+function watchStore(py) {
+  const db = connections(py)[MOUNT];
+  if (!db || db.onclose) return;
+  db.onclose = () => {
+    if (connections(py)[MOUNT] === db) delete connections(py)[MOUNT];
+    synced = -1; // nothing of ours is stored any more
+    failed(py, "cleared");
+    persist();
+  };
+}
+
+/** Why a save failed, as the page names it. @param {unknown} err */
+function kind(err) {
+  const name = err && typeof err === "object" && "name" in err ? String(err.name) : "";
+  const text = String(err && typeof err === "object" && "message" in err ? err.message : err);
+  return name === "QuotaExceededError" || /quota|space|full/i.test(text) ? "full" : "failed";
+}
+
+/** A save failed: tell the page (once, until a save goes through) and try again later.
+ * @param {Pyodide} py @param {"full" | "cleared" | "failed"} why */
+function failed(py, why) {
+  reconnect(py);
+  if (!failing || why === "cleared") scope.postMessage({ type: "storage", state: why });
+  failing = true;
+  retryDelay = Math.min(RETRY_MAX_MS, retryDelay ? retryDelay * 2 : RETRY_MIN_MS);
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => { persist(); }, retryDelay);
+}
+
+/** Store every commit made so far in IndexedDB (after the saves already asked for).
+ * Answers whether everything is stored; never rejects: a failure is told to the page
+ * and retried (``failed``), and the tab goes on from what it holds.
+ * @returns {Promise<boolean>} */
 function persist() {
   const py = pyodide;
   const b = bridge;
-  if (!py || !b) return Promise.resolve();
+  if (!py || !b) return Promise.resolve(true);
   syncing = syncing.then(async () => {
     const commits = b.commits;
-    if (commits <= synced) return;
-    await syncfs(py, false);
+    if (commits <= synced) return true;
+    try {
+      await syncfs(py, false);
+    } catch (err) {
+      failed(py, kind(err));
+      return false;
+    }
     synced = commits;
+    watchStore(py);
+    if (failing) {
+      failing = false;
+      retryDelay = 0;
+      clearTimeout(retryTimer);
+      scope.postMessage({ type: "storage", state: "saved" });
+    }
+    return true;
   });
   return syncing;
 }
@@ -79,8 +157,8 @@ async function start(origin) {
   bridge = /** @type {Bridge} */ (mod.Bridge(DB, origin));
   pyodide = py;
   mod.install_offload(compute);
-  await syncfs(py, false); // a new player is stored before the first answer
-  synced = /** @type {Bridge} */ (bridge).commits;
+  synced = -1;
+  await persist(); // a new player is stored before the first answer (or the page is told)
   progress(4);
 }
 
@@ -138,25 +216,28 @@ async function answer(m) {
     const out = await b.request_js(m.method, m.path, JSON.stringify(m.headers || {}), m.body || "");
     const [status, headers, body] = out.toJs();
     out.destroy();
-    try {
-      await persist();
-    } catch (err) {
-      scope.postMessage({ type: "answer", id: m.id, status: 503, headers: [["content-type", "application/json"]],
-        body: JSON.stringify({ error: `the browser's storage failed: ${err}`, code: "storage", params: {} }) });
-      return;
-    }
+    // Stored before it is answered; if the store fails, the answer still comes (this tab
+    // holds it, the page says the storage failed and offers a backup, the save retries).
+    await persist();
     scope.postMessage({ type: "answer", id: m.id, status, headers: JSON.parse(headers), body });
   } finally {
     inFlight--;
   }
 }
 
-/** Finish what is in flight, store it, and say so (another tab takes the game). */
+/** Finish what is in flight, store it, and say so (another tab takes the game); or,
+ * where it cannot be stored, keep the game here. */
 async function stop() {
   stopping = true;
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
-  await persist().catch(() => {});
-  scope.postMessage({ type: "stopped" });
+  if (await persist()) {
+    scope.postMessage({ type: "stopped" });
+    return;
+  }
+  // Not stored: another tab would open the store without these moves. This tab keeps
+  // the game (the other asks again each second, which tries the save again).
+  stopping = false;
+  scope.postMessage({ type: "kept" });
 }
 
 scope.onmessage = (/** @type {MessageEvent} */ e) => {

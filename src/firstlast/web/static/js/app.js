@@ -73,6 +73,10 @@ async function main() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && app.state && !app.replay) enqueue(refreshState);
   });
+  // The static site showed its last table before its Python answered: look again once it does.
+  document.addEventListener("firstlast:refresh", () => {
+    if (app.state && !app.replay) enqueue(refreshState);
+  });
   // The toast is for the eye; what it says is said to screen readers too, politely.
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });

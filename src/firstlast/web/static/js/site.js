@@ -7,12 +7,18 @@
 //    the holder finishes what it was doing, stores it and says that the game moved;
 // 3. the play worker (static/site/worker.js: Pyodide and the same Python app) starts,
 //    with the loading screen telling each step;
-// 4. every request of the page is posted to that worker and answered as a Response.
+// 4. every request of the page is posted to that worker and answered as a Response;
+// 5. the last table the page showed is kept in localStorage (``snapshot``): a later
+//    visit shows it at once, while Python starts, and the moves made meanwhile wait in
+//    the page's queue until the worker answers them (docs/site.md, "Loading");
+// 6. when the browser's storage fails (full, or cleared while the tab is open) the page
+//    says so and offers a backup of everything the tab holds (``storageNotice``).
 //
 // Its words come from the catalogs shipped beside it (static/site/i18n/), since the
 // page's own catalog comes from Python, which is what is loading.
 
 import { detectLang } from "./lang.js";
+import { app, saveFile } from "./store.js";
 
 const base = new URL("../../", import.meta.url);
 // Two sites on one origin (two project pages on one host) must not share a lock or a
@@ -32,10 +38,21 @@ function w(key, args = {}) {
 /** @type {HTMLElement | null} */
 let screen = null;
 
+/** The catalogs as files (static/site/i18n/, the very bytes the app serves at
+ * /i18n/LANG.json): fetched once each, for the loading screen and for the page.
+ * @type {Record<string, Promise<string>>} */
+const catalogText = {};
+/** @param {string} lang @returns {Promise<string>} */
+function catalogFile(lang) {
+  return catalogText[lang] ||= fetch(new URL(`static/site/i18n/${lang}.json`, base)).then((res) => {
+    if (!res.ok) throw new Error(String(res.status));
+    return res.text();
+  });
+}
+
 async function loadWords() {
   try {
-    const res = await fetch(new URL(`static/site/i18n/${detectLang()}.json`, base));
-    if (res.ok) words = await res.json();
+    words = JSON.parse(await catalogFile(detectLang()));
   } catch { /* offline before the first install: the keys show, the game still starts */ }
 }
 
@@ -46,6 +63,7 @@ async function loadWords() {
  * @param {string} step the step, in words @param {number} fraction 0…1 of the whole
  * @param {string} [detail] shown, not said (the MB counter) */
 function loading(step, fraction, detail = "") {
+  if (quiet) return;
   screen ||= document.getElementById("site-loading");
   if (!screen) {
     screen = document.createElement("div");
@@ -68,6 +86,9 @@ function loading(step, fraction, detail = "") {
   if (line.textContent !== step) line.textContent = step;
   /** @type {HTMLElement} */ (screen.querySelector(".site-detail")).textContent = detail;
 }
+
+/** The table is shown from the snapshot: no loading screen over it. */
+let quiet = false;
 
 /** Whether this visit filled the offline cache first (its bar's first half). */
 let installing = false;
@@ -144,6 +165,7 @@ async function serviceWorker() {
   if (!("serviceWorker" in navigator)) return;
   const sw = navigator.serviceWorker;
   sw.addEventListener("message", (e) => {
+    if (e.data && e.data.type === "missing") missingFile(String(e.data.path));
     if (e.data && e.data.type === "install" && !sw.controller) {
       installing = true;
       loading(w("site.loading.files_step"), 0.5 * (e.data.done / e.data.total),
@@ -165,6 +187,21 @@ async function serviceWorker() {
     reg.installing?.addEventListener("statechange", failed);
     setTimeout(resolve, 120000);
   });
+}
+
+/** Files of the build the service worker could not serve whole (damaged or missing, and
+ * offline). @type {Set<string>} */
+const missing = new Set();
+
+/** Say at once which files are missing, and what to do, instead of waiting on a start
+ * that cannot end (Python's files) or showing what failed inside it. Once the game
+ * answers, a missing file is for later (it will be fetched again when online).
+ * @param {string} path */
+function missingFile(path) {
+  missing.add(path);
+  if (answering) return;
+  loaded();
+  panel(w("site.missing", { files: [...missing].join(", ") }), w("site.retry"), () => location.reload());
 }
 
 /** Say when a new build is ready; it takes over when the player agrees (a reload),
@@ -194,6 +231,137 @@ function watchUpdates(reg) {
   setInterval(() => reg.update().catch(() => {}), 30 * 60 * 1000);
 }
 
+// ---------------------------------------------------------------- the last table, at once
+// What the page needs to show its table (the settings and the game on it), as the worker
+// last answered it, kept in localStorage: a later visit answers these from here while
+// Python starts, so the table is there at once. Moves wait in the page's queue until the
+// worker answers (``send``); once it does, the page looks again (``firstlast:refresh``),
+// so a table moved on meanwhile elsewhere is shown as stored (and a move made on the
+// older one is refused as "changed", never applied to another table).
+
+const SNAPSHOT = `firstlast-snapshot:${base.pathname}`;
+/** Paths answered from the snapshot before the worker answers. */
+const SNAPSHOT_PATHS = ["/api/settings", "/api/games/current"];
+
+/** @returns {Record<string, string>} */
+function readSnapshot() {
+  try {
+    const got = JSON.parse(localStorage.getItem(SNAPSHOT) || "null");
+    return got && typeof got === "object" ? got : {};
+  } catch {
+    return {};
+  }
+}
+
+/** @type {Record<string, string>} */
+const snapshot = readSnapshot();
+/** Whether this visit showed the table from the snapshot (then no loading screen). */
+const fromSnapshot = SNAPSHOT_PATHS.every((p) => typeof snapshot[p] === "string");
+/** Whether the worker answers yet (before: the snapshot answers what it can). */
+let answering = false;
+/** Whether an answer was taken from the snapshot (the page then looks again). */
+let usedSnapshot = false;
+
+/** Keep ``body`` as the answer to ``path`` for the next visit. @param {string} path @param {string} body */
+function keep(path, body) {
+  if (snapshot[path] === body) return;
+  snapshot[path] = body;
+  try {
+    localStorage.setItem(SNAPSHOT, JSON.stringify(snapshot));
+  } catch { /* full: the next visit shows the loading screen */ }
+}
+
+/** The table the page shows is the next visit's first picture: kept after every action
+ * and when the page is left. */
+function keepTable() {
+  if (!gone && answering && app.state && !app.replay) keep("/api/games/current", JSON.stringify(app.state));
+}
+document.addEventListener("firstlast:idle", keepTable);
+addEventListener("pagehide", keepTable);
+
+/** The answer the page can have without the worker, or null.
+ * @param {string} method @param {string} path @returns {Response | Promise<Response> | null} */
+function answerHere(method, path) {
+  if (method !== "GET") return null;
+  const json = { status: 200, headers: { "content-type": "application/json" } };
+  const lang = /^\/i18n\/(en|ru)\.json$/.exec(path);
+  if (lang) {
+    // The catalog is a file of the build: never asked of Python.
+    return catalogFile(lang[1]).then((text) => new Response(text, json));
+  }
+  if (!answering && SNAPSHOT_PATHS.includes(path) && typeof snapshot[path] === "string") {
+    usedSnapshot = true;
+    return new Response(snapshot[path], json);
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- the browser's storage
+
+/** Which plural key (.one/.few/.many) ``n`` takes (i18n.js's rule: this module is loaded
+ * by the transport, before i18n.js runs). @param {number} n */
+function pluralKey(n) {
+  if (detectLang() === "ru") {
+    if (n % 10 === 1 && n % 100 !== 11) return "one";
+    if (n % 10 >= 2 && n % 10 <= 4 && !(n % 100 >= 12 && n % 100 <= 14)) return "few";
+    return "many";
+  }
+  return n === 1 ? "one" : "many";
+}
+
+/** Save a backup of every game this tab holds (docs/backup.md), answered by the play
+ * worker from what it holds, whether or not the browser's storage works. */
+async function saveBackup() {
+  const say = /** @type {HTMLElement} */ (document.querySelector("#site-storage .site-said"));
+  try {
+    const res = await send("/api/backup", { headers: { accept: "application/json" } });
+    if (!res.ok) throw new Error(String(res.status));
+    const text = await res.text();
+    const games = JSON.parse(text).games.length;
+    saveFile(`firstlast-backup-${new Date().toISOString().slice(0, 10)}.json`, text, "application/json");
+    say.textContent = w("backup_saved", { games: w(`backup.games.${pluralKey(games)}`, { n: games }) });
+  } catch {
+    say.textContent = w("site.storage.backup_failed");
+  }
+}
+
+/** The browser's storage failed (``full``, ``cleared`` while the tab is open, or
+ * ``failed``), or works again (``saved``): a bar at the top says what happened and what
+ * to do, in the player's language, and offers a backup at once.
+ * @param {"full" | "cleared" | "failed" | "saved"} state */
+function storageNotice(state) {
+  let bar = document.getElementById("site-storage");
+  if (state === "saved") {
+    if (!bar) return;
+    /** @type {HTMLElement} */ (bar.querySelector(".site-what")).textContent = w("site.storage.saved");
+    /** @type {HTMLElement} */ (bar.querySelector(".site-close")).hidden = false;
+    bar.dataset.state = "saved";
+    return;
+  }
+  if (!bar) {
+    bar = document.createElement("div");
+    bar.id = "site-storage";
+    bar.innerHTML = '<p class="site-what" role="alert"></p><p class="site-said" role="status"></p>' +
+      '<div class="site-buttons"><button type="button" class="site-backup"></button>' +
+      '<button type="button" class="site-close" hidden></button></div>';
+    const backup = /** @type {HTMLButtonElement} */ (bar.querySelector(".site-backup"));
+    backup.textContent = w("site.storage.backup");
+    backup.addEventListener("click", saveBackup);
+    const close = /** @type {HTMLButtonElement} */ (bar.querySelector(".site-close"));
+    close.textContent = w("close");
+    close.addEventListener("click", () => {
+      const focusWasHere = /** @type {HTMLElement} */ (bar).contains(document.activeElement);
+      /** @type {HTMLElement} */ (bar).remove();
+      if (focusWasHere) /** @type {HTMLElement | null} */ (document.querySelector("#b-new"))?.focus();
+    });
+    document.body.append(bar);
+  }
+  bar.dataset.state = state;
+  /** @type {HTMLElement} */ (bar.querySelector(".site-close")).hidden = true;
+  /** @type {HTMLElement} */ (bar.querySelector(".site-what")).textContent =
+    `${w(`site.storage.${state}`)} ${w("site.storage.what")}`;
+}
+
 // ---------------------------------------------------------------- one tab holds the game
 
 /** @type {Worker | null} */
@@ -203,6 +371,9 @@ const waiting = new Map();
 let nextId = 0;
 /** @type {(() => void) | null} */
 let letGo = null;
+/** Called when the play worker refused to let go (what it holds is not stored yet).
+ * @type {(() => void) | null} */
+let keepGame = null;
 /** This tab gave the game to another: its requests are refused at once. */
 let gone = false;
 /** Resolved when the play worker answers requests. @type {Promise<void>} */
@@ -241,6 +412,10 @@ function startWorker() {
         waiting.delete(m.id);
         const empty = m.status === 204 || m.status === 304;
         call?.resolve(new Response(empty ? null : m.body, { status: m.status, headers: m.headers }));
+      } else if (m.type === "storage") {
+        storageNotice(m.state);
+      } else if (m.type === "kept") {
+        if (keepGame) keepGame();
       } else if (m.type === "stopped") {
         wk.terminate();
         worker = null;
@@ -267,6 +442,12 @@ async function takeGame() {
         worker.postMessage({ type: "stop" });
       }
     };
+    keepGame = () => {
+      // Not stored yet (the storage failed): handing over would lose moves. This tab
+      // plays on; the other asks again, which tries the save again.
+      held = true;
+      gone = false;
+    };
     navigator.locks.request(LOCK, { ifAvailable: true }, (lock) => {
       if (lock) return hold(resolve, reject);
       // Held elsewhere: ask for it, and wait for it.
@@ -286,6 +467,7 @@ async function takeGame() {
       return new Promise((release) => {
         letGo = () => {
           held = false;
+          document.body.dataset.site = "elsewhere";
           release(undefined);
           panel(w("site.elsewhere"), w("site.play_here"), () => location.reload());
         };
@@ -299,6 +481,11 @@ async function takeGame() {
 }
 
 async function start() {
+  if (fromSnapshot) {
+    // The table shows at once, from the snapshot: no loading screen over it.
+    quiet = true;
+    document.getElementById("site-loading")?.remove();
+  }
   await loadWords();
   loading(w("site.loading.step0"), 0);
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => false);
@@ -307,19 +494,29 @@ async function start() {
     await takeGame();
   } catch (err) {
     loaded();
-    panel(w("site.failed", { reason: String(err instanceof Error ? err.message : err) }), w("site.retry"),
-      () => location.reload());
+    console.error(err); // the details, for the curious; the player reads what to do
+    if (missing.size) missingFile([...missing][0]);
+    else panel(w("site.failed_plain"), w("site.retry"), () => location.reload());
     throw err;
   }
   closePanel();
   loaded();
+  answering = true;
+  document.body.dataset.site = "answering"; // the site's Python answers (tests and benches wait for it)
+  // The table came from the snapshot: look again at the stored game (the same, but for a
+  // tab that moved it on meanwhile, or a store that could not keep the last moves).
+  if (usedSnapshot) document.dispatchEvent(new Event("firstlast:refresh"));
 }
 
 ready = start();
 
-/** The page's requests, answered by the play worker (transport.js).
+/** The page's requests, answered by the play worker (transport.js); before it answers,
+ * what the snapshot holds is answered from there, and the rest waits.
  * @param {string} path @param {RequestInit} [init] @returns {Promise<Response>} */
 export async function send(path, init = {}) {
+  const method = (init.method || "GET").toUpperCase();
+  const here = answerHere(method, path);
+  if (here) return here;
   await ready;
   const wk = worker;
   if (!wk || gone) throw new TypeError("the game is open in another tab");
@@ -327,9 +524,13 @@ export async function send(path, init = {}) {
   /** @type {Record<string, string>} */
   const headers = {};
   new Headers(init.headers).forEach((v, k) => { headers[k] = v; });
-  return new Promise((resolve) => {
+  const res = await new Promise((resolve) => {
     waiting.set(id, { resolve });
-    wk.postMessage({ type: "request", id, method: (init.method || "GET").toUpperCase(), path, headers,
+    wk.postMessage({ type: "request", id, method, path, headers,
       body: typeof init.body === "string" ? init.body : "" });
   });
+  if (res.status === 200 && SNAPSHOT_PATHS.includes(path) && (method === "GET" || method === "PUT")) {
+    keep(path, await res.clone().text());
+  }
+  return res;
 }
