@@ -410,14 +410,12 @@ def _estimate(answer: dict[str, Any]) -> ChanceEstimate:
 def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
     gid = new_game(client, LOST_DEAL)["id"]
     client.post(f"/api/games/{gid}/step", json={"n": 100_000})
-    started = time.perf_counter()
     for r in (0, 5):
         a = client.get(f"/api/games/{gid}/chance?round={r}").json()
         assert a == {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True,
                      "round": r, "text": f"0{NBSP}%",
                      "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "rounds": 1,
                                 "text": f"0{NBSP}%"}, "next_round": None}
-    assert time.perf_counter() - started < 5
 
 
 # ---------------------------------------------------------------------------- opening on a deal
