@@ -78,6 +78,7 @@ def backup_moves(pg: Any, game_id: str) -> int:
     return len(game["moves"].split())
 
 
+@pytest.mark.browser
 def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(site_url: str, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 

@@ -7,8 +7,8 @@
   evenly spaced moves between — each with its 95 % Wilson interval;
 * the **moments**: the three largest *clear* changes between consecutive points (their
   two 95 % intervals apart: the candidates get more samples until they are, or are
-  not told), narrowed down to the single move that caused them while the time budget
-  lasts;
+  not told), narrowed down to the single move that caused them with the points the
+  plan keeps for that;
 * for a won game, the pass it came out on, the point where the chance first reached
   50 % and the lowest point it recovered from; for a lost one, **why it stopped** (R11):
   the pile that needed a card (R3), the rank it needed (R4) and where every copy of
@@ -20,13 +20,15 @@ Everything is structured data (codes and parameters); ``Story.describe(lang)`` t
 in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
 Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
 shown by the one display rule ``i18n.chance_text``. Each point's estimate is
-seeded from the deal and the move index, so a story told with enough budget is the same
-every time (docs/story.md).
+seeded from the deal and the move index and has a fixed number of samples, and no
+clock is read: the same game tells the same story, byte for byte, on a busy machine, a
+quiet one and a phone (docs/story.md). Only the route decides more: where no fast
+forced line runs, the engine samples fewer points (``ENGINE_POINTS``, ``ENGINE_SAMPLES``),
+and the story says so (``sampler``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -52,23 +54,29 @@ from ..i18n import (
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
 
-#: Seconds a story may spend estimating, in all (loading the kernel included).
-BUDGET_S: Final = 2.0
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
 MAX_POINTS: Final = 80
+#: Most points where only the engine samples (no fast forced line): a few seconds of work.
+ENGINE_POINTS: Final = 12
 #: Points of ``MAX_POINTS`` kept back for narrowing the moments down to single moves.
 REFINE_POINTS: Final = 16
 #: Samples per point: the kernel plays thousands in milliseconds, the engine a few hundred a second.
 KERNEL_SAMPLES: Final = 5000
 ENGINE_SAMPLES: Final = 24
+#: Samples a story plays at most, in points' samples (a fixed count, never a time): the
+#: checks of unclear moments stop there, and a change still unclear is not told. Deal 1
+#: plays 115 points' worth; without the cap a rare game played 960 (4.8 million samples,
+#: 4.7 s of CPU; bench/story_cost.py).
+WORK_POINTS: Final = 240
 #: How many of the largest changes are told as moments.
 MOMENTS: Final = 3
 #: A candidate moment's two points get up to this many times a point's samples, to
 #: tell whether the change is clear (its intervals apart); a change still unclear
 #: then is not told.
 CLEAR_FACTOR: Final = 16
-#: Version of ``Story.to_json``'s layout (2: ``what_if``, ``won_on_pass``; moments are clear).
-JSON_VERSION: Final = 2
+#: Version of ``Story.to_json``'s layout (2: ``what_if``, ``won_on_pass``; moments are clear;
+#: 3: told whole, by no clock: no ``complete``).
+JSON_VERSION: Final = 3
 #: The 20 variants of docs/odds.md's table, in its order: 0–3 redeals and unlimited
 #: (V1), for each of: canonical, waste playable (V2), no privilege (V3), both.
 VARIANT_TOKENS: Final = tuple(
@@ -249,8 +257,7 @@ def what_if(deal: int, variant: Variant) -> WhatIf:
 @dataclass(frozen=True, slots=True)
 class Story:
     """A game's story; see the module doc. ``points`` run from the deal to the current
-    position; ``planned`` is how many points the plan had and ``complete`` whether the
-    budget reached all of them."""
+    position; ``planned`` is how many points the plan had (every one is told)."""
 
     deal: int
     variant: str
@@ -266,7 +273,6 @@ class Story:
     low_point: Point | None
     stop: Stop | None
     planned: int
-    complete: bool
     what_if: WhatIf | None = None
     won_on_pass: int | None = None
 
@@ -279,7 +285,7 @@ class Story:
         return {
             "version": JSON_VERSION, "deal": self.deal, "variant": self.variant, "status": self.status,
             "moves": self.moves, "passes": self.passes, "score": self.score, "sampler": self.sampler,
-            "samples_per_point": self.samples_per_point, "planned": self.planned, "complete": self.complete,
+            "samples_per_point": self.samples_per_point, "planned": self.planned,
             "points": [p.to_json() for p in self.points], "current": self.current.to_json(),
             "moments": [m.to_json() for m in self.moments],
             "crossing": None if self.crossing is None else self.crossing.to_json(),
@@ -716,62 +722,47 @@ def _crossing_gap(points: Sequence[Point]) -> int | None:
     return next((g for g, p in enumerate(points) if p.probability >= 0.5), None)
 
 
-def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MAX_POINTS,
-             samples: int | None = None, sampler: Sampler = "auto") -> Story:
-    """Tell ``game``'s story, spending at most about ``budget_s`` seconds (``None``: no
-    limit, every planned point with all its samples). ``samples`` per point defaults to
-    ``KERNEL_SAMPLES`` with the fast forced line, ``ENGINE_SAMPLES`` without; ``sampler`` as
-    in ``chance_to_come_out``. A short budget gives fewer points, never a longer wait:
-    past the deadline only the deal, the end and the pass starts are estimated, with the
-    fewest samples the estimator plays (one, or one kernel chunk). Loading the fast
-    forced line, once a process, is not counted, as in ``chance_to_come_out``."""
-    if budget_s is not None and not budget_s >= 0:  # also refuses NaN
-        raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")
+def story_of(game: Game, max_points: int | None = None, samples: int | None = None,
+             sampler: Sampler = "auto") -> Story:
+    """Tell ``game``'s story: every planned point (at most ``max_points``) with its
+    samples, the moments' points with theirs, no clock read, so the same game and route
+    tell the same story on any machine under any load. ``max_points`` defaults to
+    ``MAX_POINTS`` with the fast forced line, ``ENGINE_POINTS`` without; ``samples`` per
+    point to ``KERNEL_SAMPLES``, ``ENGINE_SAMPLES``; ``sampler`` as in
+    ``chance_to_come_out``."""
+    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
+    if max_points is None:
+        max_points = MAX_POINTS if use_kernel else ENGINE_POINTS
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
         raise ValueError(f"max_points must be a whole number ≥ 2, not {max_points!r}")
-    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
-    if use_kernel:
-        # Loading (or compiling) the kernel is a once-a-process cost, outside the budget
-        # as in ``chance_to_come_out``: one sample loads it.
-        chance_to_come_out(game.initial, samples=1, budget_s=None, sampler="kernel")
-    start = time.perf_counter()
     n_samples = samples if samples is not None else KERNEL_SAMPLES if use_kernel else ENGINE_SAMPLES
     positions = game.positions
     steps = game.steps
     must, even, reserve = _plan(positions, max_points)
     plan = must + even
 
-    def left() -> float | None:
-        return None if budget_s is None else max(0.0, budget_s - (time.perf_counter() - start))
-
     est: dict[int, Point] = {}
+    work = [0]  # samples played so far (a point told again plays its samples again)
+    cap = WORK_POINTS * n_samples
 
     def estimate(i: int, n: int = n_samples) -> None:
+        work[0] += n
         # The same seed with more samples: the first ones are the same samples, so a
         # point told again with more is the same estimate, narrowed.
         pos = positions[i]
-        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=left(), sampler=sampler)
-        if i in est and e.samples <= est[i].samples:
-            return  # the budget ran out: keep what was known
+        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=None, sampler=sampler)
         # A certain point is exact: its interval is the point itself (the estimator's
         # Wilson interval of its samples would claim a doubt there is none of).
         low, high = (e.probability, e.probability) if e.certain else (e.low, e.high)
         est[i] = Point(i, pos.passes, pos.score, e.probability, low, high, e.wins, e.samples, e.certain)
 
-    for rank, i in enumerate(plan):
-        remaining = left()
-        if rank >= len(must) and remaining is not None and remaining <= 0:
-            break
+    for i in plan:
         estimate(i)
-    complete = len(est) == len(plan)
 
     # Narrow the largest changes (and a won game's 50 % crossing) down to single moves.
     won = positions[-1].status == "won"
-    narrowings = reserve if complete else 0
+    narrowings = reserve
     while narrowings > 0:
-        remaining = left()
-        if remaining is not None and remaining <= 0:
-            break
         pts = sorted(est.values(), key=lambda p: p.move)
         gaps = _moment_gaps(pts)
         cross = _crossing_gap(pts) if won else None
@@ -800,14 +791,12 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
         wide = next((g for g in chosen if pts[g + 1].move - pts[g].move > 1), None)
         if not unclear and (wide is None or narrowings <= 0):
             break
-        remaining = left()
-        if remaining is not None and remaining <= 0:
-            complete = complete and not unclear  # candidates left undecided are not told
-            break
         if unclear:
-            for p in (pts[unclear[0]], pts[unclear[0] + 1]):
-                if not spent(p):
-                    estimate(p.move, min(most, 4 * p.samples))
+            more = [p for p in (pts[unclear[0]], pts[unclear[0] + 1]) if not spent(p)]
+            if work[0] + sum(min(most, 4 * p.samples) for p in more) > cap:
+                break  # the story's work is spent: what is still unclear is not told
+            for p in more:
+                estimate(p.move, min(most, 4 * p.samples))
         elif wide is not None:
             estimate((pts[wide].move + pts[wide + 1].move) // 2)
             narrowings -= 1
@@ -830,7 +819,7 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
         deal=game.deal, variant=game.variant.token, status=end.status, moves=len(steps), passes=end.passes,
         score=end.score, sampler="kernel" if use_kernel else "engine", samples_per_point=n_samples,
         points=points, moments=moments, crossing=crossing, low_point=low_point, stop=stop_of(end),
-        planned=len(plan) + reserve, complete=complete,
+        planned=len(plan) + reserve,
         what_if=what_if(game.deal, game.variant) if end.status == "lost" else None,
         won_on_pass=end.passes if end.status == "won" else None,
     )

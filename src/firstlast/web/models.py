@@ -603,7 +603,6 @@ class Story(Answer):
     sampler: Literal["kernel", "engine"]
     samples_per_point: int
     planned: int
-    complete: Annotated[bool, Meta(description="the time budget reached every planned point")]
     points: Annotated[list[StoryPoint], Meta(description="the curve, the deal first")]
     current: StoryPoint
     moments: list[StoryMoment]

@@ -387,8 +387,6 @@ export interface Story {
   sampler: "engine" | "kernel";
   samples_per_point: number;
   planned: number;
-  /** the time budget reached every planned point */
-  complete: boolean;
   /** the curve, the deal first */
   points: StoryPoint[];
   current: StoryPoint;

@@ -51,6 +51,7 @@ export function render() {
   const left = redealsLeftText(s.redeals_left);
   $("#s-pass").textContent = left ? `${pass} · ${left}` : pass; // said here only
   $("#s-score").textContent = scoreText(s);
+  for (const id of ["#s-pass", "#s-score"]) steady($(id), s.id);
   // The centre panel: what the active pile needs, large (the status bar says the passes).
   if (app.info) {
     part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
@@ -77,6 +78,24 @@ export function render() {
   }
   app.quietEnd = false;
   if (!over) hideEnding();
+}
+
+/** Keep room in a status chip whose words grow during a game (the score's and the moves'
+ * digits, the passes), so that the status bar never gains a row and moves the table
+ * (issue 26): a game's first figures get the room of four more characters, and the chip
+ * never shrinks within the game (at this width and in this language).
+ * @param {HTMLElement} el @param {string} game */
+function steady(el, game) {
+  const key = `${game}:${getLang()}:${innerWidth}`;
+  const fresh = el.dataset.steady !== key;
+  if (fresh) {
+    el.dataset.steady = key;
+    el.style.minWidth = "";
+  }
+  const width = el.getBoundingClientRect().width;
+  if (fresh) el.style.minWidth = `min(100%, calc(${width}px + 4ch))`;
+  else if (width > Number(el.dataset.widest)) el.style.minWidth = `min(100%, ${width}px)`;
+  if (fresh || width > Number(el.dataset.widest)) el.dataset.widest = String(width);
 }
 
 /** A game just ended on the table: a won game's celebration first (the cascade of
