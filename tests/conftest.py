@@ -1,5 +1,12 @@
-"""Shared by every test folder: the helpers' import path, and ``no_threads``."""
+"""Shared by every test folder: the helpers' import path, ``no_threads``, and what the
+markers mean, the same in every folder:
 
+* ``slow``: long checks, skipped unless asked for (``-m slow``, or any marker expression
+  naming it, or ``FIRSTLAST_SLOW=1``);
+* ``browser``: the test drives Chromium. A test that takes the ``browser`` fixture gets
+  the marker here, so ``-m "not browser"`` leaves out every one of them."""
+
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -23,3 +30,13 @@ def no_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(threading.Thread, "start", refuse)
     with runtime.threads_off():
         yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    run_slow = "slow" in (config.getoption("-m") or "") or os.environ.get("FIRSTLAST_SLOW") == "1"
+    skip = pytest.mark.skip(reason="slow: run with -m slow or FIRSTLAST_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords and not run_slow:
+            item.add_marker(skip)
+        if "browser" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None:
+            item.add_marker(pytest.mark.browser)

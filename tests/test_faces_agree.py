@@ -141,7 +141,7 @@ def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- one chance and story policy
-def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> None:
     """Issue 18, item 3: the page and the terminal take the chance and the story from the
     play layer's one policy (``play.chance``): for the same position, round by round,
     the same pooled figure; for the same finished game, the same story. The page keeps
@@ -150,8 +150,6 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path, monk
     from firstlast.play import chance as policy
     from firstlast.tui.chance import ChanceRunner, Pooled, describe_answer
 
-    # A story told to its end (no time budget), so that both are the whole one on any machine.
-    monkeypatch.setattr(policy, "STORY_BUDGET_S", None)
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
     with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
@@ -203,7 +201,10 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path, monk
             dialog = pilot.app.screen
             assert isinstance(dialog, EndDialog) and dialog.story is not None
             lines = dialog.story.splitlines()
-            assert [ln.removeprefix("• ") for ln in lines[1:]] == story["sentences"]
+            # The first view, in plain words (issue 26), and the details a key away.
+            assert [ln.removeprefix("• ") for ln in lines[1:]] == [*story["plain"], story["where"]]
+            assert dialog.details is not None
+            assert [ln.removeprefix("• ") for ln in dialog.details.splitlines()] == story["sentences"]
 
     asyncio.run(main())
     assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,

@@ -99,6 +99,7 @@ def notice_passes_axe_and_fits_a_phone(pg: Any) -> None:
     pg.set_viewport_size(size)
 
 
+@pytest.mark.browser
 def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(site_url: str, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 

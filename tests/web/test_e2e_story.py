@@ -49,10 +49,10 @@ class Table:
     """One browser profile (a new player) at one size and language."""
 
     def __init__(self, browser: Any, server: str, size: str = "desktop", lang: str = "en", speed: int = 0,
-                 reduced_motion: str = "no-preference") -> None:
+                 reduced_motion: str = "no-preference", bypass_csp: bool = False) -> None:
         w, h = SIZES[size]
         self.pg = new_page(browser, server, locale=LOCALES[lang], viewport={"width": w, "height": h},
-                           device_scale_factor=1, reduced_motion=reduced_motion)
+                           device_scale_factor=1, reduced_motion=reduced_motion, bypass_csp=bypass_csp)
         self.server = server
         self.speed = speed
         self.open()
@@ -84,6 +84,9 @@ class Table:
             assert r.ok, r.text()
         self.open()
         self.wait(f"window.firstlast.state.id === '{gid}'")
+        if self.state()["status"] != "playing":
+            # A game over when the page loads is shown quietly (its banner): open its panel.
+            self.pg.locator("#end-banner button").click()
         return self.state()
 
     def shot(self, name: str) -> Path:
@@ -101,6 +104,22 @@ def png_size(path: Path) -> tuple[int, int]:
     data = path.read_bytes()
     assert len(data) > 1000 and data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
     return struct.unpack(">II", data[16:24])  # type: ignore[return-value]
+
+
+AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe(t: Table, what: str) -> None:
+    """No axe-core violation on the page as it is now (as tests/web/test_a11y.py runs it;
+    the Table must bypass the CSP to inject it)."""
+    if not t.js("typeof window.axe === 'object'"):
+        t.pg.add_script_tag(path=str(AXE))
+    result = t.js("""(async () => {
+        const r = await axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => ({ id: v.id, help: v.help,
+          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+    })()""")
+    assert result == [], f"axe violations ({what}): {result}"
 
 
 def wait_story(t: Table, selector: str = "#end-story") -> None:
@@ -122,6 +141,20 @@ def test_lost_game_story_banner_and_reopen(browser: Any, server: str) -> None:
     # Its name is short (the sentences are shown beside it, not repeated in it).
     name = t.js("document.querySelector('#end-story svg.story-chart > title').textContent")
     assert name.startswith("The chance to come out over 310 moves: ") and len(name) < 120, name
+    # First, in plain words (issue 26): how it ended, why, what would have brought it out;
+    # where the tens lay drawn as a map of the table; no rule number, token or interval.
+    plain = t.pg.locator("#end-story-plain li").all_inner_texts()
+    assert plain[:3] == ["It didn't come out: 52 of the 104 cards made it onto the piles.",
+                         "Pile 5 was waiting for a ten, but the stock was empty and there were no redeals left.",
+                         "With 7 redeals instead of 3, it would have come out on pass 8."], plain
+    assert not re.search(r"\bR\d|\bV\d|\bru\b|\d–\d+\s?%", " ".join(plain)), plain
+    assert (t.pg.locator("#end-story .story-map svg").get_attribute("aria-label")
+            == "Where the tens lay: 4 in the waste, 4 on the piles.")
+    assert t.pg.locator("#end-story .story-map .map-slot.has").count() == 5  # four piles and the waste
+    # The details, for the curious, in the rules' terms: a disclosure, closed at first.
+    assert not t.pg.locator("#end-story-conclusion").is_visible()
+    t.pg.click("#end-story-details > summary")
+    t.pg.locator("#end-story-conclusion").wait_for()
     sentences = (t.pg.locator("#end-story-conclusion li").all_inner_texts()
                  + t.pg.locator("#end-story-text li").all_inner_texts())
     assert sentences[0].startswith("Deal 1") and "did not come out" in sentences[0]
@@ -161,12 +194,12 @@ def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str)
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
-    assert t.pg.locator("#end-story-conclusion li").first.inner_text().startswith("Deal 1")
+    assert t.pg.locator("#end-story-plain li").first.inner_text().startswith("It didn't come out")
     t.pg.focus("#end-close")
     t.pg.keyboard.press("Shift+L")  # L: the language (l is the unfinished games), as in the terminal
     t.wait("document.documentElement.lang === 'ru'")
-    t.wait("(document.querySelector('#end-story-conclusion li') || {textContent: ''}).textContent"
-           ".startsWith('Раскладка 1')", timeout=90)
+    t.wait("(document.querySelector('#end-story-plain li') || {textContent: ''}).textContent"
+           ".startsWith('Пасьянс не вышел')", timeout=90)
     assert t.js("document.querySelector('#end-story').dataset.state") == "ready"
     assert t.pg.locator("#end-title").inner_text() == "Пасьянс не вышел"
     assert all(x.startswith("ход ") for x in t.pg.locator("#end-story g.moment text").all_text_contents())
@@ -176,30 +209,50 @@ def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str)
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_won_game_wave_before_the_panel_and_crossing(browser: Any, server: str, motion: str) -> None:
+def test_won_game_celebration_before_the_panel_and_crossing(browser: Any, server: str, motion: str) -> None:
+    """A win ends in the classic cascade of bouncing cards (a canvas over the table), said
+    to screen readers, the focus left where it was, skipped with Escape; under reduced
+    motion none: the still panel at once. axe finds nothing in either, nor in the panel."""
     moves = len(Game(DEAL_WON).autoplay())
-    t = Table(browser, server, speed=3, reduced_motion=motion)
+    t = Table(browser, server, speed=3, reduced_motion=motion, bypass_csp=True)
     t.deal(DEAL_WON, moves - 1)
-    t.pg.click("#b-step")
+    t.pg.focus("#b-undo")  # stays enabled at the end (Step does not)
+    t.pg.keyboard.press("s")
     t.wait("window.firstlast.state.status === 'won'")
     banner = t.pg.locator("#end-banner")
     banner.wait_for()
     assert "It came out!" in banner.inner_text() and "104/104" in banner.inner_text()
     if motion == "reduce":
-        # No wave: the panel opens at once.
+        # No cascade: the panel opens at once, its rays still.
         assert not t.js("document.body.classList.contains('celebrating')")
+        assert not t.js("!!document.getElementById('celebration')")
+        t.pg.locator("#ending.show").wait_for(timeout=10_000)
+        assert t.js("getComputedStyle(document.querySelector('.end-burst'), '::before').animationName") == "none"
     else:
-        # The wave plays on the table in full view; the panel waits for it.
+        # The cascade plays over the table in full view; the panel waits for it.
+        t.wait("!!document.getElementById('celebration')")
         assert t.js("document.body.classList.contains('celebrating')")
         assert not t.pg.locator("#ending").is_visible()
+        assert t.js("document.getElementById('celebration').getAttribute('aria-hidden')") == "true"
+        assert t.js("document.activeElement.id") == "b-undo"  # the focus is not taken
+        t.wait("document.getElementById('announce').textContent.startsWith('It came out!')")
+        # Cards are drawn: the canvas is no longer blank.
+        t.wait("""(() => { const c = document.getElementById('celebration'); if (!c) return true;
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          for (let i = 3; i < d.length; i += 4 * 97) if (d[i]) return true; return false; })()""")
+        axe(t, "the celebration")
+        if t.js("document.body.classList.contains('celebrating')"):  # it ends by itself after a few seconds
+            t.pg.keyboard.press("Escape")  # skipped: the panel at once
     t.pg.locator("#ending.show").wait_for(timeout=10_000)
     assert not t.js("document.body.classList.contains('celebrating')")
     wait_story(t)
     crossing = t.pg.locator("#end-story g.crossing")
     assert crossing.count() == 1 and "50" in (crossing.text_content() or "")
-    assert any("50" in x for x in t.pg.locator("#end-story-text li").all_inner_texts())
-    # The conclusion says the pass it came out on.
-    assert t.pg.locator("#end-story-conclusion li").all_inner_texts()[1] == "It came out on pass 4."
+    assert any("50" in x for x in t.pg.locator("#end-story-text li").all_text_contents())
+    # The plain words say the pass it came out on, and when it passed 50 %.
+    plain = t.pg.locator("#end-story-plain li").all_inner_texts()
+    assert plain[0] == "It came out on pass 4: all 104 cards are on the piles." and any("50" in x for x in plain)
+    assert t.pg.locator("#end-story-conclusion li").all_text_contents()[1] == "It came out on pass 4."
     assert t.pg.locator("#b-auto").is_disabled()
     t.close()
 
@@ -303,12 +356,15 @@ def test_chance_refines_while_idle_and_stops_on_an_action(browser: Any, server: 
 
 #: Where the story's parts are: the conclusion's box, the chart's, the panel's visible
 #: box, and every label of the chart (its box on the screen).
-STORY_GEOMETRY = """() => {
+STORY_GEOMETRY = """(where) => {
   const box = (el) => { const r = el.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; };
-  const panel = document.querySelector('#ending .end-panel');
-  const conclusion = document.querySelector('#end-story-conclusion');
-  const svg = document.querySelector('#end-story svg.story-chart');
+  const panel = document.querySelector(where === 'replay' ? '#replay-story' : '#ending .end-panel');
+  const conclusion = document.querySelector(where === 'replay' ? '#replay-story' : '#end-story-plain');
+  const svg = document.querySelector(`#${where}-story svg.story-chart`);
+  const map = document.querySelector(`#${where}-story .story-map-svg`);
   return {
+    map: map ? [...map.querySelectorAll('text.map-label')].map((el) => ({
+      text: el.textContent, cls: 'map', ...box(el)})) : [],
     panel: box(panel), conclusion: box(conclusion), chart: box(svg), height: window.innerHeight,
     before: !!(conclusion.compareDocumentPosition(svg) & Node.DOCUMENT_POSITION_FOLLOWING),
     lines: [...conclusion.querySelectorAll('li')].map((li) => li.textContent),
@@ -333,19 +389,23 @@ def overlapping(labels: list[dict[str, Any]]) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_conclusion_comes_first_and_no_label_overlaps(browser: Any, server: str, size: str, lang: str) -> None:
-    """Issue 19: why it stopped and what would have brought it out are above the fold
-    of the end panel, before the chart; the chart's labels never overlap ("move 159"
-    was drawn over "move 180"); its accessible name is short."""
+    """Issues 19 and 26: the plain words (why it stopped, what would have brought it out)
+    are above the fold of the end panel, before the chart; the chart's labels never
+    overlap ("move 159" was drawn over "move 180"), nor the map's, nor the replay's chart's;
+    its accessible name is short."""
     t = Table(browser, server, size=size, lang=lang)
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
     t.pg.wait_for_timeout(450)  # the panel's fade-in
-    g = t.js(STORY_GEOMETRY)
-    what_if = {"en": "What would have brought it out: 7 redeals instead of 3 (V1)",
-               "ru": "Что вывело бы пасьянс: 7 перекладок вместо 3 (V1)"}[lang]
-    stop = {"en": "It stopped (R11): pile 5 needed a ten", "ru": "Пасьянс остановился (R11): кучка 5 ждала десятку"}
-    assert any(x.startswith(stop[lang]) for x in g["lines"]) and any(x.startswith(what_if) for x in g["lines"]), g
+    g = t.pg.evaluate(STORY_GEOMETRY, "end")
+    what_if = {"en": "With 7 redeals instead of 3, it would have come out on pass 8.",
+               "ru": "Будь 7 перекладок вместо 3, пасьянс вышел бы на проходе 8."}[lang]
+    stop = {"en": "Pile 5 was waiting for a ten", "ru": "Кучка 5 ждала десятку"}
+    assert any(x.startswith(stop[lang]) for x in g["lines"]) and what_if in g["lines"], g
+    # The map's words clear of one another, at least 12 px.
+    assert len(g["map"]) == 5 and overlapping(g["map"]) == [], g["map"]
+    assert all(x["b"] - x["t"] >= 12 for x in g["map"]), g["map"]
     # Before the chart, and in view without scrolling: inside the panel and the window.
     assert g["before"] and g["conclusion"]["b"] <= g["chart"]["t"] + 1, g
     assert g["conclusion"]["b"] <= min(g["panel"]["b"], g["height"]), g
@@ -363,6 +423,13 @@ def test_the_conclusion_comes_first_and_no_label_overlaps(browser: Any, server: 
         assert len(passes) >= 2 and passes[0] == f"{word} 2", passes
     assert any(x["text"].split()[0] in ("move", "ход") for x in g["labels"]), g["labels"]
     assert len(g["name"]) < 130 and "R11" not in g["name"], g["name"]
+    # Beside the replay too (issue 26: "move 133" was drawn over "50 % at move 133").
+    t.pg.click("#end-close")
+    t.js("import('/static/js/replay.js').then((m) => m.startReplay(window.firstlast.state.id))")
+    t.wait("window.firstlast.replay && !window.firstlast.busy")
+    wait_story(t, "#replay-story")
+    r = t.pg.evaluate(STORY_GEOMETRY, "replay")
+    assert len(r["labels"]) >= 3 and overlapping(r["labels"]) == [], r["labels"]
     t.close()
 
 

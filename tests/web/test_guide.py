@@ -13,6 +13,8 @@ Chromium.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +31,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 #: Deal 70 without redeals (V1 r0): a whole game in 127 moves, 43 of them cards played
 #: from the rows (the privileged card among them), so that the test stays short.
 DEAL, VARIANT = 70, "r0"
+
+#: The documentation's pictures of the tour and the hint (README, docs/page.md): rewritten
+#: only with FIRSTLAST_UPDATE_SCREENSHOTS=1, as test_e2e_story's.
+DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 SIDEWAYS = {**PHONE, "viewport": {"width": 844, "height": 390}}
@@ -118,8 +124,17 @@ def assert_tour_fits(pg: Any, where: str) -> None:
     assert t["rings"], f"{where}: the step points at nothing {t}"
 
 
-def follow_tour(pg: Any, where: str, *, check_axe: bool = False) -> list[str]:
-    """Go through the open tour with its Next button; the steps seen."""
+def doc_shot(pg: Any, name: str) -> None:
+    """Save the documentation's picture ``name`` (with FIRSTLAST_UPDATE_SCREENSHOTS=1)."""
+    if os.environ.get("FIRSTLAST_UPDATE_SCREENSHOTS") == "1":
+        pg.wait_for_timeout(300)
+        pg.screenshot(path=str(DOC_SHOTS / name))
+    assert (DOC_SHOTS / name).is_file(), f"docs/screenshots/{name}: run with FIRSTLAST_UPDATE_SCREENSHOTS=1"
+
+
+def follow_tour(pg: Any, where: str, *, check_axe: bool = False, shot: str | None = None) -> list[str]:
+    """Go through the open tour with its Next button; the steps seen (``shot``: the
+    documentation's picture of its second step)."""
     wait_js(pg, "document.querySelector('#dlg-tour').open")
     steps = []
     while pg.evaluate("document.querySelector('#dlg-tour').open"):
@@ -127,6 +142,8 @@ def follow_tour(pg: Any, where: str, *, check_axe: bool = False) -> list[str]:
         assert t["focus"] in ("tour-next", "tour-back"), f"{where}: the focus is not in the tour: {t}"
         steps.append(t["step"])
         assert_tour_fits(pg, f"{where}, step {t['step']}")
+        if shot and len(steps) == 2:
+            doc_shot(pg, shot)
         if check_axe and len(steps) in (1, 2):
             axe(pg, f"{where}: tour step {t['step']}")
             if t["view"][0] <= 900 and t["view"][1] <= 900:
@@ -148,7 +165,7 @@ def test_newcomer_follows_the_tour_then_plays_a_deal_by_the_marks_and_the_hint(
                   **(PHONE if phone else {}))
     # A link a friend sent; ?tour: a browser driven by a script meets the tour too.
     pg.goto(pg.base_url + f"?speed=0&tour=1&deal={DEAL}&variant={VARIANT}")
-    steps = follow_tour(pg, config, check_axe=True)
+    steps = follow_tour(pg, config, check_axe=True, shot=f"tour-{config}.png")
     assert steps[0] == "first" and {"pile", "reserve", "stock", "privileged", "hint"} <= set(steps), steps
     wait_js(pg, "window.firstlast.settings.tour_seen && !document.querySelector('dialog[open]')")
     assert state(pg)["deal"] == str(DEAL) and state(pg)["moves"] == 0
@@ -172,6 +189,7 @@ def test_newcomer_follows_the_tour_then_plays_a_deal_by_the_marks_and_the_hint(
             start = pg.evaluate(ARROW_START)
             assert abs(start[0] - start[2]) < 2 and abs(start[1] - start[3]) < 2, (move, start)
             if seen["moves"] == 5:
+                doc_shot(pg, f"hint-{config}.png")
                 axe(pg, f"{config}: the hint shown")
                 if phone:
                     sizes(pg, f"{config}: the hint shown")
@@ -191,4 +209,57 @@ def test_newcomer_follows_the_tour_then_plays_a_deal_by_the_marks_and_the_hint(
     pg.locator("#ending.show").wait_for()
     # Never the help.
     assert not pg.evaluate("document.querySelector('#dlg-help').open")
+    close(pg)
+
+
+def test_marks_follow_the_setting_and_forced_colours_and_the_tour_comes_back_from_help(
+        browser: Any, server: str) -> None:
+    """Desktop, in Russian: the tour on a first visit, not on the next (the settings
+    remember it), again from the help; the marks stay under forced colours and go when
+    the setting is off (saved: a reload keeps them off)."""
+    pg = new_page(browser, server, locale="ru-RU")
+    pg.goto(pg.base_url + "?speed=0&tour=1&deal=6&variant=r3")  # deal 6: the forced line starts R4
+    wait_js(pg, "document.querySelector('#dlg-tour').open && window.firstlast.state")
+    assert pg.inner_text("#tour-title") == "Верхний ряд"
+    pg.keyboard.press("Escape")  # skipped: seen
+    wait_js(pg, "window.firstlast.settings.tour_seen && !document.querySelector('dialog[open]')")
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["tour_seen"] is True
+    pg.goto(pg.base_url + "?speed=0&tour=1")
+    wait_js(pg, "window.firstlast.state && document.body.classList.contains('ready')")
+    assert not pg.evaluate("document.querySelector('#dlg-tour').open"), "the tour came back by itself"
+    # Asked for from the help: shown again, the focus back on the help's opener after it.
+    pg.click("#b-rules")
+    pg.click("#help-tour")
+    wait_js(pg, "document.querySelector('#dlg-tour').open && document.activeElement.id === 'tour-next'")
+    pg.click("#tour-skip")
+    wait_js(pg, "!document.querySelector('dialog[open]') && document.activeElement.id === 'b-rules'")
+
+    # The marks: the state's legal plays, ringed; under forced colours too, in the system's colour.
+    legal = sorted(m for m in state(pg)["legal_moves"] if m not in ("turn", "redeal"))
+    assert legal and sorted(pg.evaluate(SEEN)["marked"]) == legal
+    pg.emulate_media(forced_colors="active")
+    assert sorted(pg.evaluate(SEEN)["marked"]) == legal
+    ring = pg.evaluate("""() => { const el = document.querySelector('#cards .card.source');
+        const a = getComputedStyle(el, '::after'); return [a.borderTopColor, a.forcedColorAdjust]; }""")
+    assert ring[1] == "none" and ring[0] not in ("rgba(0, 0, 0, 0)", "transparent"), ring
+    pg.emulate_media(forced_colors="none")
+    # Off in the settings: no mark; the card still plays by a click; saved with the player.
+    pg.click("#b-settings")
+    pg.uncheck("#set-playable")
+    pg.keyboard.press("Escape")
+    assert pg.evaluate(SEEN)["marked"] == {}
+    wait_js(pg, "fetch('/api/settings').then((r) => r.json()).then((s) => s.show_playable === false)")
+    pg.reload()
+    wait_js(pg, "window.firstlast.state && document.body.classList.contains('ready')")
+    assert pg.evaluate(SEEN)["marked"] == {}
+    assert pg.evaluate("document.querySelectorAll('#cards .card.source').length") > 0  # still playable
+    close(pg)
+
+
+def test_the_tour_fits_a_sideways_phone(browser: Any, server: str) -> None:
+    """844 × 390, English: every step's card and buttons in view, ≥ 44 px, axe-clean."""
+    pg = new_page(browser, server, bypass_csp=True, **SIDEWAYS)
+    pg.goto(pg.base_url + "?speed=0&tour=1")
+    steps = follow_tour(pg, "sideways", check_axe=True)
+    assert steps[0] == "first" and steps[-1] == "hint"
     close(pg)

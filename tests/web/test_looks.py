@@ -176,6 +176,9 @@ def test_every_look_is_kept_accessible_and_sound_follows_the_setting(browser: An
         # The wide table has the stock right of the rows; mirrored, left of them.
         assert seen["stockLeft"] if look["layout"] == "mirrored" else seen["stockRight"], seen
         assert seen["cardAtSlot"] and seen["backs"] == 2, seen
+        pg.keyboard.press("h")  # the hint's words and arrow over this felt too
+        wait_js(pg, "window.firstlast.hintOn")
+        still(pg)
         axe(pg, f"table, {look}")
         problems += contrast(pg, f"{look['felt']}/table")
         # The dialog shows the kept choices.

@@ -44,6 +44,7 @@ def server_with_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     stop_server(proc)
 
 
+@pytest.mark.browser
 def test_the_share_button_gives_the_sites_link(server_with_site: str) -> None:
     require_browser()
     from playwright.sync_api import sync_playwright

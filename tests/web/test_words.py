@@ -288,7 +288,7 @@ def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., Tes
     # Every key of Story.to_json() is declared (and nothing else is sent).
     played = Game(LOST_DEAL)
     played.autoplay()
-    expected: dict[str, Any] = story_of(played, budget_s=0.0).to_json()
+    expected: dict[str, Any] = story_of(played, max_points=2, samples=8).to_json()
     assert set(story) == {*expected, "sentences", "conclusion", "details", "chart_name"}
     assert story["sentences"] == story["conclusion"] + story["details"]
     assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,
@@ -322,7 +322,7 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
 
     def tell(game: Game) -> Any:
         told.append(len(game.moves))
-        return story_of(game, budget_s=0.2)
+        return story_of(game, max_points=8, samples=64)
 
     monkeypatch.setattr(story_route, "tell", tell)
     gid = new_game(client, LOST_DEAL)["id"]
@@ -343,7 +343,7 @@ def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, monkey
     def tell(game: Game) -> Any:
         told.append(len(game.moves))
         time.sleep(0.5)  # long enough for the second request to find it in the making
-        return story_of(game, budget_s=0.1)
+        return story_of(game, max_points=8, samples=64)
 
     monkeypatch.setattr(story_route, "tell", tell)
     gid = new_game(client, LOST_DEAL)["id"]
@@ -357,7 +357,7 @@ def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, monkey
 def test_a_story_the_odds_cannot_tell_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     import firstlast.play.story as story_module
 
-    def fail(game: Game, budget_s: float | None = None) -> Any:
+    def fail(game: Game, *args: Any, **kwargs: Any) -> Any:
         raise ValueError("no")
 
     monkeypatch.setattr(story_module, "story_of", fail)
@@ -410,14 +410,12 @@ def _estimate(answer: dict[str, Any]) -> ChanceEstimate:
 def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
     gid = new_game(client, LOST_DEAL)["id"]
     client.post(f"/api/games/{gid}/step", json={"n": 100_000})
-    started = time.perf_counter()
     for r in (0, 5):
         a = client.get(f"/api/games/{gid}/chance?round={r}").json()
         assert a == {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True,
                      "round": r, "text": f"0{NBSP}%",
                      "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "rounds": 1,
                                 "text": f"0{NBSP}%"}, "next_round": None}
-    assert time.perf_counter() - started < 5
 
 
 # ---------------------------------------------------------------------------- opening on a deal

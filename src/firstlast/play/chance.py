@@ -15,10 +15,11 @@ a face uses it, once for the page, the terminal and the static site:
 * **caching**: ``ChanceBook`` keeps round estimates by position notation and round
   (bounded, thread-safe), so a round is computed once however often a face asks.
 
-With the fast forced line a round is exactly ``SAMPLES_PER_ROUND`` samples (no time
-budget: 20,000 cost about 30 ms natively and in the site's computing worker), so the
-figure is the same on every machine; without it the engine plays what
-``ENGINE_BUDGET_S`` allows (a few hundred samples). Rounds of 20,000 keep the pooled
+No clock decides anything here: with the fast forced line a round is exactly
+``SAMPLES_PER_ROUND`` samples (20,000 cost about 30 ms natively and in the site's
+computing worker), without it ``ENGINE_SAMPLES_PER_ROUND`` (the engine plays a few
+hundred a second), so the figure is the same on every machine and under any load.
+Rounds of 20,000 keep the pooled
 figure steady: at deal 1 every pooled figure stays within 25.0–25.2 %, where rounds of
 5,000 wandered to 25.7 % (docs/odds.md, "Refinement rounds").
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the pl
     from .story import Story
 
 __all__ = [
-    "BOOK_SIZE", "ENGINE_BUDGET_S", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT", "STORY_BUDGET_S",
+    "BOOK_SIZE", "ENGINE_SAMPLES_PER_ROUND", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT",
     "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "pool",
     "round_estimate", "story_key", "tell_story", "warm",
 ]
@@ -52,8 +53,9 @@ SAMPLES_PER_ROUND: Final = 20_000
 MAX_ROUNDS: Final = 20
 #: Refining stops once the pooled 95 % interval is at most this wide.
 STOP_WIDTH: Final = 0.002
-#: Seconds a round may take where only the engine samples (no fast forced line).
-ENGINE_BUDGET_S: Final = 0.5
+#: Samples of one round where only the engine samples (no fast forced line): about half
+#: a second's work, the same figure on every machine.
+ENGINE_SAMPLES_PER_ROUND: Final = 200
 #: Round estimates a ``ChanceBook`` keeps (the oldest goes first).
 BOOK_SIZE: Final = 4096
 
@@ -84,16 +86,18 @@ def warm() -> str:
 
 def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_ROUND,
                    estimator: Estimator | None = None) -> ChanceEstimate:
-    """Round ``round_`` of ``position``: ``samples`` samples seeded by ``refine_seed``,
-    all of them with the fast forced line, what ``ENGINE_BUDGET_S`` allows without it.
-    Module-level and picklable, so the site can run it in its computing worker."""
+    """Round ``round_`` of ``position``: ``samples`` samples seeded by ``refine_seed``
+    with the fast forced line, at most ``ENGINE_SAMPLES_PER_ROUND`` without it (never a
+    time budget). Module-level and picklable, so the site can run it in its computing
+    worker."""
     from ..odds.live import chance_to_come_out, kernel_available, refine_seed
 
     seed = refine_seed(position, round_)
     if estimator is not None:
         return estimator(position, samples=samples, seed=seed)  # type: ignore[no-any-return]
-    budget = None if kernel_available() else ENGINE_BUDGET_S
-    return chance_to_come_out(position, samples=samples, seed=seed, budget_s=budget)
+    if not kernel_available():
+        samples = min(samples, ENGINE_SAMPLES_PER_ROUND)
+    return chance_to_come_out(position, samples=samples, seed=seed, budget_s=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +214,6 @@ class ChanceBook:
 
 
 # ------------------------------------------------------------------------- stories
-#: Seconds a face's story may spend sampling (``play.story.story_of``; loading the fast
-#: forced line, once a process, not counted).
-STORY_BUDGET_S: Final = 1.5
 #: Stories a ``StoryBook`` keeps (the oldest goes first).
 STORIES_KEPT: Final = 64
 
@@ -225,12 +226,14 @@ def story_key(game: Game) -> StoryKey:
 
 
 def tell_story(game: Game) -> Story:
-    """``game``'s story by the faces' policy, within ``STORY_BUDGET_S`` (blocking;
-    module-level, so the site's computing worker can run it). Loads the odds with the
-    first story (``ImportError`` where they are missing)."""
+    """``game``'s story by the faces' policy (blocking; module-level, so the site's
+    computing worker can run it): told whole, with fixed samples, so every face and
+    machine tells the same one (``play.story.story_of``; under a second of CPU natively
+    for the games measured by ``bench/story_cost.py``). Loads the odds with the first
+    story (``ImportError`` where they are missing)."""
     from .story import story_of
 
-    return story_of(game, budget_s=STORY_BUDGET_S)
+    return story_of(game)
 
 
 class StoryBook:

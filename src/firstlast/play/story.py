@@ -7,8 +7,8 @@
   evenly spaced moves between — each with its 95 % Wilson interval;
 * the **moments**: the three largest *clear* changes between consecutive points (their
   two 95 % intervals apart: the candidates get more samples until they are, or are
-  not told), narrowed down to the single move that caused them while the time budget
-  lasts;
+  not told), narrowed down to the single move that caused them with the points the
+  plan keeps for that;
 * for a won game, the pass it came out on, the point where the chance first reached
   50 % and the lowest point it recovered from; for a lost one, **why it stopped** (R11):
   the pile that needed a card (R3), the rank it needed (R4) and where every copy of
@@ -20,13 +20,15 @@ Everything is structured data (codes and parameters); ``Story.describe(lang)`` t
 in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
 Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
 shown by the one display rule ``i18n.chance_text``. Each point's estimate is
-seeded from the deal and the move index, so a story told with enough budget is the same
-every time (docs/story.md).
+seeded from the deal and the move index and has a fixed number of samples, and no
+clock is read: the same game tells the same story, byte for byte, on a busy machine, a
+quiet one and a phone (docs/story.md). Only the route decides more: where no fast
+forced line runs, the engine samples fewer points (``ENGINE_POINTS``, ``ENGINE_SAMPLES``),
+and the story says so (``sampler``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -44,6 +46,7 @@ from ..i18n import (
     chance_text,
     describe_variant,
     ordinal,
+    percent_number,
     place_name,
     plural,
     rank_name,
@@ -51,23 +54,29 @@ from ..i18n import (
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
 
-#: Seconds a story may spend estimating, in all (loading the kernel included).
-BUDGET_S: Final = 2.0
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
 MAX_POINTS: Final = 80
+#: Most points where only the engine samples (no fast forced line): a few seconds of work.
+ENGINE_POINTS: Final = 12
 #: Points of ``MAX_POINTS`` kept back for narrowing the moments down to single moves.
 REFINE_POINTS: Final = 16
 #: Samples per point: the kernel plays thousands in milliseconds, the engine a few hundred a second.
 KERNEL_SAMPLES: Final = 5000
 ENGINE_SAMPLES: Final = 24
+#: Samples a story plays at most, in points' samples (a fixed count, never a time): the
+#: checks of unclear moments stop there, and a change still unclear is not told. Deal 1
+#: plays 115 points' worth; without the cap a rare game played 960 (4.8 million samples,
+#: 4.7 s of CPU; bench/story_cost.py).
+WORK_POINTS: Final = 240
 #: How many of the largest changes are told as moments.
 MOMENTS: Final = 3
 #: A candidate moment's two points get up to this many times a point's samples, to
 #: tell whether the change is clear (its intervals apart); a change still unclear
 #: then is not told.
 CLEAR_FACTOR: Final = 16
-#: Version of ``Story.to_json``'s layout (2: ``what_if``, ``won_on_pass``; moments are clear).
-JSON_VERSION: Final = 2
+#: Version of ``Story.to_json``'s layout (2: ``what_if``, ``won_on_pass``; moments are clear;
+#: 3: told whole, by no clock: no ``complete``).
+JSON_VERSION: Final = 3
 #: The 20 variants of docs/odds.md's table, in its order: 0–3 redeals and unlimited
 #: (V1), for each of: canonical, waste playable (V2), no privilege (V3), both.
 VARIANT_TOKENS: Final = tuple(
@@ -248,8 +257,7 @@ def what_if(deal: int, variant: Variant) -> WhatIf:
 @dataclass(frozen=True, slots=True)
 class Story:
     """A game's story; see the module doc. ``points`` run from the deal to the current
-    position; ``planned`` is how many points the plan had and ``complete`` whether the
-    budget reached all of them."""
+    position; ``planned`` is how many points the plan had (every one is told)."""
 
     deal: int
     variant: str
@@ -265,7 +273,6 @@ class Story:
     low_point: Point | None
     stop: Stop | None
     planned: int
-    complete: bool
     what_if: WhatIf | None = None
     won_on_pass: int | None = None
 
@@ -278,7 +285,7 @@ class Story:
         return {
             "version": JSON_VERSION, "deal": self.deal, "variant": self.variant, "status": self.status,
             "moves": self.moves, "passes": self.passes, "score": self.score, "sampler": self.sampler,
-            "samples_per_point": self.samples_per_point, "planned": self.planned, "complete": self.complete,
+            "samples_per_point": self.samples_per_point, "planned": self.planned,
             "points": [p.to_json() for p in self.points], "current": self.current.to_json(),
             "moments": [m.to_json() for m in self.moments],
             "crossing": None if self.crossing is None else self.crossing.to_json(),
@@ -335,6 +342,40 @@ class Story:
         """The whole story in sentences, in ``lang``: ``conclusion`` then ``details``."""
         return self.conclusion(lang) + self.details(lang)
 
+    def plain(self, lang: str) -> list[str]:
+        """The story's first view, in plain words a player reads in ten seconds, in
+        ``lang`` (issue 26): how it ended, why it stopped and what would have brought it
+        out, the chance at the deal and the few moments that mattered — no rule code,
+        variant token or interval (those are in ``conclusion`` and ``details``, shown
+        for the curious). Where the needed cards lay is ``where`` (the page draws it)."""
+        if self.status == "won":
+            lines = [t(lang, "story.plain.won", **{"pass": self.won_on_pass or self.passes})]
+        elif self.status == "lost":
+            lines = [t(lang, "story.plain.lost", score=self.score)]
+        else:
+            lines = [t(lang, "story.plain.playing", moves=self.moves, score=self.score, **{"pass": self.passes})]
+        if self.stop is not None:
+            lines.append(plain_stop(self.stop, lang))
+        if self.what_if is not None:
+            lines.append(plain_what_if(self.what_if, Variant.from_token(self.variant), lang))
+        first = self.points[0]
+        lines.append(t(lang, "story.plain.start", chance=plain_chance(first.estimate, lang)))
+        if self.crossing is not None and self.crossing.previous is None:
+            lines.append(t(lang, "story.plain.crossing.start"))
+        elif self.crossing is not None:
+            lines.append(t(lang, "story.plain.crossing", move=self.crossing.point.move))
+        lines += [plain_moment(m, lang) for m in self.moments]
+        if self.low_point is not None and self.low_point.move > 0 and not self.moments:
+            lo = self.low_point
+            lines.append(t(lang, "story.plain.low", chance=plain_chance(lo.estimate, lang), move=lo.move))
+        return lines
+
+    def where(self, lang: str) -> str | None:
+        """Where every card of the rank a lost game needed lay, counted by part of the
+        table in plain words ("Where the tens lay: 3 in the waste, 5 on the piles."),
+        or ``None`` (not lost). The page draws it as a map of the table, this its name."""
+        return None if self.stop is None else where_sentence(self.stop, lang)
+
     def chart_name(self, lang: str) -> str:
         """A short name for the chart of the curve (its accessible name): what it shows,
         from the chance at the deal to the end or now."""
@@ -343,11 +384,20 @@ class Story:
                  start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
-        """The whole story for a text face, in ``lang``: the curve as a sparkline between
-        the chance at the deal and now, then ``describe``'s sentences, one a line."""
+        """The story's first view for a text face, in ``lang``: the curve as a sparkline
+        between the chance at the deal and now (single figures), then ``plain``'s
+        sentences and ``where``, one a line (the terminal's end panel; its details,
+        ``details_text``, are a key away)."""
         first, cur = self.points[0], self.current
-        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
-        return "\n".join([head, *("• " + line for line in self.describe(lang))])
+        head = f"{plain_chance(first.estimate, lang)} {self.sparkline(width)} {plain_chance(cur.estimate, lang)}"
+        where = self.where(lang)
+        lines = self.plain(lang) + ([] if where is None else [where])
+        return "\n".join([head, *("• " + line for line in lines)])
+
+    def details_text(self, lang: str) -> str:
+        """The whole story in the rules' terms, for the curious: ``describe``'s sentences
+        (rule numbers, variants, intervals), one a line."""
+        return "\n".join("• " + line for line in self.describe(lang))
 
     def summary(self) -> str:
         """``describe("en")`` as one text, a sentence a line (tests and logs)."""
@@ -483,6 +533,96 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     return lines
 
 
+# ------------------------------------------------------------------ plain words
+def plain_chance(estimate: ChanceEstimate, lang: str) -> str:
+    """A chance as a player says it: one figure, no interval ("25 %", "0.4 %"; "almost
+    0 %" when the samples saw no win, "almost 100 %" when they saw no loss; "0 %" and
+    "100 %" only when certain). Enough decimals to show a small chance at all."""
+    p = 100 * estimate.probability
+    if estimate.certain:
+        return t(lang, "story.plain.pct", p="100" if p >= 50 else "0")
+    if estimate.wins == 0 or p < 0.005:
+        return t(lang, "story.plain.pct.nil")
+    if estimate.wins == estimate.samples or p > 99.5:
+        return t(lang, "story.plain.pct.full")
+    decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
+    return t(lang, "story.plain.pct", p=percent_number(round(p, decimals), decimals, lang))
+
+
+def plain_stop(stop: Stop, lang: str) -> str:
+    """Why a lost game stopped (R11), in plain words: which pile waited for which rank,
+    and why nothing more could come."""
+    key = ("story.plain.stop.waste_empty" if stop.code == "R11.waste_empty"
+           else "story.plain.stop.no_redeal_allowed" if stop.redeals == 0 else "story.plain.stop.no_redeal")
+    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    return t(lang, key, pile=stop.pile + 1, need=need)
+
+
+def plain_change(game: Variant, other: Variant, lang: str) -> str:
+    """What ``other``'s rules do differently from ``game``'s, in plain words ("if you
+    may also play from the waste and with unlimited redeals")."""
+    parts: list[str] = []
+    if other.waste_playable != game.waste_playable:
+        parts.append(t(lang, "story.plain.change.waste_on" if other.waste_playable else "story.plain.change.waste_off"))
+    if other.privileged_last != game.privileged_last:
+        parts.append(t(lang, "story.plain.change.privileged_on" if other.privileged_last
+                       else "story.plain.change.privileged_off"))
+    if other.redeals != game.redeals:
+        parts.append(t(lang, "story.plain.change.unlimited") if other.redeals is None else
+                     t(lang, "story.plain.change.redeals", n=other.redeals,
+                       redeals=plural(lang, "story.redeals", other.redeals)))
+    return t(lang, "story.plain.change.join").join(parts)
+
+
+def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
+    """What would have brought a lost deal out, in one plain sentence: more redeals, or
+    other rules (the nearest of the variants that bring it out), or nothing at all."""
+    if what.fewest_redeals is not None and what.comes_out_on_pass is not None:
+        if variant.redeals is not None and what.fewest_redeals <= variant.redeals:
+            return t(lang, "story.plain.what_if.same", **{"pass": what.comes_out_on_pass})
+        return t(lang, "story.plain.what_if.redeals", n=what.fewest_redeals,
+                 redeals=plural(lang, "story.redeals", what.fewest_redeals),
+                 allowed=variant.redeals if variant.redeals is not None else 0,
+                 **{"pass": what.comes_out_on_pass})
+    others = [Variant.from_token(tok) for tok in what.variants_that_come_out]
+    if not others:
+        return t(lang, "story.plain.what_if.nothing")
+
+    def distance(v: Variant) -> tuple[int, int]:
+        return ((v.waste_playable != variant.waste_playable) + (v.privileged_last != variant.privileged_last)
+                + (v.redeals != variant.redeals), 0 if v.redeals is None else v.redeals)
+
+    return t(lang, "story.plain.what_if.other_rules", change=plain_change(variant, min(others, key=distance), lang))
+
+
+def plain_moment(moment: Moment, lang: str) -> str:
+    """A moment that mattered, in plain words: the move (what it did) and how the chance
+    rose or fell, as single figures."""
+    up = moment.change > 0
+    params: dict[str, object] = {"move": moment.move, "before": plain_chance(moment.before.estimate, lang),
+                                 "after": plain_chance(moment.after.estimate, lang)}
+    if moment.span == 1:
+        key = "story.plain.moment.up" if up else "story.plain.moment.down"
+        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
+        return t(lang, key, what=announce(moment.movements[:1], lang), **params)
+    key = "story.plain.moment.span.up" if up else "story.plain.moment.span.down"
+    return t(lang, key, first=moment.before.move + 1, **params)
+
+
+#: The parts of the table a needed card may lie in, in the order ``where`` names them.
+WHERE_PARTS: Final = ("waste", "stock", "reserve", "first", "pile")
+
+
+def where_sentence(stop: Stop, lang: str) -> str:
+    """Where every card of the rank a lost game needed lay, counted by part of the table."""
+    counts = dict.fromkeys(WHERE_PARTS, 0)
+    for c in stop.copies:
+        counts["first" if c.code == "privileged" else c.code] += 1
+    places = t(lang, "story.plain.where.join").join(
+        t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
+    return t(lang, "story.plain.where", rank=rank_name(stop.need, lang, "pl"), places=places)
+
+
 # ------------------------------------------------------------------ the stop (R11)
 def card_places(pos: Position, rank: int) -> tuple[CardPlace, ...]:
     """Where every card of ``rank`` lies in ``pos``: waste (top first), stock (next
@@ -582,62 +722,47 @@ def _crossing_gap(points: Sequence[Point]) -> int | None:
     return next((g for g, p in enumerate(points) if p.probability >= 0.5), None)
 
 
-def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MAX_POINTS,
-             samples: int | None = None, sampler: Sampler = "auto") -> Story:
-    """Tell ``game``'s story, spending at most about ``budget_s`` seconds (``None``: no
-    limit, every planned point with all its samples). ``samples`` per point defaults to
-    ``KERNEL_SAMPLES`` with the fast forced line, ``ENGINE_SAMPLES`` without; ``sampler`` as
-    in ``chance_to_come_out``. A short budget gives fewer points, never a longer wait:
-    past the deadline only the deal, the end and the pass starts are estimated, with the
-    fewest samples the estimator plays (one, or one kernel chunk). Loading the fast
-    forced line, once a process, is not counted, as in ``chance_to_come_out``."""
-    if budget_s is not None and not budget_s >= 0:  # also refuses NaN
-        raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")
+def story_of(game: Game, max_points: int | None = None, samples: int | None = None,
+             sampler: Sampler = "auto") -> Story:
+    """Tell ``game``'s story: every planned point (at most ``max_points``) with its
+    samples, the moments' points with theirs, no clock read, so the same game and route
+    tell the same story on any machine under any load. ``max_points`` defaults to
+    ``MAX_POINTS`` with the fast forced line, ``ENGINE_POINTS`` without; ``samples`` per
+    point to ``KERNEL_SAMPLES``, ``ENGINE_SAMPLES``; ``sampler`` as in
+    ``chance_to_come_out``."""
+    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
+    if max_points is None:
+        max_points = MAX_POINTS if use_kernel else ENGINE_POINTS
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
         raise ValueError(f"max_points must be a whole number ≥ 2, not {max_points!r}")
-    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
-    if use_kernel:
-        # Loading (or compiling) the kernel is a once-a-process cost, outside the budget
-        # as in ``chance_to_come_out``: one sample loads it.
-        chance_to_come_out(game.initial, samples=1, budget_s=None, sampler="kernel")
-    start = time.perf_counter()
     n_samples = samples if samples is not None else KERNEL_SAMPLES if use_kernel else ENGINE_SAMPLES
     positions = game.positions
     steps = game.steps
     must, even, reserve = _plan(positions, max_points)
     plan = must + even
 
-    def left() -> float | None:
-        return None if budget_s is None else max(0.0, budget_s - (time.perf_counter() - start))
-
     est: dict[int, Point] = {}
+    work = [0]  # samples played so far (a point told again plays its samples again)
+    cap = WORK_POINTS * n_samples
 
     def estimate(i: int, n: int = n_samples) -> None:
+        work[0] += n
         # The same seed with more samples: the first ones are the same samples, so a
         # point told again with more is the same estimate, narrowed.
         pos = positions[i]
-        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=left(), sampler=sampler)
-        if i in est and e.samples <= est[i].samples:
-            return  # the budget ran out: keep what was known
+        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=None, sampler=sampler)
         # A certain point is exact: its interval is the point itself (the estimator's
         # Wilson interval of its samples would claim a doubt there is none of).
         low, high = (e.probability, e.probability) if e.certain else (e.low, e.high)
         est[i] = Point(i, pos.passes, pos.score, e.probability, low, high, e.wins, e.samples, e.certain)
 
-    for rank, i in enumerate(plan):
-        remaining = left()
-        if rank >= len(must) and remaining is not None and remaining <= 0:
-            break
+    for i in plan:
         estimate(i)
-    complete = len(est) == len(plan)
 
     # Narrow the largest changes (and a won game's 50 % crossing) down to single moves.
     won = positions[-1].status == "won"
-    narrowings = reserve if complete else 0
+    narrowings = reserve
     while narrowings > 0:
-        remaining = left()
-        if remaining is not None and remaining <= 0:
-            break
         pts = sorted(est.values(), key=lambda p: p.move)
         gaps = _moment_gaps(pts)
         cross = _crossing_gap(pts) if won else None
@@ -666,14 +791,12 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
         wide = next((g for g in chosen if pts[g + 1].move - pts[g].move > 1), None)
         if not unclear and (wide is None or narrowings <= 0):
             break
-        remaining = left()
-        if remaining is not None and remaining <= 0:
-            complete = complete and not unclear  # candidates left undecided are not told
-            break
         if unclear:
-            for p in (pts[unclear[0]], pts[unclear[0] + 1]):
-                if not spent(p):
-                    estimate(p.move, min(most, 4 * p.samples))
+            more = [p for p in (pts[unclear[0]], pts[unclear[0] + 1]) if not spent(p)]
+            if work[0] + sum(min(most, 4 * p.samples) for p in more) > cap:
+                break  # the story's work is spent: what is still unclear is not told
+            for p in more:
+                estimate(p.move, min(most, 4 * p.samples))
         elif wide is not None:
             estimate((pts[wide].move + pts[wide + 1].move) // 2)
             narrowings -= 1
@@ -696,7 +819,7 @@ def story_of(game: Game, budget_s: float | None = BUDGET_S, max_points: int = MA
         deal=game.deal, variant=game.variant.token, status=end.status, moves=len(steps), passes=end.passes,
         score=end.score, sampler="kernel" if use_kernel else "engine", samples_per_point=n_samples,
         points=points, moments=moments, crossing=crossing, low_point=low_point, stop=stop_of(end),
-        planned=len(plan) + reserve, complete=complete,
+        planned=len(plan) + reserve,
         what_if=what_if(game.deal, game.variant) if end.status == "lost" else None,
         won_on_pass=end.passes if end.status == "won" else None,
     )

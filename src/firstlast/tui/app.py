@@ -408,8 +408,9 @@ class GameScreen(Screen[None]):
                 for r in self.session.play.records(self.session.player, stored.id)] if stored.result else []
         if stored.wish is not None:
             news.append(t(self.lang, "wish.true" if pos.status == "won" else "wish.false"))
+        details = None if told is None else told.details_text(self.lang)
         dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game),
-                           self.lang, story, news)
+                           self.lang, story, news, details)
         self.app.push_screen(dialog, self._end_chosen)
         if story is None:
             self._tell_story()
@@ -429,16 +430,18 @@ class GameScreen(Screen[None]):
         lang = self.lang
 
         def tell() -> None:
+            details: str | None = None
             try:
-                text = self.stories.tell(game).text(lang, STORY_WIDTH)
+                told = self.stories.tell(game)
+                text, details = told.text(lang, STORY_WIDTH), told.details_text(lang)
             except Exception as e:  # the story is a bonus: its failure must not end the game
                 text = t(lang, "tui.story.failed", reason=f"{type(e).__name__}: {e}"[:120])
             with contextlib.suppress(RuntimeError):  # the app is shutting down
-                self.app.call_from_thread(self._story_told, key, lang, text)
+                self.app.call_from_thread(self._story_told, key, lang, text, details)
 
         self.run_worker(tell, thread=True, group="story", exit_on_error=False)
 
-    def _story_told(self, key: tuple[str, int], lang: str, text: str) -> None:
+    def _story_told(self, key: tuple[str, int], lang: str, text: str, details: str | None = None) -> None:
         if self._story_for == key:
             self._story_for = None
         if lang != self.lang:
@@ -449,7 +452,7 @@ class GameScreen(Screen[None]):
         # stack has it already, and it shows the story as it mounts.
         for screen in self.app.screen_stack:
             if isinstance(screen, EndDialog):
-                screen.show_story(text)
+                screen.show_story(text, details)
 
     async def _end_chosen(self, choice: str | None) -> None:
         if choice == "undo":

@@ -301,6 +301,7 @@ class EndDialog(ModalScreen[str]):
         BarKey("Enter", "tui.end.binding.again", 6), BarKey("→", "tui.end.binding.next", 5),
         BarKey("n", "tui.end.binding.random", 4), BarKey("u", "tui.end.binding.undo", 2),
         BarKey("Esc", "tui.end.binding.close", 3), BarKey("q", "tui.end.binding.quit", 7),
+        BarKey("d", "tui.end.binding.details", 8),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("enter,ctrl+r", "choose('again')", "tui.end.binding.again"),
@@ -309,16 +310,22 @@ class EndDialog(ModalScreen[str]):
         binding("u,ctrl+z", "choose('undo')", "tui.end.binding.undo"),
         binding("q", "choose('quit')", "tui.end.binding.quit"),
         binding("escape,c", "choose('close')", "tui.end.binding.close"),
+        binding("d", "details", "tui.end.binding.details"),
     ]
 
     def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
-                 lang: str = "en", story: str | None = None, news: list[str] | None = None) -> None:
+                 lang: str = "en", story: str | None = None, news: list[str] | None = None,
+                 details: str | None = None) -> None:
         super().__init__()
         self.news = news or []  # new records (play.stats.news) and the wish, in words
         self.won, self.deal, self.variant = won, deal, variant
         self.score, self.passes, self.moves = score, passes, moves
         self.lang = lang
         self.story = story
+        #: The story in the rules' terms (``Story.details_text``), shown under the plain
+        #: words when the player presses d (issue 26: the first view is plain).
+        self.details = details
+        self.showing_details = False
 
     def compose(self) -> ComposeResult:
         lang = self.lang
@@ -343,13 +350,27 @@ class EndDialog(ModalScreen[str]):
 
     def on_mount(self) -> None:
         if self.story is not None:  # told while the panel was being put up
-            self.query_one("#end-story", Static).update(self.story)
+            self.query_one("#end-story", Static).update(self._story_text())
 
-    def show_story(self, text: str) -> None:
-        """The story of the game, once told (from the screen's worker)."""
+    def _story_text(self) -> str:
+        text = self.story or t(self.lang, "tui.story.wait")
+        if self.showing_details and self.details:
+            text += "\n\n" + self.details
+        return text
+
+    def show_story(self, text: str, details: str | None = None) -> None:
+        """The story of the game, once told (from the screen's worker): its plain first
+        view, and its details for the d key."""
         self.story = text
+        self.details = details
         for static in self.query("#end-story").results(Static):
-            static.update(text)
+            static.update(self._story_text())
+
+    def action_details(self) -> None:
+        """Show (or hide) the story's details under its plain words."""
+        self.showing_details = not self.showing_details
+        for static in self.query("#end-story").results(Static):
+            static.update(self._story_text())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")

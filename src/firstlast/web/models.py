@@ -603,7 +603,6 @@ class Story(Answer):
     sampler: Literal["kernel", "engine"]
     samples_per_point: int
     planned: int
-    complete: Annotated[bool, Meta(description="the time budget reached every planned point")]
     points: Annotated[list[StoryPoint], Meta(description="the curve, the deal first")]
     current: StoryPoint
     moments: list[StoryMoment]
@@ -618,6 +617,11 @@ class Story(Answer):
         "or the pass it came out on"))]
     details: Annotated[list[str], Meta(description="the other sentences: the chance, the moments, the copies")]
     chart_name: Annotated[str, Meta(description="a short name of the chart (its accessible name)")]
+    plain: Annotated[list[str], Meta(description=(
+        "the story's first view in plain words (Story.plain): how it ended, why, what would have brought "
+        "it out, the moments that mattered; no rule code, variant token or interval"))] = []
+    where: Annotated[str | None, Meta(description=(
+        "a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name)"))] = None
 
 
 # ---------------------------------------------------------------------------- backups

@@ -2,8 +2,8 @@
 move, the moments that moved it most, and why it stopped.
 
 A story samples the chance at up to 80 points of the game, so it is told in a worker
-thread (beside the chance estimates: at most two at a time) within the play layer's
-``STORY_BUDGET_S`` (``play.chance.tell_story``, the terminal's too). It is kept in the
+thread (beside the chance estimates: at most two at a time), whole and by no clock
+(``play.chance.tell_story``, the terminal's too: the same story everywhere). It is kept in the
 play layer's ``StoryBook`` (a game that has not changed is told once), and a story being
 told is shared by whoever asks for it meanwhile; its sentences are made in each asker's
 language on the way out (``Story.describe``).
@@ -47,7 +47,8 @@ def answer(story: Story, lang: m.Lang) -> m.Story:
     data = story.to_json()
     conclusion, details = story.conclusion(lang), story.details(lang)
     return msgspec.convert({**data, "deal": str(data["deal"]), "sentences": conclusion + details,
-                            "conclusion": conclusion, "details": details, "chart_name": story.chart_name(lang)},
+                            "conclusion": conclusion, "details": details, "chart_name": story.chart_name(lang),
+                            "plain": story.plain(lang), "where": story.where(lang)},
                            m.Story)
 
 

@@ -387,8 +387,6 @@ export interface Story {
   sampler: "engine" | "kernel";
   samples_per_point: number;
   planned: number;
-  /** the time budget reached every planned point */
-  complete: boolean;
   /** the curve, the deal first */
   points: StoryPoint[];
   current: StoryPoint;
@@ -408,6 +406,10 @@ export interface Story {
   details: string[];
   /** a short name of the chart (its accessible name) */
   chart_name: string;
+  /** the story's first view in plain words (Story.plain): how it ended, why, what would have brought it out, the moments that mattered; no rule code, variant token or interval */
+  plain?: string[];
+  /** a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name) */
+  where?: string | null;
 }
 
 /** The estimated chance after ``move`` moves (0: the deal). */

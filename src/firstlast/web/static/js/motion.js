@@ -193,26 +193,6 @@ export function reducedMotion() {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-/** A wave along the eight finished piles, on the table in full view (the end panel
- * opens once it is over); resolves when it has played. Nothing under reduced motion. */
-export async function celebrate() {
-  if (reducedMotion()) return;
-  /** @type {Promise<unknown>[]} */
-  const waves = [];
-  for (let k = 1; k <= 8; k++) {
-    const pile = app.model[`P${k}`];
-    const el = pile && pile[pile.length - 1];
-    if (!el || !el.pos) continue;
-    const [x, y] = el.pos;
-    const base = `translate(${x}px, ${y}px)`;
-    waves.push(el.animate(
-      [{ transform: base }, { transform: `${base} translateY(-18%) rotate(${k % 2 ? -4 : 4}deg) scale(1.06)` }, { transform: base }],
-      { duration: 650, delay: k * 90, iterations: 2, easing: "cubic-bezier(.3,.6,.3,1)" },
-    ).finished.catch(() => {}));
-  }
-  await Promise.all(waves);
-}
-
 /** A card let go where it cannot go flies back to its place.
  * @param {CardEl} el */
 export async function springBack(el) {

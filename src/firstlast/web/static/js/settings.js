@@ -93,6 +93,8 @@ export function applySpeed() {
   // With animation off, cards turn over at once too.
   board.style.setProperty("--flip-ms", app.speed === 0 ? "0ms" : "320ms");
   for (const el of app.els) el.style.removeProperty("--flip-ms");
+  // The page's other motion (the win's rays) holds still with the animation off.
+  document.documentElement.dataset.speed = String(app.speed);
 }
 
 /** Read the settings and apply them (language, speed, chance meter). */

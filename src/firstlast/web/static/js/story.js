@@ -47,6 +47,15 @@ import { getLang, t } from "./i18n.js";
  * @property {string[]} [conclusion] the first sentences: how it ended, why, what would have brought it out
  * @property {string[]} [details] the other sentences
  * @property {string} [chart_name] the chart's short accessible name
+ * @property {string[]} [plain] the first view in plain words (no rule code, token or interval)
+ * @property {string | null} [where] a lost game: where the needed cards lay, counted (the map's name)
+ * @property {StoryStop | null} [stop] a lost game: why it stopped, where the needed cards lay
+ */
+/**
+ * @typedef {object} StoryStop
+ * @property {string} pile "P5"
+ * @property {number} need
+ * @property {{card: string, code: string, params: Record<string, string | number | boolean | null>}[]} copies
  */
 /**
  * The chart's words, in the page's language.
@@ -413,20 +422,87 @@ if (typeof window !== "undefined") {
   });
 }
 
-/** Draw ``story`` in ``section``: its conclusion, the chart, then the other sentences.
+/** Draw ``story`` in ``section``: first its plain words (how it ended, why, what would
+ * have brought it out, the moments that mattered), the map of where the needed cards
+ * lay, the chart; then, for the curious, a disclosure with the story in the rules' terms
+ * (rule numbers, variants, intervals: the server's conclusion and details).
  * @param {HTMLElement} section @param {StoryData} story @param {{prefix: string, cursor?: number | null}} opts */
 export function drawStory(section, story, opts) {
-  const conclusion = list("story-conclusion", `${opts.prefix}-conclusion`, story.conclusion || story.sentences);
+  const plain = story.plain && story.plain.length ? story.plain : story.conclusion || story.sentences;
+  const first = list("story-plain", `${opts.prefix}-plain`, plain);
   const figure = document.createElement("div");
   figure.className = "story-figure";
+  /** @type {HTMLElement[]} */
+  const parts = [heading(opts.prefix), first];
+  if (story.stop && story.where) {
+    const map = document.createElement("div");
+    map.className = "story-map";
+    const caption = paragraph("story-map-caption", story.where);
+    caption.setAttribute("aria-hidden", "true"); // the map's own name says it
+    map.innerHTML = mapSvg(story.stop, story.where, {
+      stock: t("story.map.stock"), waste: t("story.map.waste"), first: t("story.map.first"),
+      reserve: t("story.map.reserve"), piles: t("story.map.piles"),
+    });
+    map.prepend(caption);
+    parts.push(map);
+  }
+  parts.push(figure);
+  const more = document.createElement("details");
+  more.className = "story-details";
+  more.id = `${opts.prefix}-details`;
+  const summary = document.createElement("summary");
+  summary.textContent = t("story.plain.details");
+  const conclusion = list("story-conclusion", `${opts.prefix}-conclusion`, story.conclusion || story.sentences);
   const details = list("story-text", `${opts.prefix}-text`, story.conclusion ? story.details || [] : []);
-  // The sentences scroll when long: focusable so that a keyboard can scroll them, named by the heading.
-  details.tabIndex = 0;
-  details.setAttribute("aria-labelledby", `${opts.prefix}-title`);
-  section.replaceChildren(heading(opts.prefix), conclusion, figure, details);
+  more.append(summary, conclusion, details);
+  parts.push(more);
+  section.replaceChildren(...parts);
   fitChart(figure, story, opts.cursor, labelSize(section.clientWidth));
   section.removeAttribute("aria-busy");
   section.dataset.state = "ready";
+}
+
+/** The columns of the map: the eight of each row, then the stock and the waste. */
+const MAP = { cw: 28, ch: 38, gap: 6, left: 6, top: 22, row: 62, font: 13 };
+
+/** A small map of the table (SVG, pure): where each card of the rank a lost game needed
+ * lay, each place that held some filled and counted, the pile that waited outlined;
+ * ``name`` is its accessible name (the server's ``where``: the same in words).
+ * @param {StoryStop} stop @param {string} name
+ * @param {{stock: string, waste: string, first: string, reserve: string, piles: string}} words */
+export function mapSvg(stop, name, words) {
+  /** @type {Record<string, number>} */
+  const count = {};
+  for (const c of stop.copies) {
+    const p = c.params;
+    const place = c.code === "waste" ? "waste" : c.code === "stock" ? "stock" : String(p.pile && c.code === "pile" ? p.pile : p.place);
+    count[place] = (count[place] || 0) + 1;
+  }
+  const { cw, ch, gap, left, top, row, font } = MAP;
+  const x = (/** @type {number} */ k) => left + k * (cw + gap);
+  const sideX = x(8) + gap * 2;
+  const width = sideX + cw + left;
+  const height = top + 2 * row + ch + 4;
+  /** @type {string[]} */
+  const out = [];
+  const slot = (/** @type {string} */ place, /** @type {number} */ sx, /** @type {number} */ sy) => {
+    const n = count[place] || 0;
+    const waiting = place === stop.pile;
+    out.push(`<rect class="map-slot${n ? " has" : ""}${waiting ? " waiting" : ""}" x="${sx}" y="${sy}" width="${cw}" height="${ch}" rx="4"/>`);
+    if (n) out.push(`<text class="map-count" x="${sx + cw / 2}" y="${sy + ch / 2 + font * 0.36}" text-anchor="middle" font-size="${font + 2}">${n}</text>`);
+  };
+  const rows = /** @type {const} */ ([["F", words.first], ["P", words.piles], ["R", words.reserve]]);
+  rows.forEach(([letter, label], r) => {
+    const y = top + r * row;
+    out.push(`<text class="map-label" x="${left}" y="${y - 6}" font-size="${font}">${escapeXml(label)}</text>`);
+    for (let k = 0; k < 8; k++) slot(`${letter}${k + 1}`, x(k), y);
+  });
+  out.push(`<text class="map-label" x="${sideX + cw}" y="${top - 6}" font-size="${font}" text-anchor="end">${escapeXml(words.stock)}</text>`);
+  slot("stock", sideX, top);
+  out.push(`<text class="map-label" x="${sideX + cw}" y="${top + row - 6}" font-size="${font}" text-anchor="end">${escapeXml(words.waste)}</text>`);
+  slot("waste", sideX, top + row);
+  return `<svg class="story-map-svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(name)}">`
+    + `<title>${escapeXml(name)}</title>${out.join("")}</svg>`;
 }
 
 /** @param {string} cls @param {string} id @param {string[]} sentences */

@@ -5,11 +5,12 @@
 
 import { api } from "./api.js";
 import { board } from "./board.js";
+import { cascade, stopCelebration } from "./celebrate.js";
 import { needText, passText, redealsLeftText, scoreText, sentence } from "./format.js";
 import { drawHint } from "./guide.js";
 import { getLang, rankChar, t, variantLabel } from "./i18n.js";
 import { hintPlace } from "./model.js";
-import { celebrate, flyTime, landed, reducedMotion } from "./motion.js";
+import { flyTime, landed, reducedMotion } from "./motion.js";
 import { keepRecords, newsOf, showEndNews } from "./news.js";
 import { $, $button, announce, app } from "./store.js";
 import { showStory } from "./story.js";
@@ -50,6 +51,7 @@ export function render() {
   const left = redealsLeftText(s.redeals_left);
   $("#s-pass").textContent = left ? `${pass} · ${left}` : pass; // said here only
   $("#s-score").textContent = scoreText(s);
+  for (const id of ["#s-pass", "#s-score"]) steady($(id), s.id);
   // The centre panel: what the active pile needs, large (the status bar says the passes).
   if (app.info) {
     part(app.info, ".need-caption").textContent = active === null ? "" : `P${active + 1}`;
@@ -78,8 +80,27 @@ export function render() {
   if (!over) hideEnding();
 }
 
-/** A game just ended on the table: a won game's wave first, in full view, then the
- * panel (at once without animation, or where the player asks for less motion).
+/** Keep room in a status chip whose words grow during a game (the score's and the moves'
+ * digits, the passes), so that the status bar never gains a row and moves the table
+ * (issue 26): a game's first figures get the room of four more characters, and the chip
+ * never shrinks within the game (at this width and in this language).
+ * @param {HTMLElement} el @param {string} game */
+function steady(el, game) {
+  const key = `${game}:${getLang()}:${innerWidth}`;
+  const fresh = el.dataset.steady !== key;
+  if (fresh) {
+    el.dataset.steady = key;
+    el.style.minWidth = "";
+  }
+  const width = el.getBoundingClientRect().width;
+  if (fresh) el.style.minWidth = `min(100%, calc(${width}px + 4ch))`;
+  else if (width > Number(el.dataset.widest)) el.style.minWidth = `min(100%, ${width}px)`;
+  if (fresh || width > Number(el.dataset.widest)) el.dataset.widest = String(width);
+}
+
+/** A game just ended on the table: a won game's celebration first (the cascade of
+ * bouncing cards, celebrate.js: a tap or Escape skips it), then the panel (at once
+ * without animation, or where the player asks for less motion: the still panel).
  * @param {import("./api-types").GameState} s */
 function endOfGame(s) {
   const still = () => app.state === s && !app.replay;
@@ -91,7 +112,7 @@ function endOfGame(s) {
 function endNow(s, still) {
   if (s.status === "won" && app.speed > 0 && !reducedMotion()) {
     document.body.classList.add("celebrating");
-    celebrate().then(() => {
+    cascade().then(() => {
       document.body.classList.remove("celebrating");
       if (still()) showEnding();
     });
@@ -163,7 +184,7 @@ export function showEnding({ focus = true } = {}) {
   if (!s || s.status === "playing" || app.replay) return;
   const won = s.status === "won";
   $("#end-title").textContent = won ? t("won_title") : t("lost_title");
-  $("#end-text").textContent = won ? t("won_text") : t("lost_text", { n: s.score });
+  $("#end-text").textContent = won ? t("won_text") : lostWords(s.score);
   $("#end-score").textContent = String(s.score);
   $("#end-meta").textContent = `${t("deal_n", { n: s.deal })} · ${variantLabel(s.variant)} · ${t("passes_used", { n: s.passes })}`;
   const news = showEndNews(s); // a new record, the wish (news.js)
@@ -188,7 +209,15 @@ export function showEnding({ focus = true } = {}) {
   showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
 }
 
+/** A lost game's words, kind and encouraging: how close it came (the story below says
+ * what would have brought it out). @param {number} score cards on the piles */
+export function lostWords(score) {
+  if (score >= 96) return t("lost_kind.close", { left: 104 - score });
+  return t(score > 52 ? "lost_kind.good" : "lost_kind.hard", { n: score });
+}
+
 export function hideEnding() {
+  stopCelebration();
   const box = $("#ending");
   box.classList.remove("show");
   box.hidden = true;
