@@ -78,6 +78,27 @@ def backup_moves(pg: Any, game_id: str) -> int:
     return len(game["moves"].split())
 
 
+def notice_passes_axe_and_fits_a_phone(pg: Any) -> None:
+    """The storage notice: nothing for axe (tests/web's runner); at phone width its
+    buttons are full targets, its words 12 px or more, the whole notice on the screen."""
+    from test_a11y import axe
+
+    axe(pg, "storage notice")
+    size = pg.viewport_size
+    pg.set_viewport_size({"width": 390, "height": 844})
+    m = pg.evaluate("""(() => {
+      const bar = document.getElementById('site-storage'), r = bar.getBoundingClientRect();
+      const buttons = [...bar.querySelectorAll('button')].filter((b) => !b.hidden)
+        .map((b) => b.getBoundingClientRect());
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+               small: buttons.filter((b) => b.width < 44 || b.height < 44).length,
+               px: [...bar.querySelectorAll('p, button')].map((el) => parseFloat(getComputedStyle(el).fontSize)) };
+    })()""")
+    assert not m["small"] and min(m["px"]) >= 12, m
+    assert m["left"] >= 0 and m["right"] <= 390 and m["top"] >= 0 and m["bottom"] <= 844, m
+    pg.set_viewport_size(size)
+
+
 @pytest.mark.browser
 def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(site_url: str, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
@@ -86,7 +107,7 @@ def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(site_url: str, t
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
     with small_disk(tmp_path / "disk", 64) as disk, sync_playwright() as p:
         ctx = p.chromium.launch_persistent_context(str(disk / "profile"), executable_path=str(CHROMIUM),
-                                                   args=LAUNCH_ARGS, locale="ru-RU",
+                                                   args=LAUNCH_ARGS, locale="ru-RU", bypass_csp=True,
                                                    viewport={"width": 1440, "height": 900})
         try:
             pg = open_site(ctx, site_url)
@@ -103,6 +124,7 @@ def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(site_url: str, t
             assert first["state"] in ("full", "failed"), first
             assert first["said"] == f"{ru['site.storage.' + first['state']]} {ru['site.storage.what']}", first
             assert backup_moves(pg, game_id) == 5  # the backup offered holds every move
+            notice_passes_axe_and_fits_a_phone(pg)
             # Room again: the next change (or the retry) writes the store whole.
             filler.unlink()
             turn(pg)
