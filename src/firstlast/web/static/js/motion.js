@@ -34,9 +34,10 @@ export async function landed() {
 
 /** Move one card as the server says, and animate it from its old to its new place: the
  * picture changes at once (a later move may take the card again), the flight follows,
- * ``delay`` ms later (the card waits where it was).
- * @param {Movement} mv @param {number} duration @param {number} [delay] */
-function animateMovement(mv, duration, delay = 0) {
+ * ``delay`` ms later (the card waits where it was). ``lay``: lay out the two places now
+ * (a group of movements lays them out once, after its last: ``launch``).
+ * @param {Movement} mv @param {number} duration @param {number} [delay] @param {boolean} [lay] */
+function animateMovement(mv, duration, delay = 0, lay = true) {
   const src = app.model[mv.from];
   const dst = app.model[mv.to];
   let el;
@@ -54,7 +55,7 @@ function animateMovement(mv, duration, delay = 0) {
   // The card turns over (if it does) while it flies, in most of the flight's time.
   el.style.setProperty("--flip-ms", `${Math.round(duration * 0.8)}ms`);
   if (duration > 0) el.classList.add("flying");
-  layoutPlaces([mv.from, mv.to], el, 0, false);
+  if (lay) layoutPlaces([mv.from, mv.to], el, 0, false);
   const to = cardXY(mv.to, dst.length - 1);
   el.pos = to;
   el.style.transform = `translate(${to[0]}px, ${to[1]}px)`;
@@ -91,7 +92,11 @@ function animateMovement(mv, duration, delay = 0) {
  * @param {Movement[]} movements @param {number} duration */
 function launch(movements, duration) {
   const stagger = duration && movements.length > 1 ? Math.min(12, 600 / movements.length) : 0;
-  return Promise.all(movements.map((mv, i) => animateMovement(mv, duration, i * stagger)));
+  if (movements.length === 1) return animateMovement(movements[0], duration);
+  // A redeal's gathered waste: the places laid out once, not once a card.
+  const all = movements.map((mv, i) => animateMovement(mv, duration, i * stagger, false));
+  layoutPlaces([...new Set(movements.flatMap((mv) => [mv.from, mv.to]))], null, 0, false);
+  return Promise.all(all);
 }
 
 /** When the next move of a flow may leave (performance.now), so that moves keep their
