@@ -23,7 +23,8 @@ Measured on the 2-core development machine (load average about 3), deal 1, 3 run
 Auto 28.9 moves/s (the pace's 32), Finish 4.1 s for its 310 moves. With ``--phone``
 (1 run): Auto 24.6 moves/s, Finish 6.7 s — over the 5 s goal under 4× throttling (8.2 s
 before a redeal's cards were laid out once per redeal, not once per card: motion.launch);
-the per-move layout and the state's redraw are the next things to make cheaper. The static site was not measured (``--build-site``).
+the per-move layout and the state's redraw are the next things to make cheaper. The static
+site was not measured (``--build-site``).
 """
 
 from __future__ import annotations
