@@ -289,7 +289,7 @@ def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., Tes
     played = Game(LOST_DEAL)
     played.autoplay()
     expected: dict[str, Any] = story_of(played, max_points=2, samples=8).to_json()
-    assert set(story) == {*expected, "sentences", "conclusion", "details", "chart_name"}
+    assert set(story) == {*expected, "sentences", "conclusion", "details", "chart_name", "plain", "where"}
     assert story["sentences"] == story["conclusion"] + story["details"]
     assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,
                                 "variants_that_come_out": ["ru", "ruw", "run", "ruwn"]}
@@ -304,7 +304,7 @@ def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., Tes
     assert isinstance(web, WebGame) and web.stories.get(played) is not None
     set_lang(client, "ru")
     again = client.get(f"/api/games/{gid}/story").json()
-    words = {"sentences", "conclusion", "details", "chart_name"}
+    words = {"sentences", "conclusion", "details", "chart_name", "plain", "where"}
     assert {k: v for k, v in again.items() if k not in words} == {k: v for k, v in story.items() if k not in words}
     assert "кучка 5 ждала десятку" in " ".join(again["sentences"])
     # Another player's game answers as an unknown one.
@@ -415,7 +415,7 @@ def test_a_decided_game_is_certain_in_every_round(client: TestClient) -> None:
         assert a == {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True,
                      "round": r, "text": f"0{NBSP}%",
                      "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "rounds": 1,
-                                "text": f"0{NBSP}%"}, "next_round": None}
+                                "text": f"0{NBSP}%", "short": f"0{NBSP}%"}, "next_round": None}
 
 
 # ---------------------------------------------------------------------------- opening on a deal

@@ -50,7 +50,7 @@ CODES: Final[dict[str, Kind]] = {
     "backup.too_many": "invalid",
     "backup.too_long": "invalid",
     "backup.game": "invalid",
-    "daily.date": "invalid",
+    "daily.date": "illegal",  # well formed; not a day of the calendar today (tomorrow may be)
     "daily.month": "invalid",
     "wish.long": "invalid",
     "settings.unknown": "invalid",

@@ -122,7 +122,7 @@ RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
 
 
 class CalendarQuery(msgspec.Struct, kw_only=True):
-    month: Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}$", description=(
+    month: Annotated[str, Meta(pattern="^[0-9]{4}-(0[1-9]|1[0-2])$", description=(
         "YYYY-MM; today's month by default"))] | None = None
 
 
