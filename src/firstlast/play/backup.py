@@ -74,8 +74,9 @@ MAX_BACKUP_MOVES: Final = 3_000_000
 #: spare. Counted before the text is read (``_check_values``): read whole, 16 MiB of
 #: ``{}``s made 4 million objects (384 MiB, a second with the interpreter held).
 MAX_BACKUP_VALUES: Final = 100 * MAX_BACKUP_GAMES
-#: A JSON string (its escapes skipped), or a character that opens a value or parts them.
-_VALUE: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{,]')
+#: A JSON string (its escapes skipped), or a character that opens a value or parts them,
+#: with what comes before it (one match a value: the scanner is not restarted between).
+_VALUE: Final = re.compile(r'[^"\[{,]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[{,])')
 #: A JSON number with more digits than this is refused before Python reads it.
 _MAX_DIGITS: Final = 30
 _ID: Final = re.compile("^[A-Za-z0-9_-]{1,64}$")
