@@ -3,7 +3,7 @@ another player's move latency while one client restores a 16 MiB backup made of 
 objects (``{"format": …, "games": [{}, {}, …]}``, the issue's case: 535 MiB and moves
 stalled 3.7 s), and what a body past the limit (by Content-Length, and chunked) costs.
 
-    python bench/heavy_bodies.py [--mib 16] [--moves 150]
+    python bench/heavy_bodies.py [--mib 16] [--moves 150] [--real-games N]
 
 Starts ``firstlast play --no-browser --port 0`` on a throw-away database. A player steps
 and undoes without pause (``--moves`` answers alone first, then the same beside the
@@ -11,7 +11,9 @@ restore, for as long as it runs), and the server's resident memory is read from
 ``/proc/PID/status`` (VmRSS, and VmHWM, the peak since the start). Prints the latency
 p50/p95/max alone and beside the restore, their ratio, the restore's answer and time,
 and the memory: at rest, the peak, and the peak over rest; then the same peak after a
-33 MiB body by Content-Length and a chunked one (both refused, 413).
+33 MiB body by Content-Length and a chunked one (both refused, 413). ``--real-games N``
+restores N copies of a real game instead: an honest big restore, whose replays take
+seconds of CPU beside the player.
 """
 
 from __future__ import annotations
@@ -42,6 +44,30 @@ def empty_objects_body(mib: int) -> bytes:
     n = (mib * 2**20 - len(head) - 2) // 4
     text = head + "{}, " * n + "{}]}"
     return b'{"backup": "' + text.replace('"', '\\"').encode() + b'"}'
+
+
+def real_backup_body(games: int) -> bytes:
+    """A restore body of ``games`` copies (new ids) of one real game of deal 42 (about
+    280 moves, 1.8 KB each): what a big honest restore looks like."""
+    import json
+
+    from firstlast.play import PlayService, command
+    from firstlast.play.backup import dumps
+    from firstlast.store import GameStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = GameStore(Path(tmp) / "source.sqlite3")
+        play = PlayService(store)
+        pid = play.local_player()
+        stored = play.start(pid, "number", 42, None)
+        play.act(pid, stored.id, command("step", 400), stored.version)
+        doc = json.loads(play.export_backup(pid))
+        play.close()
+        store.close()
+    game = doc["games"][0]
+    doc["games"] = [{**game, "id": f"copy-{i:06d}"} for i in range(games)]
+    doc["table"] = None
+    return json.dumps({"backup": dumps(doc)}).encode()
 
 
 def player(url: str, stop: threading.Event, took: list[float], least: int) -> None:
@@ -86,8 +112,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mib", type=int, default=16, help="the backup text's size (the limit is 16 MiB)")
     ap.add_argument("--moves", type=int, default=150)
+    ap.add_argument("--real-games", type=int, default=0,
+                    help="restore this many copies of a real game instead (an honest big restore)")
     args = ap.parse_args()
-    body = empty_objects_body(args.mib)
+    body = real_backup_body(args.real_games) if args.real_games else empty_objects_body(args.mib)
+    what = f"{args.real_games} real games" if args.real_games else "{}s"
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = spawn_server(Path(tmp) / "games.sqlite3")
         try:
@@ -120,7 +149,7 @@ def main() -> None:
         finally:
             stop_server(proc)
     a, b = summary(alone), summary(beside)
-    print(f"restore of {len(body) / 2**20:.1f} MiB of {{}}s: {r.status_code} {r.json().get('code', '')}"
+    print(f"restore of {len(body) / 2**20:.1f} MiB of {what}: {r.status_code} {r.json().get('code', '')}"
           f" in {restore_s:.2f} s")
     print(f"{'move latency':24} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'moves':>6}")
     print(f"{'alone':24} {a[0] * 1e3:8.1f} {a[1] * 1e3:8.1f} {a[2] * 1e3:8.1f} {len(alone):6}")
