@@ -527,7 +527,7 @@ export interface Stats {
 
 /** CalendarQuery */
 export interface CalendarQuery {
-  /** YYYY-MM; today's month by default; pattern `^[0-9]{4}-[0-9]{2}$` */
+  /** YYYY-MM; today's month by default; pattern `^[0-9]{4}-(0[1-9]|1[0-2])$` */
   month?: string | null;
 }
 
