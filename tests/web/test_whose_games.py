@@ -180,3 +180,11 @@ def test_new_players_are_bounded(store: GameStore) -> None:
         assert c.post("/api/games", json={"deal": "2"}).status_code == 201  # the same player: no new place
     with fresh() as c:
         assert c.post("/api/games", json={"deal": "1"}).status_code == 429
+
+
+def test_the_bound_is_a_hundred_unless_a_bench_asks_for_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIRSTLAST_NEW_PLAYERS", raising=False)
+    assert PlayerBudget().size == 100
+    for text, size in (("5000", 5000), ("0", 100), ("-3", 100), ("x", 100), ("٣", 100)):
+        monkeypatch.setenv("FIRSTLAST_NEW_PLAYERS", text)
+        assert PlayerBudget().size == size, text

@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import math
+import os
 import re
 import secrets
 import threading
@@ -48,6 +49,14 @@ _TOKEN: Final = re.compile(TOKEN_PATTERN)
 #: 429 ``player.limit`` with ``Retry-After``, and nothing is stored.
 NEW_PLAYERS: Final = 100
 NEW_PLAYERS_WINDOW_S: Final = 3600.0
+#: A bench that plays hundreds of players on one server raises the bound here.
+NEW_PLAYERS_ENV: Final = "FIRSTLAST_NEW_PLAYERS"
+
+
+def new_players_bound() -> int:
+    """``NEW_PLAYERS``, or the whole number ``$FIRSTLAST_NEW_PLAYERS`` gives (≥ 1)."""
+    text = os.environ.get(NEW_PLAYERS_ENV, "")
+    return int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 10**9 else NEW_PLAYERS
 #: The cookie's value is ``TOKEN.MAC``: the player's token and its HMAC-SHA256 under this
 #: database's own key (``PlayService.secret``), 128 bits in base64url. A cookie made
 #: anywhere else — another server, a page on another loopback port planting one (cookies
@@ -103,9 +112,9 @@ class PlayerBudget:
     ``size`` per ``window_s`` seconds (``clock``: monotonic seconds; tests pass their
     own). Thread-safe."""
 
-    def __init__(self, size: int = NEW_PLAYERS, window_s: float = NEW_PLAYERS_WINDOW_S,
+    def __init__(self, size: int | None = None, window_s: float = NEW_PLAYERS_WINDOW_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.size = size
+        self.size = size if size is not None else new_players_bound()
         self.window_s = window_s
         self._clock = clock
         self._lock = threading.Lock()
