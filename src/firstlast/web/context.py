@@ -118,7 +118,7 @@ class PlayerBudget:
         self.window_s = window_s
         self._clock = clock
         self._lock = threading.Lock()
-        self._left = float(size)
+        self._left = float(self.size)
         self._at = clock()
 
     def take(self) -> int | None:
