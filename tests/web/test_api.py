@@ -867,23 +867,43 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     assert [c[1:] for c in fake_odds[2:]] == [(20_000, 1001), (20_000, 1002), (20_000, 1003)]
     assert {k: r.json()["pooled"][k] for k in ("samples", "wins", "rounds")} == {
         "samples": 80_000, "wins": 20_000, "rounds": 4}
-    # Past the policy's last round (MAX_ROUNDS): answered, and no round is named next.
-    r = client.get(f"/api/games/{gid}/chance?round=63")
-    assert r.json()["round"] == 63 and r.json()["pooled"]["rounds"] == 64 and r.json()["next_round"] is None
-    assert fake_odds[-1][2] == 1063 and len(fake_odds) == 65
-    for bad in ("99", "100001", "x", "-5", "9e1", "150.5", "1_000", " 200", "٢٠٠", "9" * 30, ""):
+    # The policy's last round (MAX_ROUNDS − 1, the contract's bound): answered, and no
+    # round is named next.
+    r = client.get(f"/api/games/{gid}/chance?round=19")
+    assert r.json()["round"] == 19 and r.json()["pooled"]["rounds"] == 20 and r.json()["next_round"] is None
+    assert fake_odds[-1][2] == 1019 and len(fake_odds) == 21
+    # Past the bounds (issue 25.2: a request stays near a second of CPU): refused, nothing sampled.
+    for bad in ("99", "20001", "100001", "x", "-5", "9e1", "150.5", "1_000", " 200", "٢٠٠", "9" * 30, ""):
         assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
-    for bad in ("64", "-1", "x", "1.5", "1e400", ""):
+    for bad in ("20", "63", "-1", "x", "1.5", "1e400", ""):
         r = client.get(f"/api/games/{gid}/chance?round={bad}")
         assert r.status_code == 422 and r.json()["code"] == "request.value", bad
-    assert len(fake_odds) == 65
+        assert r.json()["params"]["field"] == "round"
+    assert len(fake_odds) == 21
     # A finished game's chance is known without sampling.
     r = import_record(client, finished_record(LOST_DEAL))
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
         "text": "0\u00a0%", "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0,
                                        "rounds": 1, "text": "0\u00a0%", "short": "0\u00a0%"}, "next_round": None}
-    assert len(fake_odds) == 65
+    assert len(fake_odds) == 21
+
+
+def test_where_the_engine_samples_alone_a_request_computes_one_round(
+        client: TestClient, fake_odds: list[tuple[str, int, int]]) -> None:
+    """Issue 25.2: without the fast forced line a round is the engine's 200 samples,
+    about half a second of CPU; a request for round 19 from cold computes round 0 alone
+    and says so (round 0, next 1), and each later request one more round."""
+    sys.modules["firstlast.odds.live"].kernel_available = lambda: False  # type: ignore[attr-defined]
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    r = client.get(f"/api/games/{gid}/chance?round=19").json()
+    assert (r["round"], r["next_round"], r["pooled"]["rounds"], r["samples"]) == (0, 1, 1, 200)
+    assert [c[1:] for c in fake_odds] == [(200, 1000)]
+    r = client.get(f"/api/games/{gid}/chance?round=19").json()
+    assert (r["round"], r["next_round"], r["pooled"]["rounds"]) == (1, 2, 2)
+    assert len(fake_odds) == 2
+    r = client.get(f"/api/games/{gid}/chance?round=1").json()  # held: answered as asked, nothing sampled
+    assert (r["round"], r["pooled"]["rounds"]) == (1, 2) and len(fake_odds) == 2
 
 
 def test_chance_without_the_odds_module_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
