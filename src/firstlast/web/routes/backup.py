@@ -38,7 +38,7 @@ async def restore(web: WebGame, request: Request) -> Response:
     with web.play.restoring():
         # JSON with the file as a string, like a record's import: a cross-site form cannot send that.
         body = await decode(request, m.RestoreRequest, MAX_RESTORE_BODY)
-        pid = await web.player(request)
+        pid = await web.player_or_place(request)
         report, lang = await web.run_lang(request, pid, partial(web.play.import_backup, slot_held=True), pid,
                                           body.backup)
         del body  # the file's text: not held while the answer is made
