@@ -152,7 +152,7 @@ def test_share_copies_focus_rings_dates_and_a_quiet_reload(browser: Any, server:
     pg.locator("#dlg-calendar[open] .cal-day[aria-current='date']").wait_for()
     day = pg.locator("#dlg-calendar .cal-day[aria-current='date']")
     y, m, d = map(int, day.get_attribute("data-date").split("-"))
-    us = pg.evaluate(f"new Date(Date.UTC({y}, {m - 1}, {d})).toLocaleDateString('en-US',"
-                     " {{ dateStyle: 'long', timeZone: 'UTC' }})")
+    us = pg.evaluate("([y, m, d]) => new Date(Date.UTC(y, m - 1, d))"
+                     ".toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })", [y, m, d])
     assert day.get_attribute("aria-label").startswith(us), (day.get_attribute("aria-label"), us)
     close(pg)
