@@ -40,3 +40,77 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
         if "browser" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None:
             item.add_marker(pytest.mark.browser)
+
+
+class ReadOnlyFolder:
+    """A folder that is written first (``path``) and then made read-only (``freeze``),
+    for this process too, root included: ``chattr +i`` on the folder (root cannot make
+    files in an immutable folder; a user: ``chmod 555``), or a tmpfs mounted there and
+    remounted read-only. Undone after the test."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path = path
+        self.kind = kind
+        self.frozen = False
+
+    def freeze(self) -> None:
+        import subprocess
+
+        if self.kind == "mount":
+            subprocess.run(["mount", "-o", "remount,ro", str(self.path)], check=True, capture_output=True)
+        elif os.geteuid() == 0:
+            subprocess.run(["chattr", "+i", str(self.path)], check=True, capture_output=True)
+        else:
+            self.path.chmod(0o555)
+        self.frozen = True
+
+    def thaw(self) -> None:
+        import subprocess
+
+        if not self.frozen:
+            return
+        if self.kind == "mount":
+            subprocess.run(["mount", "-o", "remount,rw", str(self.path)], check=True, capture_output=True)
+        elif os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(self.path)], check=True, capture_output=True)
+        else:
+            self.path.chmod(0o755)
+        self.frozen = False
+
+
+@pytest.fixture(params=["folder", "mount"])
+def read_only_folder(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ReadOnlyFolder]:
+    """A ``ReadOnlyFolder``: a read-only folder (``chattr +i`` as root, where the test
+    script runs: a refusal fails under FIRSTLAST_NO_SKIP, as for tests/web's immutable
+    store) and a read-only mount (root only, and only where mounting is allowed: skipped
+    elsewhere, a container without CAP_SYS_ADMIN)."""
+    import shutil
+    import subprocess
+
+    kind = str(request.param)
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    if kind == "mount":
+        if os.geteuid() != 0:
+            pytest.skip("only root mounts a read-only file system")
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(folder)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    elif os.geteuid() == 0:
+        probe = tmp_path / "probe"
+        probe.mkdir()
+        ok = shutil.which("chattr") is not None and subprocess.run(["chattr", "+i", str(probe)],
+                                                                   capture_output=True).returncode == 0
+        if ok:
+            subprocess.run(["chattr", "-i", str(probe)], check=True, capture_output=True)
+        elif os.environ.get("FIRSTLAST_NO_SKIP"):
+            pytest.fail("running as root, and a folder cannot be made immutable here (chattr +i)")
+        else:
+            pytest.skip("running as root, and a folder cannot be made immutable here (chattr +i)")
+    place = ReadOnlyFolder(folder, kind)
+    try:
+        yield place
+    finally:
+        place.thaw()
+        if kind == "mount":
+            subprocess.run(["umount", "-l", str(folder)], capture_output=True)

@@ -22,6 +22,9 @@ map to a file that may no longer be written kills the process with SIGBUS, which
 error handler can catch. The store stays usable and serves again once the files can be
 written. A connection that could only be closed by writing to such a file is kept open
 instead (its close would checkpoint through the map).
+A database that is read-only when opened (the file, or a read-only folder or mount, where
+SQLite cannot make its ``-shm`` and ``-wal``: ``_read_only_uri``) opens ``read_only``;
+every write then fails as SQLite refuses it.
 The schema is versioned with ``PRAGMA user_version`` and upgraded by the ordered
 ``MIGRATIONS`` below; a database written by an older firstlast is upgraded in place, in
 one transaction, without losing a game or a statistic.
@@ -624,12 +627,40 @@ def _writable(db: sqlite3.Connection) -> bool:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         db.execute(f"PRAGMA user_version={version}")
     except sqlite3.OperationalError as e:
-        if getattr(e, "sqlite_errorcode", 0) & 0xFF == 8:  # SQLITE_READONLY and its extended codes
+        if _code(e) == _SQLITE_READONLY:  # and its extended codes
             return False
         raise
     finally:
         db.execute("ROLLBACK")
     return True
+
+
+#: SQLite's primary result codes the store tells apart (``sqlite_errorcode & 0xFF``).
+_SQLITE_READONLY: Final = 8
+_SQLITE_CANTOPEN: Final = 14
+
+
+def _code(e: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``e`` (0 when it has none)."""
+    return int(getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+def _read_only_uri(path: Path) -> str:
+    """The URI that opens ``path`` for reading where SQLite cannot create the files it
+    keeps beside a database (a read-only folder or mount): ``immutable=1``, SQLite's
+    documented way to read a file on read-only media (no locks, no ``-shm`` index, no
+    journal; every write is refused, SQLITE_READONLY). It would not see changes still in
+    a ``-wal`` or a hot ``-journal``: such a file is refused, in words, rather than read
+    as it was before them. (With ``-wal`` and ``-shm`` both there, SQLite opens the file
+    by its path and never comes here.)"""
+    for suffix in ("-wal", "-journal"):
+        side = Path(f"{path}{suffix}")
+        with suppress(OSError):
+            if side.stat().st_size > 0:
+                raise StoreError(f"{path}: cannot be read here: its last changes are still in {side}, and SQLite"
+                                 " cannot read them without writing beside the database (its folder is read-only);"
+                                 " open it once where it can be written")
+    return f"{path.absolute().as_uri()}?mode=ro&immutable=1"
 
 
 def _check_integrity(db: sqlite3.Connection) -> None:
@@ -684,11 +715,28 @@ class GameStore:
         self._reader: sqlite3.Connection | None = None  # reads only (``reading()``)
         self._reader_lock = threading.Lock()
         self._reader_owner: int | None = None
+        #: The URI SQLite opens the file by when it can only be read where it lies
+        #: (``_read_only_uri``), else ``None``: the path itself.
+        self._uri: str | None = None
         try:
             _refuse_special_file(self.path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
+            db = self._open()
+            try:
                 self.read_only = not _writable(db)
+            except sqlite3.OperationalError as e:
+                # SQLite opens a file it may not write read-only, but in a folder it may
+                # not write it cannot make the files a read needs beside it either.
+                db.close()
+                if _code(e) != _SQLITE_CANTOPEN:
+                    raise
+                if not self.path.exists():
+                    raise StoreError(f"{self.path}: cannot create the database there ({e}); can its folder be"
+                                     " written?") from None
+                self._uri = _read_only_uri(self.path)
+                self.read_only = True
+                db = self._open()
+            with closing(db):
                 _check_integrity(db)  # before a migration writes anything
                 if self.read_only:
                     self._check_read_only(db)
@@ -736,8 +784,14 @@ class GameStore:
         db.execute("COMMIT")
         db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
 
+    def _open(self) -> sqlite3.Connection:
+        """A new connection to the database: its path, or the read-only URI."""
+        if self._uri is not None:
+            return sqlite3.connect(self._uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        db = self._open()
         try:
             db.execute("PRAGMA synchronous=FULL")  # a commit is on disk (fsync) when it returns
             db.execute("PRAGMA foreign_keys=ON")

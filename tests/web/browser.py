@@ -8,6 +8,7 @@ here) through the playwright package.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -81,6 +82,16 @@ def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {expression}")
         pg.wait_for_timeout(25)
+
+
+def still(pg: Any, selector: str = "body", timeout: float = 30_000) -> None:
+    """Wait until nothing in ``selector`` (it and what it holds) is moving: every transition
+    and finite animation there has ended (endless ones, a spinner's or the rays', do not
+    count). Boxes are measured as they come to rest, never mid-way (a panel scaling in from
+    90 % has its 44 px buttons 39.6 px high at first)."""
+    wait_js(pg, f"(() => {{ const el = document.querySelector({json.dumps(selector)});"
+                " return !!el && el.getAnimations({ subtree: true }).every((a) => a.playState !== 'running'"
+                " || a.effect.getComputedTiming().endTime === Infinity); })()", timeout)
 
 
 def state(pg: Any) -> dict[str, Any]:

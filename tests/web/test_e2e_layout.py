@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, wait_js
+from browser import close, new_page, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game
 
@@ -198,7 +198,7 @@ def test_phone_targets_texts_and_labels(browser: Any, server: str, lang: str, vi
     pg.keyboard.press("Escape")
     # After the end: the end panel, then the banner over nothing of the table.
     finish(pg)
-    pg.wait_for_timeout(300)
+    still(pg, "#ending")  # measured at rest, not while it scales in
     measure(pg, "end panel")
     pg.click("#end-close")
     banner = pg.locator("#end-banner")
@@ -238,7 +238,7 @@ def test_phone_charts_words_are_12px(browser: Any, server: str, lang: str, viewp
     open_deal(pg, DEAL_LOST, lang)
     finish(pg)
     wait_js(pg, "document.querySelector('#end-story').dataset.state === 'ready'", timeout=90_000)
-    pg.wait_for_timeout(450)  # the panel's scale-in
+    still(pg, "#ending")  # the panel's scale-in over
     words = chart_texts(pg, "#end-story svg.story-chart", "end panel")
     assert len(words) >= 6, words  # the axes' words at least
     assert pg.locator("#end-story svg.story-chart title").first.text_content()  # still named
@@ -272,7 +272,7 @@ def test_end_panel_scrolls_and_shows_the_whole_story(browser: Any, server: str, 
     open_deal(pg, DEAL_LOST, lang)
     finish(pg)
     wait_js(pg, "document.querySelector('#end-story').dataset.state === 'ready'", timeout=90_000)
-    pg.wait_for_timeout(450)  # the panel's scale-in
+    still(pg, "#ending")  # the panel's scale-in over
     panel = pg.locator(".end-panel")
     box = panel.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] + 1, box
@@ -284,15 +284,24 @@ def test_end_panel_scrolls_and_shows_the_whole_story(browser: Any, server: str, 
     inner = pg.evaluate("[...document.querySelectorAll('.end-panel *')].filter(e => e.scrollHeight > e.clientHeight + 1"
                         " && ['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).map(e => e.className)")
     assert inner == [], inner
-    panel.hover()
-    for _ in range(40):
-        pg.mouse.wheel(0, 300)
-    wait_js(pg, "(() => { const p = document.querySelector('.end-panel');"
-                " return p.scrollTop + p.clientHeight >= p.scrollHeight - 1; })()")
-    view = panel.bounding_box()
-    for sel in ("#end-story li", "#end-close", "#end-next"):
-        r = pg.locator(sel).last.bounding_box()
-        assert r and r["y"] >= view["y"] - 1 and r["y"] + r["height"] <= view["y"] + view["height"] + 1, (sel, r, view)
+    # The story's last part is the disclosure of its details (docs/story.md): scrolled to
+    # the bottom, it and the buttons are in view; opened, so is its last line.
+    for last in ("#end-story-details > summary", "#end-story-details li"):
+        if last.endswith("li"):
+            pg.click("#end-story-details > summary")
+            wait_js(pg, "document.getElementById('end-story-details').open")
+        panel.hover()
+        for _ in range(40):
+            pg.mouse.wheel(0, 300)
+        wait_js(pg, "(() => { const p = document.querySelector('.end-panel');"
+                    " return p.scrollTop + p.clientHeight >= p.scrollHeight - 1; })()")
+        view = panel.bounding_box()
+        for sel in (last, "#end-close", "#end-next"):
+            shown = pg.locator(sel).last
+            assert shown.is_visible(), sel
+            r = shown.bounding_box()
+            assert r and r["y"] >= view["y"] - 1 and r["y"] + r["height"] <= view["y"] + view["height"] + 1, (
+                sel, r, view)
     close(pg)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, wait_js
+from browser import close, new_page, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game
 from firstlast.play.settings import PACES
@@ -399,7 +399,7 @@ def test_the_conclusion_comes_first_and_no_label_overlaps(browser: Any, server: 
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
-    t.pg.wait_for_timeout(450)  # the panel's fade-in
+    still(t.pg, "#ending")  # the panel's fade-in over: measured at rest
     g = t.pg.evaluate(STORY_GEOMETRY, "end")
     what_if = {"en": "With 7 redeals instead of 3, it would have come out on pass 8.",
                "ru": "Будь 7 перекладок вместо 3, пасьянс вышел бы на проходе 8."}[lang]
@@ -501,7 +501,7 @@ def test_screenshots(browser: Any, server: str, size: str, lang: str) -> None:
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
-    t.pg.wait_for_timeout(450)  # the panel's fade-in
+    still(t.pg, "#ending")  # the panel's fade-in over: measured at rest
     # The panel fits the screen: its buttons are on it.
     again = t.pg.locator("#end-again").bounding_box()
     assert again and again["y"] + again["height"] <= h and again["x"] >= 0 and again["x"] + again["width"] <= w

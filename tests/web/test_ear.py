@@ -242,10 +242,14 @@ def test_dialogs_and_the_end_panel_are_heard(browser: Any, server: str) -> None:
     # The end panel's result is said where the player is (the table behind is inert).
     pg.click("#b-finish")
     pg.locator("#ending.show").wait_for()
-    said = heard(pg, "It did not come out.", "of 104")
+    # The title, then the loss in kind words with the score (view.lostWords).
+    said = heard(pg, "It did not come out.", "of the 104 cards")
     assert pg.evaluate("!!document.querySelector('#ending [data-live]')")
-    assert "52 of 104" in said or "of 104 cards" in said
-    assert pg.locator("#ending [role=dialog]").get_attribute("aria-describedby") == "end-text end-meta"
+    assert f"{state(pg)['score']} of the 104 cards made it home" in said, said
+    # The panel is described by its words, any record set and the wish's answer, and the meta line.
+    described = pg.locator("#ending [role=dialog]").get_attribute("aria-describedby")
+    assert described == "end-text end-records end-wish end-meta", described
+    assert pg.evaluate(f"{described.split()!r}.every((id) => !!document.getElementById(id))")
     # The banner on the finished table: a titled section, its parts apart.
     pg.keyboard.press("Escape")
     wait_js(pg, "document.getElementById('ending').hidden")

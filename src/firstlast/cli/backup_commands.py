@@ -78,6 +78,8 @@ def export(file: Path, db: Path | None) -> None:
     if not to_stdout:
         _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
     play = _service(db)
+    if play.store.read_only:  # read as it is (issue 29.5); stdout may be the backup itself
+        click.echo(msg("cli.export.read_only", path=play.store.path), err=True)
     try:
         text, skipped = play.backup_file(_local(play))
     except PlayError as e:
@@ -116,6 +118,8 @@ def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
     text = _read(file)
     play = _service(db)
+    if play.store.read_only:  # every write would fail: say why before reading the file through
+        raise click.ClickException(msg("cli.import.read_only", path=play.store.path))
     try:
         report = play.import_backup(_local(play), text)
     except PlayError as e:

@@ -37,7 +37,7 @@ def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playabl
         db: Path | None, resume: bool, no_chance: bool) -> None:
     """Play First and Last in the terminal (help: the catalog's ``cli.tui.help``)."""
     # Textual is imported here so the other commands start fast.
-    from ..play import GameStore, StoreError
+    from ..play import GameStore, PlayError, StoreError
     from ..tui import FirstLastApp
 
     if not has_terminal():
@@ -45,12 +45,23 @@ def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playabl
     variant: Variant | None = make_variant(redeals, waste_playable, no_privilege) if _variant_given(ctx) else None
     try:
         store = GameStore(db)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    if store.read_only:  # said before the screen opens, and on its status line (issue 29.5)
+        click.echo(msg("cli.play.read_only", path=store.path), err=True)
+    try:
         # The language: asked for by name (--lang, FIRSTLAST_LANG), else the player's
         # saved setting, else the locale (words.starting_lang).
         app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
                            lang=asked_lang(), system_lang=lang_from_env())
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+    except PlayError as e:
+        # Signing in or dealing the first game is a write: a read-only store with
+        # nothing on the table to show (or a store that fails) says so in one line.
+        if e.code != "storage":
+            raise
+        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e.params["reason"])) from None
     except LookupError as e:
         raise click.ClickException(str(e).strip("'\"")) from None
     app.run()

@@ -221,6 +221,8 @@ class GameScreen(Screen[None]):
         self._request_chance()
         self._maybe_end()
         self.set_interval(WATCH_INTERVAL_S, self._watch_store)
+        if self.session.store.read_only:  # every write will be refused: say so from the start
+            self.say(t(self.lang, "tui.msg.read_only"), error=True)
         pending = self.session.pending
         if pending is not None:
             # ``firstlast tui N`` with a game under way on the table: ask first.

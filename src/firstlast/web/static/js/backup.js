@@ -4,6 +4,7 @@
 // file is handed to the browser from a Blob URL, never from a link to the API.
 
 import { ApiError, api } from "./api.js";
+import { sentence } from "./format.js";
 import { plural, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
 import { $, $input, onFileText, saveFile } from "./store.js";
@@ -35,10 +36,11 @@ export function reportText(r) {
     ? t("backup.done_updated", { added, updated: plural("backup.updated", r.updated), kept })
     : t("backup.done", { added, kept });
   if (r.settings.length) text += " " + plural("backup.settings", r.settings.length);
-  // A damaged game is left out and the rest restored (docs/backup.md): say which.
-  for (const s of r.skipped) text += " " + s.error.text + ".";
+  // A damaged game is left out and the rest restored (docs/backup.md): say which, each a
+  // sentence of its own (the refusal's words were made to follow "not restored:").
+  for (const s of r.skipped) text += " " + sentence(s.error.text) + ".";
   if (r.skipped.length) text += " " + plural("backup.skipped", r.skipped.length);
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return sentence(text);
 }
 
 /** The file's name: the day it was made. */
