@@ -19,6 +19,7 @@ from hosting import serve_folder
 
 from firstlast.engine import Game
 from firstlast.engine.cards import SUIT_CHARS
+from firstlast.play.deals import WELCOME_DEAL
 
 require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
 
@@ -111,6 +112,41 @@ def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url
     foreign = [u for u in asked if not u.startswith((origin + "/", "blob:", "data:"))]
     assert asked and not foreign, foreign
     errors = pg.errors
+    ctx.close()
+    assert not errors
+
+
+def test_a_first_visit_plays_at_once_on_the_table_the_build_made(browser: Any, site_url: str) -> None:
+    """A first visit has no last table: the build's (the welcome deal) shows at once, in
+    the browser's language, with a thin bar saying how far the start is; a move made on it
+    waits in the page's queue and is made on the very game the worker deals."""
+    ctx, _ = site_context(browser, locale="ru-RU")
+    lock = ctx.new_page()  # Python waits for the game, which this page of the test holds
+    lock.goto(site_url + "build.json")
+    lock.evaluate("""(name) => new Promise((held) => navigator.locks.request(name, () => {
+        held(); return new Promise((r) => { window.release = r; }); }))""", "firstlast-game:" + urlsplit(site_url).path)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(site_url + "?speed=0")
+    wait_js(pg, TABLE_SHOWN + " && !!document.querySelector('#site-progress progress')", timeout=90_000)
+    s = state(pg)
+    assert (s["id"], s["deal"], s["moves"]) == ("first-visit", str(WELCOME_DEAL), 0)
+    assert pg.evaluate("document.body.dataset.site") != "answering"
+    assert "правила книги" in pg.text_content("body").lower()  # the table in the browser's language
+    assert s["legal_moves"] == ["R4"]  # the welcome deal opens with reserve 4 onto pile 1
+    pg.click('.slot[data-place="R4"]', force=True)
+    assert state(pg)["moves"] == 0
+    lock.evaluate("window.release()")
+    wait_js(pg, READY + " && window.firstlast.state.moves === 1", timeout=90_000)
+    s = state(pg)
+    assert s["id"] != "first-visit" and s["deal"] == str(WELCOME_DEAL) and len(s["piles"][0]) == 1
+    assert not pg.query_selector("#site-progress")
+    lock.close()
+    # Kept: a reload shows the stored game (its last table, then Python's answer).
+    pg.reload()
+    wait_js(pg, READY, timeout=90_000)
+    assert (state(pg)["id"], state(pg)["moves"]) == (s["id"], 1)
     ctx.close()
     assert not errors
 

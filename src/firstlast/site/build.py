@@ -38,6 +38,7 @@ from typing import Final
 import platformdirs
 
 from .. import __version__
+from .first_table import first_table_html
 from .pins import PYODIDE, WHEELS
 
 #: Pyodide's own files the site needs (the rest of its npm package is docs and types).
@@ -45,7 +46,7 @@ PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "p
 #: Parts of this package the browser never runs: the terminal, the command line, the
 #: server process, the odds lab, this build, and the page's files (served as files).
 LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "web/spawn.py", "odds/plot.py",
-                   "odds/runner.py", "site/build.py", "site/precompile.py", "site/static/")
+                   "odds/runner.py", "site/build.py", "site/first_table.py", "site/precompile.py", "site/static/")
 #: The site's Content-Security-Policy, a <meta> (static hosts may send no headers):
 #: the server's, plus what Pyodide needs to compile the code Emscripten loads.
 CSP: Final = ("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; worker-src 'self';"
@@ -227,9 +228,10 @@ def _static(package: str) -> Path:
     return Path(str(resources.files(package)))
 
 
-def page_html(html: str) -> str:
+def page_html(html: str, first: str = "") -> str:
     """The server's page as the site's: its CSP as a <meta>, the manifest, the worker
-    transport (``static/js/transport.js`` reads it)."""
+    transport (``static/js/transport.js`` reads it), and ``first``, the first visit's
+    table (``first_table.first_table_html``)."""
     head = (f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             '<meta name="firstlast-transport" content="worker">\n'
             '<link rel="manifest" href="manifest.webmanifest">\n'
@@ -246,7 +248,7 @@ def page_html(html: str) -> str:
               '<div class="site-box"><p class="site-title" id="site-loading-title"></p>'
               '<progress max="100" value="0"></progress><p class="site-step" aria-live="polite"></p>'
               '<p class="site-detail" aria-hidden="true"></p></div></div>\n')
-    return html.replace(marker, marker + head, 1).replace("<body>\n", "<body>\n" + screen, 1)
+    return html.replace(marker, marker + head, 1).replace("<body>\n", "<body>\n" + first + screen, 1)
 
 
 def manifest() -> bytes:
@@ -280,7 +282,8 @@ def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_pytho
     files: dict[str, bytes] = {}
     # The page's files; the typedefs and node's package.json are for the checks only.
     files.update(_copy_tree(web_static, Path("static"), skip=(".d.ts", "package.json", "index.html")))
-    files["index.html"] = page_html((web_static / "index.html").read_text(encoding="utf-8")).encode()
+    files["index.html"] = page_html((web_static / "index.html").read_text(encoding="utf-8"),
+                                    first_table_html()).encode()
     files.update(_copy_tree(site_static / "files", Path("static/site")))
     # The catalogs as files too: the loading screen speaks before Python runs.
     for lang in ("en", "ru"):

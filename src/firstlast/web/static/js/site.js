@@ -63,7 +63,10 @@ async function loadWords() {
  * @param {string} step the step, in words @param {number} fraction 0…1 of the whole
  * @param {string} [detail] shown, not said (the MB counter) */
 function loading(step, fraction, detail = "") {
-  if (quiet) return;
+  if (quiet) {
+    if (first) strip(step, fraction);
+    return;
+  }
   screen ||= document.getElementById("site-loading");
   if (!screen) {
     screen = document.createElement("div");
@@ -90,12 +93,32 @@ function loading(step, fraction, detail = "") {
 /** The table is shown from the snapshot: no loading screen over it. */
 let quiet = false;
 
+/** A first visit plays on the built table while the offline copy is saved and Python
+ * starts: a thin bar along the top shows how far (nothing covered, nothing made inert),
+ * and each new step is said politely.
+ * @param {string} step @param {number} fraction */
+function strip(step, fraction) {
+  let bar = document.getElementById("site-progress");
+  if (!bar) {
+    bar = document.createElement("div");
+    bar.id = "site-progress";
+    bar.innerHTML = '<progress max="100" value="0"></progress><span class="sr-only" aria-live="polite"></span>';
+    document.body.append(bar);
+  }
+  const meter = /** @type {HTMLProgressElement} */ (bar.querySelector("progress"));
+  meter.value = Math.max(meter.value, Math.round(100 * fraction));
+  meter.setAttribute("aria-label", w("site.loading.title"));
+  const line = /** @type {HTMLElement} */ (bar.querySelector("span"));
+  if (line.textContent !== step) line.textContent = step;
+}
+
 /** Whether this visit filled the offline cache first (its bar's first half). */
 let installing = false;
 
 function loaded() {
   screen?.remove();
   screen = null;
+  document.getElementById("site-progress")?.remove();
   uncover();
 }
 
@@ -255,6 +278,28 @@ function readSnapshot() {
 
 /** @type {Record<string, string>} */
 const snapshot = readSnapshot();
+
+// A first visit has no last table: the build made one (site/first_table.py), the welcome
+// deal in each language, put in the page. It is shown at once, like a last table; the
+// worker deals that very game when it first answers, and requests for the built game go
+// to it (``firstPath``), so that moves made meanwhile are kept, in order.
+
+/** @typedef {{id: string, deal: Record<string, string>, settings: object, tables: Record<string, object>}} FirstTable */
+/** @returns {FirstTable | null} */
+function readFirstTable() {
+  try {
+    const got = JSON.parse(document.getElementById("site-first-table")?.textContent || "null");
+    return got && typeof got.id === "string" && got.tables ? got : null;
+  } catch {
+    return null;
+  }
+}
+/** The built table, when this visit shows it (no last table in the browser's storage). */
+const first = SNAPSHOT_PATHS.some((p) => typeof snapshot[p] === "string") ? null : readFirstTable();
+if (first) {
+  snapshot["/api/settings"] = JSON.stringify(first.settings);
+  snapshot["/api/games/current"] = JSON.stringify(first.tables[detectLang()] || first.tables.en);
+}
 /** Whether this visit showed the table from the snapshot (then no loading screen). */
 const fromSnapshot = SNAPSHOT_PATHS.every((p) => typeof snapshot[p] === "string");
 /** Whether the worker answers yet (before: the snapshot answers what it can). */
@@ -518,19 +563,53 @@ export async function send(path, init = {}) {
   const here = answerHere(method, path);
   if (here) return here;
   await ready;
-  const wk = worker;
-  if (!wk || gone) throw new TypeError("the game is open in another tab");
-  const id = ++nextId;
+  if (first && path.startsWith(`/api/games/${first.id}`)) {
+    const to = await (firstGame ||= dealFirst());
+    // The store held a game already (a snapshot lost, the store kept): a move made on
+    // the built table is refused as made on a table that changed, never applied to
+    // another; the page then shows the stored game (the GET below goes to it).
+    if (!to.made && method !== "GET") return changed();
+    if (to.id) path = path.replace(first.id, to.id);
+  }
   /** @type {Record<string, string>} */
   const headers = {};
   new Headers(init.headers).forEach((v, k) => { headers[k] = v; });
-  const res = await new Promise((resolve) => {
-    waiting.set(id, { resolve });
-    wk.postMessage({ type: "request", id, method, path, headers,
-      body: typeof init.body === "string" ? init.body : "" });
-  });
+  const res = await post(method, path, headers, typeof init.body === "string" ? init.body : "");
   if (res.status === 200 && SNAPSHOT_PATHS.includes(path) && (method === "GET" || method === "PUT")) {
     keep(path, await res.clone().text());
   }
   return res;
+}
+
+/** One request to the play worker. @param {string} method @param {string} path
+ * @param {Record<string, string>} headers @param {string} body @returns {Promise<Response>} */
+function post(method, path, headers, body) {
+  const wk = worker;
+  if (!wk || gone) throw new TypeError("the game is open in another tab");
+  const id = ++nextId;
+  return new Promise((resolve) => {
+    waiting.set(id, { resolve });
+    wk.postMessage({ type: "request", id, method, path, headers, body });
+  });
+}
+
+/** The game the worker dealt for the built table (``made``), or the one its store held
+ * already. @type {Promise<{id: string | null, made: boolean}> | null} */
+let firstGame = null;
+
+/** Deal the built table's game in the worker, unless its store has a game on the table. */
+async function dealFirst() {
+  const json = { "content-type": "application/json" };
+  const current = await post("GET", "/api/games/current", {}, "");
+  if (current.status === 200) return { id: String((await current.json()).id), made: false };
+  const made = await post("POST", "/api/games", json, JSON.stringify(first?.deal));
+  return made.ok ? { id: String((await made.json()).id), made: true } : { id: null, made: false };
+}
+
+/** The refusal of a move made on a table that changed meanwhile (the play layer's
+ * ``game.changed``), in the page's words. */
+function changed() {
+  const text = w("error.game.changed");
+  return new Response(JSON.stringify({ error: text, code: "game.changed", params: {}, text }),
+    { status: 409, headers: { "content-type": "application/json" } });
 }

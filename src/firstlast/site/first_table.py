@@ -1,0 +1,72 @@
+"""The first visit's table, made at build time (docs/site.md, "Loading").
+
+A first visit has no last table in the browser's storage to show while Python starts
+(tens of seconds on a phone). The build asks the very app the site runs (``Bridge``,
+in-process, on a throw-away store) for what the page asks first — the settings and the
+game on the table — with the welcome deal (``play.deals.WELCOME_DEAL``) dealt in each
+language, and puts the answers in the page. The page shows that table at once; the
+site's worker deals the same game when it first answers and the page's requests for
+the built game go to it (static/js/site.js, ``firstPath``), so moves made meanwhile are
+kept, in order, as on a warm visit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+from typing import Final
+
+from ..engine import CANONICAL
+from ..play.deals import WELCOME_DEAL
+from .bridge import Bridge
+
+#: The built game's id: not one the store makes (those are 24 URL-safe characters), so
+#: the page knows a request for it is for the game the worker deals.
+FIRST_ID: Final = "first-visit"
+#: Its time stamps: fixed, so that two builds of the same sources are the same bytes.
+FIRST_TIME: Final = "2020-01-01T00:00:00.000+00:00"
+LANGS: Final = ("en", "ru")
+
+
+def _json(answer_body: bytes, what: str) -> dict[str, object]:
+    value = json.loads(answer_body)
+    if not isinstance(value, dict):
+        raise ValueError(f"the app answered {what} with no object")
+    return value
+
+
+async def _ask() -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as folder:
+        bridge = Bridge(str(Path(folder) / "first.sqlite3"), "https://first.invalid")
+        try:
+            json_head = {"content-type": "application/json"}
+            settings = await bridge.request("GET", "/api/settings", {})
+            deal = {"how": "number", "deal": str(WELCOME_DEAL), "variant": CANONICAL.token}
+            tables: dict[str, object] = {}
+            for lang in LANGS:
+                said = await bridge.request("PUT", "/api/settings", json_head, json.dumps({"lang": lang}).encode())
+                made = await bridge.request("POST", "/api/games", json_head, json.dumps(deal).encode())
+                if not all(200 <= a.status < 300 for a in (settings, said, made)):
+                    raise ValueError(f"the app refused the first table: {made.body[:200]!r}")
+                table = _json(made.body, "a new game")
+                tables[lang] = {**table, "id": FIRST_ID, "created": FIRST_TIME, "updated": FIRST_TIME}
+        finally:
+            bridge.store.close()
+    return {"id": FIRST_ID, "deal": deal, "settings": _json(settings.body, "the settings"), "tables": tables}
+
+
+def first_table() -> dict[str, object]:
+    """What the page shows on a first visit: ``id`` (the built game's), ``deal`` (the
+    request that deals it again), ``settings`` (a new player's) and ``tables`` (the
+    game on the table, by language)."""
+    return asyncio.run(_ask())
+
+
+def first_table_html() -> str:
+    """``first_table()`` as an inert JSON script element for the page (``<`` escaped,
+    so that no text in it can end the element)."""
+    text = json.dumps(first_table(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    safe = text.replace("<", "\\u003c")
+    return f'<script type="application/json" id="site-first-table">{safe}</script>\n'
