@@ -11,8 +11,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.color import Color
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, RadioButton
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, RadioButton
 
 from firstlast.play import PlayService
 from firstlast.play.settings import FELTS
@@ -26,6 +28,21 @@ from firstlast.tui.table import RESERVE, Slot, label_styles
 @pytest.fixture
 def store(tmp_path: Path) -> GameStore:
     return GameStore(tmp_path / "games.sqlite3")
+
+
+def contrast(widget: Widget) -> float:
+    """The WCAG contrast of ``widget``'s ink on its background, as Textual paints them."""
+    _, _, background, color = widget.colors
+
+    def lum(c: Color) -> float:
+        def ch(v: int) -> float:
+            x = v / 255
+            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+        return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b)
+
+    hi, lo = sorted((lum(background), lum(color.blend(background, 1 - color.a) if color.a < 1 else color)),
+                    reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
 
 
 def framed(screen: GameScreen) -> set[str]:
@@ -73,6 +90,14 @@ def test_settings_light_or_dark_marks_and_a_wish(store: GameStore, lang: str) ->
             saved = play.settings(player)
             assert (saved.felt, saved.four_colour, saved.show_playable, saved.wish) == ("paper", True, False, False)
             assert framed(screen) == set()
+            # On the light theme the dialogs' words still read (a dark panel, light ink).
+            await pilot.press("S")
+            await pilot.pause()
+            dialog = app.screen
+            for widget in [*dialog.query(Label), *dialog.query(RadioButton)]:
+                assert contrast(widget) >= 4.5, (widget, widget.colors)
+            await pilot.press("escape")
+            await pilot.pause()
             # The hint frames its own card, the only one (the marks off).
             await pilot.press("h")
             await pilot.pause()

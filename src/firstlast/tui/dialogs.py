@@ -30,9 +30,11 @@ from .keys import BarKey, KeyBar
 from .messages import error_text, record_file_text
 from .words import binding, other
 
+#: A dialog is a dark panel with light ink under either theme (as the page keeps its
+#: dialogs dark on the paper felt): its words read on the light theme too.
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
-          padding: 1 2; }
+          color: #eef3ee; padding: 1 2; }
 .dialog Label { width: 100%; }
 .dialog .error { color: #ff6b6b; }
 .dialog .buttons { height: auto; margin-top: 1; }
@@ -291,7 +293,7 @@ class SettingsDialog(ModalScreen[dict[str, object] | None]):
     # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
     DEFAULT_CSS = "SettingsDialog { align: center middle; }" + DIALOG_CSS + """
     SettingsDialog #settings { width: 72; padding: 0 1; max-height: 100%; overflow-y: auto; }
-    SettingsDialog .dialog RadioSet { padding: 0; }
+    SettingsDialog .dialog RadioSet { padding: 0; background: #0b2616; }
     SettingsDialog .dialog .toggle { margin-top: 0; }
     SettingsDialog .dialog .buttons { margin-top: 0; }
     SettingsDialog .dialog .head { margin-top: 1; }
