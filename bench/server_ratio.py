@@ -193,6 +193,8 @@ def _start(name: str, script: str, *args: str) -> tuple[subprocess.Popen[str], s
 
 
 def start_firstlast(db: Path, play_threads: int | None) -> tuple[subprocess.Popen[str], str]:
+    # Hundreds of players on one server: past the bound a person never meets (issue 29.6).
+    os.environ.setdefault("FIRSTLAST_NEW_PLAYERS", "100000")
     if play_threads is None:
         return spawn_server(db)
     return _start("firstlast", "wide_play_server.py", str(play_threads), "play", "--no-browser", "--port", "0",

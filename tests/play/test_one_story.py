@@ -65,7 +65,8 @@ def test_the_web_answers_the_same_story_under_load(busy: None, tmp_path: Path) -
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
     with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
-        assert c.get(f"/?player={player}", follow_redirects=False).status_code == 303
+        assert c.get(f"/?player={player}", follow_redirects=False,
+                     headers={"sec-fetch-site": "none"}).status_code == 303
         gid = c.post("/api/games", json={"deal": "1"}).json()["id"]
         assert c.post(f"/api/games/{gid}/step", json={"n": 100_000}).json()["state"]["status"] == "lost"
         answer = c.get(f"/api/games/{gid}/story").json()

@@ -228,7 +228,8 @@ def test_writes_to_a_read_only_store_answer_json_503(tmp_path: Path) -> None:
         tx.new_player()
     app = create_app(store, local_player=player)
     with TestClient(app, base_url=BASE, follow_redirects=False) as client:
-        assert client.get(f"/?player={player}").status_code == 303  # signs in: a cookie, no write
+        # Signs in (as a typed address): a cookie, no write.
+        assert client.get(f"/?player={player}", headers={"sec-fetch-site": "none"}).status_code == 303
         assert len(client.get("/api/games").json()["games"]) == 1  # reading still works
         for method, path, body in [("POST", "/api/games", {"deal": 3}), ("POST", f"/api/games/{game}/step", {}),
                                    ("PUT", "/api/settings", {"speed": 1})]:

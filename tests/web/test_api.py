@@ -38,6 +38,14 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 #: The address the in-process clients use: a loopback name (the server refuses others).
 BASE = "http://127.0.0.1"
 COOKIE = "fl_player_80"  # named by the port (80: the in-process clients' default)
+#: What a browser says of a typed address, or one ``firstlast play`` opened: the sign-in
+#: link signs in at once only then (issue 29.6).
+TYPED = {"sec-fetch-site": "none"}
+
+
+def player_of(cookie: str) -> str:
+    """The player a cookie names (its value is ``TOKEN.MAC``)."""
+    return cookie.rpartition(".")[0]
 WON_DEAL = 7  # canonical rules: comes out after 223 moves
 LOST_DEAL = 1  # canonical rules: lost with 52 cards on the piles
 PLAY_FIRST_DEAL = 0  # the first legal move is a reserve play (R3), so "turn" is refused (R9)
@@ -121,7 +129,7 @@ def test_cookie_is_created_on_first_write_with_safe_flags(client: TestClient, st
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict") and "Path=/" in cookie
-    pid = client.cookies[COOKIE]
+    pid = player_of(client.cookies[COOKIE])
     assert store.has_player(pid)
     # Later requests reuse the player: no second cookie, the game is listed (deal 5,
     # dealt and never played, is gone: leaving it deleted it, docs/play.md).
@@ -137,11 +145,11 @@ def test_sign_in_link_accepts_only_known_players(client: TestClient, store: Game
     assert "set-cookie" not in r.headers
     r = client.get("/?player=" + "x" * 500)
     assert r.status_code == 303 and "set-cookie" not in r.headers
-    r = client.get(f"/?player={local}")
+    r = client.get(f"/?player={local}", headers=TYPED)
     assert r.status_code == 303 and r.headers["location"] == "/"
     assert "HttpOnly" in r.headers["set-cookie"]
     assert r.headers["referrer-policy"] == "no-referrer"
-    assert client.cookies[COOKIE] == local
+    assert player_of(client.cookies[COOKIE]) == local
     state = new_game(client)
     assert [g.id for g in store.games(local)] == [state["id"]]
 
@@ -165,7 +173,7 @@ def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> 
     assert client.get("/api/games").json() == {"games": []}
     r = client.post("/api/games", json={"deal": "1"})
     state = r.json()
-    pid = r.cookies[COOKIE]
+    pid = player_of(r.cookies[COOKIE])
     assert pid != "forged-token" and store.has_player(pid)
     assert store.load(state["id"]).player == pid
 
@@ -696,7 +704,7 @@ def test_record_export_import_round_trip(clients: Callable[..., TestClient], sto
     bob = clients()
     # As text (what a cross-site form could send), it is refused; as JSON, imported.
     r = bob.post("/api/games/import", content=text.encode(), headers={"content-type": "text/plain"})
-    assert r.status_code == 415 and store.games(bob.cookies.get(COOKIE) or "nobody") == []
+    assert r.status_code == 415 and store.games(player_of(bob.cookies.get(COOKIE) or "nobody")) == []
     r = import_record(bob, "\ufeff" + text)  # a byte-order mark, as read from a file, is fine
     assert r.status_code == 201, r.text
     imported = r.json()
@@ -705,7 +713,7 @@ def test_record_export_import_round_trip(clients: Callable[..., TestClient], sto
     same = {k for k in STATE_KEYS if k not in ("id", "can_redo")}
     assert {k: imported[k] for k in same} == {k: original[k] for k in same}
     assert bob.get(f"/api/games/{imported['id']}/record").text.split("\n")[3:] == text.split("\n")[3:]
-    assert store.load(imported["id"]).player == bob.cookies[COOKIE]
+    assert store.load(imported["id"]).player == player_of(bob.cookies[COOKIE])
 
 
 def test_bad_records_are_refused_naming_the_line(client: TestClient, store: GameStore) -> None:
@@ -859,23 +867,43 @@ def test_chance_endpoint(client: TestClient, fake_odds: list[tuple[str, int, int
     assert [c[1:] for c in fake_odds[2:]] == [(20_000, 1001), (20_000, 1002), (20_000, 1003)]
     assert {k: r.json()["pooled"][k] for k in ("samples", "wins", "rounds")} == {
         "samples": 80_000, "wins": 20_000, "rounds": 4}
-    # Past the policy's last round (MAX_ROUNDS): answered, and no round is named next.
-    r = client.get(f"/api/games/{gid}/chance?round=63")
-    assert r.json()["round"] == 63 and r.json()["pooled"]["rounds"] == 64 and r.json()["next_round"] is None
-    assert fake_odds[-1][2] == 1063 and len(fake_odds) == 65
-    for bad in ("99", "100001", "x", "-5", "9e1", "150.5", "1_000", " 200", "٢٠٠", "9" * 30, ""):
+    # The policy's last round (MAX_ROUNDS − 1, the contract's bound): answered, and no
+    # round is named next.
+    r = client.get(f"/api/games/{gid}/chance?round=19")
+    assert r.json()["round"] == 19 and r.json()["pooled"]["rounds"] == 20 and r.json()["next_round"] is None
+    assert fake_odds[-1][2] == 1019 and len(fake_odds) == 21
+    # Past the bounds (issue 25.2: a request stays near a second of CPU): refused, nothing sampled.
+    for bad in ("99", "20001", "100001", "x", "-5", "9e1", "150.5", "1_000", " 200", "٢٠٠", "9" * 30, ""):
         assert client.get(f"/api/games/{gid}/chance?samples={bad}").status_code == 422
-    for bad in ("64", "-1", "x", "1.5", "1e400", ""):
+    for bad in ("20", "63", "-1", "x", "1.5", "1e400", ""):
         r = client.get(f"/api/games/{gid}/chance?round={bad}")
         assert r.status_code == 422 and r.json()["code"] == "request.value", bad
-    assert len(fake_odds) == 65
+        assert r.json()["params"]["field"] == "round"
+    assert len(fake_odds) == 21
     # A finished game's chance is known without sampling.
     r = import_record(client, finished_record(LOST_DEAL))
     assert client.get(f"/api/games/{r.json()['id']}/chance").json() == {
         "probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0, "certain": True, "round": 0,
         "text": "0\u00a0%", "pooled": {"probability": 0.0, "low": 0.0, "high": 0.0, "samples": 0, "wins": 0,
                                        "rounds": 1, "text": "0\u00a0%", "short": "0\u00a0%"}, "next_round": None}
-    assert len(fake_odds) == 65
+    assert len(fake_odds) == 21
+
+
+def test_where_the_engine_samples_alone_a_request_computes_one_round(
+        client: TestClient, fake_odds: list[tuple[str, int, int]]) -> None:
+    """Issue 25.2: without the fast forced line a round is the engine's 200 samples,
+    about half a second of CPU; a request for round 19 from cold computes round 0 alone
+    and says so (round 0, next 1), and each later request one more round."""
+    sys.modules["firstlast.odds.live"].kernel_available = lambda: False  # type: ignore[attr-defined]
+    gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
+    r = client.get(f"/api/games/{gid}/chance?round=19").json()
+    assert (r["round"], r["next_round"], r["pooled"]["rounds"], r["samples"]) == (0, 1, 1, 200)
+    assert [c[1:] for c in fake_odds] == [(200, 1000)]
+    r = client.get(f"/api/games/{gid}/chance?round=19").json()
+    assert (r["round"], r["next_round"], r["pooled"]["rounds"]) == (1, 2, 2)
+    assert len(fake_odds) == 2
+    r = client.get(f"/api/games/{gid}/chance?round=1").json()  # held: answered as asked, nothing sampled
+    assert (r["round"], r["pooled"]["rounds"]) == (1, 2) and len(fake_odds) == 2
 
 
 def test_chance_without_the_odds_module_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -960,9 +988,9 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
         assert printed == f"{url}?player={local}"
         with httpx.Client(base_url=url, timeout=10) as http:
             assert http.get("/api/games").json() == {"games": []}
-            r = http.get(f"/?player={local}", follow_redirects=False)
+            r = http.get(f"/?player={local}", follow_redirects=False, headers=TYPED)
             port = int(url.rsplit(":", 1)[1].strip("/"))
-            assert r.status_code == 303 and http.cookies[f"fl_player_{port}"] == local
+            assert r.status_code == 303 and player_of(http.cookies[f"fl_player_{port}"]) == local
             state = http.post("/api/games", json={"deal": "42"}).json()
             assert http.post(f"/api/games/{state['id']}/step").status_code == 200
             # Committed before the answer: another process sees it while the server runs.

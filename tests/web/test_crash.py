@@ -47,7 +47,8 @@ def _play(url: str, me: dict[str, str], answered: Answered, stop: threading.Even
     with httpx.Client(base_url=url, timeout=10) as http:
         try:
             if "player" in me:
-                assert http.get(f"/?player={me['player']}").status_code == 303
+                # As a typed address (Sec-Fetch-Site: none): signed in at once (issue 29.6).
+                assert http.get(f"/?player={me['player']}", headers={"sec-fetch-site": "none"}).status_code == 303
             hint: str | None = None
             while not stop.is_set():
                 game = me.get("game")
@@ -55,7 +56,8 @@ def _play(url: str, me: dict[str, str], answered: Answered, stop: threading.Even
                     r = http.post("/api/games", json={"deal": str(rng.randrange(1 << 64))})
                     assert r.status_code == 201, r.text
                     game = me["game"] = r.json()["id"]
-                    me["player"] = next(v for k, v in http.cookies.items() if k.startswith("fl_player"))
+                    cookie = next(v for k, v in http.cookies.items() if k.startswith("fl_player"))
+                    me["player"] = cookie.rpartition(".")[0]  # TOKEN.MAC
                     with answered.lock:
                         answered.games.add(game)
                     continue

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the pl
 
 __all__ = [
     "BOOK_SIZE", "ENGINE_SAMPLES_PER_ROUND", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT",
-    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "pool",
+    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "one_round_per_ask", "pool",
     "round_estimate", "story_key", "tell_story", "warm",
 ]
 
@@ -82,6 +82,17 @@ def warm() -> str:
 
     chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
     return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
+
+
+def one_round_per_ask(estimate: ChanceEstimate, samples: int) -> bool:
+    """Whether an ask (one request) stops after the round that gave ``estimate``,
+    asked for at ``samples``: when the engine sampled it alone (fewer samples came back
+    than were asked for: about half a second of CPU a round), one ask computes one round,
+    so that no request costs more than about a second (issue 25.2); the face asks for
+    the next one as for any other. With the fast forced line every missing round is
+    computed: at the contract's bounds (rounds 0 … ``MAX_ROUNDS`` − 1 of
+    ``SAMPLES_PER_ROUND``) about 0.6 s of CPU from cold (``bench/request_cost.py``)."""
+    return not estimate.certain and estimate.samples < samples
 
 
 def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_ROUND,
@@ -191,6 +202,15 @@ class ChanceBook:
         with self._lock:
             n = samples or self.samples
             return [r for r in range(round_ + 1) if self.key(position, r, n) not in self._rounds]
+
+    def held_through(self, position: Position, round_: int, samples: int | None = None) -> int:
+        """The last round ``k`` ≤ ``round_`` with rounds ``0 … k`` all held (−1: none)."""
+        with self._lock:
+            n = samples or self.samples
+            for r in range(round_ + 1):
+                if self.key(position, r, n) not in self._rounds:
+                    return r - 1
+        return round_
 
     def held(self, position: Position, round_: int, samples: int | None = None) -> Pooled | None:
         """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""

@@ -17,6 +17,7 @@ service keeps it as its cached copy, which the next action on that game updates.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -192,6 +193,26 @@ class PlayService:
             pid = self._write(job)
         self._known.add(pid)
         return pid
+
+    def secret(self, name: str) -> str:
+        """A random key noted in the store under ``name``, made the first time it is
+        asked for (as ``local_player``), so that every process on this database finds
+        the same one: what a face signs with, so that what it signed is honoured by this
+        database alone (the web's player cookie, issue 29.6). Never in a backup."""
+        key = f"secret.{name}"
+        with self._read() as tx:
+            found = tx.meta(key)
+        if found is not None:
+            return found
+
+        def job(tx: Transaction) -> str:
+            made = tx.meta(key)  # under the write lock: another process may have made it
+            if made is None:
+                made = secrets.token_urlsafe(32)
+                tx.set_meta(key, made)
+            return made
+
+        return self._write(job)
 
     # ------------------------------------------------------------ sessions
     def current(self, player: str | None) -> StoredGame | None:

@@ -69,7 +69,8 @@ class Bridge:
         self._play = PlayService(self.store)
         self.player = self._play.local_player()
         self.app = create_app(self._play, local_player=self.player, bind_host=parts.hostname)
-        self._cookie = f"{COOKIE}_{self.port}={self.player}"
+        # Signed with this database's key, as the app signs the cookies it sets.
+        self._cookie = f"{COOKIE}_{self.port}={self.app.state.web.seal.seal(self.player)}"
 
     @property
     def commits(self) -> int:

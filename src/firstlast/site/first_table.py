@@ -13,6 +13,7 @@ kept, in order, as on a warm visit.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import tempfile
 from pathlib import Path
@@ -61,7 +62,11 @@ def first_table() -> dict[str, object]:
     """What the page shows on a first visit: ``id`` (the built game's), ``deal`` (the
     request that deals it again), ``settings`` (a new player's) and ``tables`` (the
     game on the table, by language)."""
-    return asyncio.run(_ask())
+    # On a thread of its own: a build may be asked for where an event loop already runs
+    # (a test driving a browser), and asyncio.run wants a thread without one. The build
+    # runs on CPython only, never in the site itself.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(_ask())).result()
 
 
 def first_table_html() -> str:

@@ -30,7 +30,7 @@ from starlette.types import Scope
 from ..engine.errors import FirstLastError
 from ..play import GameStore, PlayError, PlayService, StoreError
 from . import errors
-from .context import Handler, WebGame
+from .context import Handler, PlayerBudget, WebGame
 from .middleware import Guard, Headers, Static
 from .routes import ENDPOINTS
 from .routes.pages import STATIC_DIR
@@ -64,7 +64,7 @@ class TemplateRoute(Route):
 
 
 def create_app(store: GameStore | PlayService, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
-               site_url: str | None = None) -> Starlette:
+               site_url: str | None = None, new_players: PlayerBudget | None = None) -> Starlette:
     """The browser game over ``store`` (or over a play layer already made on one).
     ``local_player`` is the player the terminal game uses
     (``PlayService.local_player()``); it is kept as ``app.state.local_player`` so that
@@ -72,11 +72,13 @@ def create_app(store: GameStore | PlayService, *, local_player: str | None = Non
     ``bind_host``: the address the server listens on; with the loopback names, the only
     names the ``Host`` header may carry. ``site_url``: where the player's static site
     is online (``firstlast site build``, docs/site.md): the page shares deals as links
-    to it, since a link to this server reaches no one else."""
+    to it, since a link to this server reaches no one else. ``new_players``: how many
+    new players may be made (``context.PlayerBudget``; ``NEW_PLAYERS`` an hour by
+    default)."""
     play = store if isinstance(store, PlayService) else PlayService(store)
     if local_player is not None and play.known_player(local_player) is None:
         raise ValueError("local_player is not a player of this store")
-    web = WebGame(play, local_player, site_url=site_url)
+    web = WebGame(play, local_player, site_url=site_url, new_players=new_players)
     routes: list[BaseRoute] = []
     literal = frozenset(e.path for e in ENDPOINTS if "{" not in e.path)
     for e in ENDPOINTS:

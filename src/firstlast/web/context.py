@@ -5,7 +5,15 @@ both serves a route (``app.create_app``) and declares it (``schema``)."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
+import math
+import os
 import re
+import secrets
+import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +43,27 @@ TOKEN_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
 _TOKEN: Final = re.compile(TOKEN_PATTERN)
 
 
+#: New players a server makes at most (issue 29.6): a bucket of ``NEW_PLAYERS`` that
+#: fills again at that many an hour. A player is made only with the first thing stored
+#: for a browser that has none, so a person meets this bound only by flooding; past it,
+#: 429 ``player.limit`` with ``Retry-After``, and nothing is stored.
+NEW_PLAYERS: Final = 100
+NEW_PLAYERS_WINDOW_S: Final = 3600.0
+#: A bench that plays hundreds of players on one server raises the bound here.
+NEW_PLAYERS_ENV: Final = "FIRSTLAST_NEW_PLAYERS"
+
+
+def new_players_bound() -> int:
+    """``NEW_PLAYERS``, or the whole number ``$FIRSTLAST_NEW_PLAYERS`` gives (≥ 1)."""
+    text = os.environ.get(NEW_PLAYERS_ENV, "")
+    return int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 10**9 else NEW_PLAYERS
+#: The cookie's value is ``TOKEN.MAC``: the player's token and its HMAC-SHA256 under this
+#: database's own key (``PlayService.secret``), 128 bits in base64url. A cookie made
+#: anywhere else — another server, a page on another loopback port planting one (cookies
+#: are not kept apart by port) — is not honoured, whatever player it names.
+MAC_CHARS: Final = 22
+
+
 def cookie_name(request: Request) -> str:
     """``fl_player_<port>``, the port this server answers on."""
     server = request.scope.get("server")
@@ -44,6 +73,66 @@ def cookie_name(request: Request) -> str:
 
 def is_token(text: str) -> bool:
     return _TOKEN.fullmatch(text) is not None
+
+
+class PlayerSeal:
+    """Signs and checks player cookies with one database's key (``MAC_CHARS``)."""
+
+    def __init__(self, key: str) -> None:
+        self._key = key.encode("ascii")
+
+    def _mac(self, player: str) -> str:
+        digest = hmac.new(self._key, b"fl_player:" + player.encode("ascii"), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode("ascii")[:MAC_CHARS]
+
+    def seal(self, player: str) -> str:
+        """The cookie value for ``player``."""
+        return f"{player}.{self._mac(player)}"
+
+    def open(self, value: str) -> str | None:
+        """The player a cookie value names, if this database signed it."""
+        player, dot, mac = value.rpartition(".")
+        if not dot or not is_token(player) or not mac.isascii():
+            return None
+        return player if hmac.compare_digest(mac, self._mac(player)) else None
+
+
+def _cookie_key(play: PlayService) -> str:
+    """This database's key for the cookie; where none can be stored (a read-only
+    database that has none yet, where every write answers 503 anyway) one of this
+    process's own."""
+    try:
+        return play.secret("cookie")
+    except PlayError:
+        return secrets.token_urlsafe(32)
+
+
+class PlayerBudget:
+    """How many new players may be made now: a bucket of ``size`` that fills again at
+    ``size`` per ``window_s`` seconds (``clock``: monotonic seconds; tests pass their
+    own). Thread-safe."""
+
+    def __init__(self, size: int | None = None, window_s: float = NEW_PLAYERS_WINDOW_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.size = size if size is not None else new_players_bound()
+        self.window_s = window_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._left = float(self.size)
+        self._at = clock()
+
+    def take(self) -> int | None:
+        """Take one new player's place: ``None`` if taken, else the whole seconds until
+        one is free again."""
+        with self._lock:
+            now = self._clock()
+            rate = self.size / self.window_s
+            self._left = min(float(self.size), self._left + max(0.0, now - self._at) * rate)
+            self._at = now
+            if self._left >= 1:
+                self._left -= 1
+                return None
+            return max(1, math.ceil((1 - self._left) / rate))
 
 
 def json_response(body: msgspec.Struct, status: int = 200) -> Response:
@@ -80,9 +169,14 @@ class WebGame:
     per-game locks (one request at a time per game in this process) and the chance
     cache."""
 
-    def __init__(self, play: PlayService, local_player: str | None, *, site_url: str | None = None) -> None:
+    def __init__(self, play: PlayService, local_player: str | None, *, site_url: str | None = None,
+                 seal: PlayerSeal | None = None, new_players: PlayerBudget | None = None) -> None:
         self.play = play
         self.local_player = local_player
+        #: Signs the player cookie with this database's key (``PlayerSeal``).
+        self.seal = seal if seal is not None else PlayerSeal(_cookie_key(play))
+        #: How many new players may still be made (``PlayerBudget``).
+        self.new_players = new_players if new_players is not None else PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -135,19 +229,33 @@ class WebGame:
         return await runtime.run_blocking(job, limiter=self._play_limiter)
 
     async def player(self, request: Request) -> str | None:
-        """The player of the request's cookie, if the store knows it."""
-        token = request.cookies.get(cookie_name(request))
-        if token is None or not is_token(token):
+        """The player of the request's cookie, if this database signed it and the store
+        knows the player."""
+        value = request.cookies.get(cookie_name(request))
+        token = self.seal.open(value) if value is not None else None
+        if token is None:
             return None
         if self.play.is_known(token):
             return token  # known already: no worker thread needed to say so
         return await self.run(self.play.known_player, token)
 
-    @staticmethod
-    def set_cookie(request: Request, response: Response, pid: str) -> None:
+    async def player_or_place(self, request: Request) -> str | None:
+        """``player``, for a request that stores something: with no player, one will be
+        made, so a new player's place is taken first (``new_players``); none left is
+        429 ``player.limit`` and nothing is stored."""
+        pid = await self.player(request)
+        if pid is None:
+            wait = self.new_players.take()
+            if wait is not None:
+                from .errors import WebError  # errors imports this module
+
+                raise WebError("player.limit", limit=self.new_players.size, retry_after=wait)
+        return pid
+
+    def set_cookie(self, request: Request, response: Response, pid: str) -> None:
         response.set_cookie(
-            cookie_name(request), pid, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="strict",
-            secure=request.url.scheme == "https",
+            cookie_name(request), self.seal.seal(pid), max_age=COOKIE_MAX_AGE, path="/", httponly=True,
+            samesite="strict", secure=request.url.scheme == "https",
         )
 
     def answer(self, request: Request, pid: str | None, player: str, body: msgspec.Struct,

@@ -49,6 +49,7 @@ WEB_CODES: Final[dict[str, tuple[int, tuple[str, ...]]]] = {
     "chance.missing": (503, ()),
     "chance.unavailable": (503, ()),
     "words.step": (404, ("step", "moves")),
+    "player.limit": (429, ("limit", "retry_after")),
 }
 
 
@@ -91,7 +92,9 @@ def error_response(body: ErrorBody, status: int, headers: Mapping[str, str] | No
 
 async def on_web_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, WebError)
-    return error_response(web_error(exc, browser_lang(request)), exc.status)
+    retry = exc.params.get("retry_after")
+    return error_response(web_error(exc, browser_lang(request)), exc.status,
+                          {"retry-after": str(retry)} if retry is not None else None)
 
 
 async def on_play_error(request: Request, exc: Exception) -> Response:

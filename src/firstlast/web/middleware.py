@@ -142,7 +142,8 @@ class Guard:
             foreign = origins > 1 or (origin is not None and origin.lower() != f"{scheme}://{host}".lower())
             if foreign or headers.get("sec-fetch-site") == "cross-site":
                 refusal = "request.origin"
-            elif (_has_body(headers) or "content-type" in headers) and not _is_json(headers.get("content-type", "")):
+            elif ((_has_body(headers) or "content-type" in headers) and not _is_json(headers.get("content-type", ""))
+                  and not _sign_in_form(scope, headers)):
                 # A form or text/plain POST (what a cross-site page may send without
                 # asking) is out, with a body or without one.
                 refusal = "request.content_type"
@@ -156,6 +157,13 @@ class Guard:
 def _has_body(headers: dict[str, str]) -> bool:
     length = headers.get("content-length")
     return "chunked" in headers.get("transfer-encoding", "").lower() or (length is not None and length.strip() != "0")
+
+
+def _sign_in_form(scope: Scope, headers: dict[str, str]) -> bool:
+    """The sign-in question's button (``routes.pages.sign_in``): an empty form posted to
+    ``/`` from this very origin (checked above), which stores nothing but the cookie."""
+    return (scope.get("path") == "/" and not _has_body(headers)
+            and headers.get("content-type", "").split(";")[0].strip().lower() == "application/x-www-form-urlencoded")
 
 
 def _is_json(content_type: str) -> bool:

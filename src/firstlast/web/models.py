@@ -19,7 +19,7 @@ from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.position import TABLE_MOVES
 from ..engine.variant import token_pattern
 from ..play import MAX_STEPS, StartKind, Verbosity
-from ..play.chance import SAMPLES_PER_ROUND
+from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.settings import Back, Felt, Layout
 
 __all__ = ["UNSET", "UnsetType"]
@@ -67,8 +67,11 @@ ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "l
 Lang = Literal["ru", "en"]
 Params = dict[str, str | int | float | bool | None]
 Probability = Annotated[float, Meta(ge=0, le=1)]
-#: Last refinement round of the chance estimate (``ChanceQuery.round``).
-MAX_ROUND: Final = 63
+#: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
+#: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
+#: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
+#: (issue 25.2; ``bench/request_cost.py``).
+MAX_ROUND: Final = MAX_ROUNDS - 1
 
 
 class Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -190,11 +193,12 @@ class GamesQuery(msgspec.Struct, kw_only=True):
 
 
 class ChanceQuery(msgspec.Struct, kw_only=True):
-    samples: Annotated[int, Meta(ge=100, le=100_000, description=(
-        "samples of each round; the default is every face's (play.chance.SAMPLES_PER_ROUND)"))] = SAMPLES_PER_ROUND
+    samples: Annotated[int, Meta(ge=100, le=SAMPLES_PER_ROUND, description=(
+        "samples of each round; the default, and the most, is every face's (play.chance.SAMPLES_PER_ROUND)"))
+    ] = SAMPLES_PER_ROUND
     round: Annotated[int, Meta(ge=0, le=MAX_ROUND, description=(
         "refinement round: each round draws new, independent samples of the same position, pooled with "
-        "rounds 0 … round − 1"))] = 0
+        "rounds 0 … round − 1; at most the policy's last (play.chance.MAX_ROUNDS − 1)"))] = 0
 
 
 class WordsQuery(msgspec.Struct, kw_only=True):
@@ -499,7 +503,10 @@ class Chance(Answer):
     samples: Annotated[int, Meta(description="0: the game is decided, known exactly")]
     wins: Annotated[int, Meta(ge=0, description="samples that came out")]
     certain: Annotated[bool, Meta(description="nothing is unknown: exact, no round adds anything")]
-    round: Annotated[int, Meta(ge=0, le=MAX_ROUND)]
+    round: Annotated[int, Meta(ge=0, le=MAX_ROUND, description=(
+        "the round answered: the one asked for, or an earlier one where rounds before it were missing and "
+        "the engine samples alone (one round per request, play.chance.one_round_per_ask); next_round "
+        "then names the one to ask for"))]
     text: Annotated[str, Meta(description="this round's figure in the player's language (i18n.chance_text)")]
     pooled: ChancePool
     next_round: Annotated[int | None, Meta(description=(

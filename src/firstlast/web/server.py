@@ -590,6 +590,7 @@ def uvicorn_config(app: ASGIApp) -> uvicorn.Config:
         app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5,
         http=Protocol, limit_concurrency=bounds.limit_concurrency, backlog=bounds.backlog,
         timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        proxy_headers=False,  # no proxy in front: X-Forwarded-* is a client's word, not trusted (issue 29.6)
     )
 
 

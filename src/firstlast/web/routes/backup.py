@@ -34,7 +34,7 @@ async def backup(web: WebGame, request: Request) -> Response:
 async def restore(web: WebGame, request: Request) -> Response:
     # JSON with the file as a string, like a record's import: a cross-site form cannot send that.
     body = await decode(request, m.RestoreRequest, MAX_RESTORE_BODY)
-    pid = await web.player(request)
+    pid = await web.player_or_place(request)
     report, lang = await web.run_lang(request, pid, web.play.import_backup, pid, body.backup)
     skipped = [m.SkippedGame(n=s.n, id=s.id, deal=s.deal, error=play_error(s.error, lang)) for s in report.skipped]
     return web.answer(request, pid, report.player, m.RestoreReport(

@@ -48,7 +48,7 @@ async def new_game(web: WebGame, request: Request) -> Response:
             day = dt.date.fromisoformat(body.date)
         except ValueError:
             raise WebError("request.value", field="date", reason="must be a date, YYYY-MM-DD") from None
-    pid = await web.player(request)
+    pid = await web.player_or_place(request)
     stored, lang = await web.run_lang(request, pid, partial(web.play.start, day=day, wish=body.wish,
                                                             make_default=body.make_default), pid, how,
                                       body.deal, variant)

@@ -62,6 +62,7 @@ async def chance(web: WebGame, request: Request) -> Response:
     pool: ChanceEstimate | _Decided
     next_round: int | None = None
     rounds = 1
+    answered = q.round
     if status != "playing":
         # Decided: no sampling needed (and the kernel need not handle ended games).
         est = pool = _Decided(status == "won")
@@ -70,18 +71,28 @@ async def chance(web: WebGame, request: Request) -> Response:
         pooled = book.held(pos, q.round, q.samples)
         if pooled is None:
             async with web.cpu_turn(stored.player):
+                # The missing rounds in order; where the engine samples alone, one per
+                # request (play.chance.one_round_per_ask: a request stays near a second
+                # of CPU): the answer is then the last round pooled, and names the next.
                 for r in book.missing(pos, q.round, q.samples):  # asked for meanwhile, perhaps
                     done = await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
                     book.put(pos, r, done, q.samples)
-                pooled = book.held(pos, q.round, q.samples)
+                    if policy.one_round_per_ask(done, q.samples):
+                        break
+                answered = max(0, book.held_through(pos, answered, q.samples))
+                pooled = book.held(pos, answered, q.samples)
                 if pooled is None:  # pushed out meanwhile by many other positions: pool them here
-                    every = [await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
-                             for r in range(q.round + 1)]
+                    every: list[ChanceEstimate] = []
+                    for r in range(answered + 1):
+                        every.append(await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter))
+                        if policy.one_round_per_ask(every[-1], q.samples):
+                            break
+                    answered = len(every) - 1
                     pooled = policy.pool(every)
         est, pool, next_round, rounds = pooled.latest, pooled.estimate, pooled.next_round, pooled.rounds
     return json_response(m.Chance(
         probability=float(est.probability), low=float(est.low), high=float(est.high), samples=int(est.samples),
-        wins=int(est.wins), certain=bool(est.certain), round=q.round, text=chance_text(est, lang),
+        wins=int(est.wins), certain=bool(est.certain), round=answered, text=chance_text(est, lang),
         pooled=m.ChancePool(probability=float(pool.probability), low=float(pool.low), high=float(pool.high),
                             samples=int(pool.samples), wins=int(pool.wins), rounds=rounds,
                             text=chance_text(pool, lang), short=chance_short_text(pool, lang)),

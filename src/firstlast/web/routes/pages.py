@@ -14,8 +14,10 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 
 from ...engine import MAX_DEAL
 from ...engine.variant import STORED_TOKEN_PATTERN
+from ...i18n import t
 from .. import models as m
-from ..context import Endpoint, WebGame, is_token
+from ..context import Endpoint, WebGame, browser_lang, is_token
+from ..errors import WebError
 
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 
@@ -34,6 +36,13 @@ def start_query(request: Request) -> str:
     return "?" + urlencode(kept) if kept else ""
 
 
+#: Navigations the player made on this very page, or typed (``Sec-Fetch-Site``; a
+#: browser opened by ``firstlast play`` says ``none``): the sign-in link signs in at
+#: once. Any other (another site, another port of this machine, or a browser that does
+#: not say) asks first (issue 29.6: a page elsewhere must not switch the player).
+OWN_NAVIGATION: Final = frozenset({"none", "same-origin"})
+
+
 async def index(web: WebGame, request: Request) -> Response:
     token = request.query_params.get("player")
     if token is not None:
@@ -41,9 +50,12 @@ async def index(web: WebGame, request: Request) -> Response:
         # token from the address bar (the deal to start, if any, stays). An unknown
         # token changes nothing.
         redirect = RedirectResponse("/" + start_query(request), status_code=303)
-        if is_token(token) and await web.run(web.play.known_player, token) is not None:
+        if not is_token(token) or await web.run(web.play.known_player, token) is None:
+            return redirect
+        if request.headers.get("sec-fetch-site") in OWN_NAVIGATION or await web.player(request) == token:
             web.set_cookie(request, redirect, token)
-        return redirect
+            return redirect
+        return _ask_sign_in(request, token)
     page = STATIC_DIR / "index.html"
     if not page.is_file():
         return PlainTextResponse(
@@ -56,6 +68,43 @@ async def index(web: WebGame, request: Request) -> Response:
     meta = f'<meta name="firstlast-site-url" content="{html.escape(web.site_url, quote=True)}">\n'
     text = page.read_text(encoding="utf-8").replace('<meta charset="utf-8">\n', '<meta charset="utf-8">\n' + meta, 1)
     return HTMLResponse(text, headers={"cache-control": "no-cache"})
+
+
+def _ask_sign_in(request: Request, token: str) -> Response:
+    """The question a sign-in link from elsewhere answers with: this server's own small
+    page, whose button posts the link back (``sign_in``), so only the player's own press
+    switches the browser to another player."""
+    lang = request.query_params.get("lang")
+    if lang not in ("ru", "en"):
+        lang = browser_lang(request)
+    shown = token[:6] + "…"
+    action = "/?" + urlencode({"player": token}) + start_query(request).replace("?", "&", 1)
+
+    def say(key: str) -> str:
+        return html.escape(t(lang, key, player=shown))
+
+    body = (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'<title>{say("signin.title")}</title>\n'
+            '<link rel="stylesheet" href="/static/css/signin.css">\n</head>\n<body>\n<main>\n'
+            f'<h1>{say("signin.title")}</h1>\n<p>{say("signin.text")}</p>\n'
+            f'<form method="post" action="{html.escape(action, quote=True)}">'
+            f'<button type="submit">{say("signin.open")}</button></form>\n'
+            f'<p><a href="/">{say("signin.stay")}</a></p>\n</main>\n</body>\n</html>\n')
+    return HTMLResponse(body, headers={"cache-control": "no-store"})
+
+
+async def sign_in(web: WebGame, request: Request) -> Response:
+    """The press on ``_ask_sign_in``'s button: a form posted from this very origin (the
+    guard has refused any other ``Origin``; one that names none is refused here), signs
+    the browser in as a known player, then 303 to the page (the deal kept)."""
+    if "origin" not in request.headers and request.headers.get("sec-fetch-site") != "same-origin":
+        raise WebError("request.origin")
+    token = request.query_params.get("player", "")
+    redirect = RedirectResponse("/" + start_query(request), status_code=303)
+    if is_token(token) and await web.run(web.play.known_player, token) is not None:
+        web.set_cookie(request, redirect, token)
+    return redirect
 
 
 @cache
@@ -71,8 +120,12 @@ async def schema(web: WebGame, request: Request) -> Response:
 
 ENDPOINTS: Final = (
     Endpoint("GET", "/", index, "the table page (?deal=N&variant=TOKEN: the page starts that deal); "
-             "?player=TOKEN signs in as a known player (303 to /, the deal kept)",
+             "?player=TOKEN signs in as a known player (303 to /, the deal kept) when typed or opened from this "
+             "page (Sec-Fetch-Site none or same-origin), else answers a page that asks first (200)",
              query=m.PageQuery, answers={200: "text/html", 303: None}),
+    Endpoint("POST", "/", sign_in, "the sign-in page's button: sign in as the known player of ?player=TOKEN "
+             "(303 to /, the deal kept); an empty form from this page's own origin",
+             query=m.PageQuery, answers={303: None}),
     #: Served by a static-files mount (``app.create_app``), not a handler.
     Endpoint("GET", "/static/{path}", None, "the shipped front-end files (404: no such file)", answers={200: "*/*"},
              errors=(404,)),

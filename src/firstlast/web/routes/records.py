@@ -27,7 +27,7 @@ async def record(web: WebGame, request: Request) -> Response:
 async def import_record(web: WebGame, request: Request) -> Response:
     # JSON with the record as a string: a cross-site form cannot send that (middleware.Guard).
     body = await decode(request, m.ImportRequest, MAX_RECORD)
-    pid = await web.player(request)
+    pid = await web.player_or_place(request)
     # As it came: the record reader ignores one byte-order mark and refuses two, for every face.
     stored, lang = await web.run_lang(request, pid, web.play.import_record, pid, body.record)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
@@ -51,7 +51,7 @@ async def words(web: WebGame, request: Request) -> Response:
 ENDPOINTS: Final = (
     Endpoint("POST", "/api/games/import", import_record,
              "store someone's game from its record (kept, not counted, not put on the table)",
-             body=m.ImportRequest, answers={201: m.GameState}),
+             body=m.ImportRequest, answers={201: m.GameState}, errors=(429,)),
     Endpoint("GET", "/api/games/{id}/record", record, "the game's record, as a download",
              answers={200: "text/plain"}),
     Endpoint("GET", "/api/games/{id}/replay", replay, "the deal as dealt and every move since, with movements",

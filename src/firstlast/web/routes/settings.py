@@ -25,10 +25,10 @@ async def put_settings(web: WebGame, request: Request) -> Response:
     changes = {name: value for name in m.SettingsChange.__struct_fields__
                if (value := getattr(body, name)) is not m.UNSET}
     changes = {k: v if not isinstance(v, m.VariantSpec) else _variant_dict(v) for k, v in changes.items()}
-    pid = await web.player(request)
     if not changes:
         # Nothing to change: answered as a read, so that no player is made for nothing.
-        return json_response(shapes.settings(await web.run(web.play.settings, pid)))
+        return json_response(shapes.settings(await web.run(web.play.settings, await web.player(request))))
+    pid = await web.player_or_place(request)
     saved = await web.run(web.play.update_settings, pid, changes)
     return web.answer(request, pid, saved.player, shapes.settings(saved.settings))
 
@@ -41,5 +41,5 @@ ENDPOINTS: Final = (
     Endpoint("GET", "/api/settings", get_settings, "the player's settings (defaults for a key never set)",
              answers={200: m.Settings}),
     Endpoint("PUT", "/api/settings", put_settings, "change some settings; answers them all", body=m.SettingsChange,
-             answers={200: m.Settings}),
+             answers={200: m.Settings}, errors=(429,)),
 )

@@ -315,9 +315,9 @@ export interface PlaceReview {
 
 /** ChanceQuery */
 export interface ChanceQuery {
-  /** samples of each round; the default is every face's (play.chance.SAMPLES_PER_ROUND); 100…100000 */
+  /** samples of each round; the default, and the most, is every face's (play.chance.SAMPLES_PER_ROUND); 100…20000 */
   samples?: number;
-  /** refinement round: each round draws new, independent samples of the same position, pooled with rounds 0 … round − 1; 0…63 */
+  /** refinement round: each round draws new, independent samples of the same position, pooled with rounds 0 … round − 1; at most the policy's last (play.chance.MAX_ROUNDS − 1); 0…19 */
   round?: number;
 }
 
@@ -338,7 +338,7 @@ export interface Chance {
   wins: number;
   /** nothing is unknown: exact, no round adds anything */
   certain: boolean;
-  /** 0…63 */
+  /** the round answered: the one asked for, or an earlier one where rounds before it were missing and the engine samples alone (one round per request, play.chance.one_round_per_ask); next_round then names the one to ask for; 0…19 */
   round: number;
   /** this round's figure in the player's language (i18n.chance_text) */
   text: string;
@@ -527,7 +527,7 @@ export interface Stats {
 
 /** CalendarQuery */
 export interface CalendarQuery {
-  /** YYYY-MM; today's month by default; pattern `^[0-9]{4}-[0-9]{2}$` */
+  /** YYYY-MM; today's month by default; pattern `^[0-9]{4}-(0[1-9]|1[0-2])$` */
   month?: string | null;
 }
 

@@ -102,12 +102,14 @@ function strip(step, fraction) {
   if (!bar) {
     bar = document.createElement("div");
     bar.id = "site-progress";
+    bar.setAttribute("role", "region"); // a landmark of its own: every part of the page is in one
     bar.innerHTML = '<progress max="100" value="0"></progress><span class="sr-only" aria-live="polite"></span>';
     document.body.append(bar);
   }
   const meter = /** @type {HTMLProgressElement} */ (bar.querySelector("progress"));
   meter.value = Math.max(meter.value, Math.round(100 * fraction));
   meter.setAttribute("aria-label", w("site.loading.title"));
+  bar.setAttribute("aria-label", w("site.loading.title"));
   const line = /** @type {HTMLElement} */ (bar.querySelector("span"));
   if (line.textContent !== step) line.textContent = step;
 }
