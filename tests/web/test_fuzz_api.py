@@ -22,6 +22,7 @@ from starlette.testclient import TestClient
 
 from firstlast.store import GameStore
 from firstlast.web import create_app, models
+from firstlast.web.context import PlayerBudget
 from firstlast.web.routes import ENDPOINTS
 from firstlast.web.schema import REF, components
 
@@ -109,7 +110,8 @@ def model_schema(model: type[msgspec.Struct]) -> Schema:
     return components()[model.__name__]
 
 
-WRITES = [e for e in ENDPOINTS if e.method in ("POST", "PUT")]
+#: The API's writes, each with its JSON body (the sign-in form, POST /, takes none: tests/web/test_whose_games.py).
+WRITES = [e for e in ENDPOINTS if e.method in ("POST", "PUT") and e.path.startswith("/api/")]
 READS = [e for e in ENDPOINTS if e.method == "GET" and e.path.startswith("/api/")]
 
 
@@ -139,7 +141,10 @@ def query_of(endpoint: Any) -> st.SearchStrategy[dict[str, str]]:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, GameStore, str, str]]:
     store = GameStore(Path(tmp_path_factory.mktemp("fuzz")) / "games.sqlite3")
-    with TestClient(create_app(store), base_url=BASE, follow_redirects=False) as client:
+    # Strangers make a player with each accepted write: no bound on new players here
+    # (the bound is tests/web/test_whose_games.py's).
+    with TestClient(create_app(store, new_players=PlayerBudget(10**6)), base_url=BASE,
+                    follow_redirects=False) as client:
         state = client.post("/api/games", json={"deal": "0"}).json()
         # Played, so a new game abandons it rather than deleting it (docs/play.md): the
         # actions keep a game of their own to act on.

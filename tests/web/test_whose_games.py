@@ -108,9 +108,11 @@ def test_no_page_elsewhere_can_post_the_sign_in(client: TestClient, local: str) 
 def test_a_cookie_not_signed_by_this_database_is_ignored(store: GameStore, local: str, tmp_path: Path) -> None:
     # A page on another loopback port sets fl_player_80 (cookies are not kept apart by
     # port) to a player token it knows: the raw token, or one signed elsewhere.
-    elsewhere = create_app(GameStore(tmp_path / "other.sqlite3")).state.web.seal.seal(local)
     with TestClient(create_app(store), base_url=BASE) as c:
-        for planted in (local, elsewhere, local + ".", local + ".x" * 11):
+        c.cookies.set(COOKIE, local)  # the bare token (before: honoured)
+        assert c.get("/api/games").json() == {"games": []}
+        elsewhere = create_app(GameStore(tmp_path / "other.sqlite3")).state.web.seal.seal(local)
+        for planted in (elsewhere, local + ".", local + ".x" * 11):
             c.cookies.set(COOKIE, planted)
             assert c.get("/api/games").json() == {"games": []}, planted
             assert c.get("/api/games/current").status_code == 204
