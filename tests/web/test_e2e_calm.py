@@ -5,7 +5,8 @@
   Statistics' Close is in view in Russian; dialogs are opaque; axe finds nothing;
 - Share copies with one press (Copy: the Clipboard API, said aloud);
 - focus rings show for the keyboard, not after mouse clicks;
-- dates follow the browser's locale (the page's language, the browser's region);
+- dates follow the browser's locale (the page's language, the browser's region), in the
+  statistics' history and the calendar's days;
 - reloading a finished game is quiet: no end panel over the player's click; the banner
   reopens it.
 """
@@ -145,4 +146,13 @@ def test_share_copies_focus_rings_dates_and_a_quiet_reload(browser: Any, server:
     pg.locator("#dlg-stats[open]").wait_for()
     today = pg.evaluate("new Date().toLocaleDateString('en-US', { dateStyle: 'short' })")
     wait_js(pg, f"document.getElementById('st-history').textContent.includes({today!r})")
+    pg.keyboard.press("Escape")
+    # The calendar's days too: "December 2, 2026" in en-US, never en-GB's "2 December 2026".
+    pg.keyboard.press("c")
+    pg.locator("#dlg-calendar[open] .cal-day[aria-current='date']").wait_for()
+    day = pg.locator("#dlg-calendar .cal-day[aria-current='date']")
+    y, m, d = map(int, day.get_attribute("data-date").split("-"))
+    us = pg.evaluate("([y, m, d]) => new Date(Date.UTC(y, m - 1, d))"
+                     ".toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })", [y, m, d])
+    assert day.get_attribute("aria-label").startswith(us), (day.get_attribute("aria-label"), us)
     close(pg)

@@ -163,3 +163,42 @@ def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(brow
     wait_js(pg, "!!document.getElementById('s-chance').dataset.samples", timeout=60_000)
     assert "%" in pg.inner_text("#s-chance .value")
     close(pg)
+
+
+def test_next_deal_after_a_one_deal_variant_takes_the_players_rules(browser: Any, server: str) -> None:
+    """Issue 26: a variant chosen for one deal is that deal's alone, the end panel's
+    "Next deal" too (the next number under the player's rules, as in the terminal);
+    "Again" replays the deal under its own rules."""
+    pg = new_page(browser, server)
+    pg.goto(pg.base_url + "?speed=0")
+    settle(pg)
+    if not pg.is_visible("#b-deal"):
+        pg.click("#b-more")
+    pg.click("#b-deal")
+    pg.locator("#dlg-deal[open]").wait_for()
+    pg.fill("#deal-input", "42")
+    pg.select_option("#v-redeals", "0")
+    before = state(pg)["id"]
+    pg.click("#deal-ok")
+    if pg.locator("#dlg-confirm[open]").count():
+        pg.click("#confirm-ok")
+    wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
+                " && !document.querySelector('dialog[open]')")
+    assert (state(pg)["deal"], state(pg)["variant"]["token"]) == ("42", "r0")
+
+    def finish_then(button: str) -> dict[str, Any]:
+        if not pg.is_visible("#b-finish"):
+            pg.click("#b-more")
+        pg.click("#b-finish")
+        pg.locator("#ending.show").wait_for()
+        gone = state(pg)["id"]
+        pg.click(button)
+        wait_js(pg, f"window.firstlast.state.id !== '{gone}' && !window.firstlast.busy")
+        return state(pg)
+
+    again = finish_then("#end-again")
+    assert (again["deal"], again["variant"]["token"]) == ("42", "r0")
+    following = finish_then("#end-next")
+    assert (following["deal"], following["variant"]["token"]) == ("43", "r3")
+    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["variant"] == "r3"
+    close(pg)

@@ -1,7 +1,7 @@
 """The page's keys in Chromium, from the one table of keys (play/actions.py, generated into
 keymap.js): the Russian layout's letters play as the Latin ones, the keys the faces once
 disagreed on mean what they mean in the terminal (h hint, ? help, l unfinished games,
-Shift+L language, r redo), and the help's keys tab lists the table."""
+Shift+L language, r redo, Shift+S settings), and the help's keys tab lists the table."""
 
 from __future__ import annotations
 
@@ -53,6 +53,14 @@ def test_the_table_of_keys_on_the_page(page: Any) -> None:
     pg.keyboard.press("l")  # the unfinished games (Statistics), not the language
     wait_js(pg, "document.querySelector('#dlg-stats').open")
     assert pg.evaluate("document.documentElement.lang") == "en"
+    pg.keyboard.press("Escape")
+    wait_js(pg, "!document.querySelector('dialog[open]')")
+    pg.keyboard.press("Shift+S")  # S: the settings, as in the terminal
+    wait_js(pg, "document.querySelector('#dlg-settings').open")
+    pg.keyboard.press("Escape")
+    wait_js(pg, "!document.querySelector('dialog[open]')")
+    press(pg, "Ы", shift=True)  # S on the Russian layout
+    wait_js(pg, "document.querySelector('#dlg-settings').open")
     pg.keyboard.press("Escape")
     wait_js(pg, "!document.querySelector('dialog[open]')")
     press(pg, "Д", shift=True)  # L on the Russian layout: the language

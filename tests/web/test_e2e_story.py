@@ -35,7 +35,9 @@ DOC_SHOTS = ROOT / "docs" / "screenshots"
 
 DEAL_WON = 7
 DEAL_LOST = 1
-MID_GAME = 60  # moves into deal 1 for the "mid-game" pictures
+#: Moves into deal 1 for the "mid-game" pictures (docs/screenshots/table.png): the second
+#: pass, three reserve cards that can be played now, so the table shows their marks.
+MID_GAME = 104
 SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 NB = "\u00a0"

@@ -109,6 +109,7 @@ ACTIONS: Final[tuple[KeyAction, ...]] = (
     _a("calendar", "c"),  # the deals of the day: played and won days, streaks (play/daily.py)
     _a("story", "y"),
     _a("language", "L", label="tui.binding.lang", bar=2),
+    _a("settings", "S", bar=1),  # the looks (the terminal's light or dark), the marks, on a wish
     _a("mute", "m", faces=("page",)),  # card sounds on or off (the terminal has none)
     _a("help", "? f1", bar=8),
     _a("quit", "q", faces=("tui",), bar=10),

@@ -54,6 +54,7 @@ from .dialogs import (
     EndDialog,
     HelpScreen,
     ImportDialog,
+    SettingsDialog,
     StatsScreen,
     UnfinishedDialog,
     VariantDialog,
@@ -168,6 +169,10 @@ class GameScreen(Screen[None]):
         self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
         # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
         C.set_look(settings.felt, settings.four_colour)
+        #: The marks on the cards that can be played now (the setting ``show_playable``,
+        #: issue 26); with them off, only the hint's card is framed, once asked for.
+        self.show_playable = settings.show_playable
+        self.hinted: str | None = None
         self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.chance_runner = (
@@ -201,10 +206,16 @@ class GameScreen(Screen[None]):
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
-    async def on_mount(self) -> None:
-        self.add_class(f"felt-{C.LOOK.felt}")
-        # Dialogs and the help take Textual's theme: light on the paper felt, else dark.
+    def _apply_look(self) -> None:
+        """The felt of the moment (``cards.LOOK``) on the screen's classes, and Textual's
+        theme (its documented ``App.theme``) for the dialogs and the help: light on the
+        paper felt, else dark."""
+        for felt in C.FELTS:
+            self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
         self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
+
+    async def on_mount(self) -> None:
+        self._apply_look()
         self._apply_size(self.app.size.width, self.app.size.height)
         self._paint()
         self._request_chance()
@@ -224,6 +235,7 @@ class GameScreen(Screen[None]):
                                         lambda: self._start("number", pending.deal, pending.variant), keep)
 
     def watch_version(self) -> None:
+        self.hinted = None  # the hint framed was the last position's
         self._paint()
 
     def watch_lang(self) -> None:
@@ -285,7 +297,9 @@ class GameScreen(Screen[None]):
 
     def _paint(self) -> None:
         if self.is_mounted:
-            self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang)
+            view = self.view
+            marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
+            self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
 
     def refresh_table(self) -> None:
         """Redraw everything that shows the game (kept for callers of the old name)."""
@@ -620,8 +634,12 @@ class GameScreen(Screen[None]):
 
     def action_hint(self) -> None:
         """Say the forced line's next move in words (``i18n.table.hint_text``, the
-        words the page says too); the card is framed on the table as playable."""
+        words the page says too); the card is framed on the table as playable (with the
+        marks off, it alone)."""
         self.say(hint_text(self.pos, self.lang, self.session.settings().verbosity))
+        hint = self.view.hint
+        self.hinted = hint.source if hint is not None and hint.kind == "play" else None
+        self._paint()
 
     def action_summary(self) -> None:
         """The whole table in words (``i18n.table.table_summary``); 1–8 and w then
@@ -650,6 +668,26 @@ class GameScreen(Screen[None]):
                                             lambda: self._start("number", n, self.new_variant))
 
         self.app.push_screen(DealDialog(self.lang), chosen)
+
+    def action_settings(self) -> None:
+        """The settings the terminal honours (``SettingsDialog``): saved for every face
+        (the play layer's settings, kept in backups), then drawn at once."""
+
+        async def chosen(changes: dict[str, object] | None) -> None:
+            if not changes:
+                return
+            error = await self._write(lambda: self.session.save_settings(**changes))
+            if error is not None:
+                self.say(error_text(error, self.lang), error=True)
+                return
+            s = self.session.settings()
+            C.set_look(s.felt, s.four_colour)
+            self.show_playable = s.show_playable
+            self._apply_look()
+            self.say(t(self.lang, "tui.msg.settings_saved"))
+            self._changed()
+
+        self.app.push_screen(SettingsDialog(self.session.settings(), self.lang), chosen)
 
     def action_variant(self) -> None:
 

@@ -1,5 +1,5 @@
-"""Dialogs and secondary screens: deal number, variant, leaving a game, game over, help,
-statistics, the table in words. Each has its own key bar (``keys.KeyBar``), so the keys
+"""Dialogs and secondary screens: deal number, variant, settings, leaving a game, game
+over, help, statistics, the table in words. Each has its own key bar (``keys.KeyBar``), so the keys
 shown are always the keys that work there."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, OptionList, Static, Switch
+from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static, Switch
 from textual.widgets.option_list import Option
 
 from ..engine import Position, Variant
@@ -24,15 +24,17 @@ from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
 from ..play.service import MAX_WISH
-from ..play.settings import parse_redeals
+from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
 from .messages import error_text, record_file_text
 from .words import binding, other
 
+#: A dialog is a dark panel with light ink under either theme (as the page keeps its
+#: dialogs dark on the paper felt): its words read on the light theme too.
 DIALOG_CSS = """
 .dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
-          padding: 1 2; }
+          color: #eef3ee; padding: 1 2; }
 .dialog Label { width: 100%; }
 .dialog .error { color: #ff6b6b; }
 .dialog .buttons { height: auto; margin-top: 1; }
@@ -40,6 +42,7 @@ DIALOG_CSS = """
 .dialog .toggle { height: auto; margin-top: 1; }
 .dialog .toggle Switch { border: none; height: 1; padding: 0; margin-right: 1; }
 .dialog .toggle Label { width: 1fr; }
+.dialog RadioSet { width: 100%; height: auto; }
 """
 
 
@@ -275,6 +278,65 @@ class VariantDialog(ModalScreen[Variant | None]):
             v = self._chosen()
             if v is not None:
                 self.dismiss(v)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SettingsDialog(ModalScreen[dict[str, object] | None]):
+    """The player's settings the terminal honours (issues 26 and 28), the page's too (the
+    play layer's one declaration, ``play.settings``; kept in backups): the felt, which
+    is the light or dark choice here (paper light, the others dark: ``cards.Look``), the
+    four-colour deck, the marks on the cards that can be played (``show_playable``) and
+    "on a wish". OK answers the changes (only those that differ); Escape answers ``None``."""
+
+    # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
+    DEFAULT_CSS = "SettingsDialog { align: center middle; }" + DIALOG_CSS + """
+    SettingsDialog #settings { width: 72; padding: 0 1; max-height: 100%; overflow-y: auto; }
+    SettingsDialog .dialog RadioSet { padding: 0; background: #0b2616; }
+    SettingsDialog .dialog .toggle { margin-top: 0; }
+    SettingsDialog .dialog .buttons { margin-top: 0; }
+    SettingsDialog .dialog .head { margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    #: The switches: the setting and the catalog key of its sentence (the page's words).
+    SWITCHES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("four_colour", "four_colour"), ("show_playable", "show_playable"), ("wish", "wish.setting"))
+
+    def __init__(self, current: Settings, lang: str = "en") -> None:
+        super().__init__()
+        self.current = current
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        s, lang = self.current, self.lang
+        with Vertical(classes="dialog", id="settings"):
+            yield Label(t(lang, "tui.settings.title"))
+            yield Label(t(lang, "felt"), classes="head")
+            with RadioSet(id="felt"):
+                for felt in FELTS:
+                    yield RadioButton(t(lang, f"felt.{felt}"), value=felt == s.felt, id=f"felt-{felt}")
+            yield Label(t(lang, "tui.settings.felt_note"), classes="note")
+            for key, words in self.SWITCHES:
+                yield Toggle(t(lang, words), bool(getattr(s, key)), key.replace("_", "-"), lang)
+            with Horizontal(classes="buttons"):
+                yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
+                yield Button(t(lang, "tui.button.cancel"), id="cancel")
+            yield Label(t(lang, "tui.settings.keys"))
+        yield KeyBar((BarKey("Esc", "tui.binding.cancel"),), lang)
+
+    def chosen(self) -> dict[str, object]:
+        """The settings as the dialog shows them, where they differ from the current ones."""
+        pressed = self.query_one("#felt", RadioSet).pressed_button
+        out: dict[str, object] = {}
+        if pressed is not None and pressed.id is not None:
+            out["felt"] = pressed.id.removeprefix("felt-")
+        for key, _ in self.SWITCHES:
+            out[key] = self.query_one(f"#{key.replace('_', '-')}", Switch).value
+        return {k: v for k, v in out.items() if getattr(self.current, k) != v}
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(self.chosen() if event.button.id == "ok" else None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

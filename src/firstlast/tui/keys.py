@@ -33,7 +33,7 @@ TABLE_ACTIONS: Final[dict[str, tuple[str, ...]]] = {
     "slower": ("speed", "-1"), "undo": ("undo",), "redo": ("redo",), "restart": ("restart",), "hint": ("hint",),
     "summary": ("summary",), "review": ("review",), "new": ("new_random",), "deal": ("new_by_number",),
     "variant": ("variant",), "unfinished": ("reopen",), "import": ("import_record",), "stats": ("stats",),
-    "calendar": ("calendar",),
+    "calendar": ("calendar",), "settings": ("settings",),
     "story": ("story",), "language": ("language",), "help": ("help",), "quit": ("quit_game",),
 }
 

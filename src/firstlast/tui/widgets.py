@@ -137,10 +137,12 @@ class TableView(Vertical):
         # The stock row's fan spans the rows above it, not the whole screen.
         self.query_one("#row-stock").styles.width = C.table_width(size.width) - 3
 
-    def show(self, view: V.TableView, size: C.CardSize, moved: frozenset[Card], lang: str) -> None:
-        """Draw the play layer's view of the table (``play.view``), the web's too."""
+    def show(self, view: V.TableView, size: C.CardSize, moved: frozenset[Card], lang: str,
+             marked: frozenset[str] | None = None) -> None:
+        """Draw the play layer's view of the table (``play.view``), the web's too;
+        ``marked``: the places framed as playable (``paint_slot``)."""
         for slot in self.query(Slot):
-            label, lines = paint_slot(slot.place, view, size, moved, lang)
+            label, lines = paint_slot(slot.place, view, size, moved, lang, marked)
             slot.show(label, lines)
         self.query_one(WasteFan).show(view.waste, lang)
 

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { startGame } from "./controller.js";
 import { confirmLeave, showModal } from "./dialogs.js";
-import { getLang, t } from "./i18n.js";
+import { dateLocale, t } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { $, $dialog, announce } from "./store.js";
 import { setupWish } from "./wish.js";
@@ -19,12 +19,13 @@ let shown = null;
 /** @type {string | null} */
 let focusDate = null;
 
-/** A date of the calendar in words, in the page's language ("30 November 2026").
+/** A date of the calendar in words, in the page's language with the browser's region
+ * (``dateLocale``: "November 30, 2026" in an en-US browser, "30 November 2026" in en-GB).
  * @param {string} iso YYYY-MM-DD */
 export function dateWords(iso) {
   const [y, m, d] = iso.split("-").map(Number);
   try {
-    return new Intl.DateTimeFormat(getLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "long", timeZone: "UTC" })
+    return new Intl.DateTimeFormat(dateLocale(), { dateStyle: "long", timeZone: "UTC" })
       .format(new Date(Date.UTC(y, m - 1, d)));
   } catch {
     return iso;

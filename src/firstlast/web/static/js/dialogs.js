@@ -96,10 +96,6 @@ function dealError(text) {
   else $("#deal-input").removeAttribute("aria-invalid");
 }
 
-/** A State's variant without the answer-only fields. @param {Variant} v @returns {Variant} */
-function plainVariant(v) {
-  return { redeals: v.redeals, waste_playable: v.waste_playable, privileged_last: v.privileged_last };
-}
 
 export function openSettings() {
   $select("#set-lang").value = getLang();
@@ -334,11 +330,14 @@ function setupMenu() {
   });
 }
 
-/** Start a game like the one that ended: ``how`` is again or next. @param {string} how */
+/** Start a game after the one that ended: ``how`` is again (the same deal under its
+ * rules) or next (the next number under the player's rules for new games: a variant
+ * chosen for one deal was that deal's alone, issue 26; the terminal's next deal too).
+ * The server picks the variant in both (``play.service.start``). @param {string} how */
 function playOn(how) {
   enqueue(async () => {
     // The game as it is when the action's turn comes (queued actions run first).
-    if (app.state && (await confirmLeave())) await startGame(undefined, plainVariant(app.state.variant), how).catch(() => {});
+    if (app.state && (await confirmLeave())) await startGame(undefined, undefined, how).catch(() => {});
   });
 }
 

@@ -65,6 +65,8 @@ export const KEYMAP = Object.freeze({
   "н": "story",
   "L": "language",
   "Д": "language",
+  "S": "settings",
+  "Ы": "settings",
   "m": "mute",
   "ь": "mute",
   "?": "help",
@@ -259,6 +261,14 @@ export const KEY_HELP = Object.freeze([
       "en": "L (Д)"
     },
     "does": "keys.language.does"
+  },
+  {
+    "id": "settings",
+    "keys": {
+      "ru": "S (Ы)",
+      "en": "S (Ы)"
+    },
+    "does": "keys.settings.does"
   },
   {
     "id": "mute",

@@ -56,6 +56,7 @@ export const HANDLERS = {
   calendar: () => { openCalendar(); },
   story: () => showEnding(),
   language: () => { switchLang(getLang() === "ru" ? "en" : "ru"); },
+  settings: () => openSettings(),
   mute: () => toggleSound(saveSettings),
   help: () => openHelp(),
 };
