@@ -692,12 +692,16 @@ def _unwritable(path: Path) -> str | None:
 
 def _strand(db: sqlite3.Connection) -> None:
     """Keep ``db`` open until the process ends, and beyond the interpreter's own
-    clean-up (which would free the object, and closing it would write)."""
+    clean-up (which would free the object, and closing it would write): it is held by
+    a daemon thread that waits for ever, whose frame the interpreter leaves as it is
+    when it stops (it never frees a daemon thread's frame)."""
     _STRANDED.append(db)
-    with suppress(Exception):  # not CPython (no ctypes): the list keeps it while the program runs
-        import ctypes
+    if len(_STRANDED) == 1:
+        threading.Thread(target=_hold, args=(_STRANDED,), name="firstlast-stranded", daemon=True).start()
 
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(db))
+
+def _hold(connections: list[sqlite3.Connection]) -> None:
+    threading.Event().wait()
 
 
 class GameStore:

@@ -452,6 +452,45 @@ def test_the_bounds(monkeypatch: pytest.MonkeyPatch, source: tuple[PlayService, 
         assert e.value.code == "backup.too_large"
 
 
+@pytest.mark.parametrize("tiny", ["{}", "[]", '""', "[{}]"])
+def test_a_file_of_tiny_values_is_refused_before_they_are_built(tiny: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 29.5: 16 MiB of {}s were read whole: 4 million objects (the server grew to
+    # 535 MiB, and held the interpreter for seconds) before the count of games refused it.
+    # Now the values are counted first (nothing made but the count), and JSON is not read.
+    head = '{"format": "firstlast-backup", "version": 1, "games": ['
+    item = tiny + ", "
+    text = head + item * ((backup.MAX_BACKUP_CHARS - len(head) - len(tiny) - 2) // len(item)) + tiny + "]}"
+    assert len(text) <= backup.MAX_BACKUP_CHARS
+
+    def not_read(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the text was read as JSON")
+
+    monkeypatch.setattr(backup.jsontext, "loads", not_read)
+    with pytest.raises(PlayError) as e:
+        backup.read_backup(text)
+    assert e.value.code == "backup.too_complex" and e.value.params == {"max": backup.MAX_BACKUP_VALUES}
+
+
+def test_the_bound_on_values_counts_what_is_outside_strings(monkeypatch: pytest.MonkeyPatch,
+                                                            source: tuple[PlayService, str]) -> None:
+    # Commas and brackets in a wish are text, not values: the quick count overstates, the
+    # exact one does not.
+    a, p = source
+    doc = json.loads(a.export_backup(p))
+    for g in doc["games"]:
+        g["wish"] = "[{,\\\"" * 20
+    text = backup.dumps(doc)
+    values = sum(1 for _ in backup._VALUE.finditer(text))
+    assert sum(text.count(c) for c in '"[{,') > values + 200
+    monkeypatch.setattr(backup, "MAX_BACKUP_VALUES", values)
+    assert len(backup.read_backup(text).games) == len(doc["games"])
+    monkeypatch.setattr(backup, "MAX_BACKUP_VALUES", values - 1)
+    for fn in (lambda: backup.read_backup(text), lambda: backup.dumps(doc)):
+        with pytest.raises(PlayError) as e:
+            fn()
+        assert e.value.code == "backup.too_complex"
+
+
 def test_the_writes_are_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         source: tuple[PlayService, str]) -> None:
     """A storage failure after some games were written stores none of them."""

@@ -165,3 +165,21 @@ def test_two_origin_headers_are_refused(client: TestClient, store: GameStore) ->
     r = client.post(f"/api/games/{gid}/step", content=b"{}", headers=headers)
     assert r.status_code == 403 and r.json()["code"] == "request.origin"
     assert store.load(gid).version == before
+
+
+def test_a_head_past_16_kib_is_431_before_anything(client: TestClient, store: GameStore) -> None:
+    """Issue 29.5: the documented bound on a request head, counted as sent (the request
+    line, each header line, the blank line), whatever the transport delivered at once."""
+    from firstlast.web.middleware import MAX_HEAD_BYTES, head_size
+
+    def padded(size: int) -> dict[str, str]:
+        pad = {"x-pad": ""}
+        sent = client.build_request("POST", "/api/games", json={"deal": 5}, headers=pad).headers.raw
+        base = head_size({"method": "POST", "raw_path": b"/api/games", "query_string": b"", "headers": sent})
+        return {"x-pad": "a" * (size - base)}
+
+    r = client.post("/api/games", json={"deal": 5}, headers=padded(MAX_HEAD_BYTES + 1))
+    assert r.status_code == 431 and r.json()["code"] == "request.head_too_large"
+    assert r.json()["params"] == {"limit": 16} and "content-security-policy" in r.headers
+    assert nothing_stored(store)
+    assert client.post("/api/games", json={"deal": 5}, headers=padded(MAX_HEAD_BYTES)).status_code == 201

@@ -193,6 +193,50 @@ def test_an_oversized_request_head_is_refused_not_buffered(served: tuple[str, in
     assert answer.startswith(b"HTTP/1.1 400 ")
 
 
+def _head(size: int, path: bytes = b"/api/games") -> bytes:
+    """A whole GET head of exactly ``size`` bytes (an ``X-Pad`` header fills it)."""
+    start = b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "
+    return start + b"a" * (size - len(start) - 4) + b"\r\n\r\n"
+
+
+def _status(host: str, port: int, data: bytes) -> bytes:
+    with socket.create_connection((host, port), timeout=HEAD_TIMEOUT + 10) as s:
+        s.sendall(data)
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while b"\r\n\r\n" not in answer and (chunk := s.recv(65536)):
+                answer += chunk
+    return answer.split(b"\r\n", 1)[0]
+
+
+@pytest.mark.parametrize("size", [16 * 1024 + 1, 20 * 1024, 64 * 1024])
+def test_a_whole_request_head_past_16_kib_is_refused(served: tuple[str, int, str], size: int) -> None:
+    # Issue 29.5: h11 bounds only a head still incomplete, so one that came whole in a
+    # read passed up to 64 KiB. Now 431 (or h11's 400, when it came in pieces).
+    host, port, _ = served
+    assert _status(host, port, _head(size)) in (b"HTTP/1.1 431 Request Header Fields Too Large",
+                                                 b"HTTP/1.1 400 Bad Request")
+    assert _status(host, port, _head(MAX_HEAD_BYTES)) == b"HTTP/1.1 200 OK"  # the limit itself passes
+
+
+def test_a_second_restore_is_refused_before_its_body_is_read(served: tuple[str, int, str]) -> None:
+    # Issue 29.5: a restore's body (up to 32 MiB) was read whole before the one-restore
+    # guard; now the guard comes first, and a second restore meanwhile is answered 429 with
+    # its body never read (it is not even sent here).
+    host, port, _ = served
+    head = (b"POST /api/backup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000000\r\n\r\n")
+    with socket.create_connection((host, port), timeout=HEAD_TIMEOUT + 10) as first:
+        first.sendall(head + b'{"backup": "')  # a restore under way: its body still coming
+        deadline = time.monotonic() + 10
+        answer = b""
+        while time.monotonic() < deadline:  # until the first holds the slot (its head is read)
+            answer = _status(host, port, head)
+            if answer.startswith(b"HTTP/1.1 429 "):
+                break
+        assert answer == b"HTTP/1.1 429 Too Many Requests", answer
+
+
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
 def test_held_connections_cannot_use_up_the_descriptors(tmp_path: Path) -> None:
     # Regression: 20,000 held connections used up the process's descriptors; then

@@ -69,6 +69,14 @@ MAX_BACKUP_GAMES: Final = 10_000
 #: Most moves (moves and redo lines together) of all the games of one backup: each is
 #: replayed, at about 100,000 moves a second.
 MAX_BACKUP_MOVES: Final = 3_000_000
+#: Most JSON values (strings, objects and lists, and the commas between values) a
+#: backup's text may hold: a game holds about 60, so 10,000 games fit with room to
+#: spare. Counted before the text is read (``_check_values``): read whole, 16 MiB of
+#: ``{}``s made 4 million objects (384 MiB, a second with the interpreter held).
+MAX_BACKUP_VALUES: Final = 100 * MAX_BACKUP_GAMES
+#: A JSON string (its escapes skipped), or a character that opens a value or parts them,
+#: with what comes before it (one match a value: the scanner is not restarted between).
+_VALUE: Final = re.compile(r'[^"\[{,]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[{,])')
 #: A JSON number with more digits than this is refused before Python reads it.
 _MAX_DIGITS: Final = 30
 _ID: Final = re.compile("^[A-Za-z0-9_-]{1,64}$")
@@ -209,10 +217,25 @@ def dumps(doc: Mapping[str, object]) -> str:
     text = "{\n" + "\n".join(head) + ("\n" if head else "") + body + "\n}\n"
     if len(text) > MAX_BACKUP_CHARS:
         raise PlayError("backup.too_large", max=MAX_BACKUP_CHARS // 2**20)
+    _check_values(text)  # never written where a restore would refuse it
     return text
 
 
 # ---------------------------------------------------------------------------- reading
+def _check_values(text: str) -> None:
+    """Refuse (``backup.too_complex``) a text of more than ``MAX_BACKUP_VALUES`` JSON
+    values, before any is made: reading JSON whole holds the interpreter for its whole
+    length, and tiny values cost 20 times their text in memory. Counting the characters
+    that may open or part values overstates the count (a string's two quotes, commas
+    within strings) and costs milliseconds; only past the bound are values counted one by
+    one (strings skipped), up to the bound."""
+    if sum(text.count(c) for c in '"[{,') <= MAX_BACKUP_VALUES:
+        return
+    for n, _ in enumerate(_VALUE.finditer(text), start=1):
+        if n > MAX_BACKUP_VALUES:
+            raise PlayError("backup.too_complex", max=MAX_BACKUP_VALUES)
+
+
 def _big_number(text: str) -> int:
     """JSON's integers, refused past ``_MAX_DIGITS`` digits before ``int()`` (which
     would fail past 4,300 and take its time before that)."""
@@ -400,6 +423,7 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
     # One byte-order mark is not part of the text; JSON refuses a second (backup.json),
     # as the record reader does: the faces hand the text over as it came.
     text = text.removeprefix("\ufeff")
+    _check_values(text)
     try:
         doc = jsontext.loads(text, parse_int=_big_number, parse_constant=_no_constant)
     except json.JSONDecodeError as e:

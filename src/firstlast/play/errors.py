@@ -49,6 +49,7 @@ CODES: Final[dict[str, Kind]] = {
     "backup.field": "invalid",
     "backup.too_many": "invalid",
     "backup.too_long": "invalid",
+    "backup.too_complex": "invalid",
     "backup.game": "invalid",
     "daily.date": "illegal",  # well formed; not a day of the calendar today (tomorrow may be)
     "daily.month": "invalid",

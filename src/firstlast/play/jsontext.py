@@ -38,7 +38,7 @@ def unencodable(value: object) -> bool:
     return False
 
 
-def loads(text: str | bytes, *, parse_int: Callable[[str], Any] | None = None,
+def loads(text: str | bytes | bytearray, *, parse_int: Callable[[str], Any] | None = None,
           parse_float: Callable[[str], Any] | None = None,
           parse_constant: Callable[[str], Any] | None = None) -> Any:
     """``json.loads`` with these hooks, refusing (``UnencodableText``) a text with a lone

@@ -22,7 +22,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar, assert_never
 
@@ -607,21 +607,28 @@ class PlayService:
         doc, skipped = backup.document(stored)
         return backup.dumps(doc), skipped
 
-    def import_backup(self, player: str | None, text: str) -> backup.ImportReport:
+    @contextmanager
+    def restoring(self) -> Iterator[None]:
+        """The one restore at a time (its check replays thousands of games: seconds of
+        CPU beside everyone's moves): held while a restore is read and checked; another
+        meanwhile is ``PlayError('backup.busy')``. A face that receives the file (the
+        web's 32 MiB body) takes it before reading the file, so that only one is held."""
+        if not self._restoring.acquire(blocking=False):
+            raise PlayError("backup.busy")
+        try:
+            yield
+        finally:
+            self._restoring.release()
+
+    def import_backup(self, player: str | None, text: str, *, slot_held: bool = False) -> backup.ImportReport:
         """Merge a backup's games and settings into ``player``'s (a new player when
         ``None`` or unknown; ``.player`` of the answer tells which). The whole file is
         checked and every game replayed first, outside the write transaction; a bad
         file is refused (``backup.*``) and stores nothing. The merge is one job: one
-        transaction."""
-        # One restore at a time (its check replays thousands of games: seconds of CPU
-        # beside everyone's moves); another meanwhile is told to wait; a stopping service
-        # ends it between games.
-        if not self._restoring.acquire(blocking=False):
-            raise PlayError("backup.busy")
-        try:
+        transaction. One restore at a time (``restoring``, unless the caller holds it:
+        ``slot_held``); a stopping service ends it between games."""
+        with nullcontext() if slot_held else self.restoring():
             checked = backup.read_backup(text, go_on=lambda: not self._stopping)
-        finally:
-            self._restoring.release()
 
         def job(tx: Transaction) -> backup.ImportReport:
             pid = self._player_or_new(tx, player)

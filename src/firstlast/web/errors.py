@@ -38,6 +38,7 @@ WEB_CODES: Final[dict[str, tuple[int, tuple[str, ...]]]] = {
     "request.origin": (403, ()),
     "request.content_type": (415, ()),
     "request.too_large": (413, ("limit",)),
+    "request.head_too_large": (431, ("limit",)),
     "request.json": (400, ()),
     "request.gone": (400, ()),
     "request.object": (400, ()),

@@ -68,6 +68,10 @@ CSP: Final = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 
               " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
               " frame-ancestors 'none'")
 LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Largest request head (request line and headers, as sent), docs/web-api.md: 16 KiB,
+#: h11's own default. Cookies are per host, not per port, so other local servers'
+#: cookies come along: keep room.
+MAX_HEAD_BYTES: Final = 16 * 1024
 #: Methods that change something: they must come from the page itself.
 _WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -132,7 +136,11 @@ class Guard:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
         host = headers.get("host")
         refusal: str | None = None
-        if not self.host_ok(scope, host):
+        if head_size(scope) > MAX_HEAD_BYTES:
+            # h11 bounds only a head still incomplete; one that came whole in a read
+            # (64 KiB passed) is refused here, before anything else reads it.
+            refusal = "request.head_too_large"
+        elif not self.host_ok(scope, host):
             refusal = "request.host"
         elif scope.get("method") in _WRITES:
             origin = headers.get("origin")
@@ -148,10 +156,20 @@ class Guard:
                 # asking) is out, with a body or without one.
                 refusal = "request.content_type"
         if refusal is not None:
-            exc = WebError(refusal)
+            exc = WebError(refusal, limit=MAX_HEAD_BYTES // 1024) if refusal == "request.head_too_large" \
+                else WebError(refusal)
             await error_response(web_error(exc, browser_lang(Request(scope))), exc.status)(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def head_size(scope: Scope) -> int:
+    """The request head's size as it was sent: ``METHOD target HTTP/1.1``, each header
+    as ``name: value``, each line with its CRLF, and the blank line."""
+    target = len(scope.get("raw_path") or b"") + (len(scope.get("query_string") or b"") + 1
+                                                  if scope.get("query_string") else 0)
+    line = len(str(scope.get("method", ""))) + 1 + target + len(" HTTP/1.1\r\n")
+    return line + sum(len(k) + 2 + len(v) + 2 for k, v in scope.get("headers", [])) + 2
 
 
 def _has_body(headers: dict[str, str]) -> bool:

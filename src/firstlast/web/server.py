@@ -61,6 +61,7 @@ from ..i18n import t
 from ..play import GameStore, PlayService
 from .app import create_app
 from .errors import STORAGE_LOGGER
+from .middleware import MAX_HEAD_BYTES  # h11's bound on a head still incomplete; the middleware's on a whole one
 
 #: Seconds a connection has to deliver a whole request head: from when it is accepted, and
 #: again after each answer on a keep-alive connection (a browser's head arrives in
@@ -79,9 +80,6 @@ MIN_IDLE_TIMEOUT: Final = 0.5
 #: dropping) what the client still sends after the answer, before it is reset: closing at
 #: once, with unread data, resets the connection, and some systems then drop the answer.
 LINGER: Final = 2.0
-#: Largest request head (request line and headers): h11's own default, pinned. Cookies
-#: are per host, not per port, so other local servers' cookies come along: keep room.
-MAX_HEAD_BYTES: Final = 16 * 1024
 #: Identical log lines are let through once per this many seconds.
 LOG_EVERY: Final = 10.0
 #: The loggers a flood comes through: asyncio's accept loop (EMFILE), uvicorn's own.

@@ -4,6 +4,7 @@ restore (the policy is ``firstlast.play.backup``; the format docs/backup.md)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Final
 
 from starlette.requests import Request
@@ -32,10 +33,15 @@ async def backup(web: WebGame, request: Request) -> Response:
 
 
 async def restore(web: WebGame, request: Request) -> Response:
-    # JSON with the file as a string, like a record's import: a cross-site form cannot send that.
-    body = await decode(request, m.RestoreRequest, MAX_RESTORE_BODY)
-    pid = await web.player_or_place(request)
-    report, lang = await web.run_lang(request, pid, web.play.import_backup, pid, body.backup)
+    # The one restore at a time is taken before the body is read (issue 29.5): another
+    # restore meanwhile is 429 with its body unread, so only one 32 MiB body is ever held.
+    with web.play.restoring():
+        # JSON with the file as a string, like a record's import: a cross-site form cannot send that.
+        body = await decode(request, m.RestoreRequest, MAX_RESTORE_BODY)
+        pid = await web.player_or_place(request)
+        report, lang = await web.run_lang(request, pid, partial(web.play.import_backup, slot_held=True), pid,
+                                          body.backup)
+        del body  # the file's text: not held while the answer is made
     skipped = [m.SkippedGame(n=s.n, id=s.id, deal=s.deal, error=play_error(s.error, lang)) for s in report.skipped]
     return web.answer(request, pid, report.player, m.RestoreReport(
         games=report.games, added=report.added, updated=report.updated, kept=report.kept,
