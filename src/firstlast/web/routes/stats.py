@@ -28,5 +28,6 @@ ENDPOINTS: Final = (
     Endpoint("GET", "/api/stats", stats, "the player's statistics, one entry per variant played",
              answers={200: m.StatsList}),
     Endpoint("GET", "/api/calendar", calendar, "a month of deals of the day: played and won days, today, the daily"
-             " streaks (docs/play.md)", query=m.CalendarQuery, answers={200: m.Calendar}, errors=(422,)),
+             " streaks (docs/play.md)", query=m.CalendarQuery, answers={200: m.Calendar},
+             errors=(409, 422)),  # 409: a month before the first daily deal, or after today
 )

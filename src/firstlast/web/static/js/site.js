@@ -567,11 +567,10 @@ export async function send(path, init = {}) {
   await ready;
   if (first && path.startsWith(`/api/games/${first.id}`)) {
     const to = await (firstGame ||= dealFirst());
-    // The store held a game already (a snapshot lost, the store kept): a move made on
-    // the built table is refused as made on a table that changed, never applied to
-    // another; the page then shows the stored game (the GET below goes to it).
-    if (!to.made && method !== "GET") return changed();
-    if (to.id) path = path.replace(first.id, to.id);
+    // The store held a game already (the last table lost, the store kept): a move made
+    // on the built table is never applied to that other game (the worker answers it as
+    // made on an unknown game); the page's look again (a GET) shows the stored game.
+    if (to.id && (to.made || method === "GET")) path = path.replace(first.id, to.id);
   }
   /** @type {Record<string, string>} */
   const headers = {};
@@ -606,12 +605,4 @@ async function dealFirst() {
   if (current.status === 200) return { id: String((await current.json()).id), made: false };
   const made = await post("POST", "/api/games", json, JSON.stringify(first?.deal));
   return made.ok ? { id: String((await made.json()).id), made: true } : { id: null, made: false };
-}
-
-/** The refusal of a move made on a table that changed meanwhile (the play layer's
- * ``game.changed``), in the page's words. */
-function changed() {
-  const text = w("error.game.changed");
-  return new Response(JSON.stringify({ error: text, code: "game.changed", params: {}, text }),
-    { status: 409, headers: { "content-type": "application/json" } });
 }
