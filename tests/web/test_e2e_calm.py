@@ -7,7 +7,7 @@
 - Share copies with one press (Copy: the Clipboard API, said aloud);
 - focus rings show for the keyboard, not after mouse clicks;
 - dates follow the browser's locale (the page's language, the browser's region), in the
-  statistics' history and the calendar's days;
+  statistics' history and the calendar's days, whose weeks start on the locale's day;
 - reloading a finished game is quiet: no end panel over the player's click; the banner
   reopens it.
 """
@@ -156,6 +156,16 @@ def test_share_copies_focus_rings_dates_and_a_quiet_reload(browser: Any, server:
     us = pg.evaluate("([y, m, d]) => new Date(Date.UTC(y, m - 1, d))"
                      ".toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })", [y, m, d])
     assert day.get_attribute("aria-label").startswith(us), (day.get_attribute("aria-label"), us)
+    # Its weeks start on Sunday there (Intl.Locale's week info): the heading, each day's
+    # column, Home to the week's first day.
+    assert pg.locator("#cal-grid th").first.inner_text() == "Su"
+    columns = pg.evaluate("""() => [...document.querySelectorAll('#cal-grid .cal-day')].map((b) =>
+      [new Date(b.dataset.date + 'T00:00:00Z').getUTCDay(), b.closest('td').cellIndex])""")
+    assert all(weekday == column for weekday, column in columns), columns
+    day.focus()
+    pg.keyboard.press("Home")
+    wait_js(pg, "document.activeElement.dataset.date"
+                " && new Date(document.activeElement.dataset.date + 'T00:00:00Z').getUTCDay() === 0")
     close(pg)
 
 
