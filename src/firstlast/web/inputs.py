@@ -38,17 +38,23 @@ MAX_RECORD: Final = 2 * 1024 * 1024  # an import's JSON body: a record of 1 Mi c
 
 
 async def read_body(request: Request, limit: int) -> bytearray:
-    """The body, refused with 413 past ``limit`` bytes (checked while streaming, so a
-    lying or missing Content-Length cannot make the server buffer more). A body still on
-    its way when the server begins to stop (``PlayService.stopping``, looked at every
+    """The body, refused with 413 past ``limit`` bytes (counted while streaming, so a
+    lying or missing Content-Length cannot make the server buffer more). What comes past
+    the limit is read and dropped, up to ``DRAIN`` bytes more, so that a client that sends
+    its whole body before it reads (most do) reads the 413 instead of a reset; a body
+    larger still is answered at once and its connection closed. A body still on its way
+    when the server begins to stop (``PlayService.stopping``, looked at every
     ``STOP_LOOK`` seconds) is given up: ``request.gone``, nothing done, rather than held
     to the end of the graceful shutdown and cancelled there."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
+    declared = int(length) if length is not None and length.isdigit() else None
+    too_large = declared is not None and declared > limit
+    if too_large and declared is not None and declared > limit + DRAIN:
         raise WebError("request.too_large", limit=limit // 1024)
     play = getattr(request.app.state, "play", None)
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
+    size = 0
     more = True
     while more:
         waiting = asyncio.ensure_future(request.receive())
@@ -62,13 +68,22 @@ async def read_body(request: Request, limit: int) -> bytearray:
             # and no traceback in the log (it is not the server's fault).
             raise WebError("request.gone")
         chunk = message.get("body", b"")
-        if len(body) + len(chunk) > limit:
-            raise WebError("request.too_large", limit=limit // 1024)
-        body += chunk
+        size += len(chunk)
         more = bool(message.get("more_body", False))
+        if too_large or size > limit:
+            too_large = True
+            del body[:]  # never held past the limit
+            if size > limit + DRAIN:
+                break  # more than will be read through: answered now, the connection closed
+            continue
+        body += chunk
+    if too_large:
+        raise WebError("request.too_large", limit=limit // 1024)
     return body
 
 
+#: Bytes past a body's limit read and dropped so that its client reads the refusal.
+DRAIN: Final = 64 * 1024 * 1024
 #: Seconds between looks, while a body is on its way, at whether the server is stopping.
 STOP_LOOK: Final = 0.25
 
