@@ -62,7 +62,7 @@ def _searcher(url: str, stop: threading.Event) -> None:
             return
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig: signal.Signals,
                                                                            tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
@@ -77,7 +77,10 @@ def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig:
     try:
         for t in threads:
             t.start()
-        time.sleep(2.0)
+        # Under load: moves answered on as many games as there are players (not a fixed sleep).
+        deadline = time.monotonic() + 60
+        while len({game for game, _ in acked}) < PLAYERS and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert acked, "no move was answered before the signal"
         proc.send_signal(sig)
         t0 = time.monotonic()
