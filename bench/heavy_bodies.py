@@ -70,8 +70,9 @@ def real_backup_body(games: int) -> bytes:
     return json.dumps({"backup": dumps(doc)}).encode()
 
 
-def player(url: str, stop: threading.Event, took: list[float], least: int) -> None:
+def player(url: str, stop: threading.Event, took: list[float], least: int, when: list[float] | None = None) -> None:
     """Step and undo on one game, timing each answer, until ``stop`` (and ``least`` done)."""
+    when = [] if when is None else when
     with httpx.Client(base_url=url, timeout=120) as http:
         game = http.post("/api/games", json={"deal": "42", "variant": "ru"}).json()["id"]
         i = 0
@@ -81,6 +82,7 @@ def player(url: str, stop: threading.Event, took: list[float], least: int) -> No
             t0 = time.perf_counter()
             r = http.post(f"/api/games/{game}/{path}", json=body)
             took.append(time.perf_counter() - t0)
+            when.append(t0)
             if r.status_code != 200:
                 raise SystemExit(f"{path} answered {r.status_code}: {r.text}")
             i += 1
@@ -128,7 +130,8 @@ def main() -> None:
 
             beside: list[float] = []
             stop = threading.Event()
-            mover = threading.Thread(target=player, args=(url, stop, beside, 20))
+            starts: list[float] = []
+            mover = threading.Thread(target=player, args=(url, stop, beside, 20, starts))
             mover.start()
             time.sleep(0.3)
             t0 = time.perf_counter()
@@ -155,6 +158,9 @@ def main() -> None:
     print(f"{'alone':24} {a[0] * 1e3:8.1f} {a[1] * 1e3:8.1f} {a[2] * 1e3:8.1f} {len(alone):6}")
     print(f"{'beside the restore':24} {b[0] * 1e3:8.1f} {b[1] * 1e3:8.1f} {b[2] * 1e3:8.1f} {len(beside):6}")
     print(f"{'ratio':24} {b[0] / a[0]:8.2f} {b[1] / a[1]:8.2f} {b[2] / a[2]:8.2f}")
+    worst = sorted(zip(beside, starts, strict=True), reverse=True)[:3]
+    print("slowest moves beside it:", ", ".join(f"{d * 1e3:.0f} ms at {w - t0:+.2f} s" for d, w in worst),
+          f"(the restore ran 0 … {restore_s:.2f} s)")
     print(f"server memory: {rest:.0f} MiB at rest, peak {peak:.0f} MiB during the restore"
           f" (+{peak - rest:.0f} MiB)")
     print(f"33 MiB by Content-Length: {by_length}; peak since the start {peak_length:.0f} MiB")

@@ -203,8 +203,9 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
             dialog = pilot.app.screen
             assert isinstance(dialog, EndDialog) and dialog.story is not None
             lines = dialog.story.splitlines()
-            # The first view, in plain words (issue 26), and the details a key away.
-            assert [ln.removeprefix("• ") for ln in lines[1:]] == [*story["plain"], story["where"]]
+            # The first view, in plain words (issue 26), after how it ended (the end panels'
+            # result, in both faces), and the details a key away.
+            assert [ln.removeprefix("• ") for ln in lines[1:]] == [*story["plain"][1:], story["where"]]
             assert dialog.details is not None
             assert [ln.removeprefix("• ") for ln in dialog.details.splitlines()] == story["sentences"]
 

@@ -167,3 +167,19 @@ def test_sql_is_the_stores_and_the_writer_opens_the_write_transactions(what: str
         for name, line in calls(ast.parse(path.read_text(encoding="utf-8")), names):
             found.append(f"{rel}:{line}: .{name}")
     assert not found, f"{what} outside {', '.join(sorted(only))}:\n" + "\n".join(found)
+
+
+def test_no_private_uvicorn_and_no_interpreter_internals() -> None:
+    """Issue 25.1: the server is uvicorn's documented ``Config``/``Server``, not a subclass
+    of its private protocol; nothing reaches into the interpreter (``ctypes.pythonapi``)."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        module = module_name(path, SRC)
+        for name, line in imported(tree, module, path.name == "__init__.py", SRC):
+            if name.startswith(("uvicorn.protocols", "uvicorn.server", "uvicorn.lifespan", "uvicorn.loops")):
+                found.append(f"{module}:{line} imports {name}")
+        if "pythonapi" in text:
+            found.append(f"{module} uses ctypes.pythonapi")
+    assert found == []

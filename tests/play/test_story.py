@@ -155,11 +155,11 @@ def test_lost_deal_in_words_in_both_languages(lost: tuple[Game, Story]) -> None:
     assert "–" in en[4] and ru[4].startswith("Шанс, что пасьянс выйдет, при раскладке: ")
     lines = story.render(30, "ru").splitlines()
     assert lines[0].endswith(" 0\u00a0%") and lines[1] == ru[1]
-    # The terminal's first view: the curve (single figures), then the plain words; its
-    # details: every sentence.
+    # The terminal's first view: the curve (single figures), then the plain words after
+    # how it ended (the end panel's result says it); its details: every sentence.
     text = story.text("ru", 30).splitlines()
     assert text[0].endswith(lines[0].split(" ", 2)[-1]) and "(" not in text[0]
-    assert text[1:] == ["• " + line for line in [*story.plain("ru"), story.where("ru")]]
+    assert text[1:] == ["• " + line for line in [*story.plain("ru")[1:], story.where("ru")]]
     assert story.details_text("ru").splitlines() == ["• " + line for line in ru]
     assert story.chart_name("en") == (f"The chance to come out over 310 moves: "
                                       f"{chance_text(story.points[0].estimate, 'en')} at the deal, "

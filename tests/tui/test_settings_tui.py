@@ -130,6 +130,15 @@ def test_settings_light_or_dark_marks_and_a_wish(store: GameStore, lang: str) ->
             await pilot.press("escape")
             await pilot.pause()
             assert play.settings(player).felt == "night" and app.theme == "textual-dark"
+            # Chosen in the browser meanwhile: the terminal follows at its next look at the store.
+            play.update_settings(player, {"felt": "paper", "show_playable": False})
+            await screen._watch_store()
+            await pilot.pause()
+            assert app.theme == "textual-light" and screen.has_class("felt-paper") and framed(screen) == set()
+            play.update_settings(player, {"felt": "night", "show_playable": True})
+            await screen._watch_store()
+            await pilot.pause()
+            assert app.theme == "textual-dark" and screen.has_class("felt-night")
 
     asyncio.run(main())
     # Kept for every face and in a backup: a fresh database restores them all.

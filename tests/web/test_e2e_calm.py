@@ -2,11 +2,12 @@
 
 - upright on a phone the rows carry their names (first row, reserve: the piles say P1…),
   clear of every card; sideways the deal dialog's Start is in view without scrolling;
-  Statistics' Close is in view in Russian; dialogs are opaque; axe finds nothing;
+  Statistics' Close is in view in Russian; dialogs are opaque; axe finds nothing; every
+  dialog of the header fits with its buttons in view (sideways in Russian, 1366 × 768);
 - Share copies with one press (Copy: the Clipboard API, said aloud);
 - focus rings show for the keyboard, not after mouse clicks;
 - dates follow the browser's locale (the page's language, the browser's region), in the
-  statistics' history and the calendar's days;
+  statistics' history and the calendar's days, whose weeks start on the locale's day;
 - reloading a finished game is quiet: no end panel over the player's click; the banner
   reopens it.
 """
@@ -155,4 +156,46 @@ def test_share_copies_focus_rings_dates_and_a_quiet_reload(browser: Any, server:
     us = pg.evaluate("([y, m, d]) => new Date(Date.UTC(y, m - 1, d))"
                      ".toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })", [y, m, d])
     assert day.get_attribute("aria-label").startswith(us), (day.get_attribute("aria-label"), us)
+    # Its weeks start on Sunday there (Intl.Locale's week info): the heading, each day's
+    # column, Home to the week's first day.
+    assert pg.locator("#cal-grid th").first.inner_text() == "Su"
+    columns = pg.evaluate("""() => [...document.querySelectorAll('#cal-grid .cal-day')].map((b) =>
+      [new Date(b.dataset.date + 'T00:00:00Z').getUTCDay(), b.closest('td').cellIndex])""")
+    assert all(weekday == column for weekday, column in columns), columns
+    day.focus()
+    pg.keyboard.press("Home")
+    wait_js(pg, "document.activeElement.dataset.date"
+                " && new Date(document.activeElement.dataset.date + 'T00:00:00Z').getUTCDay() === 0")
+    close(pg)
+
+
+#: Every dialog a player opens from the header or its menu.
+DIALOG_BUTTONS = ("#b-stats", "#b-deal", "#b-settings", "#b-share", "#b-rules")
+
+
+@pytest.mark.parametrize(("locale", "size"), [("ru-RU", (844, 390)), ("en-US", (1366, 768))],
+                         ids=["ru-sideways", "en-1366"])
+def test_every_dialog_is_opaque_and_fits_with_its_buttons_in_view(browser: Any, server: str, locale: str,
+                                                                   size: tuple[int, int]) -> None:
+    """Statistics, the deal dialog, Settings, Share and the help: each opaque, wholly on
+    the screen, its last button in view without scrolling (the tightest phone, sideways
+    in Russian, and a small laptop)."""
+    w, h = size
+    phone = h < 500
+    pg = new_page(browser, server, locale=locale, viewport={"width": w, "height": h},
+                  **({"has_touch": True, "is_mobile": True} if phone else {}))
+    pg.goto(pg.base_url + "?speed=0")
+    settle(pg)
+    for button in DIALOG_BUTTONS:
+        open_from_menu(pg, button)
+        wait_js(pg, "!!document.querySelector('dialog[open]')")
+        sel = "#" + pg.evaluate("document.querySelector('dialog[open]').id")
+        d = pg.evaluate(DIALOG, sel)
+        box = pg.locator(sel).bounding_box()
+        assert d["alpha"] == 1, (button, d)
+        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= w + 0.5 \
+            and box["y"] + box["height"] <= h + 0.5, (button, box)
+        assert d["last"][0] >= 0 and d["last"][1] <= d["height"], (button, d)
+        pg.keyboard.press("Escape")
+        wait_js(pg, "!document.querySelector('dialog[open]')")
     close(pg)

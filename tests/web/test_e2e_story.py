@@ -143,12 +143,13 @@ def test_lost_game_story_banner_and_reopen(browser: Any, server: str) -> None:
     # Its name is short (the sentences are shown beside it, not repeated in it).
     name = t.js("document.querySelector('#end-story svg.story-chart > title').textContent")
     assert name.startswith("The chance to come out over 310 moves: ") and len(name) < 120, name
-    # First, in plain words (issue 26): how it ended, why, what would have brought it out;
+    # First, in plain words (issue 26): why it stopped, what would have brought it out
+    # (how it ended is the panel's title, score and words above: said once, not again);
     # where the tens lay drawn as a map of the table; no rule number, token or interval.
     plain = t.pg.locator("#end-story-plain li").all_inner_texts()
-    assert plain[:3] == ["It didn't come out: 52 of the 104 cards made it onto the piles.",
-                         "Pile 5 was waiting for a ten, but the stock was empty and there were no redeals left.",
+    assert plain[:2] == ["Pile 5 was waiting for a ten, but the stock was empty and there were no redeals left.",
                          "With 7 redeals instead of 3, it would have come out on pass 8."], plain
+    assert "52 of the 104" in t.pg.inner_text("#end-text") and "52 of the 104" not in t.pg.inner_text("#end-story")
     assert not re.search(r"\bR\d|\bV\d|\bru\b|\d–\d+\s?%", " ".join(plain)), plain
     assert (t.pg.locator("#end-story .story-map svg").get_attribute("aria-label")
             == "Where the tens lay: 4 in the waste, 4 on the piles.")
@@ -196,12 +197,12 @@ def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str)
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
-    assert t.pg.locator("#end-story-plain li").first.inner_text().startswith("It didn't come out")
+    assert t.pg.locator("#end-story-plain li").first.inner_text().startswith("Pile 5 was waiting")
     t.pg.focus("#end-close")
     t.pg.keyboard.press("Shift+L")  # L: the language (l is the unfinished games), as in the terminal
     t.wait("document.documentElement.lang === 'ru'")
     t.wait("(document.querySelector('#end-story-plain li') || {textContent: ''}).textContent"
-           ".startsWith('Пасьянс не вышел')", timeout=90)
+           ".startsWith('Кучка 5 ждала')", timeout=90)
     assert t.js("document.querySelector('#end-story').dataset.state") == "ready"
     assert t.pg.locator("#end-title").inner_text() == "Пасьянс не вышел"
     assert all(x.startswith("ход ") for x in t.pg.locator("#end-story g.moment text").all_text_contents())
@@ -251,9 +252,11 @@ def test_won_game_celebration_before_the_panel_and_crossing(browser: Any, server
     crossing = t.pg.locator("#end-story g.crossing")
     assert crossing.count() == 1 and "50" in (crossing.text_content() or "")
     assert any("50" in x for x in t.pg.locator("#end-story-text li").all_text_contents())
-    # The plain words say the pass it came out on, and when it passed 50 %.
+    # The plain words say when it passed 50 % (the pass it came out on is the panel's,
+    # above them: not said twice).
     plain = t.pg.locator("#end-story-plain li").all_inner_texts()
-    assert plain[0] == "It came out on pass 4: all 104 cards are on the piles." and any("50" in x for x in plain)
+    assert not any("came out on pass" in x for x in plain) and any("50" in x for x in plain), plain
+    assert "Passes used: 4" in t.pg.locator("#end-meta").inner_text()
     assert t.pg.locator("#end-story-conclusion li").all_text_contents()[1] == "It came out on pass 4."
     assert t.pg.locator("#b-auto").is_disabled()
     t.close()

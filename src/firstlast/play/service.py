@@ -109,6 +109,11 @@ class PlayService:
         blocks (a server calls it on its event loop)."""
         self._stopping = True
 
+    @property
+    def stopping(self) -> bool:
+        """Whether the program is stopping (``stop_searches`` was called)."""
+        return self._stopping
+
     def close(self, timeout: float = 10.0) -> None:
         """Stop: searches end (``stop_searches``), writes queued are committed and later
         ones refused (``PlayError('stopping')``), and the writer's thread is joined."""

@@ -386,12 +386,13 @@ class Story:
     def text(self, lang: str, width: int = 48) -> str:
         """The story's first view for a text face, in ``lang``: the curve as a sparkline
         between the chance at the deal and now (single figures), then ``plain``'s
-        sentences and ``where``, one a line (the terminal's end panel; its details,
-        ``details_text``, are a key away)."""
+        sentences after the first and ``where``, one a line (the terminal's end panel,
+        whose result, score and passes say how it ended already: one fact once, issue
+        26; its details, ``details_text``, are a key away)."""
         first, cur = self.points[0], self.current
         head = f"{plain_chance(first.estimate, lang)} {self.sparkline(width)} {plain_chance(cur.estimate, lang)}"
         where = self.where(lang)
-        lines = self.plain(lang) + ([] if where is None else [where])
+        lines = self.plain(lang)[1:] + ([] if where is None else [where])
         return "\n".join([head, *("• " + line for line in lines)])
 
     def details_text(self, lang: str) -> str:

@@ -206,6 +206,18 @@ class GameScreen(Screen[None]):
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
+    def _follow_looks(self) -> bool:
+        """Draw with the player's felt, deck and marks as now saved (chosen here or in the
+        browser); whether they changed."""
+        s = self.session.settings()
+        if (s.felt, s.four_colour, s.show_playable) == (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
+            return False
+        C.set_look(s.felt, s.four_colour)
+        self.show_playable = s.show_playable
+        self._apply_look()
+        self._changed()
+        return True
+
     def _apply_look(self) -> None:
         """The felt of the moment (``cards.LOOK``) on the screen's classes, and Textual's
         theme (its documented ``App.theme``) for the dialogs and the help: light on the
@@ -248,9 +260,11 @@ class GameScreen(Screen[None]):
         self.version += 1
 
     async def _watch_store(self) -> None:
-        """Show moves made on this game elsewhere (the browser, another terminal)."""
+        """Show moves made on this game elsewhere (the browser, another terminal), and the
+        looks and marks chosen there (the settings are the player's, one for every face)."""
         if self.auto_timer is not None or self.app.screen is not self or self._write_lock.locked():
             return
+        self._follow_looks()
         if self.session.follow():
             self._ended_shown = None
             self.moved = frozenset()
@@ -680,12 +694,8 @@ class GameScreen(Screen[None]):
             if error is not None:
                 self.say(error_text(error, self.lang), error=True)
                 return
-            s = self.session.settings()
-            C.set_look(s.felt, s.four_colour)
-            self.show_playable = s.show_playable
-            self._apply_look()
+            self._follow_looks()
             self.say(t(self.lang, "tui.msg.settings_saved"))
-            self._changed()
 
         self.app.push_screen(SettingsDialog(self.session.settings(), self.lang), chosen)
 

@@ -14,6 +14,7 @@ notation), so the page gets the code it knows (``deal.range``, ``variant.redeals
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -23,7 +24,7 @@ from functools import cache
 from typing import Any, Final, NoReturn, TypeVar, get_args
 
 import msgspec
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 
 from ..engine import Move
 from ..engine.errors import FirstLastError
@@ -38,22 +39,38 @@ MAX_RECORD: Final = 2 * 1024 * 1024  # an import's JSON body: a record of 1 Mi c
 
 async def read_body(request: Request, limit: int) -> bytearray:
     """The body, refused with 413 past ``limit`` bytes (checked while streaming, so a
-    lying or missing Content-Length cannot make the server buffer more)."""
+    lying or missing Content-Length cannot make the server buffer more). A body still on
+    its way when the server begins to stop (``PlayService.stopping``, looked at every
+    ``STOP_LOOK`` seconds) is given up: ``request.gone``, nothing done, rather than held
+    to the end of the graceful shutdown and cancelled there."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > limit:
         raise WebError("request.too_large", limit=limit // 1024)
+    play = getattr(request.app.state, "play", None)
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
-    try:
-        async for chunk in request.stream():
-            if len(body) + len(chunk) > limit:
-                raise WebError("request.too_large", limit=limit // 1024)
-            body += chunk
-    except ClientDisconnect:
-        # The player's browser went away mid-body: nothing is done, nobody to answer, and
-        # no traceback in the log (it is not the server's fault).
-        raise WebError("request.gone") from None
+    more = True
+    while more:
+        waiting = asyncio.ensure_future(request.receive())
+        while not (await asyncio.wait({waiting}, timeout=STOP_LOOK))[0]:
+            if play is not None and play.stopping:
+                waiting.cancel()
+                raise WebError("request.gone")
+        message = waiting.result()
+        if message["type"] != "http.request":
+            # The player's browser went away mid-body: nothing is done, nobody to answer,
+            # and no traceback in the log (it is not the server's fault).
+            raise WebError("request.gone")
+        chunk = message.get("body", b"")
+        if len(body) + len(chunk) > limit:
+            raise WebError("request.too_large", limit=limit // 1024)
+        body += chunk
+        more = bool(message.get("more_body", False))
     return body
+
+
+#: Seconds between looks, while a body is on its way, at whether the server is stopping.
+STOP_LOOK: Final = 0.25
 
 
 #: JSON's whitespace (RFC 8259) at the start: a vertical tab or a form feed is no JSON.

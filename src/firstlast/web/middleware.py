@@ -20,8 +20,8 @@ from .errors import WebError, error_response, web_error
 class Headers:
     """Pure ASGI middleware: safety headers everywhere; API answers are never cached; an
     answer given before the request's body was read through (413, a refusal) says
-    ``Connection: close``, and the server closes the connection after it instead of
-    reading the rest (``firstlast.web.server``)."""
+    ``Connection: close``, and uvicorn closes the connection after it instead of reading
+    the rest."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { startGame } from "./controller.js";
 import { confirmLeave, showModal } from "./dialogs.js";
-import { dateLocale, t } from "./i18n.js";
+import { dateLocale, firstWeekday, t } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { $, $dialog, announce } from "./store.js";
 import { setupWish } from "./wish.js";
@@ -32,6 +32,13 @@ export function dateWords(iso) {
   }
 }
 
+/** ``iso``'s place in the week as the grid shows it: 0 in the first column (the week
+ * starts on the locale's first day, ``firstWeekday``) … 6 in the last. @param {string} iso */
+function column(iso) {
+  const day = new Date(`${iso}T00:00:00Z`).getUTCDay() || 7; // ISO: 1 Monday … 7 Sunday
+  return (day - firstWeekday() + 7) % 7;
+}
+
 /** ``iso`` moved by ``days`` (calendar arithmetic in UTC: no time zone moves a date).
  * @param {string} iso @param {number} days */
 function shift(iso, days) {
@@ -49,7 +56,8 @@ function dayLabel(day) {
   return parts.join(", ");
 }
 
-/** Draw ``cal``: the month's title, the grid (Monday first), the streaks. @param {Calendar} cal */
+/** Draw ``cal``: the month's title, the grid (its weeks start on the locale's first day:
+ * Sunday in en-US, Monday in ru), the streaks. @param {Calendar} cal */
 function render(cal) {
   shown = cal;
   const [year, month] = cal.month.split("-").map(Number);
@@ -57,10 +65,11 @@ function render(cal) {
   /** @type {HTMLButtonElement} */ ($("#cal-prev")).disabled = !cal.previous;
   /** @type {HTMLButtonElement} */ ($("#cal-next")).disabled = !cal.next;
   const grid = $("#cal-grid");
-  const head = `<thead><tr>${[1, 2, 3, 4, 5, 6, 7].map((w) => `<th scope="col">${t(`daily.weekday.${w}`)}</th>`).join("")}</tr></thead>`;
-  const first = new Date(`${cal.days[0].date}T00:00:00Z`).getUTCDay(); // 0 Sunday
+  const start = firstWeekday();
+  const days = [0, 1, 2, 3, 4, 5, 6].map((i) => ((start - 1 + i) % 7) + 1);
+  const head = `<thead><tr>${days.map((w) => `<th scope="col">${t(`daily.weekday.${w}`)}</th>`).join("")}</tr></thead>`;
   const cells = [];
-  for (let i = 0; i < (first + 6) % 7; i++) cells.push('<td role="gridcell"></td>');
+  for (let i = 0; i < column(cal.days[0].date); i++) cells.push('<td role="gridcell"></td>');
   if (!focusDate || !cal.days.some((d) => d.date === focusDate)) {
     focusDate = (cal.days.find((d) => d.today) || cal.days.filter((d) => !d.future).pop() || cal.days[0]).date;
   }
@@ -149,8 +158,8 @@ export function setupDaily() {
     const moves = {
       ArrowLeft: () => moveFocus(-1), ArrowRight: () => moveFocus(1), ArrowUp: () => moveFocus(-7),
       ArrowDown: () => moveFocus(7),
-      Home: () => moveFocus(-((new Date(`${focusDate}T00:00:00Z`).getUTCDay() + 6) % 7)),
-      End: () => moveFocus(6 - ((new Date(`${focusDate}T00:00:00Z`).getUTCDay() + 6) % 7)),
+      Home: () => focusDate && moveFocus(-column(focusDate)),
+      End: () => focusDate && moveFocus(6 - column(focusDate)),
       PageUp: () => shown && shown.previous && load(shown.previous, focusDate ? `${shown.previous}-01` : undefined, true),
       PageDown: () => shown && shown.next && load(shown.next, `${shown.next}-01`, true),
     };

@@ -40,6 +40,22 @@ export function dateLocale() {
   return current;
 }
 
+/** The first day of the week where the player is (``dateLocale``'s region: Sunday in
+ * the United States, Monday in Russia and most of Europe), as ISO numbers it: 1 Monday …
+ * 7 Sunday; Monday where the browser cannot say.
+ * @returns {number} */
+export function firstWeekday() {
+  try {
+    const loc = /** @type {{weekInfo?: {firstDay: number}, getWeekInfo?: () => {firstDay: number}}} */ (
+      /** @type {unknown} */ (new Intl.Locale(dateLocale())));
+    const info = loc.getWeekInfo ? loc.getWeekInfo() : loc.weekInfo;
+    const day = info && info.firstDay;
+    return typeof day === "number" && day >= 1 && day <= 7 ? day : 1;
+  } catch {
+    return 1;
+  }
+}
+
 /** Use ``data`` as the catalog of ``lang`` (the tests give it from the file).
  * @param {Lang} lang @param {Catalog} data */
 export function setCatalog(lang, data) {

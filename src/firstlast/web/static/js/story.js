@@ -341,9 +341,10 @@ export async function loadStory(id, moves) {
 /**
  * Show the story of game ``id`` in ``section``: "computing…" at once, the chart and the
  * sentences when the server has told it; hidden where this installation cannot tell it.
- * Returns at once (the story arrives later).
+ * Returns at once (the story arrives later). ``ended``: shown under the end panel's
+ * result, which says how it ended already (issue 26: one fact once).
  * @param {HTMLElement} section @param {string} id @param {number} moves
- * @param {{prefix?: string, cursor?: number | null, onStory?: (s: StoryData) => void}} [opts]
+ * @param {{prefix?: string, cursor?: number | null, ended?: boolean, onStory?: (s: StoryData) => void}} [opts]
  */
 export function showStory(section, id, moves, opts = {}) {
   const prefix = opts.prefix || section.id || "story";
@@ -356,7 +357,7 @@ export function showStory(section, id, moves, opts = {}) {
   section.replaceChildren(heading(prefix), paragraph("story-wait", t("story.computing")));
   loadStory(id, moves).then((story) => {
     if (showing.get(section) !== key) return;
-    drawStory(section, story, { prefix, cursor: opts.cursor });
+    drawStory(section, story, { prefix, cursor: opts.cursor, ended: opts.ended });
     if (opts.onStory) opts.onStory(story);
   }, (err) => {
     if (showing.get(section) !== key) return;
@@ -425,10 +426,14 @@ if (typeof window !== "undefined") {
 /** Draw ``story`` in ``section``: first its plain words (how it ended, why, what would
  * have brought it out, the moments that mattered), the map of where the needed cards
  * lay, the chart; then, for the curious, a disclosure with the story in the rules' terms
- * (rule numbers, variants, intervals: the server's conclusion and details).
- * @param {HTMLElement} section @param {StoryData} story @param {{prefix: string, cursor?: number | null}} opts */
+ * (rule numbers, variants, intervals: the server's conclusion and details). ``ended``:
+ * under the end panel's result (its title, score and words), the plain words start after
+ * how it ended, which the panel has just said (one fact once).
+ * @param {HTMLElement} section @param {StoryData} story
+ * @param {{prefix: string, cursor?: number | null, ended?: boolean}} opts */
 export function drawStory(section, story, opts) {
-  const plain = story.plain && story.plain.length ? story.plain : story.conclusion || story.sentences;
+  const words = story.plain && story.plain.length ? story.plain : story.conclusion || story.sentences;
+  const plain = opts.ended && story.plain && story.plain.length > 1 ? story.plain.slice(1) : words;
   const first = list("story-plain", `${opts.prefix}-plain`, plain);
   const figure = document.createElement("div");
   figure.className = "story-figure";

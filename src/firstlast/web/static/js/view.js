@@ -206,7 +206,7 @@ export function showEnding({ focus = true } = {}) {
     announce(`${t("say.end", { title: $("#end-title").textContent, text: $("#end-text").textContent })}${news ? ` ${news}` : ""}`, 150);
   }
   // The story of the game: "computing…" now, the curve and the sentences when told.
-  showStory($("#end-story"), s.id, s.moves, { prefix: "end-story" });
+  showStory($("#end-story"), s.id, s.moves, { prefix: "end-story", ended: true });
 }
 
 /** A lost game's words, kind and encouraging: how close it came (the story below says
