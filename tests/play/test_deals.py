@@ -16,7 +16,6 @@ import random
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -29,9 +28,6 @@ from firstlast.store import GameStore
 ROOT = Path(__file__).resolve().parents[2]
 #: Every variant token of docs/odds.md: 0–3 redeals and unlimited, with V2 and V3 or not.
 TOKENS = [f"r{r}{w}{n}" for w in ("", "w") for n in ("", "n") for r in ("0", "1", "2", "3", "u")]
-#: A deal found for any variant within this long, on a loaded 2-core machine: a
-#: generous bound, not a benchmark (the report's figures are well under a second).
-WITHIN_S = 30.0
 
 
 @pytest.fixture
@@ -129,11 +125,10 @@ def test_a_listed_deal_that_does_not_come_out_is_never_dealt(monkeypatch: pytest
 
 
 @pytest.mark.parametrize("token", TOKENS)
-def test_every_variant_deals_one_that_comes_out_in_seconds(play: PlayService, token: str) -> None:
+def test_every_variant_deals_one_that_comes_out(play: PlayService, token: str) -> None:
+    """How soon is bench/winnable_speed.py's to say (a hang is pytest-timeout's)."""
     variant = Variant.from_token(token)
-    t0 = time.monotonic()
     stored = play.start(None, "winnable", variant=variant)
-    assert time.monotonic() - t0 < WITHIN_S
     assert stored.game.variant == variant and stored.dealt == "winnable"
     assert 1 <= stored.game.deal <= RANDOM_DEAL_MAX and comes_out(stored.game.deal, token)
     assert play.game(stored.player, stored.id).dealt == "winnable"  # kept in the store
@@ -141,8 +136,8 @@ def test_every_variant_deals_one_that_comes_out_in_seconds(play: PlayService, to
 
 def test_every_variant_deals_one_without_the_fast_line() -> None:
     """FIRSTLAST_FASTLINE=none (the engine alone, as the browser without its kernel):
-    each of the 20 variants, through the service and its helper process, in seconds.
-    Prints the times (the report's figures)."""
+    each of the 20 variants, through the service and its helper process. Prints the
+    times (the report's figures; bench/winnable_speed.py measures them over HTTP)."""
     script = textwrap.dedent(f"""
         import json, sys, tempfile, time
         from pathlib import Path
@@ -165,8 +160,7 @@ def test_every_variant_deals_one_without_the_fast_line() -> None:
     found = json.loads(run.stdout.splitlines()[-1])
     print(found)
     assert sorted(found) == sorted(TOKENS)
-    for token, (deal, took) in found.items():
-        assert took < WITHIN_S, (token, took)
+    for token, (deal, _took) in found.items():
         assert 1 <= deal <= RANDOM_DEAL_MAX and comes_out(deal, token), (token, deal)
 
 

@@ -64,9 +64,13 @@ STEPS = """async ([busy, samples, times]) => {
 }"""
 
 
-def fresh_page(browser: Any, url: str) -> Any:
+def fresh_page(browser: Any, url: str, throttle: float = 1) -> Any:
+    """A fresh profile's tab on ``url`` (``throttle``: Chromium's CPU throttling rate,
+    4 for Lighthouse's phone); its page errors in ``.errors``."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 900})
     pg = ctx.new_page()
+    if throttle > 1:
+        ctx.new_cdp_session(pg).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.errors = errors

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from browser import require_browser, wait_js
 from test_site_browser import READY
+from test_site_meter import fresh_page
 
 require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
 
@@ -33,12 +34,7 @@ TOLD = """async () => {
 
 
 def test_the_site_tells_the_golden_story_under_4x_throttling(browser: Any, site_url: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    ctx.new_cdp_session(pg).send("Emulation.setCPUThrottlingRate", {"rate": 4})
-    pg.goto(site_url + "?speed=0&deal=1")
+    pg = fresh_page(browser, site_url + "?speed=0&deal=1", throttle=4)
     wait_js(pg, READY + " && window.firstlast.state.deal === '1'", timeout=300_000)
     status, story = pg.evaluate(TOLD)
     assert status == "lost"
@@ -46,5 +42,6 @@ def test_the_site_tells_the_golden_story_under_4x_throttling(browser: Any, site_
     content = {k: v for k, v in story.items() if k not in WORDS}
     # Compared as values: the page reads the answer as JavaScript numbers (0.0 is 0 there).
     assert content == {**golden, "deal": "1"}
-    ctx.close()
+    errors = pg.errors
+    pg.context.close()
     assert not errors

@@ -94,6 +94,13 @@ def still(pg: Any, selector: str = "body", timeout: float = 30_000) -> None:
                 " || a.effect.getComputedTiming().endTime === Infinity); })()", timeout)
 
 
+def frames(pg: Any, n: int = 2) -> None:
+    """Wait until the page has drawn ``n`` more frames: what a resize or a new layout sets
+    off in a ResizeObserver (the table's and the toolbar's fit) is done and drawn."""
+    pg.evaluate("(n) => new Promise((done) => { const next = (k) => k ? requestAnimationFrame(() => next(k - 1))"
+                " : done(); next(n); })", n)
+
+
 def state(pg: Any) -> dict[str, Any]:
     """The game state the page shows."""
     return pg.evaluate("window.firstlast.state")  # type: ignore[no-any-return]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game
 
@@ -39,7 +39,7 @@ def axe(pg: Any, what: str) -> None:
     best practices)."""
     if not pg.evaluate("typeof window.axe === 'object'"):
         pg.add_script_tag(path=str(AXE))
-    pg.wait_for_timeout(400)  # transitions (dialogs fading in) done
+    still(pg)  # transitions (dialogs fading in) done
     result = pg.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
         return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
@@ -72,7 +72,7 @@ def test_axe_finds_no_violation_anywhere(browser: Any, server: str, lang: str) -
     axe(pg, "help: rules")
     for tab in ("keys", "book"):
         pg.click(f'#dlg-help [data-tab="{tab}"]')
-        pg.wait_for_timeout(200)
+        pg.locator("#help-body table.keys" if tab == "keys" else "#help-body .book").wait_for()  # its text shown
         axe(pg, f"help: {tab}")
     pg.keyboard.press("Escape")
     pg.click("#b-settings")

@@ -5,7 +5,6 @@ the two computing slots, while two players compute side by side."""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +60,8 @@ async def _chances(tmp_path: Path, players: int, rounds: int, meter: Meter) -> l
 def test_one_players_estimates_take_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     meter = Meter()
     monkeypatch.setattr(odds.runtime, "run_cpu", meter)
-    t0 = time.monotonic()
     assert asyncio.run(_chances(tmp_path, players=1, rounds=4, meter=meter)) == [200] * 4
-    assert meter.most == 1 and time.monotonic() - t0 >= 0.8  # one after another
+    assert meter.most == 1  # one after another: never two of one player's at once
 
 
 def test_two_players_estimate_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

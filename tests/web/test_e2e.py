@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game, Variant
 
@@ -207,7 +207,7 @@ def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
     overlay = page.locator("#ending")
     overlay.wait_for(state="visible")
     page.locator("#ending.show").wait_for()
-    page.wait_for_timeout(450)  # the fade-in, for the screenshot
+    still(page, "#ending")  # the fade-in over, for the screenshot
     assert page.locator("#end-title").inner_text() == title
     assert str(deal) in page.locator("#end-meta").inner_text()
     shot(page, f"e2e-06-ending-{deal}")

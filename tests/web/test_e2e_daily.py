@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, wait_js
+from browser import close, new_page, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Variant, play_out
 from firstlast.i18n import t
@@ -41,7 +41,7 @@ def lost_then_won(start: dt.date) -> tuple[dt.date, dt.date]:
 def axe(pg: Any, what: str) -> None:
     if not pg.evaluate("typeof window.axe === 'object'"):
         pg.add_script_tag(path=str(AXE))
-    pg.wait_for_timeout(300)
+    still(pg)  # transitions done: colours as seen
     result = pg.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
         return r.violations.map((v) => ({ id: v.id, help: v.help,

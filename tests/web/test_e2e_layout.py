@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, still, wait_js
+from browser import close, frames, new_page, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game
 
@@ -111,7 +111,7 @@ def open_deal(pg: Any, deal: int, lang: str) -> None:
     pg.goto(pg.base_url + f"?speed=0&deal={deal}&variant=r3&lang={lang}")
     wait_js(pg, f"window.firstlast && window.firstlast.state && window.firstlast.state.deal === '{deal}'"
                 " && !window.firstlast.busy && document.body.classList.contains('ready')")
-    pg.wait_for_timeout(100)  # the toolbar's and the table's fit after the last resize
+    frames(pg)  # the toolbar's and the table's fit after the last resize, drawn
 
 
 def finish(pg: Any) -> None:
@@ -222,7 +222,11 @@ def test_phone_dialogs_targets_and_texts(browser: Any, server: str, lang: str, v
         pg.click("#b-more")
         pg.click(button)
         pg.locator(f"{dialog}[open]").wait_for()
-        pg.wait_for_timeout(300)  # its content (the help, the statistics) drawn
+        drawn = {"#dlg-help": "#help-body h1", "#dlg-stats": "#st-body p"}.get(dialog)
+        if drawn:  # its content, fetched, drawn
+            pg.locator(drawn).first.wait_for()
+        frames(pg)
+        still(pg, dialog)
         measure(pg, dialog)
         pg.keyboard.press("Escape")
         wait_js(pg, "!document.querySelector('dialog[open]')")
@@ -338,7 +342,8 @@ def test_sideways_replay_keeps_the_cards_large(browser: Any, server: str) -> Non
     pg.click("#b-stats")
     pg.locator("#st-history button.replay").first.click()
     wait_js(pg, "window.firstlast.replay && !window.firstlast.busy")
-    pg.wait_for_timeout(300)
+    frames(pg)  # the replay's bar laid out and the table fitted to what is left
+    still(pg)
     bar = pg.locator("#replaybar").bounding_box()
     assert bar["height"] <= 56, bar
     assert pg.locator('.slot[data-place="R1"]').bounding_box()["width"] >= 44
@@ -366,7 +371,7 @@ def test_desktop_header_stands_on_one_row(browser: Any, server: str, lang: str, 
     # The Auto ↔ Pause label and a language switch keep it on one row.
     pg.click("#b-lang")
     wait_js(pg, f"document.documentElement.lang !== '{lang}'")
-    pg.wait_for_timeout(100)
+    frames(pg)  # the toolbar refolded for the new words
     rows = pg.evaluate("""[...document.querySelectorAll('#topbar .brand, #topbar .tools button, #topbar .speed-pick')]
         .map(e => e.getBoundingClientRect()).filter(r => r.width > 0).map(r => [r.top, r.bottom])""")
     assert max(t for t, _ in rows) < min(b for _, b in rows), f"the header wraps after the switch: {rows}"

@@ -354,7 +354,10 @@ def test_chance_refines_while_idle_and_stops_on_an_action(browser: Any, server: 
     t.pg.click("#b-step")
     t.wait("window.firstlast.state.moves === 6 && !window.firstlast.busy")
     t.wait("document.querySelector('#s-chance .value').textContent !== '…'")
-    t.pg.wait_for_timeout(700)
+    for _ in range(400):  # until the new position's first request is seen (10 s at most)
+        if rounds:
+            break
+        t.pg.wait_for_timeout(25)
     assert rounds and rounds[0] == 0, rounds
     t.close()
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game
 from firstlast.i18n.table import hint_text, pile_review, review_words, table_summary
@@ -424,7 +424,7 @@ def test_phone_table_axe_names_and_h1(browser: Any, server: str, lang: str, view
     pg.keyboard.press("s")
     settle(pg)
     pg.add_script_tag(path=str(AXE))
-    pg.wait_for_timeout(400)
+    still(pg)
     result = pg.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
         return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
@@ -443,7 +443,7 @@ def test_phone_table_axe_names_and_h1(browser: Any, server: str, lang: str, view
     pg.locator("#b-review").tap()
     pg.locator("#dlg-review[open]").wait_for()
     pg.locator("#rv-tab-waste").tap()
-    pg.wait_for_timeout(400)
+    still(pg)
     result = pg.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
         return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));

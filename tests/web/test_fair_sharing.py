@@ -1,7 +1,10 @@
 """Long work beside play (the issue: eight searches for a deal that comes out made another
 player's move wait 13.6 s, the searches running inside the write job): while players
-search under the rarest variant, another player's moves are answered promptly, and the
-searches are bounded per player (429 with Retry-After) and in all."""
+search under the rarest variant, another player's moves are answered without waiting for
+a search to end, and the searches are bounded per player (429 with Retry-After) and in all.
+
+No clock decides (issue 25.7): a move that waited behind the searches would see one of
+them answered while it was asked; how long a move takes is bench/fair_sharing.py's."""
 
 from __future__ import annotations
 
@@ -17,16 +20,20 @@ from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 pytestmark = pytest.mark.timeout(180)
 
-#: A move beside the searches may take this long at most: a generous bound for a loaded
-#: 2-core machine (it was 8.6–13.6 s), not a benchmark (bench/web_latency.py measures).
-MOVE_WITHIN = 1.5
+#: Moves asked while searches run.
+MOVES = 40
 
 
-def _searcher(url: str, stop: threading.Event, codes: list[int]) -> None:
+def _searcher(url: str, stop: threading.Event, codes: list[int], ended: list[int] | None = None) -> None:
+    """Asks for deals that come out, one after another; every answer's status goes to
+    ``codes``, and a search that ran (anything but 429) to ``ended`` too: its end, as the
+    player stepping meanwhile sees it."""
     with httpx.Client(base_url=url, timeout=120) as http:
         while not stop.is_set():
             r = http.post("/api/games", json={"how": "winnable", "variant": "r0n"})
             codes.append(r.status_code)
+            if r.status_code != 429 and ended is not None:
+                ended.append(r.status_code)
             if r.status_code == 429:
                 assert r.headers["retry-after"] == "1" and r.json()["code"] == "winnable.busy"
                 time.sleep(0.2)
@@ -47,20 +54,23 @@ def test_moves_are_answered_promptly_while_others_search(tmp_path: Path) -> None
     output, drain = drain_output(proc)
     stop = threading.Event()
     codes: list[int] = []
-    searchers = [threading.Thread(target=_searcher, args=(url, stop, codes)) for _ in range(MAX_SEARCHES + 4)]
-    took: list[float] = []
+    ended: list[int] = []
+    searchers = [threading.Thread(target=_searcher, args=(url, stop, codes, ended)) for _ in range(MAX_SEARCHES + 4)]
+    behind: list[int] = []  # per move: the searches that ended while it was asked
     try:
         for t in searchers:
             t.start()
-        time.sleep(1.0)  # the searches are under way (and the helper process started)
+        # The searches are under way: the bound is full when a searcher is told to wait.
+        deadline = time.monotonic() + 60
+        while 429 not in codes and time.monotonic() < deadline:
+            time.sleep(0.05)
         with httpx.Client(base_url=url, timeout=60) as http:
             game = http.post("/api/games", json={"deal": "42", "variant": "ru"}).json()["id"]
-            for _ in range(40):
-                t0 = time.monotonic()
+            for _ in range(MOVES):
+                before = len(ended)
                 r = http.post(f"/api/games/{game}/step", json={"n": 1})
-                took.append(time.monotonic() - t0)
+                behind.append(len(ended) - before)
                 assert r.status_code == 200, r.text
-                time.sleep(0.05)
     finally:
         stop.set()
         stop_server(proc)
@@ -68,7 +78,9 @@ def test_moves_are_answered_promptly_while_others_search(tmp_path: Path) -> None
             t.join(timeout=60)
     drain.join(timeout=5)
     assert proc.returncode == 0 and "Traceback" not in "".join(output)
-    assert max(took) < MOVE_WITHIN, sorted(took)[-5:]
+    # Moves take milliseconds, searches seconds: most moves see no search end. A move that
+    # waited behind the searches (the issue) would see one end every time.
+    assert sum(1 for n in behind if n) <= MOVES // 2, behind
     # More searchers than the bound: some were told to wait (429), the rest searched (and
     # found, or not; those under way when the server stopped: 503 stopping).
     assert 429 in codes and set(codes) <= {201, 409, 429, 503}, codes

@@ -62,7 +62,7 @@ def _searcher(url: str, stop: threading.Event) -> None:
             return
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig: signal.Signals,
                                                                            tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"

@@ -565,12 +565,17 @@ export async function send(path, init = {}) {
   const here = answerHere(method, path);
   if (here) return here;
   await ready;
-  if (first && path.startsWith(`/api/games/${first.id}`)) {
+  if (first) {
+    // Every request waits until the built table's game is dealt (by the first of them):
+    // one sent meanwhile (a deal asked for in the address) would otherwise be answered
+    // before it, and then replaced by it.
     const to = await (firstGame ||= dealFirst());
     // The store held a game already (the last table lost, the store kept): a move made
     // on the built table is never applied to that other game (the worker answers it as
     // made on an unknown game); the page's look again (a GET) shows the stored game.
-    if (to.id && (to.made || method === "GET")) path = path.replace(first.id, to.id);
+    if (path.startsWith(`/api/games/${first.id}`) && to.id && (to.made || method === "GET")) {
+      path = path.replace(first.id, to.id);
+    }
   }
   /** @type {Record<string, string>} */
   const headers = {};
