@@ -365,3 +365,28 @@ def test_offline_for_real_the_server_gone_and_the_http_cache_empty(browser: Any,
     turn(pg)
     assert state(pg)["moves"] == 2
     ctx.close()
+
+
+def test_card_sounds_play_offline_on_the_site(browser: Any, site_url: str) -> None:
+    """Issue 28.2: the sounds are made in the page (Web Audio), so the site plays them
+    offline too: turned on with the mute key, kept across an offline reload, a move sounds."""
+    from test_looks import AUDIO_SPY
+
+    ctx, _ = site_context(browser)
+    ctx.add_init_script(AUDIO_SPY)
+    pg = open_site(ctx, site_url, "&deal=1")
+    pg.keyboard.press("m")
+    # Saved: the site's Python answers the settings with sound on (it stores before it answers).
+    saved = "async () => (await (await import('./static/js/api.js')).api.settings()).sound"
+    while not pg.evaluate(saved):
+        pg.wait_for_timeout(50)  # a condition polled; pytest-timeout bounds it
+    ctx.set_offline(True)
+    pg.reload()
+    wait_js(pg, READY + " && window.firstlast.settings.sound === true", timeout=90_000)
+    assert pg.evaluate("window.__audio.sounds") == 0
+    pg.keyboard.press("s")  # a step (a gesture: the page may start its sound then)
+    wait_js(pg, "window.__audio.sounds > 0 && window.firstlast.state.moves > 0")
+    ctx.set_offline(False)
+    errors = pg.errors
+    ctx.close()
+    assert not errors
