@@ -119,7 +119,9 @@ def choose(pg: Any, look: dict[str, Any]) -> None:
 def test_every_look_is_kept_accessible_and_sound_follows_the_setting(browser: Any, server: str) -> None:
     pg = new_page(browser, server, bypass_csp=True, viewport={"width": 1280, "height": 800})
     pg.add_init_script(AUDIO_SPY)
-    pg.goto(server + "?speed=0")
+    # Deal 1 opens with turns: the move after the mute key makes the very cue the key made.
+    pg.goto(server + "?speed=0&deal=1")
+    wait_js(pg, "window.firstlast && window.firstlast.state && window.firstlast.state.deal === '1'")
     ready(pg)
     # Sound: off by default; a move by keyboard (a gesture) makes no sound, makes no context.
     pg.keyboard.press("s")

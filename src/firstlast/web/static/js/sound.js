@@ -23,7 +23,9 @@ let master = null;
 let noise = null;
 /** Whether the player has pressed a key or pointer on the page yet. */
 let gestured = false;
-/** When each cue last sounded (AudioContext time): a fast Auto does not pile them up. */
+/** When each cue last sounded (the page's clock, ms: a context not yet running keeps its
+ * own clock at 0, which would silence every later cue alike): a fast Auto does not pile
+ * them up. */
 const last = /** @type {Record<string, number>} */ ({});
 
 /** Whether card sounds are on (the player's setting). */
@@ -101,12 +103,16 @@ const SOUNDS = {
  * @param {Cue} cue */
 export function cue(cue) {
   if (!soundOn() || !gestured) return;
+  const at = performance.now();
+  if (at - (last[cue] ?? -Infinity) < 60) return;
+  last[cue] = at;
+  sound(cue);
+}
+
+/** Make ``cue``'s sound now. @param {Cue} cue */
+function sound(cue) {
   const c = audio();
-  if (!c) return;
-  const now = c.currentTime;
-  if (now - (last[cue] ?? -1) < 0.06) return;
-  last[cue] = now;
-  SOUNDS[cue](c, now + 0.005);
+  if (c) SOUNDS[cue](c, c.currentTime + 0.005);
 }
 
 /** The sound of an action's answer: the game's end, a pile completed, a redeal, a card
@@ -132,7 +138,8 @@ export function toggleSound(save) {
   app.settings.sound = on;
   save({ sound: on });
   announce(t(on ? "say.sound_on" : "say.sound_off"));
-  if (on) cue("turn");
+  // Heard at once, as the key's answer; it holds back no card's sound that follows.
+  if (on && gestured) sound("turn");
 }
 
 /** Note the player's first gesture: from then on sounds may play. */
