@@ -376,10 +376,10 @@ def test_card_sounds_play_offline_on_the_site(browser: Any, site_url: str) -> No
     ctx.add_init_script(AUDIO_SPY)
     pg = open_site(ctx, site_url, "&deal=1")
     pg.keyboard.press("m")
-    # Saved: the site's Python answers the settings with sound on (it stores before it answers).
-    saved = "async () => (await (await import('./static/js/api.js')).api.settings()).sound"
-    while not pg.evaluate(saved):
-        pg.wait_for_timeout(50)  # a condition polled; pytest-timeout bounds it
+    # Saved: the site's Python answered the change (it stores before it answers), and the
+    # page kept that answer as the next visit's first settings.
+    snapshot = f"localStorage.getItem('firstlast-snapshot:{urlsplit(site_url).path}') || ''"
+    wait_js(pg, f"JSON.parse(JSON.parse({snapshot} || '{{}}')['/api/settings'] || '{{}}').sound === true")
     ctx.set_offline(True)
     pg.reload()
     wait_js(pg, READY + " && window.firstlast.settings.sound === true", timeout=90_000)
