@@ -11,7 +11,18 @@ import pytest
 
 from firstlast.engine import REDEAL, Game, Move, parse_place
 from firstlast.engine.errors import REFUSALS, InvalidMoveError
-from firstlast.i18n import LANGS, catalog, fill, invalid_text, placeholders, plural, plural_category, t
+from firstlast.i18n import (
+    GRAMMAR,
+    LANGS,
+    catalog,
+    fill,
+    invalid_text,
+    placeholders,
+    plural,
+    plural_category,
+    rank_name,
+    t,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "firstlast" / "web" / "static"
@@ -24,18 +35,32 @@ def _has(lang: str, key: str) -> bool:
     return key in cat or any(k.startswith(key + ".") for k in cat)
 
 
-def test_both_catalogs_have_the_same_keys() -> None:
-    en, ru = set(catalog("en")), set(catalog("ru"))
+def _meanings(lang: str) -> set[str]:
+    """The keys of ``lang`` with each family's forms (``.one/.few/.many``, a rank's
+    ``.acc``, ``.a`` …) folded into the family: what both catalogs must share."""
+    grammar, out = GRAMMAR[lang], set()
+    for key in catalog(lang):
+        family, _, form = key.rpartition(".")
+        rank_form = key.startswith("rank.") and key.count(".") == 2 and form in grammar.rank_forms
+        out.add(family if form in grammar.plurals or rank_form else key)
+    return out
+
+
+def test_both_catalogs_have_the_same_meanings() -> None:
+    en, ru = _meanings("en"), _meanings("ru")
     assert en - ru == set(), "missing in ru.json"
     assert ru - en == set(), "missing in en.json"
     assert len(en) > 400
 
 
-@pytest.mark.parametrize("key", sorted(k for k in catalog("en") if not k.startswith(("error.", "refusal."))))
+@pytest.mark.parametrize("key", sorted(k for k in catalog("ru") if not k.startswith(("error.", "refusal."))))
 def test_same_placeholders_in_both_languages(key: str) -> None:
     # Refusals are said by the server alone (i18n.error_text): their parameters are
     # declared (tests/i18n/test_error_codes.py, test_every_refusal_code_has_both_sentences).
-    assert placeholders(catalog("ru")[key]) == placeholders(catalog("en")[key]), key
+    # A form English lacks is compared with the English that stands for it.
+    family, _, form = key.rpartition(".")
+    en = key if key in catalog("en") else f"{family}.{GRAMMAR['en'].other}" if form in GRAMMAR["ru"].plurals else family
+    assert placeholders(catalog("ru")[key]) == placeholders(catalog("en")[en]), key
 
 
 def test_no_empty_strings_and_no_stray_braces() -> None:
@@ -49,12 +74,14 @@ def test_no_empty_strings_and_no_stray_braces() -> None:
 
 
 def test_plural_families_are_complete() -> None:
-    keys = set(catalog("en"))
-    families = {k.rsplit(".", 1)[0] for k in keys if k.rsplit(".", 1)[-1] in ("one", "few", "many")}
+    families = {k.rsplit(".", 1)[0] for lang in LANGS for k in catalog(lang)
+                if k.rsplit(".", 1)[-1] in ("one", "few", "many")}
     assert families, "no plural keys at all"
-    for family in families:
-        for form in ("one", "few", "many"):
-            assert f"{family}.{form}" in keys, family
+    for lang in LANGS:
+        keys = set(catalog(lang))
+        for family in families:
+            present = {form for form in ("one", "few", "many") if f"{family}.{form}" in keys}
+            assert present == set(GRAMMAR[lang].plurals), (lang, family)
 
 
 @pytest.mark.parametrize(("n", "ru", "en"), [
@@ -75,7 +102,13 @@ def test_plural_renders_the_count() -> None:
     assert plural("ru", "variant.redeals", 5) == "5 перекладок"
 
 
+def test_a_form_the_language_lacks_is_the_nominative() -> None:
+    assert [rank_name(12, "en", "acc"), rank_name(12, "en", article=True)] == ["queen", "a queen"]
+    assert [rank_name(12, "ru", "acc"), rank_name(12, "ru", article=True)] == ["даму", "дама"]
+
+
 def test_missing_key_or_parameter_is_an_error_never_english() -> None:
+    # The page's render() throws alike (tools/js/test/format.test.js).
     with pytest.raises(KeyError):
         t("ru", "no.such.key")
     with pytest.raises(KeyError):
@@ -130,10 +163,10 @@ def test_the_page_keeps_no_copy_of_the_strings() -> None:
     js = STATIC / "js"
     scripts = sorted(js.glob("*.js"))
     assert len(scripts) > 10
-    # Cyrillic that is not a string to translate: the letters of the Russian keyboard
-    # layout in the generated key map (the same key in both layouts) and the indices
-    # printed on the card faces.
-    allowed = {"keymap.js", "cards.js"}
+    # Cyrillic that is not a string to translate: the generated files, made from Python
+    # (the letters of the Russian keyboard layout in the key map, the catalogs' rank
+    # indices in the vocabulary for the card faces).
+    allowed = {"keymap.js", "vocabulary.js"}
     for path in scripts:
         text = path.read_text(encoding="utf-8")
         # The old string table was ``const STR``; ``const STREAM_GAP`` is a number.
