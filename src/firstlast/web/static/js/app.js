@@ -80,14 +80,16 @@ async function main() {
   // The toast is for the eye; what it says is said to screen readers too, politely.
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
+  watchToolbar();
+  await loadSettings();
+  // Only now, with a catalog loaded (the page writes no word before: lang.js's render):
+  // the table follows its size, and toolbar labels take their short form on a phone (a
+  // turned phone may change that).
   new ResizeObserver(() => {
     fit();
     showHint(app.hintOn); // the arrow follows the cards
   }).observe(table);
-  watchToolbar();
-  // Toolbar labels take their short form on a phone (a turned phone may change that).
   matchMedia(NARROW).addEventListener("change", () => translatePage());
-  await loadSettings();
   fit();
   const shared = sharedDeal();
   // A good shared deal is dealt instead of a first random one.
