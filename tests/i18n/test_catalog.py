@@ -53,6 +53,48 @@ def test_both_catalogs_have_the_same_meanings() -> None:
     assert len(en) > 400
 
 
+#: English that stands under two keys because the Russian says two things (checked:
+#: the Russian texts differ): the reason for each.
+SAME_ENGLISH: dict[str, str] = {
+    "{n} already here": "a plural family: Russian agrees the verb (была / были)",
+    "{n} moves": "the page's count with a colon (ходов: 5) beside the family count.moves (5 ходов)",
+    "{n} redeal": "the short variant label puts the count last (перекладок 1)",
+    "{n} redeals": "the short variant label puts the count last (перекладок 3)",
+    "waste": "the odds table's column head is cut short (сбор.)",
+    "Hint": "the phone's short toolbar label (Совет)",
+    "Undo": "the phone's short toolbar label (Отмена)",
+    "New": "the terminal's key bar names a new deal, feminine (Новая), the page a new game (Новый)",
+    "Next deal": "the terminal's end bar is short (Следующая)",
+    "Play again": "the terminal's end bar is short (Ещё раз)",
+    "privileged": "the terminal's title takes the instrumental (с последней)",
+    "Restart": "the confirmation's button says the whole verb (Начать заново)",
+    "off": "the speed setting 0 says no animation (без анимации), a toggle off (выкл.)",
+    "Redeal": "the key bar's noun (Перекладка), the table's verb (Переложить)",
+    "{reason}": "the import's and the move's frames differ (файл не прочитан / ход не понят)",
+    "Next": "the side bar's next move (Ход), the tour's next step (Далее)",
+    "deal {deal}": "the confirmation takes the genitive (раскладки)",
+    "unlimited": "the odds table writes ∞",
+    "waste playable": "the terminal's title is short (сборная в игре)",
+    "Waste": "the terminal's key bar is short (Сборная)",
+    "won": "the terminal's statistics column counts the cards (104)",
+}
+
+
+def test_every_sentence_once() -> None:
+    """One key per sentence (issue 25.4): no English text stands under two keys, the
+    forms a language lacks are not written out (English has no ``.few`` and no cases,
+    Russian no article), and what a face shows in the same words takes the same key."""
+    by_text: dict[str, list[str]] = {}
+    for key, text in catalog("en").items():
+        by_text.setdefault(text, []).append(key)
+    repeated = {text: keys for text, keys in by_text.items() if len(keys) > 1}
+    assert {text: keys for text, keys in repeated.items() if text not in SAME_ENGLISH} == {}
+    # Each pair left says different things in Russian: the reason is kept beside it.
+    for text in SAME_ENGLISH:
+        assert text in repeated, f"{text!r} is no longer repeated: drop it from SAME_ENGLISH"
+        assert len({catalog("ru")[k] for k in repeated[text]}) == len(repeated[text]), repeated[text]
+
+
 @pytest.mark.parametrize("key", sorted(k for k in catalog("ru") if not k.startswith(("error.", "refusal."))))
 def test_same_placeholders_in_both_languages(key: str) -> None:
     # Refusals are said by the server alone (i18n.error_text): their parameters are
@@ -66,7 +108,7 @@ def test_same_placeholders_in_both_languages(key: str) -> None:
 def test_no_empty_strings_and_no_stray_braces() -> None:
     for lang in LANGS:
         for key, text in catalog(lang).items():
-            if key != "variant.join":
+            if key != "list.join":
                 assert text.strip(), (lang, key)
             # Every brace belongs to a {name} placeholder: the page fills them with one regex.
             assert re.sub(r"\{\w+\}", "", text).count("{") == 0, (lang, key)

@@ -350,7 +350,7 @@ def chance_text(estimate: Interval, lang: str) -> str:
         return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
     assert parts.point is not None  # certain and point carry the figure
     if parts.kind == "certain":
-        return t(lang, "chance.certain", p=num(parts.point))
+        return t(lang, "percent", p=num(parts.point))
     return t(lang, "chance.point", p=num(parts.point), low=num(parts.low), high=num(parts.high))
 
 
@@ -374,7 +374,7 @@ def chance_short_text(estimate: Interval, lang: str) -> str:
     if parts.kind == "range":
         return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
     assert parts.point is not None
-    return t(lang, "chance.certain", p=num(parts.point))
+    return t(lang, "percent", p=num(parts.point))
 
 
 # ------------------------------------------------------------------ announcements
@@ -423,7 +423,7 @@ def describe_variant(variant: Variant, lang: str) -> str:
     if variant.waste_playable:
         parts.append(t(lang, "variant.waste_playable"))
     parts.append(t(lang, "variant.privileged" if variant.privileged_last else "variant.no_privileged"))
-    return t(lang, "variant.join").join(parts)
+    return t(lang, "list.join").join(parts)
 
 
 # ------------------------------------------------------------------ help and the book

@@ -356,7 +356,7 @@ async function saveBackup() {
     const text = await res.text();
     const games = JSON.parse(text).games.length;
     saveFile(`firstlast-backup-${new Date().toISOString().slice(0, 10)}.json`, text, "application/json");
-    say.textContent = w("backup_saved", { games: w(`backup.games.${pluralForm(detectLang(), games)}`, { n: games }) });
+    say.textContent = w("backup_saved", { games: w(`count.games.${pluralForm(detectLang(), games)}`, { n: games }) });
   } catch {
     say.textContent = w("site.storage.backup_failed");
   }
