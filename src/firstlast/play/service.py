@@ -7,7 +7,7 @@ settings. Rules are the engine's; storage is ``firstlast.store``'s; the policies
 join them — what counts in the statistics, what happens to a game that is left, what
 happens when two windows write to one game — are here (docs/play.md).
 
-The methods are synchronous and thread-safe. Writes go through one ``GroupWriter``
+The methods are synchronous and thread-safe. Writes go through one ``Writer``
 (``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
 once it is on disk. Reads run on the store's read connection, beside the writes. A
 ``StoredGame`` returned by an action is for the caller to read, never to change: the
@@ -38,7 +38,7 @@ from .errors import PlayError
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
-from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
+from .writer import CACHED_GAMES, GameCache, Writer, storage_error
 
 T = TypeVar("T")
 #: The store's note (``Transaction.meta``) of this machine's own player.
@@ -90,7 +90,7 @@ class PlayService:
         # Games as last committed by this service, so that a move needs no replay. Used
         # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
-        self._writer = GroupWriter(store, self._cache)
+        self._writer = Writer(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
         # Players' settings as this service last read or wrote them (``known_settings``).
         self._settings: Kept[str, Settings] = Kept(SETTINGS_KNOWN)
@@ -479,7 +479,7 @@ class PlayService:
 
     async def act_async(self, player: str | None, game_id: str, command: Command,
                         version: int | None = None) -> ActionResult:
-        """``act`` for an event loop: the job is queued to the group writer and awaited,
+        """``act`` for an event loop: the job is queued to the writer and awaited,
         with no worker thread of the caller's own (the writer's thread commits the batch
         and wakes the loop), so that a server pays no thread hop per move."""
         return await self._writer.run_async(self._act_job(player, game_id, command, version))
