@@ -11,8 +11,9 @@ The methods are synchronous and thread-safe. Writes go through one ``Writer``
 (``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
 once it is on disk. Reads run on the store's read connection, beside the writes. A
 ``StoredGame`` returned by an action is for the caller to read, never to change: the
-service keeps it, and shares it with the readers of that game (``game``, ``current``)
-until it changes: nothing is replayed to read a game this service has seen.
+service keeps it as its cached copy, which the next action on that game updates. A
+game read (``game``, ``current``) is a copy made when it was committed, which nothing
+changes: nothing is replayed to read a game this service has seen.
 """
 
 from __future__ import annotations
@@ -348,7 +349,7 @@ class PlayService:
             self._switch(tx, player, stored.id)
             if stored.abandoned is not None:
                 tx.mark_abandoned(stored.id, False)
-                stored = replace(stored, abandoned=None, version=stored.version + 1)
+                stored = replace(stored.copy(), abandoned=None, version=stored.version + 1)
                 self._cache.put(stored)
             return stored
 
@@ -503,14 +504,23 @@ class PlayService:
             raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
-            try:
-                stored = self._stored(tx, game_id, player, pending=True).copy()
-            except UnknownGame:
-                raise PlayError("game.unknown") from None
+            head = tx.head(game_id)
+            if head is None or head[0] != player:
+                raise PlayError("game.unknown")
+            stored = self._cache.take(game_id)
+            # Our entry is used only if nobody saved the game since (the version is read
+            # under the write lock this transaction holds).
+            if stored is None or stored.version != head[1]:
+                stored = tx.load(game_id, player)
             if version is not None and stored.version != version:
+                self._cache.put(stored)
                 raise PlayError("game.changed", version=stored.version)
             ended_before = stored.result is not None
-            result = self._apply(tx, stored, command)
+            try:
+                result = self._apply(tx, stored, command)
+            except PlayError:
+                self._cache.put(stored)  # refused: the engine changed nothing
+                raise
             if result.stored is stored and result.steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict

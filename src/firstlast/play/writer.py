@@ -60,21 +60,32 @@ def storage_error(e: BaseException) -> PlayError:
 
 
 class GameCache:
-    """The games as this process last committed or read them, by id (``Kept``: the least
+    """The games as this process last committed them, by id (``Kept``: the least
     recently kept go), and those the batch under way wrote (*pending*: seen only by its
-    later jobs, which share its transaction, until it commits). An entry is never
-    changed once kept: readers share it, and a job changes a ``StoredGame.copy``; so a
-    read at an entry's version needs no replay (issue 25.5). Pending entries are only
-    touched by the ``Writer``'s jobs (they run one at a time)."""
+    later jobs, which share its transaction, until it commits). A job ``take``s an entry
+    and changes it (the caller the action answers reads it, and the next action on that
+    game changes it again). Readers get a copy of each entry made at the commit, which
+    nothing changes (``peek``, ``keep``): a read at its version needs no replay (issue
+    25.5). Entries are touched only by the ``Writer``'s jobs (they run one at a time),
+    but for the readers' copies."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)
         self._pending: dict[str, StoredGame] = {}
+        self._read: Kept[str, StoredGame] = Kept(size)
+
+    def take(self, game_id: str) -> StoredGame | None:
+        """Remove and return the entry for ``game_id`` (the caller will change it, and
+        puts it back when it has a stored state again)."""
+        return self._pending.pop(game_id, None) or self._committed.pop(game_id)
 
     def peek(self, game_id: str, version: int, pending: bool = False) -> StoredGame | None:
-        """The entry for ``game_id`` if it is at ``version`` (shared: to read); with
-        ``pending`` (a write job), the batch's own entries first."""
-        stored = (self._pending.get(game_id) if pending else None) or self._committed.get(game_id)
+        """The entry for ``game_id`` if it is at ``version``, to read: the readers' copy,
+        or with ``pending`` (in a write job) the batch's own or the committed entry."""
+        if pending:
+            stored = self._pending.get(game_id) or self._committed.get(game_id)
+        else:
+            stored = self._read.get(game_id)
         return stored if stored is not None and stored.version == version else None
 
     def put(self, stored: StoredGame) -> None:
@@ -83,23 +94,26 @@ class GameCache:
         self._pending[stored.id] = stored
 
     def keep(self, stored: StoredGame) -> None:
-        """``stored`` was read as committed."""
-        self._committed.put(stored.id, stored)
+        """``stored`` was read as committed (for readers: nothing changes it)."""
+        self._read.put(stored.id, stored)
 
     def drop(self, game_id: str) -> None:
         self._pending.pop(game_id, None)
         self._committed.pop(game_id)
+        self._read.pop(game_id)
 
     def committed(self) -> None:
         """The batch committed: its entries are the stored games now."""
         for stored in self._pending.values():
             self._committed.put(stored.id, stored)
+            self._read.put(stored.id, stored.copy())
         self._pending.clear()
 
     def clear(self) -> None:
         """Forget everything (the batch failed: nothing it wrote was stored)."""
         self._pending.clear()
         self._committed.clear()
+        self._read.clear()
 
     def __len__(self) -> int:
         return len(self._committed)
