@@ -67,9 +67,9 @@ export function streamWords(moves, done, s, verbosity = "full") {
   const parts = [];
   if (done.turned) parts.push(plural("say.stream.turned", done.turned));
   if (done.played) parts.push(plural("say.stream.played", done.played));
-  if (done.redeals) parts.push(plural("say.stream.redeals", done.redeals));
+  if (done.redeals) parts.push(plural("variant.redeals", done.redeals));
   if (done.last) parts.push(t("say.stream.last", { card: cardWords(done.last.card), onto: placeName(done.last.to, "onto") }));
-  let text = t("say.stream.summary", { moves: plural("say.stream.moves", moves), parts: parts.join(t("say.summary.join")) });
+  let text = t("say.stream.summary", { moves: plural("count.moves", moves), parts: parts.join(t("list.join.parts")) });
   if (verbosity === "full" && s && s.status === "playing") text += ` ${period(pileWords(s))}`;
   return text;
 }
