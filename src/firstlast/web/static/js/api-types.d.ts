@@ -415,7 +415,7 @@ export interface Story {
   where: string | null;
 }
 
-/** The estimated chance after ``move`` moves (0: the deal). */
+/** The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``. */
 export interface StoryPoint {
   move: number;
   pass: number;
@@ -459,7 +459,10 @@ export interface StoryCard {
   face_up: boolean;
 }
 
-/** A won game's first point at 50 % or more, and the one before it. */
+/**
+ * A won game's first point at 50 % or more, and the one before it
+ * (``play.story.Crossing``).
+ */
 export interface StoryCrossing {
   point: StoryPoint;
   previous: StoryPoint | null;
