@@ -7,7 +7,7 @@ list — plus the redo line; everything else is derived by replaying through the
 This module only stores and reads, and decides nothing: *what* is stored when (which
 game is on the table, when a game has a result and that it is kept, what counts in the
 statistics) is the play layer's policy (``firstlast.play``). Writes go one way only: a
-``Transaction`` from ``GameStore.transaction()`` (the play layer's group writer opens
+``Transaction`` from ``GameStore.transaction()`` (the play layer's writer opens
 them), with ``Transaction.savepoint()`` for a part that may be undone alone. Reads take
 a snapshot with ``GameStore.reading()``; ``load``, ``games``, ``settings`` and
 ``has_player`` are one-read shortcuts of it (for tools and tests).

@@ -44,6 +44,18 @@ Plural = Literal["one", "few", "many"]
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
+def lang_of_tag(tag: str | None) -> str | None:
+    """The catalog language a language tag or locale names (``ru``, ``ru-RU``,
+    ``ru_RU.UTF-8`` → ``ru``), ``None`` for any other (the page's ``langOf``)."""
+    code = (tag or "").lower()
+    return next((lang for lang in LANGS if code == lang or code.startswith((f"{lang}-", f"{lang}_", f"{lang}."))), None)
+
+
+def other_lang(lang: str) -> str:
+    """The other language of the two (what the language switch changes to)."""
+    return next(other for other in LANGS if other != lang)
+
+
 def _read(name: str) -> str:
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 

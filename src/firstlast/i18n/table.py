@@ -51,9 +51,8 @@ def _pile_words(pos: Position, lang: str) -> str:
         return t(lang, "say.summary.done")
     name = place_name(PILES[k], lang)
     n = len(pos.piles[k])
-    first = pos.first[k]
-    if n == 12 and first is not None:
-        return t(lang, "aria.pile.base", pile=name, card=card_name(first, lang))
+    if pos.need_card is not None:  # its own base (R5)
+        return t(lang, "aria.pile.base", pile=name, card=card_name(pos.need_card, lang))
     return t(lang, "aria.pile.needs", pile=name, n=n, rank=rank_name(pos.need, lang, article=True))
 
 

@@ -7,12 +7,13 @@ settings. Rules are the engine's; storage is ``firstlast.store``'s; the policies
 join them — what counts in the statistics, what happens to a game that is left, what
 happens when two windows write to one game — are here (docs/play.md).
 
-The methods are synchronous and thread-safe. Writes go through one ``GroupWriter``
+The methods are synchronous and thread-safe. Writes go through one ``Writer``
 (``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
 once it is on disk. Reads run on the store's read connection, beside the writes. A
 ``StoredGame`` returned by an action is for the caller to read, never to change: the
-service keeps it, and shares it with the readers of that game (``game``, ``current``)
-until it changes: nothing is replayed to read a game this service has seen.
+service keeps it as its cached copy, which the next action on that game updates. A
+game read (``game``, ``current``) is a copy made when it was committed, which nothing
+changes: nothing is replayed to read a game this service has seen.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from .errors import PlayError
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
-from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
+from .writer import CACHED_GAMES, GameCache, Writer, storage_error
 
 T = TypeVar("T")
 #: The store's note (``Transaction.meta``) of this machine's own player.
@@ -90,7 +91,7 @@ class PlayService:
         # Games as last committed by this service, so that a move needs no replay. Used
         # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
-        self._writer = GroupWriter(store, self._cache)
+        self._writer = Writer(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
         # Players' settings as this service last read or wrote them (``known_settings``).
         self._settings: Kept[str, Settings] = Kept(SETTINGS_KNOWN)
@@ -348,7 +349,7 @@ class PlayService:
             self._switch(tx, player, stored.id)
             if stored.abandoned is not None:
                 tx.mark_abandoned(stored.id, False)
-                stored = replace(stored, abandoned=None, version=stored.version + 1)
+                stored = replace(stored.copy(), abandoned=None, version=stored.version + 1)
                 self._cache.put(stored)
             return stored
 
@@ -479,7 +480,7 @@ class PlayService:
 
     async def act_async(self, player: str | None, game_id: str, command: Command,
                         version: int | None = None) -> ActionResult:
-        """``act`` for an event loop: the job is queued to the group writer and awaited,
+        """``act`` for an event loop: the job is queued to the writer and awaited,
         with no worker thread of the caller's own (the writer's thread commits the batch
         and wakes the loop), so that a server pays no thread hop per move."""
         return await self._writer.run_async(self._act_job(player, game_id, command, version))
@@ -503,14 +504,23 @@ class PlayService:
             raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
-            try:
-                stored = self._stored(tx, game_id, player, pending=True).copy()
-            except UnknownGame:
-                raise PlayError("game.unknown") from None
+            head = tx.head(game_id)
+            if head is None or head[0] != player:
+                raise PlayError("game.unknown")
+            stored = self._cache.take(game_id)
+            # Our entry is used only if nobody saved the game since (the version is read
+            # under the write lock this transaction holds).
+            if stored is None or stored.version != head[1]:
+                stored = tx.load(game_id, player)
             if version is not None and stored.version != version:
+                self._cache.put(stored)
                 raise PlayError("game.changed", version=stored.version)
             ended_before = stored.result is not None
-            result = self._apply(tx, stored, command)
+            try:
+                result = self._apply(tx, stored, command)
+            except PlayError:
+                self._cache.put(stored)  # refused: the engine changed nothing
+                raise
             if result.stored is stored and result.steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict

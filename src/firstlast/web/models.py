@@ -17,10 +17,10 @@ from msgspec import UNSET, Meta, UnsetType
 
 from ..engine import MAX_REDEALS, PLACE_NAMES, Variant
 from ..engine.position import TABLE_MOVES
-from ..play import MAX_STEPS, StartKind
+from ..play import MAX_STEPS, StartKind, story
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
-from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, VariantToken
+from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
 
@@ -39,7 +39,6 @@ else:
 Place = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
 Params = dict[str, str | int | float | bool | None]
-Probability = Annotated[float, Meta(ge=0, le=1)]
 #: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
 #: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
 #: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
@@ -230,6 +229,7 @@ class GameState(Answer):
     active: Annotated[int, Meta(ge=0, le=7)] | None
     need: Annotated[int, Meta(ge=1, le=13)] | None
     need_char: str | None
+    need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
     privileged: Literal["F8"] | None
     legal_moves: list[str]
     stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
@@ -301,6 +301,7 @@ class StepFacts(Answer):
     active: int | None
     need: int | None
     need_char: str | None
+    need_card: Card | None
     privileged: Literal["F8"] | None
 
 
@@ -461,18 +462,8 @@ class Chance(Answer):
 
 
 # ---------------------------------------------------------------------------- the story
-class StoryPoint(Answer):
-    """The estimated chance after ``move`` moves (0: the deal)."""
-
-    move: int
-    pass_: int = msgspec.field(name="pass")
-    score: int
-    probability: Probability
-    low: Probability
-    high: Probability
-    wins: int
-    samples: int
-    certain: bool
+class StoryPoint(story.Point, frozen=True):
+    """The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``."""
 
 
 class StoryCard(Answer):
@@ -501,8 +492,9 @@ class StoryMoment(Answer):
     clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
 
 
-class StoryCrossing(Answer):
-    """A won game's first point at 50 % or more, and the one before it."""
+class StoryCrossing(story.Crossing, frozen=True):
+    """A won game's first point at 50 % or more, and the one before it
+    (``play.story.Crossing``)."""
 
     point: StoryPoint
     previous: StoryPoint | None
@@ -529,17 +521,9 @@ class StoryStop(Answer):
     copies: list[StoryCardPlace]
 
 
-class StoryWhatIf(Answer):
+class StoryWhatIf(story.WhatIf, frozen=True):
     """What would have brought a lost deal out (``play.story.WhatIf``): each answer an
     exact forced play-out of the same deal."""
-
-    fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
-        "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
-        "null: no number does, not even unlimited"))]
-    comes_out_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="the pass it then comes out on")]
-    variants_that_come_out: Annotated[list[VariantToken], Meta(description=(
-        "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
-        "bring the same deal out, in that table's order"))]
 
 
 class Story(Answer):

@@ -34,20 +34,19 @@ function state(over = {}) {
   const piles = Array.from({ length: 8 }, () => []);
   const first = Array(8).fill(null);
   first[2] = card(9, 12, "h");
-  return /** @type {any} */ ({ active: 2, need: 7, piles, first, passes: 2, redeals_left: 1, score: 40, moves: 17, ...over });
+  return /** @type {any} */ ({ active: 2, need: 7, need_card: null, piles, first, passes: 2, redeals_left: 1, score: 40, moves: 17, ...over });
 }
 
 beforeEach(() => setLang("en"));
 
-test("what the active pile needs: a rank, then its own base, then nothing", () => {
+test("what the active pile needs: a rank, then its own base (the state's need_card, R5), then nothing", () => {
   assert.equal(needText(state()), "Pile P3 needs 7");
-  const piles = Array.from({ length: 8 }, () => []);
-  piles[2] = Array(12).fill(card(1, 1, "c"));
-  assert.equal(needText(state({ piles })), "Pile P3 takes its base Q♥");
+  const base = { need_card: card(9, 12, "h") };
+  assert.equal(needText(state(base)), "Pile P3 takes its base Q♥");
   assert.equal(needText(state({ active: null, need: null })), "All piles complete");
   setLang("ru");
   assert.equal(needText(state({ need: 1 })), t("pile_needs", { pile: "P3", rank: "Т" }));
-  assert.match(needText(state({ piles })), /Д♥/);
+  assert.match(needText(state(base)), /Д♥/);
 });
 
 test("passes, with and without a limit", () => {

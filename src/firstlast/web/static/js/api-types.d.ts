@@ -77,6 +77,8 @@ export interface GameState {
   /** 1…13 */
   need: number | null;
   need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
+  need_card: Card | null;
   privileged: "F8" | null;
   legal_moves: string[];
   /** turn, or redeal once the stock is empty */
@@ -279,6 +281,7 @@ export interface StepFacts {
   active: number | null;
   need: number | null;
   need_char: string | null;
+  need_card: Card | null;
   privileged: "F8" | null;
 }
 
@@ -412,7 +415,7 @@ export interface Story {
   where: string | null;
 }
 
-/** The estimated chance after ``move`` moves (0: the deal). */
+/** The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``. */
 export interface StoryPoint {
   move: number;
   pass: number;
@@ -456,7 +459,10 @@ export interface StoryCard {
   face_up: boolean;
 }
 
-/** A won game's first point at 50 % or more, and the one before it. */
+/**
+ * A won game's first point at 50 % or more, and the one before it
+ * (``play.story.Crossing``).
+ */
 export interface StoryCrossing {
   point: StoryPoint;
   previous: StoryPoint | null;

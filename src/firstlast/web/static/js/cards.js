@@ -25,7 +25,7 @@ const INK = { red: "#c8102e", black: "#1b1b22" };
 const INK4 = { c: "#17702e", d: "#1747a6", h: INK.red, s: INK.black };
 
 /** How the cards look (the player's settings; looks.js sets it before the sprite is built).
- * ``back``: the backs' design (settings.BACKS); ``four``: four colours; ``large``: large indices. */
+ * ``back``: the backs' design (play.settings.Back); ``four``: four colours; ``large``: large indices. */
 export const looks = { back: "lattice", four: false, large: false };
 
 /** A suit's ink on the face. @param {Suit} suit */

@@ -19,8 +19,7 @@ export function pileWords(s) {
   if (k === null) return t("say.summary.done");
   const name = placeName(`P${k + 1}`);
   const n = s.piles[k].length;
-  const first = s.first[k];
-  if (n === 12 && first) return t("aria.pile.base", { pile: name, card: cardWords(first) });
+  if (s.need_card) return t("aria.pile.base", { pile: name, card: cardWords(s.need_card) }); // R5, from the state
   return t("aria.pile.needs", { pile: name, n, rank: rankName(/** @type {number} */ (s.need), "a") });
 }
 
