@@ -4,18 +4,55 @@ markers mean, the same in every folder:
 * ``slow``: long checks, skipped unless asked for (``-m slow``, or any marker expression
   naming it, or ``FIRSTLAST_SLOW=1``);
 * ``browser``: the test drives Chromium. A test that takes the ``browser`` fixture gets
-  the marker here, so ``-m "not browser"`` leaves out every one of them."""
+  the marker here, so ``-m "not browser"`` leaves out every one of them.
 
+The ``browser`` fixture is here too: one Chromium for the whole session (tests/web and
+tests/site), each test opening its own profile (a context) in it."""
+
+import contextlib
 import os
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 # Test helpers (tests/engine/builders.py) import as top-level modules.
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless (tests/web/browser.py launches it), started once for
+    the session: a launch costs seconds of CPU, and no test shares more than the process
+    (each opens a fresh context, so a new player). A test that needs a profile of its own
+    on disk launches it from ``browser.browser_type`` (one playwright per process)."""
+    web = str(Path(__file__).parent / "web")
+    if web not in sys.path:
+        sys.path.insert(0, web)
+    from browser import chromium, require_browser
+
+    require_browser()  # skipped without chromium, failed under FIRSTLAST_NO_SKIP
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """What a browser test left open (a failed test's profile) is closed after it, so that
+    no page of one test goes on drawing through the others in the session's browser."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    b = request.getfixturevalue("browser")
+    before = set(b.contexts)
+    yield
+    for ctx in b.contexts:
+        if ctx not in before:
+            with contextlib.suppress(Exception):  # already gone with a crashed page
+                ctx.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -41,11 +40,3 @@ def site_url(site_root: Path) -> Iterator[str]:
     """The site under its sub-path, served by a plain static file server."""
     with serve_folder(site_root, SUB_PATH) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from browser import chromium
-
-    with chromium() as b:
-        yield b

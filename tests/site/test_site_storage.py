@@ -99,16 +99,14 @@ def notice_passes_axe_and_fits_a_phone(pg: Any) -> None:
     pg.set_viewport_size(size)
 
 
-@pytest.mark.browser
-def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(site_url: str, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_a_full_disk_and_cleared_data_lose_no_acknowledged_move(browser: Any, site_url: str, tmp_path: Path) -> None:
     ru = json.loads((CATALOG / "ru.json").read_text(encoding="utf-8"))
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
-    with small_disk(tmp_path / "disk", 64) as disk, sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(str(disk / "profile"), executable_path=str(CHROMIUM),
-                                                   args=LAUNCH_ARGS, locale="ru-RU", bypass_csp=True,
-                                                   viewport={"width": 1440, "height": 900})
+    with small_disk(tmp_path / "disk", 64) as disk:
+        # A profile on the small disk: a second Chromium, from the session's playwright.
+        ctx = browser.browser_type.launch_persistent_context(
+            str(disk / "profile"), executable_path=str(CHROMIUM), args=LAUNCH_ARGS, locale="ru-RU",
+            bypass_csp=True, viewport={"width": 1440, "height": 900})
         try:
             pg = open_site(ctx, site_url)
             deal_by_number(pg, 1)  # deal 1 starts with turns to make

@@ -1,12 +1,12 @@
-"""The browser tests' fixtures (``server``, ``browser``); their helpers are in
-``browser.py`` (imports as ``browser``), their rule for a missing chromium there too."""
+"""The browser tests' ``server`` fixture (``browser`` is tests/conftest.py's, one per
+session); their helpers are in ``browser.py`` (imports as ``browser``), their rule for a
+missing chromium there too."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,8 +15,6 @@ from firstlast.web.spawn import spawn_server, stop_server
 _HERE = str(Path(__file__).parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
-
-from browser import chromium  # noqa: E402  (found through the path above)
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +28,3 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         pytest.fail(str(e))
     yield url
     stop_server(proc)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's chromium, headless, for one test module."""
-    with chromium() as b:
-        yield b

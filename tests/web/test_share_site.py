@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM, LAUNCH_ARGS, close, new_page, require_browser, wait_js
+from browser import close, new_page, wait_js
 from starlette.testclient import TestClient
 
 from firstlast.cli.main import main
@@ -44,19 +44,12 @@ def server_with_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     stop_server(proc)
 
 
-@pytest.mark.browser
-def test_the_share_button_gives_the_sites_link(server_with_site: str) -> None:
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser: Any = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        pg = new_page(browser, server_with_site)
-        pg.goto(server_with_site + "?deal=42&variant=r3&speed=0")
-        wait_js(pg, "window.firstlast.state && window.firstlast.state.deal === '42' && !window.firstlast.busy")
-        pg.click("#b-share")
-        pg.locator("#dlg-share[open]").wait_for()
-        assert pg.locator("#share-link").input_value() == SITE + "?deal=42&variant=r3&lang=en"
-        assert "cards.example.org/first-and-last/" in pg.inner_text("#share-local")
-        close(pg)
-        browser.close()
+def test_the_share_button_gives_the_sites_link(browser: Any, server_with_site: str) -> None:
+    pg = new_page(browser, server_with_site)
+    pg.goto(server_with_site + "?deal=42&variant=r3&speed=0")
+    wait_js(pg, "window.firstlast.state && window.firstlast.state.deal === '42' && !window.firstlast.busy")
+    pg.click("#b-share")
+    pg.locator("#dlg-share[open]").wait_for()
+    assert pg.locator("#share-link").input_value() == SITE + "?deal=42&variant=r3&lang=en"
+    assert "cards.example.org/first-and-last/" in pg.inner_text("#share-local")
+    close(pg)
