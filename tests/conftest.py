@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 
-# Test helpers (tests/engine/builders.py) import as top-level modules.
+# Test helpers import as top-level modules: tests/engine's (builders.py, golden.py) and
+# tests/'s own (naive.py, the readable reference implementations; kernels.py).
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
+sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="session")
