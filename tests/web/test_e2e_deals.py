@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, wait_js
+from browser import close, frames, new_page, require_browser, settle, state, wait_js
 
 require_browser()
 
@@ -89,7 +89,7 @@ def table_stays(pg: Any) -> None:
     for viewport in ({"width": 390, "height": 844}, {"width": 844, "height": 390}, size):
         pg.set_viewport_size(viewport)
         wait_js(pg, "!window.firstlast.busy")
-        pg.wait_for_timeout(100)  # the table is fitted on the resize's next frame
+        frames(pg)  # the table is fitted on the resize's next frame, and drawn
         at = pg.evaluate(TABLE_AT)
         for text in METER_TEXTS:
             pg.evaluate("""(t) => { const box = document.getElementById('s-chance');
