@@ -17,7 +17,7 @@
   of docs/odds.md bring it out, each an exact forced play-out of the deal.
 
 Everything is structured data (codes and parameters); ``Story.describe(lang)`` tells it
-in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
+in sentences and ``Story.text(lang, width)`` draws it for the terminal, in English or
 Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
 shown by the one display rule ``i18n.chance_text``. Each point's estimate is
 seeded from the deal and the move index and has a fixed number of samples, and no
@@ -402,24 +402,6 @@ class Story:
         """The whole story in the rules' terms, for the curious: ``describe``'s sentences
         (rule numbers, variants, intervals), one a line."""
         return "\n".join("• " + line for line in self.describe(lang))
-
-    def summary(self) -> str:
-        """``describe("en")`` as one text, a sentence a line (tests and logs)."""
-        return "\n".join(self.describe("en"))
-
-    def render(self, width: int = 48, lang: str = "en") -> str:
-        """The terminal form, in ``lang``: the curve between the chance at the deal and
-        now, then the stop reason, the 50 % crossing or the chance now."""
-        first, cur = self.points[0], self.current
-        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
-        if self.stop is not None:
-            return head + "\n" + stop_sentence(self.stop, lang)
-        if self.crossing is not None:
-            c = self.crossing
-            line = (t(lang, "story.render.won_start") if c.previous is None else
-                    t(lang, "story.render.won", move=c.point.move, **{"pass": c.point.pass_no}))
-            return head + "\n" + line
-        return head + "\n" + t(lang, "story.render.playing", chance=chance_text(cur.estimate, lang))
 
 
 def sparkline(points: Sequence[Point], width: int = 48) -> str:
