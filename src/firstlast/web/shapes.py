@@ -25,8 +25,8 @@ from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
 from ..play import StoredGame
+from ..play.commands import refusal
 from ..play.daily import Calendar as PlayCalendar
-from ..play.service import refusal
 from ..play.stats import RecordNews
 from ..play.view import TableView, table_view
 from . import models as m
