@@ -7,11 +7,15 @@ or fails it under the test script, which installs what the tests need
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
 
+from firstlast.engine import REDEAL, Position
+from firstlast.engine.rng import shuffle
 from firstlast.odds import fastline
+from firstlast.odds.live import sample_stream
 
 
 def load_route(route: str) -> fastline.Kernel:
@@ -32,3 +36,33 @@ def need_compiler() -> None:
         if os.environ.get("FIRSTLAST_NO_SKIP"):
             raise
         pytest.skip(str(e))
+
+
+def play_position(pos: Position) -> tuple[bool, int, int]:
+    """``pos`` played out as it stands (its stock order, its stream for the redeals) by
+    the fast forced line: (won, score, passes), to compare with ``pos.play_forced()``."""
+    if pos.active is None:
+        return True, 104, pos.passes
+    return fastline.play_line(fastline.RankPosition.of(pos), pos.rng)
+
+
+def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
+    """Sample ``i`` of ``seed`` played by the engine move by move: the end of its forced
+    line, whose outcome (won, score, passes) is the sample's.
+
+    The sample's stream (``live.sample_stream``) first shuffles the stock (Fisher–Yates
+    of the stock in turning order, §4.3), then the shuffle of each redeal (§4.6); here
+    those shuffles are drawn in Python and supplied to ``Position`` as the redeals'
+    chance outcomes, so the rules, not the samplers, play the line."""
+    stream = sample_stream(seed, i)
+    order = list(range(len(pos.stock)))
+    stream = shuffle(stream, order)
+    pos = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
+    while (move := pos.forced_move()) is not None:
+        if move == REDEAL:
+            order = list(range(len(pos.waste)))
+            stream = shuffle(stream, order)
+            pos, _ = pos.apply(move, shuffle=order)
+        else:
+            pos, _ = pos.apply(move)
+    return pos

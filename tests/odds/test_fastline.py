@@ -17,7 +17,7 @@ import random
 
 import naive
 import pytest
-from kernels import load_route
+from kernels import load_route, replay_sample
 
 from firstlast import runtime
 from firstlast.cli.main import main
@@ -25,7 +25,6 @@ from firstlast.engine import Game, Position, Variant, play_out
 from firstlast.engine import rng as ref
 from firstlast.odds import fastline
 from firstlast.odds.fastline import Kernel, RankPosition
-from firstlast.odds.live import replay_sample
 from firstlast.odds.stats import Tally, UnlimitedTally
 
 TOP = 2**64 - 1

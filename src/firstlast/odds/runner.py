@@ -89,19 +89,6 @@ def warm_up() -> None:
     fastline.count_deals(range(1), Variant(), parallel=False)
 
 
-def run_local(variant: Variant, deals: range, workers: int | None = None,
-              progress: Progress | None = None, chunk: int = CHUNK) -> Tally:
-    """Tally ``deals`` on this machine's cores (``workers`` threads; all by default)."""
-    if workers is not None and not 1 <= workers <= max_threads():
-        raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
-    total = Tally(variant)
-    for part in chunks(deals, chunk):
-        total += Tally.of_counts(variant, fastline.count_deals(part, variant, parallel=True, workers=workers))
-        if progress:
-            progress(len(part))
-    return total
-
-
 def connect(address: str, timeout: float = 5.0) -> Any:
     """A ``dask.distributed.Client`` for the scheduler at ``address`` (short timeout).
 
@@ -144,26 +131,6 @@ def connect(address: str, timeout: float = 5.0) -> Any:
     else:
         detail = f"it does not answer as a Dask scheduler ({type(e).__name__})"
     raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {detail}") from None
-
-
-def run_dask(client: Any, variant: Variant, deals: range, progress: Progress | None = None,
-             chunk: int = CHUNK) -> Tally:
-    """Tally ``deals`` as one Dask task per chunk on ``client``'s cluster."""
-    from distributed import as_completed
-
-    parts = chunks(deals, chunk)
-    futures = client.map(tally_chunk, [variant.token] * len(parts), [p.start for p in parts],
-                         [p.stop for p in parts], pure=True)
-    sizes = {f.key: len(p) for f, p in zip(futures, parts, strict=True)}
-    total = Tally(variant)
-    try:
-        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-            total += fut.result()
-            if progress:
-                progress(sizes[fut.key])
-    except Exception as e:  # a worker's failure arrives as the task's own exception
-        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
-    return total
 
 
 def _check_workers(workers: int | None) -> int:
@@ -232,6 +199,20 @@ def _gather_dask(client: Any, fn: Callable[[str, int, int], T], jobs: Sequence[t
     return total
 
 
+def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty: Callable[[Variant], T],
+            games: int, seed: int, workers: int | None, client: Any, progress: Progress | None,
+            chunk: int) -> list[T]:
+    """The run (``seed``, ``games``) of each of ``variants`` (each once), chunk by chunk:
+    ``fn(token, start, stop)`` locally or as one Dask task per chunk on ``client``."""
+    if len(set(variants)) != len(variants):
+        raise ValueError("each variant once")
+    jobs = [(v.token, part) for v in variants for part in chunks(deal_block(seed, games), chunk)]
+    start = [empty(v) for v in variants]
+    if client is None:
+        return _gather_local(fn, jobs, start, _check_workers(workers), progress)
+    return _gather_dask(client, fn, jobs, start, progress)
+
+
 def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int = 0, workers: int | None = None,
                   client: Any = None, progress: Progress | None = None,
                   chunk: int = CHUNK) -> list[UnlimitedTally]:
@@ -239,15 +220,9 @@ def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int =
     playable, privileged last card)`` pairs), with what the same deals do with fewer
     redeals: one ``UnlimitedTally`` per family. Locally, ``workers`` threads (all cores
     by default) each play whole chunks; on ``client``, one Dask task per chunk."""
-    deals = deal_block(seed, games)
     variants = [Variant(None, wp, pr) for wp, pr in families]
-    if len(set(variants)) != len(variants):
-        raise ValueError("each family once")
-    jobs = [(v.token, part) for v in variants for part in chunks(deals, chunk)]
-    empty = [UnlimitedTally.empty(v) for v in variants]
-    if client is None:
-        return _gather_local(tally_unlimited_chunk, jobs, empty, _check_workers(workers), progress)
-    return _gather_dask(client, tally_unlimited_chunk, jobs, empty, progress)
+    return _gather(tally_unlimited_chunk, variants, UnlimitedTally.empty, games, seed, workers, client, progress,
+                   chunk)
 
 
 def table_rows(unlimited: Sequence[UnlimitedTally], redeals: Iterable[int | None] = TABLE_REDEALS) -> list[Tally]:
@@ -267,12 +242,6 @@ def table(games: int, seed: int = 0, workers: int | None = None, client: Any = N
 
 def run(variants: Iterable[Variant], games: int, seed: int = 0, workers: int | None = None,
         client: Any = None, progress: Progress | None = None, chunk: int = CHUNK) -> list[Tally]:
-    """Tally the run (``seed``, ``games``) for each variant, locally or on ``client``."""
-    deals = deal_block(seed, games)
-    out = []
-    for v in variants:
-        if client is None:
-            out.append(run_local(v, deals, workers, progress, chunk))
-        else:
-            out.append(run_dask(client, v, deals, progress, chunk))
-    return out
+    """Tally the run (``seed``, ``games``) for each variant (each once), locally (whole
+    chunks on ``workers`` threads) or on ``client``."""
+    return _gather(tally_chunk, list(variants), Tally, games, seed, workers, client, progress, chunk)

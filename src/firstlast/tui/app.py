@@ -315,10 +315,6 @@ class GameScreen(Screen[None]):
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
 
-    def refresh_table(self) -> None:
-        """Redraw everything that shows the game (kept for callers of the old name)."""
-        self._changed()
-
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
         self.error = error

@@ -30,7 +30,6 @@ from ..play import (
     command,
     leaving,
 )
-from .messages import error_text
 
 
 @dataclass
@@ -42,10 +41,6 @@ class Done:
     movements: tuple[Movement, ...] = ()
     error: PlayError | None = None
     new_game: bool = False
-
-    def message(self, lang: str = "en") -> str:
-        """Why the action was refused, in ``lang`` (empty when it was not)."""
-        return "" if self.error is None else error_text(self.error, lang)
 
 
 @dataclass(frozen=True)

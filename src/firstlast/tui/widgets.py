@@ -193,18 +193,18 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     k = view.active
     if k is not None and view.need is not None:
         label("active")
-        out.append(f"P{k + 1}", style=f"bold {C.LOOK.active}")
+        out.append(f"P{k + 1}", style=f"bold {C.LOOK.colours.active}")
         out.append(f" {t(lang, 'tui.side.under')} ")
         out.append_text(C.pretty_text(view.first[k], lang))
         out.append("\n")
         label("needs")
-        out.append(C.rank_text(view.need, lang), style=f"bold {C.LOOK.active}")
+        out.append(C.rank_text(view.need, lang), style=f"bold {C.LOOK.colours.active}")
         out.append("   " + t(lang, "tui.side.on_pile", n=len(view.piles[k]), pile=f"P{k + 1}") + "\n")
     priv = view.privileged
     label("privileged")
     if priv is not None:
         out.append_text(C.pretty_text(priv, lang))
-        out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.privileged)
+        out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.colours.privileged)
     elif not view.variant.privileged_last:
         out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
     else:
@@ -227,7 +227,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
         out.append(chance_text + "\n", style=f"bold {C.tone('info')}")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"),
-               style=f"bold {C.LOOK.playable}" if auto else "")
+               style=f"bold {C.LOOK.colours.playable}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
     legal = view.legal
     if legal:
