@@ -25,7 +25,7 @@ from firstlast.engine import Game, Position, Variant, play_out
 from firstlast.engine import rng as ref
 from firstlast.odds import fastline
 from firstlast.odds.fastline import Kernel, RankPosition
-from firstlast.odds.stats import Tally, UnlimitedTally
+from firstlast.odds.stats import STUCK_PASSES, Tally
 
 TOP = 2**64 - 1
 #: All 20 variants: redeals 0–3 and unlimited × waste playable × privileged last card.
@@ -149,7 +149,7 @@ def test_range_list_serial_and_parallel_agree(k: Kernel, variant: Variant) -> No
         assert as_range == as_list == k.play_deals(deals, variant, workers=3)
         with runtime.threads_off():  # as in the browser: one thread
             assert k.play_deals(deals, variant, parallel=True) == as_range
-        assert k.count_deals(deals, variant) == fastline.count_lines(*as_range)
+        assert k.count_deals(deals, variant) == Tally.of(variant, *as_range)
         assert k.count_deals(deals, variant, parallel=False) == k.count_deals(deals, variant, workers=2)
     assert len(k.play_deals(range(5), variant).won) == 5
     assert k.play_deals(range(0), variant) == k.play_deals([], variant)
@@ -214,11 +214,11 @@ def test_one_unlimited_run_counts_every_finite_redeal_count(k: Kernel, wp: bool,
     # the kernel records (0…15; few deals need more than 10 passes, so 12…15 are mostly
     # "every deal stops where the unlimited game stopped").
     deals = range(2**40, 2**40 + 20_000)
-    u = UnlimitedTally.of_counts(Variant(None, wp, pr), k.count_unlimited(deals, Variant(None, wp, pr)))
-    assert u.unlimited == Tally.of_counts(Variant(None, wp, pr), k.count_deals(deals, Variant(None, wp, pr)))
-    for r in (*range(6), 9, fastline.STUCK_PASSES - 1):
+    u = k.count_unlimited(deals, Variant(None, wp, pr))
+    assert u.unlimited == k.count_deals(deals, Variant(None, wp, pr))
+    for r in (*range(6), 9, STUCK_PASSES - 1):
         v = Variant(r, wp, pr)
-        assert u.finite(r) == Tally.of_counts(v, k.count_deals(deals, v)), v.token
+        assert u.finite(r) == k.count_deals(deals, v), v.token
 
 
 @pytest.mark.parametrize("wp,pr", FAMILIES)
@@ -228,8 +228,7 @@ def test_each_deal_stops_where_the_unlimited_game_redeals(k: Kernel, wp: bool, p
     deals = [*range(400), *range(TOP - 99, TOP + 1)]
     direct = {r: _rows(k.play_deals(deals, Variant(r, wp, pr))) for r in range(4)}
     for i, d in enumerate(deals):
-        c = k.count_unlimited(range(d, d + 1), Variant(None, wp, pr))
-        u = UnlimitedTally.of_counts(Variant(None, wp, pr), c)
+        u = k.count_unlimited(range(d, d + 1), Variant(None, wp, pr))
         for r in range(4):
             won, score, passes = direct[r][i]
             t = u.finite(r)

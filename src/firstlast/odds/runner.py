@@ -67,7 +67,7 @@ def tally_chunk(token: str, start: int, stop: int) -> Tally:
 
     Plain arguments, so a Dask task pickles nothing of ours but the result."""
     variant = Variant.from_token(token)
-    return Tally.of_counts(variant, fastline.count_deals(range(start, stop), variant, parallel=False))
+    return fastline.count_deals(range(start, stop), variant, parallel=False)
 
 
 def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
@@ -75,7 +75,7 @@ def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
     do with fewer redeals (``fastline.count_unlimited``), on the calling thread: a Dask
     task, or one of a local run's threads."""
     variant = Variant.from_token(token)
-    return UnlimitedTally.of_counts(variant, fastline.count_unlimited(range(start, stop), variant, parallel=False))
+    return fastline.count_unlimited(range(start, stop), variant, parallel=False)
 
 
 def max_threads() -> int:
