@@ -11,7 +11,8 @@ The methods are synchronous and thread-safe. Writes go through one ``GroupWriter
 (``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
 once it is on disk. Reads run on the store's read connection, beside the writes. A
 ``StoredGame`` returned by an action is for the caller to read, never to change: the
-service keeps it as its cached copy, which the next action on that game updates.
+service keeps it, and shares it with the readers of that game (``game``, ``current``)
+until it changes: nothing is replayed to read a game this service has seen.
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ import datetime as dt
 import secrets
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal, TypeVar, assert_never
 
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant, places
@@ -35,6 +35,7 @@ from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
 from .errors import PlayError
+from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
 from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
@@ -44,8 +45,6 @@ T = TypeVar("T")
 LOCAL_PLAYER: Final = "local_player"
 #: Players whose settings a service remembers (``known_settings``).
 SETTINGS_KNOWN: Final = 4096
-#: A changed game whose save lost a race is re-decided on the stored game this often.
-SAVE_ATTEMPTS: Final = 3
 #: Searches for a deal that comes out under way at once, for all players together (each
 #: holds a caller's thread while its chunks take turns in the helper process); one
 #: player has at most one. More are refused ``winnable.busy`` at once.
@@ -94,7 +93,7 @@ class PlayService:
         self._writer = GroupWriter(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
         # Players' settings as this service last read or wrote them (``known_settings``).
-        self._settings: OrderedDict[str, Settings] = OrderedDict()
+        self._settings: Kept[str, Settings] = Kept(SETTINGS_KNOWN)
         self._settings_lock = threading.Lock()
         self._settings_writes = 0  # so that a read that began before a write cannot undo its note
         # Winnable searches under way (``_winnable``): by player (None: a new player's).
@@ -120,6 +119,13 @@ class PlayService:
         self.stop_searches()
         self._writer.close(timeout)
 
+    def changes(self) -> int:
+        """A number that moves whenever anything is committed to the store, by this
+        process or another (SQLite's ``PRAGMA data_version``): a face polls it, cheaply,
+        and reads the table again only when it moved (the terminal, issue 25.5)."""
+        with self._read() as tx:
+            return self.store.readers << 32 | tx.data_version()
+
     @property
     def commits(self) -> int:
         """Batches this service has committed so far (the static site syncs its storage
@@ -144,14 +150,21 @@ class PlayService:
         except (StoreError, sqlite3.Error) as e:
             raise storage_error(e) from None
 
-    def _load(self, tx: Transaction, game_id: str, player: str | None = None) -> StoredGame:
-        """The stored game, to read inside a write job: the cached copy when it is the
-        stored version, else replayed from the store."""
-        version = tx.version(game_id)
-        cached = None if version is None else self._cache.peek(game_id, version)
-        if cached is not None and (player is None or cached.player == player):
-            return cached
-        return tx.load(game_id, player)
+    def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:
+        """``player``'s game as stored, to read (shared: change only a ``copy``): this
+        service's entry when it is the stored version, else replayed from the store once
+        and kept, so that reading a game (its chance, words, story, replay, the
+        terminal's look at the table) replays it only when it changed elsewhere (issue
+        25.5). ``pending``: in a write job (the batch's own entries count); ``UnknownGame``
+        for none, or another player's."""
+        head = tx.head(game_id)
+        if head is None or head[0] != player:
+            raise UnknownGame(f"no such game: {game_id}")
+        stored = self._cache.peek(game_id, head[1], pending)
+        if stored is None:
+            stored = tx.load(game_id, player)
+            (self._cache.put if pending else self._cache.keep)(stored)
+        return stored
 
     @staticmethod
     def _player_or_new(tx: Transaction, player: str | None) -> str:
@@ -261,7 +274,7 @@ class PlayService:
         def job(tx: Transaction) -> StoredGame:
             pid = self._player_or_new(tx, player)
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
-            table = self._table(tx, pid, self._load)
+            table = self._table(tx, pid, pending=True)
             dealt: StartKind = how
             if how in ("number", "winnable"):
                 assert number is not None
@@ -329,15 +342,14 @@ class PlayService:
 
         def job(tx: Transaction) -> StoredGame:
             try:
-                stored = tx.load(game_id, player)
+                stored = self._stored(tx, game_id, player, pending=True)
             except UnknownGame:
                 raise PlayError("game.unknown") from None
             self._switch(tx, player, stored.id)
             if stored.abandoned is not None:
                 tx.mark_abandoned(stored.id, False)
-                stored = tx.load(stored.id, player)
-            self._cache.drop(stored.id)
-            self._cache.put(stored)
+                stored = replace(stored, abandoned=None, version=stored.version + 1)
+                self._cache.put(stored)
             return stored
 
         return self._write(job)
@@ -403,7 +415,7 @@ class PlayService:
             raise PlayError("game.unknown")
         with self._read() as tx:
             try:
-                return tx.load(game_id, player)
+                return self._stored(tx, game_id, player)
             except UnknownGame:
                 raise PlayError("game.unknown") from None
 
@@ -419,14 +431,12 @@ class PlayService:
         stored = self.game(player, game_id)
         return record_to_text(stored.game, date=stored.created[:10])
 
-    @staticmethod
-    def _table(tx: Transaction, player: str,
-               load: Callable[[Transaction, str, str], StoredGame] | None = None) -> StoredGame | None:
+    def _table(self, tx: Transaction, player: str, *, pending: bool = False) -> StoredGame | None:
         gid = tx.current(player)
         if gid is None:
             return None
         try:
-            return tx.load(gid, player) if load is None else load(tx, gid, player)
+            return self._stored(tx, gid, player, pending=pending)
         except UnknownGame:
             return None
 
@@ -442,7 +452,7 @@ class PlayService:
         """Make ``game_id`` the game on the table, leaving the one there."""
         if tx.current(player) == game_id:
             return
-        self._leave(tx, self._table(tx, player, self._load))
+        self._leave(tx, self._table(tx, player, pending=True))
         tx.set_current(player, game_id)
 
     def _leave(self, tx: Transaction, table: StoredGame | None) -> None:
@@ -493,51 +503,28 @@ class PlayService:
             raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
-            for _ in range(SAVE_ATTEMPTS):
-                stored = self._cache.take(game_id)
-                # Our copy is used only if nobody saved the game since (the version is
-                # read under the write lock this transaction holds).
-                if stored is not None and tx.version(game_id) != stored.version:
-                    stored = None
-                if stored is None:
-                    try:
-                        stored = tx.load(game_id, player)
-                    except UnknownGame:
-                        raise PlayError("game.unknown") from None
-                if stored.player != player:
-                    self._cache.put(stored)
-                    raise PlayError("game.unknown")
-                if version is not None and stored.version != version:
-                    self._cache.put(stored)
-                    raise PlayError("game.changed", version=stored.version)
-                ended_before = stored.result is not None
-                try:
-                    result = self._apply(tx, stored, command)
-                except PlayError:
-                    self._cache.put(stored)  # refused: the engine changed nothing
-                    raise
-                if result.stored is stored and result.steps:
-                    keep_result(stored)
-                    try:
-                        tx.save(stored)
-                    except StoreConflict:
-                        # Cannot happen under the write lock after the version check; if
-                        # it does, the changed copy is dropped and the stored game decides.
-                        if version is not None:
-                            raise PlayError("game.changed", version=tx.version(game_id)) from None
-                        continue
-                self._switch(tx, player, result.stored.id)
-                if result.stored.abandoned is not None:
-                    tx.mark_abandoned(result.stored.id, False)
-                    result.stored.abandoned = None
-                    result.stored.version += 1
-                if not ended_before and result.stored is stored and stored.result is not None:
-                    # This action ended the game: the records it set, said at its end.
-                    variant = stored.game.variant
-                    result.records = news(variant, tx.result_rows(variant, player), stored.id)
-                self._cache.put(result.stored)
-                return result
-            raise PlayError("game.busy")
+            try:
+                stored = self._stored(tx, game_id, player, pending=True).copy()
+            except UnknownGame:
+                raise PlayError("game.unknown") from None
+            if version is not None and stored.version != version:
+                raise PlayError("game.changed", version=stored.version)
+            ended_before = stored.result is not None
+            result = self._apply(tx, stored, command)
+            if result.stored is stored and result.steps:
+                keep_result(stored)
+                tx.save(stored)  # at the version just read, under the write lock: no conflict
+            self._switch(tx, player, result.stored.id)
+            if result.stored.abandoned is not None:
+                tx.mark_abandoned(result.stored.id, False)
+                result.stored.abandoned = None
+                result.stored.version += 1
+            if not ended_before and result.stored is stored and stored.result is not None:
+                # This action ended the game: the records it set, said at its end.
+                variant = stored.game.variant
+                result.records = news(variant, tx.result_rows(variant, player), stored.id)
+            self._cache.put(result.stored)
+            return result
 
         return job
 
@@ -696,8 +683,7 @@ class PlayService:
         ``settings`` read (a page's every load and new game reads them)."""
         if player is None:
             return Settings()
-        with self._settings_lock:
-            return self._settings.get(player)
+        return self._settings.get(player)
 
     def _note_settings(self, player: str, settings: Settings | None, read_after: int | None = None) -> None:
         """Remember ``player``'s settings as now stored (``None``: forget them); a read
@@ -708,11 +694,10 @@ class PlayService:
                 self._settings_writes += 1
             elif read_after != self._settings_writes:
                 return
-            self._settings.pop(player, None)
-            if settings is not None:
-                self._settings[player] = settings
-                while len(self._settings) > SETTINGS_KNOWN:
-                    self._settings.popitem(last=False)
+            if settings is None:
+                self._settings.pop(player)
+            else:
+                self._settings.put(player, settings)
 
     def update_settings(self, player: str | None, changes: Mapping[str, object]) -> PlayerSettings:
         """Apply ``changes`` (checked first: a refused change stores nothing, not even

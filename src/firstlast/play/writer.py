@@ -33,11 +33,11 @@ An answer for an event loop that has closed meanwhile (the server stopped while 
 was under way) is dropped: nobody waits for it, and the lead still passes on, so no
 thread waiting in ``run`` is ever left behind.
 
-``GameCache`` keeps the games as last committed, so that an action needs no replay of
-the move list. Entries written by a batch are *pending* (seen only by the later jobs of
-the same batch, which run in the same transaction) until the batch commits; a job uses
-an entry only when its version is the stored one, read in the job's transaction (under
-the write lock), so an entry that another process overtook is never used.
+``GameCache`` keeps the games as last committed or read, so that neither an action nor
+a read replays the move list. Entries written by a batch are *pending* (seen only by the
+later jobs of the same batch, which run in the same transaction) until the batch
+commits; an entry is used only when its version is the stored one, read in the same
+transaction, so an entry that another process overtook is never used.
 """
 
 from __future__ import annotations
@@ -46,13 +46,13 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Final, Generic, TypeVar
 
 from .. import runtime
 from ..store import GameStore, StoreConflict, StoredGame, StoreError, Transaction, TransactionBroken, UnknownGame
 from .errors import PlayError
+from .kept import Kept
 
 T = TypeVar("T")
 #: Most jobs in one batch (the rest wait for the next one).
@@ -67,65 +67,52 @@ def storage_error(e: BaseException) -> PlayError:
 
 
 class GameCache:
-    """The games as this process last committed them, by id (least recently used out).
-
-    Only the leading job of a ``GroupWriter`` touches it (jobs run one at a time), but it
-    is locked anyway: cheap, and safe against a caller outside a job."""
+    """The games as this process last committed or read them, by id (``Kept``: the least
+    recently kept go), and those the batch under way wrote (*pending*: seen only by its
+    later jobs, which share its transaction, until it commits). An entry is never
+    changed once kept: readers share it, and a job changes a ``StoredGame.copy``; so a
+    read at an entry's version needs no replay (issue 25.5). Pending entries are only
+    touched by the leading job of a ``GroupWriter`` (jobs run one at a time)."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._committed: OrderedDict[str, StoredGame] = OrderedDict()
+        self._committed: Kept[str, StoredGame] = Kept(size)
         self._pending: dict[str, StoredGame] = {}
 
-    def take(self, game_id: str) -> StoredGame | None:
-        """Remove and return the entry for ``game_id`` (the caller will change it, and
-        puts it back when it has a stored state again)."""
-        with self._lock:
-            pending = self._pending.pop(game_id, None)
-            committed = self._committed.pop(game_id, None)
-            return pending if pending is not None else committed
+    def peek(self, game_id: str, version: int, pending: bool = False) -> StoredGame | None:
+        """The entry for ``game_id`` if it is at ``version`` (shared: to read); with
+        ``pending`` (a write job), the batch's own entries first."""
+        stored = (self._pending.get(game_id) if pending else None) or self._committed.get(game_id)
+        return stored if stored is not None and stored.version == version else None
 
     def put(self, stored: StoredGame) -> None:
         """``stored`` is the game as written by the batch under way (pending until it
         commits)."""
-        with self._lock:
-            self._pending[stored.id] = stored
+        self._pending[stored.id] = stored
 
-    def peek(self, game_id: str, version: int) -> StoredGame | None:
-        """The entry for ``game_id`` if it is at ``version`` (left in place: to read)."""
-        with self._lock:
-            stored = self._pending.get(game_id) or self._committed.get(game_id)
-            return stored if stored is not None and stored.version == version else None
+    def keep(self, stored: StoredGame) -> None:
+        """``stored`` was read as committed."""
+        self._committed.put(stored.id, stored)
 
     def drop(self, game_id: str) -> None:
-        with self._lock:
-            self._pending.pop(game_id, None)
-            self._committed.pop(game_id, None)
+        self._pending.pop(game_id, None)
+        self._committed.pop(game_id)
 
     def committed(self) -> None:
         """The batch committed: its entries are the stored games now."""
-        with self._lock:
-            for gid, stored in self._pending.items():
-                self._committed.pop(gid, None)
-                self._committed[gid] = stored
-            self._pending.clear()
-            while len(self._committed) > self.size:
-                self._committed.popitem(last=False)
+        for stored in self._pending.values():
+            self._committed.put(stored.id, stored)
+        self._pending.clear()
 
     def clear(self) -> None:
         """Forget everything (the batch failed: nothing it wrote was stored)."""
-        with self._lock:
-            self._pending.clear()
-            self._committed.clear()
+        self._pending.clear()
+        self._committed.clear()
 
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._committed)
+        return len(self._committed)
 
     def __contains__(self, game_id: object) -> bool:
-        with self._lock:
-            return game_id in self._committed
+        return game_id in self._committed
 
 
 class _Job(Generic[T]):

@@ -204,5 +204,5 @@ def stats(s: PlayStats) -> m.Stats:
                    best_lost_score=s.best_lost_score)
 
 
-def settings(s: PlaySettings) -> m.Settings:
+def settings(s: PlaySettings) -> msgspec.Struct:
     return msgspec.convert(s.to_json(), m.Settings)  # the one declaration: play/settings.py
