@@ -7,13 +7,15 @@ or fails it under the test script, which installs what the tests need
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import os
+from collections.abc import Sequence
 
 import pytest
 
 from firstlast.engine import REDEAL, Position
-from firstlast.engine.rng import shuffle
+from firstlast.engine.rng import RngState, shuffle
 from firstlast.odds import fastline
 from firstlast.odds.live import sample_stream
 
@@ -66,3 +68,33 @@ def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
         else:
             pos, _ = pos.apply(move)
     return pos
+
+
+# The kernel's stream, piece by piece (§4): the C functions the kernel exports for these
+# checks only, called through a route's ``Kernel.calls``.
+def seed(k: fastline.Kernel, deal: int) -> RngState:
+    """§4.1: the xoshiro256** state of ``deal``."""
+    io = array.array("Q", [deal, 0, 0, 0])
+    k.calls.call("fl_seed", io)
+    return io[0], io[1], io[2], io[3]
+
+
+def next64(k: fastline.Kernel, state: RngState, count: int) -> tuple[RngState, list[int]]:
+    """``count`` outputs of xoshiro256** from ``state``, and the state after them."""
+    s, out = array.array("Q", state), array.array("Q", bytes(8 * count))
+    k.calls.call("fl_next", s, count, out)
+    return (s[0], s[1], s[2], s[3]), out.tolist()
+
+
+def below(k: fastline.Kernel, state: RngState, n: int, count: int) -> tuple[RngState, list[int]]:
+    """``count`` draws in [0, n) (§4.2), and the state after them."""
+    s, out = array.array("Q", state), array.array("Q", bytes(8 * count))
+    k.calls.call("fl_below", s, array.array("Q", [n]).tobytes(), count, out)
+    return (s[0], s[1], s[2], s[3]), out.tolist()
+
+
+def shuffled(k: fastline.Kernel, state: RngState, items: Sequence[int]) -> tuple[RngState, list[int]]:
+    """``items`` (−128…127) shuffled (§4.3), and the state after it."""
+    s, a = array.array("Q", state), array.array("b", items)
+    k.calls.call("fl_shuffle", s, a, len(a))
+    return (s[0], s[1], s[2], s[3]), a.tolist()

@@ -141,7 +141,7 @@ def test_autoplay_pauses(store: GameStore) -> None:
         await pilot.press("escape")
         made = len(screen.session.game)
         await pilot.pause(0.4)
-        assert screen.auto_timer is None
+        assert not screen.clock.running
         assert len(screen.session.game) == made
         assert screen.session.game.position.status == "playing"
 
@@ -467,8 +467,8 @@ def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest
     app = FirstLastApp(store, deal=1)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        runner = screen.chance_runner
-        assert runner is not None
+        assert screen.chance is not None
+        runner = screen.chance.runner
         await wait_for(pilot, lambda: runner.available is False, timeout=5)
         await pilot.press("t")
         assert "Chance" not in screen_text(pilot)

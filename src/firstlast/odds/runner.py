@@ -139,78 +139,46 @@ def _check_workers(workers: int | None) -> int:
     return workers or max_threads()
 
 
-def _gather_local(fn: Callable[[str, int, int], T], jobs: Sequence[tuple[str, range]], empty: list[T],
-                  workers: int, progress: Progress | None) -> list[T]:
-    """Run ``fn(token, start, stop)`` for every job (the index of ``empty`` it adds to,
-    chunk), ``workers`` chunks at a time on threads (the kernel lets go of the
-    interpreter lock), each chunk on one thread; sums, so the order they finish in
-    does not matter."""
-    index = {tok: i for i, tok in enumerate(dict.fromkeys(tok for tok, _ in jobs))}
-    total = list(empty)
-    if workers <= 1:
-        for tok, part in jobs:
-            total[index[tok]] += fn(tok, part.start, part.stop)
-            if progress:
-                progress(len(part))
-        return total
-    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="firstlast-odds") as pool:
-        pending: dict[Future[T], tuple[str, range]] = {}
-        todo = iter(jobs)
-        try:
-            while True:
-                while len(pending) < 2 * workers:  # a few queued: no idle thread, no long queue to cancel
-                    job = next(todo, None)
-                    if job is None:
-                        break
-                    pending[pool.submit(fn, job[0], job[1].start, job[1].stop)] = job
-                if not pending:
-                    return total
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    tok, part = pending.pop(fut)
-                    total[index[tok]] += fut.result()
-                    if progress:
-                        progress(len(part))
-        finally:
-            for fut in pending:
-                fut.cancel()
-
-
-def _gather_dask(client: Any, fn: Callable[[str, int, int], T], jobs: Sequence[tuple[str, range]],
-                 empty: list[T], progress: Progress | None) -> list[T]:
-    """The same on a Dask cluster: one task per chunk."""
-    from distributed import as_completed
-
-    index = {tok: i for i, tok in enumerate(dict.fromkeys(tok for tok, _ in jobs))}
-    futures = client.map(fn, [tok for tok, _ in jobs], [p.start for _, p in jobs], [p.stop for _, p in jobs],
-                         pure=True)
-    which = {f.key: job for f, job in zip(futures, jobs, strict=True)}
-    total = list(empty)
-    try:
-        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-            tok, part = which[fut.key]
-            total[index[tok]] += fut.result()
-            if progress:
-                progress(len(part))
-    except Exception as e:  # a worker's failure arrives as the task's own exception
-        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
-    return total
-
-
 def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty: Callable[[Variant], T],
             games: int, seed: int, workers: int | None, client: Any, progress: Progress | None,
             chunk: int) -> list[T]:
     """The run (``seed``, ``games``) of each of ``variants`` (each once), chunk by chunk:
-    ``fn(token, start, stop)`` locally or as one Dask task per chunk on ``client``."""
+    ``fn(token, start, stop)`` on ``workers`` threads here, each chunk on one thread
+    (the kernel lets go of the interpreter lock), or as one Dask task per chunk on
+    ``client``. The chunks' tallies are summed, so the order they finish in does not
+    matter."""
     if len(set(variants)) != len(variants):
         raise ValueError("each variant once")
     jobs = [(v.token, part) for v in variants for part in chunks(deal_block(seed, games), chunk)]
-    start = [empty(v) for v in variants]
+    total = {v.token: empty(v) for v in variants}
+    pool = None
     if client is None:
-        return _gather_local(fn, jobs, start, _check_workers(workers), progress)
-    return _gather_dask(client, fn, jobs, start, progress)
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        pool = ThreadPoolExecutor(max_workers=_check_workers(workers), thread_name_prefix="firstlast-odds")
+        which = {pool.submit(fn, tok, part.start, part.stop): (tok, part) for tok, part in jobs}
+        done: Iterable[Any] = as_completed(which)
+    else:
+        from distributed import as_completed as dask_completed
+
+        futures = client.map(fn, [tok for tok, _ in jobs], [p.start for _, p in jobs], [p.stop for _, p in jobs],
+                             pure=True)
+        which = dict(zip(futures, jobs, strict=True))
+        done = dask_completed(futures)  # type: ignore[no-untyped-call]
+    try:
+        for fut in done:
+            tok, part = which[fut]
+            total[tok] += fut.result()
+            if progress:
+                progress(len(part))
+    except Exception as e:
+        if client is None:
+            raise
+        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e  # a worker's failure
+    finally:
+        if pool is not None:  # on an error, the chunks not started are dropped
+            pool.shutdown(cancel_futures=True)
+    return [total[v.token] for v in variants]
 
 
 def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int = 0, workers: int | None = None,

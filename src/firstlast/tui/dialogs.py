@@ -406,14 +406,15 @@ class EndDialog(Dialog[str]):
     def show_story(self, text: str, details: str | None = None) -> None:
         """The story of the game, once told (from the screen's worker): its plain first
         view, and its details for the d key."""
-        self.story = text
-        self.details = details
-        for static in self.query("#end-story").results(Static):
-            static.update(self._story_text())
+        self.story, self.details = text, details
+        self._redraw()
 
     def action_details(self) -> None:
         """Show (or hide) the story's details under its plain words."""
         self.showing_details = not self.showing_details
+        self._redraw()
+
+    def _redraw(self) -> None:
         for static in self.query("#end-story").results(Static):
             static.update(self._story_text())
 

@@ -60,6 +60,7 @@ class Session:
         self.player = stored.player
         self.stored = stored
         self.pending = pending
+        self._changes = play.changes()
 
     @classmethod
     def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
@@ -138,6 +139,16 @@ class Session:
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)
+
+    def store_changed(self) -> bool:
+        """Whether anything was committed to the store since last asked (the play
+        layer's change counter: cheap, no game read), by this or another window."""
+        try:
+            now = self.play.changes()
+        except PlayError:
+            return False  # unreadable for now; the next action reports any real problem
+        changed, self._changes = now != self._changes, now
+        return changed
 
     def follow(self) -> bool:
         """Show the player's table as stored now: moves made on this game elsewhere, or

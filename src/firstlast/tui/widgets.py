@@ -7,7 +7,6 @@ so nothing calls a refresh by hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -21,11 +20,9 @@ from ..engine.places import STOCK, WASTE
 from ..i18n import describe_variant, t
 from ..play import view as V
 from . import cards as C
+from .autoplay import SPEEDS
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 from .words import compact_variant
-
-#: Autoplay speeds, in moves per second.
-SPEEDS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 512)
 
 
 def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Text:
@@ -52,15 +49,9 @@ def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Tex
 
 def one_line(text: str, width: int) -> str:
     """``text`` on one line of ``width`` cells: cut with "…" when it is longer."""
-    text = " ".join(text.split())
-    if cell_len(text) <= width:
-        return text
-    out = ""
-    for ch in text:
-        if cell_len(out + ch) > width - 1:
-            break
-        out += ch
-    return out.rstrip() + "…"
+    line = Text(" ".join(text.split()))
+    line.truncate(width, overflow="ellipsis")
+    return line.plain
 
 
 class TitleBar(Widget):

@@ -140,27 +140,27 @@ class Kernel:
         return _MAX_CALL if room is None else max(1, (room - JOB_BYTES - fixed - 64) // per_item)
 
     # --------------------------------------------------------------- deals
-    def _play_range(self, variant: Variant, start: int, count: int) -> Lines:
+    def _in_calls(self, count: int, per_item: int, call: Callable[[int, int, Lines], None]) -> Lines:
+        """``Lines`` of ``count`` items, played ``call(offset, n, part)`` by as many calls
+        as the route's room needs (``per_item``: bytes an item takes in a call)."""
+        step = self._chunk(per_item)
+        if 0 < count <= step:
+            call(0, count, out := _lines(count))
+            return out
         won, score, passes = _lines(count)
-        step = self._chunk(6)
         for lo in range(0, count, step):
             n = min(step, count - lo)
-            part = _lines(n)
-            self.calls.call("fl_play_range", self._deal_job(variant, (start + lo) & _TOP, n), *part)
-            _put(won, score, passes, lo, part)
+            call(lo, n, part := _lines(n))
+            won[lo:lo + n], score[lo:lo + n], passes[lo:lo + n] = part
         return Lines(won, score, passes)
 
+    def _play_range(self, variant: Variant, start: int, count: int) -> Lines:
+        return self._in_calls(count, 6, lambda lo, n, part: self.calls.call(
+            "fl_play_range", self._deal_job(variant, (start + lo) & _TOP, n), *part))
+
     def _play_list(self, variant: Variant, deals: array.array[int]) -> Lines:
-        count = len(deals)
-        won, score, passes = _lines(count)
-        step = self._chunk(14)
-        for lo in range(0, count, step):
-            n = min(step, count - lo)
-            part = _lines(n)
-            chunk = deals if (lo, n) == (0, count) else deals[lo:lo + n]
-            self.calls.call("fl_play_list", self._deal_job(variant, 0, n), chunk.tobytes(), *part)
-            _put(won, score, passes, lo, part)
-        return Lines(won, score, passes)
+        return self._in_calls(len(deals), 14, lambda lo, n, part: self.calls.call(
+            "fl_play_list", self._deal_job(variant, 0, n), deals[lo:lo + n].tobytes(), *part))
 
     def _tally(self, variant: Variant, start: int, count: int,
                unlimited: bool) -> tuple[Tally, tuple[tuple[int, ...], ...]]:
@@ -274,57 +274,12 @@ class Kernel:
             raise ValueError(f"seed must be 0…2^64−1, not {seed}")
         if not (samples >= 0 and start >= 0 and start + samples <= 2**63):
             raise ValueError(f"samples start…start+samples−1 must lie in 0…2^63−1, not {start}, {samples}")
-        won, score, passes = _lines(samples)
-        step = self._chunk(6)
-        for lo in range(0, samples, step):
-            n = min(step, samples - lo)
-            part = _lines(n)
-            self.calls.call("fl_sample_lines", self._job(rng=(seed, 0, 0, 0), first_index=start + lo, count=n, rp=rp),
-                            *part)
-            _put(won, score, passes, lo, part)
-        return Lines(won, score, passes)
-
-    # --------------------------------------------------------------- the stream's pieces (tests)
-    def seed(self, deal: int) -> RngState:
-        """§4.1: the xoshiro256** state of ``deal``."""
-        io = array.array("Q", [deal, 0, 0, 0])
-        self.calls.call("fl_seed", io)
-        return io[0], io[1], io[2], io[3]
-
-    def next(self, state: RngState, count: int) -> tuple[RngState, list[int]]:
-        """``count`` outputs of xoshiro256** from ``state``, and the state after them."""
-        s = array.array("Q", state)
-        out = array.array("Q", bytes(8 * count))
-        self.calls.call("fl_next", s, count, out)
-        return (s[0], s[1], s[2], s[3]), out.tolist()
-
-    def below(self, state: RngState, n: int, count: int) -> tuple[RngState, list[int]]:
-        """``count`` draws in [0, n) (§4.2), and the state after them."""
-        s = array.array("Q", state)
-        out = array.array("Q", bytes(8 * count))
-        self.calls.call("fl_below", s, array.array("Q", [n]).tobytes(), count, out)
-        return (s[0], s[1], s[2], s[3]), out.tolist()
-
-    def shuffle(self, state: RngState, items: Sequence[int]) -> tuple[RngState, list[int]]:
-        """``items`` (−128…127) shuffled (§4.3), and the state after it."""
-        s = array.array("Q", state)
-        a = array.array("b", items)
-        self.calls.call("fl_shuffle", s, a, len(a))
-        return (s[0], s[1], s[2], s[3]), a.tolist()
+        return self._in_calls(samples, 6, lambda lo, n, part: self.calls.call(
+            "fl_sample_lines", self._job(rng=(seed, 0, 0, 0), first_index=start + lo, count=n, rp=rp), *part))
 
 
 def _lines(n: int) -> Lines:
     return Lines(array.array("B", bytes(n)), array.array("b", bytes(n)), array.array("i", bytes(4 * n)))
-
-
-def _put(won: array.array[int], score: array.array[int], passes: array.array[int], lo: int, part: Lines) -> None:
-    n = len(part.won)
-    if n == len(won):
-        won[:], score[:], passes[:] = part
-    else:
-        won[lo:lo + n] = part.won
-        score[lo:lo + n] = part.score
-        passes[lo:lo + n] = part.passes
 
 
 def _check_range(deals: range) -> tuple[int, int]:
