@@ -298,6 +298,12 @@ class GameScreen(Screen[None]):
         self.message = message
         self.error = error
 
+    def refused(self, error: PlayError | None) -> bool:
+        """Say why the play layer refused (``error``), if it did; whether it did."""
+        if error is not None:
+            self.say(error_text(error, self.lang), error=True)
+        return error is not None
+
     # ------------------------------------------------------------ the action queue
     class Do(Message):
         """An action asked for (by a key, by autoplay's clock): done in the screen's own
@@ -500,12 +506,8 @@ class GameScreen(Screen[None]):
 
     async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
                     wish: str | None = None) -> None:
-        done = await self.write(lambda: self.session.start(how, deal, variant, day, wish))
-        if not done.ok:
-            assert done.error is not None
-            self.say(error_text(done.error, self.lang), error=True)
-            return
-        self._shown_new_game()
+        if not self.refused((await self.write(lambda: self.session.start(how, deal, variant, day, wish))).error):
+            self._shown_new_game()
 
     def _shown_new_game(self, message: str | None = None) -> None:
         """A game was put on the table: a new one (said so), or ``message``."""
@@ -635,9 +637,7 @@ class GameScreen(Screen[None]):
         async def chosen(changes: dict[str, object] | None) -> None:
             if not changes:
                 return
-            error = await self.write(lambda: self.session.save_settings(**changes))
-            if error is not None:
-                self.say(error_text(error, self.lang), error=True)
+            if self.refused(await self.write(lambda: self.session.save_settings(**changes))):
                 return
             self._follow_looks()
             self.say(t(self.lang, "tui.msg.settings_saved"))
@@ -649,9 +649,7 @@ class GameScreen(Screen[None]):
         async def chosen(v: Variant | None) -> None:
             if v is None:
                 return
-            error = await self.write(lambda: self.session.save_settings(variant=v.token))
-            if error is not None:
-                self.say(error_text(error, self.lang), error=True)
+            if self.refused(await self.write(lambda: self.session.save_settings(variant=v.token))):
                 return
             self.new_variant = v
             self.say(t(self.lang, "tui.msg.new_variant", variant=describe_variant(v, self.lang)))
@@ -669,7 +667,7 @@ class GameScreen(Screen[None]):
                 stored, new = await self.write(lambda: self.session.play.import_record_once(self.session.player,
                                                                                              text))
             except PlayError as e:
-                self.say(error_text(e, self.lang), error=True)
+                self.refused(e)
                 return
             key = "tui.msg.imported" if new else "tui.msg.imported_again"
             self.say(t(self.lang, key, deal=stored.game.deal,
@@ -694,10 +692,7 @@ class GameScreen(Screen[None]):
                                         lambda: reopen(game_id))
 
         async def reopen(game_id: str) -> None:
-            done = await self.write(lambda: self.session.reopen(game_id))
-            if not done.ok:
-                assert done.error is not None
-                self.say(error_text(done.error, self.lang), error=True)
+            if self.refused((await self.write(lambda: self.session.reopen(game_id))).error):
                 return
             game = self.session.game
             self._shown_new_game(t(self.lang, "tui.msg.reopened", deal=game.deal,
@@ -729,10 +724,7 @@ class GameScreen(Screen[None]):
         self.lang = lang
         self.app.title = t(lang, "tui.title.short")
         self.chance_text = describe_answer(self.chance_answer, lang)
-        error = await self.write(lambda: self.session.save_settings(lang=lang))
-        if error is not None:
-            self.say(error_text(error, lang), error=True)
-        else:
+        if not self.refused(await self.write(lambda: self.session.save_settings(lang=lang))):
             self.say(t(lang, "tui.msg.language"))
 
     def action_story(self) -> None:
