@@ -350,15 +350,12 @@ def test_chance_refines_while_idle_and_stops_on_an_action(browser: Any, server: 
     title = t.pg.locator("#s-chance").get_attribute("title") or ""
     assert value in title and "95" in title and "sharpens while you wait" in title
     # An action: the next request is round 0 of the new position.
-    rounds.clear()
-    t.pg.click("#b-step")
-    t.wait("window.firstlast.state.moves === 6 && !window.firstlast.busy")
-    t.wait("document.querySelector('#s-chance .value').textContent !== '…'")
-    for _ in range(400):  # until the new position's first request is seen (10 s at most)
-        if rounds:
-            break
-        t.pg.wait_for_timeout(25)
-    assert rounds and rounds[0] == 0, rounds
+    with t.pg.expect_request(lambda r: "/chance?" in r.url) as asked:
+        t.pg.click("#b-step")
+        t.wait("window.firstlast.state.moves === 6 && !window.firstlast.busy")
+        t.wait("document.querySelector('#s-chance .value').textContent !== '…'")
+    after = re.search(r"round=(\d+)", asked.value.url)
+    assert after and after.group(1) == "0", asked.value.url
     t.close()
 
 

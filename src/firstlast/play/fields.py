@@ -8,7 +8,8 @@ field's bounds as the reason a refusal gives ("must be a whole number 0…104").
 from __future__ import annotations
 
 import json
-from typing import Annotated, Final, Literal
+from collections.abc import Iterator
+from typing import Annotated, Final, Literal, get_args
 
 import msgspec
 from msgspec import Meta
@@ -85,3 +86,37 @@ def check(value: object, t: object) -> None:
         msgspec.convert(value, t, strict=True)
     except (msgspec.ValidationError, UnicodeError):
         raise ValueError(worded(t)) from None
+
+
+def refused(model: type[msgspec.Struct], raw: object, where: str = "", *,
+            word: bool = False) -> tuple[str, str] | None:
+    """The first field of ``raw`` that ``model`` refuses, by its path (``variant.redeals``),
+    with the reason for that value alone (msgspec's, or with ``word`` the field's bounds
+    in words: ``worded``): found field by field from the model's declared fields, never
+    read out of msgspec's sentence. ``None`` if every field is accepted on its own (or
+    ``raw`` is no object). Unknown fields are the caller's to name."""
+    if not isinstance(raw, dict):
+        return None
+    for f in msgspec.structs.fields(model):
+        path = f"{where}.{f.encode_name}" if where else f.encode_name
+        if f.encode_name not in raw:
+            if f.required:
+                return path, "a required field is missing"
+            continue
+        value = raw[f.encode_name]
+        try:
+            msgspec.convert(value, f.type)
+        except (msgspec.ValidationError, UnicodeError) as e:
+            for struct in _structs(f.type):
+                if (inner := refused(struct, value, path, word=word)) is not None:
+                    return inner
+            return path, worded(f.type) if word else str(e)
+    return None
+
+
+def _structs(t: object) -> Iterator[type[msgspec.Struct]]:
+    """The Struct types a field's type may hold (through ``Optional``, unions, ``Annotated``)."""
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        yield t
+    for arg in get_args(t):
+        yield from _structs(arg)

@@ -54,10 +54,8 @@ Felt = Literal["green", "blue", "night", "paper"]
 FELTS: Final = get_args(Felt)
 #: Every back comes in two colours, one per deck (R1: the two decks stay told apart).
 Back = Literal["lattice", "stripes", "rosette"]
-BACKS: Final = get_args(Back)
 #: ``mirrored``: the stock and the waste on the other side (for the left hand).
 Layout = Literal["standard", "mirrored"]
-LAYOUTS: Final = get_args(Layout)
 DEFAULT_VOLUME: Final = 60
 
 

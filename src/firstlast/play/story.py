@@ -305,7 +305,7 @@ class Story:
         out on. A face shows these first (the page above its chart)."""
         head = {"won": "story.head.won", "lost": "story.head.lost"}.get(self.status, "story.head.playing")
         lines = [t(lang, head, deal=self.deal, variant=describe_variant(Variant.from_token(self.variant), lang),
-                   moves=plural(lang, "story.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
+                   moves=plural(lang, "count.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
                    score=self.score, **{"pass": self.passes})]
         if self.won_on_pass is not None:
             lines.append(t(lang, "story.won_on_pass", **{"pass": self.won_on_pass}))
@@ -380,7 +380,7 @@ class Story:
         """A short name for the chart of the curve (its accessible name): what it shows,
         from the chance at the deal to the end or now."""
         first, cur = self.points[0], self.current
-        return t(lang, "story.chart.name", moves=plural(lang, "story.moves", self.moves),
+        return t(lang, "story.chart.name", moves=plural(lang, "count.moves", self.moves),
                  start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
@@ -501,7 +501,7 @@ def stop_sentence(stop: Stop, lang: str = "en") -> str:
 
 def copies_sentence(stop: Stop, lang: str = "en") -> str:
     """Where every card of the needed rank lay (R1: eight of each)."""
-    places = t(lang, "story.copies.join").join(place_phrase(c, lang) for c in stop.copies)
+    places = t(lang, "list.join.parts").join(place_phrase(c, lang) for c in stop.copies)
     return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 
@@ -511,7 +511,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     if what.fewest_redeals is None:
         lines = [t(lang, "story.what_if.never")]
     else:
-        lines = [t(lang, "story.what_if.redeals", redeals=plural(lang, "story.redeals", what.fewest_redeals),
+        lines = [t(lang, "story.what_if.redeals", redeals=plural(lang, "variant.redeals", what.fewest_redeals),
                    allowed="∞" if variant.redeals is None else variant.redeals,
                    **{"pass": what.comes_out_on_pass})]
     tokens = what.variants_that_come_out
@@ -519,7 +519,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     every_unlimited = all(tok in tokens for tok in unlimited)
     # Every unlimited variant comes out (docs/rules.md, V1): said once, not four times.
     named = [tok for tok in tokens if not (every_unlimited and tok in unlimited)]
-    names = t(lang, "story.copies.join").join(
+    names = t(lang, "list.join.parts").join(
         f"{describe_variant(Variant.from_token(tok), lang)} ({tok})" for tok in named)
     params: dict[str, object] = {"n": len(tokens), "total": len(VARIANT_TOKENS), "variants": names,
                                  "tokens": ", ".join(unlimited)}
@@ -541,13 +541,13 @@ def plain_chance(estimate: ChanceEstimate, lang: str) -> str:
     "100 %" only when certain). Enough decimals to show a small chance at all."""
     p = 100 * estimate.probability
     if estimate.certain:
-        return t(lang, "story.plain.pct", p="100" if p >= 50 else "0")
+        return t(lang, "percent", p="100" if p >= 50 else "0")
     if estimate.wins == 0 or p < 0.005:
         return t(lang, "story.plain.pct.nil")
     if estimate.wins == estimate.samples or p > 99.5:
         return t(lang, "story.plain.pct.full")
     decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
-    return t(lang, "story.plain.pct", p=percent_number(round(p, decimals), decimals, lang))
+    return t(lang, "percent", p=percent_number(round(p, decimals), decimals, lang))
 
 
 def plain_stop(stop: Stop, lang: str) -> str:
@@ -571,7 +571,7 @@ def plain_change(game: Variant, other: Variant, lang: str) -> str:
     if other.redeals != game.redeals:
         parts.append(t(lang, "story.plain.change.unlimited") if other.redeals is None else
                      t(lang, "story.plain.change.redeals", n=other.redeals,
-                       redeals=plural(lang, "story.redeals", other.redeals)))
+                       redeals=plural(lang, "variant.redeals", other.redeals)))
     return t(lang, "story.plain.change.join").join(parts)
 
 
@@ -582,7 +582,7 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
         if variant.redeals is not None and what.fewest_redeals <= variant.redeals:
             return t(lang, "story.plain.what_if.same", **{"pass": what.comes_out_on_pass})
         return t(lang, "story.plain.what_if.redeals", n=what.fewest_redeals,
-                 redeals=plural(lang, "story.redeals", what.fewest_redeals),
+                 redeals=plural(lang, "variant.redeals", what.fewest_redeals),
                  allowed=variant.redeals if variant.redeals is not None else 0,
                  **{"pass": what.comes_out_on_pass})
     others = [Variant.from_token(tok) for tok in what.variants_that_come_out]
@@ -619,9 +619,9 @@ def where_sentence(stop: Stop, lang: str) -> str:
     counts = dict.fromkeys(WHERE_PARTS, 0)
     for c in stop.copies:
         counts["first" if c.code == "privileged" else c.code] += 1
-    places = t(lang, "story.plain.where.join").join(
+    places = t(lang, "list.join").join(
         t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
-    return t(lang, "story.plain.where", rank=rank_name(stop.need, lang, "pl"), places=places)
+    return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 
 # ------------------------------------------------------------------ the stop (R11)

@@ -54,7 +54,7 @@ class Dialog(ModalScreen[T | None], Generic[T]):
     ``lang``; Escape answers ``None`` unless a dialog binds it otherwise."""
 
     DEFAULT_CSS = "Dialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
 
     def __init__(self, lang: str = "en") -> None:
         super().__init__()
@@ -113,7 +113,7 @@ class _AskDialog(Dialog[T]):
             yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
             yield Label("", id=self.error_id, classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
-        yield KeyBar((BarKey("Esc", "tui.binding.cancel"),), self.lang)
+        yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
 
     def read(self, value: str) -> T | Refused:
         """The answer to ``value``, or a ``Refused`` sentence."""
@@ -193,7 +193,7 @@ class UnfinishedDialog(Dialog[str]):
                              moves=g.moves, score=g.score), id=g.id)
                     for g in self.imported
                 ], id="unfinished")
-        yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "tui.binding.cancel")), lang)
+        yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "cancel")), lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -239,8 +239,8 @@ class VariantDialog(Dialog[Variant]):
             with Horizontal(classes="buttons"):
                 yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
                 yield Button(t(lang, "tui.button.canonical"), id="canonical")
-                yield Button(t(lang, "tui.button.cancel"), id="cancel")
-        yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "tui.binding.cancel")), lang)
+                yield Button(t(lang, "cancel"), id="cancel")
+        yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
     def _chosen(self) -> Variant | None:
         """The variant asked for, checked by the play layer's parsers (the same bounds
@@ -299,7 +299,7 @@ class SettingsDialog(Dialog[dict[str, object]]):
         s, lang = self.current, self.lang
         with Vertical(classes="dialog", id="settings"):
             yield Label(t(lang, "tui.settings.title"))
-            yield Label(t(lang, "felt"), classes="head")
+            yield Label(t(lang, "board_label"), classes="head")
             with RadioSet(id="felt"):
                 for felt in FELTS:
                     yield RadioButton(t(lang, f"felt.{felt}"), value=felt == s.felt, id=f"felt-{felt}")
@@ -308,9 +308,9 @@ class SettingsDialog(Dialog[dict[str, object]]):
                 yield Toggle(t(lang, words), bool(getattr(s, key)), key.replace("_", "-"), lang)
             with Horizontal(classes="buttons"):
                 yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
-                yield Button(t(lang, "tui.button.cancel"), id="cancel")
+                yield Button(t(lang, "cancel"), id="cancel")
             yield Label(t(lang, "tui.settings.keys"))
-        yield KeyBar((BarKey("Esc", "tui.binding.cancel"),), lang)
+        yield KeyBar((BarKey("Esc", "cancel"),), lang)
 
     def chosen(self) -> dict[str, object]:
         """The settings as the dialog shows them, where they differ from the current ones."""
@@ -346,7 +346,7 @@ class EndDialog(Dialog[str]):
     KEYS: ClassVar[tuple[BarKey, ...]] = (
         BarKey("Enter", "tui.end.binding.again", 6), BarKey("→", "tui.end.binding.next", 5),
         BarKey("n", "tui.end.binding.random", 4), BarKey("u", "tui.end.binding.undo", 2),
-        BarKey("Esc", "tui.end.binding.close", 3), BarKey("q", "tui.end.binding.quit", 7),
+        BarKey("Esc", "close", 3), BarKey("q", "tui.binding.quit", 7),
         BarKey("d", "tui.end.binding.details", 8),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -354,8 +354,8 @@ class EndDialog(Dialog[str]):
         binding("right", "choose('next')", "tui.end.binding.next"),
         binding("n", "choose('random')", "tui.end.binding.random"),
         binding("u,ctrl+z", "choose('undo')", "tui.end.binding.undo"),
-        binding("q", "choose('quit')", "tui.end.binding.quit"),
-        binding("escape,c", "choose('close')", "tui.end.binding.close"),
+        binding("q", "choose('quit')", "tui.binding.quit"),
+        binding("escape,c", "choose('close')", "close"),
         binding("d", "details", "tui.end.binding.details"),
     ]
 
@@ -567,7 +567,7 @@ class WordsDialog(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *[binding(str(i), f"review('P{i}')", "tui.binding.review") for i in range(1, 9)],
         binding("w", f"review('{WASTE}')", "tui.binding.waste"),
-        binding("r", "review('rows')", "tui.binding.rows"),
+        binding("r", "review('rows')", "review.rows"),
         binding("escape,enter,q", "close", "tui.binding.back"),
     ]
 
@@ -580,7 +580,7 @@ class WordsDialog(Dialog[str]):
             yield Label(t(self.lang, "tui.words.prompt"))
             yield Static(self.text or "", id="words")
         yield KeyBar((BarKey("1–8", "tui.binding.review"), BarKey("w", "tui.binding.waste"),
-                      BarKey("r", "tui.binding.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
+                      BarKey("r", "review.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
 
     def action_review(self, place: str) -> None:
         if place not in REVIEW_PLACES:

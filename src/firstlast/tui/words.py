@@ -47,8 +47,8 @@ def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:
 def compact_variant(variant: Variant, lang: str = DEFAULT_LANG) -> str:
     """A variant in fewer words than ``describe_variant``: ``∞ redeals, waste playable,
     no privilege``."""
-    redeals = (t(lang, "tui.title.variant.unlimited") if variant.redeals is None
-               else plural(lang, "tui.title.variant.redeals", variant.redeals))
+    redeals = (t(lang, "variant_label.unlimited") if variant.redeals is None
+               else plural(lang, "variant_label.redeals", variant.redeals))
     parts = [redeals, *([t(lang, "tui.title.variant.waste_playable")] if variant.waste_playable else []),
              t(lang, "tui.title.variant.privileged" if variant.privileged_last else "tui.title.variant.no_privileged")]
     return ", ".join(parts)

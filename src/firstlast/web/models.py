@@ -230,6 +230,7 @@ class GameState(Answer):
     active: Annotated[int, Meta(ge=0, le=7)] | None
     need: Annotated[int, Meta(ge=1, le=13)] | None
     need_char: str | None
+    need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
     privileged: Literal["F8"] | None
     legal_moves: list[str]
     stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
@@ -301,6 +302,7 @@ class StepFacts(Answer):
     active: int | None
     need: int | None
     need_char: str | None
+    need_card: Card | None
     privileged: Literal["F8"] | None
 
 

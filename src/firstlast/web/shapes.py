@@ -96,6 +96,7 @@ def game_state(v: TableView, stored: StoredGame, lang: m.Lang) -> m.GameState:
         stock_decks=list(v.stock_decks),  # type: ignore[arg-type]  # backs only: the order stays secret
         waste=[_CARDS[c] for c in v.waste],
         active=v.active, need=v.need, need_char=v.need_char,
+        need_card=None if v.need_card is None else _CARDS[v.need_card],
         privileged="F8" if v.privileged is not None else None,
         legal_moves=[str(mv) for mv in v.legal],
         # What the page's controls ask for (firstlast.play.table): it knows no rule.
@@ -167,6 +168,7 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
         facts = m.StepFacts(status=pos.status, score=pos.score, passes=pos.passes,
                             redeals_used=pos.redeals_used, redeals_left=pos.redeals_left, active=pos.active,
                             need=need, need_char=None if need is None else rank_char(need),
+                            need_card=None if pos.need_card is None else _CARDS[pos.need_card],
                             privileged="F8" if pos.privileged is not None else None)
         steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
                                   facts=facts, announcement=announce(step.movements, lang)))

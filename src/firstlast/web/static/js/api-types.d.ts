@@ -77,6 +77,8 @@ export interface GameState {
   /** 1…13 */
   need: number | null;
   need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
+  need_card: Card | null;
   privileged: "F8" | null;
   legal_moves: string[];
   /** turn, or redeal once the stock is empty */
@@ -279,6 +281,7 @@ export interface StepFacts {
   active: number | null;
   need: number | null;
   need_char: string | null;
+  need_card: Card | null;
   privileged: "F8" | null;
 }
 

@@ -261,9 +261,8 @@ export function describePlaces() {
     if (place[0] === "P") {
       const k = Number(place[1]) - 1;
       const name = placeName(place);
-      const first = s ? s.first[k] : null;
       if (n === 13) label = t("aria.pile.done", { pile: name });
-      else if (s && s.active === k && n === 12 && first) label = t("aria.pile.base", { pile: name, card: cardWords(first) });
+      else if (s && s.active === k && s.need_card) label = t("aria.pile.base", { pile: name, card: cardWords(s.need_card) });
       else if (s && s.active === k && s.need) label = t("aria.pile.needs", { pile: name, n, rank: rankName(s.need, "a") });
       else label = t("aria.pile.count", { pile: name, n });
     } else if (place === "stock") {

@@ -12,9 +12,8 @@ import { cardName, rankChar, t } from "./i18n.js";
 export function needText(s) {
   const k = s.active;
   if (k === null) return t("all_done");
-  const first = s.first[k];
-  // The twelfth card in: the pile ends with its own first card (R5).
-  if (s.piles[k].length === 12 && first) return t("pile_needs_base", { pile: `P${k + 1}`, card: cardName(first) });
+  // The pile ends with its own first card: the state says which (need_card, R5).
+  if (s.need_card) return t("pile_needs_base", { pile: `P${k + 1}`, card: cardName(s.need_card) });
   return t("pile_needs", { pile: `P${k + 1}`, rank: rankChar(/** @type {number} */ (s.need)) });
 }
 
