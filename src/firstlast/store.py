@@ -510,6 +510,16 @@ class Transaction:
         stored.version += 1
         stored.updated = now
 
+    def imported(self, player: str, deal: int, variant: Variant, moves: Sequence[Move]) -> str | None:
+        """The id of ``player``'s latest imported game of ``deal`` and ``variant`` with
+        these ``moves``, if any (read, not replayed)."""
+        wanted = [str(m) for m in moves]
+        for r in self.db.execute("SELECT id, moves FROM games WHERE player=? AND origin='imported' AND deal=? AND"
+                                 " variant=? ORDER BY updated DESC, rowid DESC", (player, str(deal), variant.token)):
+            if r["moves"].split() == wanted:
+                return str(r["id"])
+        return None
+
     def mark_abandoned(self, game_id: str, abandoned: bool) -> None:
         """Set or clear the game's abandoned mark (bumps its version: it changed)."""
         self.db.execute("UPDATE games SET abandoned=?, version=version+1 WHERE id=?",
