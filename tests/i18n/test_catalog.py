@@ -147,6 +147,8 @@ def test_plural_renders_the_count() -> None:
 def test_a_form_the_language_lacks_is_the_nominative() -> None:
     assert [rank_name(12, "en", "acc"), rank_name(12, "en", article=True)] == ["queen", "a queen"]
     assert [rank_name(12, "ru", "acc"), rank_name(12, "ru", article=True)] == ["даму", "дама"]
+    # An article where the language has one, else the case asked for.
+    assert [rank_name(12, lang, "acc", article=True) for lang in ("en", "ru")] == ["a queen", "даму"]
 
 
 def test_missing_key_or_parameter_is_an_error_never_english() -> None:
