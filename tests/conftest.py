@@ -54,28 +54,24 @@ class ReadOnlyFolder:
         self.frozen = False
 
     def freeze(self) -> None:
-        import subprocess
-
-        if self.kind == "mount":
-            subprocess.run(["mount", "-o", "remount,ro", str(self.path)], check=True, capture_output=True)
-        elif os.geteuid() == 0:
-            subprocess.run(["chattr", "+i", str(self.path)], check=True, capture_output=True)
-        else:
-            self.path.chmod(0o555)
+        self._set(read_only=True)
         self.frozen = True
 
     def thaw(self) -> None:
+        if self.frozen:
+            self._set(read_only=False)
+            self.frozen = False
+
+    def _set(self, read_only: bool) -> None:
         import subprocess
 
-        if not self.frozen:
-            return
         if self.kind == "mount":
-            subprocess.run(["mount", "-o", "remount,rw", str(self.path)], check=True, capture_output=True)
+            subprocess.run(["mount", "-o", "remount," + ("ro" if read_only else "rw"), str(self.path)],
+                           check=True, capture_output=True)
         elif os.geteuid() == 0:
-            subprocess.run(["chattr", "-i", str(self.path)], check=True, capture_output=True)
+            subprocess.run(["chattr", "+i" if read_only else "-i", str(self.path)], check=True, capture_output=True)
         else:
-            self.path.chmod(0o755)
-        self.frozen = False
+            self.path.chmod(0o555 if read_only else 0o755)
 
 
 @pytest.fixture(params=["folder", "mount"])

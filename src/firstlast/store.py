@@ -7,7 +7,7 @@ list — plus the redo line; everything else is derived by replaying through the
 This module only stores and reads, and decides nothing: *what* is stored when (which
 game is on the table, when a game has a result and that it is kept, what counts in the
 statistics) is the play layer's policy (``firstlast.play``). Writes go one way only: a
-``Transaction`` from ``GameStore.transaction()`` (the play layer's group writer opens
+``Transaction`` from ``GameStore.transaction()`` (the play layer's writer opens
 them), with ``Transaction.savepoint()`` for a part that may be undone alone. Reads take
 a snapshot with ``GameStore.reading()``; ``load``, ``games``, ``settings`` and
 ``has_player`` are one-read shortcuts of it (for tools and tests).
@@ -40,7 +40,7 @@ import stat
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, Literal
@@ -240,10 +240,16 @@ class MovesText:
             self.texts.append(str(step.move))
         return " ".join(self.texts)
 
+    def copy(self) -> MovesText:
+        twin = MovesText()
+        twin.steps, twin.texts = self.steps.copy(), self.texts.copy()
+        return twin
+
 
 @dataclass
 class StoredGame:
-    """A game as stored, replayed through the engine."""
+    """A game as stored, replayed through the engine. The play layer shares one it has
+    read between its readers and changes only a ``copy``."""
 
     id: str
     player: str
@@ -270,6 +276,18 @@ class StoredGame:
         ``dealt_on``: the player's date then, ``wish``: the wish made before it."""
         now = timestamp()
         return cls(new_id(), player, game, 0, now, now, None, origin, dealt=dealt, dealt_on=dealt_on, wish=wish)
+
+    def copy(self) -> StoredGame:
+        """A copy to change, not replayed (``Game.copy``)."""
+        return replace(self, game=self.game.copy(), moves_text=self.moves_text.copy())
+
+    def row(self) -> GameRow:
+        """Every column as ``Transaction.insert`` writes it."""
+        g, pos = self.game, self.game.position
+        return GameRow(self.id, str(g.deal), g.variant.token, self.moves_text.of(g), _moves_text(g.redo_moves),
+                       pos.status, pos.score, pos.passes, self.version, self.created, self.updated, self.finished,
+                       self.origin, self.result, self.result_score, self.result_passes, self.abandoned, self.dealt,
+                       self.dealt_on, self.wish)
 
 
 @dataclass
@@ -316,17 +334,14 @@ class DailyRow:
     moved: bool
 
 
-_GAME_COLUMNS = ("id, player, deal, variant, moves, redo, version, created, updated, finished,"
-                 " origin, result, abandoned, result_score, result_passes, dealt, dealt_on, wish")
-_SUMMARY_COLUMNS = ("id, deal, variant, status, score, passes, moves, created, updated, finished,"
-                    " origin, result, abandoned")
+def _origin(value: object) -> Origin:
+    return "imported" if value == "imported" else "played"
 
 
-def _summary(r: Sequence[object]) -> GameSummary:
-    return GameSummary(str(r[0]), int(str(r[1])), Variant.from_token(str(r[2])), str(r[3]), int(str(r[4])),
-                       int(str(r[5])), len(str(r[6]).split()), str(r[7]), str(r[8]),
-                       None if r[9] is None else str(r[9]), "imported" if r[10] == "imported" else "played",
-                       None if r[11] is None else str(r[11]), None if r[12] is None else str(r[12]))
+def _summary(r: sqlite3.Row) -> GameSummary:
+    return GameSummary(r["id"], int(r["deal"]), Variant.from_token(r["variant"]), r["status"], r["score"],
+                       r["passes"], len(r["moves"].split()), r["created"], r["updated"], r["finished"],
+                       _origin(r["origin"]), r["result"], r["abandoned"])
 
 
 @dataclass(frozen=True)
@@ -357,21 +372,15 @@ class GameRow:
     wish: str | None = None
 
 
-_ROW_COLUMNS = ("id, deal, variant, moves, redo, status, score, passes, version, created, updated, finished, origin,"
-                " result, result_score, result_passes, abandoned, dealt, dealt_on, wish")
+#: The columns of a game row, by name: ``GameRow``'s fields.
+_COLUMNS: Final = tuple(f.name for f in fields(GameRow))
+_ROW_COLUMNS: Final = ", ".join(_COLUMNS)
+_NAMED: Final = ", ".join(f":{c}" for c in _COLUMNS)
+_ASSIGNED: Final = ", ".join(f"{c}=:{c}" for c in _COLUMNS if c != "id")
 
 
-def _row(r: Sequence[object]) -> GameRow:
-    def opt_int(v: object) -> int | None:
-        return None if v is None else int(str(v))
-
-    def opt_str(v: object) -> str | None:
-        return None if v is None else str(v)
-
-    return GameRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), int(str(r[6])), int(str(r[7])),
-                   int(str(r[8])), str(r[9]), str(r[10]), opt_str(r[11]),
-                   "imported" if r[12] == "imported" else "played", opt_str(r[13]), opt_int(r[14]), opt_int(r[15]),
-                   opt_str(r[16]), opt_str(r[17]), opt_str(r[18]), opt_str(r[19]))
+def _row(r: sqlite3.Row) -> GameRow:
+    return GameRow(**{name: r[name] for name in _COLUMNS} | {"origin": _origin(r["origin"])})
 
 
 class Transaction:
@@ -381,6 +390,7 @@ class Transaction:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        db.row_factory = sqlite3.Row  # columns by name
         self._savepoints = 0  # savepoints open now (their names are by depth)
 
     @contextmanager
@@ -455,33 +465,31 @@ class Transaction:
     def insert(self, stored: StoredGame) -> None:
         """Store ``stored`` (``StoredGame.new``: its moves and redo line too) as a new
         game, every field as given."""
-        game = stored.game
-        pos = game.position
-        self.db.execute(
-            "INSERT INTO games (id, player, deal, variant, moves, redo, status, score, passes, version, created,"
-            " updated, finished, origin, result, result_score, result_passes, abandoned, dealt, dealt_on, wish) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (stored.id, stored.player, str(game.deal), game.variant.token, stored.moves_text.of(game),
-             _moves_text(game.redo_moves), pos.status, pos.score, pos.passes, stored.version, stored.created,
-             stored.updated, stored.finished, stored.origin, stored.result, stored.result_score,
-             stored.result_passes, stored.abandoned, stored.dealt, stored.dealt_on, stored.wish),
-        )
+        self.insert_row(stored.player, stored.row())
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
-        row = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
-        if row is None or (player is not None and row[1] != player):
+        r = self.db.execute(f"SELECT player, {_ROW_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
+        if r is None or (player is not None and r["player"] != player):
             raise UnknownGame(f"no such game: {game_id}")
+        row = _row(r)
         try:
-            game = Game(int(row[2]), Variant.from_token(row[3]), row[4].split(), row[5].split())
+            game = Game(int(row.deal), Variant.from_token(row.variant), row.moves.split(), row.redo.split())
         except (FirstLastError, ValueError) as e:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
-        origin: Origin = "imported" if row[10] == "imported" else "played"
-        return StoredGame(row[0], row[1], game, row[6], row[7], row[8], row[9], origin, row[11], row[12], row[13],
-                          row[14], row[15], row[16], row[17])
+        return StoredGame(row.id, r["player"], game, row.version, row.created, row.updated, row.finished, row.origin,
+                          row.result, row.abandoned, row.result_score, row.result_passes, row.dealt, row.dealt_on,
+                          row.wish)
 
-    def version(self, game_id: str) -> int | None:
-        row = self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)).fetchone()
-        return None if row is None else int(row[0])
+    def head(self, game_id: str) -> tuple[str, int] | None:
+        """The player and the version of game ``game_id`` (``None``: there is none): what
+        says whether a game already read is the stored one, without reading its moves."""
+        r = self.db.execute("SELECT player, version FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if r is None else (r["player"], r["version"])
+
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it moves whenever another connection (of this
+        process or another) commits."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
     def save(self, stored: StoredGame) -> None:
         """Write the game's moves, redo line, position and result fields as they are now;
@@ -502,6 +510,16 @@ class Transaction:
         stored.version += 1
         stored.updated = now
 
+    def imported(self, player: str, deal: int, variant: Variant, moves: Sequence[Move]) -> str | None:
+        """The id of ``player``'s latest imported game of ``deal`` and ``variant`` with
+        these ``moves``, if any (read, not replayed)."""
+        wanted = [str(m) for m in moves]
+        for r in self.db.execute("SELECT id, moves FROM games WHERE player=? AND origin='imported' AND deal=? AND"
+                                 " variant=? ORDER BY updated DESC, rowid DESC", (player, str(deal), variant.token)):
+            if r["moves"].split() == wanted:
+                return str(r["id"])
+        return None
+
     def mark_abandoned(self, game_id: str, abandoned: bool) -> None:
         """Set or clear the game's abandoned mark (bumps its version: it changed)."""
         self.db.execute("UPDATE games SET abandoned=?, version=version+1 WHERE id=?",
@@ -515,7 +533,8 @@ class Transaction:
         """Most recently updated first; ``player=None`` lists every player's games.
         ``status``: playing, won, lost, finished (won or lost), abandoned, or unfinished
         (playing, abandoned included)."""
-        sql = f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE 1=1"
+        sql = ("SELECT id, deal, variant, status, score, passes, moves, created, updated, finished, origin,"
+               " result, abandoned FROM games WHERE 1=1")
         args: list[object] = []
         if player is not None:
             sql += " AND player=?"
@@ -538,23 +557,22 @@ class Transaction:
     def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
         """Every game of ``variant`` (of ``player``, or of all) with what statistics need,
         oldest event first."""
-        sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL,"
+        sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL AS left,"
                " COALESCE(finished, abandoned, updated) AS at, id FROM games WHERE variant=?")
         args: list[object] = [variant.token]
         if player is not None:
             sql += " AND player=?"
             args.append(player)
         rows = self.db.execute(sql + " ORDER BY at, rowid", args).fetchall()
-        return [ResultRow("imported" if r[0] == "imported" else "played", r[1], r[2], r[3], bool(r[4]), r[5], r[6])
-                for r in rows]
+        return [ResultRow(_origin(r["origin"]), r["result"], r["result_score"], r["result_passes"], bool(r["left"]),
+                          r["at"], r["id"]) for r in rows]
 
     def daily_rows(self, player: str) -> list[DailyRow]:
         """Every game of ``player`` dealt as a deal of the day, in the order stored."""
-        rows = self.db.execute("SELECT id, deal, dealt_on, origin, result, moves != '' FROM games"
+        rows = self.db.execute("SELECT id, deal, dealt_on, origin, result, moves != '' AS moved FROM games"
                                " WHERE player=? AND dealt='daily' ORDER BY rowid", (player,)).fetchall()
-        return [DailyRow(str(r[0]), int(str(r[1])), None if r[2] is None else str(r[2]),
-                         "imported" if r[3] == "imported" else "played", None if r[4] is None else str(r[4]),
-                         bool(r[5])) for r in rows]
+        return [DailyRow(r["id"], int(r["deal"]), r["dealt_on"], _origin(r["origin"]), r["result"], bool(r["moved"]))
+                for r in rows]
 
     def variants_played(self, player: str | None = None) -> list[Variant]:
         sql = "SELECT DISTINCT variant FROM games"
@@ -562,7 +580,7 @@ class Transaction:
         if player is not None:
             sql += " WHERE player=?"
             args.append(player)
-        return [Variant.from_token(r[0]) for r in self.db.execute(sql, args).fetchall()]
+        return [Variant.from_token(r["variant"]) for r in self.db.execute(sql, args).fetchall()]
 
     # ------------------------------------------------------------ whole rows (backups)
     def rows(self, player: str) -> list[GameRow]:
@@ -572,28 +590,19 @@ class Transaction:
 
     def owner(self, game_id: str) -> str | None:
         """The player whose game ``game_id`` is, or ``None`` when there is none."""
-        row = self.db.execute("SELECT player FROM games WHERE id=?", (game_id,)).fetchone()
-        return None if row is None else str(row[0])
+        head = self.head(game_id)
+        return None if head is None else head[0]
 
     def insert_row(self, player: str, row: GameRow) -> None:
         """Store ``row`` as a new game of ``player``, every column as given."""
-        self.db.execute(
-            f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?, ?, ?)",
-            (player, row.id, row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes,
-             row.version, row.created, row.updated, row.finished, row.origin, row.result, row.result_score,
-             row.result_passes, row.abandoned, row.dealt, row.dealt_on, row.wish))
+        self.db.execute(f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (:player, {_NAMED})",
+                        vars(row) | {"player": player})
 
     def replace_row(self, player: str, row: GameRow) -> None:
         """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
         ``UnknownGame`` if ``player`` has no such game."""
-        cur = self.db.execute(
-            "UPDATE games SET deal=?, variant=?, moves=?, redo=?, status=?, score=?, passes=?, version=?, created=?,"
-            " updated=?, finished=?, origin=?, result=?, result_score=?, result_passes=?, abandoned=?, dealt=?,"
-            " dealt_on=?, wish=? WHERE id=? AND player=?",
-            (row.deal, row.variant, row.moves, row.redo, row.status, row.score, row.passes, row.version, row.created,
-             row.updated, row.finished, row.origin, row.result, row.result_score, row.result_passes, row.abandoned,
-             row.dealt, row.dealt_on, row.wish, row.id, player))
+        cur = self.db.execute(f"UPDATE games SET {_ASSIGNED} WHERE id=:id AND player=:player",
+                              vars(row) | {"player": player})
         if cur.rowcount != 1:
             raise UnknownGame(f"no such game: {row.id}")
 
@@ -719,6 +728,8 @@ class GameStore:
         self._reader: sqlite3.Connection | None = None  # reads only (``reading()``)
         self._reader_lock = threading.Lock()
         self._reader_owner: int | None = None
+        #: Read connections opened so far (``PRAGMA data_version`` is a connection's own).
+        self.readers = 0
         #: The URI SQLite opens the file by when it can only be read where it lies
         #: (``_read_only_uri``), else ``None``: the path itself.
         self._uri: str | None = None
@@ -874,6 +885,7 @@ class GameStore:
                         db.close()
                         raise
                     self._reader = db
+                    self.readers += 1
                 try:
                     db.execute("BEGIN")
                     try:

@@ -78,6 +78,7 @@ def test_r4_building_follows_rank_order_regardless_of_suit() -> None:
 def test_r5_first_becomes_last() -> None:
     pos = build("5c 8d Kh Kh 2s 3s 4s Qd", "5h 9c 2c 2d 3c 3d 3h 3s", piles=(12,))
     assert pos.need == 5 and pos.legal_moves() == [Move("play", "F1")]
+    assert pos.need_card == pos.first[0]  # the one card that fits, said to every face
     err = refused(pos, "R1")  # a 5 of the right rank, but not F1 itself
     assert err.rule == "R5"
     assert refused(pos, TURN.kind).rule == "R9"
@@ -87,7 +88,7 @@ def test_r5_first_becomes_last() -> None:
     assert after.waste == pos.waste  # the base's place is not refilled
     # The base cannot go early.
     early = build("5c 8d Kh Kh 2s 3s 4s Qd", "9c 2c 2c 2d 3c 3d 3h 3s", piles=(5,))
-    assert refused(early, "F1").rule == "R5"
+    assert refused(early, "F1").rule == "R5" and early.need_card is None
 
 
 def test_r6_sources_waste_is_not_one_in_the_canonical_rules() -> None:

@@ -11,7 +11,18 @@ import pytest
 
 from firstlast.engine import REDEAL, Game, Move, parse_place
 from firstlast.engine.errors import REFUSALS, InvalidMoveError
-from firstlast.i18n import LANGS, catalog, fill, invalid_text, placeholders, plural, plural_category, t
+from firstlast.i18n import (
+    GRAMMAR,
+    LANGS,
+    catalog,
+    fill,
+    invalid_text,
+    placeholders,
+    plural,
+    plural_category,
+    rank_name,
+    t,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "firstlast" / "web" / "static"
@@ -24,24 +35,80 @@ def _has(lang: str, key: str) -> bool:
     return key in cat or any(k.startswith(key + ".") for k in cat)
 
 
-def test_both_catalogs_have_the_same_keys() -> None:
-    en, ru = set(catalog("en")), set(catalog("ru"))
+def _meanings(lang: str) -> set[str]:
+    """The keys of ``lang`` with each family's forms (``.one/.few/.many``, a rank's
+    ``.acc``, ``.a`` …) folded into the family: what both catalogs must share."""
+    grammar, out = GRAMMAR[lang], set()
+    for key in catalog(lang):
+        family, _, form = key.rpartition(".")
+        rank_form = key.startswith("rank.") and key.count(".") == 2 and form in grammar.rank_forms
+        out.add(family if form in grammar.plurals or rank_form else key)
+    return out
+
+
+def test_both_catalogs_have_the_same_meanings() -> None:
+    en, ru = _meanings("en"), _meanings("ru")
     assert en - ru == set(), "missing in ru.json"
     assert ru - en == set(), "missing in en.json"
     assert len(en) > 400
 
 
-@pytest.mark.parametrize("key", sorted(k for k in catalog("en") if not k.startswith(("error.", "refusal."))))
+#: English that stands under two keys because the Russian says two things (checked:
+#: the Russian texts differ): the reason for each.
+SAME_ENGLISH: dict[str, str] = {
+    "{n} already here": "a plural family: Russian agrees the verb (была / были)",
+    "{n} moves": "the page's count with a colon (ходов: 5) beside the family count.moves (5 ходов)",
+    "{n} redeal": "the short variant label puts the count last (перекладок 1)",
+    "{n} redeals": "the short variant label puts the count last (перекладок 3)",
+    "waste": "the odds table's column head is cut short (сбор.)",
+    "Hint": "the phone's short toolbar label (Совет)",
+    "Undo": "the phone's short toolbar label (Отмена)",
+    "New": "the terminal's key bar names a new deal, feminine (Новая), the page a new game (Новый)",
+    "Next deal": "the terminal's end bar is short (Следующая)",
+    "Play again": "the terminal's end bar is short (Ещё раз)",
+    "privileged": "the terminal's title takes the instrumental (с последней)",
+    "Restart": "the confirmation's button says the whole verb (Начать заново)",
+    "off": "the speed setting 0 says no animation (без анимации), a toggle off (выкл.)",
+    "Redeal": "the key bar's noun (Перекладка), the table's verb (Переложить)",
+    "{reason}": "the import's and the move's frames differ (файл не прочитан / ход не понят)",
+    "Next": "the side bar's next move (Ход), the tour's next step (Далее)",
+    "deal {deal}": "the confirmation takes the genitive (раскладки)",
+    "unlimited": "the odds table writes ∞",
+    "waste playable": "the terminal's title is short (сборная в игре)",
+    "Waste": "the terminal's key bar is short (Сборная)",
+    "won": "the terminal's statistics column counts the cards (104)",
+}
+
+
+def test_every_sentence_once() -> None:
+    """One key per sentence (issue 25.4): no English text stands under two keys, the
+    forms a language lacks are not written out (English has no ``.few`` and no cases,
+    Russian no article), and what a face shows in the same words takes the same key."""
+    by_text: dict[str, list[str]] = {}
+    for key, text in catalog("en").items():
+        by_text.setdefault(text, []).append(key)
+    repeated = {text: keys for text, keys in by_text.items() if len(keys) > 1}
+    assert {text: keys for text, keys in repeated.items() if text not in SAME_ENGLISH} == {}
+    # Each pair left says different things in Russian: the reason is kept beside it.
+    for text in SAME_ENGLISH:
+        assert text in repeated, f"{text!r} is no longer repeated: drop it from SAME_ENGLISH"
+        assert len({catalog("ru")[k] for k in repeated[text]}) == len(repeated[text]), repeated[text]
+
+
+@pytest.mark.parametrize("key", sorted(k for k in catalog("ru") if not k.startswith(("error.", "refusal."))))
 def test_same_placeholders_in_both_languages(key: str) -> None:
     # Refusals are said by the server alone (i18n.error_text): their parameters are
     # declared (tests/i18n/test_error_codes.py, test_every_refusal_code_has_both_sentences).
-    assert placeholders(catalog("ru")[key]) == placeholders(catalog("en")[key]), key
+    # A form English lacks is compared with the English that stands for it.
+    family, _, form = key.rpartition(".")
+    en = key if key in catalog("en") else f"{family}.{GRAMMAR['en'].other}" if form in GRAMMAR["ru"].plurals else family
+    assert placeholders(catalog("ru")[key]) == placeholders(catalog("en")[en]), key
 
 
 def test_no_empty_strings_and_no_stray_braces() -> None:
     for lang in LANGS:
         for key, text in catalog(lang).items():
-            if key != "variant.join":
+            if key != "list.join":
                 assert text.strip(), (lang, key)
             # Every brace belongs to a {name} placeholder: the page fills them with one regex.
             assert re.sub(r"\{\w+\}", "", text).count("{") == 0, (lang, key)
@@ -49,12 +116,14 @@ def test_no_empty_strings_and_no_stray_braces() -> None:
 
 
 def test_plural_families_are_complete() -> None:
-    keys = set(catalog("en"))
-    families = {k.rsplit(".", 1)[0] for k in keys if k.rsplit(".", 1)[-1] in ("one", "few", "many")}
+    families = {k.rsplit(".", 1)[0] for lang in LANGS for k in catalog(lang)
+                if k.rsplit(".", 1)[-1] in ("one", "few", "many")}
     assert families, "no plural keys at all"
-    for family in families:
-        for form in ("one", "few", "many"):
-            assert f"{family}.{form}" in keys, family
+    for lang in LANGS:
+        keys = set(catalog(lang))
+        for family in families:
+            present = {form for form in ("one", "few", "many") if f"{family}.{form}" in keys}
+            assert present == set(GRAMMAR[lang].plurals), (lang, family)
 
 
 @pytest.mark.parametrize(("n", "ru", "en"), [
@@ -75,7 +144,13 @@ def test_plural_renders_the_count() -> None:
     assert plural("ru", "variant.redeals", 5) == "5 перекладок"
 
 
+def test_a_form_the_language_lacks_is_the_nominative() -> None:
+    assert [rank_name(12, "en", "acc"), rank_name(12, "en", article=True)] == ["queen", "a queen"]
+    assert [rank_name(12, "ru", "acc"), rank_name(12, "ru", article=True)] == ["даму", "дама"]
+
+
 def test_missing_key_or_parameter_is_an_error_never_english() -> None:
+    # The page's render() throws alike (tools/js/test/format.test.js).
     with pytest.raises(KeyError):
         t("ru", "no.such.key")
     with pytest.raises(KeyError):
@@ -130,10 +205,10 @@ def test_the_page_keeps_no_copy_of_the_strings() -> None:
     js = STATIC / "js"
     scripts = sorted(js.glob("*.js"))
     assert len(scripts) > 10
-    # Cyrillic that is not a string to translate: the letters of the Russian keyboard
-    # layout in the generated key map (the same key in both layouts) and the indices
-    # printed on the card faces.
-    allowed = {"keymap.js", "cards.js"}
+    # Cyrillic that is not a string to translate: the generated files, made from Python
+    # (the letters of the Russian keyboard layout in the key map, the catalogs' rank
+    # indices in the vocabulary for the card faces).
+    allowed = {"keymap.js", "vocabulary.js"}
     for path in scripts:
         text = path.read_text(encoding="utf-8")
         # The old string table was ``const STR``; ``const STREAM_GAP`` is a number.
@@ -220,3 +295,32 @@ def test_every_raised_syntax_error_is_worded_from_its_code_and_params() -> None:
         invalid_text("move.syntax", {}, "en")  # its {text} missing: no half sentence
     with pytest.raises(KeyError):
         invalid_text("move.nope", {}, "ru")
+
+
+# ---------------------------------------------------------------- one language rule
+def test_one_language_rule() -> None:
+    """Which language a tag names and the switch's other language are declared once
+    (``i18n.lang_of_tag``, ``other_lang``; the page's ``langOf``/``otherLang`` in lang.js
+    read the generated ``LANGS``): the command line's locale goes through the same rule."""
+    from firstlast.cli.lang import lang_from_env
+    from firstlast.i18n import DEFAULT_LANG, lang_of_tag, other_lang
+
+    assert [lang_of_tag(x) for x in ("ru", "ru_RU.UTF-8", "RU-ru", "en-GB", "C", "", None, "rus")] == \
+        ["ru", "ru", "ru", "en", None, None, None, None]
+    assert {other_lang(lang) for lang in LANGS} == set(LANGS) and other_lang("ru") == "en"
+    assert lang_from_env({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}) == DEFAULT_LANG
+    assert lang_from_env({"LANG": "ru_RU.UTF-8"}) == "ru"
+    assert lang_from_env({"FIRSTLAST_LANG": "ru", "LANG": "en_US.UTF-8"}) == "ru"
+
+
+def test_the_page_decides_no_language_rule_and_no_r5() -> None:
+    """Outside lang.js (the one renderer) and the generated modules, the page compares
+    no language by name, picks no plural by arithmetic and counts no pile for R5 (the
+    state's ``need_card`` says the base)."""
+    for path in sorted((STATIC / "js").glob("*.js")):
+        if path.name in ("lang.js", "vocabulary.js", "keymap.js"):
+            continue
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(encoding="utf-8"), flags=re.S)
+        assert not re.search(r"""[!=]==?\s*["'](ru|en)["']|["'](ru|en)["']\s*[!=]==?""", code), path.name
+        assert not re.search(r"%\s*10\b", code), f"{path.name}: a plural rule"
+        assert not re.search(r"(length|\bn)\s*===?\s*12\b", code), f"{path.name}: R5 counted"

@@ -81,7 +81,7 @@ def test_controls_name_the_moves_of_the_table() -> None:
 # ---------------------------------------------------------------------------- settings
 def test_settings_schema() -> None:
     s = Settings()
-    assert tuple(s.to_json()) == Settings.FIELDS
+    assert tuple(s.to_json()) == Settings.__struct_fields__
     # Guidance (issue 26): the marks on by default, the tour not yet seen.
     assert (s.show_playable, s.tour_seen) == (True, False)
     assert s.updated({"show_playable": False, "tour_seen": True}).to_json()["show_playable"] is False

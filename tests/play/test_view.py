@@ -40,7 +40,7 @@ def test_the_view_is_the_position_its_controls_and_its_legal_moves(game: Game) -
     assert (v.first, v.reserve, v.piles, v.waste) == (pos.first, pos.reserve, pos.piles, pos.waste)
     # The stock shows its backs only (R1): its count and decks, never its cards.
     assert v.stock_count == len(pos.stock) and v.stock_decks == tuple(c.deck for c in pos.stock)
-    assert (v.active, v.need, v.privileged) == (pos.active, pos.need, pos.privileged)
+    assert (v.active, v.need, v.need_card, v.privileged) == (pos.active, pos.need, pos.need_card, pos.privileged)
     assert v.need_char == (None if pos.need is None else rank_char(pos.need))
     assert list(v.legal) == legal and v.hint == (legal[0] if legal else None)
     assert v.controls == controls(pos)

@@ -23,7 +23,7 @@ import pytest
 
 from firstlast.engine import Game
 from firstlast.play import PlayError, PlayService, Steps
-from firstlast.play.writer import GameCache, GroupWriter
+from firstlast.play.writer import GameCache, Writer
 from firstlast.store import GameStore, StoredGame, Transaction
 
 
@@ -247,7 +247,7 @@ def test_a_job_cannot_wait_for_another_job(play: PlayService) -> None:
 def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.sqlite3")
     cache = GameCache(2)
-    writer = GroupWriter(store, cache)
+    writer = Writer(store, cache)
     player = writer.run(lambda tx: tx.new_player())
 
     def insert(deal: int) -> Callable[[Transaction], StoredGame]:
@@ -303,3 +303,32 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
     r = asyncio.run(alone())
     assert stored_moves(path, games[3][1]) == [str(r.move)]
     assert play._writer._thread is not None and play._writer._thread.is_alive()
+
+
+def test_reads_replay_a_game_only_when_it_changed_elsewhere(play: PlayService, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25.5: reading a game (its chance, words, story, replay; the terminal's look
+    at the table) takes the service's kept copy at the stored version; only a change made
+    by another process is replayed, once. ``changes`` moves with every commit."""
+    g = play.start(None, "number", "1")
+    play.step(g.player, g.id, 30)
+    loads: list[str] = []
+    real = Transaction.load
+    monkeypatch.setattr(Transaction, "load", lambda tx, gid, player=None: loads.append(gid) or real(tx, gid, player))
+    seen = play.changes()
+    read = play.game(g.player, g.id)
+    assert play.current(g.player) is read and play.game(g.player, g.id) is read and len(read.game) == 30
+    assert loads == [] and play.changes() == seen
+    play.step(g.player, g.id, 5)  # a move here: still no replay, and the copy read before is as it was
+    assert len(play.game(g.player, g.id).game) == 35 and len(read.game) == 30 and loads == []
+    assert play.changes() != seen
+    seen = play.changes()
+    other = PlayService(GameStore(tmp_path / "games.sqlite3"))  # another process, in effect
+    other.step(g.player, g.id, 1)
+    loads.clear()  # the other's own
+    assert play.changes() != seen
+    assert len(play.game(g.player, g.id).game) == 36 and loads == [g.id]  # replayed once ...
+    assert len(play.current(g.player).game) == 36 and loads == [g.id]  # ... then kept
+    with pytest.raises(PlayError) as e:
+        play.game("someone else", g.id)
+    assert e.value.code == "game.unknown"

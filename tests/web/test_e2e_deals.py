@@ -24,22 +24,31 @@ LONG_DEAL = "11760845860229611713"
 COMES_OUT = {"en": "This deal comes out", "ru": "Эта раскладка выходит"}
 
 
-def start_from_dialog(pg: Any, button: str, redeals: str = "3", privileged: bool = True) -> dict[str, Any]:
-    before = state(pg)["id"]
+def open_deal_dialog(pg: Any) -> None:
     if not pg.is_visible("#b-deal"):
         pg.click("#b-more")  # a phone keeps it in the menu
     pg.click("#b-deal")
     pg.locator("#dlg-deal[open]").wait_for()
-    pg.select_option("#v-redeals", redeals)
-    if pg.is_checked("#v-priv") != privileged:
-        pg.click("#v-priv")
+
+
+def deal_anew(pg: Any, button: str) -> dict[str, Any]:
+    """Click ``button`` (a dialog's deal button, or New), confirm leaving the game if
+    asked, and wait until the new game is on the table."""
+    before = state(pg)["id"]
     pg.click(button)
-    confirm = pg.locator("#dlg-confirm[open]")
-    if confirm.count():
+    if pg.locator("#dlg-confirm[open]").count():
         pg.click("#confirm-ok")
     wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
                 " && !document.querySelector('dialog[open]')")
     return state(pg)
+
+
+def start_from_dialog(pg: Any, button: str, redeals: str = "3", privileged: bool = True) -> dict[str, Any]:
+    open_deal_dialog(pg)
+    pg.select_option("#v-redeals", redeals)
+    if pg.is_checked("#v-priv") != privileged:
+        pg.click("#v-priv")
+    return deal_anew(pg, button)
 
 
 def test_random_deals_are_short_and_long_links_still_open(browser: Any, server: str) -> None:
@@ -50,12 +59,7 @@ def test_random_deals_are_short_and_long_links_still_open(browser: Any, server: 
     for _ in range(3):
         s = start_from_dialog(pg, "#deal-random")
         assert s["dealt"] == "random" and 1 <= int(s["deal"]) <= 999_999_999 and len(s["deal"]) <= 9
-    before = state(pg)["id"]
-    pg.click("#b-new")  # the New button: a random deal too
-    if pg.locator("#dlg-confirm[open]").count():
-        pg.click("#confirm-ok")
-    wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy")
-    assert len(state(pg)["deal"]) <= 9
+    assert len(deal_anew(pg, "#b-new")["deal"]) <= 9  # the New button: a random deal too
     close(pg)
 
 
@@ -144,21 +148,12 @@ def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(brow
     wait_js(pg, f"document.querySelector('#s-chance .value').textContent === {COMES_OUT[other]!r}")
     # A random deal shows its figure again; with "make these rules my default" ticked, its
     # rules become the player's for new games (the server's doing: make_default).
-    if not pg.is_visible("#b-deal"):
-        pg.click("#b-more")
-    pg.click("#b-deal")
-    pg.locator("#dlg-deal[open]").wait_for()
+    open_deal_dialog(pg)
     assert not pg.is_checked("#v-default")
     pg.check("#v-default")
     pg.locator("#dlg-deal[open]").wait_for()
     pg.select_option("#v-redeals", "5")
-    before = state(pg)["id"]
-    pg.click("#deal-random")
-    if pg.locator("#dlg-confirm[open]").count():
-        pg.click("#confirm-ok")
-    wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
-                " && !document.querySelector('dialog[open]')")
-    assert state(pg)["variant"]["token"] == "r5"
+    assert deal_anew(pg, "#deal-random")["variant"]["token"] == "r5"
     assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["variant"] == "r5"
     wait_js(pg, "!!document.getElementById('s-chance').dataset.samples", timeout=60_000)
     assert "%" in pg.inner_text("#s-chance .value")
@@ -172,19 +167,11 @@ def test_next_deal_after_a_one_deal_variant_takes_the_players_rules(browser: Any
     pg = new_page(browser, server)
     pg.goto(pg.base_url + "?speed=0")
     settle(pg)
-    if not pg.is_visible("#b-deal"):
-        pg.click("#b-more")
-    pg.click("#b-deal")
-    pg.locator("#dlg-deal[open]").wait_for()
+    open_deal_dialog(pg)
     pg.fill("#deal-input", "42")
     pg.select_option("#v-redeals", "0")
-    before = state(pg)["id"]
-    pg.click("#deal-ok")
-    if pg.locator("#dlg-confirm[open]").count():
-        pg.click("#confirm-ok")
-    wait_js(pg, f"window.firstlast.state.id !== '{before}' && !window.firstlast.busy"
-                " && !document.querySelector('dialog[open]')")
-    assert (state(pg)["deal"], state(pg)["variant"]["token"]) == ("42", "r0")
+    first = deal_anew(pg, "#deal-ok")
+    assert (first["deal"], first["variant"]["token"]) == ("42", "r0")
 
     def finish_then(button: str) -> dict[str, Any]:
         if not pg.is_visible("#b-finish"):

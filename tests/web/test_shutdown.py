@@ -29,10 +29,12 @@ SEARCHERS = 3
 IDLE = 20
 
 
-def _player(url: str, acked: list[tuple[str, int]], stop: threading.Event) -> None:
-    """Steps one game after another; every 200 is recorded (game, moves after)."""
-    with httpx.Client(base_url=url, timeout=30) as http:
-        try:
+def _player(url: str, acked: list[tuple[str, int]], stop: threading.Event, under_way: threading.Event) -> None:
+    """Steps one game after another; every 200 is recorded (game, moves after). Sets
+    ``under_way`` once the players have had as many moves answered as there are players,
+    or when it gives up (the test then finds out why)."""
+    try:
+        with httpx.Client(base_url=url, timeout=30) as http:
             game: str | None = None
             while not stop.is_set():
                 if game is None:
@@ -48,8 +50,12 @@ def _player(url: str, acked: list[tuple[str, int]], stop: threading.Event) -> No
                 if r.status_code != 200:
                     return  # the server is stopping: 503 or a closed connection
                 acked.append((game, r.json()["state"]["moves"]))
-        except httpx.HTTPError:
-            return
+                if len(acked) >= PLAYERS:
+                    under_way.set()
+    except httpx.HTTPError:
+        return
+    finally:
+        under_way.set()
 
 
 def _searcher(url: str, stop: threading.Event) -> None:
@@ -70,16 +76,15 @@ def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig:
     output, drain = drain_output(proc)
     stop = threading.Event()
     acked: list[tuple[str, int]] = []
-    threads = [threading.Thread(target=_player, args=(url, acked, stop)) for _ in range(PLAYERS)]
+    under_way = threading.Event()
+    threads = [threading.Thread(target=_player, args=(url, acked, stop, under_way)) for _ in range(PLAYERS)]
     threads += [threading.Thread(target=_searcher, args=(url, stop)) for _ in range(SEARCHERS)]
     parts = urlsplit(url)
     idle = [socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80)) for _ in range(IDLE)]
     try:
         for t in threads:
             t.start()
-        deadline = time.monotonic() + 30
-        while len(acked) < PLAYERS and time.monotonic() < deadline:  # under way: moves answered
-            time.sleep(0.05)
+        under_way.wait()  # moves answered (or a player gave up)
         assert acked, "no move was answered before the signal"
         proc.send_signal(sig)
         t0 = time.monotonic()

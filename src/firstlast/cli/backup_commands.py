@@ -90,10 +90,10 @@ def export(file: Path, db: Path | None) -> None:
     if to_stdout:
         sys.stdout.write(text)
         sys.stdout.flush()
-        click.echo(msg("cli.export.done_stdout", games=i18n.plural(current_lang(), "backup.games", games)), err=True)
+        click.echo(msg("cli.export.done_stdout", games=i18n.plural(current_lang(), "count.games", games)), err=True)
         return
     _write_atomic(file, text)
-    click.echo(msg("cli.export.done", path=file, games=i18n.plural(current_lang(), "backup.games", games)))
+    click.echo(msg("cli.export.done", path=file, games=i18n.plural(current_lang(), "count.games", games)))
 
 
 def _read(file: Path) -> str:

@@ -93,7 +93,7 @@ def _pct(x: float, digits: int = 3) -> str:
 
 def _games(lang: str, n: int) -> str:
     """"1 game", "1,000 games", "1,000 игр": the plural family, digits grouped as elsewhere here."""
-    return text_of(lang, f"cli.odds.games.{plural_category(lang, n)}", n=f"{n:,}")
+    return text_of(lang, f"count.games.{plural_category(lang, n)}", n=f"{n:,}")
 
 
 def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str) -> None:
@@ -167,7 +167,7 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
                    seed=seed))
     if "outcome" in extra:
         o: Any = extra["outcome"]
-        what = msg("cli.result.won" if o["won"] else "cli.result.lost")
+        what = msg("cli.result.won" if o["won"] else "lost")
         click.echo(plural(lang, "cli.odds.own_line", o["passes"], what=what, score=o["score"], passes=o["passes"]))
 
 
@@ -225,7 +225,7 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
         from ..engine import play_out
 
         o = play_out(deal_number, variant)
-        _chance_command(Position.deal(deal_number, variant), msg("cli.odds.chance_deal", deal=deal_number),
+        _chance_command(Position.deal(deal_number, variant), msg("cli.deal.title", deal=deal_number),
                         samples, seed, as_json,
                         {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
         return

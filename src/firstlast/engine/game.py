@@ -37,6 +37,14 @@ class Game:
         # ``redo``: moves taken back, next first; they are checked when redone.
         self._redo = [Move.parse(m) if isinstance(m, str) else m for m in reversed(list(redo))]
 
+    def copy(self) -> Game:
+        """The same game, not replayed: the positions are immutable and shared, the
+        lists that change are the copy's own."""
+        twin = Game.__new__(Game)
+        twin.deal, twin.variant = self.deal, self.variant
+        twin._positions, twin._steps, twin._redo = self._positions.copy(), self._steps.copy(), self._redo.copy()
+        return twin
+
     # --------------------------------------------------------------- reading
     @property
     def position(self) -> Position:

@@ -199,6 +199,13 @@ class Position:
         return next_rank(base.rank)
 
     @property
+    def need_card(self) -> Card | None:
+        """The one card the active pile takes when only one fits: its own base, once the
+        pile holds 12 cards (R5); ``None`` when any card of rank ``need`` fits."""
+        k = self.active
+        return self.first[k] if k is not None and len(self.piles[k]) == PILE_SIZE - 1 else None
+
+    @property
     def privileged(self) -> Card | None:
         """The privileged card (R8): the card at F8 while P8 is not active (V3)."""
         k = self.active
@@ -250,8 +257,7 @@ class Position:
         k = self.active
         if k is None:
             return []
-        pile = self.piles[k]
-        if len(pile) == PILE_SIZE - 1:
+        if self.need_card is not None:
             return [PLAY[FIRST[k]]]  # R5: only the base itself
         need = self.need
         priv = self.privileged

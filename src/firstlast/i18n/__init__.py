@@ -32,12 +32,28 @@ from ..engine.variant import Variant
 
 #: The languages every catalog, help page and face speaks.
 LANGS: Final = ("ru", "en")
+#: The language spoken when none is asked for (the command line's, a new page's).
+DEFAULT_LANG: Final = "en"
+#: A suit as the cards show it, by its letter in the notation (``engine.cards.SUIT_CHARS``).
+SUIT_GLYPHS: Final = MappingProxyType({"c": "♣", "d": "♦", "h": "♥", "s": "♠"})
 
 Case = Literal["nom", "acc", "gen", "pl"]
 PlaceForm = Literal["name", "from", "onto", "at"]
 Plural = Literal["one", "few", "many"]
 
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+
+
+def lang_of_tag(tag: str | None) -> str | None:
+    """The catalog language a language tag or locale names (``ru``, ``ru-RU``,
+    ``ru_RU.UTF-8`` → ``ru``), ``None`` for any other (the page's ``langOf``)."""
+    code = (tag or "").lower()
+    return next((lang for lang in LANGS if code == lang or code.startswith((f"{lang}-", f"{lang}_", f"{lang}."))), None)
+
+
+def other_lang(lang: str) -> str:
+    """The other language of the two (what the language switch changes to)."""
+    return next(other for other in LANGS if other != lang)
 
 
 def _read(name: str) -> str:
@@ -72,21 +88,53 @@ def t(lang: str, key: str, /, **params: object) -> str:
     return fill(catalog(lang)[key], params)
 
 
+@dataclass(frozen=True)
+class PluralRule:
+    """A count ``n`` takes ``form`` when ``n`` (or ``n % mod``) is one of ``ends``, unless
+    ``n % 100`` is one of ``but``."""
+
+    form: Plural
+    ends: tuple[int, ...]
+    mod: int | None = None
+    but: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """What of a language's grammar the catalogs depend on, declared once (docs/i18n.md):
+    the plural forms (the first rule that matches a count, else ``other``) and the forms a
+    rank has beside its nominative. A key family holds exactly the forms its language has
+    (English: no ``.few``, no ``rank.N.acc``); a form the language lacks is said in the
+    nominative. The page's copy is generated (``GRAMMAR`` in ``vocabulary.js``)."""
+
+    rules: tuple[PluralRule, ...]
+    other: Plural
+    rank_forms: tuple[str, ...]
+
+    @property
+    def plurals(self) -> tuple[Plural, ...]:
+        return (*(r.form for r in self.rules), self.other)
+
+
+GRAMMAR: Final[Mapping[str, Grammar]] = MappingProxyType({
+    # 1, 21, 101 → one; 2–4, 22–24 → few; 0, 5–20, 25–30 → many.
+    "ru": Grammar((PluralRule("one", (1,), 10, (11,)), PluralRule("few", (2, 3, 4), 10, (12, 13, 14))), "many",
+                  ("acc", "gen", "pl")),
+    "en": Grammar((PluralRule("one", (1,)),), "many", ("a", "pl")),
+})
+
+
 def plural_category(lang: str, n: int) -> Plural:
-    """Which plural key (``.one``/``.few``/``.many``) a count ``n`` takes in ``lang``
-    (Russian: 1, 21 → one; 2–4, 22–24 → few; 0, 5–20, 25 → many; English: 1 → one)."""
-    n = abs(n)
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "many"
+    """Which plural key a count ``n`` takes in ``lang``, by ``GRAMMAR``."""
+    n, grammar = abs(n), GRAMMAR[lang]
+    for rule in grammar.rules:
+        if (n % rule.mod if rule.mod else n) in rule.ends and n % 100 not in rule.but:
+            return rule.form
+    return grammar.other
 
 
 def plural(lang: str, key: str, n: int, /, **params: object) -> str:
-    """The plural key family ``key.one/.few/.many`` for the count ``n`` (passed as ``{n}``)."""
+    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``)."""
     return t(lang, f"{key}.{plural_category(lang, n)}", n=n, **params)
 
 
@@ -98,9 +146,8 @@ def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False
     keeps the case."""
     if not 1 <= rank <= 13:
         raise ValueError(f"rank out of range 1…13: {rank}")
-    if article:
-        return t(lang, f"rank.{rank}.a")
-    return t(lang, f"rank.{rank}" if case == "nom" else f"rank.{rank}.{case}")
+    form = "a" if article else case
+    return t(lang, f"rank.{rank}.{form}" if form in GRAMMAR[lang].rank_forms else f"rank.{rank}")
 
 
 def _card(card: Card | str) -> Card:
@@ -308,7 +355,7 @@ def chance_text(estimate: Interval, lang: str) -> str:
         return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
     assert parts.point is not None  # certain and point carry the figure
     if parts.kind == "certain":
-        return t(lang, "chance.certain", p=num(parts.point))
+        return t(lang, "percent", p=num(parts.point))
     return t(lang, "chance.point", p=num(parts.point), low=num(parts.low), high=num(parts.high))
 
 
@@ -332,7 +379,7 @@ def chance_short_text(estimate: Interval, lang: str) -> str:
     if parts.kind == "range":
         return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
     assert parts.point is not None
-    return t(lang, "chance.certain", p=num(parts.point))
+    return t(lang, "percent", p=num(parts.point))
 
 
 # ------------------------------------------------------------------ announcements
@@ -381,7 +428,7 @@ def describe_variant(variant: Variant, lang: str) -> str:
     if variant.waste_playable:
         parts.append(t(lang, "variant.waste_playable"))
     parts.append(t(lang, "variant.privileged" if variant.privileged_last else "variant.no_privileged"))
-    return t(lang, "variant.join").join(parts)
+    return t(lang, "list.join").join(parts)
 
 
 # ------------------------------------------------------------------ help and the book

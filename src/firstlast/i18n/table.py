@@ -51,9 +51,8 @@ def _pile_words(pos: Position, lang: str) -> str:
         return t(lang, "say.summary.done")
     name = place_name(PILES[k], lang)
     n = len(pos.piles[k])
-    first = pos.first[k]
-    if n == 12 and first is not None:
-        return t(lang, "aria.pile.base", pile=name, card=card_name(first, lang))
+    if pos.need_card is not None:  # its own base (R5)
+        return t(lang, "aria.pile.base", pile=name, card=card_name(pos.need_card, lang))
     return t(lang, "aria.pile.needs", pile=name, n=n, rank=rank_name(pos.need, lang, article=True))
 
 
@@ -113,7 +112,7 @@ def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> st
         if not (len(pos.piles[k]) == 12 and first is not None) and pos.need:
             places, piles, stock = _copies(pos, pos.need, lang)
             ranks = rank_name(pos.need, lang, "pl")
-            out.append(t(lang, "say.summary.where", ranks=ranks, places=t(lang, "say.summary.join").join(places))
+            out.append(t(lang, "say.summary.where", ranks=ranks, places=t(lang, "list.join.parts").join(places))
                        if places else t(lang, "say.summary.where.none", ranks=ranks))
             if verbosity == "full":
                 out.append(t(lang, "say.summary.elsewhere", piles=piles, stock=stock))
@@ -124,7 +123,7 @@ def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> st
         others = [t(lang, "aria.pile.done" if len(p) == 13 else "aria.pile.count", pile=place_name(PILES[i], lang),
                     n=len(p)) for i, p in enumerate(pos.piles) if i != k and p]
         if others:
-            out.append(t(lang, "say.summary.others", piles=t(lang, "say.summary.join").join(others)))
+            out.append(t(lang, "say.summary.others", piles=t(lang, "list.join.parts").join(others)))
     return " ".join(_period(x) for x in out)
 
 
@@ -157,4 +156,4 @@ def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str]]:
 def pile_review(pos: Position, place: str, lang: str) -> str:
     """A place's cards in order, as one sentence (``review_words``, said)."""
     title, cards = review_words(pos, place, lang)
-    return f"{title}: {t(lang, 'say.summary.join').join(cards)}." if cards else f"{title}."
+    return f"{title}: {t(lang, 'list.join.parts').join(cards)}." if cards else f"{title}."

@@ -75,6 +75,8 @@ def russian_twin(key: str) -> str | None:
 
 def _a(id_: str, keys: str, *, faces: tuple[Face, ...] = FACES, bar: int = 0, label: str | None = None,
        place_of_key: bool = False) -> KeyAction:
+    # ``label``: the key of the action's name where the page's button says the same
+    # (one sentence, one key: issue 25.4); else the terminal's own ``tui.binding.<id>``.
     return KeyAction(id_, tuple(keys.split()), label or f"tui.binding.{id_}", f"keys.{id_}.does", faces, bar,
                      place_of_key)
 
@@ -84,21 +86,21 @@ def _a(id_: str, keys: str, *, faces: tuple[Face, ...] = FACES, bar: int = 0, la
 #: ? help, l unfinished games, L language, g and d deal by number, r redo.
 ACTIONS: Final[tuple[KeyAction, ...]] = (
     _a("turn", "t space", bar=9),  # the stock's move: turn, or redeal once it is empty (R9, R10)
-    _a("reserve", "1 2 3 4 5 6 7 8", place_of_key=True),  # R1…R8 (R6)
+    _a("reserve", "1 2 3 4 5 6 7 8", place_of_key=True, label="row.reserve"),  # R1…R8 (R6)
     _a("privileged", "p"),  # F8, the privileged last card (R8)
     _a("base", "b"),  # the active pile's own base (R5)
     _a("waste", "w"),  # the waste's top card under V2
-    _a("step", "s", bar=8),
-    _a("advance", "f", bar=3),
-    _a("auto", "a", bar=7),
-    _a("pause", "escape"),  # and closes what is open (a dialog, the end panel)
+    _a("step", "s", bar=8, label="step"),
+    _a("advance", "f", bar=3, label="advance"),
+    _a("auto", "a", bar=7, label="auto"),
+    _a("pause", "escape", label="pause"),  # and closes what is open (a dialog, the end panel)
     _a("faster", "+ =", faces=("tui",)),
     _a("slower", "- _", faces=("tui",)),
-    _a("undo", "u ctrl+z", bar=6),
-    _a("redo", "r ctrl+y ctrl+shift+z", bar=1),
-    _a("restart", "ctrl+r", faces=("tui",)),  # the browser keeps Ctrl+R (reload): a button there
-    _a("hint", "h", bar=4),
-    _a("summary", "e"),  # the table in a few sentences (issue 19: by ear)
+    _a("undo", "u ctrl+z", bar=6, label="undo"),
+    _a("redo", "r ctrl+y ctrl+shift+z", bar=1, label="redo"),
+    _a("restart", "ctrl+r", faces=("tui",), label="restart"),  # the browser keeps Ctrl+R (reload): a button there
+    _a("hint", "h", bar=4, label="hint"),
+    _a("summary", "e", label="board_label"),  # the table in a few sentences (issue 19: by ear)
     _a("review", "x"),  # a pile's cards in order, the waste top down
     _a("new", "n", bar=5),
     _a("deal", "g d"),
@@ -106,11 +108,11 @@ ACTIONS: Final[tuple[KeyAction, ...]] = (
     _a("unfinished", "l"),
     _a("import", "o"),
     _a("stats", "i", bar=2),
-    _a("calendar", "c"),  # the deals of the day: played and won days, streaks (play/daily.py)
+    _a("calendar", "c", label="daily.open"),  # the deals of the day: played and won days, streaks (play/daily.py)
     _a("story", "y"),
-    _a("language", "L", label="tui.binding.lang", bar=2),
-    _a("settings", "S", bar=1),  # the looks (the terminal's light or dark), the marks, on a wish
-    _a("mute", "m", faces=("page",)),  # card sounds on or off (the terminal has none)
+    _a("language", "L", label="lang_switch", bar=2),
+    _a("settings", "S", bar=1, label="settings"),  # the looks (the terminal's light or dark), the marks, on a wish
+    _a("mute", "m", faces=("page",), label="sound"),  # card sounds on or off (the terminal has none)
     _a("help", "? f1", bar=8),
     _a("quit", "q", faces=("tui",), bar=10),
 )

@@ -47,17 +47,21 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Final
+from typing import Annotated, Final, Literal, TypeVar
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from .. import __version__
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Position, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
-from ..store import GameRow, Origin, Transaction, new_id
+from ..store import GameRow, Transaction, new_id
 from . import jsontext
-from .deals import START_KINDS, parse_deal
+from .deals import StartKind, parse_deal
 from .errors import PlayError
-from .settings import Settings, parse_variant
+from .fields import MAX_SAFE, DealNumber, DealText, GameStatus, IsoDate, Origin, Result, VariantToken, refused
+from .settings import DEFAULTS, Settings, SettingsJSON, parse_variant
 
 #: The file's ``format`` and the ``version`` this module writes and reads.
 FORMAT: Final = "firstlast-backup"
@@ -79,23 +83,75 @@ MAX_BACKUP_VALUES: Final = 100 * MAX_BACKUP_GAMES
 _VALUE: Final = re.compile(r'[^"\[{,]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[{,])')
 #: A JSON number with more digits than this is refused before Python reads it.
 _MAX_DIGITS: Final = 30
-_ID: Final = re.compile("^[A-Za-z0-9_-]{1,64}$")
 _MAX_TEXT: Final = 200  # ``app``, ``exported``, a timestamp
-_MAX_VERSION: Final = 2**53 - 1
-
-#: The top-level fields: required, then optional.
-TOP_REQUIRED: Final = ("format", "version", "games")
-TOP_OPTIONAL: Final = ("app", "exported", "settings", "table", "left_out")
-#: A game's fields, in the order they are written: required, then optional.
-GAME_REQUIRED: Final = ("id", "deal", "variant", "moves", "created", "updated")
-GAME_OPTIONAL: Final = ("redo", "status", "score", "passes", "result", "result_score", "result_passes", "origin",
-                        "finished", "abandoned", "version", "dealt", "dealt_on", "wish")
-GAME_FIELDS: Final = (*GAME_REQUIRED[:4], "redo", "status", "score", "passes", "result", "result_score",
-                      "result_passes", "origin", "created", "updated", "finished", "abandoned", "version", "dealt",
-                      "dealt_on", "wish")
 #: The longest wish a backup may hold (``PlayService`` keeps at most 200 characters).
 MAX_WISH_CHARS: Final = 200
+Timestamp = Annotated[str, Meta(max_length=_MAX_TEXT, description="ISO 8601, UTC, milliseconds")]
+Score = Annotated[int, Meta(ge=0, le=104)]
+Passes = Annotated[int, Meta(ge=1)]
+Moves = Annotated[str, Meta(max_length=MAX_BACKUP_CHARS)]
+Params = dict[str, str | int | float | bool | None]
 
+
+# ---------------------------------------------------------------------------- the file
+class BackupGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One game of a backup: everything the store keeps of it (docs/backup.md), in the
+    order the file writes it. What the replay derives (``status``, ``score``,
+    ``passes``) may be left out; when given it must be the replay's."""
+
+    id: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{1,64}$", description="1…64 letters, digits, - or _")]
+    deal: DealText | DealNumber
+    variant: VariantToken
+    moves: Annotated[Moves, Meta(description="the moves made, in the engine's notation, one space apart")]
+    redo: Annotated[Moves, Meta(description="the moves redo would make, next first")] = ""
+    status: GameStatus | UnsetType = UNSET
+    score: Score | UnsetType = UNSET
+    passes: Passes | UnsetType = UNSET
+    result: Annotated[Result | None, Meta(description="the first end reached, kept after undo")] = None
+    result_score: Score | None = None
+    result_passes: Passes | None = None
+    origin: Origin = "played"
+    created: Timestamp
+    updated: Timestamp
+    finished: Annotated[Timestamp | None, Meta(description="when the result was reached")] = None
+    abandoned: Annotated[Timestamp | None, Meta(description="when it was left unfinished for another game")] = None
+    version: Annotated[int, Meta(ge=0, le=MAX_SAFE)] = 0
+    dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
+    dealt_on: Annotated[IsoDate | None, Meta(description=(
+        "the player's date when it was dealt (a deal of the day played on its date counts in the streak)"))] = None
+    wish: Annotated[Annotated[str, Meta(max_length=MAX_WISH_CHARS)] | None, Meta(description=(
+        "the wish made before the deal (\"\": in silence; null: none): private, in the backup only"))] = None
+
+
+class LeftOut(msgspec.Struct, kw_only=True):
+    """A stored game an export left out: an import would refuse it (docs/backup.md;
+    ``Skipped.to_json``)."""
+
+    n: Annotated[int, Meta(ge=1, description="its place among the player's games, from 1")]
+    id: str | None
+    deal: str | None
+    error: Annotated[str, Meta(description="why, in English")]
+    code: Annotated[str, Meta(description="the refusal's code (backup.field, backup.game)")]
+    params: Params
+
+
+class Backup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A player's backup file: every game and the settings (docs/backup.md)."""
+
+    format: Literal["firstlast-backup"]
+    version: Literal[1]
+    app: Annotated[str, Meta(max_length=_MAX_TEXT, description="the firstlast that wrote it (not read back)")] = ""
+    exported: Timestamp = ""
+    settings: SettingsJSON  # type: ignore[valid-type]  # the settings' one declaration, the variant as its token
+    table: Annotated[Annotated[str, Meta(max_length=64)] | None, Meta(description=(
+        "the id of the game on the table"))] = None
+    games: Annotated[list[BackupGame], Meta(description="in the order they were stored")]
+    left_out: Annotated[list[LeftOut], Meta(description=(
+        "games left out: a restore would refuse them (written only when there are some)"))] | UnsetType = UNSET
+
+
+#: A game's fields, in the order they are written.
+GAME_FIELDS: Final = BackupGame.__struct_fields__
 
 
 @dataclass(frozen=True)
@@ -115,7 +171,7 @@ class Skipped:
 
 
 @dataclass(frozen=True)
-class Backup:
+class Checked:
     """A backup file, read and checked (``read_backup``): its settings (only the keys it
     gives), the id of its game on the table, its good games as rows to store, and the
     games left out (``skipped``)."""
@@ -148,13 +204,7 @@ class ImportReport:
 # ---------------------------------------------------------------------------- export
 def game_json(row: GameRow) -> dict[str, object]:
     """One game as the file writes it (docs/backup.md), every field."""
-    return {
-        "id": row.id, "deal": row.deal, "variant": row.variant, "moves": row.moves, "redo": row.redo,
-        "status": row.status, "score": row.score, "passes": row.passes, "result": row.result,
-        "result_score": row.result_score, "result_passes": row.result_passes, "origin": row.origin,
-        "created": row.created, "updated": row.updated, "finished": row.finished, "abandoned": row.abandoned,
-        "version": row.version, "dealt": row.dealt, "dealt_on": row.dealt_on, "wish": row.wish,
-    }
+    return {name: getattr(row, name) for name in GAME_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -252,40 +302,30 @@ def _fault(where: str, reason: str) -> PlayError:
     return PlayError("backup.field", where=where, reason=reason)
 
 
-def _fields(value: object, where: str, required: tuple[str, ...], optional: tuple[str, ...]) -> dict[str, object]:
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def _decoded(value: object, model: type[S], where: str) -> S:
+    """``value`` as a ``model`` (its declared fields and bounds), or ``backup.field``
+    naming the first field it refuses (``where``'s path), worded from that field's
+    declared bounds (``fields.refused``)."""
+    try:
+        return msgspec.convert(value, model)
+    except msgspec.ValidationError as e:
+        error = str(e)
     if not isinstance(value, dict):
         raise _fault(where, "must be a JSON object")
     for key in value:
-        if key not in required and key not in optional:
+        if key not in model.__struct_encode_fields__:
             raise _fault(f"{where}.{clip(str(key), 40)}" if where else clip(str(key), 40), "is not a field of a backup")
-    for key in required:
-        if key not in value:
-            raise _fault(f"{where}.{key}" if where else key, "is missing")
-    return value
+    raise _fault(*(refused(model, value, where, word=True) or (where, error)))
 
 
-def _int(value: object, where: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fault(where, f"must be a whole number {lo}…{hi}")
-    return value
-
-
-def _opt_int(value: object, where: str, lo: int, hi: int) -> int | None:
-    return None if value is None else _int(value, where, lo, hi)
-
-
-def _text(value: object, where: str, limit: int = _MAX_TEXT) -> str:
-    if not isinstance(value, str) or len(value) > limit:
-        raise _fault(where, f"must be a string of at most {limit:,} characters")
-    return value
-
-
-def _time(value: object, where: str) -> str:
+def _time(value: str, where: str) -> str:
     """A timestamp (ISO 8601; one without a zone is UTC), as the store writes them:
     UTC, milliseconds."""
-    text = _text(value, where)
     try:
-        when = datetime.fromisoformat(text)
+        when = datetime.fromisoformat(value)
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         # A zone can carry the time past year 1 or 9999: Python's range (OverflowError).
@@ -294,7 +334,7 @@ def _time(value: object, where: str) -> str:
         raise _fault(where, "must be a date and time (ISO 8601) in the years 1…9999") from None
 
 
-def _opt_time(value: object, where: str) -> str | None:
+def _opt_time(value: str | None, where: str) -> str | None:
     return None if value is None else _time(value, where)
 
 
@@ -321,7 +361,7 @@ def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[st
 
 @dataclass(frozen=True)
 class _Read:
-    """A game's fields, checked one by one; replayed later (``_checked``)."""
+    """A game's fields, checked (``game``: as declared); replayed later (``_checked``)."""
 
     n: int
     where: str
@@ -329,60 +369,34 @@ class _Read:
     variant: Variant
     moves: list[str]
     redo: list[str]
-    fields: dict[str, object]
+    fields: object
+    game: BackupGame
     row: GameRow
 
 
 def _read_game(n: int, value: object) -> _Read:
     where = f"games[{n - 1}]"
-    g = _fields(value, where, GAME_REQUIRED, GAME_OPTIONAL)
-    gid = _text(g["id"], f"{where}.id", 64)
-    if not _ID.fullmatch(gid):
-        raise _fault(f"{where}.id", "must be 1…64 letters, digits, - or _")
-    try:
-        deal = parse_deal(g["deal"])
-    except PlayError as e:
-        raise _fault(f"{where}.deal", e.message) from None
-    if not isinstance(g["variant"], str):
-        raise _fault(f"{where}.variant", "must be a variant token (r3, ru, r0w, r3n …)")
-    try:
-        variant = parse_variant(g["variant"])
-    except PlayError as e:
-        raise _fault(f"{where}.variant", e.message) from None
-    moves = move_words(_text(g["moves"], f"{where}.moves", MAX_BACKUP_CHARS))
-    redo = move_words(_text(g.get("redo", ""), f"{where}.redo", MAX_BACKUP_CHARS))
-    result = g.get("result")
-    if result not in (None, "won", "lost"):
-        raise _fault(f"{where}.result", 'must be "won", "lost" or null')
-    origin = g.get("origin", "played")
-    if origin not in ("played", "imported"):
-        raise _fault(f"{where}.origin", 'must be "played" or "imported"')
-    origin_: Origin = "imported" if origin == "imported" else "played"
-    dealt = g.get("dealt")
-    if dealt is not None and dealt not in START_KINDS:
-        raise _fault(f"{where}.dealt", f"must be one of {', '.join(START_KINDS)} or null")
-    dealt_on = g.get("dealt_on")
-    if dealt_on is not None:
+    if isinstance(value, dict):  # the play layer's own words for a deal or a variant it refuses
+        for name, parse in (("deal", parse_deal), ("variant", parse_variant)):
+            if name in value:
+                try:
+                    parse(value[name])
+                except PlayError as e:
+                    raise _fault(f"{where}.{name}", e.message) from None
+    g = _decoded(value, BackupGame, where)
+    deal, variant = parse_deal(g.deal), parse_variant(g.variant)
+    moves, redo = move_words(g.moves), move_words(g.redo)
+    if g.dealt_on is not None:
         try:
-            dealt_on = date.fromisoformat(_text(dealt_on, f"{where}.dealt_on", 10)).isoformat()
+            date.fromisoformat(g.dealt_on)
         except ValueError:
             raise _fault(f"{where}.dealt_on", "must be a date, YYYY-MM-DD, or null") from None
-    wish = g.get("wish")
-    if wish is not None:
-        wish = _text(wish, f"{where}.wish", MAX_WISH_CHARS)
-    passes_max = 10**9 if variant.redeals is None else variant.redeals + 1
-    row = GameRow(
-        id=gid, deal=str(deal), variant=variant.token, moves=" ".join(moves), redo=" ".join(redo), status="playing",
-        score=0, passes=1, version=_int(g.get("version", 0), f"{where}.version", 0, _MAX_VERSION),
-        created=_time(g["created"], f"{where}.created"), updated=_time(g["updated"], f"{where}.updated"),
-        finished=_opt_time(g.get("finished"), f"{where}.finished"), origin=origin_,
-        result=None if result is None else str(result),
-        result_score=_opt_int(g.get("result_score"), f"{where}.result_score", 0, 104),
-        result_passes=_opt_int(g.get("result_passes"), f"{where}.result_passes", 1, passes_max),
-        abandoned=_opt_time(g.get("abandoned"), f"{where}.abandoned"),
-        dealt=None if dealt is None else str(dealt), dealt_on=dealt_on, wish=wish,
-    )
-    return _Read(n, where, deal, variant, moves, redo, g, row)
+    fields = msgspec.structs.asdict(g)
+    times = {name: _opt_time(fields[name], f"{where}.{name}") for name in ("created", "updated", "finished",
+                                                                          "abandoned")}
+    row = GameRow(**{**fields, **times, "deal": str(deal), "variant": variant.token, "moves": " ".join(moves),
+                     "redo": " ".join(redo), "status": "playing", "score": 0, "passes": 1})
+    return _Read(n, where, deal, variant, moves, redo, value, g, row)
 
 
 def _checked(r: _Read) -> GameRow:
@@ -394,8 +408,8 @@ def _checked(r: _Read) -> GameRow:
     game, end = _replay(r.n, r.deal, r.variant, r.moves, r.redo)
     pos = game.position
     for name, derived in (("status", pos.status), ("score", pos.score), ("passes", pos.passes)):
-        if name in r.fields and r.fields[name] != derived:
-            given = clip(json.dumps(r.fields[name]), 20)
+        if (given := getattr(r.game, name)) is not UNSET and given != derived:
+            given = clip(json.dumps(given), 20)
             raise _fault(f"{r.where}.{name}", f"is {given}, but the moves give {derived}")
     row = replace(r.row, status=pos.status, score=pos.score, passes=pos.passes)
     if end.status == "playing":
@@ -413,7 +427,7 @@ def _skip(n: int, value: object, error: PlayError) -> Skipped:
                    clip(str(deal), 30) if isinstance(deal, str | int) and not isinstance(deal, bool) else None, error)
 
 
-def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
+def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Checked:
     """Read and check a backup's text whole: every field, every game replayed. Any
     fault is a ``PlayError`` (``backup.*``); nothing is stored here. ``go_on`` is asked
     before each game is replayed (seconds for thousands of games): false ends the check
@@ -436,25 +450,21 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
         raise PlayError("backup.format")
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
         raise PlayError("backup.version", version=clip(json.dumps(doc.get("version")), 20), supported=VERSION)
-    _fields(doc, "", TOP_REQUIRED, TOP_OPTIONAL)
-    for key in ("app", "exported"):
-        if key in doc:
-            _text(doc[key], key)
     settings = doc.get("settings", {})
     if not isinstance(settings, dict):
         raise _fault("settings", "must be a JSON object")
     try:
-        Settings().updated(settings)
+        DEFAULTS.updated(settings)  # the file's settings are the keys it gives: checked one by one
     except PlayError as e:
         raise _fault("settings", e.message) from None
-    games = doc["games"]
-    if not isinstance(games, list):
-        raise _fault("games", "must be a list")
+    # The file's own fields as declared (``Backup``); its games are read one by one, below.
+    games = doc.get("games")
+    head = {k: v for k, v in doc.items() if k != "left_out"}  # not read back
+    head |= {"settings": DEFAULTS.to_json(), **({"games": []} if isinstance(games, list) else {})}
+    table = _decoded(head, Backup, "").table
+    assert isinstance(games, list)  # else refused just now
     if len(games) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(games), max=MAX_BACKUP_GAMES)
-    table = doc.get("table")
-    if table is not None and not isinstance(table, str):
-        raise _fault("table", "must be the id of a game of the backup, or null")
     skipped: list[Skipped] = []
     read: list[_Read] = []
     seen: dict[str, int] = {}
@@ -482,7 +492,7 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Backup:
     if table not in {row.id for row in checked}:
         table = None  # not a game of the file, or one left out: the table stays as it is
     skipped.sort(key=lambda s: s.n)
-    return Backup(dict(settings), table, tuple(checked), tuple(skipped))
+    return Checked(dict(settings), table, tuple(checked), tuple(skipped))
 
 
 # ---------------------------------------------------------------------------- merging
@@ -512,7 +522,7 @@ def merged(here: GameRow, there: GameRow) -> GameRow:
     return replace(out, version=max(here.version, there.version) + 1)
 
 
-def merge(tx: Transaction, player: str, backup: Backup, dropped: Callable[[str], None]) -> ImportReport:
+def merge(tx: Transaction, player: str, backup: Checked, dropped: Callable[[str], None]) -> ImportReport:
     """Store ``backup`` into ``player``'s games and settings (the merge rule above), in
     the caller's transaction; ``dropped(id)`` is told each stored game that changed
     (the service's cached copy of it is stale)."""
@@ -545,7 +555,7 @@ def merge(tx: Transaction, player: str, backup: Backup, dropped: Callable[[str],
     mine = Settings.from_stored(tx.settings(player))
     theirs = Settings().updated(backup.settings)
     default = Settings()
-    taken = tuple(key for key in Settings.FIELDS if key in backup.settings
+    taken = tuple(key for key in Settings.__struct_fields__ if key in backup.settings
                   and getattr(mine, key) == getattr(default, key) != getattr(theirs, key))
     if taken:
         tx.save_settings(player, mine.updated({k: theirs.to_json()[k] for k in taken}).to_json())

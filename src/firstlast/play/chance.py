@@ -29,13 +29,13 @@ module where the odds are missing (``estimator_available`` says so).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ..engine import Game, Position
+from .kept import Kept
 
 if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the play layer
     from ..odds.live import ChanceEstimate as ChanceEstimate
@@ -43,7 +43,8 @@ if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the pl
 
 __all__ = [
     "BOOK_SIZE", "ENGINE_SAMPLES_PER_ROUND", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT",
-    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "one_round_per_ask", "pool",
+    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "held_rounds", "one_round_per_ask",
+    "pool",
     "round_estimate", "story_key", "tell_story", "warm",
 ]
 
@@ -168,69 +169,45 @@ def pool(rounds: list[ChanceEstimate]) -> Pooled:
 
 class ChanceBook:
     """Round estimates by position and round: what a face has computed, so that each
-    round is played once and the pooled figure is the same whoever asks (thread-safe;
-    the oldest of ``size`` rounds goes first). ``estimator`` replaces the sampler (tests)."""
+    round is played once and the pooled figure is the same whoever asks (``Kept``: the
+    oldest of ``size`` rounds goes first). ``estimator`` replaces the sampler (tests)."""
 
     def __init__(self, size: int = BOOK_SIZE, samples: int = SAMPLES_PER_ROUND,
                  estimator: Estimator | None = None) -> None:
-        self.size = size
         self.samples = samples
         self.estimator = estimator
-        self._lock = threading.Lock()
-        self._rounds: OrderedDict[tuple[str, int, int], ChanceEstimate] = OrderedDict()
-
-    @staticmethod
-    def key(position: Position, round_: int, samples: int) -> tuple[str, int, int]:
-        # The notation, not only what the player sees: the estimate shuffles the stock
-        # in its turning order, so that order is part of what decides the samples.
-        return (str(position), samples, round_)
-
-    def get(self, position: Position, round_: int, samples: int | None = None) -> ChanceEstimate | None:
-        with self._lock:
-            return self._rounds.get(self.key(position, round_, samples or self.samples))
+        self._rounds: Kept[tuple[str, int, int], ChanceEstimate] = Kept(size)
 
     def put(self, position: Position, round_: int, estimate: ChanceEstimate, samples: int | None = None) -> None:
-        key = self.key(position, round_, samples or self.samples)
-        with self._lock:
-            self._rounds[key] = estimate
-            self._rounds.move_to_end(key)
-            while len(self._rounds) > self.size:
-                self._rounds.popitem(last=False)
+        self._rounds.put((str(position), samples or self.samples, round_), estimate)
 
-    def missing(self, position: Position, round_: int, samples: int | None = None) -> list[int]:
-        """The rounds ``0 … round_`` not held yet, in order."""
-        with self._lock:
-            n = samples or self.samples
-            return [r for r in range(round_ + 1) if self.key(position, r, n) not in self._rounds]
-
-    def held_through(self, position: Position, round_: int, samples: int | None = None) -> int:
-        """The last round ``k`` ≤ ``round_`` with rounds ``0 … k`` all held (−1: none)."""
-        with self._lock:
-            n = samples or self.samples
-            for r in range(round_ + 1):
-                if self.key(position, r, n) not in self._rounds:
-                    return r - 1
-        return round_
+    def rounds(self, position: Position, round_: int, samples: int | None = None) -> list[ChanceEstimate | None]:
+        """Rounds ``0 … round_`` as held (``None``: not held)."""
+        # The notation, not only what the player sees: the estimate shuffles the stock
+        # in its turning order, so that order is part of what decides the samples.
+        key, n = str(position), samples or self.samples
+        return [self._rounds.get((key, n, r)) for r in range(round_ + 1)]
 
     def held(self, position: Position, round_: int, samples: int | None = None) -> Pooled | None:
         """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
-        with self._lock:
-            n = samples or self.samples
-            rounds = [self._rounds.get(self.key(position, r, n)) for r in range(round_ + 1)]
-        if any(r is None for r in rounds):
-            return None
-        return pool([r for r in rounds if r is not None])
+        rounds = self.rounds(position, round_, samples)
+        return pool(held_rounds(rounds)) if None not in rounds else None
 
     def pooled(self, position: Position, round_: int, samples: int | None = None) -> Pooled:
         """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here
         (blocking: call it on a worker thread)."""
         n = samples or self.samples
-        for r in self.missing(position, round_, n):
-            self.put(position, r, round_estimate(position, r, n, self.estimator), n)
-        held = self.held(position, round_, n)
-        if held is None:  # evicted meanwhile by a flood of other positions: compute again
-            return pool([round_estimate(position, r, n, self.estimator) for r in range(round_ + 1)])
-        return held
+        rounds = self.rounds(position, round_, n)
+        for r, held in enumerate(rounds):
+            if held is None:
+                rounds[r] = round_estimate(position, r, n, self.estimator)
+                self.put(position, r, rounds[r], n)  # type: ignore[arg-type]
+        return pool(held_rounds(rounds))
+
+
+def held_rounds(rounds: list[ChanceEstimate | None]) -> list[ChanceEstimate]:
+    """The rounds from 0 up to the first not held."""
+    return list(itertools.takewhile(lambda r: r is not None, rounds))  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------- stories
@@ -257,25 +234,17 @@ def tell_story(game: Game) -> Story:
 
 
 class StoryBook:
-    """The stories told, by ``story_key`` (thread-safe, bounded): a game that has not
-    changed is told once, in whichever face asks."""
+    """The stories told, by ``story_key`` (``Kept``): a game that has not changed is told
+    once, in whichever face asks."""
 
     def __init__(self, size: int = STORIES_KEPT) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._stories: OrderedDict[StoryKey, Story] = OrderedDict()
+        self._stories: Kept[StoryKey, Story] = Kept(size)
 
     def get(self, game: Game) -> Story | None:
-        with self._lock:
-            return self._stories.get(story_key(game))
+        return self._stories.get(story_key(game))
 
     def put(self, game: Game, story: Story) -> None:
-        key = story_key(game)
-        with self._lock:
-            self._stories[key] = story
-            self._stories.move_to_end(key)
-            while len(self._stories) > self.size:
-                self._stories.popitem(last=False)
+        self._stories.put(story_key(game), story)
 
     def tell(self, game: Game) -> Story:
         """The story kept, or told now and kept (blocking)."""

@@ -8,22 +8,22 @@ settings in ``localStorage`` but the stored ones always win.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Final, Literal
+from dataclasses import dataclass
+from typing import Annotated, Final, Literal, get_args, get_origin
+
+import msgspec
+from msgspec import Meta
 
 from ..engine import CANONICAL, MAX_REDEALS, Variant
 from ..engine import parse_redeals as read_redeals
 from .errors import PlayError
+from .fields import Lang, VariantToken, check
 
-Lang = Literal["ru", "en"]
-LANGS: Final = ("ru", "en")
 #: How much a screen reader is told: ``brief`` (each move, the hint's move, a summary
 #: when Auto stops) or ``full`` (also what the active pile needs after a move, a running
 #: summary during Auto, why the hint turns). The page reads it (docs/page.md).
 Verbosity = Literal["brief", "full"]
-VERBOSITIES: Final = ("brief", "full")
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,6 @@ class Pace:
 #: 3 fast. The page (vocabulary.js, generated) and the terminal (tui.app) read it here.
 PACES: Final = (Pace("instant", None, 0), Pace("slow", 2.0, 480), Pace("normal", 8.0, 300),
                 Pace("fast", 32.0, 220))
-#: Pace of play: 0 instant (no animation), 1 slow, 2 normal, 3 fast.
-SPEEDS: Final = range(0, len(PACES))
 DEFAULT_SPEED: Final = 2
 #: How long Finish's cascade of the rest of a game may take on the page, at most (ms);
 #: the moves are spaced so that a whole game fits (issue 26).
@@ -53,45 +51,42 @@ FINISH_MS: Final = 4000
 #: by the project (web/static/css/table.css, web/static/js/cards.js); ``paper`` is the
 #: light one (the terminal then takes a light theme), ``night`` the dark one.
 Felt = Literal["green", "blue", "night", "paper"]
-FELTS: Final = ("green", "blue", "night", "paper")
+FELTS: Final = get_args(Felt)
 #: Every back comes in two colours, one per deck (R1: the two decks stay told apart).
 Back = Literal["lattice", "stripes", "rosette"]
-BACKS: Final = ("lattice", "stripes", "rosette")
 #: ``mirrored``: the stock and the waste on the other side (for the left hand).
 Layout = Literal["standard", "mirrored"]
-LAYOUTS: Final = ("standard", "mirrored")
-#: Card sounds' volume, per cent.
-VOLUMES: Final = range(0, 101)
 DEFAULT_VOLUME: Final = 60
-#: The settings that take one of a few words, and those words (checked alike).
-CHOICES: Final[dict[str, tuple[str, ...]]] = {"verbosity": VERBOSITIES, "felt": FELTS, "back": BACKS,
-                                              "layout": LAYOUTS}
-#: The settings that are true or false.
-FLAGS: Final = ("show_chance", "four_colour", "large_index", "sound", "wish", "show_playable", "tour_seen")
 
 
-@dataclass(frozen=True)
-class Settings:
-    """``lang``: the interface language (``None``: follow the browser or terminal);
-    ``speed``: pace of play 0…3; ``variant``: the rules for new games (V1–V3);
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's settings (defaults for a key never set).
+
+    ``lang``: the interface language (``None``: follow the browser or terminal);
+    ``speed``: pace of play (``PACES``); ``variant``: the rules for new games (V1–V3);
     ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
-    said to a screen reader (``VERBOSITIES``).
+    said to a screen reader.
 
     Looks and sound (issue 28; the page applies them, the terminal honours ``felt``'s
-    light or dark and ``four_colour``): ``felt`` the table's cloth (``FELTS``); ``back``
-    the cards' backs (``BACKS``); ``four_colour`` diamonds blue and clubs green;
-    ``large_index`` faces with a large rank and suit (small screens, low vision);
-    ``layout`` ``mirrored`` puts the stock on the other side; ``sound`` card sounds on
-    (off by default: a page does not speak up unasked) and their ``volume`` 0…100.
+    light or dark and ``four_colour``): ``felt`` the table's cloth; ``back`` the cards'
+    backs; ``four_colour`` diamonds blue and clubs green; ``large_index`` faces with a
+    large rank and suit (small screens, low vision); ``layout`` ``mirrored`` puts the
+    stock on the other side; ``sound`` card sounds on (off by default: a page does not
+    speak up unasked) and their ``volume``.
 
     Guidance (issue 26): ``show_playable`` marks the cards that can be played now on the
     table (the legal moves, ``play.view.TableView.playable``); ``tour_seen``: the
     first-visit tour of the table has been shown (or skipped), so it opens again only
-    when asked for (the page's Help)."""
+    when asked for (the page's Help).
+
+    Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
+    ``SettingsChange`` body (so the served schema and the page's typedefs), the
+    backup's settings and ``vocabulary.js``'s defaults and choices derive from it."""
 
     lang: Lang | None = None
-    speed: int = DEFAULT_SPEED
-    variant: Variant = field(default=CANONICAL)
+    speed: Annotated[int, Meta(ge=0, le=len(PACES) - 1, description="0 instant, 1 slow, 2 normal, 3 fast")] = (
+        DEFAULT_SPEED)
+    variant: Variant = CANONICAL
     show_chance: bool = True
     verbosity: Verbosity = "full"
     felt: Felt = "green"
@@ -100,68 +95,61 @@ class Settings:
     large_index: bool = False
     layout: Layout = "standard"
     sound: bool = False
-    volume: int = DEFAULT_VOLUME
+    volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] = DEFAULT_VOLUME
     #: "On a wish" (issue 28): ask for a wish before each new deal, and say at the end
     #: whether it comes true (docs/play.md). Off by default.
-    wish: bool = False
-    show_playable: bool = True
-    tour_seen: bool = False
-
-    FIELDS: ClassVar[tuple[str, ...]] = ("lang", "speed", "variant", "show_chance", "verbosity",
-                                         "felt", "back", "four_colour", "large_index", "layout", "sound", "volume",
-                                         "wish", "show_playable", "tour_seen")
+    wish: Annotated[bool, Meta(description="on a wish: ask for a wish before each new deal")] = False
+    show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] = True
+    tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] = False
 
     def to_json(self) -> dict[str, object]:
-        return {key: self.variant.token if key == "variant" else getattr(self, key) for key in self.FIELDS}
+        return {**msgspec.structs.asdict(self), "variant": self.variant.token}
 
     @classmethod
     def from_stored(cls, data: Mapping[str, object]) -> Settings:
         """Read stored settings; a value that does not check takes its default."""
-        s = cls()
-        for key in cls.FIELDS:
-            if key in data:
-                with contextlib.suppress(PlayError):
-                    s = s.updated({key: data[key]})
-        return s
+        return DEFAULTS.updated({k: v for k, v in data.items() if k in FIELD_TYPES and _checks(k, v)})
 
     def updated(self, changes: Mapping[str, object]) -> Settings:
         """These settings with ``changes`` applied (``null`` restores a default);
-        ``PlayError`` (``settings.unknown``/``settings.value``) on any bad entry."""
-        s = self
+        ``PlayError`` (``settings.unknown``/``settings.value``) on any bad entry, its
+        reason worded from the field's declared bounds (``fields.worded``)."""
+        values: dict[str, object] = {}
         for key, value in changes.items():
-            if key not in self.FIELDS:
-                raise PlayError("settings.unknown", key=str(key)[:40], expected=", ".join(self.FIELDS))
+            if key not in FIELD_TYPES:
+                raise PlayError("settings.unknown", key=str(key)[:40], expected=", ".join(FIELD_TYPES))
             if value is None:
-                s = replace(s, **{key: getattr(Settings(), key)})
-            elif key == "lang":
-                if value not in LANGS:
-                    raise PlayError("settings.value", key=key, reason='must be "ru" or "en"')
-                s = replace(s, lang=value)
-            elif key == "speed":
-                if isinstance(value, bool) or not isinstance(value, int) or value not in SPEEDS:
-                    raise PlayError("settings.value", key=key, reason="must be a whole number 0…3")
-                s = replace(s, speed=value)
+                value = getattr(DEFAULTS, key)
             elif key == "variant":
-                s = replace(s, variant=parse_variant(value))
-            elif key in FLAGS:
-                if not isinstance(value, bool):
-                    raise PlayError("settings.value", key=key, reason="must be true or false")
-                s = _with(s, key, value)
-            elif key in CHOICES:
-                if value not in CHOICES[key]:
-                    words = ", ".join(f'"{w}"' for w in CHOICES[key])
-                    raise PlayError("settings.value", key=key, reason=f"must be one of {words}")
-                s = _with(s, key, value)
-            elif key == "volume":
-                if isinstance(value, bool) or not isinstance(value, int) or value not in VOLUMES:
-                    raise PlayError("settings.value", key=key, reason="must be a whole number 0…100")
-                s = replace(s, volume=value)
-        return s
+                value = parse_variant(value)
+            else:
+                try:
+                    check(value, FIELD_TYPES[key])
+                except ValueError as e:
+                    raise PlayError("settings.value", key=key, reason=str(e)) from None
+            values[key] = value
+        return msgspec.structs.replace(self, **values)
 
 
-def _with(s: Settings, key: str, value: Any) -> Settings:
-    """``s`` with ``key`` set to ``value`` (checked by the caller)."""
-    return replace(s, **{key: value})
+#: Each setting's declared type, by name, in order.
+FIELD_TYPES: Final = {f.name: f.type for f in msgspec.structs.fields(Settings)}
+DEFAULTS: Final = Settings()
+#: The settings as JSON carries them (the web's answer, a backup's settings:
+#: ``Settings.to_json``): the same fields and bounds, the variant as its token.
+SettingsJSON: Final = msgspec.defstruct(
+    "Settings", [(name, VariantToken if t is Variant else t) for name, t in FIELD_TYPES.items()], kw_only=True,
+    namespace={"__doc__": Settings.__doc__})
+#: The settings that take one of a few words, and those words (checked alike).
+CHOICES: Final[dict[str, tuple[str, ...]]] = {k: get_args(t) for k, t in FIELD_TYPES.items()
+                                              if get_origin(t) is Literal}
+
+
+def _checks(key: str, value: object) -> bool:
+    try:
+        DEFAULTS.updated({key: value})
+    except PlayError:
+        return False
+    return True
 
 
 def parse_variant(value: object) -> Variant:

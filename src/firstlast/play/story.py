@@ -17,7 +17,7 @@
   of docs/odds.md bring it out, each an exact forced play-out of the deal.
 
 Everything is structured data (codes and parameters); ``Story.describe(lang)`` tells it
-in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
+in sentences and ``Story.text(lang, width)`` draws it for the terminal, in English or
 Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
 shown by the one display rule ``i18n.chance_text``. Each point's estimate is
 seeded from the deal and the move index and has a fixed number of samples, and no
@@ -31,7 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
+
+import msgspec
+from msgspec import Meta
 
 from ..engine import Game, Position, Variant, play_out
 from ..engine.cards import Card, rank_char
@@ -53,6 +56,7 @@ from ..i18n import (
     t,
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+from .fields import Probability, VariantToken
 
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
 MAX_POINTS: Final = 80
@@ -97,17 +101,17 @@ def point_seed(deal: int, index: int) -> int:
 
 
 # ------------------------------------------------------------------------- data
-@dataclass(frozen=True, slots=True)
-class Point:
+class Point(msgspec.Struct, frozen=True):
     """The estimated chance after ``move`` moves (0: the deal), in pass ``pass_no``;
-    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``)."""
+    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``). Its JSON
+    (``to_json``) is the web's ``StoryPoint``: declared here once."""
 
     move: int
-    pass_no: int
+    pass_no: int = msgspec.field(name="pass")
     score: int
-    probability: float
-    low: float
-    high: float
+    probability: Probability
+    low: Probability
+    high: Probability
     wins: int
     samples: int
     certain: bool = False
@@ -118,9 +122,7 @@ class Point:
         return ChanceEstimate(self.probability, self.low, self.high, self.samples, self.wins, self.certain)
 
     def to_json(self) -> dict[str, int | float | bool]:
-        return {"move": self.move, "pass": self.pass_no, "score": self.score, "probability": self.probability,
-                "low": self.low, "high": self.high, "wins": self.wins, "samples": self.samples,
-                "certain": self.certain}
+        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +161,7 @@ class Moment:
                 "clear": self.clear}
 
 
-@dataclass(frozen=True, slots=True)
-class Crossing:
+class Crossing(msgspec.Struct, frozen=True):
     """Where a won game's chance first stood at 50 % or more (``point``), and the point
     before it (``None`` when the deal itself started there)."""
 
@@ -168,7 +169,7 @@ class Crossing:
     previous: Point | None
 
     def to_json(self) -> dict[str, object]:
-        return {"point": self.point.to_json(), "previous": None if self.previous is None else self.previous.to_json()}
+        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +218,7 @@ class Stop:
                 "copies": [c.to_json() for c in self.copies]}
 
 
-@dataclass(frozen=True, slots=True)
-class WhatIf:
+class WhatIf(msgspec.Struct, frozen=True):
     """What would have brought a lost deal out, by exact forced play-outs of the same
     deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
     V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
@@ -227,13 +227,16 @@ class WhatIf:
     fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
     the same deal comes out, in that order."""
 
-    fewest_redeals: int | None
-    comes_out_on_pass: int | None
-    variants_that_come_out: tuple[str, ...]
+    fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
+        "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
+        "null: no number does, not even unlimited"))]
+    comes_out_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="the pass it then comes out on")]
+    variants_that_come_out: Annotated[tuple[VariantToken, ...], Meta(description=(
+        "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
+        "bring the same deal out, in that table's order"))]
 
     def to_json(self) -> dict[str, object]:
-        return {"fewest_redeals": self.fewest_redeals, "comes_out_on_pass": self.comes_out_on_pass,
-                "variants_that_come_out": list(self.variants_that_come_out)}
+        return msgspec.json.decode(msgspec.json.encode(self))  # type: ignore[no-any-return]  # JSON's own types
 
 
 def what_if(deal: int, variant: Variant) -> WhatIf:
@@ -305,7 +308,7 @@ class Story:
         out on. A face shows these first (the page above its chart)."""
         head = {"won": "story.head.won", "lost": "story.head.lost"}.get(self.status, "story.head.playing")
         lines = [t(lang, head, deal=self.deal, variant=describe_variant(Variant.from_token(self.variant), lang),
-                   moves=plural(lang, "story.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
+                   moves=plural(lang, "count.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
                    score=self.score, **{"pass": self.passes})]
         if self.won_on_pass is not None:
             lines.append(t(lang, "story.won_on_pass", **{"pass": self.won_on_pass}))
@@ -380,7 +383,7 @@ class Story:
         """A short name for the chart of the curve (its accessible name): what it shows,
         from the chance at the deal to the end or now."""
         first, cur = self.points[0], self.current
-        return t(lang, "story.chart.name", moves=plural(lang, "story.moves", self.moves),
+        return t(lang, "story.chart.name", moves=plural(lang, "count.moves", self.moves),
                  start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
@@ -399,24 +402,6 @@ class Story:
         """The whole story in the rules' terms, for the curious: ``describe``'s sentences
         (rule numbers, variants, intervals), one a line."""
         return "\n".join("• " + line for line in self.describe(lang))
-
-    def summary(self) -> str:
-        """``describe("en")`` as one text, a sentence a line (tests and logs)."""
-        return "\n".join(self.describe("en"))
-
-    def render(self, width: int = 48, lang: str = "en") -> str:
-        """The terminal form, in ``lang``: the curve between the chance at the deal and
-        now, then the stop reason, the 50 % crossing or the chance now."""
-        first, cur = self.points[0], self.current
-        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
-        if self.stop is not None:
-            return head + "\n" + stop_sentence(self.stop, lang)
-        if self.crossing is not None:
-            c = self.crossing
-            line = (t(lang, "story.render.won_start") if c.previous is None else
-                    t(lang, "story.render.won", move=c.point.move, **{"pass": c.point.pass_no}))
-            return head + "\n" + line
-        return head + "\n" + t(lang, "story.render.playing", chance=chance_text(cur.estimate, lang))
 
 
 def sparkline(points: Sequence[Point], width: int = 48) -> str:
@@ -501,7 +486,7 @@ def stop_sentence(stop: Stop, lang: str = "en") -> str:
 
 def copies_sentence(stop: Stop, lang: str = "en") -> str:
     """Where every card of the needed rank lay (R1: eight of each)."""
-    places = t(lang, "story.copies.join").join(place_phrase(c, lang) for c in stop.copies)
+    places = t(lang, "list.join.parts").join(place_phrase(c, lang) for c in stop.copies)
     return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 
@@ -511,7 +496,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     if what.fewest_redeals is None:
         lines = [t(lang, "story.what_if.never")]
     else:
-        lines = [t(lang, "story.what_if.redeals", redeals=plural(lang, "story.redeals", what.fewest_redeals),
+        lines = [t(lang, "story.what_if.redeals", redeals=plural(lang, "variant.redeals", what.fewest_redeals),
                    allowed="∞" if variant.redeals is None else variant.redeals,
                    **{"pass": what.comes_out_on_pass})]
     tokens = what.variants_that_come_out
@@ -519,7 +504,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     every_unlimited = all(tok in tokens for tok in unlimited)
     # Every unlimited variant comes out (docs/rules.md, V1): said once, not four times.
     named = [tok for tok in tokens if not (every_unlimited and tok in unlimited)]
-    names = t(lang, "story.copies.join").join(
+    names = t(lang, "list.join.parts").join(
         f"{describe_variant(Variant.from_token(tok), lang)} ({tok})" for tok in named)
     params: dict[str, object] = {"n": len(tokens), "total": len(VARIANT_TOKENS), "variants": names,
                                  "tokens": ", ".join(unlimited)}
@@ -541,13 +526,13 @@ def plain_chance(estimate: ChanceEstimate, lang: str) -> str:
     "100 %" only when certain). Enough decimals to show a small chance at all."""
     p = 100 * estimate.probability
     if estimate.certain:
-        return t(lang, "story.plain.pct", p="100" if p >= 50 else "0")
+        return t(lang, "percent", p="100" if p >= 50 else "0")
     if estimate.wins == 0 or p < 0.005:
         return t(lang, "story.plain.pct.nil")
     if estimate.wins == estimate.samples or p > 99.5:
         return t(lang, "story.plain.pct.full")
     decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
-    return t(lang, "story.plain.pct", p=percent_number(round(p, decimals), decimals, lang))
+    return t(lang, "percent", p=percent_number(round(p, decimals), decimals, lang))
 
 
 def plain_stop(stop: Stop, lang: str) -> str:
@@ -571,7 +556,7 @@ def plain_change(game: Variant, other: Variant, lang: str) -> str:
     if other.redeals != game.redeals:
         parts.append(t(lang, "story.plain.change.unlimited") if other.redeals is None else
                      t(lang, "story.plain.change.redeals", n=other.redeals,
-                       redeals=plural(lang, "story.redeals", other.redeals)))
+                       redeals=plural(lang, "variant.redeals", other.redeals)))
     return t(lang, "story.plain.change.join").join(parts)
 
 
@@ -582,7 +567,7 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
         if variant.redeals is not None and what.fewest_redeals <= variant.redeals:
             return t(lang, "story.plain.what_if.same", **{"pass": what.comes_out_on_pass})
         return t(lang, "story.plain.what_if.redeals", n=what.fewest_redeals,
-                 redeals=plural(lang, "story.redeals", what.fewest_redeals),
+                 redeals=plural(lang, "variant.redeals", what.fewest_redeals),
                  allowed=variant.redeals if variant.redeals is not None else 0,
                  **{"pass": what.comes_out_on_pass})
     others = [Variant.from_token(tok) for tok in what.variants_that_come_out]
@@ -619,9 +604,9 @@ def where_sentence(stop: Stop, lang: str) -> str:
     counts = dict.fromkeys(WHERE_PARTS, 0)
     for c in stop.copies:
         counts["first" if c.code == "privileged" else c.code] += 1
-    places = t(lang, "story.plain.where.join").join(
+    places = t(lang, "list.join").join(
         t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
-    return t(lang, "story.plain.where", rank=rank_name(stop.need, lang, "pl"), places=places)
+    return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 
 # ------------------------------------------------------------------ the stop (R11)

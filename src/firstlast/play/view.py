@@ -51,6 +51,7 @@ class TableView:
     active: int | None
     need: int | None
     need_char: str | None
+    need_card: Card | None
     privileged: Card | None
     legal: tuple[Move, ...]
     controls: Controls
@@ -89,7 +90,7 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
         first=pos.first, reserve=pos.reserve, piles=pos.piles,
         stock_count=len(pos.stock), stock_decks=tuple(c.deck for c in pos.stock), waste=pos.waste,
         active=pos.active, need=need, need_char=None if need is None else rank_char(need),
-        privileged=pos.privileged,
+        need_card=pos.need_card, privileged=pos.privileged,
         legal=legal, controls=controls(pos, moves),
         hint=legal[0] if legal else None,
         moves=0 if past else len(game), can_undo=game.can_undo and not past, can_redo=game.can_redo and not past,

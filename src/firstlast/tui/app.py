@@ -782,7 +782,7 @@ class GameScreen(Screen[None]):
     async def set_language(self, lang: str) -> None:
         """Say everything in ``lang`` from now on: key bar, title, side bar, table, status."""
         self.lang = lang
-        self.app.title = t(lang, "tui.title.short")
+        self.app.title = t(lang, "title")
         self.chance_text = describe_answer(self.chance_answer, lang)
         error = await self._write(lambda: self.session.save_settings(lang=lang))
         if error is not None:
@@ -879,7 +879,7 @@ class FirstLastApp(App[None]):
     for which game goes on the table. ``variant=None``: new games use the player's
     variant setting (shared with the browser game; the ``v`` key changes it)."""
 
-    TITLE = t("en", "tui.title.short")
+    TITLE = t("en", "title")
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,
@@ -897,7 +897,7 @@ class FirstLastApp(App[None]):
         self.lang = starting_lang(lang, self.session.settings().lang, system_lang)
 
     def on_mount(self) -> None:
-        self.title = t(self.lang, "tui.title.short")
+        self.title = t(self.lang, "title")
         self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator, self.lang))
 
     @property

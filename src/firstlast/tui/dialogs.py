@@ -88,7 +88,7 @@ class _AskDialog(ModalScreen[T | None], Generic[T]):
     reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
     open — and Escape answers ``None``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
     #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the widgets' ids.
     words: ClassVar[str]
     input_id: ClassVar[str]
@@ -104,7 +104,7 @@ class _AskDialog(ModalScreen[T | None], Generic[T]):
             yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
             yield Label("", id=self.error_id, classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
-        yield KeyBar((BarKey("Esc", "tui.binding.cancel"),), self.lang)
+        yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
 
     def read(self, value: str) -> T | Refused:
         """The answer to ``value``, or a ``Refused`` sentence."""
@@ -168,7 +168,7 @@ class UnfinishedDialog(ModalScreen[str | None]):
     DEFAULT_CSS = "UnfinishedDialog { align: center middle; }" + DIALOG_CSS + """
     UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
 
     def __init__(self, games: list[GameSummary], current: str, lang: str = "en",
                  imported: list[GameSummary] | None = None) -> None:
@@ -194,7 +194,7 @@ class UnfinishedDialog(ModalScreen[str | None]):
                              moves=g.moves, score=g.score), id=g.id)
                     for g in self.imported
                 ], id="unfinished")
-        yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "tui.binding.cancel")), lang)
+        yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "cancel")), lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -228,7 +228,7 @@ class VariantDialog(ModalScreen[Variant | None]):
     reads when on (V3 is the privileged last card being *off*)."""
 
     DEFAULT_CSS = "VariantDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
 
     def __init__(self, current: Variant, lang: str = "en") -> None:
         super().__init__()
@@ -247,8 +247,8 @@ class VariantDialog(ModalScreen[Variant | None]):
             with Horizontal(classes="buttons"):
                 yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
                 yield Button(t(lang, "tui.button.canonical"), id="canonical")
-                yield Button(t(lang, "tui.button.cancel"), id="cancel")
-        yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "tui.binding.cancel")), lang)
+                yield Button(t(lang, "cancel"), id="cancel")
+        yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
     def _chosen(self) -> Variant | None:
         """The variant asked for, checked by the play layer's parsers (the same bounds
@@ -298,7 +298,7 @@ class SettingsDialog(ModalScreen[dict[str, object] | None]):
     SettingsDialog .dialog .buttons { margin-top: 0; }
     SettingsDialog .dialog .head { margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "tui.binding.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
     #: The switches: the setting and the catalog key of its sentence (the page's words).
     SWITCHES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("four_colour", "four_colour"), ("show_playable", "show_playable"), ("wish", "wish.setting"))
@@ -312,7 +312,7 @@ class SettingsDialog(ModalScreen[dict[str, object] | None]):
         s, lang = self.current, self.lang
         with Vertical(classes="dialog", id="settings"):
             yield Label(t(lang, "tui.settings.title"))
-            yield Label(t(lang, "felt"), classes="head")
+            yield Label(t(lang, "board_label"), classes="head")
             with RadioSet(id="felt"):
                 for felt in FELTS:
                     yield RadioButton(t(lang, f"felt.{felt}"), value=felt == s.felt, id=f"felt-{felt}")
@@ -321,9 +321,9 @@ class SettingsDialog(ModalScreen[dict[str, object] | None]):
                 yield Toggle(t(lang, words), bool(getattr(s, key)), key.replace("_", "-"), lang)
             with Horizontal(classes="buttons"):
                 yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
-                yield Button(t(lang, "tui.button.cancel"), id="cancel")
+                yield Button(t(lang, "cancel"), id="cancel")
             yield Label(t(lang, "tui.settings.keys"))
-        yield KeyBar((BarKey("Esc", "tui.binding.cancel"),), lang)
+        yield KeyBar((BarKey("Esc", "cancel"),), lang)
 
     def chosen(self) -> dict[str, object]:
         """The settings as the dialog shows them, where they differ from the current ones."""
@@ -362,7 +362,7 @@ class EndDialog(ModalScreen[str]):
     KEYS: ClassVar[tuple[BarKey, ...]] = (
         BarKey("Enter", "tui.end.binding.again", 6), BarKey("→", "tui.end.binding.next", 5),
         BarKey("n", "tui.end.binding.random", 4), BarKey("u", "tui.end.binding.undo", 2),
-        BarKey("Esc", "tui.end.binding.close", 3), BarKey("q", "tui.end.binding.quit", 7),
+        BarKey("Esc", "close", 3), BarKey("q", "tui.binding.quit", 7),
         BarKey("d", "tui.end.binding.details", 8),
     )
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -370,8 +370,8 @@ class EndDialog(ModalScreen[str]):
         binding("right", "choose('next')", "tui.end.binding.next"),
         binding("n", "choose('random')", "tui.end.binding.random"),
         binding("u,ctrl+z", "choose('undo')", "tui.end.binding.undo"),
-        binding("q", "choose('quit')", "tui.end.binding.quit"),
-        binding("escape,c", "choose('close')", "tui.end.binding.close"),
+        binding("q", "choose('quit')", "tui.binding.quit"),
+        binding("escape,c", "choose('close')", "close"),
         binding("d", "details", "tui.end.binding.details"),
     ]
 
@@ -583,7 +583,7 @@ class WordsDialog(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *[binding(str(i), f"review('P{i}')", "tui.binding.review") for i in range(1, 9)],
         binding("w", f"review('{WASTE}')", "tui.binding.waste"),
-        binding("r", "review('rows')", "tui.binding.rows"),
+        binding("r", "review('rows')", "review.rows"),
         binding("escape,enter,q", "close", "tui.binding.back"),
     ]
 
@@ -597,7 +597,7 @@ class WordsDialog(ModalScreen[str | None]):
             yield Label(t(self.lang, "tui.words.prompt"))
             yield Static(self.text or "", id="words")
         yield KeyBar((BarKey("1–8", "tui.binding.review"), BarKey("w", "tui.binding.waste"),
-                      BarKey("r", "tui.binding.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
+                      BarKey("r", "review.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
 
     def action_review(self, place: str) -> None:
         if place not in REVIEW_PLACES:

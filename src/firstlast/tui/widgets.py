@@ -33,7 +33,7 @@ def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Tex
     the deal and its rules (in fewer words, or as the variant's token, on narrow
     terminals, so the variant is never cut off)."""
     deal_part = t(lang, "tui.title.deal", deal=deal)
-    names = (t(lang, "tui.title"), t(lang, "tui.title.short"), "")
+    names = (t(lang, "tui.title"), t(lang, "title"), "")
     rules = (describe_variant(variant, lang), compact_variant(variant, lang), variant.token)
     room = width - 2  # the title's padding
     candidates = [(name, rule) for rule in rules for name in names]
@@ -177,12 +177,13 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     """The side bar's text, from the play layer's view of the table (``play.view``);
     ``steps``: the moves made, the latest of which are listed when there is room."""
     key = C.tone("key")
-    labels = [t(lang, f"tui.side.{k}") for k in ("active", "needs", "privileged", "pass", "redeals", "stock",
-                                                  "score", "auto", "next")]
-    pad = max(len(x) for x in labels) + 1
+    # The side's labels; those the page's say the same take the page's keys (issue 25.4).
+    keys_of = {k: k if k in ("stock", "score", "auto") else f"tui.side.{k}"
+               for k in ("active", "needs", "privileged", "pass", "redeals", "stock", "score", "auto", "next")}
+    pad = max(len(t(lang, k)) for k in keys_of.values()) + 1
 
     def label(name: str) -> None:
-        out.append(t(lang, f"tui.side.{name}").ljust(pad), style=key)
+        out.append(t(lang, keys_of[name]).ljust(pad), style=key)
 
     out = Text()
     status = view.status
@@ -226,7 +227,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     elif chance_text:
         out.append(chance_text + "\n", style=f"bold {C.tone('info')}")
     label("auto")
-    out.append(t(lang, "tui.side.auto_on" if auto else "tui.side.auto_off"),
+    out.append(t(lang, "tui.side.auto_on" if auto else "tui.toggle.off"),
                style=f"bold {C.LOOK.playable}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
     legal = view.legal
@@ -253,9 +254,9 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
 def place_label(place: str, lang: str) -> str:
     """A place as the table labels it: its code, but the stock and the waste in words."""
     if place == STOCK:
-        return t(lang, "tui.place.stock")
+        return t(lang, "story.map.stock")
     if place == WASTE:
-        return t(lang, "tui.move.waste")
+        return t(lang, "story.map.waste")
     return place
 
 
@@ -275,5 +276,5 @@ def move_name(move: Move, lang: str = "en") -> str:
     if move.kind == "redeal":
         return t(lang, "tui.move.redeal")
     if move.kind == "play" and move.source == WASTE:
-        return t(lang, "tui.move.waste")
+        return t(lang, "story.map.waste")
     return str(move)

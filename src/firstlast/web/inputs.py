@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any, Final, NoReturn, TypeVar, get_args
+from typing import Any, Final, NoReturn, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -29,6 +29,7 @@ from starlette.requests import Request
 from ..engine import Move
 from ..engine.errors import FirstLastError
 from ..play import PlayError, Settings, jsontext, parse_deal, parse_variant
+from ..play.fields import refused
 from .errors import WebError
 from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
 
@@ -240,43 +241,11 @@ def about(field: str) -> Iterator[None]:
         raise
 
 
-def _structs(t: object) -> Iterator[type[msgspec.Struct]]:
-    """The Struct types a field's type may hold (through ``Optional``, unions, ``Annotated``)."""
-    if isinstance(t, type) and issubclass(t, msgspec.Struct):
-        yield t
-    for arg in get_args(t):
-        yield from _structs(arg)
-
-
-def refused_field(model: type[msgspec.Struct], raw: object, where: str = "") -> tuple[str, str] | None:
-    """The first field of ``raw`` that ``model`` refuses, by its path (``variant.redeals``),
-    with msgspec's reason for that value alone: found field by field from the model's
-    declared fields, never read out of msgspec's sentence. ``None`` if every field is
-    accepted on its own (or ``raw`` is no object)."""
-    if not isinstance(raw, dict):
-        return None
-    for f in msgspec.structs.fields(model):
-        path = f"{where}.{f.encode_name}" if where else f.encode_name
-        if f.encode_name not in raw:
-            if f.required:
-                return path, "a required field is missing"
-            continue
-        value = raw[f.encode_name]
-        try:
-            msgspec.convert(value, f.type)
-        except (msgspec.ValidationError, UnicodeError) as e:
-            for struct in _structs(f.type):
-                if (inner := refused_field(struct, value, path)) is not None:
-                    return inner
-            return path, str(e)
-    return None
-
-
 def value_error(exc: Exception, model: type[msgspec.Struct], raw: object, whole: str) -> WebError:
     """``request.value`` for msgspec's refusal ``exc`` of ``raw`` as a ``model``:
-    ``params.field`` the field it is about (``variant.redeals``; ``refused_field``), else
-    ``whole`` (the body or the query as a whole)."""
-    found = refused_field(model, raw)
+    ``params.field`` the field it is about (``variant.redeals``; ``play.fields.refused``),
+    else ``whole`` (the body or the query as a whole)."""
+    found = refused(model, raw)
     field, reason = found if found is not None else (whole, str(exc))
     return WebError("request.value", field=field[:80], reason=reason[:200])
 

@@ -15,44 +15,20 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
+from ..engine import MAX_REDEALS, PLACE_NAMES, Variant
 from ..engine.position import TABLE_MOVES
-from ..engine.variant import token_pattern
-from ..play import MAX_STEPS, StartKind, Verbosity
+from ..play import MAX_STEPS, StartKind, story
+from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
-from ..play.settings import Back, Felt, Layout
+from ..play.daily import Streaks
+from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
+from ..play.settings import Settings as PlaySettings
+from ..play.settings import SettingsJSON
 
-__all__ = ["UNSET", "UnsetType"]
+__all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
+           "UnsetType", "VariantToken"]
 
-
-
-def digits_upto(n: int) -> str:
-    """A regular expression for the texts of ASCII digits, leading zeros allowed, of at
-    most as many digits as ``n`` and worth at most ``n``: so that a pattern says the range
-    (``"99999999999999999999"`` has the 20 digits of 2^64 − 1, but is past it)."""
-    top = str(n)
-    alternatives = [f"[0-9]{{1,{len(top) - 1}}}"] if len(top) > 1 else []
-    for i, digit in enumerate(top):  # as long as n: its first i digits, then a smaller one
-        if digit != "0":
-            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
-            rest = len(top) - i - 1
-            alternatives.append(top[:i] + below + (f"[0-9]{{{rest}}}" if rest else ""))
-    alternatives.append(top)
-    return "(?:" + "|".join(alternatives) + ")"
-
-
-#: Deal numbers as text: JSON numbers lose digits past 2^53 in a browser. At most 20
-#: digits (2^64 − 1 has 20); the range is ``parse_deal``'s, which the pattern says too.
-DealText = Annotated[str, Meta(pattern=f"^{digits_upto(MAX_DEAL)}$", description="ASCII digits, 0…2^64−1")]
-#: msgspec takes no bound past 64 bits (signed): the maximum is the schema's, and
-#: ``parse_deal``'s to check.
-DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large numbers as text)",
-                                 extra_json_schema={"maximum": MAX_DEAL})]
-VariantToken = Annotated[str, Meta(pattern=f"^{token_pattern(digits_upto(MAX_REDEALS))}$",
-                                   description=f"e.g. r3, ru, r0w, r3wn; redeals 0…{MAX_REDEALS}")]
 Version = Annotated[int, Meta(ge=0, le=2**53 - 1, description="the State's version the page acted on")]
-#: A calendar date, YYYY-MM-DD (the deal of the day: play.daily).
-IsoDate = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD")]
 Redeals = Annotated[int, Meta(ge=0, le=MAX_REDEALS)]
 if TYPE_CHECKING:
     MoveText = str
@@ -62,11 +38,8 @@ else:
     MoveText = Literal[TABLE_MOVES]
 #: A place's one name (``places.PLACE_NAMES``).
 Place = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
-GameStatus = Literal["playing", "won", "lost"]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
-Lang = Literal["ru", "en"]
 Params = dict[str, str | int | float | bool | None]
-Probability = Annotated[float, Meta(ge=0, le=1)]
 #: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
 #: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
 #: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
@@ -155,26 +128,12 @@ class ImportRequest(Body):
     record: Annotated[str, Meta(description="at most 1 Mi characters")]
 
 
-class SettingsChange(Body):
-    """The keys to change; ``null`` restores a key's default."""
-
-    lang: Lang | UnsetType | None = UNSET
-    speed: Annotated[int, Meta(ge=0, le=3, description="0 instant, 1 slow, 2 normal, 3 fast")] | UnsetType | None = (
-        UNSET)
-    variant: VariantSpec | VariantToken | UnsetType | None = UNSET
-    show_chance: bool | UnsetType | None = UNSET
-    verbosity: Verbosity | UnsetType | None = UNSET
-    felt: Felt | UnsetType | None = UNSET
-    back: Back | UnsetType | None = UNSET
-    four_colour: bool | UnsetType | None = UNSET
-    large_index: bool | UnsetType | None = UNSET
-    layout: Layout | UnsetType | None = UNSET
-    sound: bool | UnsetType | None = UNSET
-    volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] | UnsetType | None = UNSET
-    wish: bool | UnsetType | None = UNSET
-    show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] | UnsetType | None = (
-        UNSET)
-    tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] | UnsetType | None = UNSET
+#: A change of settings (``play.settings.Settings``, field by field: its types and bounds);
+#: the variant as a token or as its rules.
+SettingsChange: Final = msgspec.defstruct(
+    "SettingsChange", [(f.name, (VariantSpec | VariantToken if f.type is Variant else f.type) | UnsetType | None, UNSET)
+                       for f in msgspec.structs.fields(PlaySettings)],
+    bases=(Body,), namespace={"__doc__": "The keys to change; ``null`` restores a key's default."})
 
 
 class PageQuery(msgspec.Struct, kw_only=True):
@@ -271,6 +230,7 @@ class GameState(Answer):
     active: Annotated[int, Meta(ge=0, le=7)] | None
     need: Annotated[int, Meta(ge=1, le=13)] | None
     need_char: str | None
+    need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
     privileged: Literal["F8"] | None
     legal_moves: list[str]
     stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
@@ -342,6 +302,7 @@ class StepFacts(Answer):
     active: int | None
     need: int | None
     need_char: str | None
+    need_card: Card | None
     privileged: Literal["F8"] | None
 
 
@@ -435,45 +396,20 @@ class CalendarDay(Answer):
     future: Annotated[bool, Meta(description="a day to come: not playable yet")]
 
 
-class DailyStreaks(Answer):
-    """Days in a row whose deal of the day was played, or won, on its own date (today not
-    yet played does not break them), now and at best; and the days played and won."""
-
-    played: int
-    won: int
-    best_played: int
-    best_won: int
-    days_played: int
-    days_won: int
-
-
 class Calendar(Answer):
     """A month of deals of the day (docs/play.md, "The deal of the day")."""
 
     today: IsoDate
     month: Annotated[str, Meta(description="YYYY-MM")]
     days: Annotated[list[CalendarDay], Meta(description="the 1st first")]
-    streaks: DailyStreaks
+    streaks: Streaks
     previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
     next: Annotated[str | None, Meta(description="the month after, up to today's")]
 
 
-class Settings(Answer):
-    lang: Lang | None
-    speed: Annotated[int, Meta(ge=0, le=3)]
-    variant: VariantToken
-    show_chance: bool
-    verbosity: Verbosity
-    felt: Felt
-    back: Back
-    four_colour: bool
-    large_index: bool
-    layout: Layout
-    sound: bool
-    volume: Annotated[int, Meta(ge=0, le=100)]
-    wish: Annotated[bool, Meta(description="on a wish: ask for a wish before each new deal")]
-    show_playable: bool
-    tour_seen: bool
+#: The player's settings as answered: the play layer's one declaration
+#: (``play.settings.Settings``), the variant as its token.
+Settings: Final = SettingsJSON
 
 
 class ChancePool(Answer):
@@ -515,18 +451,8 @@ class Chance(Answer):
 
 
 # ---------------------------------------------------------------------------- the story
-class StoryPoint(Answer):
-    """The estimated chance after ``move`` moves (0: the deal)."""
-
-    move: int
-    pass_: int = msgspec.field(name="pass")
-    score: int
-    probability: Probability
-    low: Probability
-    high: Probability
-    wins: int
-    samples: int
-    certain: bool
+class StoryPoint(story.Point, frozen=True):
+    """The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``."""
 
 
 class StoryCard(Answer):
@@ -555,8 +481,9 @@ class StoryMoment(Answer):
     clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
 
 
-class StoryCrossing(Answer):
-    """A won game's first point at 50 % or more, and the one before it."""
+class StoryCrossing(story.Crossing, frozen=True):
+    """A won game's first point at 50 % or more, and the one before it
+    (``play.story.Crossing``)."""
 
     point: StoryPoint
     previous: StoryPoint | None
@@ -583,17 +510,9 @@ class StoryStop(Answer):
     copies: list[StoryCardPlace]
 
 
-class StoryWhatIf(Answer):
+class StoryWhatIf(story.WhatIf, frozen=True):
     """What would have brought a lost deal out (``play.story.WhatIf``): each answer an
     exact forced play-out of the same deal."""
-
-    fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
-        "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
-        "null: no number does, not even unlimited"))]
-    comes_out_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="the pass it then comes out on")]
-    variants_that_come_out: Annotated[list[VariantToken], Meta(description=(
-        "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
-        "bring the same deal out, in that table's order"))]
 
 
 class Story(Answer):
@@ -638,47 +557,6 @@ class RestoreRequest(Body):
     backup: Annotated[str, Meta(description="the file's text, at most 16 Mi characters")]
 
 
-Timestamp = Annotated[str, Meta(description="ISO 8601, UTC, milliseconds")]
-
-
-class BackupGame(Answer):
-    """One game of a backup: everything the store keeps of it (docs/backup.md)."""
-
-    id: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{1,64}$")]
-    deal: DealText
-    variant: VariantToken
-    moves: Annotated[str, Meta(description="the moves made, in the engine's notation, one space apart")]
-    redo: Annotated[str, Meta(description="the moves redo would make, next first")]
-    status: GameStatus
-    score: Annotated[int, Meta(ge=0, le=104)]
-    passes: Annotated[int, Meta(ge=1)]
-    result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
-    result_score: Annotated[int, Meta(ge=0, le=104)] | None
-    result_passes: Annotated[int, Meta(ge=1)] | None
-    origin: Literal["played", "imported"]
-    created: Timestamp
-    updated: Timestamp
-    finished: Annotated[str | None, Meta(description="when the result was reached")]
-    abandoned: Annotated[str | None, Meta(description="when it was left unfinished for another game")]
-    version: Annotated[int, Meta(ge=0)]
-    dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
-    dealt_on: Annotated[IsoDate | None, Meta(description=(
-        "the player's date when it was dealt (a deal of the day played on its date counts in the streak)"))] = None
-    wish: Annotated[Annotated[str, Meta(max_length=200)] | None, Meta(description=(
-        "the wish made before the deal (\"\": in silence; null: none): private, in the backup only"))] = None
-
-
-class LeftOut(Answer):
-    """A stored game an export left out: an import would refuse it (docs/backup.md)."""
-
-    n: Annotated[int, Meta(ge=1, description="its place among the player's games, from 1")]
-    id: str | None
-    deal: str | None
-    error: Annotated[str, Meta(description="why, in English")]
-    code: Annotated[str, Meta(description="the refusal's code (backup.field, backup.game)")]
-    params: Params
-
-
 class SkippedGame(Answer):
     """A game of the file a restore left out, and why (docs/backup.md)."""
 
@@ -686,19 +564,6 @@ class SkippedGame(Answer):
     id: Annotated[str | None, Meta(description="its id, when it could be read")]
     deal: Annotated[str | None, Meta(description="its deal, when it could be read")]
     error: ErrorBody
-
-
-class Backup(Answer):
-    """A player's backup file: every game and the settings (docs/backup.md)."""
-
-    format: Literal["firstlast-backup"]
-    version: Literal[1]
-    app: Annotated[str, Meta(description="the firstlast that wrote it (not read back)")]
-    exported: Timestamp
-    settings: Settings
-    table: Annotated[str | None, Meta(description="the id of the game on the table")]
-    games: Annotated[list[BackupGame], Meta(description="in the order they were stored")]
-    left_out: Annotated[list[LeftOut], Meta(description="games left out: a restore would refuse them")] = []
 
 
 class RestoreReport(Answer):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from functools import cache
 from http import HTTPStatus
@@ -47,11 +48,28 @@ def _models() -> list[type[msgspec.Struct]]:
 
 @cache
 def components() -> dict[str, Schema]:
-    """Every model's JSON schema, by model name."""
+    """Every model's JSON schema, by model name. A model only ever answered has every
+    field with a default required: an answer always carries it (only an ``UNSET`` one,
+    which has no default in the schema, may be left out)."""
     _, comps = msgspec.json.schema_components(_models(), ref_template=REF + "{name}")
     for model, rule in RULES.items():
         comps[model.__name__].update(rule)
+    asked = _reached(comps, [c.__name__ for e in ENDPOINTS for c in (e.body, e.query) if isinstance(c, type)])
+    for name, s in comps.items():
+        if name not in asked and "properties" in s:
+            given = [f for f, prop in s["properties"].items() if "default" in prop]
+            s["required"] = [f for f in s["properties"] if f in s.get("required", ()) or f in given]
     return comps
+
+
+def _reached(comps: dict[str, Schema], names: list[str]) -> set[str]:
+    """The models ``names`` and every model their schemas refer to."""
+    seen: set[str] = set()
+    while names:
+        if (name := names.pop()) not in seen:
+            seen.add(name)
+            names += [r.removeprefix(REF) for r in re.findall(r'"\$ref":\s*"([^"]+)"', json.dumps(comps[name]))]
+    return seen
 
 
 def refusals(e: Endpoint) -> list[int]:

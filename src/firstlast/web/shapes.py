@@ -25,8 +25,8 @@ from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
 from ..play import StoredGame
+from ..play.commands import refusal
 from ..play.daily import Calendar as PlayCalendar
-from ..play.service import refusal
 from ..play.stats import RecordNews
 from ..play.view import TableView, table_view
 from . import models as m
@@ -96,6 +96,7 @@ def game_state(v: TableView, stored: StoredGame, lang: m.Lang) -> m.GameState:
         stock_decks=list(v.stock_decks),  # type: ignore[arg-type]  # backs only: the order stays secret
         waste=[_CARDS[c] for c in v.waste],
         active=v.active, need=v.need, need_char=v.need_char,
+        need_card=None if v.need_card is None else _CARDS[v.need_card],
         privileged="F8" if v.privileged is not None else None,
         legal_moves=[str(mv) for mv in v.legal],
         # What the page's controls ask for (firstlast.play.table): it knows no rule.
@@ -145,13 +146,11 @@ def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
 
 def calendar(c: PlayCalendar) -> m.Calendar:
     """A month of deals of the day (``play.daily``)."""
-    s = c.streaks
     return m.Calendar(
         today=c.today.isoformat(), month=f"{c.year:04d}-{c.month:02d}",
         days=[m.CalendarDay(date=d.date.isoformat(), deal=str(d.deal), state=d.state, on_day=d.on_day, today=d.today,
                             future=d.future) for d in c.days],
-        streaks=m.DailyStreaks(played=s.played, won=s.won, best_played=s.best_played, best_won=s.best_won,
-                               days_played=s.days_played, days_won=s.days_won),
+        streaks=c.streaks,
         previous=None if c.previous is None else f"{c.previous[0]:04d}-{c.previous[1]:02d}",
         next=None if c.next is None else f"{c.next[0]:04d}-{c.next[1]:02d}")
 
@@ -167,6 +166,7 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
         facts = m.StepFacts(status=pos.status, score=pos.score, passes=pos.passes,
                             redeals_used=pos.redeals_used, redeals_left=pos.redeals_left, active=pos.active,
                             need=need, need_char=None if need is None else rank_char(need),
+                            need_card=None if pos.need_card is None else _CARDS[pos.need_card],
                             privileged="F8" if pos.privileged is not None else None)
         steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
                                   facts=facts, announcement=announce(step.movements, lang)))
@@ -204,5 +204,5 @@ def stats(s: PlayStats) -> m.Stats:
                    best_lost_score=s.best_lost_score)
 
 
-def settings(s: PlaySettings) -> m.Settings:
+def settings(s: PlaySettings) -> msgspec.Struct:
     return msgspec.convert(s.to_json(), m.Settings)  # the one declaration: play/settings.py

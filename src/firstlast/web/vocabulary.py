@@ -9,10 +9,12 @@ kinds, so that the page retypes no name, grammar or limit (issue 18).
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Final
 
 from ..engine.vocabulary import vocabulary
+from ..i18n import DEFAULT_LANG, GRAMMAR, LANGS, SUIT_GLYPHS, t
 from ..play import START_KINDS
 from ..play.settings import CHOICES, FINISH_MS, PACES, Settings
 from . import generated
@@ -48,6 +50,12 @@ _DOC: Final[dict[str, str]] = {
     "FINISH_MS": "The longest Finish's cascade of a whole game may take, ms (play.settings.FINISH_MS).",
     "SETTING_DEFAULTS": "The player's settings as a new player has them (play.settings.Settings()).",
     "SETTING_CHOICES": "The settings that take one of a few words, and those words (play.settings.CHOICES).",
+    "LANGS": "The languages every catalog speaks (i18n.LANGS).",
+    "DEFAULT_LANG": "The language spoken when none is asked for (i18n.DEFAULT_LANG).",
+    "GRAMMAR": "Each language's plural rules and rank forms (i18n.GRAMMAR): what picks a key of a family.",
+    "RANK_INDICES": "Each language's rank indices on a card, ace first (the catalogs' rank.N.short), for the "
+                    "card pictures drawn before a catalog is loaded.",
+    "SUIT_GLYPHS": "A suit as the cards show it (i18n.SUIT_GLYPHS).",
 }
 
 
@@ -66,7 +74,10 @@ def module() -> str:
     names = {**vocabulary(), "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
              "SETTING_CHOICES": dict(CHOICES),
              "PACES": [{"name": p.name, "moves_per_s": p.moves_per_s, "flight_ms": p.flight_ms} for p in PACES],
-             "FINISH_MS": FINISH_MS}
+             "FINISH_MS": FINISH_MS, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
+             "GRAMMAR": {lang: {**asdict(g), "plurals": g.plurals} for lang, g in GRAMMAR.items()},
+             "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},
+             "SUIT_GLYPHS": dict(SUIT_GLYPHS)}
     out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",
            "// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no",
            "// name, grammar or limit of the game: it imports them from here.", ""]

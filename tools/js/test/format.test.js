@@ -13,8 +13,9 @@ globalThis.document = /** @type {any} */ ({ documentElement: {} });
 
 const { chanceTitle, needText, passText, percent, redealsLeftText, scoreText } = await import(
   "../../../src/firstlast/web/static/js/format.js");
-const { cardName, cardWords, keyTable, placeName, plural, setCatalog, setLang, t, variantFromToken,
+const { cardName, cardWords, keyTable, placeName, plural, rankName, setCatalog, setLang, t, variantFromToken,
   variantLabel, variantToken } = await import("../../../src/firstlast/web/static/js/i18n.js");
+const { pluralForm } = await import("../../../src/firstlast/web/static/js/lang.js");
 
 const { KEYMAP, KEY_HELP } = await import("../../../src/firstlast/web/static/js/keymap.js");
 const { keyName } = await import("../../../src/firstlast/web/static/js/keyname.js");
@@ -33,20 +34,19 @@ function state(over = {}) {
   const piles = Array.from({ length: 8 }, () => []);
   const first = Array(8).fill(null);
   first[2] = card(9, 12, "h");
-  return /** @type {any} */ ({ active: 2, need: 7, piles, first, passes: 2, redeals_left: 1, score: 40, moves: 17, ...over });
+  return /** @type {any} */ ({ active: 2, need: 7, need_card: null, piles, first, passes: 2, redeals_left: 1, score: 40, moves: 17, ...over });
 }
 
 beforeEach(() => setLang("en"));
 
-test("what the active pile needs: a rank, then its own base, then nothing", () => {
+test("what the active pile needs: a rank, then its own base (the state's need_card, R5), then nothing", () => {
   assert.equal(needText(state()), "Pile P3 needs 7");
-  const piles = Array.from({ length: 8 }, () => []);
-  piles[2] = Array(12).fill(card(1, 1, "c"));
-  assert.equal(needText(state({ piles })), "Pile P3 takes its base Q♥");
+  const base = { need_card: card(9, 12, "h") };
+  assert.equal(needText(state(base)), "Pile P3 takes its base Q♥");
   assert.equal(needText(state({ active: null, need: null })), "All piles complete");
   setLang("ru");
   assert.equal(needText(state({ need: 1 })), t("pile_needs", { pile: "P3", rank: "Т" }));
-  assert.match(needText(state({ piles })), /Д♥/);
+  assert.match(needText(state(base)), /Д♥/);
 });
 
 test("passes, with and without a limit", () => {
@@ -72,11 +72,12 @@ test("the chance meter: one decimal, the interval and the sample count", () => {
     "Chance to come out: 50% (48.1–51%, n=2000)");
 });
 
-test("strings: filled in from the shared catalog, the key itself where none has it", () => {
+test("strings: filled in from the shared catalog; a missing key or part is an error, as in Python", () => {
   assert.equal(t("deal_n", { n: 42 }), "Deal 42");
-  assert.equal(t("deal_n"), "Deal {n}");
-  assert.equal(t("no_such_key"), "no_such_key");
+  assert.throws(() => t("deal_n"), /deal_n: \{n\} not given/);
+  assert.throws(() => t("no_such_key"), /no string "no_such_key"/);
   setLang("ru");
+  assert.throws(() => t("no_such_key"), /no string/); // never English instead
   assert.equal(t("deal_n", { n: 42 }), "Раскладка № 42");
 });
 
@@ -87,6 +88,25 @@ test("plurals: Russian one, few, many; English one and many", () => {
   assert.equal(plural("aria.stock", 21), "колода: 21 карта");
   assert.equal(plural("aria.stock", 23), "колода: 23 карты");
   assert.equal(plural("aria.stock", 12), "колода: 12 карт");
+});
+
+test("one plural rule: the forms tests/i18n/test_catalog.py expects of Python's, from the generated GRAMMAR", () => {
+  /** @type {[number, string, string][]} */
+  const cases = [[0, "many", "many"], [1, "one", "one"], [2, "few", "many"], [4, "few", "many"], [5, "many", "many"],
+    [11, "many", "many"], [12, "many", "many"], [14, "many", "many"], [21, "one", "many"], [22, "few", "many"],
+    [41, "one", "many"], [111, "many", "many"], [112, "many", "many"], [1001, "one", "many"]];
+  for (const [n, ru, en] of cases) {
+    assert.equal(pluralForm("ru", n), ru, `ru ${n}`);
+    assert.equal(pluralForm("en", n), en, `en ${n}`);
+  }
+});
+
+test("a rank's form a language lacks is its nominative (English has no cases, Russian no article)", () => {
+  assert.equal(rankName(12, "a"), "a queen");
+  assert.equal(rankName(12, "acc"), "queen");
+  setLang("ru");
+  assert.equal(rankName(12, "acc"), "даму");
+  assert.equal(rankName(12, "a"), "дама");
 });
 
 test("cards and places in words, for screen readers", () => {

@@ -74,21 +74,16 @@ async def chance(web: WebGame, request: Request) -> Response:
                 # The missing rounds in order; where the engine samples alone, one per
                 # request (play.chance.one_round_per_ask: a request stays near a second
                 # of CPU): the answer is then the last round pooled, and names the next.
-                for r in book.missing(pos, q.round, q.samples):  # asked for meanwhile, perhaps
-                    done = await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
-                    book.put(pos, r, done, q.samples)
-                    if policy.one_round_per_ask(done, q.samples):
-                        break
-                answered = max(0, book.held_through(pos, answered, q.samples))
-                pooled = book.held(pos, answered, q.samples)
-                if pooled is None:  # pushed out meanwhile by many other positions: pool them here
-                    every: list[ChanceEstimate] = []
-                    for r in range(answered + 1):
-                        every.append(await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter))
-                        if policy.one_round_per_ask(every[-1], q.samples):
+                held = book.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
+                for r, known in enumerate(held):
+                    if known is None:
+                        held[r] = done = await runtime.run_cpu(_estimate, pos, r, q.samples,
+                                                               limiter=web.chance_limiter)
+                        book.put(pos, r, done, q.samples)
+                        if policy.one_round_per_ask(done, q.samples):
                             break
-                    answered = len(every) - 1
-                    pooled = policy.pool(every)
+                every = policy.held_rounds(held)
+                answered, pooled = len(every) - 1, policy.pool(every)
         est, pool, next_round, rounds = pooled.latest, pooled.estimate, pooled.next_round, pooled.rounds
     return json_response(m.Chance(
         probability=float(est.probability), low=float(est.low), high=float(est.high), samples=int(est.samples),

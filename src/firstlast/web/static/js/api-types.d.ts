@@ -77,6 +77,8 @@ export interface GameState {
   /** 1…13 */
   need: number | null;
   need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
+  need_card: Card | null;
   privileged: "F8" | null;
   legal_moves: string[];
   /** turn, or redeal once the stock is empty */
@@ -109,7 +111,7 @@ export interface GameState {
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
   /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
-  comes_out?: boolean;
+  comes_out: boolean;
 }
 
 /** VariantInfo */
@@ -223,7 +225,7 @@ export interface ActionResult {
   /** the movements in words for a screen reader, in the player's language (i18n.announce) */
   announcement: string;
   /** the personal records the game set, when this action ended it (the end panel says them) */
-  records?: RecordNews[];
+  records: RecordNews[];
 }
 
 /** One card moving, in the order it happened. */
@@ -279,6 +281,7 @@ export interface StepFacts {
   active: number | null;
   need: number | null;
   need_char: string | null;
+  need_card: Card | null;
   privileged: "F8" | null;
 }
 
@@ -407,12 +410,12 @@ export interface Story {
   /** a short name of the chart (its accessible name) */
   chart_name: string;
   /** the story's first view in plain words (Story.plain): how it ended, why, what would have brought it out, the moments that mattered; no rule code, variant token or interval */
-  plain?: string[];
+  plain: string[];
   /** a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name) */
-  where?: string | null;
+  where: string | null;
 }
 
-/** The estimated chance after ``move`` moves (0: the deal). */
+/** The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``. */
 export interface StoryPoint {
   move: number;
   pass: number;
@@ -456,7 +459,10 @@ export interface StoryCard {
   face_up: boolean;
 }
 
-/** A won game's first point at 50 % or more, and the one before it. */
+/**
+ * A won game's first point at 50 % or more, and the one before it
+ * (``play.story.Crossing``).
+ */
 export interface StoryCrossing {
   point: StoryPoint;
   previous: StoryPoint | null;
@@ -539,7 +545,7 @@ export interface Calendar {
   month: string;
   /** the 1st first */
   days: CalendarDay[];
-  streaks: DailyStreaks;
+  streaks: Streaks;
   /** the month before (YYYY-MM), if the calendar has it */
   previous: string | null;
   /** the month after, up to today's */
@@ -562,10 +568,11 @@ export interface CalendarDay {
 }
 
 /**
- * Days in a row whose deal of the day was played, or won, on its own date (today not
- * yet played does not break them), now and at best; and the days played and won.
+ * Days in a row whose deal of the day was played, or won, on its own date (today
+ * not yet played does not break them), now and at best; and the days played and won
+ * in all. Declared once: the web's answer is this Struct.
  */
-export interface DailyStreaks {
+export interface Streaks {
   played: number;
   won: number;
   best_played: number;
@@ -574,10 +581,33 @@ export interface DailyStreaks {
   days_won: number;
 }
 
-/** Settings */
+/**
+ * A player's settings (defaults for a key never set).
+ *
+ * ``lang``: the interface language (``None``: follow the browser or terminal);
+ * ``speed``: pace of play (``PACES``); ``variant``: the rules for new games (V1–V3);
+ * ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
+ * said to a screen reader.
+ *
+ * Looks and sound (issue 28; the page applies them, the terminal honours ``felt``'s
+ * light or dark and ``four_colour``): ``felt`` the table's cloth; ``back`` the cards'
+ * backs; ``four_colour`` diamonds blue and clubs green; ``large_index`` faces with a
+ * large rank and suit (small screens, low vision); ``layout`` ``mirrored`` puts the
+ * stock on the other side; ``sound`` card sounds on (off by default: a page does not
+ * speak up unasked) and their ``volume``.
+ *
+ * Guidance (issue 26): ``show_playable`` marks the cards that can be played now on the
+ * table (the legal moves, ``play.view.TableView.playable``); ``tour_seen``: the
+ * first-visit tour of the table has been shown (or skipped), so it opens again only
+ * when asked for (the page's Help).
+ *
+ * Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
+ * ``SettingsChange`` body (so the served schema and the page's typedefs), the
+ * backup's settings and ``vocabulary.js``'s defaults and choices derive from it.
+ */
 export interface Settings {
   lang: "en" | "ru" | null;
-  /** 0…3 */
+  /** 0 instant, 1 slow, 2 normal, 3 fast; 0…3 */
   speed: number;
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
@@ -589,11 +619,13 @@ export interface Settings {
   large_index: boolean;
   layout: "mirrored" | "standard";
   sound: boolean;
-  /** 0…100 */
+  /** card sounds' volume, per cent; 0…100 */
   volume: number;
   /** on a wish: ask for a wish before each new deal */
   wish: boolean;
+  /** mark the cards that can be played now */
   show_playable: boolean;
+  /** the first-visit tour has been shown */
   tour_seen: boolean;
 }
 
@@ -614,6 +646,7 @@ export interface SettingsChange {
   sound?: boolean | null;
   /** card sounds' volume, per cent; 0…100 */
   volume?: number | null;
+  /** on a wish: ask for a wish before each new deal */
   wish?: boolean | null;
   /** mark the cards that can be played now */
   show_playable?: boolean | null;
@@ -634,27 +667,31 @@ export interface Backup {
   table: string | null;
   /** in the order they were stored */
   games: BackupGame[];
-  /** games left out: a restore would refuse them */
+  /** games left out: a restore would refuse them (written only when there are some) */
   left_out?: LeftOut[];
 }
 
-/** One game of a backup: everything the store keeps of it (docs/backup.md). */
+/**
+ * One game of a backup: everything the store keeps of it (docs/backup.md), in the
+ * order the file writes it. What the replay derives (``status``, ``score``,
+ * ``passes``) may be left out; when given it must be the replay's.
+ */
 export interface BackupGame {
-  /** pattern `^[A-Za-z0-9_-]{1,64}$` */
+  /** 1…64 letters, digits, - or _; pattern `^[A-Za-z0-9_-]{1,64}$` */
   id: string;
-  /** ASCII digits, 0…2^64−1 */
-  deal: string;
+  /** ASCII digits, 0…2^64−1; 0…2^64−1 (send large numbers as text); 0…18446744073709551615 */
+  deal: string | number;
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant: string;
   /** the moves made, in the engine's notation, one space apart */
   moves: string;
   /** the moves redo would make, next first */
   redo: string;
-  status: "lost" | "playing" | "won";
+  status?: "lost" | "playing" | "won";
   /** 0…104 */
-  score: number;
+  score?: number;
   /** ≥ 1 */
-  passes: number;
+  passes?: number;
   /** the first end reached, kept after undo */
   result: "lost" | "won" | null;
   /** 0…104 */
@@ -666,21 +703,24 @@ export interface BackupGame {
   created: string;
   /** ISO 8601, UTC, milliseconds */
   updated: string;
-  /** when the result was reached */
+  /** when the result was reached; ISO 8601, UTC, milliseconds */
   finished: string | null;
-  /** when it was left unfinished for another game */
+  /** when it was left unfinished for another game; ISO 8601, UTC, milliseconds */
   abandoned: string | null;
-  /** ≥ 0 */
+  /** 0…9007199254740991 */
   version: number;
   /** how the deal was chosen; null: imported or older */
-  dealt?: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
+  dealt: "again" | "daily" | "next" | "number" | "random" | "winnable" | null;
   /** the player's date when it was dealt (a deal of the day played on its date counts in the streak); YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
-  dealt_on?: string | null;
+  dealt_on: string | null;
   /** the wish made before the deal ("": in silence; null: none): private, in the backup only */
-  wish?: string | null;
+  wish: string | null;
 }
 
-/** A stored game an export left out: an import would refuse it (docs/backup.md). */
+/**
+ * A stored game an export left out: an import would refuse it (docs/backup.md;
+ * ``Skipped.to_json``).
+ */
 export interface LeftOut {
   /** its place among the player's games, from 1; ≥ 1 */
   n: number;

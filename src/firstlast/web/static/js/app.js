@@ -13,7 +13,7 @@ import { onPointerDown } from "./drag.js";
 import { askNewGame, askRestart, confirmLeave, openDealDialog, openSettings, setupDialogs, shareGame } from "./dialogs.js";
 import { keepFocus, noteFocus, watchInput } from "./focus.js";
 import { openHelp } from "./help.js";
-import { NARROW, getLang, t, translatePage } from "./i18n.js";
+import { NARROW, getLang, langOf, otherLang, t, translatePage } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { setupLiveRegions } from "./live.js";
 import { listenForGesture } from "./sound.js";
@@ -61,7 +61,7 @@ async function main() {
     openTour();
   });
   $("#b-settings").addEventListener("click", openSettings);
-  $("#b-lang").addEventListener("click", () => switchLang(getLang() === "ru" ? "en" : "ru"));
+  $("#b-lang").addEventListener("click", () => switchLang(otherLang(getLang())));
   document.addEventListener("keydown", onKey);
   // After every action the focus is on a control that can act, never on <body>.
   document.addEventListener("firstlast:busy", noteFocus);
@@ -80,14 +80,16 @@ async function main() {
   // The toast is for the eye; what it says is said to screen readers too, politely.
   const box = $("#toast");
   new MutationObserver(() => announce(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
+  watchToolbar();
+  await loadSettings();
+  // Only now, with a catalog loaded (the page writes no word before: lang.js's render):
+  // the table follows its size, and toolbar labels take their short form on a phone (a
+  // turned phone may change that).
   new ResizeObserver(() => {
     fit();
     showHint(app.hintOn); // the arrow follows the cards
   }).observe(table);
-  watchToolbar();
-  // Toolbar labels take their short form on a phone (a turned phone may change that).
   matchMedia(NARROW).addEventListener("change", () => translatePage());
-  await loadSettings();
   fit();
   const shared = sharedDeal();
   // A good shared deal is dealt instead of a first random one.
@@ -121,8 +123,9 @@ async function openShared(shared) {
   const clean = new URL(location.href);
   for (const k of ["deal", "variant", "lang"]) clean.searchParams.delete(k);
   history.replaceState(null, "", clean.pathname + clean.search + clean.hash);
-  if (shared.lang === "ru" || shared.lang === "en") {
-    if (shared.lang !== getLang()) await switchLang(shared.lang);
+  const asked = langOf(shared.lang);
+  if (asked) {
+    if (asked !== getLang()) await switchLang(asked);
   } else if (shared.lang !== null) {
     await applyLang(getLang());
   }

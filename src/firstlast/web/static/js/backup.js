@@ -56,7 +56,7 @@ export function wireBackup(ctx) {
       const text = await api.backup();
       const file = JSON.parse(text);
       saveFile(fileName(), text, "application/json");
-      let said = t("backup_saved", { games: plural("backup.games", file.games.length) });
+      let said = t("backup_saved", { games: plural("count.games", file.games.length) });
       // Games an import would refuse (their stored moves damaged) are left out, named in the file.
       const leftOut = Array.isArray(file.left_out) ? file.left_out.length : 0;
       if (leftOut) said += " " + plural("backup.left_out", leftOut);

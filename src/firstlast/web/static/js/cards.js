@@ -5,24 +5,19 @@
 // pointing at its symbol, so 104 cards cost a few hundred DOM nodes, and switching the
 // language re-draws the sprite and with it every card at once.
 
+import { RANK_INDICES } from "./vocabulary.js";
+
 const NS = "http://www.w3.org/2000/svg";
 export const W = 200;
 export const H = 280;
 
 /** @typedef {import("./api-types").Card["suit"]} Suit */
-/** @typedef {"ru" | "en"} Lang */
+/** @typedef {import("./lang.js").Lang} Lang */
 
 /** @type {Suit[]} */
 export const SUITS = ["c", "d", "h", "s"];
 /** @type {Record<Suit, boolean>} */
 export const RED = { c: false, d: true, h: true, s: false };
-/** Rank indices by language, ace first. @type {Record<Lang, string[]>} */
-export const RANKS = {
-  en: ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-  ru: ["Т", "2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К"],
-};
-/** @type {Record<Suit, string>} */
-export const SUIT_GLYPH = { c: "♣", d: "♦", h: "♥", s: "♠" };
 
 const INK = { red: "#c8102e", black: "#1b1b22" };
 /** The four-colour deck's inks (settings.four_colour): diamonds blue, clubs green; each
@@ -30,7 +25,7 @@ const INK = { red: "#c8102e", black: "#1b1b22" };
 const INK4 = { c: "#17702e", d: "#1747a6", h: INK.red, s: INK.black };
 
 /** How the cards look (the player's settings; looks.js sets it before the sprite is built).
- * ``back``: the backs' design (settings.BACKS); ``four``: four colours; ``large``: large indices. */
+ * ``back``: the backs' design (play.settings.Back); ``four``: four colours; ``large``: large indices. */
 export const looks = { back: "lattice", four: false, large: false };
 
 /** A suit's ink on the face. @param {Suit} suit */
@@ -191,7 +186,7 @@ function courtFigure(rank, suit, red) {
 function faceSymbol(rank, suit, lang, compact) {
   const red = RED[suit];
   const ink = inkOf(suit);
-  const label = RANKS[lang][rank - 1];
+  const label = RANK_INDICES[lang][rank - 1];
   if (looks.large) return largeFace(rank, suit, label, ink);
   let middle;
   if (rank === 1) {

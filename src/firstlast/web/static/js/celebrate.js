@@ -6,8 +6,9 @@
 // Escape ends it at once; it ends by itself after a few seconds. None under reduced
 // motion or with the animation off (the caller checks: view.js).
 
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { announce, app } from "./store.js";
+import { RANK_INDICES, SUIT_GLYPHS } from "./vocabulary.js";
 
 /** How long the cascade plays at most, ms (the panel opens after it). */
 export const CELEBRATION_MS = 6500;
@@ -17,9 +18,7 @@ const LAUNCH_MS = 42;
 const LIFE_MS = 2300;
 const GRAVITY = 2000; // px/s²
 const BOUNCE = 0.72; // of the speed kept at each bounce
-
-const SUITS = /** @type {Record<string, string>} */ ({ c: "♣", d: "♦", h: "♥", s: "♠" });
-const RANKS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const GLYPHS = /** @type {Record<string, string>} */ (SUIT_GLYPHS);
 
 /** A card drawn once, ready to stamp: white, its corner index and its suit in the middle.
  * @param {number} rank @param {string} suit @param {number} w @param {number} h @param {number} scale */
@@ -41,13 +40,13 @@ function cardImage(rank, suit, w, h, scale) {
   g.fillStyle = red ? "#c0282d" : "#1b1b1f";
   g.textBaseline = "top";
   g.font = `700 ${Math.round(w * 0.26)}px system-ui, sans-serif`;
-  g.fillText(RANKS[rank] || "", w * 0.08, h * 0.05);
+  g.fillText(RANK_INDICES[getLang()][rank - 1] || "", w * 0.08, h * 0.05);
   g.font = `${Math.round(w * 0.22)}px system-ui, sans-serif`;
-  g.fillText(SUITS[suit] || "", w * 0.09, h * 0.05 + w * 0.27);
+  g.fillText(GLYPHS[suit] || "", w * 0.09, h * 0.05 + w * 0.27);
   g.textAlign = "center";
   g.textBaseline = "middle";
   g.font = `${Math.round(w * 0.5)}px system-ui, sans-serif`;
-  g.fillText(SUITS[suit] || "", w / 2, h * 0.56);
+  g.fillText(GLYPHS[suit] || "", w / 2, h * 0.56);
   return c;
 }
 

@@ -54,7 +54,7 @@ function show(answer) {
   part(box, ".value").textContent = est.short;
   part(box, ".fill").style.width = `${Math.max(0, Math.min(100, est.probability * 100))}%`;
   const help = est.certain ? t("chance.help.certain", { text })
-    : t("chance.help", { text, n: est.samples.toLocaleString(lang === "ru" ? "ru-RU" : "en-US") });
+    : t("chance.help", { text, n: est.samples.toLocaleString(lang) });
   box.title = help;
   box.setAttribute("aria-label", help);
   box.dataset.samples = String(est.samples);

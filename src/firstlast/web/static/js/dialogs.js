@@ -7,14 +7,14 @@ import { scheduleChance } from "./chance.js";
 import { doRestart, startGame } from "./controller.js";
 import { nextControl } from "./focus.js";
 import { showMarks } from "./guide.js";
-import { getLang, t, variantToken } from "./i18n.js";
+import { getLang, langOf, t, variantToken } from "./i18n.js";
 import { setupLooks, showLookSettings } from "./looks.js";
 import { enqueue } from "./queue.js";
 import { keepSettings, saveSettings, savedVariant, setSpeed, switchLang } from "./settings.js";
 import { $, $button, $dialog, $input, $select, app } from "./store.js";
 import { onSite } from "./transport.js";
 import { hideEnding, toast } from "./view.js";
-import { DEAL_DIGITS, MAX_DEAL } from "./vocabulary.js";
+import { DEAL_DIGITS, DEFAULT_LANG, MAX_DEAL } from "./vocabulary.js";
 
 /** @typedef {import("./i18n.js").Variant} Variant */
 
@@ -360,7 +360,7 @@ export function setupDialogs() {
     $input("#v-priv").checked = true;
   });
   // Settings.
-  $("#set-lang").addEventListener("change", () => switchLang($select("#set-lang").value === "ru" ? "ru" : "en"));
+  $("#set-lang").addEventListener("change", () => switchLang(langOf($select("#set-lang").value) || DEFAULT_LANG));
   $("#set-speed").addEventListener("change", () => setSpeed(Number($select("#set-speed").value)));
   $("#b-speed").addEventListener("change", () => setSpeed(Number($select("#b-speed").value)));
   $("#set-variant").addEventListener("click", () => {

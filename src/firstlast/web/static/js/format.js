@@ -2,6 +2,7 @@
 // in the page's language. Pure: tools/js/test checks them under node.
 
 import { cardName, rankChar, t } from "./i18n.js";
+import { ROWS } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").Card} Card */
@@ -12,10 +13,9 @@ import { cardName, rankChar, t } from "./i18n.js";
 export function needText(s) {
   const k = s.active;
   if (k === null) return t("all_done");
-  const first = s.first[k];
-  // The twelfth card in: the pile ends with its own first card (R5).
-  if (s.piles[k].length === 12 && first) return t("pile_needs_base", { pile: `P${k + 1}`, card: cardName(first) });
-  return t("pile_needs", { pile: `P${k + 1}`, rank: rankChar(/** @type {number} */ (s.need)) });
+  // The pile ends with its own first card: the state says which (need_card, R5).
+  if (s.need_card) return t("pile_needs_base", { pile: ROWS.pile[k], card: cardName(s.need_card) });
+  return t("pile_needs", { pile: ROWS.pile[k], rank: rankChar(/** @type {number} */ (s.need)) });
 }
 
 /** "Pass 2 of 4", or without a limit "Pass 2 (unlimited redeals)".

@@ -7,19 +7,22 @@
 
 import { KEY_HELP } from "./keymap.js";
 import { send } from "./transport.js";
-import { CANONICAL, PLACE_KINDS, STOCK, TOKEN_LETTERS, VARIANT_TOKEN, WASTE } from "./vocabulary.js";
+import { langOf, pluralForm, rankKey, render } from "./lang.js";
+import {
+  CANONICAL, DEFAULT_LANG, PLACE_KINDS, ROWS, STOCK, SUIT_GLYPHS, TOKEN_LETTERS, VARIANT_TOKEN, WASTE,
+} from "./vocabulary.js";
 
-export { detectLang } from "./lang.js";
+export { detectLang, langOf, otherLang } from "./lang.js";
 
-/** @typedef {"ru" | "en"} Lang */
+/** @typedef {import("./lang.js").Lang} Lang */
 /** A language's strings: key → template. @typedef {Record<string, string>} Catalog */
-/** @typedef {Record<string, string | number | boolean | null | undefined>} Args */
+/** @typedef {import("./lang.js").Args} Args */
 
 /** @type {Partial<Record<Lang, Catalog>>} */
 const catalogs = {};
 
 /** @type {Lang} */
-let current = "en";
+let current = DEFAULT_LANG;
 
 export function getLang() {
   return current;
@@ -71,58 +74,33 @@ export async function loadCatalog(lang) {
   catalogs[lang] = await res.json();
 }
 
-/** @param {string} lang "ru", else English */
+/** @param {string} lang a catalog's language, else the default */
 export function setLang(lang) {
-  current = lang === "ru" ? "ru" : "en";
+  current = langOf(lang) || DEFAULT_LANG;
   document.documentElement.lang = current;
   localStorage.setItem("fl_lang", current);
 }
 
-/** Fill the "{name}" parts of ``template`` from ``args`` (a missing one stays as is).
- * @param {string} template @param {Args} args */
-export function fill(template, args) {
-  return template.replace(/\{(\w+)\}/g, (_, k) => (args[k] !== undefined && args[k] !== null ? String(args[k]) : `{${k}}`));
-}
-
-/** Whether the current catalog has ``key``. @param {string} key */
-export function has(key) {
-  const cat = catalogs[current];
-  return !!cat && typeof cat[key] === "string";
-}
-
-/** The string ``key`` in the current language (English where it has none), "{name}"
- * parts filled from ``args``; the key itself if no loaded catalog has it.
+/** The string ``key`` in the current language, "{name}" parts filled from ``args``
+ * (lang.js's render: a key or a part missing is an error, as in Python).
  * @param {string} key @param {Args} [args] @returns {string} */
 export function t(key, args = {}) {
-  let s = catalogs[current]?.[key];
-  if (typeof s !== "string") s = catalogs.en?.[key];
-  if (typeof s !== "string") return key;
-  return fill(s, args);
+  const cat = catalogs[current];
+  if (!cat) throw new Error(`the ${current} catalog is not loaded`);
+  return render(cat, key, args);
 }
 
-/** Which plural key (.one/.few/.many) ``n`` takes in the current language.
- * @param {number} n @returns {"one" | "few" | "many"} */
-export function pluralCategory(n) {
-  n = Math.abs(n);
-  if (current === "ru") {
-    if (n % 10 === 1 && n % 100 !== 11) return "one";
-    if (n % 10 >= 2 && n % 10 <= 4 && !(n % 100 >= 12 && n % 100 <= 14)) return "few";
-    return "many";
-  }
-  return n === 1 ? "one" : "many";
-}
-
-/** The plural family ``key.one/.few/.many`` for the count ``n`` (passed as {n}).
- * @param {string} key @param {number} n @param {Args} [args] */
+/** The plural family ``key.one/.few/.many`` for the count ``n`` (passed as {n}), by the
+ * language's GRAMMAR. @param {string} key @param {number} n @param {Args} [args] */
 export function plural(key, n, args = {}) {
-  return t(`${key}.${pluralCategory(n)}`, { ...args, n });
+  return t(`${key}.${pluralForm(current, n)}`, { ...args, n });
 }
 
 /** The keys help: [keys, what they do] rows, from the one table of keys (keymap.js,
  * generated). @returns {string[][]} */
 export function keyTable() {
   const lang = getLang();
-  return KEY_HELP.map((row) => [row.keys[lang] || row.keys.en, t(row.does)]);
+  return KEY_HELP.map((row) => [row.keys[lang], t(row.does)]);
 }
 
 /** A rank's index as on the cards ("10", "Д"). @param {number} rank 1…13 */
@@ -133,15 +111,12 @@ export function rankChar(rank) {
 /** A rank in words ("queen", "дама"); ``form`` "a" with the English article ("a
  * queen"), "acc", "gen", "pl" the other cases. @param {number} rank 1…13 @param {string} [form] */
 export function rankName(rank, form) {
-  return t(form ? `rank.${rank}.${form}` : `rank.${rank}`);
+  return t(rankKey(current, rank, form));
 }
-
-/** @type {Record<string, string>} */
-const SUIT_SYM = { c: "♣", d: "♦", h: "♥", s: "♠" };
 
 /** A card as the cards show it ("10♥"): for the eye. @param {import("./api-types").Card} card */
 export function cardName(card) {
-  return rankChar(card.rank) + SUIT_SYM[card.suit];
+  return rankChar(card.rank) + SUIT_GLYPHS[card.suit];
 }
 
 /** A card in words ("queen of hearts", "дама червей"): for the ear.
@@ -156,7 +131,8 @@ export function placeName(place, form) {
   const suffix = form ? `.${form}` : "";
   if (place === STOCK || place === WASTE) return t(`place.${place}${suffix}`);
   const kind = /** @type {Record<string, string>} */ (PLACE_KINDS)[place];
-  return kind ? t(`place.${kind}${suffix}`, { n: place.slice(1) }) : place;
+  const row = /** @type {Record<string, readonly string[]>} */ (ROWS)[kind];
+  return row ? t(`place.${kind}${suffix}`, { n: row.indexOf(place) + 1 }) : place;
 }
 
 /** Where a toolbar label takes its short form (data-i18n-short): phones (docs/page.md). */

@@ -9,7 +9,7 @@ import {
 import { openCalendar } from "./daily.js";
 import { askNewGame, openDealDialog, openSettings, setMenu } from "./dialogs.js";
 import { openHelp } from "./help.js";
-import { getLang } from "./i18n.js";
+import { getLang, otherLang } from "./i18n.js";
 import { KEYMAP } from "./keymap.js";
 import { keyName } from "./keyname.js";
 import { enqueue } from "./queue.js";
@@ -55,7 +55,7 @@ export const HANDLERS = {
   stats: () => openStatsDialog(),
   calendar: () => { openCalendar(); },
   story: () => showEnding(),
-  language: () => { switchLang(getLang() === "ru" ? "en" : "ru"); },
+  language: () => { switchLang(otherLang(getLang())); },
   settings: () => openSettings(),
   mute: () => toggleSound(saveSettings),
   help: () => openHelp(),

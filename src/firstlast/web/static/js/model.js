@@ -202,7 +202,7 @@ export function replayState(initial, facts, index, picture) {
     first: row(ROWS.first),
     reserve: row(ROWS.reserve),
     piles: ROWS.pile.map(cards),
-    active: facts.active, need: facts.need, need_char: facts.need_char, privileged: facts.privileged,
+    active: facts.active, need: facts.need, need_char: facts.need_char, need_card: facts.need_card, privileged: facts.privileged,
     waste: cards(WASTE),
     stock_count: picture.stock.length,
     stock_decks: picture.stock.map((c) => c.deck).reverse(),

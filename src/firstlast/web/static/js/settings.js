@@ -9,7 +9,7 @@ import { refreshState, showError } from "./controller.js";
 import { showMarks } from "./guide.js";
 import { retranslateHelp } from "./help.js";
 import { applyLooks } from "./looks.js";
-import { detectLang, getLang, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
+import { detectLang, getLang, langOf, loadCatalog, setLang, t, translatePage, variantFromToken } from "./i18n.js";
 import { enqueue } from "./queue.js";
 import { renderReplayBar } from "./replay.js";
 import { $, $select, announce, app } from "./store.js";
@@ -46,7 +46,7 @@ export async function saveSettings(update) {
 
 /** Show the page in ``lang``, its catalog fetched first (once; GET /i18n/{lang}.json).
  * Where it cannot be fetched, the page stays in the language it has.
- * @param {"ru" | "en"} lang */
+ * @param {import("./lang.js").Lang} lang */
 export async function applyLang(lang) {
   try {
     await loadCatalog(lang);
@@ -66,7 +66,7 @@ export async function applyLang(lang) {
   retranslateHelp();
 }
 
-/** The player chose ``lang``. @param {"ru" | "en"} lang */
+/** The player chose ``lang``. @param {import("./lang.js").Lang} lang */
 export async function switchLang(lang) {
   await applyLang(lang);
   if (getLang() !== lang) return;
@@ -109,7 +109,7 @@ export async function loadSettings() {
   } catch { /* the cache or the defaults */ }
   const s = app.settings;
   applyLooks(s);
-  const lang = s.lang === "ru" || s.lang === "en" ? s.lang : detectLang();
+  const lang = langOf(s.lang) || detectLang();
   if (Number.isInteger(s.speed)) app.speed = s.speed;
   // A player who asked the system for less motion gets no flying cards (until chosen here).
   if (matchMedia("(prefers-reduced-motion: reduce)").matches) app.speed = 0;

@@ -17,7 +17,7 @@
 // Its words come from the catalogs shipped beside it (static/site/i18n/), since the
 // page's own catalog comes from Python, which is what is loading.
 
-import { detectLang } from "./lang.js";
+import { detectLang, pluralForm, render } from "./lang.js";
 import { app, saveFile } from "./store.js";
 
 const base = new URL("../../", import.meta.url);
@@ -26,11 +26,12 @@ const base = new URL("../../", import.meta.url);
 const LOCK = `firstlast-game:${base.pathname}`;
 const CHANNEL = `firstlast-site:${base.pathname}`;
 
-/** @type {Record<string, string>} */
-let words = {};
+/** The catalog of the page's language; null while it cannot be had (offline before the
+ * first install), when the keys show and the game still starts. @type {Record<string, string> | null} */
+let words = null;
 /** @param {string} key @param {Record<string, string | number>} [args] */
 function w(key, args = {}) {
-  return (words[key] || key).replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ""));
+  return words ? render(words, key, args) : key;
 }
 
 // ---------------------------------------------------------------- the loading screen
@@ -345,17 +346,6 @@ function answerHere(method, path) {
 
 // ---------------------------------------------------------------- the browser's storage
 
-/** Which plural key (.one/.few/.many) ``n`` takes (i18n.js's rule: this module is loaded
- * by the transport, before i18n.js runs). @param {number} n */
-function pluralKey(n) {
-  if (detectLang() === "ru") {
-    if (n % 10 === 1 && n % 100 !== 11) return "one";
-    if (n % 10 >= 2 && n % 10 <= 4 && !(n % 100 >= 12 && n % 100 <= 14)) return "few";
-    return "many";
-  }
-  return n === 1 ? "one" : "many";
-}
-
 /** Save a backup of every game this tab holds (docs/backup.md), answered by the play
  * worker from what it holds, whether or not the browser's storage works. */
 async function saveBackup() {
@@ -366,7 +356,7 @@ async function saveBackup() {
     const text = await res.text();
     const games = JSON.parse(text).games.length;
     saveFile(`firstlast-backup-${new Date().toISOString().slice(0, 10)}.json`, text, "application/json");
-    say.textContent = w("backup_saved", { games: w(`backup.games.${pluralKey(games)}`, { n: games }) });
+    say.textContent = w("backup_saved", { games: w(`count.games.${pluralForm(detectLang(), games)}`, { n: games }) });
   } catch {
     say.textContent = w("site.storage.backup_failed");
   }

@@ -43,7 +43,7 @@ function num(x, decimals, fixed = false) {
 
 /** A share as a percentage, in the catalog's style ("37,5 %"). @param {number} x 0…1 */
 function pct(x) {
-  return t("st_percent", { p: num(x * 100, 1) });
+  return t("percent", { p: num(x * 100, 1) });
 }
 
 /** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart.
@@ -179,8 +179,8 @@ async function renderHistory() {
     `<button type="button" class="small export" data-deal="${g.deal}">${t("export")}</button></td></tr>`,
   ).join("");
   box.innerHTML =
-    `<table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
-    `<th>${t("h_score")}</th><th>${t("h_date")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<table><thead><tr><th>${t("h_deal")}</th><th>${t("rules")}</th><th>${t("h_result")}</th>` +
+    `<th>${t("score")}</th><th>${t("h_date")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
   for (const b of box.querySelectorAll("button.export")) {
     b.addEventListener("click", async () => {
       const deal = /** @type {HTMLElement} */ (b).dataset.deal || "game";
@@ -222,8 +222,8 @@ async function renderUnfinished() {
     `<td class="acts"><button type="button" class="small reopen">${t("reopen")}</button></td></tr>`,
   ).join("");
   box.innerHTML =
-    `<h3>${t("unfinished")}</h3><table><thead><tr><th>${t("h_deal")}</th><th>${t("h_variant")}</th><th>${t("h_result")}</th>` +
-    `<th>${t("h_score")}</th><th>${t("h_updated")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<h3>${t("unfinished")}</h3><table><thead><tr><th>${t("h_deal")}</th><th>${t("rules")}</th><th>${t("h_result")}</th>` +
+    `<th>${t("score")}</th><th>${t("h_updated")}</th><th><span class="sr-only">${t("h_actions")}</span></th></tr></thead><tbody>${rows}</tbody></table>`;
   for (const b of box.querySelectorAll("button.reopen")) {
     b.addEventListener("click", () => {
       const id = rowId(b);

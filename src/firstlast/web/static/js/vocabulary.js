@@ -76,3 +76,18 @@ export const PACES = Object.freeze([Object.freeze({ "name": "instant", "moves_pe
 
 /** The longest Finish's cascade of a whole game may take, ms (play.settings.FINISH_MS). */
 export const FINISH_MS = 4000;
+
+/** The languages every catalog speaks (i18n.LANGS). */
+export const LANGS = Object.freeze(["ru", "en"]);
+
+/** The language spoken when none is asked for (i18n.DEFAULT_LANG). */
+export const DEFAULT_LANG = "en";
+
+/** Each language's plural rules and rank forms (i18n.GRAMMAR): what picks a key of a family. */
+export const GRAMMAR = Object.freeze({ "ru": Object.freeze({ "rules": Object.freeze([Object.freeze({ "form": "one", "ends": Object.freeze([1]), "mod": 10, "but": Object.freeze([11]) }), Object.freeze({ "form": "few", "ends": Object.freeze([2, 3, 4]), "mod": 10, "but": Object.freeze([12, 13, 14]) })]), "other": "many", "rank_forms": Object.freeze(["acc", "gen", "pl"]), "plurals": Object.freeze(["one", "few", "many"]) }), "en": Object.freeze({ "rules": Object.freeze([Object.freeze({ "form": "one", "ends": Object.freeze([1]), "mod": null, "but": Object.freeze([]) })]), "other": "many", "rank_forms": Object.freeze(["a", "pl"]), "plurals": Object.freeze(["one", "many"]) }) });
+
+/** Each language's rank indices on a card, ace first (the catalogs' rank.N.short), for the card pictures drawn before a catalog is loaded. */
+export const RANK_INDICES = Object.freeze({ "ru": Object.freeze(["Т", "2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К"]), "en": Object.freeze(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]) });
+
+/** A suit as the cards show it (i18n.SUIT_GLYPHS). */
+export const SUIT_GLYPHS = Object.freeze({ "c": "♣", "d": "♦", "h": "♥", "s": "♠" });

@@ -19,8 +19,7 @@ export function pileWords(s) {
   if (k === null) return t("say.summary.done");
   const name = placeName(`P${k + 1}`);
   const n = s.piles[k].length;
-  const first = s.first[k];
-  if (n === 12 && first) return t("aria.pile.base", { pile: name, card: cardWords(first) });
+  if (s.need_card) return t("aria.pile.base", { pile: name, card: cardWords(s.need_card) }); // R5, from the state
   return t("aria.pile.needs", { pile: name, n, rank: rankName(/** @type {number} */ (s.need), "a") });
 }
 
@@ -67,9 +66,9 @@ export function streamWords(moves, done, s, verbosity = "full") {
   const parts = [];
   if (done.turned) parts.push(plural("say.stream.turned", done.turned));
   if (done.played) parts.push(plural("say.stream.played", done.played));
-  if (done.redeals) parts.push(plural("say.stream.redeals", done.redeals));
+  if (done.redeals) parts.push(plural("variant.redeals", done.redeals));
   if (done.last) parts.push(t("say.stream.last", { card: cardWords(done.last.card), onto: placeName(done.last.to, "onto") }));
-  let text = t("say.stream.summary", { moves: plural("say.stream.moves", moves), parts: parts.join(t("say.summary.join")) });
+  let text = t("say.stream.summary", { moves: plural("count.moves", moves), parts: parts.join(t("list.join.parts")) });
   if (verbosity === "full" && s && s.status === "playing") text += ` ${period(pileWords(s))}`;
   return text;
 }
