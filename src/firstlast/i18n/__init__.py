@@ -98,9 +98,6 @@ class PluralRule:
     mod: int | None = None
     but: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, object]:
-        return {"form": self.form, "ends": list(self.ends), "mod": self.mod, "but": list(self.but)}
-
 
 @dataclass(frozen=True)
 class Grammar:
@@ -117,10 +114,6 @@ class Grammar:
     @property
     def plurals(self) -> tuple[Plural, ...]:
         return (*(r.form for r in self.rules), self.other)
-
-    def to_json(self) -> dict[str, object]:
-        return {"rules": [r.to_json() for r in self.rules], "other": self.other, "plurals": list(self.plurals),
-                "rank_forms": list(self.rank_forms)}
 
 
 GRAMMAR: Final[Mapping[str, Grammar]] = MappingProxyType({

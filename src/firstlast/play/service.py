@@ -198,18 +198,7 @@ class PlayService:
         """This machine's own player (the terminal plays as it; ``firstlast play``
         signs the browser in as it): made the first time it is asked for, and noted in
         the store, so that every face and process finds the same one."""
-        with self._read() as tx:
-            pid = tx.meta(LOCAL_PLAYER)
-        if pid is None:
-            def job(tx: Transaction) -> str:
-                found = tx.meta(LOCAL_PLAYER)  # under the write lock: another process may have made it
-                if found is not None:
-                    return found
-                made = tx.new_player()
-                tx.set_meta(LOCAL_PLAYER, made)
-                return made
-
-            pid = self._write(job)
+        pid = self._noted(LOCAL_PLAYER, Transaction.new_player)
         self._known.add(pid)
         return pid
 
@@ -218,7 +207,10 @@ class PlayService:
         asked for (as ``local_player``), so that every process on this database finds
         the same one: what a face signs with, so that what it signed is honoured by this
         database alone (the web's player cookie, issue 29.6). Never in a backup."""
-        key = f"secret.{name}"
+        return self._noted(f"secret.{name}", lambda tx: secrets.token_urlsafe(32))
+
+    def _noted(self, key: str, make: Callable[[Transaction], str]) -> str:
+        """The store's note under ``key``, made (``make``) and noted the first time."""
         with self._read() as tx:
             found = tx.meta(key)
         if found is not None:
@@ -227,7 +219,7 @@ class PlayService:
         def job(tx: Transaction) -> str:
             made = tx.meta(key)  # under the write lock: another process may have made it
             if made is None:
-                made = secrets.token_urlsafe(32)
+                made = make(tx)
                 tx.set_meta(key, made)
             return made
 
