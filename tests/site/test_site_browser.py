@@ -63,10 +63,13 @@ def turn(pg: Any, times: int = 1) -> None:
 
 #: When the page drew its table (``window.tableAt``, the page's clock), noted on every load.
 TABLE_AT = """new MutationObserver((_, watch) => {
-  if (document.body && document.body.classList.contains('ready')) { window.tableAt = performance.now(); watch.disconnect(); }
+  if (!document.body || !document.body.classList.contains('ready')) return;
+  window.tableAt = performance.now();
+  watch.disconnect();
 }).observe(document, { attributes: true, subtree: true, attributeFilter: ['class'] });"""
 #: When the play worker's script was asked for (the page's clock), or null.
-WORKER_AT = "(performance.getEntriesByName(new URL('static/site/worker.js', location.href).href)[0] || {}).startTime ?? null"
+WORKER_AT = ("(performance.getEntriesByName(new URL('static/site/worker.js', location.href).href)[0] || {})"
+             ".startTime ?? null")
 
 
 def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url: str) -> None:
