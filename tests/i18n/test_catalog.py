@@ -57,7 +57,6 @@ def test_both_catalogs_have_the_same_meanings() -> None:
 #: the Russian texts differ): the reason for each.
 SAME_ENGLISH: dict[str, str] = {
     "{n} already here": "a plural family: Russian agrees the verb (была / были)",
-    "{n} moves": "the page's count with a colon (ходов: 5) beside the family count.moves (5 ходов)",
     "{n} redeal": "the short variant label puts the count last (перекладок 1)",
     "{n} redeals": "the short variant label puts the count last (перекладок 3)",
     "waste": "the odds table's column head is cut short (сбор.)",
