@@ -5,7 +5,7 @@ and in the browser (the static site, docs/site.md: Pyodide in a Web Worker, wher
 thread can start and the database file lives in IndexedDB). Code that would assume
 threads asks this module instead:
 
-* ``THREADS``: whether worker threads may be started. The play layer's group writer and
+* ``THREADS``: whether worker threads may be started. The play layer's writer and
   the web routes read it (through ``run_blocking`` and ``run_cpu``), so the thread-free
   mode is the same code, and tests run it on CPython too (``threads_off``).
 * ``JOURNAL_MODE``: the SQLite journal. WAL natively (readers never wait for a commit's

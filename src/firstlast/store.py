@@ -7,7 +7,7 @@ list — plus the redo line; everything else is derived by replaying through the
 This module only stores and reads, and decides nothing: *what* is stored when (which
 game is on the table, when a game has a result and that it is kept, what counts in the
 statistics) is the play layer's policy (``firstlast.play``). Writes go one way only: a
-``Transaction`` from ``GameStore.transaction()`` (the play layer's group writer opens
+``Transaction`` from ``GameStore.transaction()`` (the play layer's writer opens
 them), with ``Transaction.savepoint()`` for a part that may be undone alone. Reads take
 a snapshot with ``GameStore.reading()``; ``load``, ``games``, ``settings`` and
 ``has_player`` are one-read shortcuts of it (for tools and tests).
@@ -509,6 +509,16 @@ class Transaction:
             raise StoreConflict(f"game {stored.id} was changed elsewhere; reload it")
         stored.version += 1
         stored.updated = now
+
+    def imported(self, player: str, deal: int, variant: Variant, moves: Sequence[Move]) -> str | None:
+        """The id of ``player``'s latest imported game of ``deal`` and ``variant`` with
+        these ``moves``, if any (read, not replayed)."""
+        wanted = [str(m) for m in moves]
+        for r in self.db.execute("SELECT id, moves FROM games WHERE player=? AND origin='imported' AND deal=? AND"
+                                 " variant=? ORDER BY updated DESC, rowid DESC", (player, str(deal), variant.token)):
+            if r["moves"].split() == wanted:
+                return str(r["id"])
+        return None
 
     def mark_abandoned(self, game_id: str, abandoned: bool) -> None:
         """Set or clear the game's abandoned mark (bumps its version: it changed)."""

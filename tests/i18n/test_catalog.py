@@ -57,7 +57,6 @@ def test_both_catalogs_have_the_same_meanings() -> None:
 #: the Russian texts differ): the reason for each.
 SAME_ENGLISH: dict[str, str] = {
     "{n} already here": "a plural family: Russian agrees the verb (была / были)",
-    "{n} moves": "the page's count with a colon (ходов: 5) beside the family count.moves (5 ходов)",
     "{n} redeal": "the short variant label puts the count last (перекладок 1)",
     "{n} redeals": "the short variant label puts the count last (перекладок 3)",
     "waste": "the odds table's column head is cut short (сбор.)",
@@ -147,6 +146,8 @@ def test_plural_renders_the_count() -> None:
 def test_a_form_the_language_lacks_is_the_nominative() -> None:
     assert [rank_name(12, "en", "acc"), rank_name(12, "en", article=True)] == ["queen", "a queen"]
     assert [rank_name(12, "ru", "acc"), rank_name(12, "ru", article=True)] == ["даму", "дама"]
+    # An article where the language has one, else the case asked for.
+    assert [rank_name(12, lang, "acc", article=True) for lang in ("en", "ru")] == ["a queen", "даму"]
 
 
 def test_missing_key_or_parameter_is_an_error_never_english() -> None:
@@ -295,3 +296,32 @@ def test_every_raised_syntax_error_is_worded_from_its_code_and_params() -> None:
         invalid_text("move.syntax", {}, "en")  # its {text} missing: no half sentence
     with pytest.raises(KeyError):
         invalid_text("move.nope", {}, "ru")
+
+
+# ---------------------------------------------------------------- one language rule
+def test_one_language_rule() -> None:
+    """Which language a tag names and the switch's other language are declared once
+    (``i18n.lang_of_tag``, ``other_lang``; the page's ``langOf``/``otherLang`` in lang.js
+    read the generated ``LANGS``): the command line's locale goes through the same rule."""
+    from firstlast.cli.lang import lang_from_env
+    from firstlast.i18n import DEFAULT_LANG, lang_of_tag, other_lang
+
+    assert [lang_of_tag(x) for x in ("ru", "ru_RU.UTF-8", "RU-ru", "en-GB", "C", "", None, "rus")] == \
+        ["ru", "ru", "ru", "en", None, None, None, None]
+    assert {other_lang(lang) for lang in LANGS} == set(LANGS) and other_lang("ru") == "en"
+    assert lang_from_env({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}) == DEFAULT_LANG
+    assert lang_from_env({"LANG": "ru_RU.UTF-8"}) == "ru"
+    assert lang_from_env({"FIRSTLAST_LANG": "ru", "LANG": "en_US.UTF-8"}) == "ru"
+
+
+def test_the_page_decides_no_language_rule_and_no_r5() -> None:
+    """Outside lang.js (the one renderer) and the generated modules, the page compares
+    no language by name, picks no plural by arithmetic and counts no pile for R5 (the
+    state's ``need_card`` says the base)."""
+    for path in sorted((STATIC / "js").glob("*.js")):
+        if path.name in ("lang.js", "vocabulary.js", "keymap.js"):
+            continue
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(encoding="utf-8"), flags=re.S)
+        assert not re.search(r"""[!=]==?\s*["'](ru|en)["']|["'](ru|en)["']\s*[!=]==?""", code), path.name
+        assert not re.search(r"%\s*10\b", code), f"{path.name}: a plural rule"
+        assert not re.search(r"(length|\bn)\s*===?\s*12\b", code), f"{path.name}: R5 counted"

@@ -23,7 +23,7 @@ import pytest
 
 from firstlast.engine import Game
 from firstlast.play import PlayError, PlayService, Steps
-from firstlast.play.writer import GameCache, GroupWriter
+from firstlast.play.writer import GameCache, Writer
 from firstlast.store import GameStore, StoredGame, Transaction
 
 
@@ -247,7 +247,7 @@ def test_a_job_cannot_wait_for_another_job(play: PlayService) -> None:
 def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.sqlite3")
     cache = GameCache(2)
-    writer = GroupWriter(store, cache)
+    writer = Writer(store, cache)
     player = writer.run(lambda tx: tx.new_player())
 
     def insert(deal: int) -> Callable[[Transaction], StoredGame]:

@@ -59,7 +59,7 @@ def deal(number: int, as_json: bool) -> None:
 def _result_line(game: Game) -> str:
     pos = game.position
     lang = current_lang()
-    what = msg(f"cli.result.{pos.status if pos.status in ('won', 'lost') else 'unfinished'}")
+    what = msg({"won": "cli.result.won", "lost": "lost"}.get(pos.status, "cli.result.unfinished"))
     return plural(lang, "cli.result", pos.passes, deal=game.deal, variant=describe_variant(game.variant, lang),
                   what=what, score=pos.score, passes=pos.passes, moves=len(game))
 

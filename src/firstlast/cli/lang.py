@@ -16,13 +16,13 @@ from typing import Any, Final, TypeVar
 
 import click
 
-from ..i18n import LANGS, catalog, t
+from ..i18n import DEFAULT_LANG as DEFAULT
+from ..i18n import LANGS, catalog, lang_of_tag, t
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The environment variable that picks the language when ``--lang`` is not given.
 ENV_VAR: Final = "FIRSTLAST_LANG"
-DEFAULT: Final = "en"
 
 #: Set by ``--lang`` for this invocation (``None``: not given; see ``current_lang``).
 _chosen: ContextVar[str | None] = ContextVar("firstlast_cli_lang", default=None)
@@ -33,14 +33,13 @@ def lang_from_env(environ: Mapping[str, str] | None = None) -> str:
     set one of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` (the POSIX order) starting with
     ``ru`` means Russian; else English."""
     env = os.environ if environ is None else environ
-    chosen = env.get(ENV_VAR, "").strip().lower()
-    if chosen in LANGS:
-        return chosen
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(name, "")
-        if value:
-            return "ru" if value.lower().startswith("ru") else DEFAULT
-    return DEFAULT
+    locale = next((value for name in ("LC_ALL", "LC_MESSAGES", "LANG") if (value := env.get(name, ""))), "")
+    return _env_lang(env) or lang_of_tag(locale) or DEFAULT
+
+
+def _env_lang(env: Mapping[str, str]) -> str | None:
+    value = env.get(ENV_VAR, "").strip().lower()
+    return value if value in LANGS else None
 
 
 def current_lang() -> str:
@@ -52,12 +51,7 @@ def asked_lang(environ: Mapping[str, str] | None = None) -> str | None:
     """The language this invocation asks for by name: ``--lang`` if given, else
     ``FIRSTLAST_LANG`` if it names a catalog language; ``None`` when neither does (the
     locale is no request: a face with a saved language setting keeps it then)."""
-    chosen = _chosen.get()
-    if chosen is not None:
-        return chosen
-    env = os.environ if environ is None else environ
-    value = env.get(ENV_VAR, "").strip().lower()
-    return value if value in LANGS else None
+    return _chosen.get() or _env_lang(os.environ if environ is None else environ)
 
 
 def set_lang(lang: str | None) -> None:
@@ -245,7 +239,7 @@ def _click_gettext(message: str) -> str:
     """The catalog's template for one of click's words (click fills it in itself)."""
     key = CLICK_WORDS.get(message)
     lang = current_lang()
-    return catalog(lang).get(key, message) if key is not None and lang != DEFAULT else message
+    return catalog(lang)[key] if key is not None and lang != DEFAULT else message
 
 
 def install_click_words() -> None:

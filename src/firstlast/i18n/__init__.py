@@ -44,6 +44,18 @@ Plural = Literal["one", "few", "many"]
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
+def lang_of_tag(tag: str | None) -> str | None:
+    """The catalog language a language tag or locale names (``ru``, ``ru-RU``,
+    ``ru_RU.UTF-8`` → ``ru``), ``None`` for any other (the page's ``langOf``)."""
+    code = (tag or "").lower()
+    return next((lang for lang in LANGS if code == lang or code.startswith((f"{lang}-", f"{lang}_", f"{lang}."))), None)
+
+
+def other_lang(lang: str) -> str:
+    """The other language of the two (what the language switch changes to)."""
+    return next(other for other in LANGS if other != lang)
+
+
 def _read(name: str) -> str:
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
@@ -86,9 +98,6 @@ class PluralRule:
     mod: int | None = None
     but: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, object]:
-        return {"form": self.form, "ends": list(self.ends), "mod": self.mod, "but": list(self.but)}
-
 
 @dataclass(frozen=True)
 class Grammar:
@@ -105,10 +114,6 @@ class Grammar:
     @property
     def plurals(self) -> tuple[Plural, ...]:
         return (*(r.form for r in self.rules), self.other)
-
-    def to_json(self) -> dict[str, object]:
-        return {"rules": [r.to_json() for r in self.rules], "other": self.other, "plurals": list(self.plurals),
-                "rank_forms": list(self.rank_forms)}
 
 
 GRAMMAR: Final[Mapping[str, Grammar]] = MappingProxyType({
@@ -138,11 +143,13 @@ def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False
     """``rank_name(12, "en") == "queen"``; ``rank_name(12, "ru", "acc") == "даму"``;
     ``case="pl"``, the plural: "queens", "дамы". ``article``: with the English
     indefinite article, as after "needs" ("a queen", "an ace"); Russian has none and
-    keeps the case."""
+    keeps the case (``rank_name(12, lang, "acc", article=True)``: "a queen" / "даму").
+    A form the language's grammar lacks is the nominative."""
     if not 1 <= rank <= 13:
         raise ValueError(f"rank out of range 1…13: {rank}")
-    form = "a" if article else case
-    return t(lang, f"rank.{rank}.{form}" if form in GRAMMAR[lang].rank_forms else f"rank.{rank}")
+    forms = GRAMMAR[lang].rank_forms
+    form = "a" if article and "a" in forms else case
+    return t(lang, f"rank.{rank}.{form}" if form in forms else f"rank.{rank}")
 
 
 def _card(card: Card | str) -> Card:

@@ -47,6 +47,7 @@ VariantToken = Annotated[str, Meta(pattern=f"^{token_pattern(digits_upto(MAX_RED
 IsoDate = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD")]
 #: The largest whole number a browser reads exactly (2^53 − 1).
 MAX_SAFE: Final = 2**53 - 1
+Probability = Annotated[float, Meta(ge=0, le=1)]
 GameStatus = Literal["playing", "won", "lost"]
 Result = Literal["won", "lost"]
 Origin = Literal["played", "imported"]

@@ -7,12 +7,13 @@ settings. Rules are the engine's; storage is ``firstlast.store``'s; the policies
 join them — what counts in the statistics, what happens to a game that is left, what
 happens when two windows write to one game — are here (docs/play.md).
 
-The methods are synchronous and thread-safe. Writes go through one ``GroupWriter``
+The methods are synchronous and thread-safe. Writes go through one ``Writer``
 (``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
 once it is on disk. Reads run on the store's read connection, beside the writes. A
 ``StoredGame`` returned by an action is for the caller to read, never to change: the
-service keeps it, and shares it with the readers of that game (``game``, ``current``)
-until it changes: nothing is replayed to read a game this service has seen.
+service keeps it as its cached copy, which the next action on that game updates. A
+game read (``game``, ``current``) is a copy made when it was committed, which nothing
+changes: nothing is replayed to read a game this service has seen.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Final, Literal, TypeVar, assert_never
+from typing import Final, Literal, TypeVar
 
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant, places
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
@@ -38,7 +39,7 @@ from .errors import PlayError
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
-from .writer import CACHED_GAMES, GameCache, GroupWriter, storage_error
+from .writer import CACHED_GAMES, GameCache, Writer, storage_error
 
 T = TypeVar("T")
 #: The store's note (``Transaction.meta``) of this machine's own player.
@@ -90,7 +91,7 @@ class PlayService:
         # Games as last committed by this service, so that a move needs no replay. Used
         # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
-        self._writer = GroupWriter(store, self._cache)
+        self._writer = Writer(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
         # Players' settings as this service last read or wrote them (``known_settings``).
         self._settings: Kept[str, Settings] = Kept(SETTINGS_KNOWN)
@@ -197,18 +198,7 @@ class PlayService:
         """This machine's own player (the terminal plays as it; ``firstlast play``
         signs the browser in as it): made the first time it is asked for, and noted in
         the store, so that every face and process finds the same one."""
-        with self._read() as tx:
-            pid = tx.meta(LOCAL_PLAYER)
-        if pid is None:
-            def job(tx: Transaction) -> str:
-                found = tx.meta(LOCAL_PLAYER)  # under the write lock: another process may have made it
-                if found is not None:
-                    return found
-                made = tx.new_player()
-                tx.set_meta(LOCAL_PLAYER, made)
-                return made
-
-            pid = self._write(job)
+        pid = self._noted(LOCAL_PLAYER, Transaction.new_player)
         self._known.add(pid)
         return pid
 
@@ -217,7 +207,10 @@ class PlayService:
         asked for (as ``local_player``), so that every process on this database finds
         the same one: what a face signs with, so that what it signed is honoured by this
         database alone (the web's player cookie, issue 29.6). Never in a backup."""
-        key = f"secret.{name}"
+        return self._noted(f"secret.{name}", lambda tx: secrets.token_urlsafe(32))
+
+    def _noted(self, key: str, make: Callable[[Transaction], str]) -> str:
+        """The store's note under ``key``, made (``make``) and noted the first time."""
         with self._read() as tx:
             found = tx.meta(key)
         if found is not None:
@@ -226,7 +219,7 @@ class PlayService:
         def job(tx: Transaction) -> str:
             made = tx.meta(key)  # under the write lock: another process may have made it
             if made is None:
-                made = secrets.token_urlsafe(32)
+                made = make(tx)
                 tx.set_meta(key, made)
             return made
 
@@ -348,7 +341,7 @@ class PlayService:
             self._switch(tx, player, stored.id)
             if stored.abandoned is not None:
                 tx.mark_abandoned(stored.id, False)
-                stored = replace(stored, abandoned=None, version=stored.version + 1)
+                stored = replace(stored.copy(), abandoned=None, version=stored.version + 1)
                 self._cache.put(stored)
             return stored
 
@@ -393,12 +386,9 @@ class PlayService:
 
         def job(tx: Transaction) -> tuple[StoredGame, bool]:
             pid = self._player_or_new(tx, player)
-            for seen in tx.games(pid, limit=1_000_000):
-                if (seen.origin == "imported" and seen.deal == game.deal and seen.variant == game.variant
-                        and seen.moves == len(game)):
-                    before = tx.load(seen.id, pid)
-                    if before.game.moves == game.moves:
-                        return before, False
+            seen = tx.imported(pid, game.deal, game.variant, game.moves)
+            if seen is not None:
+                return self._stored(tx, seen, pid, pending=True), False
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
             stored = _insert(tx, pid, game, "imported")
@@ -479,7 +469,7 @@ class PlayService:
 
     async def act_async(self, player: str | None, game_id: str, command: Command,
                         version: int | None = None) -> ActionResult:
-        """``act`` for an event loop: the job is queued to the group writer and awaited,
+        """``act`` for an event loop: the job is queued to the writer and awaited,
         with no worker thread of the caller's own (the writer's thread commits the batch
         and wakes the loop), so that a server pays no thread hop per move."""
         return await self._writer.run_async(self._act_job(player, game_id, command, version))
@@ -503,14 +493,23 @@ class PlayService:
             raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
-            try:
-                stored = self._stored(tx, game_id, player, pending=True).copy()
-            except UnknownGame:
-                raise PlayError("game.unknown") from None
+            head = tx.head(game_id)
+            if head is None or head[0] != player:
+                raise PlayError("game.unknown")
+            stored = self._cache.take(game_id)
+            # Our entry is used only if nobody saved the game since (the version is read
+            # under the write lock this transaction holds).
+            if stored is None or stored.version != head[1]:
+                stored = tx.load(game_id, player)
             if version is not None and stored.version != version:
+                self._cache.put(stored)
                 raise PlayError("game.changed", version=stored.version)
             ended_before = stored.result is not None
-            result = self._apply(tx, stored, command)
+            try:
+                result = self._apply(tx, stored, command)
+            except PlayError:
+                self._cache.put(stored)  # refused: the engine changed nothing
+                raise
             if result.stored is stored and result.steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict
@@ -529,40 +528,15 @@ class PlayService:
         return job
 
     def _apply(self, tx: Transaction, stored: StoredGame, command: Command) -> ActionResult:
-        """What ``command`` does to ``stored`` (the one dispatch of every action)."""
-        match command:
-            case MakeMove(move=move):
-                return _play(stored, move)
-            case Steps(n=n):
-                return _steps(stored, n)
-            case Advance():
-                return _advance(stored)
-            case Undo():
-                return _undo(stored)
-            case Redo():
-                return _redo(stored)
-            case Restart():
-                return self._restart(tx, stored)
-        assert_never(command)
-
-    def _restart(self, tx: Transaction, stored: StoredGame) -> ActionResult:
-        """Back to the deal. A game that has reached a result keeps it: restarting it
-        opens a new attempt at the same deal (a new game on the table), so a result
-        is never erased. An unfinished game is rewound; its moves can be redone."""
-        if stored.result is not None:
-            # A new attempt at the same deal and rules, chosen as before.
+        """What ``command`` does to ``stored`` (``Command.apply``). A restart of a game
+        that has reached a result opens a new attempt at the same deal and rules, chosen
+        as before (a new game on the table): a result is never erased."""
+        if isinstance(command, Restart) and stored.result is not None:
             fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt,
                             dealt_on=self.today().isoformat())
             return ActionResult(fresh, (), (), new_game=True)
-        game = stored.game
-        undone: list[Step] = []
-        movements: list[Movement] = []
-        while game.can_undo:
-            move = game.moves[-1]
-            back = game.undo()
-            undone.append(Step(move, back))
-            movements.extend(back)
-        return ActionResult(stored, tuple(undone), tuple(movements))
+        steps = command.apply(stored.game)
+        return ActionResult(stored, steps, tuple(m for s in steps for m in s.movements))
 
     # ------------------------------------------------------------ conveniences
     def move(self, player: str | None, game_id: str, move: str | Move, version: int | None = None) -> ActionResult:
@@ -726,69 +700,6 @@ def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", 
     keep_result(stored)
     tx.insert(stored)
     return stored
-
-
-def refusal(move: Move, error: IllegalMoveError) -> PlayError:
-    """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
-
-
-def _play(stored: StoredGame, move: Move) -> ActionResult:
-    try:
-        movements = stored.game.push(move)
-    except IllegalMoveError as e:
-        raise refusal(move, e) from None
-    return ActionResult(stored, (Step(move, movements),), movements)
-
-
-def _steps(stored: StoredGame, n: int) -> ActionResult:
-    """Up to ``n`` forced moves (R9: play is forced); refused once the game is over."""
-    game = stored.game
-    if game.position.status != "playing":
-        raise PlayError("game.over", rule="R11")
-    made: list[Step] = []
-    while len(made) < n and (s := game.step()) is not None:
-        made.append(s)
-    return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
-
-
-def _advance(stored: StoredGame) -> ActionResult:
-    """Turn until a card fits: forced moves, stopping after a turn whose card went onto
-    a pile (R9), before anything but a turn (a card to play, a redeal), or at the end.
-    The first move is always made, whatever it is, so advancing never stalls."""
-    game = stored.game
-    if game.position.status != "playing":
-        raise PlayError("game.over", rule="R11")
-    made: list[Step] = []
-    while (move := game.position.forced_move()) is not None:
-        if made and move.kind != "turn":
-            break
-        movements = game.push(move)
-        made.append(Step(move, movements))
-        if move.kind != "turn" or any(places.kind(m.target) == "pile" for m in movements):
-            break
-    return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
-
-
-def _undo(stored: StoredGame) -> ActionResult:
-    game = stored.game
-    if not game.can_undo:
-        raise PlayError("undo.empty")
-    move = game.moves[-1]
-    back = game.undo()
-    return ActionResult(stored, (Step(move, back),), back)
-
-
-def _redo(stored: StoredGame) -> ActionResult:
-    game = stored.game
-    if not game.can_redo:
-        raise PlayError("redo.empty")
-    move = game.redo_moves[0]
-    try:
-        movements = game.redo()
-    except IllegalMoveError as e:
-        raise refusal(move, e) from None
-    return ActionResult(stored, (Step(move, movements),), movements)
 
 
 def leaving(table: StoredGame) -> Literal["abandon", "delete", "keep"]:

@@ -17,7 +17,7 @@
   of docs/odds.md bring it out, each an exact forced play-out of the deal.
 
 Everything is structured data (codes and parameters); ``Story.describe(lang)`` tells it
-in sentences and ``Story.render(width, lang)`` draws it for the terminal, in English or
+in sentences and ``Story.text(lang, width)`` draws it for the terminal, in English or
 Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
 shown by the one display rule ``i18n.chance_text``. Each point's estimate is
 seeded from the deal and the move index and has a fixed number of samples, and no
@@ -31,7 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
+
+import msgspec
+from msgspec import Meta
 
 from ..engine import Game, Position, Variant, play_out
 from ..engine.cards import Card, rank_char
@@ -53,6 +56,7 @@ from ..i18n import (
     t,
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+from .fields import Probability, VariantToken
 
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
 MAX_POINTS: Final = 80
@@ -97,17 +101,17 @@ def point_seed(deal: int, index: int) -> int:
 
 
 # ------------------------------------------------------------------------- data
-@dataclass(frozen=True, slots=True)
-class Point:
+class Point(msgspec.Struct, frozen=True):
     """The estimated chance after ``move`` moves (0: the deal), in pass ``pass_no``;
-    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``)."""
+    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``). Its JSON
+    (``to_json``) is the web's ``StoryPoint``: declared here once."""
 
     move: int
-    pass_no: int
+    pass_no: int = msgspec.field(name="pass")
     score: int
-    probability: float
-    low: float
-    high: float
+    probability: Probability
+    low: Probability
+    high: Probability
     wins: int
     samples: int
     certain: bool = False
@@ -118,9 +122,7 @@ class Point:
         return ChanceEstimate(self.probability, self.low, self.high, self.samples, self.wins, self.certain)
 
     def to_json(self) -> dict[str, int | float | bool]:
-        return {"move": self.move, "pass": self.pass_no, "score": self.score, "probability": self.probability,
-                "low": self.low, "high": self.high, "wins": self.wins, "samples": self.samples,
-                "certain": self.certain}
+        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +161,7 @@ class Moment:
                 "clear": self.clear}
 
 
-@dataclass(frozen=True, slots=True)
-class Crossing:
+class Crossing(msgspec.Struct, frozen=True):
     """Where a won game's chance first stood at 50 % or more (``point``), and the point
     before it (``None`` when the deal itself started there)."""
 
@@ -168,7 +169,7 @@ class Crossing:
     previous: Point | None
 
     def to_json(self) -> dict[str, object]:
-        return {"point": self.point.to_json(), "previous": None if self.previous is None else self.previous.to_json()}
+        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +218,7 @@ class Stop:
                 "copies": [c.to_json() for c in self.copies]}
 
 
-@dataclass(frozen=True, slots=True)
-class WhatIf:
+class WhatIf(msgspec.Struct, frozen=True):
     """What would have brought a lost deal out, by exact forced play-outs of the same
     deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
     V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
@@ -227,13 +227,16 @@ class WhatIf:
     fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
     the same deal comes out, in that order."""
 
-    fewest_redeals: int | None
-    comes_out_on_pass: int | None
-    variants_that_come_out: tuple[str, ...]
+    fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
+        "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
+        "null: no number does, not even unlimited"))]
+    comes_out_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="the pass it then comes out on")]
+    variants_that_come_out: Annotated[tuple[VariantToken, ...], Meta(description=(
+        "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
+        "bring the same deal out, in that table's order"))]
 
     def to_json(self) -> dict[str, object]:
-        return {"fewest_redeals": self.fewest_redeals, "comes_out_on_pass": self.comes_out_on_pass,
-                "variants_that_come_out": list(self.variants_that_come_out)}
+        return msgspec.json.decode(msgspec.json.encode(self))  # type: ignore[no-any-return]  # JSON's own types
 
 
 def what_if(deal: int, variant: Variant) -> WhatIf:
@@ -400,24 +403,6 @@ class Story:
         (rule numbers, variants, intervals), one a line."""
         return "\n".join("• " + line for line in self.describe(lang))
 
-    def summary(self) -> str:
-        """``describe("en")`` as one text, a sentence a line (tests and logs)."""
-        return "\n".join(self.describe("en"))
-
-    def render(self, width: int = 48, lang: str = "en") -> str:
-        """The terminal form, in ``lang``: the curve between the chance at the deal and
-        now, then the stop reason, the 50 % crossing or the chance now."""
-        first, cur = self.points[0], self.current
-        head = f"{chance_text(first.estimate, lang)} {self.sparkline(width)} {chance_text(cur.estimate, lang)}"
-        if self.stop is not None:
-            return head + "\n" + stop_sentence(self.stop, lang)
-        if self.crossing is not None:
-            c = self.crossing
-            line = (t(lang, "story.render.won_start") if c.previous is None else
-                    t(lang, "story.render.won", move=c.point.move, **{"pass": c.point.pass_no}))
-            return head + "\n" + line
-        return head + "\n" + t(lang, "story.render.playing", chance=chance_text(cur.estimate, lang))
-
 
 def sparkline(points: Sequence[Point], width: int = 48) -> str:
     """Block characters for ``points`` (averaged into at most ``width`` columns)."""
@@ -494,7 +479,7 @@ def stop_sentence(stop: Stop, lang: str = "en") -> str:
     key = ("story.stop.waste_empty" if stop.code == "R11.waste_empty"
            else "story.stop.no_redeal_allowed" if stop.redeals == 0 else "story.stop.no_redeal")
     # English "needed a ten"; Russian "ждала десятку" (the accusative: the pile awaits it).
-    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    need = rank_name(stop.need, lang, "acc", article=True)
     return t(lang, key, pile=stop.pile + 1, need=need, used=stop.redeals_used,
              allowed="∞" if stop.redeals is None else stop.redeals)
 
@@ -555,7 +540,7 @@ def plain_stop(stop: Stop, lang: str) -> str:
     and why nothing more could come."""
     key = ("story.plain.stop.waste_empty" if stop.code == "R11.waste_empty"
            else "story.plain.stop.no_redeal_allowed" if stop.redeals == 0 else "story.plain.stop.no_redeal")
-    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    need = rank_name(stop.need, lang, "acc", article=True)
     return t(lang, key, pile=stop.pile + 1, need=need)
 
 

@@ -14,12 +14,11 @@ from rich.style import Style
 from rich.text import Text
 
 from ..engine import Card
-from ..i18n import t
+from ..engine.cards import SUIT_CHARS
+from ..i18n import SUIT_GLYPHS, t
 
-SUIT_SYMBOLS: Final = "♣♦♥♠"
-#: The ranks as the English table writes them; other languages use the catalog's
-#: ``rank.<n>.short`` (Russian: Т, В, Д, К) — see ``rank_text``.
-RANK_LABELS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: A suit's glyph by the card's suit number (``i18n.SUIT_GLYPHS``).
+SUIT_SYMBOLS: Final = tuple(SUIT_GLYPHS[c] for c in SUIT_CHARS)
 
 FELT: Final = "#0b4d22"
 FACE: Final = "#f4f1e6"
@@ -142,7 +141,7 @@ _BOXES: Final = {
 def rank_text(rank: int, lang: str = "en") -> str:
     """Rank ``rank`` (1 = ace … 13 = king) as a card's corner says it in ``lang``:
     ``Q`` in English, ``Д`` in Russian (the catalog's ``rank.<n>.short``)."""
-    return RANK_LABELS[rank - 1] if lang == "en" else t(lang, f"rank.{rank}.short")
+    return t(lang, f"rank.{rank}.short")
 
 
 def pretty(card: Card | None, lang: str = "en") -> str:

@@ -9,10 +9,8 @@ from __future__ import annotations
 from textual.binding import Binding
 
 from ..engine import Variant
-from ..i18n import LANGS, plural, t
+from ..i18n import DEFAULT_LANG, LANGS, other_lang, plural, t
 from ..play.actions import russian_twin
-
-DEFAULT_LANG = "en"
 
 
 def lang_of(value: str | None, fallback: str = DEFAULT_LANG) -> str:
@@ -30,9 +28,7 @@ def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_
     return asked if asked is not None and asked in LANGS else lang_of(setting, system)
 
 
-def other(lang: str) -> str:
-    """The other language of the two (the language key switches to it)."""
-    return "en" if lang == "ru" else "ru"
+other = other_lang  # the language key switches to it
 
 
 def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:

@@ -17,10 +17,11 @@ from msgspec import UNSET, Meta, UnsetType
 
 from ..engine import MAX_REDEALS, PLACE_NAMES, Variant
 from ..engine.position import TABLE_MOVES
-from ..play import MAX_STEPS, StartKind
+from ..play import MAX_STEPS, StartKind, story
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
-from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, VariantToken
+from ..play.daily import Streaks
+from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
 
@@ -39,7 +40,6 @@ else:
 Place = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
 Params = dict[str, str | int | float | bool | None]
-Probability = Annotated[float, Meta(ge=0, le=1)]
 #: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
 #: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
 #: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
@@ -396,25 +396,13 @@ class CalendarDay(Answer):
     future: Annotated[bool, Meta(description="a day to come: not playable yet")]
 
 
-class DailyStreaks(Answer):
-    """Days in a row whose deal of the day was played, or won, on its own date (today not
-    yet played does not break them), now and at best; and the days played and won."""
-
-    played: int
-    won: int
-    best_played: int
-    best_won: int
-    days_played: int
-    days_won: int
-
-
 class Calendar(Answer):
     """A month of deals of the day (docs/play.md, "The deal of the day")."""
 
     today: IsoDate
     month: Annotated[str, Meta(description="YYYY-MM")]
     days: Annotated[list[CalendarDay], Meta(description="the 1st first")]
-    streaks: DailyStreaks
+    streaks: Streaks
     previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
     next: Annotated[str | None, Meta(description="the month after, up to today's")]
 
@@ -463,18 +451,8 @@ class Chance(Answer):
 
 
 # ---------------------------------------------------------------------------- the story
-class StoryPoint(Answer):
-    """The estimated chance after ``move`` moves (0: the deal)."""
-
-    move: int
-    pass_: int = msgspec.field(name="pass")
-    score: int
-    probability: Probability
-    low: Probability
-    high: Probability
-    wins: int
-    samples: int
-    certain: bool
+class StoryPoint(story.Point, frozen=True):
+    """The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``."""
 
 
 class StoryCard(Answer):
@@ -503,8 +481,9 @@ class StoryMoment(Answer):
     clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
 
 
-class StoryCrossing(Answer):
-    """A won game's first point at 50 % or more, and the one before it."""
+class StoryCrossing(story.Crossing, frozen=True):
+    """A won game's first point at 50 % or more, and the one before it
+    (``play.story.Crossing``)."""
 
     point: StoryPoint
     previous: StoryPoint | None
@@ -531,17 +510,9 @@ class StoryStop(Answer):
     copies: list[StoryCardPlace]
 
 
-class StoryWhatIf(Answer):
+class StoryWhatIf(story.WhatIf, frozen=True):
     """What would have brought a lost deal out (``play.story.WhatIf``): each answer an
     exact forced play-out of the same deal."""
-
-    fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
-        "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
-        "null: no number does, not even unlimited"))]
-    comes_out_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="the pass it then comes out on")]
-    variants_that_come_out: Annotated[list[VariantToken], Meta(description=(
-        "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
-        "bring the same deal out, in that table's order"))]
 
 
 class Story(Answer):

@@ -96,7 +96,7 @@ async def _act(web: WebGame, request: Request, gid: str, command: Command, versi
     settings = web.play.known_settings(pid)
     lang = web.settings_lang(request, settings) if settings is not None else await web.lang(request, pid)
     async with web.lock(gid):
-        # Queued to the play layer's group writer and awaited: no worker thread per move.
+        # Queued to the play layer's writer and awaited: no worker thread per move.
         result = await web.play.act_async(pid, gid, command, version)
         answer = shapes.result(result, lang, undo=command.takes_back)
     return json_response(answer)

@@ -415,7 +415,7 @@ export interface Story {
   where: string | null;
 }
 
-/** The estimated chance after ``move`` moves (0: the deal). */
+/** The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``. */
 export interface StoryPoint {
   move: number;
   pass: number;
@@ -459,7 +459,10 @@ export interface StoryCard {
   face_up: boolean;
 }
 
-/** A won game's first point at 50 % or more, and the one before it. */
+/**
+ * A won game's first point at 50 % or more, and the one before it
+ * (``play.story.Crossing``).
+ */
 export interface StoryCrossing {
   point: StoryPoint;
   previous: StoryPoint | null;
@@ -542,7 +545,7 @@ export interface Calendar {
   month: string;
   /** the 1st first */
   days: CalendarDay[];
-  streaks: DailyStreaks;
+  streaks: Streaks;
   /** the month before (YYYY-MM), if the calendar has it */
   previous: string | null;
   /** the month after, up to today's */
@@ -565,10 +568,11 @@ export interface CalendarDay {
 }
 
 /**
- * Days in a row whose deal of the day was played, or won, on its own date (today not
- * yet played does not break them), now and at best; and the days played and won.
+ * Days in a row whose deal of the day was played, or won, on its own date (today
+ * not yet played does not break them), now and at best; and the days played and won
+ * in all. Declared once: the web's answer is this Struct.
  */
-export interface DailyStreaks {
+export interface Streaks {
   played: number;
   won: number;
   best_played: number;

@@ -15,8 +15,8 @@ import { DEFAULT_LANG, GRAMMAR, LANGS } from "./vocabulary.js";
  * @param {string | null | undefined} tag @returns {Lang | null} */
 export function langOf(tag) {
   const code = (tag || "").toLowerCase();
-  return /** @type {Lang | undefined} */ (LANGS.find((lang) => code === lang || code.startsWith(`${lang}-`)
-    || code.startsWith(`${lang}_`))) || null;
+  return /** @type {Lang | undefined} */ (LANGS.find((lang) => code === lang
+    || [`${lang}-`, `${lang}_`, `${lang}.`].some((head) => code.startsWith(head)))) || null;
 }
 
 /** The language to start in: the last chosen here, else the browser's, else the default.
