@@ -30,7 +30,6 @@ from ..play import (
     command,
     leaving,
 )
-from .messages import error_text
 
 
 @dataclass
@@ -42,10 +41,6 @@ class Done:
     movements: tuple[Movement, ...] = ()
     error: PlayError | None = None
     new_game: bool = False
-
-    def message(self, lang: str = "en") -> str:
-        """Why the action was refused, in ``lang`` (empty when it was not)."""
-        return "" if self.error is None else error_text(self.error, lang)
 
 
 @dataclass(frozen=True)
@@ -65,6 +60,7 @@ class Session:
         self.player = stored.player
         self.stored = stored
         self.pending = pending
+        self._changes = play.changes()
 
     @classmethod
     def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
@@ -143,6 +139,16 @@ class Session:
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)
+
+    def store_changed(self) -> bool:
+        """Whether anything was committed to the store since last asked (the play
+        layer's change counter: cheap, no game read), by this or another window."""
+        try:
+            now = self.play.changes()
+        except PlayError:
+            return False  # unreadable for now; the next action reports any real problem
+        changed, self._changes = now != self._changes, now
+        return changed
 
     def follow(self) -> bool:
         """Show the player's table as stored now: moves made on this game elsewhere, or

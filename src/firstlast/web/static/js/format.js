@@ -1,12 +1,11 @@
 // The texts the table shows about a game (status bar, centre panel, chance meter),
 // in the page's language. Pure: tools/js/test checks them under node.
 
-import { cardName, rankChar, t } from "./i18n.js";
+import { cardName, plural, rankChar, t } from "./i18n.js";
 import { ROWS } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").Card} Card */
-/** @typedef {import("./api-types").Chance} Chance */
 
 /** What the active pile waits for ("Pile P3 needs 7"), or that all are complete.
  * @param {GameState} s */
@@ -35,21 +34,9 @@ export function redealsLeftText(left) {
   return t("redeals_left", { n: left });
 }
 
-/** @param {GameState} s */
+/** "Score: 40/104 · 17 moves". @param {GameState} s */
 export function scoreText(s) {
-  return `${t("score")}: ${s.score}/104 · ${t("moves", { n: s.moves })}`;
-}
-
-/** A probability as a percentage with one decimal (0.27364 → 27.4).
- * @param {number} p */
-export function percent(p) {
-  return Math.round(p * 1000) / 10;
-}
-
-/** The chance meter's tooltip: the estimate, its 95 % interval and the sample count.
- * @param {Chance} c */
-export function chanceTitle(c) {
-  return `${t("chance")}: ${percent(c.probability)}% (${percent(c.low)}–${percent(c.high)}%, n=${c.samples})`;
+  return t("score_line", { score: s.score, moves: plural("count.moves", s.moves) });
 }
 
 /** ``text`` as a sentence on its own (a toast): its first letter a capital, in the

@@ -100,7 +100,7 @@ export function plural(key, n, args = {}) {
  * generated). @returns {string[][]} */
 export function keyTable() {
   const lang = getLang();
-  return KEY_HELP.map((row) => [row.keys[lang] || row.keys.en, t(row.does)]);
+  return KEY_HELP.map((row) => [row.keys[lang], t(row.does)]);
 }
 
 /** A rank's index as on the cards ("10", "Д"). @param {number} rank 1…13 */
