@@ -479,7 +479,7 @@ def test_variant_dialog_refuses_redeals_out_of_bounds(store: GameStore) -> None:
 
 
 def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("firstlast.tui.chance.load_estimator", lambda: None)
+    monkeypatch.setattr("firstlast.tui.chance.estimator_available", lambda: False)
     app = FirstLastApp(store, deal=1)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:

@@ -40,7 +40,7 @@ import array
 import dataclasses
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -176,33 +176,6 @@ def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) 
     return fastline.sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
 
 
-def _kernel_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
-    """(wins, samples played) with the kernel, in growing chunks until done or out of time."""
-    rp = fastline.RankPosition.of(pos)
-    done = wins = 0
-    chunk = _FIRST_CHUNK
-    while done < samples:
-        n = min(chunk, samples - done)
-        won, _, _ = fastline.sample_lines(rp, n, seed, done)
-        wins += won.count(1)
-        done += n
-        chunk *= 2
-        if deadline():
-            break
-    return wins, done
-
-
-def _engine_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
-    """(wins, samples played) with the engine, one sample at a time until done or out of time."""
-    done = wins = 0
-    while done < samples:
-        wins += engine_sample(pos, done, seed)[0]
-        done += 1
-        if deadline():
-            break
-    return wins, done
-
-
 @cache
 def _warm_kernel() -> None:
     """Load (or compile) the kernel once, outside any estimate's budget."""
@@ -223,20 +196,28 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
-    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
-    if use_kernel:
+    if sampler == "kernel" or (sampler == "auto" and kernel_available()):
         _warm_kernel()
-    if budget_s is None:
-        def deadline() -> bool:
-            return False
-    else:
-        end = time.perf_counter() + budget_s
+        rp = fastline.RankPosition.of(position)
 
-        def deadline() -> bool:
-            return time.perf_counter() >= end
-    count: Callable[[Position, int, int, Callable[[], bool]], tuple[int, int]]
-    count = _kernel_wins if use_kernel else _engine_wins
-    wins, played = count(position, samples, seed, deadline)
+        def play(start: int, n: int) -> int:
+            return fastline.sample_lines(rp, n, seed, start).won.count(1)
+
+        chunk, grow = _FIRST_CHUNK, 2  # growing chunks: few calls, yet the budget is kept
+    else:
+        def play(start: int, n: int) -> int:
+            return sum(engine_sample(position, i, seed)[0] for i in range(start, start + n))
+
+        chunk, grow = 1, 1
+    end = None if budget_s is None else time.perf_counter() + budget_s
+    wins = played = 0
+    while played < samples:
+        n = min(chunk, samples - played)
+        wins += play(played, n)
+        played += n
+        chunk *= grow
+        if end is not None and time.perf_counter() >= end:
+            break
     return ChanceEstimate.of(wins, played, certain=_decided(position))
 
 

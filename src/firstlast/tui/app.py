@@ -341,7 +341,7 @@ class GameScreen(Screen[None]):
             assert done.error is not None
             if done.error.kind == "illegal":
                 self.app.bell()
-            self.say(error_text(done.error, self.lang), error=True)
+            self.refused(done.error)
             if done.error.kind in ("conflict", "not_found"):
                 self._ended_shown = None
                 self.moved = frozenset()
@@ -799,7 +799,6 @@ class FirstLastApp(App[None]):
                  resume: bool = False, chance: bool = True, estimator: Estimator | None = None,
                  lang: str | None = None, system_lang: str = "en") -> None:
         super().__init__()
-        self.store = store
         self.session = Session.open(store, deal, variant, resume, lang)
         self.new_variant = variant
         self.chance = chance and self.session.settings().show_chance

@@ -37,7 +37,7 @@ from ..i18n import chance_text, t
 from ..play.chance import ChanceBook, Pooled, estimator_available
 
 __all__ = ["Answer", "ChanceClock", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer",
-           "load_estimator", "refinable"]
+           "refinable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +61,6 @@ AUTO_CHANCE_INTERVAL_S: Final = 0.5
 #: While the player is idle, the chance figure is refined (more samples of the same
 #: position) this long after the last figure came.
 REFINE_DELAY_S: Final = 0.5
-
-
-def load_estimator() -> bool:
-    """Whether the odds can be loaded here (``play.chance.estimator_available``)."""
-    return estimator_available()
 
 
 def describe_answer(answer: Answer, lang: str = "en") -> str | None:
@@ -125,7 +120,7 @@ class ChanceRunner:
 
     def _compute(self, pos: Position, refine: bool) -> Answer:
         if not self._loaded:
-            self.available = bool(load_estimator())
+            self.available = estimator_available()
             self._loaded = True
         if not self.available:
             return None

@@ -14,6 +14,7 @@ game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
@@ -126,16 +127,15 @@ class Session:
 
     def start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
               day: dt.date | None = None, wish: str | None = None) -> Done:
-        try:
-            self.stored = self.play.start(self.player, how, deal, variant, day=day, wish=wish)
-        except PlayError as e:
-            return Done(False, error=e)
-        return Done(True, new_game=True)
+        return self._put(lambda: self.play.start(self.player, how, deal, variant, day=day, wish=wish))
 
     def reopen(self, game_id: str) -> Done:
         """Put one of the player's games on the table (reopen it)."""
+        return self._put(lambda: self.play.open(self.player, game_id))
+
+    def _put(self, game: Callable[[], StoredGame]) -> Done:
         try:
-            self.stored = self.play.open(self.player, game_id)
+            self.stored = game()
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)

@@ -185,15 +185,20 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         if top is None:
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
-    if place in RESERVE:
-        card = view.reserve[RESERVE.index(place)]
+
+    def on_top(text: str, card: Card | None, playable: bool) -> tuple[Text, list[Text]]:
+        """A place showing ``card`` (the reserve's, the waste's top), framed when it can
+        be played now."""
         if card is None:
-            return _label(place), C.empty_lines(size)
+            return _label(text), C.empty_lines(size)
         hit = card in moved
-        if place in sources:
-            return (_label(place, LABEL_PLAYABLE, hit),
+        if playable:
+            return (_label(text, LABEL_PLAYABLE, hit),
                     C.card_lines(card, size, "heavy", C.LOOK.colours.playable, moved=hit, lang=lang))
-        return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
+        return _label(text, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
+
+    if place in RESERVE:
+        return on_top(place, view.reserve[RESERVE.index(place)], place in sources)
     if place == STOCK:
         stock = t(lang, "tui.table.stock", n=view.stock_count)
         label = _label(stock)
@@ -208,13 +213,6 @@ def paint_slot(place: str, view: TableView, size: CardSize,
                     C.empty_lines(size, "↻", "heavy", C.LOOK.colours.playable))
         return label, C.empty_lines(size)
     if place == WASTE:
-        waste = t(lang, "tui.table.waste", n=len(view.waste))
-        if not view.waste:
-            return _label(waste), C.empty_lines(size)
-        top = view.waste[-1]
-        hit = top in moved
-        if WASTE in sources:
-            return (_label(waste, LABEL_PLAYABLE, hit),
-                    C.card_lines(top, size, "heavy", C.LOOK.colours.playable, moved=hit, lang=lang))
-        return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit, lang=lang)
+        return on_top(t(lang, "tui.table.waste", n=len(view.waste)), view.waste[-1] if view.waste else None,
+                      WASTE in sources)
     raise ValueError(f"unknown place {place!r}")
