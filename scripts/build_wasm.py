@@ -55,6 +55,41 @@ def custom_section(name: str, payload: bytes) -> bytes:
     return b"\0" + leb128(len(body)) + body
 
 
+def _leb(data: bytes, at: int) -> tuple[int, int]:
+    """An unsigned LEB128 number at ``at``: (value, position after it)."""
+    value = shift = 0
+    while True:
+        b = data[at]
+        at += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return value, at
+
+
+def custom_sections(data: bytes) -> dict[str, bytes]:
+    """The custom sections of a WebAssembly module: name → payload."""
+    if data[:8] != b"\0asm\1\0\0\0":
+        raise ValueError("not a WebAssembly module (version 1)")
+    out: dict[str, bytes] = {}
+    at = 8
+    while at < len(data):
+        kind = data[at]
+        size, body = _leb(data, at + 1)
+        at = body + size
+        if kind == 0:
+            n, name_at = _leb(data, body)
+            out[data[name_at:name_at + n].decode()] = data[name_at + n:at]
+    return out
+
+
+def stamp(data: bytes) -> dict[str, object]:
+    """What a .wasm says it was built from (``source_sha256``, ``compiler``, ``flags``;
+    ``{}`` if it says nothing)."""
+    section = custom_sections(data).get(SECTION)
+    return {} if section is None else dict(json.loads(section))
+
+
 def source_sha256() -> str:
     return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
 
@@ -65,8 +100,8 @@ def build(clang: str) -> bytes:
         out = Path(d) / "forced_line.wasm"
         subprocess.run([clang, *FLAGS, "-o", str(out), str(SOURCE)], check=True)
         data = out.read_bytes()
-    stamp = {"source_sha256": source_sha256(), "compiler": version, "flags": FLAGS}
-    return data + custom_section(SECTION, json.dumps(stamp, sort_keys=True).encode())
+    made = {"source_sha256": source_sha256(), "compiler": version, "flags": FLAGS}
+    return data + custom_section(SECTION, json.dumps(made, sort_keys=True).encode())
 
 
 def main() -> int:
@@ -75,11 +110,7 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="only check that the committed .wasm is fresh")
     args = ap.parse_args()
     if args.check:
-        sys.path.insert(0, str(ROOT / "src"))
-        from firstlast.odds.fastline import wasm_stamp
-
-        stamp = wasm_stamp(TARGET.read_bytes())
-        fresh = stamp.get("source_sha256") == source_sha256()
+        fresh = stamp(TARGET.read_bytes()).get("source_sha256") == source_sha256()
         print(f"{TARGET.name}: {'fresh' if fresh else 'STALE: run python scripts/build_wasm.py'}")
         return 0 if fresh else 1
     data = build(args.clang)

@@ -16,7 +16,7 @@
   plain helpers below everything but the engine; the package's root holds its version.
 
 The page's own layering (JavaScript modules) is checked in ``tests/web/test_static.py``.
-Besides the imports: SQL is the store's alone (only ``store.py`` runs a statement or
+Besides the imports: SQL is the store's alone (only ``store/`` runs a statement or
 reaches a transaction's connection), and the only write transaction is the play layer's
 group writer's (``play/writer.py``: one write path).
 """
@@ -120,7 +120,7 @@ def test_the_checker_finds_a_planted_violation(tmp_path: Path) -> None:
     # each is found, with its line, and the untouched copies are clean.
     src = tmp_path / "firstlast"
     for name in ("__init__.py", "runtime.py", "engine/__init__.py", "web/__init__.py", "play/__init__.py",
-                 "store.py", "tui/__init__.py", "cli/__init__.py"):
+                 "store/__init__.py", "tui/__init__.py", "cli/__init__.py"):
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text((SRC / name).read_text(encoding="utf-8"), encoding="utf-8")
     assert violations(src) == []
@@ -128,16 +128,17 @@ def test_the_checker_finds_a_planted_violation(tmp_path: Path) -> None:
     (src / "tui" / "worse.py").write_text("def f() -> None:\n    from firstlast.odds import live\n")
     (src / "engine" / "up.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                                           "    from ..play import PlayService\n")
-    (src / "store.py").write_text((SRC / "store.py").read_text(encoding="utf-8") + "\nfrom . import play\n")
+    (src / "store/__init__.py").write_text((SRC / "store/__init__.py").read_text(encoding="utf-8")
+                                           + "\nfrom .. import play\n")
     (src / "cli" / "fine.py").write_text("from ..odds import runner\nfrom ..web import server\nfrom . import x\n")
     (src / "newpart").mkdir()
     (src / "newpart" / "__init__.py").write_text("")
     found = violations(src)
-    lines = (SRC / "store.py").read_text(encoding="utf-8").count("\n") + 2
+    lines = (SRC / "store/__init__.py").read_text(encoding="utf-8").count("\n") + 2
     assert found == [
         "firstlast/engine/up.py:3: engine imports firstlast.play",
         "firstlast/newpart/__init__.py: newpart is not placed in the layering (ALLOWED)",
-        f"firstlast/store.py:{lines}: store imports firstlast.play",
+        f"firstlast/store/__init__.py:{lines}: store imports firstlast.play",
         "firstlast/tui/worse.py:2: tui imports firstlast.odds",
         "firstlast/web/bad.py:2: web imports firstlast.store",
     ], found
@@ -152,9 +153,13 @@ def calls(tree: ast.AST, names: set[str]) -> Iterator[tuple[str, int]]:
             yield "db", node.lineno
 
 
+#: The store's modules (``firstlast/store/``): SQL is theirs alone.
+STORE: Final = {f"store/{path.name}" for path in (SRC / "store").glob("*.py")}
+
+
 @pytest.mark.parametrize(("what", "names", "only", "planted"), [
-    ("SQL", {"execute", "executemany", "executescript", "db"}, {"store.py"}, "tx.db.execute('SAVEPOINT job')"),
-    ("a write transaction", {"transaction"}, {"store.py", "play/writer.py"}, "with store.transaction() as tx: pass"),
+    ("SQL", {"execute", "executemany", "executescript", "db"}, STORE, "tx.db.execute('SAVEPOINT job')"),
+    ("a write transaction", {"transaction"}, STORE | {"play/writer.py"}, "with store.transaction() as tx: pass"),
 ])
 def test_sql_is_the_stores_and_the_writer_opens_the_write_transactions(what: str, names: set[str], only: set[str],
                                                                        planted: str) -> None:

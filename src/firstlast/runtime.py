@@ -22,23 +22,33 @@ threads asks this module instead:
   its own and never the interpreter lock the server's moves need; inline where no
   process can start (the browser). ``stop_apart`` ends that process (a server that
   stops).
+* ``cores`` and ``fan_out``: how many threads a batch of calls that let go of the
+  interpreter lock (the native kernel) is shared out over, and the one pool that runs
+  them; 1 and inline where no thread can start.
+* ``private_cache_dirs``: where a build that will be run (the native kernel) may be
+  kept: folders only this user can write.
+* ``kernel_routes``: the routes the fast forced line (``odds.fastline``) may take here,
+  in the order tried.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # anyio is imported when first needed: the store and the CLI need none of it
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
     import anyio
 
 T = TypeVar("T")
+A = TypeVar("A")
 
 #: Running under Pyodide (the static site's Web Worker).
 BROWSER: Final = sys.platform == "emscripten"
@@ -193,3 +203,82 @@ def stop_apart(wait: bool = True) -> None:
         pool, _apart = _apart, None
     if pool is not None:
         pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def cores() -> int:
+    """Threads worth running side by side here: this process's cores (1 where no thread
+    may start)."""
+    if not THREADS:
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_fan_pool: ThreadPoolExecutor | None = None
+_fan_lock = threading.Lock()
+
+
+def fan_out(fn: Callable[[A], T], items: Sequence[A]) -> list[T]:
+    """``[fn(x) for x in items]``, on the process's one pool of ``cores()`` threads when
+    there is more than one item (``fn`` should let go of the interpreter lock, as the
+    native kernel does); inline where no thread may start."""
+    if len(items) <= 1 or not THREADS:
+        return [fn(x) for x in items]
+    global _fan_pool
+    with _fan_lock:
+        if _fan_pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _fan_pool = ThreadPoolExecutor(max_workers=cores(), thread_name_prefix="firstlast-fan")
+        pool = _fan_pool
+    return list(pool.map(fn, items))
+
+
+def _private_dir(path: Path) -> bool:
+    """Whether ``path`` and the folder it is in are folders only this user can write
+    (made, 0700, if missing)."""
+    import stat
+
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        stats = [path.lstat(), path.parent.lstat()]
+    except OSError:
+        return False
+    for st in stats:
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+            return False
+    return True
+
+
+def private_cache_dirs(name: str) -> list[Path]:
+    """Where builds called ``name`` are kept, in order: the user's cache folder, else a
+    private folder in the system's temporary folder. A folder others can write is never
+    answered: what is kept there is loaded and run."""
+    import tempfile
+
+    import platformdirs
+
+    user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    places = [Path(platformdirs.user_cache_dir("firstlast")) / name,
+              Path(tempfile.gettempdir()) / f"firstlast-{user}" / name]
+    return [p for p in places if _private_dir(p)]
+
+
+#: What ``FIRSTLAST_FASTLINE`` may ask for (diagnostics, tests): one route, or none.
+KERNEL_CHOICES: Final = {"auto": ("native", "wasmtime"), "native": ("native",), "wasm": ("wasmtime",), "none": ()}
+
+
+def kernel_routes() -> tuple[tuple[str, ...], str | None]:
+    """The routes the fast forced line may take here, in the order tried, and a note
+    when ``FIRSTLAST_FASTLINE`` narrowed them or was not understood: in the browser the
+    page's WebAssembly (``pyodide``); natively a build with the system's C compiler
+    (``native``), else the committed .wasm through ``wasmtime``."""
+    wanted = os.environ.get("FIRSTLAST_FASTLINE", "").strip().lower() or "auto"
+    here = ("pyodide",) if BROWSER else KERNEL_CHOICES.get(wanted, KERNEL_CHOICES["auto"])
+    if wanted not in KERNEL_CHOICES:
+        return here, f"FIRSTLAST_FASTLINE={wanted!r} is not one of {', '.join(KERNEL_CHOICES)}"
+    return ((), "FIRSTLAST_FASTLINE=none") if wanted == "none" else (here, None)

@@ -57,7 +57,6 @@ def test_both_catalogs_have_the_same_meanings() -> None:
 #: the Russian texts differ): the reason for each.
 SAME_ENGLISH: dict[str, str] = {
     "{n} already here": "a plural family: Russian agrees the verb (была / были)",
-    "{n} moves": "the page's count with a colon (ходов: 5) beside the family count.moves (5 ходов)",
     "{n} redeal": "the short variant label puts the count last (перекладок 1)",
     "{n} redeals": "the short variant label puts the count last (перекладок 3)",
     "waste": "the odds table's column head is cut short (сбор.)",
@@ -147,6 +146,8 @@ def test_plural_renders_the_count() -> None:
 def test_a_form_the_language_lacks_is_the_nominative() -> None:
     assert [rank_name(12, "en", "acc"), rank_name(12, "en", article=True)] == ["queen", "a queen"]
     assert [rank_name(12, "ru", "acc"), rank_name(12, "ru", article=True)] == ["даму", "дама"]
+    # An article where the language has one, else the case asked for.
+    assert [rank_name(12, lang, "acc", article=True) for lang in ("en", "ru")] == ["a queen", "даму"]
 
 
 def test_missing_key_or_parameter_is_an_error_never_english() -> None:

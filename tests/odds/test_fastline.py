@@ -15,9 +15,10 @@ import functools
 import json
 import random
 
+import kernels
 import naive
 import pytest
-from kernels import load_route
+from kernels import load_route, replay_sample
 
 from firstlast import runtime
 from firstlast.cli.main import main
@@ -25,8 +26,7 @@ from firstlast.engine import Game, Position, Variant, play_out
 from firstlast.engine import rng as ref
 from firstlast.odds import fastline
 from firstlast.odds.fastline import Kernel, RankPosition
-from firstlast.odds.live import replay_sample
-from firstlast.odds.stats import Tally, UnlimitedTally
+from firstlast.odds.stats import STUCK_PASSES, Tally
 
 TOP = 2**64 - 1
 #: All 20 variants: redeals 0–3 and unlimited × waste playable × privileged last card.
@@ -90,12 +90,12 @@ def _autoplay(token: str) -> list[tuple[bool, int, int]]:
 def test_seed_and_stream_match_rules_section_4(k: Kernel) -> None:
     for deal in (0, 1, 2**32, TOP, 0x9E3779B97F4A7C15, *(_rnd.randrange(2**64) for _ in range(20))):
         state = ref.seed(deal)
-        assert k.seed(deal) == state
+        assert kernels.seed(k, deal) == state
         want = []
         for _ in range(50):
             state, out = ref.next64(state)
             want.append(out)
-        assert k.next(k.seed(deal), 50) == (state, want)
+        assert kernels.next64(k, kernels.seed(k, deal), 50) == (state, want)
 
 
 @pytest.mark.parametrize("n", [1, 2, 104, 3 * 2**30, 2**32 - 1, 2**31 + 12345])
@@ -106,14 +106,14 @@ def test_bounded_draw_matches_lemire_reference_including_rejections(k: Kernel, n
     for _ in range(2000):
         state, x = ref.below(state, n)
         want.append(x)
-    assert k.below(ref.seed(77), n, 2000) == (state, want)
+    assert kernels.below(k, ref.seed(77), n, 2000) == (state, want)
 
 
 def test_shuffle_matches_reference(k: Kernel) -> None:
     for deal in (0, 5, TOP):
         items = list(range(104))
         state = ref.shuffle(ref.seed(deal), items)
-        assert k.shuffle(ref.seed(deal), range(104)) == (state, items)
+        assert kernels.shuffled(k, ref.seed(deal), range(104)) == (state, items)
 
 
 # ----------------------------------------------------------------- deals, every variant
@@ -150,7 +150,7 @@ def test_range_list_serial_and_parallel_agree(k: Kernel, variant: Variant) -> No
         assert as_range == as_list == k.play_deals(deals, variant, workers=3)
         with runtime.threads_off():  # as in the browser: one thread
             assert k.play_deals(deals, variant, parallel=True) == as_range
-        assert k.count_deals(deals, variant) == fastline.count_lines(*as_range)
+        assert k.count_deals(deals, variant) == Tally.of(variant, *as_range)
         assert k.count_deals(deals, variant, parallel=False) == k.count_deals(deals, variant, workers=2)
     assert len(k.play_deals(range(5), variant).won) == 5
     assert k.play_deals(range(0), variant) == k.play_deals([], variant)
@@ -215,11 +215,11 @@ def test_one_unlimited_run_counts_every_finite_redeal_count(k: Kernel, wp: bool,
     # the kernel records (0…15; few deals need more than 10 passes, so 12…15 are mostly
     # "every deal stops where the unlimited game stopped").
     deals = range(2**40, 2**40 + 20_000)
-    u = UnlimitedTally.of_counts(Variant(None, wp, pr), k.count_unlimited(deals, Variant(None, wp, pr)))
-    assert u.unlimited == Tally.of_counts(Variant(None, wp, pr), k.count_deals(deals, Variant(None, wp, pr)))
-    for r in (*range(6), 9, fastline.STUCK_PASSES - 1):
+    u = k.count_unlimited(deals, Variant(None, wp, pr))
+    assert u.unlimited == k.count_deals(deals, Variant(None, wp, pr))
+    for r in (*range(6), 9, STUCK_PASSES - 1):
         v = Variant(r, wp, pr)
-        assert u.finite(r) == Tally.of_counts(v, k.count_deals(deals, v)), v.token
+        assert u.finite(r) == k.count_deals(deals, v), v.token
 
 
 @pytest.mark.parametrize("wp,pr", FAMILIES)
@@ -229,8 +229,7 @@ def test_each_deal_stops_where_the_unlimited_game_redeals(k: Kernel, wp: bool, p
     deals = [*range(400), *range(TOP - 99, TOP + 1)]
     direct = {r: _rows(k.play_deals(deals, Variant(r, wp, pr))) for r in range(4)}
     for i, d in enumerate(deals):
-        c = k.count_unlimited(range(d, d + 1), Variant(None, wp, pr))
-        u = UnlimitedTally.of_counts(Variant(None, wp, pr), c)
+        u = k.count_unlimited(range(d, d + 1), Variant(None, wp, pr))
         for r in range(4):
             won, score, passes = direct[r][i]
             t = u.finite(r)

@@ -65,7 +65,7 @@ def test_tallies_of_parts_add_up_to_the_whole() -> None:
     assert sum(whole.passes_all) == sum(whole.scores) == 30_000
     assert whole != Tally.of(v, *play_deals(range(1, 30_001), v))
     # The kernel's own counts (what runs use) are the same tally.
-    assert Tally.of_counts(v, count_deals(range(0, 30_000), v)) == whole
+    assert count_deals(range(0, 30_000), v) == whole
     with pytest.raises(ValueError):
         _ = whole + Tally(Variant(2))
 
@@ -96,13 +96,13 @@ def test_tallies_of_numpy_arrays_and_one_spelling_of_each() -> None:
 
 
 def test_unlimited_tallies_add_up_and_derive_only_what_they_hold() -> None:
-    from firstlast.odds.fastline import STUCK_PASSES, count_unlimited
-    from firstlast.odds.stats import UnlimitedTally
+    from firstlast.odds.fastline import count_unlimited
+    from firstlast.odds.stats import STUCK_PASSES, UnlimitedTally
 
     v = Variant(None, True, False)
-    a = UnlimitedTally.of_counts(v, count_unlimited(range(0, 3_000), v))
-    b = UnlimitedTally.of_counts(v, count_unlimited(range(3_000, 5_000), v))
-    whole = UnlimitedTally.of_counts(v, count_unlimited(range(5_000), v))
+    a = count_unlimited(range(0, 3_000), v)
+    b = count_unlimited(range(3_000, 5_000), v)
+    whole = count_unlimited(range(5_000), v)
     assert a + b == whole and UnlimitedTally.empty(v) + whole == whole
     assert whole.rows((2, None)) == [whole.finite(2), whole.unlimited]
     assert whole.finite(3).variant == Variant(3, True, False)

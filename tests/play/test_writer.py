@@ -332,3 +332,20 @@ def test_reads_replay_a_game_only_when_it_changed_elsewhere(play: PlayService, t
     with pytest.raises(PlayError) as e:
         play.game("someone else", g.id)
     assert e.value.code == "game.unknown"
+
+
+def test_a_service_nobody_holds_closes_its_store_and_its_writer_thread_ends(tmp_path: Path) -> None:
+    """The writer's thread holds no writer (issue 25.1: no leaked connections): a
+    service dropped unclosed frees its store, whose connections close (the WAL
+    checkpointed and removed), and the thread ends."""
+    import gc
+
+    play = PlayService(GameStore(tmp_path / "games.sqlite3"))
+    play.step(*(lambda g: (g.player, g.id))(play.start(None, "number", "1")), 3)
+    thread = play._writer._thread
+    assert thread is not None and thread.is_alive()
+    del play
+    gc.collect()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite3"]

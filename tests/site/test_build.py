@@ -45,6 +45,11 @@ def test_the_page_is_the_servers_with_the_sites_head(site_dir: Path) -> None:
     assert "<script>" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
     # Every address in the page is relative: the site works under any sub-path.
     assert not re.search(r'(?:src|href)="/', html)
+    # The page's modules are named at once (each comes through the service worker; found
+    # import by import, the page would wait for them level by level): every one it loads.
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="static/js/([\w-]+\.js)">', html))
+    assert {"app.js", "site.js", "transport.js", "board.js", "lang.js"} <= preloaded
+    assert preloaded == {p.name for p in (site_dir / "static" / "js").glob("*.js")}
     manifest = json.loads((site_dir / "manifest.webmanifest").read_text())
     assert manifest["start_url"] == "./" and {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
 

@@ -62,8 +62,20 @@ def turn(pg: Any, times: int = 1) -> None:
         settle(pg)
 
 
+#: When the page drew its table (``window.tableAt``, the page's clock), noted on every load.
+TABLE_AT = """new MutationObserver((_, watch) => {
+  if (!document.body || !document.body.classList.contains('ready')) return;
+  window.tableAt = performance.now();
+  watch.disconnect();
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['class'] });"""
+#: When the play worker's script was asked for (the page's clock), or null.
+WORKER_AT = ("(performance.getEntriesByName(new URL('static/site/worker.js', location.href).href)[0] || {})"
+             ".startTime ?? null")
+
+
 def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url: str) -> None:
     ctx, asked = site_context(browser)
+    ctx.add_init_script(TABLE_AT)
     pg = open_site(ctx, site_url)
     deal_by_number(pg, 1)  # deal 1 starts with turns to make (README)
     game = Game(1)
@@ -81,6 +93,10 @@ def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url
     wait_js(pg, READY, timeout=90_000)
     s = state(pg)
     assert s["id"] == before["id"] and s["moves"] == 3 and s["stock_count"] == 85
+    # The last table was drawn from the browser's storage before Python was started (its
+    # start would race the page for the CPU).
+    drawn, started = pg.evaluate(f"[window.tableAt, {WORKER_AT}]")
+    assert drawn is not None and started is not None and started >= drawn, (drawn, started)
     # The last table shows at once from the browser's storage, while Python waits (here
     # for the game, which a page of the test holds): moves made on it wait in the page's
     # queue, and are made, every one, once Python answers.

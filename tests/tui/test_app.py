@@ -7,6 +7,7 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.color import Color
@@ -44,13 +45,28 @@ def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable
     asyncio.run(main())
 
 
+class LiveGame:
+    """The game on the screen's table as it is now: the play layer answers a new ``Game``
+    after each action (it never changes one it has answered), so a test that keeps
+    ``screen.session.game`` would keep the game as it was."""
+
+    def __init__(self, screen: GameScreen) -> None:
+        self._screen = screen
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._screen.session.game, name)
+
+    def __len__(self) -> int:
+        return len(self._screen.session.game)
+
+
 def screen_text(pilot: Pilot[None]) -> str:
     """What the terminal shows right now, as plain text."""
     strips = pilot.app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)
 
 
-def key_for(move: Move, game: Game) -> str:
+def key_for(move: Move, game: Game | LiveGame) -> str:
     """The key a player presses for ``move`` (the move comes from the engine)."""
     if move.kind == "turn":
         return "t"
@@ -91,7 +107,7 @@ def test_whole_game_by_keys_matches_engine(store: GameStore) -> None:
     app = FirstLastApp(store, deal=deal, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         for i in range(0, len(keys), 25):
             await pilot.press(*keys[i:i + 25])
         assert game.moves == expected.moves
@@ -141,7 +157,7 @@ def test_autoplay_pauses(store: GameStore) -> None:
         await pilot.press("escape")
         made = len(screen.session.game)
         await pilot.pause(0.4)
-        assert screen.auto_timer is None
+        assert not screen.clock.running
         assert len(screen.session.game) == made
         assert screen.session.game.position.status == "playing"
 
@@ -154,7 +170,7 @@ def test_illegal_key_is_refused_with_the_rule(store: GameStore) -> None:
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         assert game.position.need == 12
         before = game.position
         await pilot.press("3")
@@ -181,7 +197,7 @@ def test_turn_play_reserve_undo_redo(store: GameStore) -> None:
     app = FirstLastApp(store, deal=8, chance=False)  # a reserve card fits early
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         await pilot.press("t")
         assert len(game) == 1 and game.moves[0].kind == "turn"
         assert len(game.position.stock) == 87
@@ -218,7 +234,7 @@ def test_click_stock_and_card(store: GameStore) -> None:
     app = FirstLastApp(store, deal=8, chance=False)  # a reserve card fits early
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         # A click's move is written on a worker thread: wait for it to show.
         await pilot.click("#slot-stock")
         await wait_for(pilot, lambda: len(game) == 1)
@@ -309,7 +325,7 @@ def test_game_is_stored_and_resumes_in_a_new_app(store: GameStore) -> None:
     made: list[Move] = []
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         for _ in range(15):
             await pilot.press(key_for(game.position.legal_moves()[0], game))
         made.extend(game.moves)
@@ -463,12 +479,12 @@ def test_variant_dialog_refuses_redeals_out_of_bounds(store: GameStore) -> None:
 
 
 def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("firstlast.tui.chance.load_estimator", lambda: None)
+    monkeypatch.setattr("firstlast.tui.chance.estimator_available", lambda: False)
     app = FirstLastApp(store, deal=1)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        runner = screen.chance_runner
-        assert runner is not None
+        assert screen.chance is not None
+        runner = screen.chance.runner
         await wait_for(pilot, lambda: runner.available is False, timeout=5)
         await pilot.press("t")
         assert "Chance" not in screen_text(pilot)
@@ -582,7 +598,7 @@ def test_waste_key_in_variant_v2(store: GameStore) -> None:
     app = FirstLastApp(store, deal=6, variant=v2, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         assert game.variant == v2
         for _ in range(8):
             await pilot.press("s")
@@ -814,7 +830,7 @@ def test_last_moved_cards_and_pile_depth(store: GameStore) -> None:
     app = FirstLastApp(store, deal=8, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        game = screen.session.game
+        game = LiveGame(screen)
         await pilot.press("t")
         turned = game.position.waste[-1]
         assert screen.moved == {turned}
@@ -881,7 +897,7 @@ def test_the_terminal_speaks_russian(store: GameStore) -> None:
         for word in ("Проход", "Колода 88", "Нужна"):  # the side bar and the table
             assert word in text, word
         assert "Turn" not in text and "Stock" not in text and "Help" not in text
-        game = screen.session.game
+        game = LiveGame(screen)
         await pilot.press("3")  # R3 is 6♦; P1 needs a queen
         status = str(screen.query_one("#status").render())
         assert "шестёрка бубен не подходит: на кучку P1 идёт только дама (R4)" in status, status

@@ -29,7 +29,7 @@ def test_every_card_is_a_box_of_its_size(size: C.CardSize) -> None:
         lines = C.card_lines(card, size)
         assert len(lines) == size.height
         assert all(cell_len(line.plain) == size.width for line in lines)
-        assert C.rank_label(card) in "".join(line.plain for line in lines)
+        assert C.rank_text(card.rank) in "".join(line.plain for line in lines)
     for lines in (C.back_lines(size, 88), C.empty_lines(size, "→Q")):
         assert len(lines) == size.height
         assert all(cell_len(line.plain) == size.width for line in lines)
@@ -62,7 +62,7 @@ def test_card_size_grows_with_the_terminal() -> None:
         for card in CARDS[:52:7]:
             lines = C.card_lines(card, size, footer="12/13")
             assert len(lines) == size.height and all(cell_len(x.plain) == size.width for x in lines)
-            assert C.rank_label(card) + C.SUIT_SYMBOLS[card.suit] in lines[1].plain
+            assert C.rank_text(card.rank) + C.SUIT_SYMBOLS[card.suit] in lines[1].plain
 
 
 def test_pile_depth_in_the_edge() -> None:

@@ -20,7 +20,7 @@ from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
 from ..recordfile import RecordFileError, read_record_file
 from .engine_commands import _record_file_text, _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
-from .options import FilePath
+from .options import FilePath, play_error_text
 
 #: The most bytes read from a file or standard input: a backup's characters are at
 #: least that many bytes.
@@ -34,24 +34,18 @@ def _service(db: Path | None) -> PlayService:
         raise click.ClickException(str(e)) from None
 
 
-def error_text(e: PlayError) -> str:
-    """A play-layer refusal (a backup's above all) in the current language, from its
-    code and parameters (``i18n.error_text``, the one renderer of refusals)."""
-    return i18n.error_text(e.code, e.params, current_lang())
-
-
 def _local(play: PlayService) -> str:
     try:
         return play.local_player()
     except PlayError as e:
-        raise click.ClickException(error_text(e)) from None
+        raise click.ClickException(play_error_text(e)) from None
 
 
 def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
     """One line per game left out (``key``: of an export or of an import), its refusal
     in the current language."""
     return [msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
-                error=error_text(s.error)) for s in skipped]
+                error=play_error_text(s.error)) for s in skipped]
 
 
 def report_text(report: ImportReport) -> str:
@@ -83,7 +77,7 @@ def export(file: Path, db: Path | None) -> None:
     try:
         text, skipped = play.backup_file(_local(play))
     except PlayError as e:
-        raise click.ClickException(error_text(e)) from None
+        raise click.ClickException(play_error_text(e)) from None
     for line in skipped_lines(skipped, "backup.left_out_game"):
         click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
     games = len(json.loads(text)["games"])
@@ -123,7 +117,7 @@ def import_(file: Path, db: Path | None) -> None:
     try:
         report = play.import_backup(_local(play), text)
     except PlayError as e:
-        raise click.ClickException(msg("cli.import.bad", path=file, error=error_text(e))) from None
+        raise click.ClickException(msg("cli.import.bad", path=file, error=play_error_text(e))) from None
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(str(e)) from None
     click.echo(report_text(report))

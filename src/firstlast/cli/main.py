@@ -14,9 +14,14 @@ import click
 from .. import __version__
 from ..engine import MAX_DEAL, FirstLastError
 from ..engine.cards import clip
+from .backup_commands import export, import_
 from .engine_commands import autoplay, deal, replay
 from .lang import CatalogGroup, CatalogOption, install_click_words, lang_everywhere, lang_option, msg, set_lang
+from .odds_commands import odds
 from .options import DealNumber, DealRange
+from .site_commands import site
+from .tui_commands import tui
+from .web_commands import play
 
 # click's own words ("Usage:", "Options", "No such command") in the chosen language.
 install_click_words()
@@ -34,21 +39,9 @@ def cli(ctx: click.Context) -> None:
         ctx.invoke(play)
 
 
-cli.add_command(deal)
-cli.add_command(autoplay)
-cli.add_command(replay)
-# Each face of the game registers its commands below, one import each.
-from .odds_commands import odds  # noqa: E402, I001
-cli.add_command(odds)
-from .tui_commands import tui  # noqa: E402, I001
-cli.add_command(tui)
-from .web_commands import play  # noqa: E402, I001
-cli.add_command(play)
-from .backup_commands import export, import_  # noqa: E402, I001
-cli.add_command(export)
-cli.add_command(import_)
-from .site_commands import site  # noqa: E402, I001
-cli.add_command(site)
+# Each face of the game registers its commands here.
+for _command in (deal, autoplay, replay, odds, tui, play, export, import_, site):
+    cli.add_command(_command)
 # ``--lang`` after the command's name too (``firstlast tui --lang ru``).
 lang_everywhere(cli)
 

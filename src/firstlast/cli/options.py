@@ -113,9 +113,6 @@ def variant_options(func: F) -> F:
     """Add ``--redeals``, ``--waste-playable`` and ``--no-privilege``; the command
     receives one ``variant: Variant`` argument instead."""
 
-    def build(ctx: click.Context, _param: click.Parameter, _value: Any) -> None:
-        pass
-
     func = option("--no-privilege", "no_privilege", is_flag=True, help_key="cli.help.no_privilege")(func)
     func = option("--waste-playable", is_flag=True, help_key="cli.help.waste_playable")(func)
     func = option("--redeals", type=REDEALS, default="3", show_default=True, help_key="cli.help.redeals")(func)

@@ -98,9 +98,6 @@ class PluralRule:
     mod: int | None = None
     but: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, object]:
-        return {"form": self.form, "ends": list(self.ends), "mod": self.mod, "but": list(self.but)}
-
 
 @dataclass(frozen=True)
 class Grammar:
@@ -117,10 +114,6 @@ class Grammar:
     @property
     def plurals(self) -> tuple[Plural, ...]:
         return (*(r.form for r in self.rules), self.other)
-
-    def to_json(self) -> dict[str, object]:
-        return {"rules": [r.to_json() for r in self.rules], "other": self.other, "plurals": list(self.plurals),
-                "rank_forms": list(self.rank_forms)}
 
 
 GRAMMAR: Final[Mapping[str, Grammar]] = MappingProxyType({
@@ -150,11 +143,13 @@ def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False
     """``rank_name(12, "en") == "queen"``; ``rank_name(12, "ru", "acc") == "даму"``;
     ``case="pl"``, the plural: "queens", "дамы". ``article``: with the English
     indefinite article, as after "needs" ("a queen", "an ace"); Russian has none and
-    keeps the case."""
+    keeps the case (``rank_name(12, lang, "acc", article=True)``: "a queen" / "даму").
+    A form the language's grammar lacks is the nominative."""
     if not 1 <= rank <= 13:
         raise ValueError(f"rank out of range 1…13: {rank}")
-    form = "a" if article else case
-    return t(lang, f"rank.{rank}.{form}" if form in GRAMMAR[lang].rank_forms else f"rank.{rank}")
+    forms = GRAMMAR[lang].rank_forms
+    form = "a" if article and "a" in forms else case
+    return t(lang, f"rank.{rank}.{form}" if form in forms else f"rank.{rank}")
 
 
 def _card(card: Card | str) -> Card:

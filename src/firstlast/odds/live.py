@@ -19,10 +19,6 @@ always played). Two samplers give exactly the same sample ``i``:
   the sample's stock order and the sample's stream for its redeals. Pure Python, a few
   hundred samples a second: the chance meter where no fast line runs.
 
-``replay_sample`` plays a sample once more with the engine, move by move, the redeal
-shuffles supplied to ``Position`` as chance outcomes (``Position.apply(REDEAL,
-shuffle=…)``), so every sample can be checked against the rules themselves.
-
 Refinement: ``refine_seed(position, r)`` is the seed of round ``r`` for a position,
 fixed by what the player sees of it, so round 0 is reproducible and every later round
 draws new, independent samples; ``ChanceEstimate.merge`` pools the rounds into one
@@ -44,12 +40,12 @@ import array
 import dataclasses
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from ..engine import REDEAL, Position
+from ..engine import Position
 from ..engine.cards import Card
 from ..engine.rng import MASK64, RngState, shuffle, splitmix64
 from ..engine.rng import seed as rng_seed
@@ -169,17 +165,6 @@ def engine_sample(pos: Position, i: int, seed: int = 0) -> tuple[bool, int, int]
     return end.status == "won", end.score, end.passes
 
 
-def play_position(pos: Position) -> tuple[bool, int, int]:
-    """Play ``pos`` out as it stands (its stock order, its stream for the redeals):
-    (won, score, passes), the same as ``pos.play_forced()`` (compiled when it can be)."""
-    if pos.active is None:
-        return True, 104, pos.passes
-    if kernel_available():
-        return fastline.play_line(fastline.RankPosition.of(pos), pos.rng)
-    end = pos.play_forced()
-    return end.status == "won", end.score, end.passes
-
-
 def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) -> fastline.Lines:
     """Per-sample results (won, score, passes) of samples ``start … start+samples−1``
     with the fast forced line (``fastline.Unavailable`` where none runs); see the
@@ -189,55 +174,6 @@ def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) 
         return fastline.Lines(array.array("B", [1]) * samples, array.array("b", [104]) * samples,
                               array.array("i", [pos.passes]) * samples)
     return fastline.sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
-
-
-def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
-    """Sample ``i`` of ``seed`` played by the engine move by move: the end of its forced
-    line, whose outcome (won, score, passes) is the sample's.
-
-    The sample's stream (``sample_stream``) first shuffles the stock (Fisher–Yates of
-    the stock in turning order, §4.3), then the shuffle of each redeal (§4.6); here
-    those shuffles are drawn in Python and supplied to ``Position`` as the redeals'
-    chance outcomes, so the rules, not the samplers, play the line."""
-    stream = sample_stream(seed, i)
-    order = list(range(len(pos.stock)))
-    stream = shuffle(stream, order)
-    pos = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
-    while (move := pos.forced_move()) is not None:
-        if move == REDEAL:
-            order = list(range(len(pos.waste)))
-            stream = shuffle(stream, order)
-            pos, _ = pos.apply(move, shuffle=order)
-        else:
-            pos, _ = pos.apply(move)
-    return pos
-
-
-def _kernel_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
-    """(wins, samples played) with the kernel, in growing chunks until done or out of time."""
-    rp = fastline.RankPosition.of(pos)
-    done = wins = 0
-    chunk = _FIRST_CHUNK
-    while done < samples:
-        n = min(chunk, samples - done)
-        won, _, _ = fastline.sample_lines(rp, n, seed, done)
-        wins += won.count(1)
-        done += n
-        chunk *= 2
-        if deadline():
-            break
-    return wins, done
-
-
-def _engine_wins(pos: Position, samples: int, seed: int, deadline: Callable[[], bool]) -> tuple[int, int]:
-    """(wins, samples played) with the engine, one sample at a time until done or out of time."""
-    done = wins = 0
-    while done < samples:
-        wins += engine_sample(pos, done, seed)[0]
-        done += 1
-        if deadline():
-            break
-    return wins, done
 
 
 @cache
@@ -260,20 +196,28 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
-    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
-    if use_kernel:
+    if sampler == "kernel" or (sampler == "auto" and kernel_available()):
         _warm_kernel()
-    if budget_s is None:
-        def deadline() -> bool:
-            return False
-    else:
-        end = time.perf_counter() + budget_s
+        rp = fastline.RankPosition.of(position)
 
-        def deadline() -> bool:
-            return time.perf_counter() >= end
-    count: Callable[[Position, int, int, Callable[[], bool]], tuple[int, int]]
-    count = _kernel_wins if use_kernel else _engine_wins
-    wins, played = count(position, samples, seed, deadline)
+        def play(start: int, n: int) -> int:
+            return fastline.sample_lines(rp, n, seed, start).won.count(1)
+
+        chunk, grow = _FIRST_CHUNK, 2  # growing chunks: few calls, yet the budget is kept
+    else:
+        def play(start: int, n: int) -> int:
+            return sum(engine_sample(position, i, seed)[0] for i in range(start, start + n))
+
+        chunk, grow = 1, 1
+    end = None if budget_s is None else time.perf_counter() + budget_s
+    wins = played = 0
+    while played < samples:
+        n = min(chunk, samples - played)
+        wins += play(played, n)
+        played += n
+        chunk *= grow
+        if end is not None and time.perf_counter() >= end:
+            break
     return ChanceEstimate.of(wins, played, certain=_decided(position))
 
 

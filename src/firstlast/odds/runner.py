@@ -67,7 +67,7 @@ def tally_chunk(token: str, start: int, stop: int) -> Tally:
 
     Plain arguments, so a Dask task pickles nothing of ours but the result."""
     variant = Variant.from_token(token)
-    return Tally.of_counts(variant, fastline.count_deals(range(start, stop), variant, parallel=False))
+    return fastline.count_deals(range(start, stop), variant, parallel=False)
 
 
 def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
@@ -75,7 +75,7 @@ def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
     do with fewer redeals (``fastline.count_unlimited``), on the calling thread: a Dask
     task, or one of a local run's threads."""
     variant = Variant.from_token(token)
-    return UnlimitedTally.of_counts(variant, fastline.count_unlimited(range(start, stop), variant, parallel=False))
+    return fastline.count_unlimited(range(start, stop), variant, parallel=False)
 
 
 def max_threads() -> int:
@@ -87,19 +87,6 @@ def max_threads() -> int:
 def warm_up() -> None:
     """Load (or compile) the kernel now, so that timing a run measures play only."""
     fastline.count_deals(range(1), Variant(), parallel=False)
-
-
-def run_local(variant: Variant, deals: range, workers: int | None = None,
-              progress: Progress | None = None, chunk: int = CHUNK) -> Tally:
-    """Tally ``deals`` on this machine's cores (``workers`` threads; all by default)."""
-    if workers is not None and not 1 <= workers <= max_threads():
-        raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
-    total = Tally(variant)
-    for part in chunks(deals, chunk):
-        total += Tally.of_counts(variant, fastline.count_deals(part, variant, parallel=True, workers=workers))
-        if progress:
-            progress(len(part))
-    return total
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:
@@ -146,90 +133,52 @@ def connect(address: str, timeout: float = 5.0) -> Any:
     raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {detail}") from None
 
 
-def run_dask(client: Any, variant: Variant, deals: range, progress: Progress | None = None,
-             chunk: int = CHUNK) -> Tally:
-    """Tally ``deals`` as one Dask task per chunk on ``client``'s cluster."""
-    from distributed import as_completed
-
-    parts = chunks(deals, chunk)
-    futures = client.map(tally_chunk, [variant.token] * len(parts), [p.start for p in parts],
-                         [p.stop for p in parts], pure=True)
-    sizes = {f.key: len(p) for f, p in zip(futures, parts, strict=True)}
-    total = Tally(variant)
-    try:
-        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-            total += fut.result()
-            if progress:
-                progress(sizes[fut.key])
-    except Exception as e:  # a worker's failure arrives as the task's own exception
-        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
-    return total
-
-
 def _check_workers(workers: int | None) -> int:
     if workers is not None and not 1 <= workers <= max_threads():
         raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
     return workers or max_threads()
 
 
-def _gather_local(fn: Callable[[str, int, int], T], jobs: Sequence[tuple[str, range]], empty: list[T],
-                  workers: int, progress: Progress | None) -> list[T]:
-    """Run ``fn(token, start, stop)`` for every job (the index of ``empty`` it adds to,
-    chunk), ``workers`` chunks at a time on threads (the kernel lets go of the
-    interpreter lock), each chunk on one thread; sums, so the order they finish in
-    does not matter."""
-    index = {tok: i for i, tok in enumerate(dict.fromkeys(tok for tok, _ in jobs))}
-    total = list(empty)
-    if workers <= 1:
-        for tok, part in jobs:
-            total[index[tok]] += fn(tok, part.start, part.stop)
-            if progress:
-                progress(len(part))
-        return total
-    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty: Callable[[Variant], T],
+            games: int, seed: int, workers: int | None, client: Any, progress: Progress | None,
+            chunk: int) -> list[T]:
+    """The run (``seed``, ``games``) of each of ``variants`` (each once), chunk by chunk:
+    ``fn(token, start, stop)`` on ``workers`` threads here, each chunk on one thread
+    (the kernel lets go of the interpreter lock), or as one Dask task per chunk on
+    ``client``. The chunks' tallies are summed, so the order they finish in does not
+    matter."""
+    if len(set(variants)) != len(variants):
+        raise ValueError("each variant once")
+    jobs = [(v.token, part) for v in variants for part in chunks(deal_block(seed, games), chunk)]
+    total = {v.token: empty(v) for v in variants}
+    pool = None
+    if client is None:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="firstlast-odds") as pool:
-        pending: dict[Future[T], tuple[str, range]] = {}
-        todo = iter(jobs)
-        try:
-            while True:
-                while len(pending) < 2 * workers:  # a few queued: no idle thread, no long queue to cancel
-                    job = next(todo, None)
-                    if job is None:
-                        break
-                    pending[pool.submit(fn, job[0], job[1].start, job[1].stop)] = job
-                if not pending:
-                    return total
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    tok, part = pending.pop(fut)
-                    total[index[tok]] += fut.result()
-                    if progress:
-                        progress(len(part))
-        finally:
-            for fut in pending:
-                fut.cancel()
+        pool = ThreadPoolExecutor(max_workers=_check_workers(workers), thread_name_prefix="firstlast-odds")
+        which = {pool.submit(fn, tok, part.start, part.stop): (tok, part) for tok, part in jobs}
+        done: Iterable[Any] = as_completed(which)
+    else:
+        from distributed import as_completed as dask_completed
 
-
-def _gather_dask(client: Any, fn: Callable[[str, int, int], T], jobs: Sequence[tuple[str, range]],
-                 empty: list[T], progress: Progress | None) -> list[T]:
-    """The same on a Dask cluster: one task per chunk."""
-    from distributed import as_completed
-
-    index = {tok: i for i, tok in enumerate(dict.fromkeys(tok for tok, _ in jobs))}
-    futures = client.map(fn, [tok for tok, _ in jobs], [p.start for _, p in jobs], [p.stop for _, p in jobs],
-                         pure=True)
-    which = {f.key: job for f, job in zip(futures, jobs, strict=True)}
-    total = list(empty)
+        futures = client.map(fn, [tok for tok, _ in jobs], [p.start for _, p in jobs], [p.stop for _, p in jobs],
+                             pure=True)
+        which = dict(zip(futures, jobs, strict=True))
+        done = dask_completed(futures)  # type: ignore[no-untyped-call]
     try:
-        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-            tok, part = which[fut.key]
-            total[index[tok]] += fut.result()
+        for fut in done:
+            tok, part = which[fut]
+            total[tok] += fut.result()
             if progress:
                 progress(len(part))
-    except Exception as e:  # a worker's failure arrives as the task's own exception
-        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e
-    return total
+    except Exception as e:
+        if client is None:
+            raise
+        raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e  # a worker's failure
+    finally:
+        if pool is not None:  # on an error, the chunks not started are dropped
+            pool.shutdown(cancel_futures=True)
+    return [total[v.token] for v in variants]
 
 
 def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int = 0, workers: int | None = None,
@@ -239,15 +188,9 @@ def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int =
     playable, privileged last card)`` pairs), with what the same deals do with fewer
     redeals: one ``UnlimitedTally`` per family. Locally, ``workers`` threads (all cores
     by default) each play whole chunks; on ``client``, one Dask task per chunk."""
-    deals = deal_block(seed, games)
     variants = [Variant(None, wp, pr) for wp, pr in families]
-    if len(set(variants)) != len(variants):
-        raise ValueError("each family once")
-    jobs = [(v.token, part) for v in variants for part in chunks(deals, chunk)]
-    empty = [UnlimitedTally.empty(v) for v in variants]
-    if client is None:
-        return _gather_local(tally_unlimited_chunk, jobs, empty, _check_workers(workers), progress)
-    return _gather_dask(client, tally_unlimited_chunk, jobs, empty, progress)
+    return _gather(tally_unlimited_chunk, variants, UnlimitedTally.empty, games, seed, workers, client, progress,
+                   chunk)
 
 
 def table_rows(unlimited: Sequence[UnlimitedTally], redeals: Iterable[int | None] = TABLE_REDEALS) -> list[Tally]:
@@ -267,12 +210,6 @@ def table(games: int, seed: int = 0, workers: int | None = None, client: Any = N
 
 def run(variants: Iterable[Variant], games: int, seed: int = 0, workers: int | None = None,
         client: Any = None, progress: Progress | None = None, chunk: int = CHUNK) -> list[Tally]:
-    """Tally the run (``seed``, ``games``) for each variant, locally or on ``client``."""
-    deals = deal_block(seed, games)
-    out = []
-    for v in variants:
-        if client is None:
-            out.append(run_local(v, deals, workers, progress, chunk))
-        else:
-            out.append(run_dask(client, v, deals, progress, chunk))
-    return out
+    """Tally the run (``seed``, ``games``) for each variant (each once), locally (whole
+    chunks on ``workers`` threads) or on ``client``."""
+    return _gather(tally_chunk, list(variants), Tally, games, seed, workers, client, progress, chunk)

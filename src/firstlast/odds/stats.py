@@ -2,19 +2,38 @@
 
 The Wilson score interval lives in ``odds.interval`` and is re-exported here. A
 ``Tally`` holds counts, never per-game results: the kernel counts a run's deals itself
-(``fastline.count_deals``), so a run of millions of games needs no numpy.
+(``fastline.count_deals`` answers a ``Tally``), so a run of millions of games needs no
+numpy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, zip_longest
+from typing import Final
 
 from ..engine import Variant
-from .fastline import STUCK_PASSES, DealCounts, UnlimitedCounts, add_counts, add_unlimited, count_lines, trim_counts
 from .interval import wilson
 
 __all__ = ["STUCK_PASSES", "Tally", "UnlimitedTally", "wilson"]
+
+#: Redeal counts 0 … STUCK_PASSES − 1 that an ``UnlimitedTally`` counts too (as many as
+#: the kernel's ``fl_tally_stuck`` records).
+STUCK_PASSES: Final = 16
+
+
+def _trim(counts: Sequence[int]) -> tuple[int, ...]:
+    """``counts`` without trailing zeros, at least one entry."""
+    n = len(counts)
+    while n > 1 and counts[n - 1] == 0:
+        n -= 1
+    return tuple(counts[:n]) if n else (0,)
+
+
+def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip_longest(a, b, fillvalue=0))
 
 
 @dataclass(frozen=True)
@@ -37,26 +56,30 @@ class Tally:
         if len(self.scores) != 105:
             raise ValueError("scores has 105 entries (0…104 cards on the piles)")
         object.__setattr__(self, "scores", tuple(self.scores))
-        object.__setattr__(self, "passes_won", trim_counts(self.passes_won))
-        object.__setattr__(self, "passes_all", trim_counts(self.passes_all))
-
-    @classmethod
-    def of_counts(cls, variant: Variant, counts: DealCounts) -> Tally:
-        """The tally of the counts the kernel made (``fastline.count_deals``)."""
-        return cls(variant, counts.games, counts.wins, counts.passes_won, counts.passes_all, counts.scores)
+        object.__setattr__(self, "passes_won", _trim(self.passes_won))
+        object.__setattr__(self, "passes_all", _trim(self.passes_all))
 
     @classmethod
     def of(cls, variant: Variant, won: Iterable[int | bool], score: Iterable[int], passes: Iterable[int]) -> Tally:
         """Tally per-game results (the kernels' ``Lines``, lists, numpy arrays)."""
-        return cls.of_counts(variant, count_lines(won, score, passes))
-
-    def counts(self) -> DealCounts:
-        return DealCounts(self.games, self.wins, self.scores, self.passes_all, self.passes_won)
+        won_l = [bool(w) for w in won]
+        score_c = Counter(int(s) for s in score)
+        passes_l = [int(p) for p in passes]
+        if len(passes_l) != len(won_l) or sum(score_c.values()) != len(won_l):
+            raise ValueError("won, score and passes must have one entry per game")
+        if any(not 0 <= s <= 104 for s in score_c) or any(p < 0 for p in passes_l):
+            raise ValueError("scores are 0…104 and passes ≥ 0")
+        every, won_c = Counter(passes_l), Counter(compress(passes_l, won_l))
+        top = max(every, default=0) + 1
+        return cls(variant, len(won_l), sum(won_l), tuple(won_c.get(p, 0) for p in range(top)),
+                   tuple(every.get(p, 0) for p in range(top)), tuple(score_c.get(s, 0) for s in range(105)))
 
     def __add__(self, other: Tally) -> Tally:
         if other.variant != self.variant:
             raise ValueError("cannot add tallies of different variants")
-        return Tally.of_counts(self.variant, add_counts(self.counts(), other.counts()))
+        return Tally(self.variant, self.games + other.games, self.wins + other.wins,
+                     _add(self.passes_won, other.passes_won), _add(self.passes_all, other.passes_all),
+                     _add(self.scores, other.scores))
 
     @property
     def win_rate(self) -> float:
@@ -105,7 +128,8 @@ class UnlimitedTally:
     same deal with unlimited redeals — the same cards, the same stream for the shuffles
     (rules §4.6) — so it is won exactly when the unlimited game needs at most r + 1
     passes, in as many passes, and otherwise stops after pass r + 1 where the unlimited
-    game makes its (r + 1)-th redeal (``fastline.count_unlimited`` records that score)."""
+    game makes its (r + 1)-th redeal (``fastline.count_unlimited`` records that score,
+    and answers such a tally)."""
 
     unlimited: Tally
     stuck: tuple[tuple[int, ...], ...] = field(default=((0,) * 105,) * STUCK_PASSES)
@@ -116,11 +140,6 @@ class UnlimitedTally:
         if len(self.stuck) != STUCK_PASSES or any(len(h) != 105 for h in self.stuck):
             raise ValueError(f"stuck holds {STUCK_PASSES} histograms of 105 scores")
         object.__setattr__(self, "stuck", tuple(tuple(h) for h in self.stuck))
-
-    @classmethod
-    def of_counts(cls, variant: Variant, counts: UnlimitedCounts) -> UnlimitedTally:
-        """The tally of what ``fastline.count_unlimited`` counted."""
-        return cls(Tally.of_counts(variant, counts.counts), counts.stuck)
 
     @classmethod
     def empty(cls, variant: Variant) -> UnlimitedTally:
@@ -137,9 +156,8 @@ class UnlimitedTally:
     def __add__(self, other: UnlimitedTally) -> UnlimitedTally:
         if other.variant != self.variant:
             raise ValueError("cannot add tallies of different variants")
-        got = add_unlimited(UnlimitedCounts(self.unlimited.counts(), self.stuck),
-                            UnlimitedCounts(other.unlimited.counts(), other.stuck))
-        return UnlimitedTally.of_counts(self.variant, got)
+        return UnlimitedTally(self.unlimited + other.unlimited,
+                              tuple(_add(a, b) for a, b in zip(self.stuck, other.stuck, strict=True)))
 
     def finite(self, redeals: int) -> Tally:
         """The tally of the same deals with ``redeals`` redeals (0 … STUCK_PASSES − 1).

@@ -383,6 +383,8 @@ def _read_game(n: int, value: object) -> _Read:
                     parse(value[name])
                 except PlayError as e:
                     raise _fault(f"{where}.{name}", e.message) from None
+        if isinstance(value.get("variant"), str):  # a token as its reader takes it (" r3")
+            value = {**value, "variant": parse_variant(value["variant"]).token}
     g = _decoded(value, BackupGame, where)
     deal, variant = parse_deal(g.deal), parse_variant(g.variant)
     moves, redo = move_words(g.moves), move_words(g.redo)

@@ -1,8 +1,9 @@
 """What a face asks the play layer to do to a game: one typed command per action.
 
 A face makes a command from what the player did (a route's body, a key) and hands it to
-``PlayService.act``, which decides it in one place (a ``match`` on the command, in the
-write job). Each command checks its own argument when it is made: a bad one is refused
+``PlayService.act``, which applies it in the write job: each command's ``apply`` says
+what it does to a game (the steps made, or taken back), and nothing else does. Each
+command checks its own argument when it is made: a bad one is refused
 (``move.invalid``) before anything is queued to the writer.
 
 ``command(name, argument)`` makes one from an action's name, for a face that holds its
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
-from ..engine import InvalidMoveError, Move
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Step, places
 from .errors import PlayError
 
 ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
@@ -45,6 +46,12 @@ class MakeMove:
             # The engine's code and parameters travel on, so a face can word it (i18n.invalid_text).
             raise PlayError("move.invalid", reason=str(e), invalid=e.code, **e.params) from None
 
+    def apply(self, game: Game) -> tuple[Step, ...]:
+        try:
+            return (Step(self.move, game.push(self.move)),)
+        except IllegalMoveError as e:
+            raise refusal(self.move, e) from None
+
 
 @dataclass(frozen=True, slots=True)
 class Steps:
@@ -63,6 +70,14 @@ class Steps:
         whole number 1 … ``MAX_STEPS``."""
         return cls(_whole_steps(n))
 
+    def apply(self, game: Game) -> tuple[Step, ...]:
+        """Refused once the game is over."""
+        _playing(game)
+        made: list[Step] = []
+        while len(made) < self.n and (s := game.step()) is not None:
+            made.append(s)
+        return tuple(made)
+
 
 def _whole_steps(n: object) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
@@ -77,6 +92,20 @@ class Advance:
     name: ClassVar[ActionName] = "advance"
     takes_back: ClassVar[bool] = False
 
+    def apply(self, game: Game) -> tuple[Step, ...]:
+        """Forced moves, stopping after a turn whose card went onto a pile (R9), before
+        anything but a turn (a card to play, a redeal), or at the end. The first move is
+        always made, whatever it is, so advancing never stalls."""
+        _playing(game)
+        made: list[Step] = []
+        while (move := game.position.forced_move()) is not None:
+            if made and move.kind != "turn":
+                break
+            made.append(step := Step(move, game.push(move)))
+            if move.kind != "turn" or any(places.kind(m.target) == "pile" for m in step.movements):
+                break
+        return tuple(made)
+
 
 @dataclass(frozen=True, slots=True)
 class Undo:
@@ -84,6 +113,11 @@ class Undo:
 
     name: ClassVar[ActionName] = "undo"
     takes_back: ClassVar[bool] = True  # its movements put the cards back
+
+    def apply(self, game: Game) -> tuple[Step, ...]:
+        if not game.can_undo:
+            raise PlayError("undo.empty")
+        return (Step(game.moves[-1], game.undo()),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +127,15 @@ class Redo:
     name: ClassVar[ActionName] = "redo"
     takes_back: ClassVar[bool] = False
 
+    def apply(self, game: Game) -> tuple[Step, ...]:
+        if not game.can_redo:
+            raise PlayError("redo.empty")
+        move = game.redo_moves[0]
+        try:
+            return (Step(move, game.redo()),)
+        except IllegalMoveError as e:
+            raise refusal(move, e) from None
+
 
 @dataclass(frozen=True, slots=True)
 class Restart:
@@ -100,6 +143,14 @@ class Restart:
 
     name: ClassVar[ActionName] = "restart"
     takes_back: ClassVar[bool] = True  # a rewind's movements put the cards back
+
+    def apply(self, game: Game) -> tuple[Step, ...]:
+        """Rewind an unfinished game (its moves can be redone); a finished one is the
+        service's (``PlayService``: a new attempt, so that a result is never erased)."""
+        undone: list[Step] = []
+        while game.can_undo:
+            undone.append(Step(game.moves[-1], game.undo()))
+        return tuple(undone)
 
 
 Command = MakeMove | Steps | Advance | Undo | Redo | Restart
@@ -121,3 +172,13 @@ def command(name: str, argument: str | int | Move | None = None) -> Command:
     if name == "restart":
         return Restart()
     raise PlayError("move.invalid", reason=f"not an action: {name!r}")
+
+
+def refusal(move: Move, error: IllegalMoveError) -> PlayError:
+    """The play layer's refusal of ``move``, which the engine refused with ``error``."""
+    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
+
+
+def _playing(game: Game) -> None:
+    if game.position.status != "playing":
+        raise PlayError("game.over", rule="R11")

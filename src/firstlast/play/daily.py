@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
+import msgspec
+
 from ..store import DailyRow
 from .deals import daily_date, daily_deal
 from .errors import PlayError
@@ -50,10 +52,10 @@ class Day:
     future: bool
 
 
-@dataclass(frozen=True)
-class Streaks:
-    """Days in a row whose deal was played (``played``) or won (``won``) on its own
-    date, now and at best; and the days played and won in all."""
+class Streaks(msgspec.Struct, frozen=True, kw_only=True):
+    """Days in a row whose deal of the day was played, or won, on its own date (today
+    not yet played does not break them), now and at best; and the days played and won
+    in all. Declared once: the web's answer is this Struct."""
 
     played: int = 0
     won: int = 0

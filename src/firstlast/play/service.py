@@ -25,9 +25,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Final, Literal, TypeVar, assert_never
+from typing import Final, Literal, TypeVar
 
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant, places
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
@@ -198,18 +198,7 @@ class PlayService:
         """This machine's own player (the terminal plays as it; ``firstlast play``
         signs the browser in as it): made the first time it is asked for, and noted in
         the store, so that every face and process finds the same one."""
-        with self._read() as tx:
-            pid = tx.meta(LOCAL_PLAYER)
-        if pid is None:
-            def job(tx: Transaction) -> str:
-                found = tx.meta(LOCAL_PLAYER)  # under the write lock: another process may have made it
-                if found is not None:
-                    return found
-                made = tx.new_player()
-                tx.set_meta(LOCAL_PLAYER, made)
-                return made
-
-            pid = self._write(job)
+        pid = self._noted(LOCAL_PLAYER, Transaction.new_player)
         self._known.add(pid)
         return pid
 
@@ -218,7 +207,10 @@ class PlayService:
         asked for (as ``local_player``), so that every process on this database finds
         the same one: what a face signs with, so that what it signed is honoured by this
         database alone (the web's player cookie, issue 29.6). Never in a backup."""
-        key = f"secret.{name}"
+        return self._noted(f"secret.{name}", lambda tx: secrets.token_urlsafe(32))
+
+    def _noted(self, key: str, make: Callable[[Transaction], str]) -> str:
+        """The store's note under ``key``, made (``make``) and noted the first time."""
         with self._read() as tx:
             found = tx.meta(key)
         if found is not None:
@@ -227,7 +219,7 @@ class PlayService:
         def job(tx: Transaction) -> str:
             made = tx.meta(key)  # under the write lock: another process may have made it
             if made is None:
-                made = secrets.token_urlsafe(32)
+                made = make(tx)
                 tx.set_meta(key, made)
             return made
 
@@ -394,12 +386,9 @@ class PlayService:
 
         def job(tx: Transaction) -> tuple[StoredGame, bool]:
             pid = self._player_or_new(tx, player)
-            for seen in tx.games(pid, limit=1_000_000):
-                if (seen.origin == "imported" and seen.deal == game.deal and seen.variant == game.variant
-                        and seen.moves == len(game)):
-                    before = tx.load(seen.id, pid)
-                    if before.game.moves == game.moves:
-                        return before, False
+            seen = tx.imported(pid, game.deal, game.variant, game.moves)
+            if seen is not None:
+                return self._stored(tx, seen, pid, pending=True), False
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
             stored = _insert(tx, pid, game, "imported")
@@ -539,40 +528,15 @@ class PlayService:
         return job
 
     def _apply(self, tx: Transaction, stored: StoredGame, command: Command) -> ActionResult:
-        """What ``command`` does to ``stored`` (the one dispatch of every action)."""
-        match command:
-            case MakeMove(move=move):
-                return _play(stored, move)
-            case Steps(n=n):
-                return _steps(stored, n)
-            case Advance():
-                return _advance(stored)
-            case Undo():
-                return _undo(stored)
-            case Redo():
-                return _redo(stored)
-            case Restart():
-                return self._restart(tx, stored)
-        assert_never(command)
-
-    def _restart(self, tx: Transaction, stored: StoredGame) -> ActionResult:
-        """Back to the deal. A game that has reached a result keeps it: restarting it
-        opens a new attempt at the same deal (a new game on the table), so a result
-        is never erased. An unfinished game is rewound; its moves can be redone."""
-        if stored.result is not None:
-            # A new attempt at the same deal and rules, chosen as before.
+        """What ``command`` does to ``stored`` (``Command.apply``). A restart of a game
+        that has reached a result opens a new attempt at the same deal and rules, chosen
+        as before (a new game on the table): a result is never erased."""
+        if isinstance(command, Restart) and stored.result is not None:
             fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt,
                             dealt_on=self.today().isoformat())
             return ActionResult(fresh, (), (), new_game=True)
-        game = stored.game
-        undone: list[Step] = []
-        movements: list[Movement] = []
-        while game.can_undo:
-            move = game.moves[-1]
-            back = game.undo()
-            undone.append(Step(move, back))
-            movements.extend(back)
-        return ActionResult(stored, tuple(undone), tuple(movements))
+        steps = command.apply(stored.game)
+        return ActionResult(stored, steps, tuple(m for s in steps for m in s.movements))
 
     # ------------------------------------------------------------ conveniences
     def move(self, player: str | None, game_id: str, move: str | Move, version: int | None = None) -> ActionResult:
@@ -736,69 +700,6 @@ def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", 
     keep_result(stored)
     tx.insert(stored)
     return stored
-
-
-def refusal(move: Move, error: IllegalMoveError) -> PlayError:
-    """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
-
-
-def _play(stored: StoredGame, move: Move) -> ActionResult:
-    try:
-        movements = stored.game.push(move)
-    except IllegalMoveError as e:
-        raise refusal(move, e) from None
-    return ActionResult(stored, (Step(move, movements),), movements)
-
-
-def _steps(stored: StoredGame, n: int) -> ActionResult:
-    """Up to ``n`` forced moves (R9: play is forced); refused once the game is over."""
-    game = stored.game
-    if game.position.status != "playing":
-        raise PlayError("game.over", rule="R11")
-    made: list[Step] = []
-    while len(made) < n and (s := game.step()) is not None:
-        made.append(s)
-    return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
-
-
-def _advance(stored: StoredGame) -> ActionResult:
-    """Turn until a card fits: forced moves, stopping after a turn whose card went onto
-    a pile (R9), before anything but a turn (a card to play, a redeal), or at the end.
-    The first move is always made, whatever it is, so advancing never stalls."""
-    game = stored.game
-    if game.position.status != "playing":
-        raise PlayError("game.over", rule="R11")
-    made: list[Step] = []
-    while (move := game.position.forced_move()) is not None:
-        if made and move.kind != "turn":
-            break
-        movements = game.push(move)
-        made.append(Step(move, movements))
-        if move.kind != "turn" or any(places.kind(m.target) == "pile" for m in movements):
-            break
-    return ActionResult(stored, tuple(made), tuple(m for s in made for m in s.movements))
-
-
-def _undo(stored: StoredGame) -> ActionResult:
-    game = stored.game
-    if not game.can_undo:
-        raise PlayError("undo.empty")
-    move = game.moves[-1]
-    back = game.undo()
-    return ActionResult(stored, (Step(move, back),), back)
-
-
-def _redo(stored: StoredGame) -> ActionResult:
-    game = stored.game
-    if not game.can_redo:
-        raise PlayError("redo.empty")
-    move = game.redo_moves[0]
-    try:
-        movements = game.redo()
-    except IllegalMoveError as e:
-        raise refusal(move, e) from None
-    return ActionResult(stored, (Step(move, movements),), movements)
 
 
 def leaving(table: StoredGame) -> Literal["abandon", "delete", "keep"]:

@@ -479,7 +479,7 @@ def stop_sentence(stop: Stop, lang: str = "en") -> str:
     key = ("story.stop.waste_empty" if stop.code == "R11.waste_empty"
            else "story.stop.no_redeal_allowed" if stop.redeals == 0 else "story.stop.no_redeal")
     # English "needed a ten"; Russian "ждала десятку" (the accusative: the pile awaits it).
-    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    need = rank_name(stop.need, lang, "acc", article=True)
     return t(lang, key, pile=stop.pile + 1, need=need, used=stop.redeals_used,
              allowed="∞" if stop.redeals is None else stop.redeals)
 
@@ -540,7 +540,7 @@ def plain_stop(stop: Stop, lang: str) -> str:
     and why nothing more could come."""
     key = ("story.plain.stop.waste_empty" if stop.code == "R11.waste_empty"
            else "story.plain.stop.no_redeal_allowed" if stop.redeals == 0 else "story.plain.stop.no_redeal")
-    need = rank_name(stop.need, lang, article=True) if lang == "en" else rank_name(stop.need, lang, "acc")
+    need = rank_name(stop.need, lang, "acc", article=True)
     return t(lang, key, pile=stop.pile + 1, need=need)
 
 

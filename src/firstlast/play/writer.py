@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
@@ -156,6 +157,39 @@ class _Job(Generic[T]):
         return self.value  # type: ignore[return-value]
 
 
+class _Line:
+    """The queue the writer's thread shares with its ``Writer`` (never the writer
+    itself: a writer nobody holds any more is freed, and its store's connections with
+    it, and its thread ends)."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Condition()
+        self.jobs: deque[_Job[object]] = deque()
+        self.closed = False  # no more jobs
+
+    def close(self) -> None:
+        with self.ready:
+            self.closed = True
+            self.ready.notify()
+
+    def take(self) -> list[_Job[object]] | None:
+        """The next batch (``None``: closed, and nothing is left)."""
+        with self.ready:
+            while not self.jobs and not self.closed:
+                self.ready.wait()
+            return [self.jobs.popleft() for _ in range(min(MAX_BATCH, len(self.jobs)))] or None
+
+
+def _write(line: _Line, writer: weakref.ref[Writer]) -> None:
+    """The writer's thread: a batch of what is queued at a time, until closed."""
+    while (batch := line.take()) is not None:
+        held = writer()
+        if held is None:
+            return
+        held._commit(batch)
+        del held, batch  # nothing of them is kept while the thread waits
+
+
 class Writer:
     """Runs write jobs on one thread, in batches: one transaction and one commit per
     batch (see the module's docstring)."""
@@ -163,11 +197,11 @@ class Writer:
     def __init__(self, store: GameStore, cache: GameCache) -> None:
         self.store = store
         self.cache = cache
-        self._ready = threading.Condition()
-        self._queue: deque[_Job[object]] = deque()
+        self._line = _Line()
+        self._queue = self._line.jobs
         self._thread: threading.Thread | None = None
         self._writing: int | None = None  # the thread running a batch's jobs
-        self._closed = False  # ``close``: no more jobs
+        weakref.finalize(self, self._line.close)
         #: Batches committed and jobs done in them, for the curious (bench, tests).
         self.batches = 0
         self.jobs = 0
@@ -195,38 +229,26 @@ class Writer:
     def _enqueue(self, job: _Job[T]) -> bool:
         """Queue ``job`` for the writer's thread (``True``), or do it here and now where
         no thread can start (``False``)."""
-        with self._ready:
-            if self._closed:
+        with self._line.ready:
+            if self._line.closed:
                 raise PlayError("stopping")
             if runtime.THREADS:
                 self._queue.append(job)  # type: ignore[arg-type]
                 if self._thread is None or not self._thread.is_alive():
-                    self._thread = threading.Thread(target=self._write, name="firstlast-writer", daemon=True)
+                    self._thread = threading.Thread(target=_write, args=(self._line, weakref.ref(self)),
+                                                    name="firstlast-writer", daemon=True)
                     self._thread.start()
-                self._ready.notify()
+                self._line.ready.notify()
                 return True
         self._commit([job])  # type: ignore[list-item]
         return False
-
-    def _write(self) -> None:
-        """The writer's thread: a batch of what is queued at a time, until closed."""
-        while True:
-            with self._ready:
-                while not self._queue and not self._closed:
-                    self._ready.wait()
-                if not self._queue:
-                    return
-                batch = [self._queue.popleft() for _ in range(min(MAX_BATCH, len(self._queue)))]
-            self._commit(batch)
 
     def close(self, timeout: float = 10.0) -> None:
         """Stop for good: later jobs are refused ``PlayError('stopping')``; those queued
         are committed and answered (waited for up to ``timeout`` seconds); then the
         writer's thread ends and is joined."""
-        with self._ready:
-            self._closed = True
-            self._ready.notify()
-            thread, self._thread = self._thread, None
+        self._line.close()
+        thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(timeout)
 

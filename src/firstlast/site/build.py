@@ -23,6 +23,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -228,15 +229,38 @@ def _static(package: str) -> Path:
     return Path(str(resources.files(package)))
 
 
-def page_html(html: str, first: str = "") -> str:
+#: A module's imports: ``import … from "./x.js"`` (and ``export … from``), and the
+#: transport's ``await import("./site.js")``, which the page awaits at its start.
+_IMPORT = re.compile(r'\bfrom\s+"\./([\w-]+\.js)"|\bawait import\("\./([\w-]+\.js)"\)')
+
+
+def page_modules(modules: dict[str, str], entry: str = "app.js") -> list[str]:
+    """The page's modules that its start loads (``entry`` and all it imports, by name in
+    ``modules``: name → source), in a stable order. The site's page names them all at
+    once (``<link rel="modulepreload">``): each comes through the service worker, and
+    found import by import the page would wait for six levels of them in turn."""
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in modules:
+            continue
+        seen.append(name)
+        todo.extend(a or b for a, b in _IMPORT.findall(modules[name]))
+    return sorted(seen)
+
+
+def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
     """The server's page as the site's: its CSP as a <meta>, the manifest, the worker
-    transport (``static/js/transport.js`` reads it), and ``first``, the first visit's
-    table (``first_table.first_table_html``)."""
+    transport (``static/js/transport.js`` reads it), the page's ``modules`` preloaded
+    (``page_modules``) and ``first``, the first visit's table
+    (``first_table.first_table_html``)."""
     head = (f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             '<meta name="firstlast-transport" content="worker">\n'
             '<link rel="manifest" href="manifest.webmanifest">\n'
             '<link rel="apple-touch-icon" href="icons/icon-192.png">\n'
-            '<link rel="stylesheet" href="static/site/site.css">\n')
+            '<link rel="stylesheet" href="static/site/site.css">\n'
+            + "".join(f'<link rel="modulepreload" href="static/js/{m}">\n' for m in modules))
     marker = '<meta charset="utf-8">\n'
     if marker not in html or "<body>\n" not in html:
         raise SiteBuildError("the page has no <meta charset> or <body> to put the site's parts after")
@@ -282,8 +306,9 @@ def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_pytho
     files: dict[str, bytes] = {}
     # The page's files; the typedefs and node's package.json are for the checks only.
     files.update(_copy_tree(web_static, Path("static"), skip=(".d.ts", "package.json", "index.html")))
+    modules = {p.name: p.read_text(encoding="utf-8") for p in (web_static / "js").glob("*.js")}
     files["index.html"] = page_html((web_static / "index.html").read_text(encoding="utf-8"),
-                                    first_table_html()).encode()
+                                    first_table_html(), page_modules(modules)).encode()
     files.update(_copy_tree(site_static / "files", Path("static/site")))
     # The catalogs as files too: the loading screen speaks before Python runs.
     for lang in ("en", "ru"):

@@ -8,33 +8,30 @@ back as coded errors, said in the status line from their code and parameters
 
 The screen holds the state (reactive attributes: the language, the game's version, the
 status line, the chance, autoplay) and its parts (``widgets``) are bound to it, so each
-redraws itself when what it shows changes. Every write to the play layer runs on a
-worker thread (``_write``, one at a time, in the order asked), so a commit's fsync never
-holds up Textual's event loop. The keys come from the play layer's one table of keys
+redraws itself when what it shows changes. The screen's other jobs live in rooms of
+their own: writes to the play layer (``writer``: a worker thread, one at a time, in the
+order asked), autoplay's clock (``autoplay``), when to ask for the chance (``chance``),
+and what another window changed (``Session.store_changed``: the store's change
+counter, polled). The keys come from the play layer's one table of keys
 (``play.actions``, ``keys``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 import inspect
-import math
-import time
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, Final, TypeVar
+from typing import ClassVar, Final
 
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Static
-from textual.worker import WorkerCancelled
 
 from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK, WASTE
@@ -42,12 +39,12 @@ from ..i18n import announce, describe_variant, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
-from ..play.settings import PACES
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
+from .autoplay import PACE_SPEED, SPEEDS, AutoClock
 from .calendar import CalendarScreen
-from .chance import Answer, ChanceRunner, Estimator, describe_answer, refinable
+from .chance import Answer, ChanceClock, Estimator, describe_answer
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -65,30 +62,17 @@ from .keys import KeyBar, side_keys, table_bindings, table_keys
 from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
-from .widgets import SPEEDS, SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
+from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
 from .words import compact_variant, other, starting_lang
+from .writer import Writer
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
 SIDE_MAX_WIDTH: Final = 40
 #: The smallest terminal the table fits in, columns × lines.
 MIN_SIZE: Final = (80, 24)
-DEFAULT_SPEED: Final = 3
-#: The autoplay speed (index into SPEEDS) each shared pace setting 0…3 starts at
-#: (0 = instant: the fastest, 1 slow, 2 normal, 3 fast): the play layer's PACES, the
-#: page's rates too, so both faces play Auto at one pace.
-PACE_SPEED: Final = tuple(len(SPEEDS) - 1 if p.moves_per_s is None else SPEEDS.index(int(p.moves_per_s))
-                          for p in PACES)
-#: The UI redraws at most this often during autoplay; faster speeds make several
-#: moves per tick (and commit them together).
-MAX_TICKS_PER_S: Final = 30
-#: How often the saved game is checked for moves made in another window.
+#: How often the store's change counter is looked at for moves made in another window.
 WATCH_INTERVAL_S: Final = 2.0
-#: During autoplay the chance figure is refreshed at most this often.
-AUTO_CHANCE_INTERVAL_S: Final = 0.5
-#: While the player is idle, the chance figure is refined (more samples of the same
-#: position) this long after the last figure came.
-REFINE_DELAY_S: Final = 0.5
 #: The story's curve is drawn this many columns wide (the story itself is told by the
 #: play layer's policy, ``play.chance.StoryBook``, the page's too).
 STORY_WIDTH: Final = 56
@@ -97,8 +81,6 @@ ANNOUNCE_MAX: Final = 110
 
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"auto", "pause", "speed", "hint", "quit_game"})
-
-_T = TypeVar("_T")
 
 __all__ = ["SPEEDS", "FirstLastApp", "GameScreen", "compact_variant", "describe_movements", "title_text"]
 
@@ -155,7 +137,7 @@ class GameScreen(Screen[None]):
     error: reactive[bool] = reactive(False)
     chance_text: reactive[str | None] = reactive(None)
     auto: reactive[bool] = reactive(False)
-    speed: reactive[int] = reactive(DEFAULT_SPEED)
+    speed: reactive[int] = reactive(0)  # from the player's pace setting (PACE_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
                  estimator: Estimator | None = None, lang: str | None = None) -> None:
@@ -173,23 +155,18 @@ class GameScreen(Screen[None]):
         #: issue 26); with them off, only the hint's card is framed, once asked for.
         self.show_playable = settings.show_playable
         self.hinted: str | None = None
-        self.auto_timer: Timer | None = None
         self._ended_shown: tuple[str, int] | None = None
-        self.chance_runner = (
-            ChanceRunner(self._chance_done_threadsafe, estimator=estimator) if chance else None
-        )
+        self.write = Writer(self)
+        self.clock = AutoClock(self, self._queue_tick)
+        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.clock.running,
+                                  estimator) if chance else None
         #: The stories told (the play layer's one cache of them; worded in the language
         #: of the moment whenever shown).
         self.stories = StoryBook()
         self._story_for: tuple[str, int] | None = None
-        self._chance_asked = 0.0
         self.chance_answer: Answer = None
-        self._refine_timer: Timer | None = None
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
-        #: Writes run one at a time, in the order asked (keys, autoplay's ticks).
-        self._write_lock = asyncio.Lock()
-        self._tick_queued = False
         self._view: TableViewModel | None = None
         self._view_of: object = None
 
@@ -262,7 +239,9 @@ class GameScreen(Screen[None]):
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
         looks and marks chosen there (the settings are the player's, one for every face)."""
-        if self.auto_timer is not None or self.app.screen is not self or self._write_lock.locked():
+        if self.clock.running or self.app.screen is not self or self.write.busy:
+            return
+        if not self.session.store_changed():  # the store's change counter: nothing read else
             return
         self._follow_looks()
         if self.session.follow():
@@ -315,13 +294,15 @@ class GameScreen(Screen[None]):
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
 
-    def refresh_table(self) -> None:
-        """Redraw everything that shows the game (kept for callers of the old name)."""
-        self._changed()
-
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
         self.error = error
+
+    def refused(self, error: PlayError | None) -> bool:
+        """Say why the play layer refused (``error``), if it did; whether it did."""
+        if error is not None:
+            self.say(error_text(error, self.lang), error=True)
+        return error is not None
 
     # ------------------------------------------------------------ the action queue
     class Do(Message):
@@ -336,10 +317,13 @@ class GameScreen(Screen[None]):
     def action_queue(self, action: str, *args: object) -> None:
         self.post_message(self.Do(action, args))
 
+    def _queue_tick(self) -> None:
+        self.post_message(self.Do("tick", ()))
+
     async def on_game_screen_do(self, message: Do) -> None:
         message.stop()
         if message.action == "tick":
-            self._tick_queued = False
+            self.clock.took()
             await self._auto_step()
             return
         if message.action not in KEEP_AUTO:
@@ -348,32 +332,16 @@ class GameScreen(Screen[None]):
         if inspect.isawaitable(done):
             await done
 
-    # ------------------------------------------------------------ writing
-    @work(thread=True, group="write", exit_on_error=False)
-    def _write_job(self, call: Callable[[], _T]) -> _T:
-        return call()
-
-    async def _write(self, call: Callable[[], _T]) -> _T:
-        """Run ``call`` (a write to the play layer: a commit, with its fsync) on a
-        worker thread, after the writes asked before it; the screen waits for it without
-        holding up the event loop."""
-        async with self._write_lock:
-            worker = self._write_job(call)
-            try:
-                return await worker.wait()
-            except WorkerCancelled:  # the app is closing: the write finishes or not, on its own
-                raise asyncio.CancelledError from None
-
     # ------------------------------------------------------------ making moves
     async def _act(self, action: ActionName, argument: str | int | None = None) -> Done:
         """Ask the play layer for ``action``; show what it did, or why it refused."""
-        done = await self._write(lambda: self.session.act(action, argument))
+        done = await self.write(lambda: self.session.act(action, argument))
         if not done.ok:
             self.stop_auto()
             assert done.error is not None
             if done.error.kind == "illegal":
                 self.app.bell()
-            self.say(error_text(done.error, self.lang), error=True)
+            self.refused(done.error)
             if done.error.kind in ("conflict", "not_found"):
                 self._ended_shown = None
                 self.moved = frozenset()
@@ -538,12 +506,8 @@ class GameScreen(Screen[None]):
 
     async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
                     wish: str | None = None) -> None:
-        done = await self._write(lambda: self.session.start(how, deal, variant, day, wish))
-        if not done.ok:
-            assert done.error is not None
-            self.say(error_text(done.error, self.lang), error=True)
-            return
-        self._shown_new_game()
+        if not self.refused((await self.write(lambda: self.session.start(how, deal, variant, day, wish))).error):
+            self._shown_new_game()
 
     def _shown_new_game(self, message: str | None = None) -> None:
         """A game was put on the table: a new one (said so), or ``message``."""
@@ -582,7 +546,7 @@ class GameScreen(Screen[None]):
         await self._act("advance")
 
     def action_auto(self) -> None:
-        if self.auto_timer is not None:
+        if self.clock.running:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
             self._request_chance()
@@ -590,48 +554,31 @@ class GameScreen(Screen[None]):
         if self.pos.status != "playing":
             self.say(t(self.lang, "tui.msg.over_no_auto"), error=True)
             return
-        self._start_timer()
+        self.clock.start(self.speed)
+        self.auto = True
         self.say(t(self.lang, "tui.msg.auto_on", speed=SPEEDS[self.speed]))
 
-    def _start_timer(self) -> None:
-        speed = SPEEDS[self.speed]
-        interval = max(1 / speed, 1 / MAX_TICKS_PER_S)
-        self.auto_timer = self.set_interval(interval, self._auto_tick)
-        self.auto = True
-
-    def _auto_tick(self) -> None:
-        if self.auto_timer is not None and not self._tick_queued:
-            # One tick waits in the queue at most: a slow write delays autoplay, never
-            # piles up steps behind the player's keys.
-            self._tick_queued = True
-            self.post_message(self.Do("tick", ()))
-
     async def _auto_step(self) -> None:
-        if self.auto_timer is None:
+        if not self.clock.running:
             return  # paused meanwhile
-        # Several forced moves per tick at high speeds, committed together.
-        per_tick = max(1, math.ceil(SPEEDS[self.speed] / MAX_TICKS_PER_S))
-        await self._act("step", per_tick)
+        await self._act("step", self.clock.moves_per_tick(self.speed))  # committed together
         if self.pos.status != "playing":
             self.stop_auto()
 
     def stop_auto(self) -> None:
-        if self.auto_timer is not None:
-            self.auto_timer.stop()
-            self.auto_timer = None
+        self.clock.stop()
         self.auto = False
 
     def action_pause(self) -> None:
-        if self.auto_timer is not None:
+        if self.clock.running:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
             self._request_chance()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
-        if self.auto_timer is not None:
-            self.stop_auto()
-            self._start_timer()
+        if self.clock.running:
+            self.clock.start(self.speed)
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:
@@ -690,9 +637,7 @@ class GameScreen(Screen[None]):
         async def chosen(changes: dict[str, object] | None) -> None:
             if not changes:
                 return
-            error = await self._write(lambda: self.session.save_settings(**changes))
-            if error is not None:
-                self.say(error_text(error, self.lang), error=True)
+            if self.refused(await self.write(lambda: self.session.save_settings(**changes))):
                 return
             self._follow_looks()
             self.say(t(self.lang, "tui.msg.settings_saved"))
@@ -704,9 +649,7 @@ class GameScreen(Screen[None]):
         async def chosen(v: Variant | None) -> None:
             if v is None:
                 return
-            error = await self._write(lambda: self.session.save_settings(variant=v.token))
-            if error is not None:
-                self.say(error_text(error, self.lang), error=True)
+            if self.refused(await self.write(lambda: self.session.save_settings(variant=v.token))):
                 return
             self.new_variant = v
             self.say(t(self.lang, "tui.msg.new_variant", variant=describe_variant(v, self.lang)))
@@ -721,10 +664,10 @@ class GameScreen(Screen[None]):
             if text is None:
                 return
             try:
-                stored, new = await self._write(lambda: self.session.play.import_record_once(self.session.player,
+                stored, new = await self.write(lambda: self.session.play.import_record_once(self.session.player,
                                                                                              text))
             except PlayError as e:
-                self.say(error_text(e, self.lang), error=True)
+                self.refused(e)
                 return
             key = "tui.msg.imported" if new else "tui.msg.imported_again"
             self.say(t(self.lang, key, deal=stored.game.deal,
@@ -749,10 +692,7 @@ class GameScreen(Screen[None]):
                                         lambda: reopen(game_id))
 
         async def reopen(game_id: str) -> None:
-            done = await self._write(lambda: self.session.reopen(game_id))
-            if not done.ok:
-                assert done.error is not None
-                self.say(error_text(done.error, self.lang), error=True)
+            if self.refused((await self.write(lambda: self.session.reopen(game_id))).error):
                 return
             game = self.session.game
             self._shown_new_game(t(self.lang, "tui.msg.reopened", deal=game.deal,
@@ -784,10 +724,7 @@ class GameScreen(Screen[None]):
         self.lang = lang
         self.app.title = t(lang, "title")
         self.chance_text = describe_answer(self.chance_answer, lang)
-        error = await self._write(lambda: self.session.save_settings(lang=lang))
-        if error is not None:
-            self.say(error_text(error, lang), error=True)
-        else:
+        if not self.refused(await self.write(lambda: self.session.save_settings(lang=lang))):
             self.say(t(lang, "tui.msg.language"))
 
     def action_story(self) -> None:
@@ -830,48 +767,24 @@ class GameScreen(Screen[None]):
             await self.action_play(place)
 
     # ------------------------------------------------------------ chance
-    def _request_chance(self, refine: bool = False) -> None:
-        runner = self.chance_runner
-        if runner is None:
-            return
-        if self._refine_timer is not None and not refine:
-            self._refine_timer.stop()
-            self._refine_timer = None
-        pos = self.pos
-        if pos.status != "playing" or self.view.comes_out:  # known: the side bar says it comes out
-            if self.chance_text is not None:  # e.g. redoing the last move: no stale figure beside the end
-                self.chance_text = None
-                self.chance_answer = None
-            return
-        now = time.monotonic()
-        if self.auto_timer is not None and now - self._chance_asked < AUTO_CHANCE_INTERVAL_S:
-            return  # autoplay: a fresh figure now and then is enough, and keeps the CPU for play
-        self._chance_asked = now
+    def _request_chance(self) -> None:
+        if self.chance is not None:
+            self.chance.request()
 
-        def start(fn: Callable[[], None]) -> None:
-            self.run_worker(fn, thread=True, group="chance", exit_on_error=False)
+    def _chance_wanted(self) -> Position | None:
+        """The position whose figure to show, or ``None`` (and no stale figure shown)
+        when none is: the game is over, or the side bar says it comes out."""
+        if self.pos.status != "playing" or self.view.comes_out:
+            self.chance_text = self.chance_answer = None
+            return None
+        return self.pos
 
-        runner.request(pos, start, refine=refine)
-
-    def _chance_done_threadsafe(self, pos: Position, answer: Answer) -> None:
-        with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(self._chance_done, pos, answer)
-
-    def _chance_done(self, pos: Position, answer: Answer) -> None:
+    def _chance_done(self, pos: Position, answer: Answer) -> bool:
         if pos is not self.pos:
-            return  # a newer position is on the table; its estimate is on the way
+            return False  # a newer position is on the table; its estimate is on the way
         self.chance_answer = answer
         self.chance_text = describe_answer(answer, self.lang)
-        if refinable(answer) and self._refine_timer is None:
-            # The player is thinking: pool more samples of this position meanwhile.
-            self._refine_timer = self.set_timer(REFINE_DELAY_S, lambda: self._refine(pos))
-
-    def _refine(self, pos: Position) -> None:
-        self._refine_timer = None
-        if pos is not self.pos or self.auto_timer is not None:
-            return  # the position moved on (its own figure is asked for) or autoplay runs
-        self._request_chance(refine=True)
-
+        return True
 
 
 class FirstLastApp(App[None]):
@@ -886,7 +799,6 @@ class FirstLastApp(App[None]):
                  resume: bool = False, chance: bool = True, estimator: Estimator | None = None,
                  lang: str | None = None, system_lang: str = "en") -> None:
         super().__init__()
-        self.store = store
         self.session = Session.open(store, deal, variant, resume, lang)
         self.new_variant = variant
         self.chance = chance and self.session.settings().show_chance

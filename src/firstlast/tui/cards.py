@@ -8,7 +8,7 @@ an ivory face and red or black pips, so that it reads on dark and light terminal
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -39,53 +39,41 @@ FACE_MOVED: Final = "#fff0a8"
 INK4: Final = {0: "#17702e", 1: "#1747a6"}
 INK4_BRIGHT: Final = {0: "#5fd37a", 1: "#7fb0ff"}
 
-#: The terminal's felts (settings.felt, the page's four): the table's colour, its labels'
-#: and the outline of an empty place; and the marks' colours (active, playable,
-#: privileged), darker on the light paper so that they still read there.
+class Felt(NamedTuple):
+    """A felt's colours: the table's, its labels', the outline of an empty place, and
+    the marks' (active, playable, privileged)."""
+
+    cloth: str
+    label: str
+    outline: str
+    active: str
+    playable: str
+    privileged: str
+
+
+#: The terminal's felts (settings.felt, the page's four); the marks are darker on the
+#: light paper so that they still read there.
 FELTS: Final = {
-    "green": (FELT, "#cfe8d4", "#3f8f5a", ACTIVE, PLAYABLE, PRIVILEGED),
-    "blue": ("#0f3a5e", "#d6e4f2", "#5384b3", ACTIVE, PLAYABLE, PRIVILEGED),
-    "night": ("#17191d", "#dcdee2", "#5f6675", ACTIVE, PLAYABLE, PRIVILEGED),
-    "paper": ("#efe6cf", "#2a2418", "#8a7650", "#8a4b00", "#17692c", "#a33f00"),
+    "green": Felt(FELT, "#cfe8d4", "#3f8f5a", ACTIVE, PLAYABLE, PRIVILEGED),
+    "blue": Felt("#0f3a5e", "#d6e4f2", "#5384b3", ACTIVE, PLAYABLE, PRIVILEGED),
+    "night": Felt("#17191d", "#dcdee2", "#5f6675", ACTIVE, PLAYABLE, PRIVILEGED),
+    "paper": Felt("#efe6cf", "#2a2418", "#8a7650", "#8a4b00", "#17692c", "#a33f00"),
 }
 
 
 @dataclass(slots=True)
 class Look:
     """How the terminal draws the table now (the player's settings): ``felt`` one of
-    ``FELTS``; ``four_colour`` the four-colour deck. ``light``: the paper felt, drawn with
-    a light theme."""
+    ``FELTS`` and its colours (``colours``: ``LOOK.colours.active``, …); ``four_colour``
+    the four-colour deck. ``light``: the paper felt, drawn with a light theme."""
 
     felt: str = "green"
     four_colour: bool = False
+    colours: Felt = FELTS["green"]
 
     @property
     def light(self) -> bool:
         return self.felt == "paper"
-
-    @property
-    def cloth(self) -> str:
-        return FELTS.get(self.felt, FELTS["green"])[0]
-
-    @property
-    def label(self) -> str:
-        return FELTS.get(self.felt, FELTS["green"])[1]
-
-    @property
-    def outline(self) -> str:
-        return FELTS.get(self.felt, FELTS["green"])[2]
-
-    @property
-    def active(self) -> str:
-        return FELTS.get(self.felt, FELTS["green"])[3]
-
-    @property
-    def playable(self) -> str:
-        return FELTS.get(self.felt, FELTS["green"])[4]
-
-    @property
-    def privileged(self) -> str:
-        return FELTS.get(self.felt, FELTS["green"])[5]
 
 
 #: The side bar's and title's tones on the dark felts, and their darker twins on paper.
@@ -108,6 +96,7 @@ LOOK: Final = Look()
 def set_look(felt: str, four_colour: bool) -> None:
     """Draw with the player's felt and deck from now on."""
     LOOK.felt = felt if felt in FELTS else "green"
+    LOOK.colours = FELTS[LOOK.felt]
     LOOK.four_colour = four_colour
 
 
@@ -155,15 +144,11 @@ def rank_text(rank: int, lang: str = "en") -> str:
     return t(lang, f"rank.{rank}.short")
 
 
-def rank_label(card: Card, lang: str = "en") -> str:
-    return rank_text(card.rank, lang)
-
-
 def pretty(card: Card | None, lang: str = "en") -> str:
     """``10♥`` (``Д♦`` in Russian): the card as a player reads it; ``--`` for an empty place."""
     if card is None:
         return "--"
-    return rank_label(card, lang) + SUIT_SYMBOLS[card.suit]
+    return rank_text(card.rank, lang) + SUIT_SYMBOLS[card.suit]
 
 
 def pretty_text(card: Card | None, lang: str = "en") -> Text:
@@ -217,7 +202,7 @@ def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: 
         if size.width >= 11 and h - 2 >= 5:
             # Big cards show the rank large in the middle as well as the pip.
             rows[mid - 1] = [(suit.center(iw), ink_)]
-            rows[mid] = [(rank_label(card, lang).center(iw), ink_)]
+            rows[mid] = [(rank_text(card.rank, lang).center(iw), ink_)]
             rows[mid + 1] = [(suit.center(iw), ink_)]
         else:
             rows[mid] = [(suit.center(iw), ink_)]
@@ -250,8 +235,8 @@ def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_c
     """An empty place on the table: a faint outline (the felt's), optionally with a word inside."""
     w, h = size.width, size.height
     iw = w - 2
-    felt = LOOK.cloth
-    edge_color = edge_color or LOOK.outline
+    felt = LOOK.colours.cloth
+    edge_color = edge_color or LOOK.colours.outline
     fill = Style(bgcolor=felt)
     edge = Style(color=edge_color, bgcolor=felt, bold=emphasis != "dashed")
     rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]

@@ -1,4 +1,5 @@
-"""The live chance-to-come-out figure, computed off the UI thread.
+"""The live chance-to-come-out figure: when to ask for it, and computing it off the UI
+thread.
 
 What is estimated, how many samples a round plays, how rounds are pooled and when
 refining stops are the play layer's one policy (``firstlast.play.chance``), the page's
@@ -14,21 +15,29 @@ afresh. While the player is idle the screen asks for *refinements* of the positi
 the table: the next round the policy names (``Pooled.next_round``), pooled with the
 rounds before it (``play.chance.ChanceBook.pooled``), so the interval narrows. The
 figure is ``i18n.chance_text``, the one display rule of every face: only the precision
-the samples support.
+the samples support. When the screen asks is ``ChanceClock``'s to decide: after each
+move, at most every ``AUTO_CHANCE_INTERVAL_S`` during autoplay, and ``REFINE_DELAY_S``
+after a figure came while the player is idle, a refinement.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+
+from textual.timer import Timer
+from textual.widget import Widget
 
 from ..engine import Position
 from ..i18n import chance_text, t
 from ..play.chance import ChanceBook, Pooled, estimator_available
 
-__all__ = ["Answer", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer", "load_estimator", "refinable"]
+__all__ = ["Answer", "ChanceClock", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer",
+           "refinable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +56,11 @@ Answer = Pooled | Failed | None
 Estimator = Callable[..., Any]
 #: Positions whose answer the runner remembers (the rounds are in the play layer's book).
 CACHE_SIZE: Final = 4096
-
-
-def load_estimator() -> bool:
-    """Whether the odds can be loaded here (``play.chance.estimator_available``)."""
-    return estimator_available()
+#: During autoplay the chance figure is refreshed at most this often.
+AUTO_CHANCE_INTERVAL_S: Final = 0.5
+#: While the player is idle, the chance figure is refined (more samples of the same
+#: position) this long after the last figure came.
+REFINE_DELAY_S: Final = 0.5
 
 
 def describe_answer(answer: Answer, lang: str = "en") -> str | None:
@@ -111,7 +120,7 @@ class ChanceRunner:
 
     def _compute(self, pos: Position, refine: bool) -> Answer:
         if not self._loaded:
-            self.available = bool(load_estimator())
+            self.available = estimator_available()
             self._loaded = True
         if not self.available:
             return None
@@ -131,3 +140,50 @@ class ChanceRunner:
             self._cache.clear()  # positions are rarely revisited beyond undo/redo
         self._cache[key] = answer
         return answer
+
+
+class ChanceClock:
+    """When ``node``'s screen asks for the figure. ``wanted()``: the position to
+    estimate now (``None``: no figure wanted); ``show(position, answer)``, on the UI
+    thread: whether the answer was shown (its position still on the table);
+    ``autoplaying()``: whether autoplay runs (figures are then fewer, and not refined)."""
+
+    def __init__(self, node: Widget, wanted: Callable[[], Position | None], show: Callable[[Position, Answer], bool],
+                 autoplaying: Callable[[], bool], estimator: Estimator | None = None) -> None:
+        self._node, self._wanted, self._show, self._autoplaying = node, wanted, show, autoplaying
+        self.runner = ChanceRunner(self._delivered, estimator=estimator)
+        self._asked = 0.0
+        self._refine_timer: Timer | None = None
+
+    def request(self, refine: bool = False) -> None:
+        """Ask for the figure of the position wanted now (``refine``: the policy's next
+        round of the one shown)."""
+        if self._refine_timer is not None and not refine:
+            self._refine_timer.stop()
+            self._refine_timer = None
+        pos = self._wanted()
+        if pos is None:
+            return
+        now = time.monotonic()
+        if self._autoplaying() and now - self._asked < AUTO_CHANCE_INTERVAL_S:
+            return  # autoplay: a fresh figure now and then is enough, and keeps the CPU for play
+        self._asked = now
+
+        def start(fn: Callable[[], None]) -> None:
+            self._node.run_worker(fn, thread=True, group="chance", exit_on_error=False)
+
+        self.runner.request(pos, start, refine=refine)
+
+    def _delivered(self, pos: Position, answer: Answer) -> None:  # on the runner's worker thread
+        with contextlib.suppress(RuntimeError):  # the app is shutting down
+            self._node.app.call_from_thread(self._arrived, pos, answer)
+
+    def _arrived(self, pos: Position, answer: Answer) -> None:
+        if self._show(pos, answer) and refinable(answer) and self._refine_timer is None:
+            # The player is thinking: pool more samples of this position meanwhile.
+            self._refine_timer = self._node.set_timer(REFINE_DELAY_S, lambda: self._refine(pos))
+
+    def _refine(self, pos: Position) -> None:
+        self._refine_timer = None
+        if not self._autoplaying() and self._wanted() is pos:  # else the position moved on, or autoplay runs
+            self.request(refine=True)

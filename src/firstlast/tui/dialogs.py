@@ -46,18 +46,35 @@ DIALOG_CSS = """
 """
 
 
-class ConfirmDialog(ModalScreen[bool]):
+T = TypeVar("T")
+
+
+class Dialog(ModalScreen[T | None], Generic[T]):
+    """A panel over the screen, centred, dark with light ink (``DIALOG_CSS``), speaking
+    ``lang``; Escape answers ``None`` unless a dialog binds it otherwise."""
+
+    DEFAULT_CSS = "Dialog { align: center middle; }" + DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
+
+    def __init__(self, lang: str = "en") -> None:
+        super().__init__()
+        self.lang = lang
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(Dialog[bool]):
     """A yes/no question: Enter or y confirms, Escape or n cancels."""
 
-    DEFAULT_CSS = "ConfirmDialog { align: center middle; }" + DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("enter,y", "answer(True)", "tui.binding.yes"),
         binding("escape,n", "answer(False)", "tui.binding.no"),
     ]
 
     def __init__(self, question: str, detail: str = "", lang: str = "en") -> None:
-        super().__init__()
-        self.question, self.detail, self.lang = question, detail, lang
+        super().__init__(lang)
+        self.question, self.detail = question, detail
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="confirm"):
@@ -76,27 +93,19 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-T = TypeVar("T")
-
-
 class Refused(str):
     """Why an ``_AskDialog``'s line was refused (shown under it)."""
 
 
-class _AskDialog(ModalScreen[T | None], Generic[T]):
+class _AskDialog(Dialog[T]):
     """One line asked for (a prompt, an input, a line for its error, the keys): Enter
     reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
     open — and Escape answers ``None``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
     #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the widgets' ids.
     words: ClassVar[str]
     input_id: ClassVar[str]
     error_id: ClassVar[str]
-
-    def __init__(self, lang: str = "en") -> None:
-        super().__init__()
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -117,14 +126,10 @@ class _AskDialog(ModalScreen[T | None], Generic[T]):
             return
         self.dismiss(answer)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 class DealDialog(_AskDialog[int]):
     """Ask for a deal number."""
 
-    DEFAULT_CSS = "DealDialog { align: center middle; }" + DIALOG_CSS
     words, input_id, error_id = "deal", "deal-input", "deal-error"
 
     def read(self, value: str) -> int | Refused:
@@ -138,7 +143,6 @@ class WishDialog(_AskDialog[str]):
     """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
     (Enter: "I have made a wish"); Escape deals without one."""
 
-    DEFAULT_CSS = "WishDialog { align: center middle; }" + DIALOG_CSS
     words, input_id, error_id = "wish", "wish-input", "wish-error"
 
     def read(self, value: str) -> str | Refused:
@@ -150,7 +154,6 @@ class WishDialog(_AskDialog[str]):
 class ImportDialog(_AskDialog[str]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
-    DEFAULT_CSS = "ImportDialog { align: center middle; }" + DIALOG_CSS
     words, input_id, error_id = "import", "record-path", "record-error"
 
     def read(self, value: str) -> str | Refused:
@@ -161,21 +164,17 @@ class ImportDialog(_AskDialog[str]):
             return Refused(t(self.lang, "tui.import.error", reason=record_file_text(e, value, self.lang)))
 
 
-class UnfinishedDialog(ModalScreen[str | None]):
+class UnfinishedDialog(Dialog[str]):
     """The player's unfinished games (left for another, or on the table), to put one
     back on the table, and the imported games, to watch one. Answers its id."""
 
-    DEFAULT_CSS = "UnfinishedDialog { align: center middle; }" + DIALOG_CSS + """
-    UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
+    DEFAULT_CSS = "UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }"
 
     def __init__(self, games: list[GameSummary], current: str, lang: str = "en",
                  imported: list[GameSummary] | None = None) -> None:
-        super().__init__()
+        super().__init__(lang)
         self.games = [g for g in games if g.id != current and g.origin != "imported"]
         self.imported = imported or []
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         lang = self.lang
@@ -199,9 +198,6 @@ class UnfinishedDialog(ModalScreen[str | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 class Toggle(Horizontal):
     """A switch with a sentence that says its state in words (``… : on``/``off``),
@@ -223,17 +219,13 @@ class Toggle(Horizontal):
         self.query_one(Label).update(self._words(event.value))
 
 
-class VariantDialog(ModalScreen[Variant | None]):
+class VariantDialog(Dialog[Variant]):
     """Choose the rules variant (V1–V3) for new games. Every rule is said the way it
     reads when on (V3 is the privileged last card being *off*)."""
 
-    DEFAULT_CSS = "VariantDialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
-
     def __init__(self, current: Variant, lang: str = "en") -> None:
-        super().__init__()
+        super().__init__(lang)
         self.current = current
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         v, lang = self.current, self.lang
@@ -279,11 +271,8 @@ class VariantDialog(ModalScreen[Variant | None]):
             if v is not None:
                 self.dismiss(v)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class SettingsDialog(ModalScreen[dict[str, object] | None]):
+class SettingsDialog(Dialog[dict[str, object]]):
     """The player's settings the terminal honours (issues 26 and 28), the page's too (the
     play layer's one declaration, ``play.settings``; kept in backups): the felt, which
     is the light or dark choice here (paper light, the others dark: ``cards.Look``), the
@@ -291,22 +280,20 @@ class SettingsDialog(ModalScreen[dict[str, object] | None]):
     "on a wish". OK answers the changes (only those that differ); Escape answers ``None``."""
 
     # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
-    DEFAULT_CSS = "SettingsDialog { align: center middle; }" + DIALOG_CSS + """
+    DEFAULT_CSS = """
     SettingsDialog #settings { width: 72; padding: 0 1; max-height: 100%; overflow-y: auto; }
     SettingsDialog .dialog RadioSet { padding: 0; background: #0b2616; }
     SettingsDialog .dialog .toggle { margin-top: 0; }
     SettingsDialog .dialog .buttons { margin-top: 0; }
     SettingsDialog .dialog .head { margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
     #: The switches: the setting and the catalog key of its sentence (the page's words).
     SWITCHES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("four_colour", "four_colour"), ("show_playable", "show_playable"), ("wish", "wish.setting"))
 
     def __init__(self, current: Settings, lang: str = "en") -> None:
-        super().__init__()
+        super().__init__(lang)
         self.current = current
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         s, lang = self.current, self.lang
@@ -338,18 +325,15 @@ class SettingsDialog(ModalScreen[dict[str, object] | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(self.chosen() if event.button.id == "ok" else None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class EndDialog(ModalScreen[str]):
+class EndDialog(Dialog[str]):
     """The game is over: result, score, deal, and the story of the game once the worker
     has told it, the page's whole story (``Story.text``): the chance curve, then why it
     stopped and what would have brought it out (or the pass it came out on), the
     moments and where every copy of the needed rank lay, in a box that scrolls; play
     again, next deal, random deal."""
 
-    DEFAULT_CSS = "EndDialog { align: center middle; }" + DIALOG_CSS + """
+    DEFAULT_CSS = """
     EndDialog .dialog { width: 76; }
     EndDialog .won { color: #ffd24a; text-style: bold; }
     EndDialog .lost { color: #ff8080; text-style: bold; }
@@ -378,11 +362,10 @@ class EndDialog(ModalScreen[str]):
     def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
                  lang: str = "en", story: str | None = None, news: list[str] | None = None,
                  details: str | None = None) -> None:
-        super().__init__()
+        super().__init__(lang)
         self.news = news or []  # new records (play.stats.news) and the wish, in words
         self.won, self.deal, self.variant = won, deal, variant
         self.score, self.passes, self.moves = score, passes, moves
-        self.lang = lang
         self.story = story
         #: The story in the rules' terms (``Story.details_text``), shown under the plain
         #: words when the player presses d (issue 26: the first view is plain).
@@ -423,14 +406,15 @@ class EndDialog(ModalScreen[str]):
     def show_story(self, text: str, details: str | None = None) -> None:
         """The story of the game, once told (from the screen's worker): its plain first
         view, and its details for the d key."""
-        self.story = text
-        self.details = details
-        for static in self.query("#end-story").results(Static):
-            static.update(self._story_text())
+        self.story, self.details = text, details
+        self._redraw()
 
     def action_details(self) -> None:
         """Show (or hide) the story's details under its plain words."""
         self.showing_details = not self.showing_details
+        self._redraw()
+
+    def _redraw(self) -> None:
         for static in self.query("#end-story").results(Static):
             static.update(self._story_text())
 
@@ -571,12 +555,12 @@ class StatsScreen(Screen[None]):
         self.dismiss(None)
 
 
-class WordsDialog(ModalScreen[str | None]):
+class WordsDialog(Dialog[str]):
     """The table in words, for a player who listens (``i18n.table``, the page's words
     too): the summary, then 1–8 read a pile bottom up and w the waste top down. Opened
     without a text, it asks which pile. Answers the last text it said."""
 
-    DEFAULT_CSS = "WordsDialog { align: center middle; }" + DIALOG_CSS + """
+    DEFAULT_CSS = """
     WordsDialog .dialog { width: 76; }
     WordsDialog #words { margin-top: 1; }
     """
@@ -588,9 +572,8 @@ class WordsDialog(ModalScreen[str | None]):
     ]
 
     def __init__(self, pos: Position, lang: str = "en", text: str | None = None) -> None:
-        super().__init__()
-        self.pos, self.lang = pos, lang
-        self.text = text
+        super().__init__(lang)
+        self.pos, self.text = pos, text
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="words-dialog"):

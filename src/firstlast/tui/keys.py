@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..i18n import t
-from ..play.actions import KeyAction, actions_for
+from ..play.actions import actions_for
 
 #: Characters the table writes as typed, as Textual names their keys.
 _TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", "-": "minus", "_": "underscore",
@@ -78,11 +78,7 @@ class BarKey:
 
 def table_keys() -> tuple[BarKey, ...]:
     """The table's key bar: the table's actions that have a place on it."""
-    return tuple(BarKey(_shown(a), a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
-
-
-def _shown(action: KeyAction) -> str:
-    return action.keys[0]
+    return tuple(BarKey(a.keys[0], a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
 
 
 def fit_keys(keys: Sequence[BarKey], lang: str, width: int) -> Text:
@@ -133,7 +129,7 @@ def side_keys(lang: str, width: int = 26) -> str:
     for action in actions_for("tui"):
         if action.id in ("faster", "slower", "pause", "restart"):
             continue
-        key = f"{action.keys[0]}–{action.keys[-1]}" if action.place_of_key else _shown(action)
+        key = f"{action.keys[0]}–{action.keys[-1]}" if action.place_of_key else action.keys[0]
         label = t(lang, action.label)
         item = f"{key} {label if action.id == 'language' else label.lower()}"  # a language keeps its capital
         if line and cell_len(line) + 2 + cell_len(item) > width:

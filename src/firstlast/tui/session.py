@@ -14,6 +14,7 @@ game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import Game, Movement, Step, Variant
@@ -30,7 +31,6 @@ from ..play import (
     command,
     leaving,
 )
-from .messages import error_text
 
 
 @dataclass
@@ -42,10 +42,6 @@ class Done:
     movements: tuple[Movement, ...] = ()
     error: PlayError | None = None
     new_game: bool = False
-
-    def message(self, lang: str = "en") -> str:
-        """Why the action was refused, in ``lang`` (empty when it was not)."""
-        return "" if self.error is None else error_text(self.error, lang)
 
 
 @dataclass(frozen=True)
@@ -65,6 +61,7 @@ class Session:
         self.player = stored.player
         self.stored = stored
         self.pending = pending
+        self._changes = play.changes()
 
     @classmethod
     def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
@@ -130,19 +127,28 @@ class Session:
 
     def start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
               day: dt.date | None = None, wish: str | None = None) -> Done:
+        return self._put(lambda: self.play.start(self.player, how, deal, variant, day=day, wish=wish))
+
+    def reopen(self, game_id: str) -> Done:
+        """Put one of the player's games on the table (reopen it)."""
+        return self._put(lambda: self.play.open(self.player, game_id))
+
+    def _put(self, game: Callable[[], StoredGame]) -> Done:
         try:
-            self.stored = self.play.start(self.player, how, deal, variant, day=day, wish=wish)
+            self.stored = game()
         except PlayError as e:
             return Done(False, error=e)
         return Done(True, new_game=True)
 
-    def reopen(self, game_id: str) -> Done:
-        """Put one of the player's games on the table (reopen it)."""
+    def store_changed(self) -> bool:
+        """Whether anything was committed to the store since last asked (the play
+        layer's change counter: cheap, no game read), by this or another window."""
         try:
-            self.stored = self.play.open(self.player, game_id)
-        except PlayError as e:
-            return Done(False, error=e)
-        return Done(True, new_game=True)
+            now = self.play.changes()
+        except PlayError:
+            return False  # unreadable for now; the next action reports any real problem
+        changed, self._changes = now != self._changes, now
+        return changed
 
     def follow(self) -> bool:
         """Show the player's table as stored now: moves made on this game elsewhere, or

@@ -24,16 +24,16 @@ __all__ = ["FIRST", "PILES", "RESERVE", "STOCK", "WASTE", "Slot", "WasteFan", "p
 
 def _label_style(color: str | None = None, bold: bool = False, reverse: bool = False) -> Style:
     """A label's style on the felt of the moment (``C.LOOK``): its colour, or the felt's."""
-    return Style(color=color or C.LOOK.label, bgcolor=C.LOOK.cloth, bold=bold, reverse=reverse)
+    return Style(color=color or C.LOOK.colours.label, bgcolor=C.LOOK.colours.cloth, bold=bold, reverse=reverse)
 
 
 def label_styles() -> tuple[Style, Style, Style, Style, Style]:
     """The labels' styles on the felt of the moment: plain, active, moved, playable,
     privileged. The active pile's label is drawn in reverse video (and bold): it stays
     visible when colours are off (NO_COLOR), where a colour alone would vanish."""
-    return (_label_style(), _label_style(C.LOOK.active, bold=True, reverse=True),
+    return (_label_style(), _label_style(C.LOOK.colours.active, bold=True, reverse=True),
             _label_style(C.FACE_MOVED if not C.LOOK.light else "#8a4b00", bold=True),
-            _label_style(C.LOOK.playable, bold=True), _label_style(C.LOOK.privileged, bold=True))
+            _label_style(C.LOOK.colours.playable, bold=True), _label_style(C.LOOK.colours.privileged, bold=True))
 
 
 #: Marks the label of a place whose top card the last action moved.
@@ -72,7 +72,7 @@ class Slot(Widget):
         out = Text()
         label = self.label.copy()
         label.truncate(self.size.width or 1, pad=True)
-        label.stylize(Style(bgcolor=C.LOOK.cloth))
+        label.stylize(Style(bgcolor=C.LOOK.colours.cloth))
         out.append_text(label)
         for line in self.lines:
             out.append("\n")
@@ -151,11 +151,11 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         privileged = i == len(FIRST) - 1 and view.privileged is not None
         label_text = place + ("★" if privileged else "")
         if place in sources:
-            emphasis, edge, style = "heavy", C.LOOK.playable, LABEL_PLAYABLE
+            emphasis, edge, style = "heavy", C.LOOK.colours.playable, LABEL_PLAYABLE
         elif i == active:
-            emphasis, edge, style = "double", C.LOOK.active, LABEL_ACTIVE
+            emphasis, edge, style = "double", C.LOOK.colours.active, LABEL_ACTIVE
         elif privileged:
-            emphasis, edge, style = "heavy", C.LOOK.privileged, LABEL_PRIVILEGED
+            emphasis, edge, style = "heavy", C.LOOK.colours.privileged, LABEL_PRIVILEGED
         else:
             emphasis, edge, style = "plain", C.EDGE, LABEL
         if i == active:
@@ -178,22 +178,27 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             text = f"{place}→{rank}" if size.width < 7 else f"{ACTIVE_MARK}{place} →{rank}"
             label = _label(text, LABEL_ACTIVE, hit)
             if top is None:
-                return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.active)
-            return label, C.card_lines(top, size, "double", C.LOOK.active, depth, hit, lang=lang)
+                return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.colours.active)
+            return label, C.card_lines(top, size, "double", C.LOOK.colours.active, depth, hit, lang=lang)
         done = len(pile) == 13
         label = _label(place + (" ✓" if done else ""), LABEL, hit)
         if top is None:
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
-    if place in RESERVE:
-        card = view.reserve[RESERVE.index(place)]
+
+    def on_top(text: str, card: Card | None, playable: bool) -> tuple[Text, list[Text]]:
+        """A place showing ``card`` (the reserve's, the waste's top), framed when it can
+        be played now."""
         if card is None:
-            return _label(place), C.empty_lines(size)
+            return _label(text), C.empty_lines(size)
         hit = card in moved
-        if place in sources:
-            return (_label(place, LABEL_PLAYABLE, hit),
-                    C.card_lines(card, size, "heavy", C.LOOK.playable, moved=hit, lang=lang))
-        return _label(place, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
+        if playable:
+            return (_label(text, LABEL_PLAYABLE, hit),
+                    C.card_lines(card, size, "heavy", C.LOOK.colours.playable, moved=hit, lang=lang))
+        return _label(text, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
+
+    if place in RESERVE:
+        return on_top(place, view.reserve[RESERVE.index(place)], place in sources)
     if place == STOCK:
         stock = t(lang, "tui.table.stock", n=view.stock_count)
         label = _label(stock)
@@ -205,16 +210,9 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             return label, C.back_lines(size, view.stock_count, view.stock_decks[0])
         if view.stock_live:  # redeal (R10)
             return (_label(t(lang, "tui.table.redeal"), LABEL_PLAYABLE),
-                    C.empty_lines(size, "↻", "heavy", C.LOOK.playable))
+                    C.empty_lines(size, "↻", "heavy", C.LOOK.colours.playable))
         return label, C.empty_lines(size)
     if place == WASTE:
-        waste = t(lang, "tui.table.waste", n=len(view.waste))
-        if not view.waste:
-            return _label(waste), C.empty_lines(size)
-        top = view.waste[-1]
-        hit = top in moved
-        if WASTE in sources:
-            return (_label(waste, LABEL_PLAYABLE, hit),
-                    C.card_lines(top, size, "heavy", C.LOOK.playable, moved=hit, lang=lang))
-        return _label(waste, LABEL, hit), C.card_lines(top, size, moved=hit, lang=lang)
+        return on_top(t(lang, "tui.table.waste", n=len(view.waste)), view.waste[-1] if view.waste else None,
+                      WASTE in sources)
     raise ValueError(f"unknown place {place!r}")

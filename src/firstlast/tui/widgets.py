@@ -7,7 +7,6 @@ so nothing calls a refresh by hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -21,11 +20,9 @@ from ..engine.places import STOCK, WASTE
 from ..i18n import describe_variant, t
 from ..play import view as V
 from . import cards as C
+from .autoplay import SPEEDS
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 from .words import compact_variant
-
-#: Autoplay speeds, in moves per second.
-SPEEDS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 512)
 
 
 def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Text:
@@ -52,15 +49,9 @@ def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Tex
 
 def one_line(text: str, width: int) -> str:
     """``text`` on one line of ``width`` cells: cut with "…" when it is longer."""
-    text = " ".join(text.split())
-    if cell_len(text) <= width:
-        return text
-    out = ""
-    for ch in text:
-        if cell_len(out + ch) > width - 1:
-            break
-        out += ch
-    return out.rstrip() + "…"
+    line = Text(" ".join(text.split()))
+    line.truncate(width, overflow="ellipsis")
+    return line.plain
 
 
 class TitleBar(Widget):
@@ -194,18 +185,18 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     k = view.active
     if k is not None and view.need is not None:
         label("active")
-        out.append(f"P{k + 1}", style=f"bold {C.LOOK.active}")
+        out.append(f"P{k + 1}", style=f"bold {C.LOOK.colours.active}")
         out.append(f" {t(lang, 'tui.side.under')} ")
         out.append_text(C.pretty_text(view.first[k], lang))
         out.append("\n")
         label("needs")
-        out.append(C.rank_text(view.need, lang), style=f"bold {C.LOOK.active}")
+        out.append(C.rank_text(view.need, lang), style=f"bold {C.LOOK.colours.active}")
         out.append("   " + t(lang, "tui.side.on_pile", n=len(view.piles[k]), pile=f"P{k + 1}") + "\n")
     priv = view.privileged
     label("privileged")
     if priv is not None:
         out.append_text(C.pretty_text(priv, lang))
-        out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.privileged)
+        out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.colours.privileged)
     elif not view.variant.privileged_last:
         out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
     else:
@@ -228,7 +219,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
         out.append(chance_text + "\n", style=f"bold {C.tone('info')}")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.toggle.off"),
-               style=f"bold {C.LOOK.playable}" if auto else "")
+               style=f"bold {C.LOOK.colours.playable}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
     legal = view.legal
     if legal:

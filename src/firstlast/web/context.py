@@ -270,18 +270,10 @@ class WebGame:
         """The lock a player's long computations (chance, stories) take turns under: a
         player's requests queue behind each other (holding no thread) and never hold
         more than one of ``chance_limiter``'s slots."""
-        lock = self._cpu_turns.get(player)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._cpu_turns[player] = lock
-        return lock
+        return _lock_in(self._cpu_turns, player)
 
     def lock(self, game_id: str) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[game_id] = lock
-        return lock
+        return _lock_in(self._locks, game_id)
 
     @staticmethod
     def game_id(request: Request) -> str:
@@ -290,15 +282,19 @@ class WebGame:
             raise PlayError("game.unknown")  # unknown and foreign games answer alike
         return gid
 
-    async def load(self, request: Request) -> StoredGame:
-        gid = self.game_id(request)
-        return await self.run(self.play.game, await self.player(request), gid)
-
     async def load_lang(self, request: Request) -> tuple[StoredGame, Lang]:
         """The request's game (``load``) and its player's language."""
         gid = self.game_id(request)
         pid = await self.player(request)
         return await self.run_lang(request, pid, self.play.game, pid, gid)
+
+
+def _lock_in(locks: weakref.WeakValueDictionary[str, asyncio.Lock], key: str) -> asyncio.Lock:
+    """``key``'s lock in ``locks``, made on first use (gone again once nobody holds it)."""
+    lock = locks.get(key)
+    if lock is None:
+        locks[key] = lock = asyncio.Lock()
+    return lock
 
 
 Handler = Callable[[WebGame, Request], Awaitable[Response]]

@@ -154,13 +154,14 @@ def _allowed(request: Request) -> list[str]:
 
 async def on_engine_error(request: Request, exc: Exception) -> Response:
     # Engine errors that reach here were not turned into PlayErrors: bad input all the same.
-    if isinstance(exc, IllegalMoveError):
-        return await on_play_error(request, PlayError("move.illegal", rule=exc.rule, refusal=exc.code, **exc.params))
     assert isinstance(exc, FirstLastError)
-    if isinstance(exc, InvalidMoveError):
-        return await on_play_error(request, PlayError("move.invalid", reason=str(exc), invalid=exc.code,
-                                                      **exc.params))
-    return await on_play_error(request, PlayError("move.invalid", reason=str(exc)))
+    if isinstance(exc, IllegalMoveError):
+        refused = PlayError("move.illegal", rule=exc.rule, refusal=exc.code, **exc.params)
+    elif isinstance(exc, InvalidMoveError):
+        refused = PlayError("move.invalid", reason=str(exc), invalid=exc.code, **exc.params)
+    else:
+        refused = PlayError("move.invalid", reason=str(exc))
+    return await on_play_error(request, refused)
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:

@@ -20,6 +20,7 @@ from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, story
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
+from ..play.daily import Streaks
 from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
@@ -395,25 +396,13 @@ class CalendarDay(Answer):
     future: Annotated[bool, Meta(description="a day to come: not playable yet")]
 
 
-class DailyStreaks(Answer):
-    """Days in a row whose deal of the day was played, or won, on its own date (today not
-    yet played does not break them), now and at best; and the days played and won."""
-
-    played: int
-    won: int
-    best_played: int
-    best_won: int
-    days_played: int
-    days_won: int
-
-
 class Calendar(Answer):
     """A month of deals of the day (docs/play.md, "The deal of the day")."""
 
     today: IsoDate
     month: Annotated[str, Meta(description="YYYY-MM")]
     days: Annotated[list[CalendarDay], Meta(description="the 1st first")]
-    streaks: DailyStreaks
+    streaks: Streaks
     previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
     next: Annotated[str | None, Meta(description="the month after, up to today's")]
 

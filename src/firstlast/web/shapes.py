@@ -25,8 +25,8 @@ from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
 from ..play import StoredGame
+from ..play.commands import refusal
 from ..play.daily import Calendar as PlayCalendar
-from ..play.service import refusal
 from ..play.stats import RecordNews
 from ..play.view import TableView, table_view
 from . import models as m
@@ -146,13 +146,11 @@ def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
 
 def calendar(c: PlayCalendar) -> m.Calendar:
     """A month of deals of the day (``play.daily``)."""
-    s = c.streaks
     return m.Calendar(
         today=c.today.isoformat(), month=f"{c.year:04d}-{c.month:02d}",
         days=[m.CalendarDay(date=d.date.isoformat(), deal=str(d.deal), state=d.state, on_day=d.on_day, today=d.today,
                             future=d.future) for d in c.days],
-        streaks=m.DailyStreaks(played=s.played, won=s.won, best_played=s.best_played, best_won=s.best_won,
-                               days_played=s.days_played, days_won=s.days_won),
+        streaks=c.streaks,
         previous=None if c.previous is None else f"{c.previous[0]:04d}-{c.previous[1]:02d}",
         next=None if c.next is None else f"{c.next[0]:04d}-{c.next[1]:02d}")
 

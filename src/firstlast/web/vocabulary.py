@@ -9,6 +9,7 @@ kinds, so that the page retypes no name, grammar or limit (issue 18).
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Final
 
@@ -74,7 +75,7 @@ def module() -> str:
              "SETTING_CHOICES": dict(CHOICES),
              "PACES": [{"name": p.name, "moves_per_s": p.moves_per_s, "flight_ms": p.flight_ms} for p in PACES],
              "FINISH_MS": FINISH_MS, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
-             "GRAMMAR": {lang: g.to_json() for lang, g in GRAMMAR.items()},
+             "GRAMMAR": {lang: {**asdict(g), "plurals": g.plurals} for lang, g in GRAMMAR.items()},
              "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},
              "SUIT_GLYPHS": dict(SUIT_GLYPHS)}
     out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",

@@ -11,7 +11,7 @@ globalThis.localStorage = /** @type {any} */ ({
 });
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
 
-const { chanceTitle, needText, passText, percent, redealsLeftText, scoreText } = await import(
+const { needText, passText, redealsLeftText, scoreText } = await import(
   "../../../src/firstlast/web/static/js/format.js");
 const { cardName, cardWords, keyTable, placeName, plural, rankName, setCatalog, setLang, t, variantFromToken,
   variantLabel, variantToken } = await import("../../../src/firstlast/web/static/js/i18n.js");
@@ -61,15 +61,11 @@ test("redeals left in words", () => {
   assert.equal(redealsLeftText(3), "3 redeals left");
 });
 
-test("score and moves", () => {
+test("score and moves, from the catalog's score_line and the count.moves family", () => {
   assert.equal(scoreText(state()), "Score: 40/104 · 17 moves");
-});
-
-test("the chance meter: one decimal, the interval and the sample count", () => {
-  assert.equal(percent(0.27364), 27.4);
-  assert.equal(percent(1), 100);
-  assert.equal(chanceTitle({ probability: 0.5, low: 0.4812, high: 0.51, samples: 2000 }),
-    "Chance to come out: 50% (48.1–51%, n=2000)");
+  assert.equal(scoreText(state({ moves: 1 })), "Score: 40/104 · 1 move");
+  setLang("ru");
+  assert.equal(scoreText(state({ moves: 22 })), "Счёт: 40/104 · 22 хода");
 });
 
 test("strings: filled in from the shared catalog; a missing key or part is an error, as in Python", () => {

@@ -6,7 +6,9 @@
 // a new sw.js (`firstlast site build` writes BUILD below); it installs beside the old
 // one and waits until the page, told that an update is ready, asks it to take over.
 //
-// Every file is checked again each time it is served (its SHA-256 against BUILD): a
+// Every file is checked against its SHA-256 in BUILD before it is kept, and stamped with
+// it (STAMP); each time it is served, its stamp and size are checked again (hashing 10 MB
+// of Python's runtime on every visit would hold up the page's own files behind it). A
 // damaged or missing copy is fetched again and kept (and the rest of the build with it,
 // in the background, for a cache that was deleted); offline, the answer is a 503 naming
 // the file, and the pages are told ({type: "missing", path}) so that they say so at once.
@@ -22,6 +24,8 @@ const PREFIX = `firstlast:${BASE.pathname}:`;
 const CACHE = PREFIX + BUILD.version;
 /** Files fetched at once while installing. */
 const PARALLEL = 6;
+/** The header a kept copy carries: the hash it was checked against when kept. */
+const STAMP = "x-firstlast-sha256";
 /** Each file of the build by its address. @type {Map<string, [string, number, string]>} */
 const FILES = new Map(BUILD.files.map((f) => [new URL(f[0], BASE).href, f]));
 
@@ -46,9 +50,9 @@ async function fetchInto(cache, [path, , hash]) {
   for (const mode of /** @type {RequestCache[]} */ (["force-cache", "reload"])) {
     const res = await fetch(url, { cache: mode });
     if (!res.ok) throw new Error(`${path}: ${res.status}`);
-    const body = await res.clone().arrayBuffer();
+    const body = await res.arrayBuffer();
     if (await sha256(body, hash)) {
-      await cache.put(url, res);
+      await cache.put(url, stamped(res, body, hash));
       return;
     }
   }
@@ -91,10 +95,12 @@ sw.addEventListener("message", (e) => {
   if (e.data && e.data.type === "version" && e.source) /** @type {Client} */ (e.source).postMessage({ type: "version", version: BUILD.version });
 });
 
-/** A copy of ``res`` whose body is ``body`` (already read, to be checked).
- * @param {Response} res @param {ArrayBuffer} body */
-function answer(res, body) {
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+/** A copy of ``res`` whose body is ``body`` (read and checked against ``hash``), stamped
+ * with it. @param {Response} res @param {ArrayBuffer | Blob} body @param {string} hash */
+function stamped(res, body, hash) {
+  const headers = new Headers(res.headers);
+  headers.set(STAMP, hash);
+  return new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
 /** The files of the build the cache lacks, fetched again (one refill at a time). @type {Promise<void> | null} */
@@ -119,17 +125,17 @@ function refill() {
 async function serveChecked(key, file, later) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key);
-  if (hit) {
-    const body = await hit.arrayBuffer();
-    if (await sha256(body, file[2])) return answer(hit, body);
+  if (hit && hit.headers.get(STAMP) === file[2]) {
+    const body = await hit.blob();
+    if (body.size === file[1]) return stamped(hit, body, file[2]);
   }
   try {
     const res = await fetch(key, { cache: "reload" });
-    const body = await res.clone().arrayBuffer();
+    const body = await res.arrayBuffer();
     if (res.ok && await sha256(body, file[2])) {
-      await cache.put(key, res);
+      await cache.put(key, stamped(res, body, file[2]));
       later(refill()); // the cache may have lost more than this file (deleted whole)
-      return answer(res, body);
+      return stamped(res, body, file[2]);
     }
   } catch { /* offline: said below */ }
   await tell({ type: "missing", path: file[0] });

@@ -5,8 +5,9 @@ before we answer."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -15,7 +16,7 @@ from ...engine import Variant
 from ...play import Advance, Command, MakeMove, Redo, Restart, Steps, Undo, parse_deal, parse_variant
 from .. import models as m
 from .. import shapes
-from ..context import Endpoint, WebGame, json_response
+from ..context import Endpoint, Handler, WebGame, json_response
 from ..errors import WebError
 from ..inputs import about, decode, query
 
@@ -102,30 +103,24 @@ async def _act(web: WebGame, request: Request, gid: str, command: Command, versi
     return json_response(answer)
 
 
-async def move(web: WebGame, request: Request) -> Response:
-    gid = web.game_id(request)  # an id that cannot be one is 404 before the body is read
-    body = await decode(request, m.MoveRequest)
-    return await _act(web, request, gid, MakeMove.parse(body.move), body.version)
+def _acting(model: type[m.MoveRequest | m.StepRequest | m.ActionRequest],
+            command: Callable[[Any], Command]) -> Handler:
+    """The handler of an action: its body as ``model``, then ``command(body)`` acted on."""
+    async def handler(web: WebGame, request: Request) -> Response:
+        gid = web.game_id(request)  # an id that cannot be one is 404 before the body is read
+        body = await decode(request, model)
+        return await _act(web, request, gid, command(body), body.version)
 
-
-async def step(web: WebGame, request: Request) -> Response:
-    gid = web.game_id(request)
-    body = await decode(request, m.StepRequest)
-    return await _act(web, request, gid, Steps.of(body.n), body.version)
+    return handler
 
 
 def _action(command: Advance | Undo | Redo | Restart) -> Endpoint:
-    async def handler(web: WebGame, request: Request) -> Response:
-        gid = web.game_id(request)
-        body = await decode(request, m.ActionRequest)
-        return await _act(web, request, gid, command, body.version)
-
     summaries = {"advance": "turn until a card fits (docs/play.md)",
                  "undo": "take the last move back (its movements return the cards, last first)",
                  "redo": "make the move last taken back again",
                  "restart": "rewind to the deal; a finished game: a new attempt (new_game)"}
-    return Endpoint("POST", f"/api/games/{{id}}/{command.name}", handler, summaries[command.name],
-                    body=m.ActionRequest, answers={200: m.ActionResult}, errors=(409,))
+    return Endpoint("POST", f"/api/games/{{id}}/{command.name}", _acting(m.ActionRequest, lambda _: command),
+                    summaries[command.name], body=m.ActionRequest, answers={200: m.ActionResult}, errors=(409,))
 
 
 ENDPOINTS: Final = (
@@ -141,9 +136,11 @@ ENDPOINTS: Final = (
              " it is under way): what the action that ended it answered", answers={200: m.RecordList}),
     Endpoint("POST", "/api/games/{id}/open", open_game, "put the game on the table (reopen)", body=m.OpenRequest,
              answers={200: m.GameState}),
-    Endpoint("POST", "/api/games/{id}/moves", move, "make a move (409: the rules refuse it, with rule)",
-             body=m.MoveRequest, answers={200: m.ActionResult}, errors=(409,)),
-    Endpoint("POST", "/api/games/{id}/step", step, "make up to n forced moves (409 when over)", body=m.StepRequest,
-             answers={200: m.ActionResult}, errors=(409,)),
+    Endpoint("POST", "/api/games/{id}/moves", _acting(m.MoveRequest, lambda b: MakeMove.parse(b.move)),
+             "make a move (409: the rules refuse it, with rule)", body=m.MoveRequest, answers={200: m.ActionResult},
+             errors=(409,)),
+    Endpoint("POST", "/api/games/{id}/step", _acting(m.StepRequest, lambda b: Steps.of(b.n)),
+             "make up to n forced moves (409 when over)", body=m.StepRequest, answers={200: m.ActionResult},
+             errors=(409,)),
     *(_action(c) for c in (Advance(), Undo(), Redo(), Restart())),
 )

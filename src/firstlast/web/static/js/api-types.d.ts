@@ -545,7 +545,7 @@ export interface Calendar {
   month: string;
   /** the 1st first */
   days: CalendarDay[];
-  streaks: DailyStreaks;
+  streaks: Streaks;
   /** the month before (YYYY-MM), if the calendar has it */
   previous: string | null;
   /** the month after, up to today's */
@@ -568,10 +568,11 @@ export interface CalendarDay {
 }
 
 /**
- * Days in a row whose deal of the day was played, or won, on its own date (today not
- * yet played does not break them), now and at best; and the days played and won.
+ * Days in a row whose deal of the day was played, or won, on its own date (today
+ * not yet played does not break them), now and at best; and the days played and won
+ * in all. Declared once: the web's answer is this Struct.
  */
-export interface DailyStreaks {
+export interface Streaks {
   played: number;
   won: number;
   best_played: number;

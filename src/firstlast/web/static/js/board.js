@@ -9,6 +9,10 @@ import {
   PLACES, STACKS, baseZ, canPlay, isSource, pressable, refusalFor, stackOffset, stateModel, tableGeometry,
 } from "./model.js";
 import { $, app } from "./store.js";
+import { PLACE_KINDS, REDEAL, ROWS, STOCK, WASTE } from "./vocabulary.js";
+
+/** @type {Record<string, string>} */
+const KINDS = PLACE_KINDS;
 
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./cards.js").CardEl} CardEl */
@@ -253,34 +257,34 @@ export function describePlaces() {
   for (const place of PLACES) {
     const slot = app.slots[place];
     const list = app.model[place] || [];
-    const n = place === "stock" && s && !replaying ? s.stock_count : list.length;
+    const n = place === STOCK && s && !replaying ? s.stock_count : list.length;
     const top = list[list.length - 1];
     const card = top && top.up && top.card ? top.card : null;
     let label;
     let button = false;
-    if (place[0] === "P") {
-      const k = Number(place[1]) - 1;
+    if (KINDS[place] === "pile") {
+      const k = ROWS.pile.indexOf(place);
       const name = placeName(place);
       if (n === 13) label = t("aria.pile.done", { pile: name });
       else if (s && s.active === k && s.need_card) label = t("aria.pile.base", { pile: name, card: cardWords(s.need_card) });
       else if (s && s.active === k && s.need) label = t("aria.pile.needs", { pile: name, n, rank: rankName(s.need, "a") });
       else label = t("aria.pile.count", { pile: name, n });
-    } else if (place === "stock") {
+    } else if (place === STOCK) {
       label = plural("aria.stock", n);
       button = !!s && s.status === "playing" && !replaying;
       // What a press does: the stock's move, or, where the state refuses it (no redeal
       // left after an undo at the end), why not (said from the state's refusal).
       const refused = s && refusalFor(s, s.stock_move);
       if (button && s && refused) label = t("aria.action", { what: label, action: refused.text });
-      else if (button && s) label = t("aria.action", { what: label, action: t(s.stock_move === "redeal" ? "redeal_hint" : "turn_hint") });
-    } else if (place === "waste") {
+      else if (button && s) label = t("aria.action", { what: label, action: t(s.stock_move === REDEAL ? "redeal_hint" : "turn_hint") });
+    } else if (place === WASTE) {
       label = plural("aria.waste", n);
       if (card) label = t("aria.waste.top", { count: label, card: cardWords(card) });
       button = pressable(s, place, n, replaying);
     } else {
       const name = placeName(place);
       if (!card) label = t("aria.place.empty", { place: name });
-      else if (place === "F8" && s && s.privileged === "F8") label = t("aria.place.privileged", { place: name, card: cardWords(card) });
+      else if (s && s.privileged === place) label = t("aria.place.privileged", { place: name, card: cardWords(card) });
       else label = t("aria.place.card", { place: name, card: cardWords(card) });
       button = pressable(s, place, n, replaying);
     }
@@ -305,7 +309,7 @@ export function describePlaces() {
 /** Empty places show their names, as the rules and the refusals use them. */
 export function labelSlots() {
   for (const place of PLACES) {
-    app.slots[place].dataset.label = place === "stock" ? t("stock") : place === "waste" ? t("waste") : place;
+    app.slots[place].dataset.label = place === STOCK || place === WASTE ? t(place) : place;
   }
   for (const el of board.querySelectorAll(".row-name")) {
     el.textContent = t(/** @type {HTMLElement} */ (el).dataset.row === "first" ? "row.first" : "row.reserve");

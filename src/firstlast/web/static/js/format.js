@@ -1,11 +1,11 @@
 // The texts the table shows about a game (status bar, centre panel, chance meter),
 // in the page's language. Pure: tools/js/test checks them under node.
 
-import { cardName, rankChar, t } from "./i18n.js";
+import { cardName, plural, rankChar, t } from "./i18n.js";
+import { ROWS } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").GameState} GameState */
 /** @typedef {import("./api-types").Card} Card */
-/** @typedef {import("./api-types").Chance} Chance */
 
 /** What the active pile waits for ("Pile P3 needs 7"), or that all are complete.
  * @param {GameState} s */
@@ -13,8 +13,8 @@ export function needText(s) {
   const k = s.active;
   if (k === null) return t("all_done");
   // The pile ends with its own first card: the state says which (need_card, R5).
-  if (s.need_card) return t("pile_needs_base", { pile: `P${k + 1}`, card: cardName(s.need_card) });
-  return t("pile_needs", { pile: `P${k + 1}`, rank: rankChar(/** @type {number} */ (s.need)) });
+  if (s.need_card) return t("pile_needs_base", { pile: ROWS.pile[k], card: cardName(s.need_card) });
+  return t("pile_needs", { pile: ROWS.pile[k], rank: rankChar(/** @type {number} */ (s.need)) });
 }
 
 /** "Pass 2 of 4", or without a limit "Pass 2 (unlimited redeals)".
@@ -34,21 +34,9 @@ export function redealsLeftText(left) {
   return t("redeals_left", { n: left });
 }
 
-/** @param {GameState} s */
+/** "Score: 40/104 · 17 moves". @param {GameState} s */
 export function scoreText(s) {
-  return `${t("score")}: ${s.score}/104 · ${t("moves", { n: s.moves })}`;
-}
-
-/** A probability as a percentage with one decimal (0.27364 → 27.4).
- * @param {number} p */
-export function percent(p) {
-  return Math.round(p * 1000) / 10;
-}
-
-/** The chance meter's tooltip: the estimate, its 95 % interval and the sample count.
- * @param {Chance} c */
-export function chanceTitle(c) {
-  return `${t("chance")}: ${percent(c.probability)}% (${percent(c.low)}–${percent(c.high)}%, n=${c.samples})`;
+  return t("score_line", { score: s.score, moves: plural("count.moves", s.moves) });
 }
 
 /** ``text`` as a sentence on its own (a toast): its first letter a capital, in the

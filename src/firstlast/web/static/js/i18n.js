@@ -8,7 +8,9 @@
 import { KEY_HELP } from "./keymap.js";
 import { send } from "./transport.js";
 import { langOf, pluralForm, rankKey, render } from "./lang.js";
-import { CANONICAL, DEFAULT_LANG, PLACE_KINDS, STOCK, SUIT_GLYPHS, TOKEN_LETTERS, VARIANT_TOKEN, WASTE } from "./vocabulary.js";
+import {
+  CANONICAL, DEFAULT_LANG, PLACE_KINDS, ROWS, STOCK, SUIT_GLYPHS, TOKEN_LETTERS, VARIANT_TOKEN, WASTE,
+} from "./vocabulary.js";
 
 export { detectLang, langOf, otherLang } from "./lang.js";
 
@@ -98,7 +100,7 @@ export function plural(key, n, args = {}) {
  * generated). @returns {string[][]} */
 export function keyTable() {
   const lang = getLang();
-  return KEY_HELP.map((row) => [row.keys[lang] || row.keys.en, t(row.does)]);
+  return KEY_HELP.map((row) => [row.keys[lang], t(row.does)]);
 }
 
 /** A rank's index as on the cards ("10", "Д"). @param {number} rank 1…13 */
@@ -129,7 +131,8 @@ export function placeName(place, form) {
   const suffix = form ? `.${form}` : "";
   if (place === STOCK || place === WASTE) return t(`place.${place}${suffix}`);
   const kind = /** @type {Record<string, string>} */ (PLACE_KINDS)[place];
-  return kind ? t(`place.${kind}${suffix}`, { n: place.slice(1) }) : place;
+  const row = /** @type {Record<string, readonly string[]>} */ (ROWS)[kind];
+  return row ? t(`place.${kind}${suffix}`, { n: row.indexOf(place) + 1 }) : place;
 }
 
 /** Where a toolbar label takes its short form (data-i18n-short): phones (docs/page.md). */

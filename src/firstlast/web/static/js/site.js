@@ -427,9 +427,24 @@ function bootWorker() {
 
 // On a first visit the service worker is filling its cache: Python then starts once it
 // serves the page, so that no file is fetched twice (an uncontrolled worker's downloads
-// would not share the service worker's).
+// would not share the service worker's). A visit that shows its last table from the
+// snapshot starts Python once that table is drawn (or once a request needs it): Python's
+// start (compiling 10 MB of WebAssembly, on every core it can get) would otherwise
+// race the page for the CPU and show the table later, on a phone most of all.
 /** @type {Worker | null} */
-let booted = "serviceWorker" in navigator && !navigator.serviceWorker.controller ? null : bootWorker();
+let booted = ("serviceWorker" in navigator && !navigator.serviceWorker.controller) || fromSnapshot ? null : bootWorker();
+/** Resolves when Python is wanted now: a request the snapshot cannot answer. */
+let wanted = () => {};
+/** Until the page has drawn its table, or a request wants Python. */
+function tableDrawn() {
+  return new Promise((resolve) => {
+    wanted = () => resolve(undefined);
+    const drawn = () => document.body.classList.contains("ready") && (resolve(undefined), true);
+    if (drawn()) return;
+    const watch = new MutationObserver(() => drawn() && watch.disconnect());
+    watch.observe(document.body, { attributes: true, attributeFilter: ["class"] });
+  });
+}
 
 /** Open the game in the play worker and wait until it is ready. */
 function startWorker() {
@@ -526,6 +541,10 @@ async function start() {
   await loadWords();
   loading(w("site.loading.step0"), 0);
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => false);
+  if (fromSnapshot) {
+    await tableDrawn();
+    booted ||= bootWorker(); // the frame with the table is painted first
+  }
   await serviceWorker();
   try {
     await takeGame();
@@ -554,6 +573,7 @@ export async function send(path, init = {}) {
   const method = (init.method || "GET").toUpperCase();
   const here = answerHere(method, path);
   if (here) return here;
+  wanted();
   await ready;
   if (first) {
     // Every request waits until the built table's game is dealt (by the first of them):

@@ -1,0 +1,143 @@
+"""The fast forced line: one C kernel, loaded the way this runtime allows.
+
+``firstlast.engine.Position`` is the rules; ``odds/forced_line.c`` is a *derived*
+implementation of its forced line and of the deal-number stream, trusted because
+tests/odds proves it equal to the engine, deal for deal under every variant and sample
+for sample (docs/odds.md). Which routes may run here, and in which order, is the
+runtime's to say (``runtime.kernel_routes``: the browser's WebAssembly under Pyodide;
+natively a build with the system's C compiler, else wasmtime); this package takes the
+first that works, once per process (``kernel()``), or none: ``available()`` is then
+False and callers use the engine itself (the same results, only slower).
+
+The rooms: ``abi`` (the kernel's ABI and how a host calls it), ``native`` (compiler
+driver and build cache), ``wasm`` (the wasmtime and Pyodide hosts), ``kernel`` (jobs,
+batches and results). Public API: ``play_deal``, ``play_deals``, ``count_deals``,
+``count_unlimited``, ``RankPosition``, ``play_line``, ``sample_lines``, ``sample_start``,
+``UNLIMITED``, ``redeals_arg``, ``available``, ``backend_name``, ``max_threads``;
+``Kernel`` and ``load`` for one route in particular.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+from ... import runtime
+from ...engine import Variant
+from ...engine.rng import RngState
+from ..stats import Tally, UnlimitedTally
+from .abi import ABI, JOB_BYTES, PASS_BINS, SIGNATURES, Calls, NativeCalls, Unavailable, WasmCalls, check_info
+from .kernel import UNLIMITED, Kernel, Lines, RankPosition, redeals_arg
+from .native import build, compiler, library_name, load_native, source_hash
+from .wasm import load_pyodide, load_wasmtime, wasm_bytes
+
+__all__ = [
+    "ABI", "JOB_BYTES", "PASS_BINS", "SIGNATURES", "UNLIMITED", "Calls", "Kernel", "Lines", "NativeCalls",
+    "RankPosition", "Unavailable", "WasmCalls", "available", "backend_name", "build", "check_info", "choose",
+    "compiler", "count_deals", "count_unlimited", "kernel", "library_name", "load", "max_threads", "play_deal",
+    "play_deals", "play_line", "redeals_arg", "sample_lines", "sample_start", "source_hash", "wasm_bytes", "why_not",
+]
+
+_choose_lock = threading.Lock()
+_chosen: list[Kernel | None] = []
+#: Why each route that was tried did not work (empty when the first one did).
+why_not: list[str] = []
+
+
+def load(route: str) -> Kernel:
+    """A kernel through ``route`` — ``native``, ``wasmtime`` or ``pyodide`` — or
+    ``Unavailable`` saying why not. Not cached: ``kernel()`` is the process's one."""
+    loaders: dict[str, Callable[[], Calls]] = {"native": load_native, "wasmtime": load_wasmtime,
+                                                "pyodide": load_pyodide}
+    if route not in loaders:
+        raise ValueError(f"route must be one of {sorted(loaders)}, not {route!r}")
+    return Kernel(loaders[route]())
+
+
+def choose() -> Kernel | None:
+    """The first of ``runtime.kernel_routes()`` that works here; reasons for the others
+    go to ``why_not``."""
+    routes, note = runtime.kernel_routes()
+    if note:
+        why_not.append(note)
+    for route in routes:
+        try:
+            return load(route)
+        except Unavailable as e:
+            why_not.append(f"{route}: {e}")
+        except Exception as e:  # a host that fails its own way (a JavaScript error, a broken wheel)
+            why_not.append(f"{route}: {type(e).__name__}: {e}")
+    return None
+
+
+def kernel() -> Kernel | None:
+    """This process's kernel (chosen, and built if need be, on the first call), or None."""
+    if not _chosen:
+        with _choose_lock:
+            if not _chosen:
+                _chosen.append(choose())
+    return _chosen[0]
+
+
+def available() -> bool:
+    """Whether a fast forced line runs here."""
+    return kernel() is not None
+
+
+def backend_name() -> str | None:
+    """``native``, ``wasmtime``, ``pyodide``, or None (no fast line: the engine plays)."""
+    k = kernel()
+    return None if k is None else k.name
+
+
+def max_threads() -> int:
+    """Most threads a batch is shared out over here: this process's cores
+    (``runtime.cores``) where the route runs calls side by side (native), else 1."""
+    k = kernel()
+    return runtime.cores() if k is not None and k.calls.parallel else 1
+
+
+def _need() -> Kernel:
+    k = kernel()
+    if k is None:
+        raise Unavailable("no fast forced line here: " + "; ".join(why_not))
+    return k
+
+
+# ----------------------------------------------------------------------- this process's kernel
+def play_deal(deal: int, variant: Variant) -> tuple[bool, int, int]:
+    """One deal along the forced line: (won, score, passes) as ``engine.play_out``."""
+    return _need().play_deal(deal, variant)
+
+
+def play_deals(deals: range | Iterable[int], variant: Variant, parallel: bool = True,
+               workers: int | None = None) -> Lines:
+    """Many deals from their start: ``Lines`` (see ``Kernel.play_deals``)."""
+    return _need().play_deals(deals, variant, parallel, workers)
+
+
+def count_deals(deals: range, variant: Variant, parallel: bool = True, workers: int | None = None) -> Tally:
+    """The tally of a range of deals played out (see ``Kernel.count_deals``)."""
+    return _need().count_deals(deals, variant, parallel, workers)
+
+
+def count_unlimited(deals: range, variant: Variant, parallel: bool = True,
+                    workers: int | None = None) -> UnlimitedTally:
+    """Unlimited redeals counted with every redeal count below STUCK_PASSES (see
+    ``Kernel.count_unlimited``)."""
+    return _need().count_unlimited(deals, variant, parallel, workers)
+
+
+def play_line(rp: RankPosition, rng: RngState) -> tuple[bool, int, int]:
+    """A position played out as it stands (see ``Kernel.play_line``)."""
+    return _need().play_line(rp, rng)
+
+
+def sample_start(seed: int, i: int) -> RngState:
+    """The stream sample ``i`` of ``seed`` starts from (see ``Kernel.sample_start``)."""
+    return _need().sample_start(seed, i)
+
+
+def sample_lines(rp: RankPosition, samples: int, seed: int, start: int = 0) -> Lines:
+    """Samples of a position played out (see ``Kernel.sample_lines``)."""
+    return _need().sample_lines(rp, samples, seed, start)

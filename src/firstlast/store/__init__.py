@@ -1,0 +1,332 @@
+"""Saved games, players and settings in an embedded SQLite database.
+
+Shared by the browser game and the terminal game, so a game started in one can be
+finished in the other. A game row holds what defines the game — deal, variant, move
+list — plus the redo line; everything else is derived by replaying through the engine.
+
+This package only stores and reads, and decides nothing: *what* is stored when (which
+game is on the table, when a game has a result and that it is kept, what counts in the
+statistics) is the play layer's policy (``firstlast.play``). Writes go one way only: a
+``Transaction`` from ``GameStore.transaction()`` (the play layer's writer opens
+them), with ``Transaction.savepoint()`` for a part that may be undone alone. Reads take
+a snapshot with ``GameStore.reading()``; ``load``, ``games``, ``settings`` and
+``has_player`` are one-read shortcuts of it (for tools and tests).
+
+Each transaction is atomic (a crash leaves the previous state intact) and every game
+update is guarded by a version number, so two writers can never silently lose a move.
+
+A database file that stops being writable while open (made read-only or immutable,
+``chattr +i``) is refused before SQLite touches it (``StoreError``): in WAL mode SQLite
+writes its index through a shared memory map of ``<db>-shm``, and a write through that
+map to a file that may no longer be written kills the process with SIGBUS, which no
+error handler can catch. The store stays usable and serves again once the files can be
+written. A connection that could only be closed by writing to such a file is kept open
+instead (its close would checkpoint through the map).
+A database that is read-only when opened (the file, or a read-only folder or mount, where
+SQLite cannot make its ``-shm`` and ``-wal``: ``files.read_only_uri``) opens ``read_only``;
+every write then fails as SQLite refuses it.
+The schema is versioned with ``PRAGMA user_version`` and upgraded by the ordered
+``MIGRATIONS``; a database written by an older firstlast is upgraded in place, in one
+transaction, without losing a game or a statistic.
+
+Its rooms: ``GameStore`` (here: the connections, the write and read transactions),
+``transaction`` (``Transaction``: every statement, rows by column name), ``records``
+(what it holds: ``StoredGame``, ``GameRow``… and its errors), ``schema`` (the tables
+and ``MIGRATIONS``) and ``files`` (the database's files, as SQLite cannot guard them).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import closing, contextmanager, suppress
+from pathlib import Path
+
+import platformdirs
+
+from .. import runtime
+from .files import (
+    SQLITE_CANTOPEN,
+    check_integrity,
+    code,
+    read_only_uri,
+    refuse_special_file,
+    strand,
+    unwritable,
+    writable,
+)
+from .records import (
+    DailyRow,
+    GameRow,
+    GameSummary,
+    MovesText,
+    Origin,
+    ResultRow,
+    StoreConflict,
+    StoredGame,
+    StoreError,
+    TransactionBroken,
+    UnknownGame,
+    new_id,
+    timestamp,
+)
+from .schema import MIGRATIONS, SCHEMA_VERSION
+from .transaction import Transaction
+
+__all__ = [
+    "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "MovesText", "Origin",
+    "ResultRow", "StoreConflict", "StoreError", "StoredGame", "Transaction", "TransactionBroken", "UnknownGame",
+    "default_db_path", "new_id", "timestamp",
+]
+
+
+def default_db_path() -> Path:
+    """``firstlast.sqlite3`` in the user's data folder (platformdirs)."""
+    return Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
+
+
+class GameStore:
+    """The SQLite store. Safe to use from several threads (their transactions take
+    turns on one connection) and processes (SQLite's locks) at once."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        #: True when SQLite opened the file read-only (its permissions, a read-only file
+        #: system, an immutable file): games can be read, every write will fail.
+        self.read_only = False
+        self._conn: sqlite3.Connection | None = None
+        self._conn_lock = threading.Lock()
+        self._owner: int | None = None  # the thread in a transaction on ``_conn``
+        self._reader: sqlite3.Connection | None = None  # reads only (``reading()``)
+        self._reader_lock = threading.Lock()
+        self._reader_owner: int | None = None
+        #: Read connections opened so far (``PRAGMA data_version`` is a connection's own).
+        self.readers = 0
+        #: The URI SQLite opens the file by when it can only be read where it lies
+        #: (``read_only_uri``), else ``None``: the path itself.
+        self._uri: str | None = None
+        try:
+            refuse_special_file(self.path)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = self._open()
+            try:
+                self.read_only = not writable(db)
+            except sqlite3.OperationalError as e:
+                # SQLite opens a file it may not write read-only, but in a folder it may
+                # not write it cannot make the files a read needs beside it either.
+                db.close()
+                if code(e) != SQLITE_CANTOPEN:
+                    raise
+                if not self.path.exists():
+                    raise StoreError(f"{self.path}: cannot create the database there ({e}); can its folder be"
+                                     " written?") from None
+                self._uri = read_only_uri(self.path)
+                self.read_only = True
+                db = self._open()
+            with closing(db):
+                check_integrity(db)  # before a migration writes anything
+                if self.read_only:
+                    self._check_read_only(db)
+                else:
+                    self._upgrade(db)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a usable firstlast database ({e})") from None
+        except OSError as e:
+            raise StoreError(f"{self.path}: cannot open the database ({e.strerror or e})") from None
+
+    def _check_read_only(self, db: sqlite3.Connection) -> None:
+        """A read-only database is served as it is, if it needs no upgrade (which would
+        have to write)."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: the database is read-only and needs upgrading (schema {version},"
+                             f" this firstlast writes {SCHEMA_VERSION}); make it writable")
+
+    def _upgrade(self, db: sqlite3.Connection) -> None:
+        """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
+        one transaction: a crash mid-way leaves the old schema and its data."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if version == 0 and tables:
+                if "meta" not in tables:
+                    # Another program's database (a mistyped --db): refuse it before the
+                    # schema or WAL mode below changes anything in it.
+                    raise StoreError(f"{self.path}: not a firstlast database (it holds other tables)")
+                # Schema 1 predates user_version and kept its number in meta.
+                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                version = 1 if row is not None and row[0] == "1" else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer firstlast (schema {version}, this one reads up to"
+                                 f" {SCHEMA_VERSION}); upgrade firstlast")
+            for step in MIGRATIONS[version:]:
+                step(db)
+            if version != SCHEMA_VERSION:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
+
+    def _open(self) -> sqlite3.Connection:
+        """A new connection to the database: its path, or the read-only URI."""
+        if self._uri is not None:
+            return sqlite3.connect(self._uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = self._open()
+        try:
+            db.execute("PRAGMA synchronous=FULL")  # a commit is on disk (fsync) when it returns
+            db.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @contextmanager
+    def _begin(self, db: sqlite3.Connection) -> Iterator[Transaction]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield Transaction(db)
+            # Again just before the COMMIT, which writes the WAL index through its map:
+            # files made unwritable while the transaction ran are caught here, not by SIGBUS.
+            self._check_files()
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """One write transaction: everything done with the ``Transaction`` commits
+        together or not at all.
+
+        Transactions of this store take turns on one long-lived connection (opening one
+        and setting it up cost more than a move); a transaction opened inside another
+        on the same thread gets a connection of its own, as every one did before. A
+        connection that failed is closed (rolling back what it held) and replaced."""
+        self._check_files()
+        me = threading.get_ident()
+        if self._owner == me:
+            with closing(self._connect()) as own, self._begin(own) as tx:
+                yield tx
+            return
+        with self._conn_lock:
+            self._owner = me
+            try:
+                db = self._conn
+                if db is None:
+                    db = self._conn = self._connect()
+                try:
+                    with self._begin(db) as tx:
+                        yield tx
+                except BaseException as e:
+                    if db.in_transaction or isinstance(e, sqlite3.Error):
+                        self._conn = None
+                        self._close(db)
+                    raise
+            finally:
+                self._owner = None
+
+    @contextmanager
+    def reading(self) -> Iterator[Transaction]:
+        """One read transaction: a consistent snapshot of the store, on a connection of
+        its own that only reads (``PRAGMA query_only``). It takes no write lock (in WAL
+        mode readers and the writer do not wait for each other), so reads never queue
+        behind a commit's fsync. Reads take turns on that connection; a read opened
+        inside another on the same thread shares its snapshot. Writing through it fails."""
+        self._check_files()
+        me = threading.get_ident()
+        if self._reader_owner == me:
+            assert self._reader is not None
+            yield Transaction(self._reader)
+            return
+        with self._reader_lock:
+            self._reader_owner = me
+            try:
+                db = self._reader
+                if db is None:
+                    db = self._connect()
+                    try:
+                        db.execute("PRAGMA query_only=ON")
+                    except BaseException:
+                        db.close()
+                        raise
+                    self._reader = db
+                    self.readers += 1
+                try:
+                    db.execute("BEGIN")
+                    try:
+                        yield Transaction(db)
+                    finally:
+                        db.execute("COMMIT")  # ends the snapshot (nothing was written)
+                except sqlite3.Error:
+                    self._reader = None
+                    self._close(db)
+                    raise
+            finally:
+                self._reader_owner = None
+
+    def _check_files(self) -> None:
+        """Refuse (``StoreError``) while a WAL file of an opened, writable database cannot
+        be written: SQLite would write to it through its memory map (module docstring)."""
+        if self.read_only or runtime.JOURNAL_MODE != "WAL":
+            return
+        name = unwritable(self.path)
+        if name is not None:
+            raise StoreError(f"{name}: cannot be written now (read-only or immutable); nothing was done")
+
+    def _close(self, db: sqlite3.Connection) -> None:
+        """Close ``db``, unless that would write to a file that cannot be written now."""
+        if not self.read_only and runtime.JOURNAL_MODE == "WAL" and unwritable(self.path) is not None:
+            strand(db)
+            return
+        with suppress(sqlite3.Error):
+            db.close()
+
+    def close(self) -> None:
+        """Close the store's connections (later transactions open others)."""
+        with self._conn_lock:
+            db, self._conn = self._conn, None
+            if db is not None:
+                self._close(db)
+        with self._reader_lock:
+            db, self._reader = self._reader, None
+            if db is not None:
+                self._close(db)
+
+    def __del__(self) -> None:
+        # A connection is only freed by the garbage collector (its statement cache refers
+        # back to it): close it with the store, so that the file is left as it was before
+        # (the WAL checkpointed and removed) as soon as the store is dropped.
+        for name in ("_conn", "_reader"):
+            db = getattr(self, name, None)
+            if db is not None:
+                with suppress(Exception):
+                    self._close(db)
+
+    # ------------------------------------------------------------ one-read shortcuts
+    # Reads for tools and tests, each a snapshot of its own (``reading()``). There are no
+    # write shortcuts: every write is a ``transaction()``'s, which the play layer's group
+    # writer opens (``firstlast.play.writer``).
+    def has_player(self, player: str) -> bool:
+        with self.reading() as tx:
+            return tx.has_player(player)
+
+    def load(self, game_id: str, player: str | None = None) -> StoredGame:
+        """Load and replay a game; with ``player``, only that player's game."""
+        with self.reading() as tx:
+            return tx.load(game_id, player)
+
+    def games(self, player: str | None = None, *, status: str | None = None, limit: int = 100) -> list[GameSummary]:
+        with self.reading() as tx:
+            return tx.games(player, status=status, limit=limit)
+
+    def settings(self, player: str) -> dict[str, object]:
+        with self.reading() as tx:
+            return tx.settings(player)

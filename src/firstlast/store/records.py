@@ -1,0 +1,192 @@
+"""What the store holds, as its readers and writers see it: a stored game
+(``StoredGame``), its summary, its whole row (``GameRow``: its fields are the ``games``
+table's columns), the rows the statistics and the calendar read, and the store's errors."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Literal
+
+from ..engine import Game, Move, Step, Variant
+from ..engine.errors import FirstLastError
+
+Origin = Literal["played", "imported"]
+
+
+class StoreError(FirstLastError):
+    """A stored game that cannot be found, read or written."""
+
+
+class UnknownGame(StoreError):
+    """No such game (or it belongs to another player)."""
+
+
+class StoreConflict(StoreError):
+    """Someone else saved the game since it was loaded."""
+
+
+class TransactionBroken(StoreError):
+    """A savepoint could not be undone or released: the transaction cannot go on and
+    must be rolled back whole."""
+
+
+def timestamp() -> str:
+    """Now, as every time in the store is written (UTC, ISO 8601, milliseconds)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def new_id() -> str:
+    """An unguessable id (players are known by it alone)."""
+    return secrets.token_urlsafe(18)
+
+
+class MovesText:
+    """The text of a game's moves as last written, kept with the game so that the next
+    save turns only the new moves into text. Steps only come and go at the end of a
+    game, and each is a new object: the steps up to the last one still the same object
+    are unchanged."""
+
+    __slots__ = ("steps", "texts")
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self.texts: list[str] = []
+
+    def of(self, game: Game) -> str:
+        steps = game.steps
+        k = min(len(self.steps), len(steps))
+        while k and self.steps[k - 1] is not steps[k - 1]:
+            k -= 1
+        del self.steps[k:], self.texts[k:]
+        for step in steps[k:]:
+            self.steps.append(step)
+            self.texts.append(str(step.move))
+        return " ".join(self.texts)
+
+    def copy(self) -> MovesText:
+        twin = MovesText()
+        twin.steps, twin.texts = self.steps.copy(), self.texts.copy()
+        return twin
+
+
+@dataclass
+class StoredGame:
+    """A game as stored, replayed through the engine. The play layer shares one it has
+    read between its readers and changes only a ``copy``."""
+
+    id: str
+    player: str
+    game: Game
+    version: int
+    created: str
+    updated: str
+    finished: str | None  # when its result was reached
+    origin: Origin = "played"
+    result: str | None = None  # won | lost: written as the play layer sets it (firstlast.play.results)
+    abandoned: str | None = None
+    result_score: int | None = None  # the score and passes of that result
+    result_passes: int | None = None
+    dealt: str | None = None  # how the deal was chosen (play's StartKind); None: imported or older
+    dealt_on: str | None = None  # the player's date when it was dealt (YYYY-MM-DD); None: imported
+    wish: str | None = None  # the wish made before it ("": in silence); None: none. Private
+    moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
+
+    @classmethod
+    def new(cls, player: str, game: Game, origin: Origin = "played", dealt: str | None = None,
+            dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
+        """``game`` as a new game of ``player``, not stored yet (``Transaction.insert``):
+        a new id, created now, version 0, no result; ``dealt``: how its deal was chosen,
+        ``dealt_on``: the player's date then, ``wish``: the wish made before it."""
+        now = timestamp()
+        return cls(new_id(), player, game, 0, now, now, None, origin, dealt=dealt, dealt_on=dealt_on, wish=wish)
+
+    def copy(self) -> StoredGame:
+        """A copy to change, not replayed (``Game.copy``)."""
+        return replace(self, game=self.game.copy(), moves_text=self.moves_text.copy())
+
+    def row(self) -> GameRow:
+        """Every column as ``Transaction.insert`` writes it."""
+        g, pos = self.game, self.game.position
+        return GameRow(self.id, str(g.deal), g.variant.token, self.moves_text.of(g), moves_line(g.redo_moves),
+                       pos.status, pos.score, pos.passes, self.version, self.created, self.updated, self.finished,
+                       self.origin, self.result, self.result_score, self.result_passes, self.abandoned, self.dealt,
+                       self.dealt_on, self.wish)
+
+
+@dataclass
+class GameSummary:
+    id: str
+    deal: int
+    variant: Variant
+    status: str
+    score: int
+    passes: int
+    moves: int
+    created: str
+    updated: str
+    finished: str | None
+    origin: Origin
+    result: str | None
+    abandoned: str | None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One counted-or-not game for the statistics (see ``firstlast.play.stats``)."""
+
+    origin: Origin
+    result: str | None
+    score: int | None
+    passes: int | None
+    abandoned: bool
+    when: str  # finished, else abandoned, else updated: orders the rows in time
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    """One game dealt as a deal of the day, for the play layer's calendar: its deal (the
+    date as YYYYMMDD), the player's date when it was dealt, its kept result and whether a
+    move was made."""
+
+    id: str
+    deal: int
+    dealt_on: str | None
+    origin: Origin
+    result: str | None
+    moved: bool
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """Every stored column of one game, as it is: a backup copies games whole
+    (``firstlast.play.backup``), so that what is derived from them (the statistics)
+    comes back the same."""
+
+    id: str
+    deal: str
+    variant: str
+    moves: str
+    redo: str
+    status: str
+    score: int
+    passes: int
+    version: int
+    created: str
+    updated: str
+    finished: str | None
+    origin: Origin
+    result: str | None
+    result_score: int | None
+    result_passes: int | None
+    abandoned: str | None
+    dealt: str | None = None
+    dealt_on: str | None = None
+    wish: str | None = None
+
+
+def moves_line(moves: Sequence[Move]) -> str:
+    return " ".join(map(str, moves))

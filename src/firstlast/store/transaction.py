@@ -1,0 +1,274 @@
+"""``Transaction``: every read and write of the store, inside one SQLite transaction (no
+caller runs SQL of its own); rows are read by column name (``sqlite3.Row``)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import fields
+from typing import Final
+
+from ..engine import Game, Move, Variant
+from ..engine.errors import FirstLastError
+from .records import (
+    DailyRow,
+    GameRow,
+    GameSummary,
+    Origin,
+    ResultRow,
+    StoreConflict,
+    StoredGame,
+    StoreError,
+    TransactionBroken,
+    UnknownGame,
+    moves_line,
+    new_id,
+    timestamp,
+)
+
+
+def _origin(value: object) -> Origin:
+    return "imported" if value == "imported" else "played"
+
+
+def _summary(r: sqlite3.Row) -> GameSummary:
+    return GameSummary(r["id"], int(r["deal"]), Variant.from_token(r["variant"]), r["status"], r["score"],
+                       r["passes"], len(r["moves"].split()), r["created"], r["updated"], r["finished"],
+                       _origin(r["origin"]), r["result"], r["abandoned"])
+
+
+#: The columns of a game row, by name: ``GameRow``'s fields.
+_COLUMNS: Final = tuple(f.name for f in fields(GameRow))
+_ROW_COLUMNS: Final = ", ".join(_COLUMNS)
+_NAMED: Final = ", ".join(f":{c}" for c in _COLUMNS)
+_ASSIGNED: Final = ", ".join(f"{c}=:{c}" for c in _COLUMNS if c != "id")
+
+
+def _row(r: sqlite3.Row) -> GameRow:
+    return GameRow(**{name: r[name] for name in _COLUMNS} | {"origin": _origin(r["origin"])})
+
+
+class Transaction:
+    """Reads and writes inside one SQLite transaction (``GameStore.transaction()``, or
+    ``GameStore.reading()`` to read). Every write is one of its methods: no caller runs
+    SQL of its own."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        db.row_factory = sqlite3.Row  # columns by name
+        self._savepoints = 0  # savepoints open now (their names are by depth)
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A part of the transaction that is undone alone: if the block raises, what it
+        wrote is rolled back and the exception goes on (the rest of the transaction is
+        kept); if it ends, its writes stay, to commit with the transaction. Savepoints
+        nest. When the undo or the release itself fails, ``TransactionBroken`` is
+        raised: the transaction cannot go on (roll it back whole)."""
+        name = f"part{self._savepoints}"
+        try:
+            self.db.execute(f"SAVEPOINT {name}")
+        except sqlite3.Error as e:
+            raise TransactionBroken(str(e)) from e
+        self._savepoints += 1
+        try:
+            yield
+        except BaseException:
+            try:
+                self.db.execute(f"ROLLBACK TO {name}")
+                self.db.execute(f"RELEASE {name}")
+            except sqlite3.Error as e:
+                raise TransactionBroken(str(e)) from e
+            raise
+        else:
+            try:
+                self.db.execute(f"RELEASE {name}")
+            except sqlite3.Error as e:
+                raise TransactionBroken(str(e)) from e
+        finally:
+            self._savepoints -= 1
+
+    # ------------------------------------------------------------ the store's own notes
+    def meta(self, key: str) -> str | None:
+        """The value noted under ``key`` (``set_meta``), if any."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # ------------------------------------------------------------ players
+    def new_player(self) -> str:
+        pid = new_id()
+        self.db.execute("INSERT INTO players (id, created) VALUES (?, ?)", (pid, timestamp()))
+        return pid
+
+    def has_player(self, player: str) -> bool:
+        return self.db.execute("SELECT 1 FROM players WHERE id=?", (player,)).fetchone() is not None
+
+    def settings(self, player: str) -> dict[str, object]:
+        row = self.db.execute("SELECT settings FROM players WHERE id=?", (player,)).fetchone()
+        if row is None:
+            return {}
+        try:
+            value = json.loads(row[0])
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def save_settings(self, player: str, settings: dict[str, object]) -> None:
+        self.db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(settings), player))
+
+    def current(self, player: str) -> str | None:
+        row = self.db.execute("SELECT current FROM players WHERE id=?", (player,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def set_current(self, player: str, game_id: str | None) -> None:
+        self.db.execute("UPDATE players SET current=? WHERE id=?", (game_id, player))
+
+    # ------------------------------------------------------------ games
+    def insert(self, stored: StoredGame) -> None:
+        """Store ``stored`` (``StoredGame.new``: its moves and redo line too) as a new
+        game, every field as given."""
+        self.insert_row(stored.player, stored.row())
+
+    def load(self, game_id: str, player: str | None = None) -> StoredGame:
+        r = self.db.execute(f"SELECT player, {_ROW_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
+        if r is None or (player is not None and r["player"] != player):
+            raise UnknownGame(f"no such game: {game_id}")
+        row = _row(r)
+        try:
+            game = Game(int(row.deal), Variant.from_token(row.variant), row.moves.split(), row.redo.split())
+        except (FirstLastError, ValueError) as e:
+            raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
+        return StoredGame(row.id, r["player"], game, row.version, row.created, row.updated, row.finished, row.origin,
+                          row.result, row.abandoned, row.result_score, row.result_passes, row.dealt, row.dealt_on,
+                          row.wish)
+
+    def head(self, game_id: str) -> tuple[str, int] | None:
+        """The player and the version of game ``game_id`` (``None``: there is none): what
+        says whether a game already read is the stored one, without reading its moves."""
+        r = self.db.execute("SELECT player, version FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if r is None else (r["player"], r["version"])
+
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it moves whenever another connection (of this
+        process or another) commits."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def save(self, stored: StoredGame) -> None:
+        """Write the game's moves, redo line, position and result fields as they are now;
+        ``StoreConflict`` if it was saved elsewhere since it was loaded (then nothing is
+        written)."""
+        g = stored.game
+        pos = g.position
+        now = timestamp()
+        cur = self.db.execute(
+            "UPDATE games SET moves=?, redo=?, status=?, score=?, passes=?, version=version+1, updated=?,"
+            " finished=?, result=?, result_score=?, result_passes=?, abandoned=? WHERE id=? AND version=?",
+            (stored.moves_text.of(g), moves_line(g.redo_moves), pos.status, pos.score, pos.passes, now,
+             stored.finished, stored.result, stored.result_score, stored.result_passes, stored.abandoned, stored.id,
+             stored.version),
+        )
+        if cur.rowcount != 1:
+            raise StoreConflict(f"game {stored.id} was changed elsewhere; reload it")
+        stored.version += 1
+        stored.updated = now
+
+    def imported(self, player: str, deal: int, variant: Variant, moves: Sequence[Move]) -> str | None:
+        """The id of ``player``'s latest imported game of ``deal`` and ``variant`` with
+        these ``moves``, if any (read, not replayed)."""
+        wanted = [str(m) for m in moves]
+        for r in self.db.execute("SELECT id, moves FROM games WHERE player=? AND origin='imported' AND deal=? AND"
+                                 " variant=? ORDER BY updated DESC, rowid DESC", (player, str(deal), variant.token)):
+            if r["moves"].split() == wanted:
+                return str(r["id"])
+        return None
+
+    def mark_abandoned(self, game_id: str, abandoned: bool) -> None:
+        """Set or clear the game's abandoned mark (bumps its version: it changed)."""
+        self.db.execute("UPDATE games SET abandoned=?, version=version+1 WHERE id=?",
+                        (timestamp() if abandoned else None, game_id))
+
+    def delete(self, game_id: str) -> None:
+        self.db.execute("DELETE FROM games WHERE id=?", (game_id,))
+        self.db.execute("UPDATE players SET current=NULL WHERE current=?", (game_id,))
+
+    def games(self, player: str | None = None, *, status: str | None = None, limit: int = 100) -> list[GameSummary]:
+        """Most recently updated first; ``player=None`` lists every player's games.
+        ``status``: playing, won, lost, finished (won or lost), abandoned, or unfinished
+        (playing, abandoned included)."""
+        sql = ("SELECT id, deal, variant, status, score, passes, moves, created, updated, finished, origin,"
+               " result, abandoned FROM games WHERE 1=1")
+        args: list[object] = []
+        if player is not None:
+            sql += " AND player=?"
+            args.append(player)
+        if status == "finished":
+            sql += " AND status != 'playing'"
+        elif status == "abandoned":
+            sql += " AND status = 'playing' AND abandoned IS NOT NULL"
+        elif status == "unfinished":
+            sql += " AND status = 'playing'"
+        elif status == "playing":
+            sql += " AND status = 'playing' AND abandoned IS NULL"
+        elif status is not None:
+            sql += " AND status=?"
+            args.append(status)
+        sql += " ORDER BY updated DESC, rowid DESC LIMIT ?"
+        args.append(limit)
+        return [_summary(r) for r in self.db.execute(sql, args).fetchall()]
+
+    def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
+        """Every game of ``variant`` (of ``player``, or of all) with what statistics need,
+        oldest event first."""
+        sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL AS left,"
+               " COALESCE(finished, abandoned, updated) AS at, id FROM games WHERE variant=?")
+        args: list[object] = [variant.token]
+        if player is not None:
+            sql += " AND player=?"
+            args.append(player)
+        rows = self.db.execute(sql + " ORDER BY at, rowid", args).fetchall()
+        return [ResultRow(_origin(r["origin"]), r["result"], r["result_score"], r["result_passes"], bool(r["left"]),
+                          r["at"], r["id"]) for r in rows]
+
+    def daily_rows(self, player: str) -> list[DailyRow]:
+        """Every game of ``player`` dealt as a deal of the day, in the order stored."""
+        rows = self.db.execute("SELECT id, deal, dealt_on, origin, result, moves != '' AS moved FROM games"
+                               " WHERE player=? AND dealt='daily' ORDER BY rowid", (player,)).fetchall()
+        return [DailyRow(r["id"], int(r["deal"]), r["dealt_on"], _origin(r["origin"]), r["result"], bool(r["moved"]))
+                for r in rows]
+
+    def variants_played(self, player: str | None = None) -> list[Variant]:
+        sql = "SELECT DISTINCT variant FROM games"
+        args: list[object] = []
+        if player is not None:
+            sql += " WHERE player=?"
+            args.append(player)
+        return [Variant.from_token(r["variant"]) for r in self.db.execute(sql, args).fetchall()]
+
+    # ------------------------------------------------------------ whole rows (backups)
+    def rows(self, player: str) -> list[GameRow]:
+        """Every game of ``player``, every column, in the order they were stored."""
+        return [_row(r) for r in self.db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE player=? ORDER BY rowid",
+                                                 (player,)).fetchall()]
+
+    def owner(self, game_id: str) -> str | None:
+        """The player whose game ``game_id`` is, or ``None`` when there is none."""
+        head = self.head(game_id)
+        return None if head is None else head[0]
+
+    def insert_row(self, player: str, row: GameRow) -> None:
+        """Store ``row`` as a new game of ``player``, every column as given."""
+        self.db.execute(f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (:player, {_NAMED})",
+                        vars(row) | {"player": player})
+
+    def replace_row(self, player: str, row: GameRow) -> None:
+        """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
+        ``UnknownGame`` if ``player`` has no such game."""
+        cur = self.db.execute(f"UPDATE games SET {_ASSIGNED} WHERE id=:id AND player=:player",
+                              vars(row) | {"player": player})
+        if cur.rowcount != 1:
+            raise UnknownGame(f"no such game: {row.id}")
