@@ -25,12 +25,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve_folder(folder: Path, sub_path: str = "", port: int | None = None) -> Iterator[str]:
+def serve_folder(folder: Path, sub_path: str = "", port: int | None = None,
+                 log: Path | None = None) -> Iterator[str]:
     """``python -m http.server`` over ``folder`` (on ``port``, else a free one); the
-    address of ``sub_path`` in it."""
+    address of ``sub_path`` in it. ``log``: a file the server writes a line to for each
+    request it answers ("GET /path HTTP/1.1" 200), to count what was sent."""
     port = port or free_port()
+    out = open(log, "ab", buffering=0) if log is not None else subprocess.DEVNULL  # noqa: SIM115 (closed below)
     proc = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=out)
     url = f"http://127.0.0.1:{port}/{sub_path + '/' if sub_path else ''}"
     deadline = time.monotonic() + 20
     try:
@@ -46,5 +49,7 @@ def serve_folder(folder: Path, sub_path: str = "", port: int | None = None) -> I
     finally:
         proc.terminate()
         proc.wait(10)
+        if log is not None:
+            out.close()  # type: ignore[union-attr]
 
 

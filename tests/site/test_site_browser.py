@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser import deal_by_number, require_browser, settle, state, wait_js
-from hosting import serve_folder
+from hosting import SUB_PATH, serve_folder
 
 from firstlast.engine import Game
 from firstlast.engine.cards import SUIT_CHARS
@@ -133,10 +133,20 @@ def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url
     assert not errors
 
 
-def test_a_first_visit_plays_at_once_on_the_table_the_build_made(browser: Any, site_url: str) -> None:
+def test_a_first_visit_plays_at_once_on_the_table_the_build_made(browser: Any, site_root: Path, tmp_path: Path) -> None:
     """A first visit has no last table: the build's (the welcome deal) shows at once, in
     the browser's language, with a thin bar saying how far the start is; a move made on it
-    waits in the page's queue and is made on the very game the worker deals."""
+    waits in the page's queue and is made on the very game the worker deals. No file of
+    the build is sent twice (Python starts once the service worker serves the page)."""
+    sent = tmp_path / "sent.log"
+    with serve_folder(site_root, SUB_PATH, log=sent) as site_url:
+        _first_visit(browser, site_url)
+    asked = [line.split('"')[1].split()[1] for line in sent.read_text().splitlines() if '"GET ' in line]
+    twice = sorted({p for p in asked if asked.count(p) > 1 and p.startswith(f"/{SUB_PATH}/pyodide/")})
+    assert f"/{SUB_PATH}/pyodide/pyodide.asm.wasm" in asked and not twice, twice
+
+
+def _first_visit(browser: Any, site_url: str) -> None:
     ctx, _ = site_context(browser, locale="ru-RU")
     lock = ctx.new_page()  # Python waits for the game, which this page of the test holds
     lock.goto(site_url + "build.json")
@@ -348,8 +358,6 @@ def test_two_sites_on_one_origin_keep_apart(browser: Any, site_dir: Path, tmp_pa
     """Two project pages on one host (user.github.io/a/, /b/): their games, their tab
     lock and their offline copies are their own."""
     import shutil
-
-    from hosting import serve_folder
 
     host = tmp_path / "host"
     for name in ("one", "two"):

@@ -431,8 +431,10 @@ function bootWorker() {
 // snapshot starts Python once that table is drawn (or once a request needs it): Python's
 // start (compiling 10 MB of WebAssembly, on every core it can get) would otherwise
 // race the page for the CPU and show the table later, on a phone most of all.
+/** Whether the service worker serves this page already (or there is none). */
+const controlled = !("serviceWorker" in navigator) || !!navigator.serviceWorker.controller;
 /** @type {Worker | null} */
-let booted = ("serviceWorker" in navigator && !navigator.serviceWorker.controller) || fromSnapshot ? null : bootWorker();
+let booted = controlled && !fromSnapshot ? bootWorker() : null;
 /** Resolves when Python is wanted now: a request the snapshot cannot answer. */
 let wanted = () => {};
 /** Until the page has drawn its table, or a request wants Python. */
@@ -541,7 +543,7 @@ async function start() {
   await loadWords();
   loading(w("site.loading.step0"), 0);
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => false);
-  if (fromSnapshot) {
+  if (fromSnapshot && controlled) {
     await tableDrawn();
     booted ||= bootWorker(); // the frame with the table is painted first
   }
