@@ -6,7 +6,7 @@ markers mean, the same in every folder:
 * ``browser``: the test drives Chromium. A test that takes the ``browser`` fixture gets
   the marker here, so ``-m "not browser"`` leaves out every one of them.
 
-The ``browser`` fixture is here too: one Chromium for the whole session (tests/web and
+The ``browser`` fixture is here too: one Chromium for each module (tests/web and
 tests/site), each test opening its own profile (a context) in it."""
 
 import contextlib
@@ -25,12 +25,15 @@ sys.path.insert(0, str(Path(__file__).parent / "engine"))
 sys.path.insert(0, str(Path(__file__).parent))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's chromium, headless (tests/web/browser.py launches it), started once for
-    the session: a launch costs seconds of CPU, and no test shares more than the process
-    (each opens a fresh context, so a new player). A test that needs a profile of its own
-    on disk launches it from ``browser.browser_type`` (one playwright per process)."""
+    a module: a launch costs seconds of CPU, and no test shares more than the process
+    (each opens a fresh context, so a new player). Not for the session: Playwright's sync
+    API holds an event loop in the main thread while it runs, and the modules after it
+    that call ``asyncio.run`` (the terminal's pilot tests) would fail. A test that needs a
+    profile of its own on disk launches it from ``browser.browser_type`` (one playwright
+    per process)."""
     web = str(Path(__file__).parent / "web")
     if web not in sys.path:
         sys.path.insert(0, web)
@@ -44,7 +47,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(autouse=True)
 def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
     """What a browser test left open (a failed test's profile) is closed after it, so that
-    no page of one test goes on drawing through the others in the session's browser."""
+    no page of one test goes on drawing through the others in the module's browser."""
     if "browser" not in request.fixturenames:
         yield
         return
