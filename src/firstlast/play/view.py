@@ -87,6 +87,7 @@ class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
 
 
 def table_facts(pos: Position) -> TableFacts:
+    """What the engine says of ``pos`` (the view's first fields)."""
     need = pos.need
     return TableFacts(status=pos.status, score=pos.score, passes=pos.passes, redeals_used=pos.redeals_used,
                       redeals_left=pos.redeals_left, active=pos.active, need=need,
