@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from functools import cache
 from http import HTTPStatus
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any, Final
 import msgspec
 
 from ..i18n import LANGS
+from . import generated
 from .context import TOKEN_PATTERN, Content, Endpoint
 from .errors import WEB_CODES
 from .models import RULES, ErrorBody
@@ -260,25 +260,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openapi", action="store_true", help="print the OpenAPI document")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not up to date")
     args = parser.parse_args(argv)
-    stale = []
-    wanted: list[tuple[Path, str]] = []
+    wanted: list[tuple[Path, str, str]] = []
     if args.markdown:
-        wanted.append((args.doc, doc_with_reference(args.doc.read_text(encoding="utf-8"))))
+        wanted.append((args.doc, doc_with_reference(args.doc.read_text(encoding="utf-8")), "--markdown"))
     if args.typedefs:
-        wanted.append((args.out, typedefs()))
-    for path, text in wanted:
-        current = path.read_text(encoding="utf-8") if path.exists() else None
-        if current != text:
-            stale.append(path)
-            if not args.check:
-                path.write_text(text, encoding="utf-8")
+        wanted.append((args.out, typedefs(), "--typedefs"))
+    stale = [generated.refresh(path, text, check=args.check, command=f"python -m firstlast.web.schema {flag}")
+             for path, text, flag in wanted]
     if args.openapi:
         print(json.dumps(openapi(), indent=2, ensure_ascii=False))
-    if args.check and stale:
-        print("not up to date (run python -m firstlast.web.schema without --check): "
-              + ", ".join(map(str, stale)), file=sys.stderr)
-        return 1
-    return 0
+    return max(stale, default=0)
 
 
 if __name__ == "__main__":
