@@ -73,7 +73,7 @@ LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 #: cookies come along: keep room.
 MAX_HEAD_BYTES: Final = 16 * 1024
 #: Methods that change something: they must come from the page itself.
-_WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def _split_host(value: str) -> tuple[str, int | None] | None:
@@ -142,7 +142,7 @@ class Guard:
             refusal = WebError("request.head_too_large", limit=MAX_HEAD_BYTES // 1024)
         elif not self.host_ok(scope, host):
             refusal = WebError("request.host")
-        elif scope.get("method") in _WRITES:
+        elif scope.get("method") in WRITES:
             origin = headers.get("origin")
             scheme = str(scope.get("scheme", "http"))
             # Two Origin headers are no origin at all (else the last one would speak).
