@@ -15,23 +15,16 @@ from pathlib import Path
 import click
 
 from .. import i18n
-from ..play import GameStore, PlayError, PlayService, StoreError, default_db_path
+from ..play import PlayError, PlayService, StoreError
 from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
 from ..recordfile import RecordFileError, read_record_file
 from .engine_commands import _record_file_text, _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
-from .options import FilePath, play_error_text
+from .options import FilePath, open_store, play_error_text
 
 #: The most bytes read from a file or standard input: a backup's characters are at
 #: least that many bytes.
 MAX_BACKUP_BYTES = MAX_BACKUP_CHARS
-
-
-def _service(db: Path | None) -> PlayService:
-    try:
-        return PlayService(GameStore(db if db is not None else default_db_path()))
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
 
 
 def _local(play: PlayService) -> str:
@@ -71,7 +64,7 @@ def export(file: Path, db: Path | None) -> None:
     to_stdout = str(file) == "-"
     if not to_stdout:
         _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
-    play = _service(db)
+    play = PlayService(open_store(db))
     if play.store.read_only:  # read as it is (issue 29.5); stdout may be the backup itself
         click.echo(msg("cli.export.read_only", path=play.store.path), err=True)
     try:
@@ -111,7 +104,7 @@ def _read(file: Path) -> str:
 def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
     text = _read(file)
-    play = _service(db)
+    play = PlayService(open_store(db))
     if play.store.read_only:  # every write would fail: say why before reading the file through
         raise click.ClickException(msg("cli.import.read_only", path=play.store.path))
     try:

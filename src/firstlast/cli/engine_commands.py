@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..engine import Game, Position, Variant, play_out
 from ..engine.errors import IllegalMoveError, InvalidMoveError, RecordError
@@ -21,7 +19,7 @@ from ..engine.record import game_from_record, record_to_text
 from ..i18n import describe_variant, invalid_text, plural, refusal_text
 from ..recordfile import MAX_RECORD_BYTES, RecordFileError, read_record_file
 from .lang import command, current_lang, msg, option, os_error_text
-from .options import DEAL, DEAL_RANGE, FilePath, make_variant, variant_options
+from .options import DEAL, DEAL_RANGE, FilePath, progress_bar, variant_options
 
 if TYPE_CHECKING:
     from ..odds.fastline import Lines
@@ -84,10 +82,9 @@ def _count(deals: range) -> int:
 @option("--transcript", is_flag=True, help_key="cli.help.transcript")
 @option("--json", "as_json", is_flag=True, help_key="cli.autoplay.help.json")
 @option("--save", type=FilePath(), help_key="cli.autoplay.help.save")
-def autoplay(deals: range, redeals: int | None, waste_playable: bool, no_privilege: bool,
-             transcript: bool, as_json: bool, save: Path | None) -> None:
+def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: bool, save: Path | None) -> None:
     """Play deal DEAL (or every deal in [A, B)) along the forced line to the end."""
-    variant = make_variant(redeals, waste_playable, no_privilege)
+    variant = variant or Variant()
     if _count(deals) > 1:
         if transcript or save:
             raise click.UsageError(msg("cli.autoplay.single_only"))
@@ -121,11 +118,8 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
     won = 0
     out = sys.stdout
     # A progress bar on the terminal while the lines go to a file or a pipe.
-    console = Console(stderr=True)
-    show = console.is_terminal and not out.isatty() and _count(deals) >= 1000
-    with Progress(TextColumn(msg("cli.autoplay.progress")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True, disable=not show) as progress:
-        task = progress.add_task("deals", total=_count(deals))
+    show = not out.isatty() and _count(deals) >= 1000
+    with progress_bar(msg("cli.autoplay.progress"), _count(deals), show) as (progress, task):
         for i, (n, w, score, passes) in enumerate(_outcomes(deals, variant), start=1):
             won += w
             if as_json:

@@ -180,8 +180,8 @@ def os_error_text(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def range_error_text(rng: click.IntRange | click.FloatRange, value: float) -> str:
-    """click's "VALUE is not in the range …" for an ``IntRange`` / ``FloatRange`` in the
+def range_error_text(rng: click.IntRange, value: int) -> str:
+    """click's "VALUE is not in the range …" for an ``IntRange`` in the
     current language, the bounds as the catalog's parameters (``cli.range.*``); open
     bounds, rare here, keep click's notation inside ``cli.int_range``."""
     if not (rng.min_open or rng.max_open):
@@ -194,7 +194,7 @@ def range_error_text(rng: click.IntRange | click.FloatRange, value: float) -> st
     return msg("cli.int_range", value=value, range=rng._describe_range())
 
 
-def _out_of_range(rng: click.IntRange | click.FloatRange, rv: float) -> bool:
+def _out_of_range(rng: click.IntRange, rv: int) -> bool:
     below = rng.min is not None and (rv <= rng.min if rng.min_open else rv < rng.min)
     above = rng.max is not None and (rv >= rng.max if rng.max_open else rv > rng.max)
     return below or above
@@ -206,17 +206,6 @@ class IntRange(click.IntRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if not self.clamp:
             rv = click.INT.convert(value, param, ctx)
-            if _out_of_range(self, rv):
-                self.fail(range_error_text(self, rv), param, ctx)
-        return super().convert(value, param, ctx)
-
-
-class FloatRange(click.FloatRange):
-    """``click.FloatRange`` whose out-of-range error is in the current language."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not self.clamp:
-            rv = click.FLOAT.convert(value, param, ctx)
             if _out_of_range(self, rv):
                 self.fail(range_error_text(self, rv), param, ctx)
         return super().convert(value, param, ctx)

@@ -11,22 +11,20 @@ chance of a deal or position works without the fast line: the engine samples ins
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from click.core import ParameterSource
 
 from ..engine import FirstLastError, Position, Variant, position_from_text
 from ..i18n import describe_variant, plural, plural_category
 from ..i18n import t as text_of
 from .lang import command, current_lang, msg, option, os_error_text
-from .options import DEAL, FilePath, WholeNumber, make_variant, variant_options
+from .options import DEAL, FilePath, WholeNumber, progress_bar, variant_options
 
 if TYPE_CHECKING:
     from ..odds.stats import Tally
@@ -41,50 +39,19 @@ MAX_KERNEL_REDEALS = 2**31 - 1
 ALL_REDEALS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
-#: The catalog keys of the one line a command prints when it needs an extra that is
-#: not installed (English: "plots need the lab extra: pip install 'firstlast[lab]'").
-FAST_HINT = "cli.odds.need_fast"
-PLOT_HINT = "cli.odds.need_lab_plot"
-DASK_HINT = "cli.odds.need_lab_dask"
-ENGINE_NOTE = "cli.odds.engine_note"
-
-
 class MissingExtra(click.ClickException):
-    """An extra the command needs is not installed: one line (the hint), exit status 2."""
+    """An extra the command needs is not installed: one line, exit status 2 (English:
+    "plots need the lab extra: pip install 'firstlast[lab]'")."""
 
     exit_code = 2
 
 
-def _missing(hint: str) -> MissingExtra:
-    """The error of the hint key ``hint``, in the current language."""
-    return MissingExtra(msg(hint))
-
-
-def _importable(name: str) -> bool:
-    import importlib
-
-    try:
-        importlib.import_module(name)
-    except ImportError:
-        return False
-    return True
+def _installed(*names: str) -> bool:
+    return all(importlib.util.find_spec(name) is not None for name in names)
 
 
 def all_variants() -> list[Variant]:
     return [Variant(r, wp, priv) for priv in (True, False) for wp in (False, True) for r in ALL_REDEALS]
-
-
-@contextmanager
-def _progress(total: int) -> Iterator[Any]:
-    """A rich progress bar on stderr (only when stderr is a terminal)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as prog:
-        task = prog.add_task(msg("cli.odds.progress"), total=total)
-        yield prog, task
 
 
 def _pct(x: float, digits: int = 3) -> str:
@@ -154,7 +121,7 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
     if not 0 <= seed <= MAX_SEED_SAMPLES:
         raise click.UsageError(msg("cli.odds.bad_seed_samples", max=MAX_SEED_SAMPLES, seed=seed))
     if not kernel_available():
-        click.echo(msg(ENGINE_NOTE), err=True)
+        click.echo(msg("cli.odds.engine_note"), err=True)
     # Exactly --samples samples (no time budget): the command's answer is reproducible.
     est = chance_to_come_out(pos, samples, seed, budget_s=None)
     if as_json:
@@ -187,14 +154,13 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
         help_key="cli.odds.help.samples")
 @option("--seed", type=WholeNumber(0, MAX_SEED_SAMPLES), default=0, show_default=True,
         help_key="cli.odds.help.seed", help_params={"max": MAX_SEED_RUN})
-def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bool, all_: bool, direct: bool,
-         as_json: bool, plot: Path | None, workers: int | None, scheduler: str | None, deal_number: int | None,
-         position_text: str | None, samples: int, seed: int) -> None:
+def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json: bool, plot: Path | None,
+         workers: int | None, scheduler: str | None, deal_number: int | None, position_text: str | None,
+         samples: int, seed: int) -> None:
     """Win rates of the forced line with 95 % Wilson intervals, or the live chance of a deal or position.
 
     Runs of different --seed never share a deal, so their results can be added up.
     """
-    variant = make_variant(redeals, waste_playable, no_privilege)
     if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
         raise click.UsageError(msg("cli.odds.no_scheduler"))
     if direct and not all_:
@@ -214,22 +180,20 @@ def odds(games: int, redeals: int | None, waste_playable: bool, no_privilege: bo
                 raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
             # Flags must not silently lose to the notation, even flags that name the canonical
             # variant (`--redeals 3` on an unlimited-redeal position).
-            ctx = click.get_current_context()
-            flags_given = any(ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-                              for name in ("redeals", "waste_playable", "no_privilege"))
-            if flags_given and variant != pos.variant:
+            if variant is not None and variant != pos.variant:
                 raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
             _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
             return
         assert deal_number is not None
         from ..engine import play_out
 
+        variant = variant or Variant()
         o = play_out(deal_number, variant)
         _chance_command(Position.deal(deal_number, variant), msg("cli.deal.title", deal=deal_number),
                         samples, seed, as_json,
                         {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
         return
-    _run_command(variant, games, all_, as_json, plot, workers, scheduler, seed, direct)
+    _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
 
 
 def _check_plot_path(plot: Path) -> None:
@@ -256,12 +220,12 @@ def _check_extras(plot: Path | None, scheduler: str | None) -> None:
     fast forced line."""
     from ..odds import fastline
 
-    if plot is not None and not (_importable("matplotlib") and _importable("numpy")):
-        raise _missing(PLOT_HINT)
-    if scheduler and not _importable("distributed"):
-        raise _missing(DASK_HINT)
+    if plot is not None and not _installed("matplotlib", "numpy"):
+        raise MissingExtra(msg("cli.odds.need_lab_plot"))
+    if scheduler and not _installed("distributed"):
+        raise MissingExtra(msg("cli.odds.need_lab_dask"))
     if not fastline.available():
-        raise _missing(FAST_HINT)
+        raise MissingExtra(msg("cli.odds.need_fast"))
 
 
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
@@ -306,7 +270,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         # million-game run was one jump from 0 to done. Tallies do not depend on the chunks.
         chunk = max(1 << 16, min(runner.CHUNK, games // 100))
         played = games * (len(runner.FAMILIES) if derived else len(variants) + len(extra))
-        with _progress(played) as (prog, task):
+        with progress_bar(msg("cli.odds.progress"), played) as (prog, task):
             if derived:
                 tallies, _ = runner.table(games, seed, workers, client,
                                                   progress=lambda n: prog.advance(task, n), chunk=chunk)

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
+from click.core import ParameterSource
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from .. import i18n
 from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
-from ..play import PlayError, parse_deal
+from ..play import GameStore, PlayError, StoreError, parse_deal
 from ..play.settings import parse_redeals
 from .lang import IntRange, current_lang, msg, option
 
-F = TypeVar("F", bound=Callable[..., Any])
 #: Digits a numeric option may have: every count and seed here fits in 20.
 MAX_OPTION_DIGITS = 40
 
@@ -98,6 +102,24 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
+def open_store(db: Path | None) -> GameStore:
+    """The game store at ``db`` (``None``: the player's own), or a one-line error."""
+    try:
+        return GameStore(db)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+
+
+@contextmanager
+def progress_bar(label: str, total: int, show: bool = True) -> Iterator[tuple[Progress, TaskID]]:
+    """A progress bar on stderr, gone when done; drawn only when ``show`` and stderr is
+    a terminal."""
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True, disable=not (show and console.is_terminal)) as bar:
+        yield bar, bar.add_task(label, total=total)
+
+
 def play_error_text(e: PlayError) -> str:
     """A play-layer refusal of a command-line value in the current language, by the one
     renderer of refusals (``i18n.error_text``)."""
@@ -109,15 +131,20 @@ DEAL_RANGE = DealRange()
 REDEALS = Redeals()
 
 
-def variant_options(func: F) -> F:
-    """Add ``--redeals``, ``--waste-playable`` and ``--no-privilege``; the command
-    receives one ``variant: Variant`` argument instead."""
+def variant_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--redeals``, ``--waste-playable`` and ``--no-privilege`` (V1–V3); the command
+    receives one ``variant`` argument instead: ``None`` when none of them was given, so a
+    command can tell "no rules asked for" from the canonical rules asked for."""
 
-    func = option("--no-privilege", "no_privilege", is_flag=True, help_key="cli.help.no_privilege")(func)
-    func = option("--waste-playable", is_flag=True, help_key="cli.help.waste_playable")(func)
-    func = option("--redeals", type=REDEALS, default="3", show_default=True, help_key="cli.help.redeals")(func)
-    return func
+    @functools.wraps(func)
+    def with_variant(*args: Any, redeals: int | None, waste_playable: bool, no_privilege: bool,
+                     **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        given = any(ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+                    for name in ("redeals", "waste_playable", "no_privilege"))
+        variant = Variant(redeals, waste_playable, not no_privilege) if given else None
+        return func(*args, variant=variant, **kwargs)
 
-
-def make_variant(redeals: int | None, waste_playable: bool, no_privilege: bool) -> Variant:
-    return Variant(redeals=redeals, waste_playable=waste_playable, privileged_last=not no_privilege)
+    command = option("--no-privilege", "no_privilege", is_flag=True, help_key="cli.help.no_privilege")(with_variant)
+    command = option("--waste-playable", is_flag=True, help_key="cli.help.waste_playable")(command)
+    return option("--redeals", type=REDEALS, default="3", show_default=True, help_key="cli.help.redeals")(command)

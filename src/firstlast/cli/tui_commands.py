@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
 from ..engine import Variant
 from .lang import asked_lang, command, lang_from_env, msg, option
-from .options import DEAL, FilePath, make_variant, variant_options
+from .options import DEAL, FilePath, open_store, variant_options
 
 
 def has_terminal() -> bool:
@@ -19,34 +18,21 @@ def has_terminal() -> bool:
     return sys.stdin is not None and sys.stdin.isatty()
 
 
-def _variant_given(ctx: click.Context) -> bool:
-    return any(
-        ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-        for name in ("redeals", "waste_playable", "no_privilege")
-    )
-
-
 @command("cli.tui.help")
 @click.argument("deal", type=DEAL, required=False)
 @variant_options
 @option("--db", type=FilePath(), help_key="cli.tui.help.db")
 @option("--resume", is_flag=True, help_key="cli.tui.help.resume")
 @option("--no-chance", is_flag=True, help_key="cli.tui.help.no_chance")
-@click.pass_context
-def tui(ctx: click.Context, deal: int | None, redeals: int | None, waste_playable: bool, no_privilege: bool,
-        db: Path | None, resume: bool, no_chance: bool) -> None:
+def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool, no_chance: bool) -> None:
     """Play First and Last in the terminal (help: the catalog's ``cli.tui.help``)."""
     # Textual is imported here so the other commands start fast.
-    from ..play import GameStore, PlayError, StoreError
+    from ..play import PlayError, StoreError
     from ..tui import FirstLastApp
 
     if not has_terminal():
         raise click.ClickException(msg("cli.tui.no_terminal"))
-    variant: Variant | None = make_variant(redeals, waste_playable, no_privilege) if _variant_given(ctx) else None
-    try:
-        store = GameStore(db)
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
+    store = open_store(db)
     if store.read_only:  # said before the screen opens, and on its status line (issue 29.5)
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:

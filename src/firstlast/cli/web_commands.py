@@ -13,9 +13,9 @@ import click
 
 from ..engine import MAX_DEAL
 from ..i18n import t
-from ..play import GameStore, PlayError, StoreError, default_db_path, parse_variant
+from ..play import PlayError, StoreError, parse_variant
 from .lang import asked_lang, command, current_lang, msg, option, os_error_text
-from .options import DealNumber, FilePath, WholeNumber, play_error_text
+from .options import DealNumber, FilePath, WholeNumber, open_store, play_error_text
 
 
 def _echo(message: str) -> None:
@@ -84,10 +84,7 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
         raise click.UsageError(msg("cli.play.no_host"))
     if variant is not None and deal is None:
         raise click.UsageError(msg("cli.play.no_deal_for_variant"))
-    try:
-        store = GameStore(db if db is not None else default_db_path())
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
+    store = open_store(db)
     if store.read_only:
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
