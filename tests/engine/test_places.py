@@ -143,7 +143,7 @@ def test_moves_carry_places_and_movements_name_them() -> None:
             assert step.move.source in SOURCES and type(step.move.source) is Place
         for mv in step.movements:
             assert type(mv.source) is Place and type(mv.target) is Place
-            assert mv.to_json()["from"] == str(mv.source) and type(mv.to_json()["from"]) is str
+            assert mv.source.value == str(mv.source) and type(mv.source.value) is str
     waste_plays = [s for s in game.steps if s.move.source is places.WASTE]
     assert waste_plays and all(s.movements[0].source is places.WASTE for s in waste_plays)
 

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..engine import MAX_REDEALS, PLACE_NAMES, Variant
+from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, story
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
 from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
+from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
 
@@ -36,8 +37,6 @@ else:
     #: The moves a player can ask for: the engine's words (``TABLE_MOVES``), a literal
     #: for the schema, made from them (never retyped).
     MoveText = Literal[TABLE_MOVES]
-#: A place's one name (``places.PLACE_NAMES``).
-Place = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
 Params = dict[str, str | int | float | bool | None]
 #: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
@@ -451,103 +450,25 @@ class Chance(Answer):
 
 
 # ---------------------------------------------------------------------------- the story
-class StoryPoint(story.Point, frozen=True):
-    """The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``."""
-
-
-class StoryCard(Answer):
-    """A card a moment's move moved (``Movement.to_json``)."""
-
-    card: str
-    token: str
-    deck: Literal[1, 2]
-    from_: Place = msgspec.field(name="from")
-    to: Place
-    face_up: bool
-
-
-class StoryMoment(Answer):
-    """One of the largest changes of the curve, and the move that ended it."""
-
-    move: int
-    first_move: int
-    span: Annotated[int, Meta(description="1: pinned to that one move")]
-    pass_: int = msgspec.field(name="pass")
-    play: str
-    cards: list[StoryCard]
-    before: Probability
-    after: Probability
-    change: float
-    clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
-
-
-class StoryCrossing(story.Crossing, frozen=True):
-    """A won game's first point at 50 % or more, and the one before it
-    (``play.story.Crossing``)."""
-
-    point: StoryPoint
-    previous: StoryPoint | None
-
-
-class StoryCardPlace(Answer):
-    """Where one card of the needed rank lay (docs/story.md: the codes and params)."""
-
-    card: str
-    token: str
-    code: Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
-    params: Params
-
-
-class StoryStop(Answer):
-    """Why a lost game stopped (R11)."""
-
-    code: Literal["R11.no_redeal", "R11.waste_empty"]
-    pile: Annotated[str, Meta(pattern="^P[1-8]$")]
-    need: Annotated[int, Meta(ge=1, le=13)]
-    need_char: str
-    redeals_used: int
-    redeals: Annotated[int | None, Meta(description="null: unlimited")]
-    copies: list[StoryCardPlace]
-
-
-class StoryWhatIf(story.WhatIf, frozen=True):
-    """What would have brought a lost deal out (``play.story.WhatIf``): each answer an
-    exact forced play-out of the same deal."""
-
-
-class Story(Answer):
-    """The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
-    the player's language (``Story.describe``): ``conclusion`` then ``details``."""
-
-    version: int
-    deal: DealText
-    variant: VariantToken
-    status: GameStatus
-    moves: int
-    passes: int
-    score: int
-    sampler: Literal["kernel", "engine"]
-    samples_per_point: int
-    planned: int
-    points: Annotated[list[StoryPoint], Meta(description="the curve, the deal first")]
-    current: StoryPoint
-    moments: list[StoryMoment]
-    crossing: StoryCrossing | None
-    low_point: StoryPoint | None
-    stop: StoryStop | None
-    what_if: Annotated[StoryWhatIf | None, Meta(description="a lost game: what would have brought it out")]
-    won_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="a won game: the pass it came out on")]
-    sentences: Annotated[list[str], Meta(description="the story told in the player's language")]
-    conclusion: Annotated[list[str], Meta(description=(
+#: The story of a game (docs/story.md): the play layer's record field by field
+#: (``play.story.Story``: every part of it is declared there, and answered as it is), the
+#: deal as text as everywhere in the API, then its words in the player's language.
+Story: Final = msgspec.defstruct("Story", [
+    *((f.name, DealText if f.name == "deal" else f.type, f.default) for f in msgspec.structs.fields(story.Story)),
+    ("sentences", Annotated[list[str], Meta(description="the story told in the player's language")]),
+    ("conclusion", Annotated[list[str], Meta(description=(
         "the first sentences: the result, why it stopped and what would have brought it out, "
-        "or the pass it came out on"))]
-    details: Annotated[list[str], Meta(description="the other sentences: the chance, the moments, the copies")]
-    chart_name: Annotated[str, Meta(description="a short name of the chart (its accessible name)")]
-    plain: Annotated[list[str], Meta(description=(
+        "or the pass it came out on"))]),
+    ("details", Annotated[list[str], Meta(description="the other sentences: the chance, the moments, the copies")]),
+    ("chart_name", Annotated[str, Meta(description="a short name of the chart (its accessible name)")]),
+    ("plain", Annotated[list[str], Meta(description=(
         "the story's first view in plain words (Story.plain): how it ended, why, what would have brought "
-        "it out, the moments that mattered; no rule code, variant token or interval"))] = []
-    where: Annotated[str | None, Meta(description=(
-        "a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name)"))] = None
+        "it out, the moments that mattered; no rule code, variant token or interval"))], []),
+    ("where", Annotated[str | None, Meta(description=(
+        "a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name)"))], None),
+], kw_only=True, namespace={"__doc__": "The story of a game (docs/story.md, ``play.story.Story``) and its words\n"
+                            "in the player's language: ``sentences`` (``Story.describe``), ``conclusion``\n"
+                            "then ``details``."})
 
 
 # ---------------------------------------------------------------------------- backups

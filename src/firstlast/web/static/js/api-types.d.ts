@@ -374,8 +374,9 @@ export interface ChancePool {
 }
 
 /**
- * The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
- * the player's language (``Story.describe``): ``conclusion`` then ``details``.
+ * The story of a game (docs/story.md, ``play.story.Story``) and its words
+ * in the player's language: ``sentences`` (``Story.describe``), ``conclusion``
+ * then ``details``.
  */
 export interface Story {
   version: number;
@@ -391,14 +392,14 @@ export interface Story {
   samples_per_point: number;
   planned: number;
   /** the curve, the deal first */
-  points: StoryPoint[];
-  current: StoryPoint;
-  moments: StoryMoment[];
-  crossing: StoryCrossing | null;
-  low_point: StoryPoint | null;
-  stop: StoryStop | null;
+  points: Point[];
+  current: Point;
+  moments: Moment[];
+  crossing: Crossing | null;
+  low_point: Point | null;
+  stop: Stop | null;
   /** a lost game: what would have brought it out */
-  what_if: StoryWhatIf | null;
+  what_if: WhatIf | null;
   /** a won game: the pass it came out on; ≥ 1 */
   won_on_pass: number | null;
   /** the story told in the player's language */
@@ -415,8 +416,11 @@ export interface Story {
   where: string | null;
 }
 
-/** The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``. */
-export interface StoryPoint {
+/**
+ * The estimated chance after ``move`` moves (0: the deal), in pass ``pass_no``;
+ * ``certain`` when nothing was unknown there (``ChanceEstimate.certain``).
+ */
+export interface Point {
   move: number;
   pass: number;
   score: number;
@@ -431,15 +435,19 @@ export interface StoryPoint {
   certain: boolean;
 }
 
-/** One of the largest changes of the curve, and the move that ended it. */
-export interface StoryMoment {
+/**
+ * One of the largest changes of the curve, from the point after ``first_move`` − 1
+ * moves to the one after ``move`` (``Story.ends``); ``play`` is that last move and
+ * ``cards`` the cards it moved. Every moment ``story_of`` tells is ``clear``.
+ */
+export interface Moment {
   move: number;
   first_move: number;
   /** 1: pinned to that one move */
   span: number;
   pass: number;
   play: string;
-  cards: StoryCard[];
+  cards: MovedCard[];
   /** 0…1 */
   before: number;
   /** 0…1 */
@@ -449,8 +457,11 @@ export interface StoryMoment {
   clear: boolean;
 }
 
-/** A card a moment's move moved (``Movement.to_json``). */
-export interface StoryCard {
+/**
+ * A card a moment's move moved (``engine.Movement``): ``card`` its symbol, ``token``
+ * with its deck, in the order it happened.
+ */
+export interface MovedCard {
   card: string;
   token: string;
   deck: 1 | 2;
@@ -460,16 +471,20 @@ export interface StoryCard {
 }
 
 /**
- * A won game's first point at 50 % or more, and the one before it
- * (``play.story.Crossing``).
+ * Where a won game's chance first stood at 50 % or more (``point``), and the point
+ * before it (``None`` when the deal itself started there).
  */
-export interface StoryCrossing {
-  point: StoryPoint;
-  previous: StoryPoint | null;
+export interface Crossing {
+  point: Point;
+  previous: Point | null;
 }
 
-/** Why a lost game stopped (R11). */
-export interface StoryStop {
+/**
+ * Why a lost game stopped (R11): nothing fits ``pile``, which needed rank ``need``
+ * (R3, R4), the stock is empty and no redeal can be made (``code``: none left, or an
+ * empty waste, R10). ``copies``: where each of the eight cards of that rank lay (R1).
+ */
+export interface Stop {
   code: "R11.no_redeal" | "R11.waste_empty";
   /** pattern `^P[1-8]$` */
   pile: string;
@@ -479,22 +494,39 @@ export interface StoryStop {
   redeals_used: number;
   /** null: unlimited */
   redeals: number | null;
-  copies: StoryCardPlace[];
-}
-
-/** Where one card of the needed rank lay (docs/story.md: the codes and params). */
-export interface StoryCardPlace {
-  card: string;
-  token: string;
-  code: "first" | "pile" | "privileged" | "reserve" | "stock" | "waste";
-  params: Record<string, string | number | boolean | null>;
+  copies: CardPlace[];
 }
 
 /**
- * What would have brought a lost deal out (``play.story.WhatIf``): each answer an
- * exact forced play-out of the same deal.
+ * Where one card of the needed rank lay: ``code`` and its ``params``.
+ *
+ * * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
+ * * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
+ * * ``reserve``: ``place`` (R1…R8);
+ * * ``privileged``: ``place`` F8, playable (R8);
+ * * ``first``: ``place`` Fj, fixed as the base of ``pile`` Pj; ``rule``: R3 (its pile
+ *   is not yet active), R5 (the active pile's own base, laid last) or V3 (F8 without
+ *   the privilege);
+ * * ``pile``: on ``pile`` at ``height`` (1 = bottom); ``base`` when it is the pile's
+ *   13th card (R5).
  */
-export interface StoryWhatIf {
+export interface CardPlace {
+  card: string;
+  token: string;
+  code: "first" | "pile" | "privileged" | "reserve" | "stock" | "waste";
+  params: Record<string, string | number | boolean>;
+}
+
+/**
+ * What would have brought a lost deal out, by exact forced play-outs of the same
+ * deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
+ * V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
+ * when no number does, not even unlimited (the waste ran empty, R10).
+ * ``comes_out_on_pass``: the pass it then comes out on (``fewest_redeals`` + 1 or
+ * fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
+ * the same deal comes out, in that order.
+ */
+export interface WhatIf {
   /** the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; null: no number does, not even unlimited; ≥ 0 */
   fewest_redeals: number | null;
   /** the pass it then comes out on; ≥ 1 */
