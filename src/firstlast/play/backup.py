@@ -321,9 +321,11 @@ def _decoded(value: object, model: type[S], where: str) -> S:
     raise _fault(*(refused(model, value, where, word=True) or (where, error)))
 
 
-def _time(value: str, where: str) -> str:
+def _time(value: str | None, where: str) -> str | None:
     """A timestamp (ISO 8601; one without a zone is UTC), as the store writes them:
-    UTC, milliseconds."""
+    UTC, milliseconds (``None``: none)."""
+    if value is None:
+        return None
     try:
         when = datetime.fromisoformat(value)
         if when.tzinfo is None:
@@ -332,10 +334,6 @@ def _time(value: str, where: str) -> str:
         return when.astimezone(UTC).isoformat(timespec="milliseconds")
     except (ValueError, OverflowError):
         raise _fault(where, "must be a date and time (ISO 8601) in the years 1…9999") from None
-
-
-def _opt_time(value: str | None, where: str) -> str | None:
-    return None if value is None else _time(value, where)
 
 
 def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> tuple[Game, Position]:
@@ -394,8 +392,7 @@ def _read_game(n: int, value: object) -> _Read:
         except ValueError:
             raise _fault(f"{where}.dealt_on", "must be a date, YYYY-MM-DD, or null") from None
     fields = msgspec.structs.asdict(g)
-    times = {name: _opt_time(fields[name], f"{where}.{name}") for name in ("created", "updated", "finished",
-                                                                          "abandoned")}
+    times = {name: _time(fields[name], f"{where}.{name}") for name in ("created", "updated", "finished", "abandoned")}
     row = GameRow(**{**fields, **times, "deal": str(deal), "variant": variant.token, "moves": " ".join(moves),
                      "redo": " ".join(redo), "status": "playing", "score": 0, "passes": 1})
     return _Read(n, where, deal, variant, moves, redo, value, g, row)

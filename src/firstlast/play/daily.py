@@ -21,6 +21,7 @@ fake), so no date is read from the clock here.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -144,11 +145,10 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
 
 def parse_month(text: str) -> tuple[int, int]:
     """``YYYY-MM`` as (year, month); ``daily.month`` when it is not one."""
-    parts = text.split("-")
-    if (len(parts) != 2 or len(parts[0]) != 4 or len(parts[1]) != 2
-            or not all(p.isascii() and p.isdigit() for p in parts) or not 1 <= int(parts[1]) <= 12):
+    found = re.fullmatch(r"([0-9]{4})-(0[1-9]|1[0-2])", text)
+    if found is None:
         raise PlayError("daily.month", text=text[:20])
-    return int(parts[0]), int(parts[1])
+    return int(found[1]), int(found[2])
 
 
 def check_day(date: dt.date, today: dt.date) -> dt.date:

@@ -281,13 +281,12 @@ class Writer:
         except TransactionBroken:
             raise  # its writes could not be undone: the batch fails (nothing of it is stored)
         except Exception as e:  # the job's own failure, its writes undone: it alone is answered with it
-            job.error = _as_play_error(e)
+            job.error = as_play_error(e)
 
 
-def _as_play_error(e: Exception) -> Exception:
-    """A job's failure as its caller sees it: storage failures are ``PlayError('storage')``."""
-    if isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict):
-        return storage_error(e)
-    if isinstance(e, sqlite3.Error):
+def as_play_error(e: Exception) -> Exception:
+    """A failure as a play-layer caller sees it: the store's own (not an unknown game or
+    a conflict, which are answers) and SQLite's are ``PlayError('storage')``."""
+    if isinstance(e, sqlite3.Error) or (isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict)):
         return storage_error(e)
     return e
