@@ -62,22 +62,16 @@ class PathRoute(Route):
         return super().matches(scope)
 
 
-def create_app(store: GameStore | PlayService, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
-               site_url: str | None = None, new_players: PlayerBudget | None = None) -> Starlette:
+def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", site_url: str | None = None,
+               new_players: PlayerBudget | None = None) -> Starlette:
     """The browser game over ``store`` (or over a play layer already made on one).
-    ``local_player`` is the player the terminal game uses
-    (``PlayService.local_player()``); it is kept as ``app.state.local_player`` so that
-    ``firstlast play`` can open the browser signed in as it (``/?player=…``).
     ``bind_host``: the address the server listens on; with the loopback names, the only
-    names the ``Host`` header may carry. ``site_url``: where the player's static site
-    is online (``firstlast site build``, docs/site.md): the page shares deals as links
-    to it, since a link to this server reaches no one else. ``new_players``: how many
-    new players may be made (``context.PlayerBudget``; ``NEW_PLAYERS`` an hour by
-    default)."""
+    names ``Host`` may carry. ``site_url``: where the player's static site is online
+    (docs/site.md): the page shares deals as links to it, since a link to this server
+    reaches no one else. ``new_players``: how many new players may be made
+    (``context.PlayerBudget``)."""
     play = store if isinstance(store, PlayService) else PlayService(store)
-    if local_player is not None and play.known_player(local_player) is None:
-        raise ValueError("local_player is not a player of this store")
-    web = WebGame(play, local_player, site_url=site_url, new_players=new_players)
+    web = WebGame(play, site_url=site_url, new_players=new_players)
     served: dict[str, dict[str, Handler]] = {}  # path → method → handler, in the table's order
     routes: list[BaseRoute] = []
     for e in ENDPOINTS:
@@ -96,8 +90,5 @@ def create_app(store: GameStore | PlayService, *, local_player: str | None = Non
     )
     app.add_middleware(Guard, bind_host=bind_host)
     app.add_middleware(Headers)  # outermost: refusals carry the safety headers too
-    app.state.store = play.store
-    app.state.play = play
-    app.state.local_player = local_player
     app.state.web = web
     return app
