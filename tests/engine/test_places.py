@@ -31,7 +31,7 @@ from firstlast.engine import (
 )
 from firstlast.engine.position import MOVE_WORDS, TABLE_MOVES
 from firstlast.engine.record import game_from_record, record_to_text
-from firstlast.play.table import controls
+from firstlast.play.view import table_view
 
 OLD_RECORD = GOLDEN_DIR / "record-18446744073709551615-r0wn-old-W.txt"
 OLD_RECORD_GAME = (2**64 - 1, Variant(redeals=0, waste_playable=True, privileged_last=False))
@@ -164,8 +164,8 @@ def test_refusals_name_places_by_their_one_name() -> None:
 
 
 def test_controls_name_places_of_the_vocabulary() -> None:
-    c = controls(Game(1).position)
-    assert c.target is places.pile(0) and c.base == Move("play", places.first(0))
+    v = table_view(Game(1))
+    assert v.drop_target is places.pile(0) and v.base_move == Move("play", places.first(0))
 
 
 # --------------------------------------------------------------- records and the alias

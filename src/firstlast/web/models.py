@@ -10,14 +10,17 @@ the engine's).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
+from types import UnionType
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, get_args, get_origin
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from .. import engine
 from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, story
+from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
@@ -25,6 +28,7 @@ from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Proba
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
+from ..play.view import TableFacts, TableView
 
 __all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
            "UnsetType", "VariantToken"]
@@ -209,39 +213,42 @@ class Movement(Answer):
     face_up: bool
 
 
-class GameState(Answer):
-    """A game as the table shows it: everything but the stock's order."""
+#: How an engine value is answered (``shapes.as_json`` makes it so).
+_JSON_TYPES: Final[dict[object, object]] = {engine.Card: Card, engine.Move: str, engine.Variant: VariantInfo,
+                                           engine.Place: Place}
+
+
+def _json_type(t: Any) -> Any:
+    args = get_args(t)
+    if t in _JSON_TYPES:
+        return _JSON_TYPES[t]
+    if get_origin(t) is Annotated:
+        return Annotated[(_json_type(args[0]), *t.__metadata__)]
+    if get_origin(t) is tuple:
+        return list[_json_type(args[0])]  # type: ignore[misc]
+    return Union[tuple(map(_json_type, args))] if get_origin(t) in (Union, UnionType) else t  # noqa: UP007
+
+
+def json_form(record: type[msgspec.Struct]) -> type[Answer]:
+    """A play layer's record (``play.view``) as the web answers it: the same fields,
+    bounds and defaults, each engine value in its JSON form (``_JSON_TYPES``)."""
+    return msgspec.defstruct(f"{record.__name__}JSON", [  # type: ignore[return-value]
+        (f.name, _json_type(f.type), f.default) for f in msgspec.structs.fields(record)], bases=(Answer,), kw_only=True)
+
+
+if TYPE_CHECKING:
+    TableJSON = Answer
+    FactsJSON = Answer
+else:
+    TableJSON, FactsJSON = json_form(TableView), json_form(TableFacts)
+
+
+class GameState(TableJSON):
+    """A game as the table shows it: everything but the stock's order. The table is the
+    play layer's view (``play.view.TableView``, its fields); the rest is the stored game's."""
 
     id: str
-    deal: DealText
-    variant: VariantInfo
-    status: GameStatus
-    score: int
-    passes: int
-    redeals_used: int
-    redeals_left: Annotated[int | None, Meta(description="null: unlimited")]
-    first: Annotated[list[Card | None], Meta(min_length=8, max_length=8)]
-    reserve: Annotated[list[Card | None], Meta(min_length=8, max_length=8)]
-    piles: Annotated[list[list[Card]], Meta(min_length=8, max_length=8)]
-    stock_count: int
-    stock_decks: Annotated[list[Literal[1, 2]], Meta(description="backs only, next card first")]
-    waste: Annotated[list[Card], Meta(description="bottom to top")]
-    active: Annotated[int, Meta(ge=0, le=7)] | None
-    need: Annotated[int, Meta(ge=1, le=13)] | None
-    need_char: str | None
-    need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
-    privileged: Literal["F8"] | None
-    legal_moves: list[str]
-    stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
-    base_move: Annotated[str | None, Meta(description="F1…F8: the active pile's own base")]
-    drop_target: Annotated[str | None, Meta(description="P1…P8: the one pile that takes cards")]
-    pressable: Annotated[list[Place], Meta(description=(
-        "the places whose card answers a press: it plays, or its refusal is said (play.table.controls)"))]
-    hint: str | None
     refusals: Annotated[dict[str, ErrorBody], Meta(description="each table move not legal now: its refusal")]
-    can_undo: bool
-    can_redo: bool
-    moves: int
     created: str
     updated: str
     finished: str | None
@@ -255,9 +262,6 @@ class GameState(Answer):
         "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
-    comes_out: Annotated[bool, Meta(description=(
-        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
-        "the page says so instead of asking for the chance"))] = False
 
 
 class RecordNews(Answer):
@@ -290,19 +294,8 @@ class ActionResult(Answer):
         "the personal records the game set, when this action ended it (the end panel says them)"))] = []
 
 
-class StepFacts(Answer):
-    """The engine's view after a replayed step."""
-
-    status: GameStatus
-    score: int
-    passes: int
-    redeals_used: int
-    redeals_left: int | None
-    active: int | None
-    need: int | None
-    need_char: str | None
-    need_card: Card | None
-    privileged: Literal["F8"] | None
+class StepFacts(FactsJSON):
+    """The engine's view after a replayed step (``play.view.TableFacts``)."""
 
 
 class ReplayStep(Answer):
@@ -340,21 +333,12 @@ class Replay(Answer):
     steps: list[ReplayStep]
 
 
-class GameSummary(Answer):
-    id: str
+class GameSummary(StoredSummary, frozen=True):
+    """A game in a list: the store's one declaration (``play.GameSummary``) as it is,
+    its deal and variant with their bounds."""
+
     deal: DealText
     variant: VariantToken
-    description: str
-    status: GameStatus
-    score: int
-    passes: int
-    moves: int
-    created: str
-    updated: str
-    finished: str | None
-    origin: Literal["played", "imported"]
-    result: Literal["won", "lost"] | None
-    abandoned: bool
 
 
 class GameList(Answer):

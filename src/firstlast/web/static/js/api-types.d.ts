@@ -49,52 +49,14 @@ export interface VariantSpec {
   description?: string;
 }
 
-/** A game as the table shows it: everything but the stock's order. */
+/**
+ * A game as the table shows it: everything but the stock's order. The table is the
+ * play layer's view (``play.view.TableView``, its fields); the rest is the stored game's.
+ */
 export interface GameState {
   id: string;
-  /** ASCII digits, 0…2^64−1 */
-  deal: string;
-  variant: VariantInfo;
-  status: "lost" | "playing" | "won";
-  score: number;
-  passes: number;
-  redeals_used: number;
-  /** null: unlimited */
-  redeals_left: number | null;
-  /** 8 items */
-  first: (Card | null)[];
-  /** 8 items */
-  reserve: (Card | null)[];
-  /** 8 items */
-  piles: Card[][];
-  stock_count: number;
-  /** backs only, next card first */
-  stock_decks: (1 | 2)[];
-  /** bottom to top */
-  waste: Card[];
-  /** 0…7 */
-  active: number | null;
-  /** 1…13 */
-  need: number | null;
-  need_char: string | null;
-  /** the one card the active pile takes: its own base (R5) */
-  need_card: Card | null;
-  privileged: "F8" | null;
-  legal_moves: string[];
-  /** turn, or redeal once the stock is empty */
-  stock_move: string;
-  /** F1…F8: the active pile's own base */
-  base_move: string | null;
-  /** P1…P8: the one pile that takes cards */
-  drop_target: string | null;
-  /** the places whose card answers a press: it plays, or its refusal is said (play.table.controls) */
-  pressable: string[];
-  hint: string | null;
   /** each table move not legal now: its refusal */
   refusals: Record<string, ErrorBody>;
-  can_undo: boolean;
-  can_redo: boolean;
-  moves: number;
   created: string;
   updated: string;
   finished: string | null;
@@ -110,29 +72,49 @@ export interface GameState {
   wish: boolean;
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
+  status: "lost" | "playing" | "won";
+  score: number;
+  passes: number;
+  redeals_used: number;
+  /** null: unlimited */
+  redeals_left: number | null;
+  /** 0…7 */
+  active: number | null;
+  /** 1…13 */
+  need: number | null;
+  need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
+  need_card: Card | null;
+  privileged: "F8" | null;
+  /** ASCII digits, 0…2^64−1 */
+  deal: string;
+  variant: VariantInfo;
+  /** 8 items */
+  first: (Card | null)[];
+  /** 8 items */
+  reserve: (Card | null)[];
+  /** 8 items */
+  piles: Card[][];
+  stock_count: number;
+  /** backs only, next card first */
+  stock_decks: (1 | 2)[];
+  /** bottom to top */
+  waste: Card[];
+  legal_moves: string[];
+  /** turn, or redeal once the stock is empty */
+  stock_move: string;
+  /** F1…F8: the active pile's own base */
+  base_move: string | null;
+  /** P1…P8: the one pile that takes cards */
+  drop_target: string | null;
+  /** the places whose card answers a press: it plays, or its refusal is said (play.view.TableView) */
+  pressable: string[];
+  hint: string | null;
+  can_undo: boolean;
+  can_redo: boolean;
+  moves: number;
   /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
   comes_out: boolean;
-}
-
-/** VariantInfo */
-export interface VariantInfo {
-  /** null: unlimited */
-  redeals: number | null;
-  waste_playable: boolean;
-  privileged_last: boolean;
-  token: string;
-  description: string;
-}
-
-/** Card */
-export interface Card {
-  /** 0…103 */
-  id: number;
-  /** 1…13 */
-  rank: number;
-  suit: "c" | "d" | "h" | "s";
-  deck: 1 | 2;
-  symbol: string;
 }
 
 /**
@@ -151,6 +133,27 @@ export interface ErrorBody {
   line?: number | null;
 }
 
+/** Card */
+export interface Card {
+  /** 0…103 */
+  id: number;
+  /** 1…13 */
+  rank: number;
+  suit: "c" | "d" | "h" | "s";
+  deck: 1 | 2;
+  symbol: string;
+}
+
+/** VariantInfo */
+export interface VariantInfo {
+  /** null: unlimited */
+  redeals: number | null;
+  waste_playable: boolean;
+  privileged_last: boolean;
+  token: string;
+  description: string;
+}
+
 /** GamesQuery */
 export interface GamesQuery {
   status?: "abandoned" | "finished" | "lost" | "playing" | "unfinished" | "won" | null;
@@ -164,7 +167,10 @@ export interface GameList {
   games: GameSummary[];
 }
 
-/** GameSummary */
+/**
+ * A game in a list: the store's one declaration (``play.GameSummary``) as it is,
+ * its deal and variant with their bounds.
+ */
 export interface GameSummary {
   id: string;
   /** ASCII digits, 0…2^64−1 */
@@ -271,16 +277,20 @@ export interface ReplayStep {
   announcement: string;
 }
 
-/** The engine's view after a replayed step. */
+/** The engine's view after a replayed step (``play.view.TableFacts``). */
 export interface StepFacts {
   status: "lost" | "playing" | "won";
   score: number;
   passes: number;
   redeals_used: number;
+  /** null: unlimited */
   redeals_left: number | null;
+  /** 0…7 */
   active: number | null;
+  /** 1…13 */
   need: number | null;
   need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
   need_card: Card | null;
   privileged: "F8" | null;
 }
