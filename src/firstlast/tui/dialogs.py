@@ -183,16 +183,15 @@ class UnfinishedDialog(Dialog[str]):
             if not self.games and not self.imported:
                 yield Label(t(lang, "tui.unfinished.none"), id="unfinished-none")
             else:
+                def item(key: str, g: GameSummary) -> str:
+                    variant = describe_variant(Variant.from_token(g.variant), lang)
+                    return t(lang, key, deal=g.deal, variant=variant, moves=g.moves, score=g.score)
+
                 yield OptionList(*[
-                    Option(t(lang, "tui.unfinished.item", deal=g.deal, variant=describe_variant(g.variant, lang),
-                             moves=g.moves, score=g.score)
+                    Option(item("tui.unfinished.item", g)
                            + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
                     for g in self.games
-                ], *[
-                    Option(t(lang, "tui.unfinished.imported", deal=g.deal, variant=describe_variant(g.variant, lang),
-                             moves=g.moves, score=g.score), id=g.id)
-                    for g in self.imported
-                ], id="unfinished")
+                ], *[Option(item("tui.unfinished.imported", g), id=g.id) for g in self.imported], id="unfinished")
         yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "cancel")), lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
