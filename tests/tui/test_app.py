@@ -966,7 +966,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         side = str(screen.query_one("#side").render())
         assert "P1 под В♣" in side and "Д" in side.split("Нужна")[1].splitlines()[0], side
         assert not LATIN_FACES.search(side), side
-        await screen._act("step", n)
+        await screen.action_act("step", n)
         await pilot.pause()
         status = str(screen.query_one("#status").render())
         assert CYRILLIC_FACES.search(status) and not LATIN_FACES.search(status), status

@@ -88,7 +88,11 @@ def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: b
     if _count(deals) > 1:
         if transcript or save:
             raise click.UsageError(msg("cli.autoplay.single_only"))
-        _autoplay_range(deals, variant, as_json)
+        try:
+            _stream_results(deals, variant, as_json)
+        except BrokenPipeError:
+            # The reader has had enough (``| head``): stop quietly, like other Unix filters.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
     if save is not None and not _is_stdout(save):
         _save_target(save)  # refuse a device or a FIFO before playing, not after
@@ -104,14 +108,6 @@ def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: b
     if transcript:
         _print_transcript(game)
     click.echo(_result_line(game))
-
-
-def _autoplay_range(deals: range, variant: Variant, as_json: bool) -> None:
-    try:
-        _stream_results(deals, variant, as_json)
-    except BrokenPipeError:
-        # The reader has had enough (``| head``): stop quietly, like other Unix filters.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:

@@ -1,19 +1,13 @@
 """The Textual app: First and Last in the terminal.
 
 The screen draws the position and sends the player's actions to the play layer
-(``firstlast.play``, through ``Session``), which decides and commits them — the same
-code the browser game calls, so both faces play one game the same way. Refusals come
-back as coded errors, said in the status line from their code and parameters
-(``messages``), cards with suit symbols as on the table.
-
-The screen holds the state (reactive attributes: the language, the game's version, the
-status line, the chance, autoplay) and its parts (``widgets``) are bound to it, so each
-redraws itself when what it shows changes. The screen's other jobs live in rooms of
-their own: writes to the play layer (``writer``: a worker thread, one at a time, in the
-order asked), autoplay's clock (``autoplay``), when to ask for the chance (``chance``),
-and what another window changed (``Session.store_changed``: the store's change
-counter, polled). The keys come from the play layer's one table of keys
-(``play.actions``, ``keys``).
+(``firstlast.play``, through ``Session``), which decides and commits them: the same code
+the browser game calls. Refusals come back as coded errors, said from their code
+(``messages``). The screen holds the state as reactive attributes, and its parts
+(``widgets``) are bound to them, so each redraws itself when what it shows changes.
+Its other jobs have rooms of their own: writes (``writer``: one at a time, in order, on
+a worker thread), autoplay's clock (``autoplay``), when to ask for the chance
+(``chance``), and the keys (``keys``, from the play layer's one table of actions).
 """
 
 from __future__ import annotations
@@ -34,8 +28,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..engine import Card, Game, Move, Movement, Position, Variant
-from ..engine.places import STOCK, WASTE
-from ..i18n import announce, describe_variant, plural, record_text, t
+from ..engine.places import STOCK
+from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
@@ -63,7 +57,7 @@ from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
-from .words import compact_variant, other, starting_lang
+from .words import compact_variant, starting_lang
 from .writer import Writer
 
 SIDE_WIDTH: Final = 30
@@ -333,8 +327,9 @@ class GameScreen(Screen[None]):
             await done
 
     # ------------------------------------------------------------ making moves
-    async def _act(self, action: ActionName, argument: str | int | None = None) -> Done:
-        """Ask the play layer for ``action``; show what it did, or why it refused."""
+    async def action_act(self, action: ActionName, argument: str | int | None = None) -> Done:
+        """Ask the play layer for ``action`` (``move`` from a place, ``step``, ``advance``,
+        ``redo``, ``restart``, …); show what it did, or why it refused."""
         done = await self.write(lambda: self.session.act(action, argument))
         if not done.ok:
             self.stop_auto()
@@ -453,18 +448,15 @@ class GameScreen(Screen[None]):
                 screen.show_story(text, details)
 
     async def _end_chosen(self, choice: str | None) -> None:
-        if choice == "undo":
-            await self.action_undo()
-        elif choice == "quit":
-            self.action_quit_game()
-        elif choice == "again":
-            await self._start("again")
-        elif choice == "next":
-            # Under the variant of this session's new games (the command line's, or
-            # the one chosen with v), as n deals: not the saved setting's.
-            await self._start("next", variant=self.new_variant)
-        elif choice == "random":
-            await self._start("random", variant=self.new_variant)
+        match choice:
+            case "undo":
+                await self.action_undo()
+            case "quit":
+                self.action_quit_game()
+            case "again" | "next" | "random":
+                # Next and random under the variant of this session's new games (the command
+                # line's, or the one chosen with v), as n deals: not the saved setting's.
+                await self._start(choice, variant=None if choice == "again" else self.new_variant)
 
     async def _confirm_leaving(self, what: str, go: Callable[[], Awaitable[None]],
                                stay: Callable[[], Awaitable[None]] | None = None) -> None:
@@ -525,10 +517,10 @@ class GameScreen(Screen[None]):
     async def action_turn(self) -> None:
         """The stock's move: turn, or redeal once the stock is empty (the play layer
         says which; the engine whether it is allowed)."""
-        await self._act("move", str(self.view.controls.stock))
+        await self.action_act("move", str(self.view.controls.stock))
 
     async def action_play(self, source: str) -> None:
-        await self._act("move", source)
+        await self.action_act("move", source)
 
     async def action_base(self) -> None:
         """Play the active pile's own base onto it (R5)."""
@@ -536,20 +528,11 @@ class GameScreen(Screen[None]):
         if base is None:
             self.say(t(self.lang, "tui.msg.over_no_move"), error=True)
             return
-        await self._act("move", str(base))
-
-    async def action_step(self) -> None:
-        await self._act("step")
-
-    async def action_advance(self) -> None:
-        """Turn until a card fits (or a redeal is due)."""
-        await self._act("advance")
+        await self.action_act("move", str(base))
 
     def action_auto(self) -> None:
         if self.clock.running:
-            self.stop_auto()
-            self.say(t(self.lang, "tui.msg.paused"))
-            self._request_chance()
+            self.action_pause()
             return
         if self.pos.status != "playing":
             self.say(t(self.lang, "tui.msg.over_no_auto"), error=True)
@@ -561,7 +544,7 @@ class GameScreen(Screen[None]):
     async def _auto_step(self) -> None:
         if not self.clock.running:
             return  # paused meanwhile
-        await self._act("step", self.clock.moves_per_tick(self.speed))  # committed together
+        await self.action_act("step", self.clock.moves_per_tick(self.speed))  # committed together
         if self.pos.status != "playing":
             self.stop_auto()
 
@@ -582,16 +565,8 @@ class GameScreen(Screen[None]):
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:
-        if (await self._act("undo")).ok:
+        if (await self.action_act("undo")).ok:
             self._ended_shown = None
-
-    async def action_redo(self) -> None:
-        await self._act("redo")
-
-    async def action_restart(self) -> None:
-        """Back to the deal; a finished game keeps its result and the deal starts again
-        as a new attempt (the play layer's statistics policy)."""
-        await self._act("restart")
 
     def action_hint(self) -> None:
         """Say the forced line's next move in words (``i18n.table.hint_text``, the
@@ -717,7 +692,7 @@ class GameScreen(Screen[None]):
 
     async def action_language(self) -> None:
         """Switch the terminal between Russian and English (saved: the browser follows)."""
-        await self.set_language(other(self.lang))
+        await self.set_language(other_lang(self.lang))
 
     async def set_language(self, lang: str) -> None:
         """Say everything in ``lang`` from now on: key bar, title, side bar, table, status."""
@@ -759,12 +734,10 @@ class GameScreen(Screen[None]):
         place = event.place
         if place == STOCK:
             await self.action_turn()
-        elif place == WASTE:
-            await self.action_play(WASTE)
         elif place in PILES:
-            await self.action_step()
+            await self.action_act("step")
         else:
-            await self.action_play(place)
+            await self.action_act("move", place)
 
     # ------------------------------------------------------------ chance
     def _request_chance(self) -> None:

@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from ..engine import Position, Variant
 from ..engine.places import WASTE
-from ..i18n import book_text, describe_variant, percent_number, plural, t
+from ..i18n import book_text, describe_variant, other_lang, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
@@ -28,7 +28,7 @@ from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
 from .messages import error_text, record_file_text
-from .words import binding, other
+from .words import binding
 
 #: A dialog is a dark panel with light ink under either theme (as the page keeps its
 #: dialogs dark on the paper felt): its words read on the light theme too.
@@ -102,16 +102,15 @@ class _AskDialog(Dialog[T]):
     reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
     open — and Escape answers ``None``."""
 
-    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the widgets' ids.
+    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the input's id.
     words: ClassVar[str]
     input_id: ClassVar[str]
-    error_id: ClassVar[str]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(t(self.lang, f"tui.{self.words}.prompt"))
             yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
-            yield Label("", id=self.error_id, classes="error")
+            yield Label("", classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
 
@@ -122,7 +121,7 @@ class _AskDialog(Dialog[T]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = self.read(event.value.strip())
         if isinstance(answer, Refused):
-            self.query_one(f"#{self.error_id}", Label).update(answer)
+            self.query_one(".error", Label).update(answer)
             return
         self.dismiss(answer)
 
@@ -130,7 +129,7 @@ class _AskDialog(Dialog[T]):
 class DealDialog(_AskDialog[int]):
     """Ask for a deal number."""
 
-    words, input_id, error_id = "deal", "deal-input", "deal-error"
+    words, input_id = "deal", "deal-input"
 
     def read(self, value: str) -> int | Refused:
         try:
@@ -143,7 +142,7 @@ class WishDialog(_AskDialog[str]):
     """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
     (Enter: "I have made a wish"); Escape deals without one."""
 
-    words, input_id, error_id = "wish", "wish-input", "wish-error"
+    words, input_id = "wish", "wish-input"
 
     def read(self, value: str) -> str | Refused:
         if len(value) > MAX_WISH:
@@ -154,7 +153,7 @@ class WishDialog(_AskDialog[str]):
 class ImportDialog(_AskDialog[str]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
-    words, input_id, error_id = "import", "record-path", "record-error"
+    words, input_id = "import", "record-path"
 
     def read(self, value: str) -> str | Refused:
         try:
@@ -242,24 +241,21 @@ class VariantDialog(Dialog[Variant]):
                 yield Button(t(lang, "cancel"), id="cancel")
         yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
-    def _chosen(self) -> Variant | None:
-        """The variant asked for, checked by the play layer's parsers (the same bounds
-        as the settings everywhere); a refusal is shown and nothing is chosen."""
-        error = self.query_one("#variant-error", Label)
+    def _ok(self) -> None:
+        """Answer the variant asked for, checked by the play layer's parsers (the same
+        bounds as the settings everywhere); a refusal is shown and the dialog stays."""
         try:
             redeals = parse_redeals(self.query_one("#redeals", Input).value)
             variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
                                      "privileged_last": self.query_one("#privileged", Switch).value})
         except PlayError as e:
-            error.update(t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang)))
-            return None
-        error.update("")
-        return variant
+            error = t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang))
+            self.query_one("#variant-error", Label).update(error)
+            return
+        self.dismiss(variant)
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
-        v = self._chosen()
-        if v is not None:
-            self.dismiss(v)
+        self._ok()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "cancel":
@@ -267,9 +263,7 @@ class VariantDialog(Dialog[Variant]):
         elif event.button.id == "canonical":
             self.dismiss(Variant())
         else:
-            v = self._chosen()
-            if v is not None:
-                self.dismiss(v)
+            self._ok()
 
 
 class SettingsDialog(Dialog[dict[str, object]]):
@@ -470,7 +464,7 @@ class HelpScreen(Screen[None]):
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_language(self) -> None:
-        self.language = other(self.language)
+        self.language = other_lang(self.language)
         self._show()
 
     def action_close(self) -> None:
