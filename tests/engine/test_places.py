@@ -31,7 +31,7 @@ from firstlast.engine import (
 )
 from firstlast.engine.position import MOVE_WORDS, TABLE_MOVES
 from firstlast.engine.record import game_from_record, record_to_text
-from firstlast.play.table import controls
+from firstlast.play.view import table_view
 
 OLD_RECORD = GOLDEN_DIR / "record-18446744073709551615-r0wn-old-W.txt"
 OLD_RECORD_GAME = (2**64 - 1, Variant(redeals=0, waste_playable=True, privileged_last=False))
@@ -143,7 +143,7 @@ def test_moves_carry_places_and_movements_name_them() -> None:
             assert step.move.source in SOURCES and type(step.move.source) is Place
         for mv in step.movements:
             assert type(mv.source) is Place and type(mv.target) is Place
-            assert mv.to_json()["from"] == str(mv.source) and type(mv.to_json()["from"]) is str
+            assert mv.source.value == str(mv.source) and type(mv.source.value) is str
     waste_plays = [s for s in game.steps if s.move.source is places.WASTE]
     assert waste_plays and all(s.movements[0].source is places.WASTE for s in waste_plays)
 
@@ -164,8 +164,8 @@ def test_refusals_name_places_by_their_one_name() -> None:
 
 
 def test_controls_name_places_of_the_vocabulary() -> None:
-    c = controls(Game(1).position)
-    assert c.target is places.pile(0) and c.base == Move("play", places.first(0))
+    v = table_view(Game(1))
+    assert v.drop_target is places.pile(0) and v.base_move == Move("play", places.first(0))
 
 
 # --------------------------------------------------------------- records and the alias

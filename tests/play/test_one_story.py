@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from starlette.testclient import TestClient
 
@@ -44,7 +45,7 @@ def busy() -> Iterator[None]:
 def told(deal: str, token: str) -> dict[str, object]:
     game = Game(int(deal), Variant.from_token(token))
     game.autoplay()
-    return json.loads(json.dumps(tell_story(game).to_json()))
+    return json.loads(json.dumps(msgspec.to_builtins(tell_story(game))))
 
 
 def test_the_same_stories_under_load(busy: None) -> None:

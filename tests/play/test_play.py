@@ -28,7 +28,6 @@ from firstlast.play import (
     winnable_deal,
 )
 from firstlast.play.settings import parse_redeals
-from firstlast.play.table import controls
 from firstlast.store import GameStore
 
 WON_DEAL, LOST_DEAL = 7, 1
@@ -68,14 +67,6 @@ def test_next_daily_and_winnable_deals() -> None:
     game.autoplay()
     assert game.status == "won"
     assert codes(winnable_deal, Variant(), lambda: LOST_DEAL, 3) == "winnable.none"
-
-
-def test_controls_name_the_moves_of_the_table() -> None:
-    game = Game(1)
-    c = controls(game.position)
-    assert str(c.stock) == "turn" and str(c.base) == "F1" and c.target == "P1"
-    game.autoplay()  # lost with an empty stock: the stock's move is a redeal (refused: none left)
-    assert str(controls(game.position).stock) == "redeal"
 
 
 # ---------------------------------------------------------------------------- settings

@@ -6,10 +6,10 @@ points against ``chance_to_come_out`` called with the documented seeds.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
+import msgspec
 import pytest
 
 from firstlast.engine import CANONICAL, Card, Game, Position, Variant, play_out
@@ -95,20 +95,21 @@ def test_lost_deal_names_the_pile_the_rank_and_every_copy(lost: tuple[Game, Stor
     stop = story.stop
     assert stop is not None and story.crossing is None
     # Deal 1 stops on P5 (R3: P1–P4 complete), which needs a ten; no redeal left (V1: 3).
-    assert (stop.pile, stop.need, stop.code, stop.redeals_used, stop.redeals) == (4, 10, "R11.no_redeal", 3, 3)
+    assert (stop.pile, stop.need, stop.code, stop.redeals_used, stop.redeals) == ("P5", 10, "R11.no_redeal", 3, 3)
     # P5 never began: its base at F5 is a nine (9h, README), so it takes a ten first (R4).
     assert [len(p) for p in end.piles] == [13] * 4 + [0] * 4
     assert end.first[4] is not None and end.first[4].rank == 9
     # Every copy (R1: eight of a rank) and only copies, each truly where the story says.
     seen = _every_copy(end, 10)
-    assert len(seen) == 8 and sorted(c.card for c in stop.copies) == sorted(seen)
+    assert len(seen) == 8 and sorted(Card.from_token(c.token) for c in stop.copies) == sorted(seen)
     for place in stop.copies:
-        p = dict(place.params)
+        p, card = place.params, Card.from_token(place.token)
+        assert place.card == card.symbol
         if place.code == "waste":
-            assert end.waste[-int(p["depth"])] == place.card and p["size"] == len(end.waste)
+            assert end.waste[-int(p["depth"])] == card and p["size"] == len(end.waste)
         elif place.code == "pile":
             j = int(str(p["pile"])[1]) - 1
-            assert end.piles[j][int(p["height"]) - 1] == place.card
+            assert end.piles[j][int(p["height"]) - 1] == card
             assert p["base"] == (p["height"] == 13)
         else:
             pytest.fail(f"unexpected place {place}")
@@ -174,7 +175,7 @@ def test_card_places_reads_first_row_reserve_and_stock() -> None:
     no_priv = {dict(c.params).get("place"): c for c in card_places(Position.deal(1, Variant(privileged_last=False)), 9)}
     assert dict(no_priv["F8"].params)["rule"] == "V3"
     stock = [c for c in card_places(pos, 10) if c.code == "stock"]
-    assert stock and all(pos.stock[int(c.param("position")) - 1] == c.card for c in stock)
+    assert stock and all(pos.stock[int(c.params["position"]) - 1] == Card.from_token(c.token) for c in stock)
     assert sum(1 for c in card_places(pos, 10)) == 8
     assert stop_of(pos) is None
 
@@ -224,11 +225,15 @@ def test_moments_are_the_largest_clear_changes_with_their_moves(lost: tuple[Game
         for m in story.moments:
             step = game.steps[m.move - 1]
             assert m.play == str(step.move) and m.movements == step.movements
-            assert m.to_json()["cards"] == [mv.to_json() for mv in step.movements]
-            assert m.after.move - m.before.move == m.span >= 1
+            assert msgspec.json.decode(msgspec.json.encode(m.cards)) == [
+                {"card": mv.card.symbol, "token": mv.card.token, "deck": mv.card.deck, "from": str(mv.source),
+                 "to": str(mv.target), "face_up": mv.face_up} for mv in step.movements]
+            before, after = story.ends(m)
+            assert after.move - before.move == m.span >= 1 and m.first_move == before.move + 1
+            assert (m.before, m.after, m.change) == (before.probability, after.probability, m.after - m.before)
             # Told only when clear: the intervals apart, even as shown.
-            assert m.clear and (m.after.low > m.before.high or m.after.high < m.before.low)
-            assert _shown_apart(m.before, m.after)
+            assert m.clear and (after.low > before.high or after.high < before.low)
+            assert _shown_apart(before, after)
         assert "noise" not in " ".join(story.describe("en"))
 
 
@@ -277,17 +282,19 @@ QH_PLAY = (Movement(Card.from_token("Qh"), Place("R2"), Place("P1")),)
 
 
 def test_a_moment_in_words() -> None:
-    m = Moment(_point(36, 2, 6200), _point(37, 2, 10_400), "R2", QH_PLAY)
-    assert m.clear and m.span == 1
-    assert moment_sentence(m, "en") == ("Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 — "
+    ends = _point(36, 2, 6200), _point(37, 2, 10_400)
+    m = Moment.between(*ends, "R2", QH_PLAY)
+    assert m.clear and m.span == 1 and m.movements == QH_PLAY
+    assert moment_sentence(m, *ends, "en") == ("Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 — "
                                         "chance 31\u00a0% (30–32\u00a0%) → 52\u00a0% (51–53\u00a0%).")
-    assert moment_sentence(m, "ru") == ("Ход 37 (проход 2): дама червей с места 2 нижнего ряда на кучку 1 — "
+    assert moment_sentence(m, *ends, "ru") == ("Ход 37 (проход 2): дама червей с места 2 нижнего ряда на кучку 1 — "
                                         "шанс 31\u00a0% (30–32\u00a0%) → 52\u00a0% (51–53\u00a0%).")
     # A span names its moves (intervals that overlap are not clear: story_of never tells them).
-    vague = Moment(_point(30, 1, 6, 24), _point(37, 2, 10, 24), "R2", QH_PLAY)
+    ends = _point(30, 1, 6, 24), _point(37, 2, 10, 24)
+    vague = Moment.between(*ends, "R2", QH_PLAY)
     assert not vague.clear
-    assert moment_sentence(vague, "en") == "Moves 31–37 (pass 2): chance 11–45\u00a0% → 24–62\u00a0%."
-    assert moment_sentence(vague, "ru") == "Ходы 31–37 (проход 2): шанс 11–45\u00a0% → 24–62\u00a0%."
+    assert moment_sentence(vague, *ends, "en") == "Moves 31–37 (pass 2): chance 11–45\u00a0% → 24–62\u00a0%."
+    assert moment_sentence(vague, *ends, "ru") == "Ходы 31–37 (проход 2): шанс 11–45\u00a0% → 24–62\u00a0%."
 
 
 def test_crossings_in_words() -> None:
@@ -302,7 +309,8 @@ def test_crossings_in_words() -> None:
 
 
 def _copy(token: str, code: PlaceCode, **params: str | int | bool) -> CardPlace:
-    return CardPlace(Card.from_token(token), code, tuple(params.items()))
+    card = Card.from_token(token)
+    return CardPlace(card.symbol, card.token, code, params)
 
 
 @pytest.mark.parametrize(("place", "en", "ru"), [
@@ -335,12 +343,12 @@ def test_every_kind_of_place_in_words(place: CardPlace, en: str, ru: str) -> Non
 
 
 @pytest.mark.parametrize(("stop", "en", "ru"), [
-    (Stop("R11.waste_empty", 0, 1, 2, 3, ()),
+    (Stop("R11.waste_empty", "P1", 1, "A", 2, 3, ()),
      "It stopped (R11): pile 1 needed an ace; the stock and the waste are both empty, so there is nothing to "
      "turn and nothing to redeal (R10).",
      "Пасьянс остановился (R11): кучка 1 ждала туза; колода и сборная кучка пусты — открывать и перекладывать "
      "нечего (R10)."),
-    (Stop("R11.no_redeal", 7, 13, 0, 0, ()),
+    (Stop("R11.no_redeal", "P8", 13, "K", 0, 0, ()),
      "It stopped (R11): pile 8 needed a king; the stock is empty and this variant allows no redeal (V1).",
      "Пасьянс остановился (R11): кучка 8 ждала короля; колода пуста, а перекладки в этом варианте не разрешены (V1)."),
 ])
@@ -362,9 +370,8 @@ def test_a_stuck_game_under_v1_in_words() -> None:
 def test_same_game_same_story(lost: tuple[Game, Story]) -> None:
     game, story = lost
     again = quick(Game(game.deal, game.variant, game.moves))
-    assert again == story and hash(again) == hash(story) and again.to_json() == story.to_json()
-    data = json.loads(json.dumps(story.to_json()))  # plain JSON types only
-    assert data == story.to_json()
+    assert again == story and msgspec.json.encode(again) == msgspec.json.encode(story)
+    data = msgspec.json.decode(msgspec.json.encode(story))
     assert list(data) == ["version", "deal", "variant", "status", "moves", "passes", "score", "sampler",
                           "samples_per_point", "planned", "points", "current", "moments", "crossing",
                           "low_point", "stop", "what_if", "won_on_pass"]
@@ -491,7 +498,7 @@ def test_deal_1_tells_only_clear_moments_with_the_real_budget() -> None:
     had a moment "may be sampling noise"; now every moment's intervals are apart."""
     game = _played(1)
     story = story_of(game)
-    assert story.moments and all(_shown_apart(m.before, m.after) for m in story.moments)
+    assert story.moments and all(_shown_apart(*story.ends(m)) for m in story.moments)
     for lang in ("en", "ru"):
         text = "\n".join(story.describe(lang))
         assert "noise" not in text and "разброс" not in text

@@ -169,11 +169,11 @@ def test_the_rarest_variant_finds_a_deal_that_comes_out_with_the_fast_line() -> 
 
 def test_a_helper_process_that_died_is_replaced() -> None:
     import signal
-    import time
 
     child = runtime.run_apart(os.getpid)
     os.kill(child, signal.SIGKILL)
-    time.sleep(0.3)  # the pool notices its worker is gone
+    # Asked at once, whether or not the pool has noticed yet that its worker is gone (the
+    # call is refused as broken, or its future fails so): either way a new helper answers.
     again = runtime.run_apart(os.getpid)
     assert again not in (child, os.getpid())
     runtime.stop_apart()

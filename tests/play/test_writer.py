@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ import pytest
 
 from firstlast.engine import Game
 from firstlast.play import PlayError, PlayService, Steps
+from firstlast.play import writer as writer_module
 from firstlast.play.writer import GameCache, Writer
 from firstlast.store import GameStore, StoredGame, Transaction
 
@@ -61,22 +61,43 @@ def held(play: PlayService) -> Iterator[sqlite3.Connection]:
         assert not t.is_alive()
 
 
-def wait_queued(play: PlayService, n: int) -> None:
-    deadline = time.monotonic() + 10
-    while len(play._writer._queue) < n:
-        assert time.monotonic() < deadline, "the actions did not queue"
-        time.sleep(0.002)
+@contextmanager
+def awaited_answers() -> Iterator[Callable[[int], None]]:
+    """While the block runs, the writer's jobs count the callers that wait for their
+    answers; yields ``wait(n)``, which returns once ``n`` callers wait (so their jobs are
+    queued): a condition, never a time. Bounded only so that a fault (a caller that
+    never waits) fails instead of hanging."""
+    waiting = threading.Semaphore(0)
+
+    class Answer(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            waiting.release()
+            return super().wait(timeout)
+
+    class Job(writer_module._Job[Any]):
+        __slots__ = ()
+
+        def __init__(self, fn: Callable[[Transaction], Any], loop: Any = None) -> None:
+            super().__init__(fn, loop)
+            self.done = Answer()
+
+    def wait(n: int) -> None:
+        for _ in range(n):
+            assert waiting.acquire(timeout=60), "the actions did not queue"
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(writer_module, "_Job", Job)
+        yield wait
 
 
 def concurrently(play: PlayService, calls: list[Callable[[], Any]]) -> tuple[list[Future[Any]], list[str]]:
     """Run ``calls`` at once behind a held writer, so that they form one batch; the
     futures of their answers and the SQL the writer's connection ran meanwhile."""
     sql: list[str] = []
-    with ThreadPoolExecutor(len(calls)) as pool, held(play) as conn:
+    with ThreadPoolExecutor(len(calls)) as pool, awaited_answers() as wait, held(play) as conn:
         conn.set_trace_callback(sql.append)
         futures = [pool.submit(c) for c in calls]
-        wait_queued(play, len(calls))
-        time.sleep(0.05)
+        wait(len(calls))  # every caller waits for its answer, its job queued
         assert not any(f.done() for f in futures)  # nobody is answered before the commit
     for f in futures:
         f.exception(10)
@@ -183,12 +204,12 @@ def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path:
     a, b = (play.start(None, "number", str(d)) for d in (4, 5))
     a1 = play.step(a.player, a.id).stored  # cached at version 1, one move
     assert a.id in play._cache
-    with ThreadPoolExecutor(3) as pool:
+    with ThreadPoolExecutor(3) as pool, awaited_answers() as wait:
         with held(play):
             store.fail = True  # the held batch and the one below cannot commit
             futures = [pool.submit(play.step, a.player, a.id), pool.submit(play.step, b.player, b.id),
                        pool.submit(play.move, b.player, b.id, "F8")]  # one that is refused anyway
-            wait_queued(play, 3)
+            wait(3)
         errors = [f.exception(10) for f in futures]
     store.fail = False
     for e in errors:
@@ -283,9 +304,10 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
                      for pid, gid, version in games[:3]]
             # One refused: a stale version (the store keeps its game as it is).
             tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], Steps(1), 99)))
+            # Each task queues its job in its first step, then awaits the answer (a task
+            # that did not wait would be done in that same step): yield until they have.
             while len(play._writer._queue) < len(tasks):
-                await asyncio.sleep(0.002)
-            await asyncio.sleep(0.05)
+                await asyncio.sleep(0)
             assert not any(t.done() for t in tasks)  # nobody is answered before the commit
         return await asyncio.gather(*tasks, return_exceptions=True)
 

@@ -13,27 +13,53 @@ import pytest
 
 from firstlast.store import GameStore
 from firstlast.web import create_app
+from firstlast.web.context import WebGame
 from firstlast.web.routes import odds
 
 BASE = "http://127.0.0.1"
 
 
 class Meter:
-    """Stands in for ``runtime.run_cpu``: each call takes 0.2 s; counts how many run at
-    once, in all and per thread of computation."""
+    """Stands in for ``runtime.run_cpu``: counts how many computations run at once. Each
+    one lasts until every request has asked for its turn (``asked``, counted by
+    ``WebGame.cpu_turn``), so that whatever could run beside it is running: the most
+    at once is decided by the turns, never by how soon a request arrives."""
 
-    def __init__(self) -> None:
+    def __init__(self, requests: int) -> None:
+        self.requests = requests
+        self.asked = 0
+        self.all_asked = asyncio.Event()
         self.now = 0
         self.most = 0
+
+    def ask(self) -> None:
+        self.asked += 1
+        if self.asked >= self.requests:
+            self.all_asked.set()
 
     async def __call__(self, fn: Any, *args: Any, limiter: Any = None) -> Any:
         self.now += 1
         self.most = max(self.most, self.now)
         try:
-            await asyncio.sleep(0.2)
+            # Bounded only so that a fault (a request that never asks) fails, not hangs.
+            await asyncio.wait_for(self.all_asked.wait(), timeout=60)
+            await asyncio.sleep(0)  # and those let in beside it have run to here
             return fn(*args)
         finally:
             self.now -= 1
+
+
+def metered(monkeypatch: pytest.MonkeyPatch, requests: int) -> Meter:
+    meter = Meter(requests)
+    monkeypatch.setattr(odds.runtime, "run_cpu", meter)
+    turn = WebGame.cpu_turn
+
+    def cpu_turn(web: WebGame, player: str) -> asyncio.Lock:
+        meter.ask()
+        return turn(web, player)
+
+    monkeypatch.setattr(WebGame, "cpu_turn", cpu_turn)
+    return meter
 
 
 async def _chances(tmp_path: Path, players: int, rounds: int, meter: Meter) -> list[int]:
@@ -58,14 +84,12 @@ async def _chances(tmp_path: Path, players: int, rounds: int, meter: Meter) -> l
 
 
 def test_one_players_estimates_take_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    meter = Meter()
-    monkeypatch.setattr(odds.runtime, "run_cpu", meter)
+    meter = metered(monkeypatch, requests=4)
     assert asyncio.run(_chances(tmp_path, players=1, rounds=4, meter=meter)) == [200] * 4
     assert meter.most == 1  # one after another: never two of one player's at once
 
 
 def test_two_players_estimate_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    meter = Meter()
-    monkeypatch.setattr(odds.runtime, "run_cpu", meter)
+    meter = metered(monkeypatch, requests=4)
     assert asyncio.run(_chances(tmp_path, players=2, rounds=2, meter=meter)) == [200] * 4
     assert meter.most == 2

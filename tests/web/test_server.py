@@ -1,6 +1,6 @@
 """The server's bounds (``firstlast.web.server``: uvicorn's own settings): what a client
 can hold, what it can send, and how the server stops. Against a real ``firstlast play``
-subprocess where it matters; every wait is bounded, nothing asserts a speed."""
+subprocess where it matters; every wait is for a condition (a hang is pytest-timeout's), nothing asserts a speed."""
 
 from __future__ import annotations
 
@@ -72,16 +72,29 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int, str]]:
         stop_server(proc)
 
 
-def _closed_by_server(sock: socket.socket, deadline: float) -> bool:
-    """Whether the server closes ``sock`` (end of file or a reset) before ``deadline``,
-    without an answer."""
-    sock.settimeout(max(0.01, deadline - time.monotonic()))
-    try:
-        return sock.recv(4096) == b""
-    except ConnectionResetError:
-        return True
-    except TimeoutError:
-        return False
+def _read_by_server(sock: socket.socket) -> None:
+    """Wait until the server has read everything sent on ``sock``: the server's kernel
+    took it in (nothing of ours is unacknowledged) and the server read it off its end of
+    the connection (nothing unread there), as Linux's /proc/net/tcp says. A condition,
+    never a time; a server that never reads is failed by pytest-timeout."""
+    mine, theirs = sock.getsockname()[1], sock.getpeername()[1]
+
+    def queues(local: int, remote: int) -> tuple[int, int] | None:
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with contextlib.suppress(FileNotFoundError), open(table) as f:
+                for line in list(f)[1:]:
+                    fields = line.split()
+                    if int(fields[1].rsplit(":", 1)[1], 16) == local and int(fields[2].rsplit(":", 1)[1], 16) == remote:
+                        tx, rx = fields[4].split(":")
+                        return int(tx, 16), int(rx, 16)
+        return None
+
+    while True:
+        ours, server = queues(mine, theirs), queues(theirs, mine)
+        assert ours is not None, "no connection in /proc/net/tcp (Linux only)"
+        if ours[0] == 0 and server is not None and server[1] == 0:
+            return
+        time.sleep(0.01)  # the poll's pace
 
 
 def test_half_sent_requests_held_open_do_not_starve_others(served: tuple[str, int, str]) -> None:
@@ -110,7 +123,7 @@ def test_a_request_in_two_pieces_is_answered(served: tuple[str, int, str]) -> No
     host, port, _ = served
     with socket.create_connection((host, port), timeout=10) as s:
         s.sendall(b"GET /api/games HTTP/1.1\r\n")
-        time.sleep(0.2)
+        _read_by_server(s)  # the server has read the first piece alone
         s.sendall(b"Host: 127.0.0.1\r\n\r\n")
         assert _response(s) == (b"HTTP/1.1 200 OK", b'{"games":[]}')
         s.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -180,13 +193,8 @@ def test_a_second_restore_is_refused_before_its_body_is_read(served: tuple[str, 
             b"Content-Length: 1000000\r\n\r\n")
     with socket.create_connection((host, port), timeout=30) as first:
         first.sendall(head + b'{"backup": "')  # a restore under way: its body still coming
-        deadline = time.monotonic() + 10
-        answer = b""
-        while time.monotonic() < deadline:  # until the first holds the slot (its head is read)
-            answer = _status(host, port, head)
-            if answer.startswith(b"HTTP/1.1 429 "):
-                break
-        assert answer == b"HTTP/1.1 429 Too Many Requests", answer
+        _read_by_server(first)  # its head read: the first holds the slot
+        assert _status(host, port, head) == b"HTTP/1.1 429 Too Many Requests"
 
 
 def test_held_connections_do_not_use_up_the_descriptors(tmp_path: Path) -> None:

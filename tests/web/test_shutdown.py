@@ -1,15 +1,14 @@
 """Stopping a loaded server (issue: SIGTERM under load deadlocked): players stepping,
 others asking for deals that come out, idle connections held open; SIGTERM (and Ctrl-C)
-must stop it within seconds, exit 0, and lose no answered move."""
+must stop it, exit 0, and lose no answered move. The test waits for the exit: a server
+that hangs is failed by pytest-timeout; how soon it stops is bench/stop_time.py's
+(issue 25.7: no clock decides in a test)."""
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import socket
-import subprocess
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,11 +18,9 @@ import pytest
 from firstlast.store import GameStore
 from firstlast.web.spawn import drain_output, spawn_server
 
-pytestmark = pytest.mark.timeout(120)
+# Only a hang fails on time (uvicorn's graceful stop waits up to 5 s for requests in flight).
+pytestmark = pytest.mark.timeout(300)
 
-#: Seconds a loaded server may take to exit after the signal (uvicorn's graceful
-#: shutdown waits up to 5 s for requests in flight).
-STOP_WITHIN = 10.0
 PLAYERS = 6
 SEARCHERS = 3
 IDLE = 20
@@ -69,8 +66,7 @@ def _searcher(url: str, stop: threading.Event) -> None:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig: signal.Signals,
-                                                                           tmp_path: Path) -> None:
+def test_a_loaded_server_stops_and_keeps_every_answered_move(sig: signal.Signals, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc, url = spawn_server(db)
     output, drain = drain_output(proc)
@@ -87,10 +83,7 @@ def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig:
         under_way.wait()  # moves answered (or a player gave up)
         assert acked, "no move was answered before the signal"
         proc.send_signal(sig)
-        t0 = time.monotonic()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=STOP_WITHIN + 20)
-        took = time.monotonic() - t0
+        proc.wait()  # until it exits (a hang: pytest-timeout)
     finally:
         stop.set()
         for s in idle:
@@ -102,7 +95,6 @@ def test_a_loaded_server_stops_within_seconds_and_keeps_every_answered_move(sig:
             t.join(timeout=30)
     drain.join(timeout=5)
     text = "".join(output)
-    assert took < STOP_WITHIN, f"took {took:.1f} s to stop\n{text[-2000:]}"
     assert proc.returncode == 0, text[-2000:]
     assert "Traceback" not in text, text[-3000:]
     assert text.strip().endswith("Stopped."), text[-2000:]

@@ -64,7 +64,7 @@ def test_the_vocabulary_is_the_engines() -> None:
 
 def test_no_face_retypes_the_vocabulary() -> None:
     """The grammar of a variant token, the canonical rules, the waste's old name and the
-    rules of what a press does are declared once (engine; play.table): the page imports
+    rules of what a press does are declared once (engine; play.view): the page imports
     them from the generated module or reads them from the state, and no Python face
     declares them again."""
     scripts = {name: js for name, js in _scripts().items() if name != "vocabulary.js"}
@@ -112,20 +112,21 @@ def test_one_redeals_reader_with_one_limit() -> None:
 
 
 def test_what_a_press_does_is_the_play_layers() -> None:
-    """``play.table.controls`` says which cards answer a press (the page only reads it):
-    legal plays, every reserve card, the privileged card, the waste's top under V2."""
+    """``play.view.TableView.pressable`` says which cards answer a press (the page only
+    reads it): legal plays, every reserve card, the privileged card, the waste's top under V2."""
     from firstlast.engine import Game, Variant, places
-    from firstlast.play.table import controls
+    from firstlast.play.view import table_view
 
-    pos = Game(1).position  # P1 needs a queen: nothing fits, turn
-    c = controls(pos)
-    assert set(c.pressable) == set(places.RESERVE) | ({places.FIRST[-1]} if pos.privileged is not None else set())
+    game = Game(1)  # P1 needs a queen: nothing fits, turn
+    pos = game.position
+    assert set(table_view(game).pressable) == set(places.RESERVE) | (
+        {places.FIRST[-1]} if pos.privileged is not None else set())
     game = Game(1, Variant(waste_playable=True))
     game.push("turn")
-    assert places.WASTE in controls(game.position).pressable
+    assert places.WASTE in table_view(game).pressable
     canonical = Game(1)
     canonical.push("turn")
-    assert places.WASTE not in controls(canonical.position).pressable  # R6: no source here
+    assert places.WASTE not in table_view(canonical).pressable  # R6: no source here
     over = Game(1)
     over.autoplay()
-    assert controls(over.position).pressable == ()  # R11: nothing answers a press at the end
+    assert table_view(over).pressable == ()  # R11: nothing answers a press at the end

@@ -5,7 +5,7 @@ the story of a game, the chance by refinement round, and the sign-in that keeps 
 from __future__ import annotations
 
 import re
-import time
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
@@ -285,10 +286,10 @@ def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., Tes
     assert story["current"] == story["points"][-1] and story["current"]["probability"] == 0.0
     assert story["points"][0]["move"] == 0 and 0 < story["points"][0]["probability"] < 1
     assert "It stopped (R11): pile 5 needed a ten" in " ".join(story["sentences"])
-    # Every key of Story.to_json() is declared (and nothing else is sent).
+    # Every key of the play layer's Story is sent (and nothing else but its words).
     played = Game(LOST_DEAL)
     played.autoplay()
-    expected: dict[str, Any] = story_of(played, max_points=2, samples=8).to_json()
+    expected: dict[str, Any] = msgspec.to_builtins(story_of(played, max_points=2, samples=8))
     assert set(story) == {*expected, "sentences", "conclusion", "details", "chart_name", "plain", "where"}
     assert story["sentences"] == story["conclusion"] + story["details"]
     assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,
@@ -337,14 +338,31 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
     assert told == [20, 21]
 
 
-def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, app: Starlette,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     told: list[int] = []
+    # The story is told only once the other two requests found it in the making (the
+    # task being told, looked up in ``story_tasks``): a condition, not a time.
+    found = threading.Semaphore(0)
+
+    class Tasks(dict[Any, Any]):
+        def get(self, key: Any, default: Any = None) -> Any:
+            task = super().get(key, default)
+            if task is not None:
+                found.release()
+            return task
 
     def tell(game: Game) -> Any:
         told.append(len(game.moves))
-        time.sleep(0.5)  # long enough for the second request to find it in the making
+        # The first telling waits; the bound only turns the fault under test (a second
+        # telling, each waiting behind the player's turn) into a failure, not a hang.
+        if len(told) == 1:
+            for _ in range(2):  # the other two requests
+                if not found.acquire(timeout=60):
+                    break
         return story_of(game, max_points=8, samples=64)
 
+    monkeypatch.setattr(app.state.web, "story_tasks", Tasks())
     monkeypatch.setattr(story_route, "tell", tell)
     gid = new_game(client, LOST_DEAL)["id"]
     with ThreadPoolExecutor(3) as pool:

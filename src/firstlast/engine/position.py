@@ -55,12 +55,6 @@ class Movement:
     def __str__(self) -> str:
         return f"{self.card} {self.source}→{self.target}"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "card": self.card.symbol, "token": self.card.token, "deck": self.card.deck,
-            "from": self.source.value, "to": self.target.value, "face_up": self.face_up,
-        }
-
 
 #: A source's one name to its place (R6).
 _SOURCE_BY_NAME: Final[dict[str, Place]] = {p.value: p for p in SOURCES}

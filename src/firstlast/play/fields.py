@@ -15,7 +15,7 @@ import msgspec
 from msgspec import Meta
 from msgspec import inspect as mi
 
-from ..engine import MAX_DEAL, MAX_REDEALS
+from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.variant import token_pattern
 
 
@@ -43,6 +43,8 @@ DealNumber = Annotated[int, Meta(ge=0, description="0…2^64−1 (send large num
                                  extra_json_schema={"maximum": MAX_DEAL})]
 VariantToken = Annotated[str, Meta(pattern=f"^{token_pattern(digits_upto(MAX_REDEALS))}$",
                                    description=f"e.g. r3, ru, r0w, r3wn; redeals 0…{MAX_REDEALS}")]
+#: A place's one name (``places.PLACE_NAMES``).
+PlaceName = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 #: A calendar date, YYYY-MM-DD (the deal of the day: play.daily).
 IsoDate = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD")]
 #: The largest whole number a browser reads exactly (2^53 − 1).

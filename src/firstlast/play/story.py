@@ -30,7 +30,6 @@ and the story says so (``sampler``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Annotated, Final, Literal
 
 import msgspec
@@ -38,9 +37,9 @@ from msgspec import Meta
 
 from ..engine import Game, Position, Variant, play_out
 from ..engine.cards import Card, rank_char
-from ..engine.places import FIRST, RESERVE
+from ..engine.places import FIRST, RESERVE, Place
 from ..engine.places import PILES as PILE_PLACES
-from ..engine.position import PILE_SIZE, PILES, Movement, Status
+from ..engine.position import PILE_SIZE, PILES, Movement
 from ..engine.rng import MASK64, splitmix64
 from ..i18n import (
     announce,
@@ -56,7 +55,7 @@ from ..i18n import (
     t,
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
-from .fields import Probability, VariantToken
+from .fields import GameStatus, PlaceName, Probability, VariantToken
 
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
 MAX_POINTS: Final = 80
@@ -78,7 +77,7 @@ MOMENTS: Final = 3
 #: tell whether the change is clear (its intervals apart); a change still unclear
 #: then is not told.
 CLEAR_FACTOR: Final = 16
-#: Version of ``Story.to_json``'s layout (2: ``what_if``, ``won_on_pass``; moments are clear;
+#: Version of the story's layout, ``Story.version`` (2: ``what_if``, ``won_on_pass``; moments are clear;
 #: 3: told whole, by no clock: no ``complete``).
 JSON_VERSION: Final = 3
 #: The 20 variants of docs/odds.md's table, in its order: 0–3 redeals and unlimited
@@ -101,10 +100,11 @@ def point_seed(deal: int, index: int) -> int:
 
 
 # ------------------------------------------------------------------------- data
+# The story's records, declared once with their bounds: the web answers with them as
+# they are (``web.models.Story``), so the served schema and the page's typedefs are theirs.
 class Point(msgspec.Struct, frozen=True):
     """The estimated chance after ``move`` moves (0: the deal), in pass ``pass_no``;
-    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``). Its JSON
-    (``to_json``) is the web's ``StoryPoint``: declared here once."""
+    ``certain`` when nothing was unknown there (``ChanceEstimate.certain``)."""
 
     move: int
     pass_no: int = msgspec.field(name="pass")
@@ -121,44 +121,52 @@ class Point(msgspec.Struct, frozen=True):
         """The point's estimate, for ``i18n.chance_text``."""
         return ChanceEstimate(self.probability, self.low, self.high, self.samples, self.wins, self.certain)
 
-    def to_json(self) -> dict[str, int | float | bool]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
+
+class MovedCard(msgspec.Struct, frozen=True):
+    """A card a moment's move moved (``engine.Movement``): ``card`` its symbol, ``token``
+    with its deck, in the order it happened."""
+
+    card: str
+    token: str
+    deck: Literal[1, 2]
+    from_: PlaceName = msgspec.field(name="from")
+    to: PlaceName
+    face_up: bool
+
+    @classmethod
+    def of(cls, m: Movement) -> MovedCard:
+        return cls(m.card.symbol, m.card.token, m.card.deck, m.source.value, m.target.value, m.face_up)  # type: ignore[arg-type]  # deck: 1 or 2
+
+    @property
+    def movement(self) -> Movement:
+        return Movement(Card.from_token(self.token), Place(self.from_), Place(self.to), self.face_up)
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """One of the largest changes of the curve: from point ``before`` to point ``after``.
-    ``move`` (1-based) is the last move of that span, ``play`` that move and
-    ``movements`` the cards it moved; ``span`` is 1 when the change is pinned to it."""
+class Moment(msgspec.Struct, frozen=True):
+    """One of the largest changes of the curve, from the point after ``first_move`` − 1
+    moves to the one after ``move`` (``Story.ends``); ``play`` is that last move and
+    ``cards`` the cards it moved. Every moment ``story_of`` tells is ``clear``."""
 
-    before: Point
-    after: Point
+    move: int
+    first_move: int
+    span: Annotated[int, Meta(description="1: pinned to that one move")]
+    pass_no: int = msgspec.field(name="pass")
     play: str
-    movements: tuple[Movement, ...]
+    cards: tuple[MovedCard, ...]
+    before: Probability
+    after: Probability
+    change: float
+    clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
+
+    @classmethod
+    def between(cls, before: Point, after: Point, play: str, movements: Sequence[Movement]) -> Moment:
+        return cls(after.move, before.move + 1, after.move - before.move, after.pass_no, play,
+                   tuple(map(MovedCard.of, movements)), before.probability, after.probability,
+                   after.probability - before.probability, _apart(before, after))
 
     @property
-    def move(self) -> int:
-        return self.after.move
-
-    @property
-    def span(self) -> int:
-        return self.after.move - self.before.move
-
-    @property
-    def change(self) -> float:
-        return self.after.probability - self.before.probability
-
-    @property
-    def clear(self) -> bool:
-        """Whether the two 95 % intervals are apart: a change the sampling noise alone
-        would hardly make. Every moment ``story_of`` tells is clear."""
-        return _apart(self.before, self.after)
-
-    def to_json(self) -> dict[str, object]:
-        return {"move": self.move, "first_move": self.before.move + 1, "span": self.span,
-                "pass": self.after.pass_no, "play": self.play, "cards": [m.to_json() for m in self.movements],
-                "before": self.before.probability, "after": self.after.probability, "change": self.change,
-                "clear": self.clear}
+    def movements(self) -> tuple[Movement, ...]:
+        return tuple(c.movement for c in self.cards)
 
 
 class Crossing(msgspec.Struct, frozen=True):
@@ -168,13 +176,9 @@ class Crossing(msgspec.Struct, frozen=True):
     point: Point
     previous: Point | None
 
-    def to_json(self) -> dict[str, object]:
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
 
-
-@dataclass(frozen=True, slots=True)
-class CardPlace:
-    """Where one card lies: ``code`` and its ``params``.
+class CardPlace(msgspec.Struct, frozen=True):
+    """Where one card of the needed rank lay: ``code`` and its ``params``.
 
     * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
     * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
@@ -187,35 +191,24 @@ class CardPlace:
       13th card (R5).
     """
 
-    card: Card
+    card: str
+    token: str
     code: PlaceCode
-    params: tuple[tuple[str, str | int | bool], ...]
-
-    def param(self, key: str) -> str | int | bool:
-        return dict(self.params)[key]
-
-    def to_json(self) -> dict[str, object]:
-        return {"card": self.card.symbol, "token": self.card.token, "code": self.code, "params": dict(self.params)}
+    params: dict[str, str | int | bool]
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(msgspec.Struct, frozen=True):
     """Why a lost game stopped (R11): nothing fits ``pile``, which needed rank ``need``
     (R3, R4), the stock is empty and no redeal can be made (``code``: none left, or an
     empty waste, R10). ``copies``: where each of the eight cards of that rank lay (R1)."""
 
     code: StopCode
-    pile: int  # 0-based
-    need: int
+    pile: Annotated[str, Meta(pattern="^P[1-8]$")]
+    need: Annotated[int, Meta(ge=1, le=13)]
+    need_char: str
     redeals_used: int
-    redeals: int | None  # allowed (V1); None = unlimited
+    redeals: Annotated[int | None, Meta(description="null: unlimited")]
     copies: tuple[CardPlace, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {"code": self.code, "pile": PILE_PLACES[self.pile].value, "need": self.need,
-                "need_char": rank_char(self.need),
-                "redeals_used": self.redeals_used, "redeals": self.redeals,
-                "copies": [c.to_json() for c in self.copies]}
 
 
 class WhatIf(msgspec.Struct, frozen=True):
@@ -234,9 +227,6 @@ class WhatIf(msgspec.Struct, frozen=True):
     variants_that_come_out: Annotated[tuple[VariantToken, ...], Meta(description=(
         "which of the 20 variants of docs/odds.md (0–3 redeals or unlimited, with or without V2 and V3) "
         "bring the same deal out, in that table's order"))]
-
-    def to_json(self) -> dict[str, object]:
-        return msgspec.json.decode(msgspec.json.encode(self))  # type: ignore[no-any-return]  # JSON's own types
 
 
 def what_if(deal: int, variant: Variant) -> WhatIf:
@@ -257,46 +247,34 @@ def what_if(deal: int, variant: Variant) -> WhatIf:
     return WhatIf(fewest, passes, tokens)
 
 
-@dataclass(frozen=True, slots=True)
-class Story:
-    """A game's story; see the module doc. ``points`` run from the deal to the current
-    position; ``planned`` is how many points the plan had (every one is told)."""
+class Story(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's story (docs/story.md); see the module doc. ``points`` run from the deal
+    to ``current``, the chance now (the game's end, or where it stands); ``planned`` is
+    how many points the plan had (every one is told)."""
 
+    version: int = JSON_VERSION
     deal: int
-    variant: str
-    status: Status
+    variant: VariantToken
+    status: GameStatus
     moves: int
     passes: int
     score: int
     sampler: Literal["kernel", "engine"]
     samples_per_point: int
-    points: tuple[Point, ...]
+    planned: int
+    points: Annotated[tuple[Point, ...], Meta(description="the curve, the deal first")]
+    current: Point
     moments: tuple[Moment, ...]
     crossing: Crossing | None
     low_point: Point | None
     stop: Stop | None
-    planned: int
-    what_if: WhatIf | None = None
-    won_on_pass: int | None = None
+    what_if: Annotated[WhatIf | None, Meta(description="a lost game: what would have brought it out")]
+    won_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="a won game: the pass it came out on")]
 
-    @property
-    def current(self) -> Point:
-        """The chance now: the last point (the game's end, or where it stands)."""
-        return self.points[-1]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "version": JSON_VERSION, "deal": self.deal, "variant": self.variant, "status": self.status,
-            "moves": self.moves, "passes": self.passes, "score": self.score, "sampler": self.sampler,
-            "samples_per_point": self.samples_per_point, "planned": self.planned,
-            "points": [p.to_json() for p in self.points], "current": self.current.to_json(),
-            "moments": [m.to_json() for m in self.moments],
-            "crossing": None if self.crossing is None else self.crossing.to_json(),
-            "low_point": None if self.low_point is None else self.low_point.to_json(),
-            "stop": None if self.stop is None else self.stop.to_json(),
-            "what_if": None if self.what_if is None else self.what_if.to_json(),
-            "won_on_pass": self.won_on_pass,
-        }
+    def ends(self, moment: Moment) -> tuple[Point, Point]:
+        """The two points ``moment`` runs between."""
+        at = {p.move: p for p in self.points}
+        return at[moment.first_move - 1], at[moment.move]
 
     def sparkline(self, width: int = 48) -> str:
         """The curve in block characters, ``│`` where a pass begins; ``·`` is exactly 0."""
@@ -329,7 +307,7 @@ class Story:
                            now=chance_text(cur.estimate, lang)))
         else:
             lines.append(t(lang, "story.chance.start", chance=chance_text(first.estimate, lang)))
-        lines += [moment_sentence(m, lang) for m in self.moments]
+        lines += [moment_sentence(m, *self.ends(m), lang) for m in self.moments]
         if self.crossing is not None:
             lines.append(crossing_sentence(self.crossing, lang))
         if self.low_point is not None:
@@ -367,7 +345,7 @@ class Story:
             lines.append(t(lang, "story.plain.crossing.start"))
         elif self.crossing is not None:
             lines.append(t(lang, "story.plain.crossing", move=self.crossing.point.move))
-        lines += [plain_moment(m, lang) for m in self.moments]
+        lines += [plain_moment(m, *self.ends(m), lang) for m in self.moments]
         if self.low_point is not None and self.low_point.move > 0 and not self.moments:
             lo = self.low_point
             lines.append(t(lang, "story.plain.low", chance=plain_chance(lo.estimate, lang), move=lo.move))
@@ -424,16 +402,16 @@ def sparkline(points: Sequence[Point], width: int = 48) -> str:
 
 
 # ------------------------------------------------------------------ in words
-def moment_sentence(moment: Moment, lang: str) -> str:
-    """One moment: "Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 —
-    chance 31 % → 52 %." (Only clear changes are told: ``story_of``.)"""
-    before, after = chance_text(moment.before.estimate, lang), chance_text(moment.after.estimate, lang)
-    params: dict[str, object] = {"move": moment.move, "pass": moment.after.pass_no, "before": before,
-                                 "after": after}
+def moment_sentence(moment: Moment, before: Point, after: Point, lang: str) -> str:
+    """One moment, between its points ``before`` and ``after`` (``Story.ends``): "Move 37
+    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %." (Only
+    clear changes are told: ``story_of``.)"""
+    chance = {"before": chance_text(before.estimate, lang), "after": chance_text(after.estimate, lang)}
+    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, **chance}
     if moment.span == 1:
         text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
     else:
-        text = t(lang, "story.moment.span", first=moment.before.move + 1, **params)
+        text = t(lang, "story.moment.span", first=moment.first_move, **params)
     return t(lang, "story.moment.end", text=text)
 
 
@@ -452,8 +430,8 @@ def crossing_sentence(crossing: Crossing, lang: str) -> str:
 def place_phrase(place: CardPlace, lang: str) -> str:
     """One ``CardPlace`` in words: "ten of hearts buried in the waste, 12th from the top
     of 40", "десятка червей — в сборной кучке, 12-я сверху из 40"."""
-    p = dict(place.params)
-    card = card_name(place.card, lang)
+    p = place.params
+    card = card_name(Card.from_token(place.token), lang)
     match place.code:
         case "waste":
             depth = int(p["depth"])
@@ -480,7 +458,7 @@ def stop_sentence(stop: Stop, lang: str = "en") -> str:
            else "story.stop.no_redeal_allowed" if stop.redeals == 0 else "story.stop.no_redeal")
     # English "needed a ten"; Russian "ждала десятку" (the accusative: the pile awaits it).
     need = rank_name(stop.need, lang, "acc", article=True)
-    return t(lang, key, pile=stop.pile + 1, need=need, used=stop.redeals_used,
+    return t(lang, key, pile=stop.pile[1:], need=need, used=stop.redeals_used,
              allowed="∞" if stop.redeals is None else stop.redeals)
 
 
@@ -541,7 +519,7 @@ def plain_stop(stop: Stop, lang: str) -> str:
     key = ("story.plain.stop.waste_empty" if stop.code == "R11.waste_empty"
            else "story.plain.stop.no_redeal_allowed" if stop.redeals == 0 else "story.plain.stop.no_redeal")
     need = rank_name(stop.need, lang, "acc", article=True)
-    return t(lang, key, pile=stop.pile + 1, need=need)
+    return t(lang, key, pile=stop.pile[1:], need=need)
 
 
 def plain_change(game: Variant, other: Variant, lang: str) -> str:
@@ -581,18 +559,18 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
     return t(lang, "story.plain.what_if.other_rules", change=plain_change(variant, min(others, key=distance), lang))
 
 
-def plain_moment(moment: Moment, lang: str) -> str:
+def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
     """A moment that mattered, in plain words: the move (what it did) and how the chance
     rose or fell, as single figures."""
     up = moment.change > 0
-    params: dict[str, object] = {"move": moment.move, "before": plain_chance(moment.before.estimate, lang),
-                                 "after": plain_chance(moment.after.estimate, lang)}
+    params: dict[str, object] = {"move": moment.move, "before": plain_chance(before.estimate, lang),
+                                 "after": plain_chance(after.estimate, lang)}
     if moment.span == 1:
         key = "story.plain.moment.up" if up else "story.plain.moment.down"
         # The card that moved, not what followed it (a refill): a sentence to read at a glance.
         return t(lang, key, what=announce(moment.movements[:1], lang), **params)
     key = "story.plain.moment.span.up" if up else "story.plain.moment.span.down"
-    return t(lang, key, first=moment.before.move + 1, **params)
+    return t(lang, key, first=moment.first_move, **params)
 
 
 #: The parts of the table a needed card may lie in, in the order ``where`` names them.
@@ -614,31 +592,33 @@ def card_places(pos: Position, rank: int) -> tuple[CardPlace, ...]:
     """Where every card of ``rank`` lies in ``pos``: waste (top first), stock (next
     first), reserve, first row, then piles, left to right."""
     out: list[CardPlace] = []
+
+    def at(card: Card, code: PlaceCode, **params: str | int | bool) -> None:
+        out.append(CardPlace(card.symbol, card.token, code, params))
+
     waste = pos.waste
     for depth, card in enumerate(reversed(waste), 1):
         if card.rank == rank:
-            out.append(CardPlace(card, "waste", (("depth", depth), ("size", len(waste)))))
+            at(card, "waste", depth=depth, size=len(waste))
     for i, card in enumerate(pos.stock, 1):
         if card.rank == rank:
-            out.append(CardPlace(card, "stock", (("position", i), ("size", len(pos.stock)))))
+            at(card, "stock", position=i, size=len(pos.stock))
     for i, slot in enumerate(pos.reserve):
         if slot is not None and slot.rank == rank:
-            out.append(CardPlace(slot, "reserve", (("place", RESERVE[i].value),)))
+            at(slot, "reserve", place=RESERVE[i].value)
     k = pos.active
     for j, slot in enumerate(pos.first):
         if slot is None or slot.rank != rank:
             continue
         if j == PILES - 1 and pos.privileged is not None:
-            out.append(CardPlace(slot, "privileged", (("place", FIRST[j].value),)))
+            at(slot, "privileged", place=FIRST[j].value)
             continue
         rule = "R5" if j == k else "V3" if j == PILES - 1 and not pos.variant.privileged_last else "R3"
-        params = (("place", FIRST[j].value), ("pile", PILE_PLACES[j].value), ("rule", rule))
-        out.append(CardPlace(slot, "first", params))
+        at(slot, "first", place=FIRST[j].value, pile=PILE_PLACES[j].value, rule=rule)
     for j, pile in enumerate(pos.piles):
         for h, card in enumerate(pile, 1):
             if card.rank == rank:
-                out.append(CardPlace(card, "pile", (("pile", PILE_PLACES[j].value), ("height", h),
-                                                    ("base", h == PILE_SIZE))))
+                at(card, "pile", pile=PILE_PLACES[j].value, height=h, base=h == PILE_SIZE)
     return tuple(out)
 
 
@@ -650,7 +630,8 @@ def stop_of(pos: Position) -> Stop | None:
     assert k is not None and need is not None  # lost: a pile is still active (R11)
     # R10: a redeal needs a redeal left and a non-empty waste; lost means one is missing.
     code: StopCode = "R11.waste_empty" if not pos.waste else "R11.no_redeal"
-    return Stop(code, k, need, pos.redeals_used, pos.variant.redeals, card_places(pos, need))
+    return Stop(code, PILE_PLACES[k].value, need, rank_char(need), pos.redeals_used, pos.variant.redeals,
+                card_places(pos, need))
 
 
 # ------------------------------------------------------------------ the curve
@@ -789,8 +770,8 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
 
     points = tuple(sorted(est.values(), key=lambda p: p.move))
     moments = tuple(
-        Moment(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
-               steps[points[g + 1].move - 1].movements)
+        Moment.between(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
+                       steps[points[g + 1].move - 1].movements)
         for g in sorted((g for g in _clear_candidates(points, spent)[:MOMENTS] if _apart(points[g], points[g + 1])),
                         key=lambda g: points[g].move)
     )
@@ -804,8 +785,8 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     return Story(
         deal=game.deal, variant=game.variant.token, status=end.status, moves=len(steps), passes=end.passes,
         score=end.score, sampler="kernel" if use_kernel else "engine", samples_per_point=n_samples,
-        points=points, moments=moments, crossing=crossing, low_point=low_point, stop=stop_of(end),
-        planned=len(plan) + reserve,
+        points=points, current=points[-1], moments=moments, crossing=crossing, low_point=low_point,
+        stop=stop_of(end), planned=len(plan) + reserve,
         what_if=what_if(game.deal, game.variant) if end.status == "lost" else None,
         won_on_pass=end.passes if end.status == "won" else None,
     )

@@ -1,101 +1,123 @@
-"""The one view model of the table: what every face shows of a game, made once.
+"""The one view model of the table: what every face shows of a game, declared and made once.
 
 ``table_view`` reads the engine's ``Position`` (the cards, the active pile and the rank
-it needs, R4–R11), the controls' moves (``play.table.controls``) and the play layer's
-policy (``leaving``) into a frozen ``TableView``. The web's answer (``web.shapes``) and
-the terminal's table and side bar (``tui.table``, ``tui.widgets``) both render from it,
-so neither derives what to show on its own (tests/test_faces_agree.py).
+it needs, R4–R11) and what the table's controls ask for into a frozen ``TableView``, a
+msgspec Struct with its bounds. The web's answer (``web.models.GameState``, a replay's
+``StepFacts``: the same fields, each engine value in its JSON form) and the terminal's
+table and side bar (``tui.table``, ``tui.widgets``) all render from it, so no face
+derives what to show on its own (tests/test_faces_agree.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Annotated, Literal
 
-from ..engine import Card, Game, Move, Place, Position, Status, Variant, rank_char
+import msgspec
+from msgspec import Meta
+
+from ..engine import REDEAL, TURN, Card, Game, Move, Place, Position, Variant, places, rank_char
 from ..store import StoredGame
-from .service import leaving
-from .table import Controls, controls
+from .fields import DealText, GameStatus
 
 
-@dataclass(frozen=True)
-class TableView:
-    """A game's table at one position, as the faces show it.
+class TableFacts(msgspec.Struct, frozen=True, kw_only=True):
+    """What the engine says of a position (a replay's step too: ``table_facts``).
+    ``privileged``: F8 holds the privileged card (R8)."""
 
-    ``position``: the engine's position itself, for what is said in words of it
-    (``i18n.table``) and for the engine's refusals. ``stock_decks``: the backs of the
-    stock's cards only — their order of faces stays secret (R1). ``privileged``: the
-    privileged card on F8 (R8), if any. ``controls.pressable``: the places a press
-    answers (``playable``: those a legal move plays from). ``hint``: the first legal
-    move (the forced line's next). ``moves``: the moves made (0 for the deal as dealt
-    in a replay). ``dealt``/``leaving``: the start kind and what becomes of the game
-    when another takes the table (``play.leaving``), where the game is a stored one.
-    ``comes_out``: the game is under way and known to come out (``known_to_come_out``):
-    a face says so in place of a chance estimate."""
-
-    position: Position
-    deal: int
-    variant: Variant
-    status: Status
+    status: GameStatus
     score: int
     passes: int
     redeals_used: int
-    redeals_left: int | None
-    first: tuple[Card | None, ...]
-    reserve: tuple[Card | None, ...]
-    piles: tuple[tuple[Card, ...], ...]
-    stock_count: int
-    stock_decks: tuple[int, ...]
-    waste: tuple[Card, ...]
-    active: int | None
-    need: int | None
+    redeals_left: Annotated[int | None, Meta(description="null: unlimited")]
+    active: Annotated[int, Meta(ge=0, le=7)] | None
+    need: Annotated[int, Meta(ge=1, le=13)] | None
     need_char: str | None
-    need_card: Card | None
-    privileged: Card | None
-    legal: tuple[Move, ...]
-    controls: Controls
+    need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
+    privileged: Literal["F8"] | None
+
+
+class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
+    """A game's table at one position, as the faces show it: everything but the stock's
+    order (R1: ``stock_decks``, the backs only).
+
+    What the controls ask for, decided here so that no face needs a rule to wire them:
+    ``stock_move`` (a click on the stock, the turn key: R9, R10), ``base_move`` (the base
+    key: R5), ``drop_target`` (where drops go: R3) and ``pressable``, in ``places.PLACES``
+    order: a card whose play is legal, any reserve card (R4 tells what the pile needs),
+    the privileged card (R8) and the waste's top where it is a source (V2); other
+    first-row cards never move (R8), and nothing answers a press once the game is over
+    (R11). Whether a move is then legal is the engine's decision. ``hint``: the first
+    legal move (the forced line's next). ``moves``: the moves made (0 for the deal as
+    dealt in a replay). ``comes_out``: ``known_to_come_out``, said in place of a chance
+    estimate."""
+
+    deal: DealText
+    variant: Variant
+    first: Annotated[tuple[Card | None, ...], Meta(min_length=8, max_length=8)]
+    reserve: Annotated[tuple[Card | None, ...], Meta(min_length=8, max_length=8)]
+    piles: Annotated[tuple[tuple[Card, ...], ...], Meta(min_length=8, max_length=8)]
+    stock_count: int
+    stock_decks: Annotated[tuple[Literal[1, 2], ...], Meta(description="backs only, next card first")]
+    waste: Annotated[tuple[Card, ...], Meta(description="bottom to top")]
+    legal_moves: tuple[Move, ...]
+    stock_move: Annotated[Move, Meta(description="turn, or redeal once the stock is empty")]
+    base_move: Annotated[Move | None, Meta(description="F1…F8: the active pile's own base")]
+    drop_target: Annotated[Place | None, Meta(description="P1…P8: the one pile that takes cards")]
+    pressable: Annotated[tuple[Place, ...], Meta(description=(
+        "the places whose card answers a press: it plays, or its refusal is said (play.view.TableView)"))]
     hint: Move | None
-    moves: int
     can_undo: bool
     can_redo: bool
-    dealt: str | None = None
-    leaving: Literal["abandon", "delete", "keep"] | None = None
-    comes_out: bool = False
+    moves: int
+    comes_out: Annotated[bool, Meta(description=(
+        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
+        "the page says so instead of asking for the chance"))] = False
 
     @cached_property
     def playable(self) -> frozenset[Place]:
         """The places a legal move plays from (worked out when a face asks: the web's
         answer does not)."""
-        return frozenset(mv.source for mv in self.legal if mv.kind == "play" and mv.source is not None)
+        return frozenset(mv.source for mv in self.legal_moves if mv.kind == "play" and mv.source is not None)
 
     @property
     def stock_live(self) -> bool:
         """Whether the stock's control (turn, or redeal once it is empty: R9, R10) is legal now."""
-        return self.controls.stock in self.legal
+        return self.stock_move in self.legal_moves
+
+
+def table_facts(pos: Position) -> TableFacts:
+    """What the engine says of ``pos`` (the view's first fields)."""
+    need = pos.need
+    return TableFacts(status=pos.status, score=pos.score, passes=pos.passes, redeals_used=pos.redeals_used,
+                      redeals_left=pos.redeals_left, active=pos.active, need=need,
+                      need_char=None if need is None else rank_char(need), need_card=pos.need_card,
+                      privileged=None if pos.privileged is None else "F8")
 
 
 def table_view(game: Game, at: Position | None = None, stored: StoredGame | None = None) -> TableView:
     """The view of ``game`` at its position, or at ``at`` (a past position shown in a
     replay: no undo or redo, no moves made); ``stored``: the stored game it is, for its
-    start kind and ``leaving``. Built once per answer: the legal moves are worked out once."""
+    start kind. Built once per answer: the legal moves are worked out once."""
     past = at is not None
     pos = game.position if at is None else at
-    moves = pos.legal_moves()
-    legal = tuple(moves)
-    need = pos.need
+    legal = tuple(pos.legal_moves())
+    sources = {mv.source for mv in legal}
+    k = pos.active
     return TableView(
-        position=pos, deal=game.deal, variant=game.variant, status=pos.status, score=pos.score,
-        passes=pos.passes, redeals_used=pos.redeals_used, redeals_left=pos.redeals_left,
-        first=pos.first, reserve=pos.reserve, piles=pos.piles,
-        stock_count=len(pos.stock), stock_decks=tuple(c.deck for c in pos.stock), waste=pos.waste,
-        active=pos.active, need=need, need_char=None if need is None else rank_char(need),
-        need_card=pos.need_card, privileged=pos.privileged,
-        legal=legal, controls=controls(pos, moves),
+        **msgspec.structs.asdict(table_facts(pos)), deal=str(game.deal), variant=game.variant,
+        first=pos.first, reserve=pos.reserve, piles=pos.piles, stock_count=len(pos.stock),
+        stock_decks=tuple(c.deck for c in pos.stock), waste=pos.waste,  # type: ignore[misc]  # decks are 1 or 2
+        legal_moves=legal, stock_move=TURN if pos.stock else REDEAL,
+        base_move=None if k is None else Move("play", places.first(k)),
+        drop_target=None if k is None else places.pile(k),
+        pressable=() if not legal else tuple(
+            p for p in places.PLACES
+            if pos.card_at(p) is not None and (
+                p in sources or places.kind(p) == "reserve" or (p == places.FIRST[-1] and pos.privileged is not None)
+                or (p == places.WASTE and pos.variant.waste_playable))),
         hint=legal[0] if legal else None,
         moves=0 if past else len(game), can_undo=game.can_undo and not past, can_redo=game.can_redo and not past,
-        dealt=None if stored is None else stored.dealt,
-        leaving=None if stored is None else leaving(stored),
         comes_out=not past and stored is not None and known_to_come_out(stored.dealt, pos.status),
     )
 

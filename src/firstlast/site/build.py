@@ -39,6 +39,7 @@ from typing import Final
 import platformdirs
 
 from .. import __version__
+from ..i18n import LANGS
 from .first_table import first_table_html
 from .pins import PYODIDE, WHEELS
 
@@ -311,7 +312,7 @@ def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_pytho
                                     first_table_html(), page_modules(modules)).encode()
     files.update(_copy_tree(site_static / "files", Path("static/site")))
     # The catalogs as files too: the loading screen speaks before Python runs.
-    for lang in ("en", "ru"):
+    for lang in LANGS:
         files[f"static/site/i18n/{lang}.json"] = (_static("firstlast.i18n") / f"{lang}.json").read_bytes()
     for name in ("icon-192.png", "icon-512.png"):
         files[f"icons/{name}"] = (site_static / "icons" / name).read_bytes()

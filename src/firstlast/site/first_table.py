@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Final
 
 from ..engine import CANONICAL
+from ..i18n import LANGS
 from ..play.deals import WELCOME_DEAL
 from .bridge import Bridge
 
@@ -28,7 +29,6 @@ from .bridge import Bridge
 FIRST_ID: Final = "first-visit"
 #: Its time stamps: fixed, so that two builds of the same sources are the same bytes.
 FIRST_TIME: Final = "2020-01-01T00:00:00.000+00:00"
-LANGS: Final = ("en", "ru")
 
 
 def _json(answer_body: bytes, what: str) -> dict[str, object]:

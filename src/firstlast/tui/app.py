@@ -517,14 +517,14 @@ class GameScreen(Screen[None]):
     async def action_turn(self) -> None:
         """The stock's move: turn, or redeal once the stock is empty (the play layer
         says which; the engine whether it is allowed)."""
-        await self.action_act("move", str(self.view.controls.stock))
+        await self.action_act("move", str(self.view.stock_move))
 
     async def action_play(self, source: str) -> None:
         await self.action_act("move", source)
 
     async def action_base(self) -> None:
         """Play the active pile's own base onto it (R5)."""
-        base = self.view.controls.base
+        base = self.view.base_move
         if base is None:
             self.say(t(self.lang, "tui.msg.over_no_move"), error=True)
             return

@@ -192,10 +192,9 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
         label("needs")
         out.append(C.rank_text(view.need, lang), style=f"bold {C.LOOK.colours.active}")
         out.append("   " + t(lang, "tui.side.on_pile", n=len(view.piles[k]), pile=f"P{k + 1}") + "\n")
-    priv = view.privileged
     label("privileged")
-    if priv is not None:
-        out.append_text(C.pretty_text(priv, lang))
+    if view.privileged is not None:
+        out.append_text(C.pretty_text(view.first[-1], lang))
         out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.colours.privileged)
     elif not view.variant.privileged_last:
         out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
@@ -221,7 +220,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.toggle.off"),
                style=f"bold {C.LOOK.colours.playable}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
-    legal = view.legal
+    legal = view.legal_moves
     if legal:
         label("next")
         out.append(", ".join(move_name(m, lang) for m in legal) + "\n")

@@ -143,21 +143,19 @@ def browser_lang(request: Request) -> Lang:
     """The language the browser prefers (``Accept-Language``): Russian when its most
     preferred tag is Russian, else English (as the page picks from
     ``navigator.languages``)."""
-    best: tuple[float, int, str] | None = None
-    for i, item in enumerate(request.headers.get("accept-language", "").split(",")[:32]):
-        tag, _, rest = item.strip().partition(";")
+    best_q, best = 0.0, ""
+    for item in request.headers.get("accept-language", "").split(",")[:32]:
+        tag, *params = item.split(";")
         q = 1.0
-        for part in rest.split(";"):
-            name, _, value = part.strip().partition("=")
+        for name, _, value in (p.partition("=") for p in params):
             if name.strip() == "q":
                 try:
                     q = float(value)
                 except ValueError:
                     q = 0.0
-        tag = tag.strip().lower()
-        if tag and q > 0 and (best is None or (-q, i) < (-best[0], best[1])):
-            best = (q, i, tag)
-    return "ru" if best is not None and best[2].split("-")[0] == "ru" else "en"
+        if tag.strip() and q > best_q:  # the first of equals wins
+            best_q, best = q, tag.strip().lower()
+    return "ru" if best.split("-")[0] == "ru" else "en"
 
 
 #: How many play-layer calls may run at once (worker threads); see ``WebGame``.
@@ -165,9 +163,9 @@ PLAY_THREADS: Final = 32
 
 
 class WebGame:
-    """The state the routes share over ``PlayService``, which decides everything: the
-    per-game locks (one request at a time per game in this process) and the chance
-    cache."""
+    """The state the routes share over ``PlayService``, which decides everything; the
+    per-game locks: an action's answer is made from the game its job changed before the
+    next action on that game changes it again (``play.writer.GameCache``)."""
 
     def __init__(self, play: PlayService, local_player: str | None, *, site_url: str | None = None,
                  seal: PlayerSeal | None = None, new_players: PlayerBudget | None = None) -> None:
@@ -179,9 +177,9 @@ class WebGame:
         self.new_players = new_players if new_players is not None else PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Round estimates by position (the play layer's one policy and cache), told in
         # each player's language on the way out.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.chances = ChanceBook()
         # Stories by game (the play layer's one cache); one in the making is shared by
         # whoever asks.
@@ -192,10 +190,9 @@ class WebGame:
         # one at a time (``cpu_turn``), so that one player cannot hold both.
         self.chance_limiter = anyio.CapacityLimiter(2)
         self._cpu_turns: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Play-layer calls (SQLite with fsync) run in worker threads, up to PLAY_THREADS
-        # at once: the play layer is thread-safe and commits the actions that arrive
-        # together in one transaction (firstlast.play.writer, group commit), so the wider
-        # this is, the fewer fsyncs per move (docs/play.md, "Writes and speed").
+        # Play-layer calls (SQLite) run in worker threads, up to PLAY_THREADS at once: the
+        # play layer is thread-safe, and its writer commits what is queued together in
+        # one transaction, so the wider this is, the fewer fsyncs per write (docs/play.md).
         self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -204,29 +201,23 @@ class WebGame:
         threads: ``runtime``)."""
         return await runtime.run_blocking(fn, *args, limiter=self._play_limiter)
 
-    def lang_of(self, request: Request, player: str | None) -> Lang:
-        """The player's language: their ``lang`` setting, else the browser's. Blocking
-        (a read of the settings): call it in a worker thread (``run``, ``run_lang``)."""
-        lang = self.play.settings(player).lang if player is not None else None
-        return lang if lang is not None else browser_lang(request)
-
-    @staticmethod
-    def settings_lang(request: Request, settings: Settings | None) -> Lang:
-        """The language of ``settings`` (already read), else the browser's."""
-        lang = settings.lang if settings is not None else None
-        return lang if lang is not None else browser_lang(request)
-
     async def lang(self, request: Request, player: str | None) -> Lang:
-        return await self.run(self.lang_of, request, player)
+        """The player's language: their ``lang`` setting (read in a worker thread unless
+        the play layer knows it already), else the browser's."""
+        settings = self.play.known_settings(player)
+        if settings is None:
+            settings = await self.run(self.play.settings, player)
+        return settings.lang or browser_lang(request)
 
     async def run_lang(self, request: Request, player: str | None, fn: Callable[..., T], *args: Any
                        ) -> tuple[T, Lang]:
         """``fn(*args)``, then ``player``'s language, in one worker-thread call (a
         player made by ``fn`` has the default settings: the browser's language)."""
-        def job() -> tuple[T, Lang]:
-            return fn(*args), self.lang_of(request, player)
+        def job() -> tuple[T, Settings]:
+            return fn(*args), self.play.settings(player)
 
-        return await runtime.run_blocking(job, limiter=self._play_limiter)
+        result, settings = await self.run(job)
+        return result, settings.lang or browser_lang(request)
 
     async def player(self, request: Request) -> str | None:
         """The player of the request's cookie, if this database signed it and the store

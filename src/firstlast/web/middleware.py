@@ -31,9 +31,7 @@ class Headers:
             await self.app(scope, receive, send)
             return
         api = str(scope.get("path", "")).startswith("/api/")
-        # ASGI header names are lower case.
-        body_unread = any(k == b"transfer-encoding" or (k == b"content-length" and v.strip() != b"0")
-                          for k, v in scope.get("headers", []))
+        body_unread = _has_body(scope)
 
         async def receive_body() -> Message:
             nonlocal body_unread
@@ -49,11 +47,7 @@ class Headers:
                     # Else the client may go on sending a body of any size, and the
                     # server must read it all to reach the next request.
                     headers.append((b"connection", b"close"))
-                headers.append((b"x-content-type-options", b"nosniff"))
-                # The sign-in link carries the player token: never leak it in a Referer.
-                headers.append((b"referrer-policy", b"no-referrer"))
-                headers.append((b"x-frame-options", b"DENY"))
-                headers.append((b"content-security-policy", CSP.encode()))
+                headers += SAFETY_HEADERS
                 if api:
                     headers.append((b"cache-control", b"no-store"))
                 message["headers"] = headers
@@ -67,13 +61,19 @@ class Headers:
 CSP: Final = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self';"
               " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
               " frame-ancestors 'none'")
+SAFETY_HEADERS: Final = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # the sign-in link carries the player token: never in a Referer
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", CSP.encode()),
+)
 LOOPBACK_NAMES: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 #: Largest request head (request line and headers, as sent), docs/web-api.md: 16 KiB,
 #: h11's own default. Cookies are per host, not per port, so other local servers'
 #: cookies come along: keep room.
 MAX_HEAD_BYTES: Final = 16 * 1024
 #: Methods that change something: they must come from the page itself.
-_WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def _split_host(value: str) -> tuple[str, int | None] | None:
@@ -135,30 +135,28 @@ class Guard:
         raw = scope.get("headers", [])
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
         host = headers.get("host")
-        refusal: str | None = None
+        refusal: WebError | None = None
         if head_size(scope) > MAX_HEAD_BYTES:
             # h11 bounds only a head still incomplete; one that came whole in a read
             # (64 KiB passed) is refused here, before anything else reads it.
-            refusal = "request.head_too_large"
+            refusal = WebError("request.head_too_large", limit=MAX_HEAD_BYTES // 1024)
         elif not self.host_ok(scope, host):
-            refusal = "request.host"
-        elif scope.get("method") in _WRITES:
+            refusal = WebError("request.host")
+        elif scope.get("method") in WRITES:
             origin = headers.get("origin")
             scheme = str(scope.get("scheme", "http"))
             # Two Origin headers are no origin at all (else the last one would speak).
             origins = sum(1 for k, _ in raw if k.lower() == b"origin")
             foreign = origins > 1 or (origin is not None and origin.lower() != f"{scheme}://{host}".lower())
             if foreign or headers.get("sec-fetch-site") == "cross-site":
-                refusal = "request.origin"
-            elif ((_has_body(headers) or "content-type" in headers) and not _is_json(headers.get("content-type", ""))
-                  and not _sign_in_form(scope, headers)):
+                refusal = WebError("request.origin")
+            elif (_has_body(scope) or "content-type" in headers) and not _json_or_sign_in(scope, headers):
                 # A form or text/plain POST (what a cross-site page may send without
                 # asking) is out, with a body or without one.
-                refusal = "request.content_type"
+                refusal = WebError("request.content_type")
         if refusal is not None:
-            exc = WebError(refusal, limit=MAX_HEAD_BYTES // 1024) if refusal == "request.head_too_large" \
-                else WebError(refusal)
-            await error_response(web_error(exc, browser_lang(Request(scope))), exc.status)(scope, receive, send)
+            body = web_error(refusal, browser_lang(Request(scope)))
+            await error_response(body, refusal.status)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
@@ -172,20 +170,19 @@ def head_size(scope: Scope) -> int:
     return line + sum(len(k) + 2 + len(v) + 2 for k, v in scope.get("headers", [])) + 2
 
 
-def _has_body(headers: dict[str, str]) -> bool:
-    length = headers.get("content-length")
-    return "chunked" in headers.get("transfer-encoding", "").lower() or (length is not None and length.strip() != "0")
+def _has_body(scope: Scope) -> bool:
+    """The request says it has a body (ASGI header names are lower case)."""
+    return any(k == b"transfer-encoding" or (k == b"content-length" and v.strip() != b"0")
+               for k, v in scope.get("headers", []))
 
 
-def _sign_in_form(scope: Scope, headers: dict[str, str]) -> bool:
-    """The sign-in question's button (``routes.pages.sign_in``): an empty form posted to
-    ``/`` from this very origin (checked above), which stores nothing but the cookie."""
-    return (scope.get("path") == "/" and not _has_body(headers)
-            and headers.get("content-type", "").split(";")[0].strip().lower() == "application/x-www-form-urlencoded")
-
-
-def _is_json(content_type: str) -> bool:
-    return content_type.split(";")[0].strip().lower() == "application/json"
+def _json_or_sign_in(scope: Scope, headers: dict[str, str]) -> bool:
+    """A JSON request, or the sign-in question's button (``routes.pages.sign_in``): an
+    empty form posted to ``/`` from this very origin (checked before), which stores
+    nothing but the cookie."""
+    media = headers.get("content-type", "").split(";")[0].strip().lower()
+    return media == "application/json" or (
+        media == "application/x-www-form-urlencoded" and scope.get("path") == "/" and not _has_body(scope))
 
 
 class Static(StaticFiles):

@@ -10,20 +10,24 @@ the engine's).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
+from types import UnionType
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, get_args, get_origin
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..engine import MAX_REDEALS, PLACE_NAMES, Variant
+from .. import engine
+from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, story
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
 from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
+from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
+from ..play.view import TableFacts, TableView
 
 __all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
            "UnsetType", "VariantToken"]
@@ -36,8 +40,6 @@ else:
     #: The moves a player can ask for: the engine's words (``TABLE_MOVES``), a literal
     #: for the schema, made from them (never retyped).
     MoveText = Literal[TABLE_MOVES]
-#: A place's one name (``places.PLACE_NAMES``).
-Place = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
 Params = dict[str, str | int | float | bool | None]
 #: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
@@ -210,39 +212,42 @@ class Movement(Answer):
     face_up: bool
 
 
-class GameState(Answer):
-    """A game as the table shows it: everything but the stock's order."""
+#: How an engine value is answered (``shapes.as_json`` makes it so).
+_JSON_TYPES: Final[dict[object, object]] = {engine.Card: Card, engine.Move: str, engine.Variant: VariantInfo,
+                                           engine.Place: Place}
+
+
+def _json_type(t: Any) -> Any:
+    args = get_args(t)
+    if t in _JSON_TYPES:
+        return _JSON_TYPES[t]
+    if get_origin(t) is Annotated:
+        return Annotated[(_json_type(args[0]), *t.__metadata__)]
+    if get_origin(t) is tuple:
+        return list[_json_type(args[0])]  # type: ignore[misc]
+    return Union[tuple(map(_json_type, args))] if get_origin(t) in (Union, UnionType) else t  # noqa: UP007
+
+
+def json_form(record: type[msgspec.Struct]) -> type[Answer]:
+    """A play layer's record (``play.view``) as the web answers it: the same fields,
+    bounds and defaults, each engine value in its JSON form (``_JSON_TYPES``)."""
+    return msgspec.defstruct(f"{record.__name__}JSON", [  # type: ignore[return-value]
+        (f.name, _json_type(f.type), f.default) for f in msgspec.structs.fields(record)], bases=(Answer,), kw_only=True)
+
+
+if TYPE_CHECKING:
+    TableJSON = Answer
+    FactsJSON = Answer
+else:
+    TableJSON, FactsJSON = json_form(TableView), json_form(TableFacts)
+
+
+class GameState(TableJSON):
+    """A game as the table shows it: everything but the stock's order. The table is the
+    play layer's view (``play.view.TableView``, its fields); the rest is the stored game's."""
 
     id: str
-    deal: DealText
-    variant: VariantInfo
-    status: GameStatus
-    score: int
-    passes: int
-    redeals_used: int
-    redeals_left: Annotated[int | None, Meta(description="null: unlimited")]
-    first: Annotated[list[Card | None], Meta(min_length=8, max_length=8)]
-    reserve: Annotated[list[Card | None], Meta(min_length=8, max_length=8)]
-    piles: Annotated[list[list[Card]], Meta(min_length=8, max_length=8)]
-    stock_count: int
-    stock_decks: Annotated[list[Literal[1, 2]], Meta(description="backs only, next card first")]
-    waste: Annotated[list[Card], Meta(description="bottom to top")]
-    active: Annotated[int, Meta(ge=0, le=7)] | None
-    need: Annotated[int, Meta(ge=1, le=13)] | None
-    need_char: str | None
-    need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
-    privileged: Literal["F8"] | None
-    legal_moves: list[str]
-    stock_move: Annotated[str, Meta(description="turn, or redeal once the stock is empty")]
-    base_move: Annotated[str | None, Meta(description="F1…F8: the active pile's own base")]
-    drop_target: Annotated[str | None, Meta(description="P1…P8: the one pile that takes cards")]
-    pressable: Annotated[list[Place], Meta(description=(
-        "the places whose card answers a press: it plays, or its refusal is said (play.table.controls)"))]
-    hint: str | None
     refusals: Annotated[dict[str, ErrorBody], Meta(description="each table move not legal now: its refusal")]
-    can_undo: bool
-    can_redo: bool
-    moves: int
     created: str
     updated: str
     finished: str | None
@@ -256,9 +261,6 @@ class GameState(Answer):
         "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]
     leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
-    comes_out: Annotated[bool, Meta(description=(
-        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
-        "the page says so instead of asking for the chance"))] = False
 
 
 class RecordNews(Answer):
@@ -291,19 +293,8 @@ class ActionResult(Answer):
         "the personal records the game set, when this action ended it (the end panel says them)"))] = []
 
 
-class StepFacts(Answer):
-    """The engine's view after a replayed step."""
-
-    status: GameStatus
-    score: int
-    passes: int
-    redeals_used: int
-    redeals_left: int | None
-    active: int | None
-    need: int | None
-    need_char: str | None
-    need_card: Card | None
-    privileged: Literal["F8"] | None
+class StepFacts(FactsJSON):
+    """The engine's view after a replayed step (``play.view.TableFacts``)."""
 
 
 class ReplayStep(Answer):
@@ -451,103 +442,25 @@ class Chance(Answer):
 
 
 # ---------------------------------------------------------------------------- the story
-class StoryPoint(story.Point, frozen=True):
-    """The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``."""
-
-
-class StoryCard(Answer):
-    """A card a moment's move moved (``Movement.to_json``)."""
-
-    card: str
-    token: str
-    deck: Literal[1, 2]
-    from_: Place = msgspec.field(name="from")
-    to: Place
-    face_up: bool
-
-
-class StoryMoment(Answer):
-    """One of the largest changes of the curve, and the move that ended it."""
-
-    move: int
-    first_move: int
-    span: Annotated[int, Meta(description="1: pinned to that one move")]
-    pass_: int = msgspec.field(name="pass")
-    play: str
-    cards: list[StoryCard]
-    before: Probability
-    after: Probability
-    change: float
-    clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
-
-
-class StoryCrossing(story.Crossing, frozen=True):
-    """A won game's first point at 50 % or more, and the one before it
-    (``play.story.Crossing``)."""
-
-    point: StoryPoint
-    previous: StoryPoint | None
-
-
-class StoryCardPlace(Answer):
-    """Where one card of the needed rank lay (docs/story.md: the codes and params)."""
-
-    card: str
-    token: str
-    code: Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
-    params: Params
-
-
-class StoryStop(Answer):
-    """Why a lost game stopped (R11)."""
-
-    code: Literal["R11.no_redeal", "R11.waste_empty"]
-    pile: Annotated[str, Meta(pattern="^P[1-8]$")]
-    need: Annotated[int, Meta(ge=1, le=13)]
-    need_char: str
-    redeals_used: int
-    redeals: Annotated[int | None, Meta(description="null: unlimited")]
-    copies: list[StoryCardPlace]
-
-
-class StoryWhatIf(story.WhatIf, frozen=True):
-    """What would have brought a lost deal out (``play.story.WhatIf``): each answer an
-    exact forced play-out of the same deal."""
-
-
-class Story(Answer):
-    """The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
-    the player's language (``Story.describe``): ``conclusion`` then ``details``."""
-
-    version: int
-    deal: DealText
-    variant: VariantToken
-    status: GameStatus
-    moves: int
-    passes: int
-    score: int
-    sampler: Literal["kernel", "engine"]
-    samples_per_point: int
-    planned: int
-    points: Annotated[list[StoryPoint], Meta(description="the curve, the deal first")]
-    current: StoryPoint
-    moments: list[StoryMoment]
-    crossing: StoryCrossing | None
-    low_point: StoryPoint | None
-    stop: StoryStop | None
-    what_if: Annotated[StoryWhatIf | None, Meta(description="a lost game: what would have brought it out")]
-    won_on_pass: Annotated[Annotated[int, Meta(ge=1)] | None, Meta(description="a won game: the pass it came out on")]
-    sentences: Annotated[list[str], Meta(description="the story told in the player's language")]
-    conclusion: Annotated[list[str], Meta(description=(
+#: The story of a game (docs/story.md): the play layer's record field by field
+#: (``play.story.Story``: every part of it is declared there, and answered as it is), the
+#: deal as text as everywhere in the API, then its words in the player's language.
+Story: Final = msgspec.defstruct("Story", [
+    *((f.name, DealText if f.name == "deal" else f.type, f.default) for f in msgspec.structs.fields(story.Story)),
+    ("sentences", Annotated[list[str], Meta(description="the story told in the player's language")]),
+    ("conclusion", Annotated[list[str], Meta(description=(
         "the first sentences: the result, why it stopped and what would have brought it out, "
-        "or the pass it came out on"))]
-    details: Annotated[list[str], Meta(description="the other sentences: the chance, the moments, the copies")]
-    chart_name: Annotated[str, Meta(description="a short name of the chart (its accessible name)")]
-    plain: Annotated[list[str], Meta(description=(
+        "or the pass it came out on"))]),
+    ("details", Annotated[list[str], Meta(description="the other sentences: the chance, the moments, the copies")]),
+    ("chart_name", Annotated[str, Meta(description="a short name of the chart (its accessible name)")]),
+    ("plain", Annotated[list[str], Meta(description=(
         "the story's first view in plain words (Story.plain): how it ended, why, what would have brought "
-        "it out, the moments that mattered; no rule code, variant token or interval"))] = []
-    where: Annotated[str | None, Meta(description=(
-        "a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name)"))] = None
+        "it out, the moments that mattered; no rule code, variant token or interval"))], []),
+    ("where", Annotated[str | None, Meta(description=(
+        "a lost game: where the needed rank's cards lay, counted in plain words (the page's map's name)"))], None),
+], kw_only=True, namespace={"__doc__": "The story of a game (docs/story.md, ``play.story.Story``) and its words\n"
+                            "in the player's language: ``sentences`` (``Story.describe``), ``conclusion``\n"
+                            "then ``details``."})
 
 
 # ---------------------------------------------------------------------------- backups

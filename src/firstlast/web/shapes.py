@@ -1,20 +1,21 @@
 """Engine and play-layer objects → the declared answer models (``models``).
 
 Nothing is decided here: what the table shows is the play layer's one view model
-(``play.view.TableView``: the engine's ``Position``, the controls of ``play.table`` and
-``play.leaving``), which the terminal renders too. The parts that recur from answer to
-answer (a card, a variant, a table's refusals) are made once and shared: answers are
-only ever encoded, never changed.
+(``play.view.TableView``: the engine's ``Position`` and what the controls ask for), which
+the terminal renders too, each engine value in its JSON form (``fields_json``). The
+parts that recur from answer to answer (a card, a variant, a table's refusals) are made
+once and shared: answers are only ever encoded, never changed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
-from ..engine import Card, Move, Position, Variant, rank_char
+from ..engine import Card, Move, Position, Variant
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
@@ -24,21 +25,17 @@ from ..play import ActionResult as PlayResult
 from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
-from ..play import StoredGame
+from ..play import StoredGame, leaving
 from ..play.commands import refusal
 from ..play.daily import Calendar as PlayCalendar
 from ..play.stats import RecordNews
-from ..play.view import TableView, table_view
+from ..play.view import table_facts, table_view
 from . import models as m
 from .errors import play_error
 
 SUITS: Final = "cdhs"
 _CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUITS[c.suit], deck=c.deck,  # type: ignore[arg-type]
                            symbol=c.symbol) for c in map(Card, range(104))}
-
-
-def card(c: Card) -> m.Card:
-    return _CARDS[c]
 
 
 @lru_cache(maxsize=256)
@@ -75,43 +72,34 @@ def _refusal_body(move: Move, code: str, params: tuple[tuple[str, str | int], ..
     return play_error(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
 
 
+#: An engine value as the answers carry it (its type: ``models.json_form``).
+_AS_JSON: Final[dict[type, Callable[[Any], object]]] = {Card: _CARDS.__getitem__, Move: str, Variant: variant}
+
+
+def as_json(x: object) -> object:
+    if type(x) is tuple:
+        return [as_json(y) for y in x]
+    to = _AS_JSON.get(type(x))
+    return x if to is None else to(x)
+
+
+def fields_json(record: msgspec.Struct) -> dict[str, Any]:
+    """A play layer's record (``play.view``), each field as ``models.json_form`` declares it."""
+    return {name: as_json(getattr(record, name)) for name in record.__struct_fields__}
+
+
 def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.GameState:
     """What the table shows of ``stored`` (at ``pos``, its deal as dealt for a replay):
-    everything but the stock's order; its refusals' text in ``lang``. Rendered from the
-    play layer's one view model (``play.view``), which the terminal renders too."""
-    return game_state(table_view(stored.game, pos, stored), stored, lang)
-
-
-def game_state(v: TableView, stored: StoredGame, lang: m.Lang) -> m.GameState:
-    """The answer model of the view ``v`` of ``stored``: nothing is worked out here."""
-    ctl = v.controls
+    the play layer's one view model (``play.view``), which the terminal renders too, and
+    the stored game's facts; its refusals' text in ``lang``."""
+    v = table_view(stored.game, pos, stored)
     return m.GameState(
-        id=stored.id, deal=str(v.deal), variant=variant(v.variant),
-        status=v.status,
-        score=v.score, passes=v.passes, redeals_used=v.redeals_used, redeals_left=v.redeals_left,
-        first=[None if c is None else _CARDS[c] for c in v.first],
-        reserve=[None if c is None else _CARDS[c] for c in v.reserve],
-        piles=[[_CARDS[c] for c in pile] for pile in v.piles],
-        stock_count=v.stock_count,
-        stock_decks=list(v.stock_decks),  # type: ignore[arg-type]  # backs only: the order stays secret
-        waste=[_CARDS[c] for c in v.waste],
-        active=v.active, need=v.need, need_char=v.need_char,
-        need_card=None if v.need_card is None else _CARDS[v.need_card],
-        privileged="F8" if v.privileged is not None else None,
-        legal_moves=[str(mv) for mv in v.legal],
-        # What the page's controls ask for (firstlast.play.table): it knows no rule.
-        stock_move=str(ctl.stock), base_move=None if ctl.base is None else str(ctl.base), drop_target=ctl.target,
-        pressable=list(ctl.pressable),
-        hint=None if v.hint is None else str(v.hint),
-        refusals=refusals(v.position, v.legal, lang),
-        can_undo=v.can_undo, can_redo=v.can_redo, moves=v.moves,
+        **fields_json(v), id=stored.id, refusals=refusals(
+            stored.game.position if pos is None else pos, v.legal_moves, lang),
         created=stored.created, updated=stored.updated, finished=stored.finished, version=stored.version,
-        origin=stored.origin, result=stored.result,  # type: ignore[arg-type]
-        dealt=v.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
-        abandoned=stored.abandoned is not None, wish=stored.wish is not None,
-        leaving=v.leaving,  # type: ignore[arg-type]  # the play layer's policy: the page asks "leave it?" from this
-        comes_out=v.comes_out,
-    )
+        origin=stored.origin, result=stored.result, abandoned=stored.abandoned is not None,  # type: ignore[arg-type]
+        dealt=stored.dealt,  # type: ignore[arg-type]  # the store keeps only start kinds
+        wish=stored.wish is not None, leaving=leaving(stored))
 
 
 #: Between the announcements of the moves of one answer (``step`` makes many).
@@ -162,14 +150,9 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
     g = stored.game
     steps = []
     for step, pos in zip(g.steps, g.positions[1:], strict=True):
-        need = pos.need
-        facts = m.StepFacts(status=pos.status, score=pos.score, passes=pos.passes,
-                            redeals_used=pos.redeals_used, redeals_left=pos.redeals_left, active=pos.active,
-                            need=need, need_char=None if need is None else rank_char(need),
-                            need_card=None if pos.need_card is None else _CARDS[pos.need_card],
-                            privileged="F8" if pos.privileged is not None else None)
         steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
-                                  facts=facts, announcement=announce(step.movements, lang)))
+                                  facts=m.StepFacts(**fields_json(table_facts(pos))),
+                                  announcement=announce(step.movements, lang)))
     return m.Replay(initial=state(stored, lang, g.initial), steps=steps)
 
 

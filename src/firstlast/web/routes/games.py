@@ -92,12 +92,10 @@ async def open_game(web: WebGame, request: Request) -> Response:
 
 async def _act(web: WebGame, request: Request, gid: str, command: Command, version: int | None) -> Response:
     pid = await web.player(request)
-    # The answer is worded in the player's language, known from an earlier read (a
-    # page's load), else read now: never in the action's write job.
-    settings = web.play.known_settings(pid)
-    lang = web.settings_lang(request, settings) if settings is not None else await web.lang(request, pid)
+    # The answer is worded in the player's language, read before (never in the action's
+    # write job, which is queued to the play layer's writer and awaited: no worker thread).
+    lang = await web.lang(request, pid)
     async with web.lock(gid):
-        # Queued to the play layer's writer and awaited: no worker thread per move.
         result = await web.play.act_async(pid, gid, command, version)
         answer = shapes.result(result, lang, undo=command.takes_back)
     return json_response(answer)

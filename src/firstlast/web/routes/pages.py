@@ -14,7 +14,7 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 
 from ...engine import MAX_DEAL
 from ...engine.variant import STORED_TOKEN_PATTERN
-from ...i18n import t
+from ...i18n import LANGS, t
 from .. import models as m
 from ..context import Endpoint, WebGame, browser_lang, is_token
 from ..errors import WebError
@@ -26,7 +26,7 @@ STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 #: address ``firstlast --lang ru play --deal N`` opens): kept through the sign-in's
 #: redirect when well formed.
 START_PARAMS: Final = {"deal": re.compile(f"[0-9]{{1,{len(str(MAX_DEAL))}}}"),
-                       "variant": re.compile(STORED_TOKEN_PATTERN), "lang": re.compile("ru|en")}
+                       "variant": re.compile(STORED_TOKEN_PATTERN), "lang": re.compile("|".join(LANGS))}
 
 
 def start_query(request: Request) -> str:
@@ -75,7 +75,7 @@ def _ask_sign_in(request: Request, token: str) -> Response:
     page, whose button posts the link back (``sign_in``), so only the player's own press
     switches the browser to another player."""
     lang = request.query_params.get("lang")
-    if lang not in ("ru", "en"):
+    if lang not in LANGS:
         lang = browser_lang(request)
     shown = token[:6] + "…"
     action = "/?" + urlencode({"player": token}) + start_query(request).replace("?", "&", 1)

@@ -40,16 +40,14 @@ def tell(game: Game) -> Story:
         raise WebError("chance.unavailable") from None
 
 
-def answer(story: Story, lang: m.Lang) -> m.Story:
-    """The declared answer: ``Story.to_json()`` (the deal as text, as everywhere in the
-    API) and the story in sentences in ``lang``: all of them, and split as a face shows
-    them (the conclusion before the chart)."""
-    data = story.to_json()
+def answer(story: Story, lang: m.Lang) -> msgspec.Struct:
+    """The declared answer: the play layer's ``Story`` as it is (the deal as text, as
+    everywhere in the API) and the story in sentences in ``lang``: all of them, and split
+    as a face shows them (the conclusion before the chart)."""
     conclusion, details = story.conclusion(lang), story.details(lang)
-    return msgspec.convert({**data, "deal": str(data["deal"]), "sentences": conclusion + details,
-                            "conclusion": conclusion, "details": details, "chart_name": story.chart_name(lang),
-                            "plain": story.plain(lang), "where": story.where(lang)},
-                           m.Story)
+    return m.Story(**{**msgspec.structs.asdict(story), "deal": str(story.deal)}, sentences=conclusion + details,
+                   conclusion=conclusion, details=details, chart_name=story.chart_name(lang),
+                   plain=story.plain(lang), where=story.where(lang))
 
 
 async def story_of_game(web: WebGame, request: Request) -> Response:

@@ -49,52 +49,14 @@ export interface VariantSpec {
   description?: string;
 }
 
-/** A game as the table shows it: everything but the stock's order. */
+/**
+ * A game as the table shows it: everything but the stock's order. The table is the
+ * play layer's view (``play.view.TableView``, its fields); the rest is the stored game's.
+ */
 export interface GameState {
   id: string;
-  /** ASCII digits, 0…2^64−1 */
-  deal: string;
-  variant: VariantInfo;
-  status: "lost" | "playing" | "won";
-  score: number;
-  passes: number;
-  redeals_used: number;
-  /** null: unlimited */
-  redeals_left: number | null;
-  /** 8 items */
-  first: (Card | null)[];
-  /** 8 items */
-  reserve: (Card | null)[];
-  /** 8 items */
-  piles: Card[][];
-  stock_count: number;
-  /** backs only, next card first */
-  stock_decks: (1 | 2)[];
-  /** bottom to top */
-  waste: Card[];
-  /** 0…7 */
-  active: number | null;
-  /** 1…13 */
-  need: number | null;
-  need_char: string | null;
-  /** the one card the active pile takes: its own base (R5) */
-  need_card: Card | null;
-  privileged: "F8" | null;
-  legal_moves: string[];
-  /** turn, or redeal once the stock is empty */
-  stock_move: string;
-  /** F1…F8: the active pile's own base */
-  base_move: string | null;
-  /** P1…P8: the one pile that takes cards */
-  drop_target: string | null;
-  /** the places whose card answers a press: it plays, or its refusal is said (play.table.controls) */
-  pressable: string[];
-  hint: string | null;
   /** each table move not legal now: its refusal */
   refusals: Record<string, ErrorBody>;
-  can_undo: boolean;
-  can_redo: boolean;
-  moves: number;
   created: string;
   updated: string;
   finished: string | null;
@@ -110,29 +72,49 @@ export interface GameState {
   wish: boolean;
   /** what becomes of this game if another takes the table (play.leaving); a face asks first on abandon */
   leaving: "abandon" | "delete" | "keep";
+  status: "lost" | "playing" | "won";
+  score: number;
+  passes: number;
+  redeals_used: number;
+  /** null: unlimited */
+  redeals_left: number | null;
+  /** 0…7 */
+  active: number | null;
+  /** 1…13 */
+  need: number | null;
+  need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
+  need_card: Card | null;
+  privileged: "F8" | null;
+  /** ASCII digits, 0…2^64−1 */
+  deal: string;
+  variant: VariantInfo;
+  /** 8 items */
+  first: (Card | null)[];
+  /** 8 items */
+  reserve: (Card | null)[];
+  /** 8 items */
+  piles: Card[][];
+  stock_count: number;
+  /** backs only, next card first */
+  stock_decks: (1 | 2)[];
+  /** bottom to top */
+  waste: Card[];
+  legal_moves: string[];
+  /** turn, or redeal once the stock is empty */
+  stock_move: string;
+  /** F1…F8: the active pile's own base */
+  base_move: string | null;
+  /** P1…P8: the one pile that takes cards */
+  drop_target: string | null;
+  /** the places whose card answers a press: it plays, or its refusal is said (play.view.TableView) */
+  pressable: string[];
+  hint: string | null;
+  can_undo: boolean;
+  can_redo: boolean;
+  moves: number;
   /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
   comes_out: boolean;
-}
-
-/** VariantInfo */
-export interface VariantInfo {
-  /** null: unlimited */
-  redeals: number | null;
-  waste_playable: boolean;
-  privileged_last: boolean;
-  token: string;
-  description: string;
-}
-
-/** Card */
-export interface Card {
-  /** 0…103 */
-  id: number;
-  /** 1…13 */
-  rank: number;
-  suit: "c" | "d" | "h" | "s";
-  deck: 1 | 2;
-  symbol: string;
 }
 
 /**
@@ -149,6 +131,27 @@ export interface ErrorBody {
   text: string;
   rule?: string;
   line?: number | null;
+}
+
+/** Card */
+export interface Card {
+  /** 0…103 */
+  id: number;
+  /** 1…13 */
+  rank: number;
+  suit: "c" | "d" | "h" | "s";
+  deck: 1 | 2;
+  symbol: string;
+}
+
+/** VariantInfo */
+export interface VariantInfo {
+  /** null: unlimited */
+  redeals: number | null;
+  waste_playable: boolean;
+  privileged_last: boolean;
+  token: string;
+  description: string;
 }
 
 /** GamesQuery */
@@ -271,16 +274,20 @@ export interface ReplayStep {
   announcement: string;
 }
 
-/** The engine's view after a replayed step. */
+/** The engine's view after a replayed step (``play.view.TableFacts``). */
 export interface StepFacts {
   status: "lost" | "playing" | "won";
   score: number;
   passes: number;
   redeals_used: number;
+  /** null: unlimited */
   redeals_left: number | null;
+  /** 0…7 */
   active: number | null;
+  /** 1…13 */
   need: number | null;
   need_char: string | null;
+  /** the one card the active pile takes: its own base (R5) */
   need_card: Card | null;
   privileged: "F8" | null;
 }
@@ -374,8 +381,9 @@ export interface ChancePool {
 }
 
 /**
- * The story of a game (docs/story.md, ``Story.to_json``), and its ``sentences`` in
- * the player's language (``Story.describe``): ``conclusion`` then ``details``.
+ * The story of a game (docs/story.md, ``play.story.Story``) and its words
+ * in the player's language: ``sentences`` (``Story.describe``), ``conclusion``
+ * then ``details``.
  */
 export interface Story {
   version: number;
@@ -391,14 +399,14 @@ export interface Story {
   samples_per_point: number;
   planned: number;
   /** the curve, the deal first */
-  points: StoryPoint[];
-  current: StoryPoint;
-  moments: StoryMoment[];
-  crossing: StoryCrossing | null;
-  low_point: StoryPoint | null;
-  stop: StoryStop | null;
+  points: Point[];
+  current: Point;
+  moments: Moment[];
+  crossing: Crossing | null;
+  low_point: Point | null;
+  stop: Stop | null;
   /** a lost game: what would have brought it out */
-  what_if: StoryWhatIf | null;
+  what_if: WhatIf | null;
   /** a won game: the pass it came out on; ≥ 1 */
   won_on_pass: number | null;
   /** the story told in the player's language */
@@ -415,8 +423,11 @@ export interface Story {
   where: string | null;
 }
 
-/** The estimated chance after ``move`` moves (0: the deal): ``play.story.Point``. */
-export interface StoryPoint {
+/**
+ * The estimated chance after ``move`` moves (0: the deal), in pass ``pass_no``;
+ * ``certain`` when nothing was unknown there (``ChanceEstimate.certain``).
+ */
+export interface Point {
   move: number;
   pass: number;
   score: number;
@@ -431,15 +442,19 @@ export interface StoryPoint {
   certain: boolean;
 }
 
-/** One of the largest changes of the curve, and the move that ended it. */
-export interface StoryMoment {
+/**
+ * One of the largest changes of the curve, from the point after ``first_move`` − 1
+ * moves to the one after ``move`` (``Story.ends``); ``play`` is that last move and
+ * ``cards`` the cards it moved. Every moment ``story_of`` tells is ``clear``.
+ */
+export interface Moment {
   move: number;
   first_move: number;
   /** 1: pinned to that one move */
   span: number;
   pass: number;
   play: string;
-  cards: StoryCard[];
+  cards: MovedCard[];
   /** 0…1 */
   before: number;
   /** 0…1 */
@@ -449,8 +464,11 @@ export interface StoryMoment {
   clear: boolean;
 }
 
-/** A card a moment's move moved (``Movement.to_json``). */
-export interface StoryCard {
+/**
+ * A card a moment's move moved (``engine.Movement``): ``card`` its symbol, ``token``
+ * with its deck, in the order it happened.
+ */
+export interface MovedCard {
   card: string;
   token: string;
   deck: 1 | 2;
@@ -460,16 +478,20 @@ export interface StoryCard {
 }
 
 /**
- * A won game's first point at 50 % or more, and the one before it
- * (``play.story.Crossing``).
+ * Where a won game's chance first stood at 50 % or more (``point``), and the point
+ * before it (``None`` when the deal itself started there).
  */
-export interface StoryCrossing {
-  point: StoryPoint;
-  previous: StoryPoint | null;
+export interface Crossing {
+  point: Point;
+  previous: Point | null;
 }
 
-/** Why a lost game stopped (R11). */
-export interface StoryStop {
+/**
+ * Why a lost game stopped (R11): nothing fits ``pile``, which needed rank ``need``
+ * (R3, R4), the stock is empty and no redeal can be made (``code``: none left, or an
+ * empty waste, R10). ``copies``: where each of the eight cards of that rank lay (R1).
+ */
+export interface Stop {
   code: "R11.no_redeal" | "R11.waste_empty";
   /** pattern `^P[1-8]$` */
   pile: string;
@@ -479,22 +501,39 @@ export interface StoryStop {
   redeals_used: number;
   /** null: unlimited */
   redeals: number | null;
-  copies: StoryCardPlace[];
-}
-
-/** Where one card of the needed rank lay (docs/story.md: the codes and params). */
-export interface StoryCardPlace {
-  card: string;
-  token: string;
-  code: "first" | "pile" | "privileged" | "reserve" | "stock" | "waste";
-  params: Record<string, string | number | boolean | null>;
+  copies: CardPlace[];
 }
 
 /**
- * What would have brought a lost deal out (``play.story.WhatIf``): each answer an
- * exact forced play-out of the same deal.
+ * Where one card of the needed rank lay: ``code`` and its ``params``.
+ *
+ * * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
+ * * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
+ * * ``reserve``: ``place`` (R1…R8);
+ * * ``privileged``: ``place`` F8, playable (R8);
+ * * ``first``: ``place`` Fj, fixed as the base of ``pile`` Pj; ``rule``: R3 (its pile
+ *   is not yet active), R5 (the active pile's own base, laid last) or V3 (F8 without
+ *   the privilege);
+ * * ``pile``: on ``pile`` at ``height`` (1 = bottom); ``base`` when it is the pile's
+ *   13th card (R5).
  */
-export interface StoryWhatIf {
+export interface CardPlace {
+  card: string;
+  token: string;
+  code: "first" | "pile" | "privileged" | "reserve" | "stock" | "waste";
+  params: Record<string, string | number | boolean>;
+}
+
+/**
+ * What would have brought a lost deal out, by exact forced play-outs of the same
+ * deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
+ * V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
+ * when no number does, not even unlimited (the waste ran empty, R10).
+ * ``comes_out_on_pass``: the pass it then comes out on (``fewest_redeals`` + 1 or
+ * fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
+ * the same deal comes out, in that order.
+ */
+export interface WhatIf {
   /** the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; null: no number does, not even unlimited; ≥ 0 */
   fewest_redeals: number | null;
   /** the pass it then comes out on; ≥ 1 */

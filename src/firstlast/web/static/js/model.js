@@ -96,7 +96,7 @@ export function canPlay(state, place, replaying = false) {
 }
 
 /** Whether a press on ``place`` (holding ``n`` cards) does something — it plays, or the
- * state's refusal is said: the server's ``pressable`` (play.table.controls decides;
+ * state's refusal is said: the server's ``pressable`` (play.view.TableView decides;
  * the page knows no rule).
  * @param {GameState | null} state @param {string} place @param {number} n @param {boolean} [replaying] */
 export function pressable(state, place, n, replaying = false) {

@@ -13,50 +13,11 @@
 import { ApiError, api } from "./api.js";
 import { getLang, t } from "./i18n.js";
 
-/**
- * The chance after ``move`` moves (0: the deal).
- * @typedef {object} StoryPoint
- * @property {number} move
- * @property {number} pass
- * @property {number} probability
- * @property {number} low
- * @property {number} high
- * @property {boolean} [certain]
- */
-/**
- * One of the largest changes, and the move that ended it.
- * @typedef {object} StoryMoment
- * @property {number} move
- * @property {number} first_move
- * @property {number} span
- * @property {number} pass
- * @property {number} before
- * @property {number} after
- * @property {boolean} clear
- */
-/**
- * What the page draws of a story (the server's Story, docs/story.md).
- * @typedef {object} StoryData
- * @property {string} deal
- * @property {"playing" | "won" | "lost"} status
- * @property {number} moves
- * @property {StoryPoint[]} points
- * @property {StoryMoment[]} moments
- * @property {{point: StoryPoint, previous: StoryPoint | null} | null} crossing
- * @property {string[]} sentences
- * @property {string[]} [conclusion] the first sentences: how it ended, why, what would have brought it out
- * @property {string[]} [details] the other sentences
- * @property {string} [chart_name] the chart's short accessible name
- * @property {string[]} [plain] the first view in plain words (no rule code, token or interval)
- * @property {string | null} [where] a lost game: where the needed cards lay, counted (the map's name)
- * @property {StoryStop | null} [stop] a lost game: why it stopped, where the needed cards lay
- */
-/**
- * @typedef {object} StoryStop
- * @property {string} pile "P5"
- * @property {number} need
- * @property {{card: string, code: string, params: Record<string, string | number | boolean | null>}[]} copies
- */
+// The server's Story and its parts (api-types.d.ts: generated from play/story.py's records).
+/** @typedef {import("./api-types").Point} StoryPoint */
+/** @typedef {import("./api-types").Moment} StoryMoment */
+/** @typedef {import("./api-types").Story} StoryData */
+/** @typedef {import("./api-types").Stop} StoryStop */
 /**
  * The chart's words, in the page's language.
  * @typedef {object} ChartLabels
