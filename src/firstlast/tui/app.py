@@ -56,8 +56,8 @@ from .keys import KeyBar, side_keys, table_bindings, table_keys
 from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
-from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
-from .words import compact_variant, starting_lang
+from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label
+from .words import starting_lang
 from .writer import Writer
 
 SIDE_WIDTH: Final = 30
@@ -76,7 +76,7 @@ ANNOUNCE_MAX: Final = 110
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"auto", "pause", "speed", "hint", "quit_game"})
 
-__all__ = ["SPEEDS", "FirstLastApp", "GameScreen", "compact_variant", "describe_movements", "title_text"]
+__all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
 
 
 def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position, lang: str = "en") -> str:
@@ -106,18 +106,13 @@ class GameScreen(Screen[None]):
     #body { height: 1fr; }
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
-    /* The player's felt (settings.felt, as on the page; cards.FELTS); paper is light. */
-    GameScreen.felt-blue, GameScreen.felt-blue #table-area, GameScreen.felt-blue Slot,
-    GameScreen.felt-blue WasteFan, GameScreen.felt-blue TableView { background: #0f3a5e; }
-    GameScreen.felt-night, GameScreen.felt-night #table-area, GameScreen.felt-night Slot,
-    GameScreen.felt-night WasteFan, GameScreen.felt-night TableView { background: #17191d; }
-    GameScreen.felt-paper, GameScreen.felt-paper #table-area, GameScreen.felt-paper Slot,
-    GameScreen.felt-paper WasteFan, GameScreen.felt-paper TableView { background: #efe6cf; }
     GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
     GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
     GameScreen.felt-paper StatusLine.error { color: #a3271b; }
     GameScreen.felt-paper #too-small { color: #8a4b00; }
-    """
+    """ + "".join(  # the player's felt (settings.felt, as on the page): its cloth (cards.FELTS)
+        ", ".join(f"GameScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
+        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items())
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
 
@@ -200,9 +195,7 @@ class GameScreen(Screen[None]):
     async def on_mount(self) -> None:
         self._apply_look()
         self._apply_size(self.app.size.width, self.app.size.height)
-        self._paint()
-        self._request_chance()
-        self._maybe_end()
+        self._shown()
         self.set_interval(WATCH_INTERVAL_S, self._watch_store)
         if self.session.store.read_only:  # every write will be refused: say so from the start
             self.say(t(self.lang, "tui.msg.read_only"), error=True)
@@ -239,12 +232,7 @@ class GameScreen(Screen[None]):
             return
         self._follow_looks()
         if self.session.follow():
-            self._ended_shown = None
-            self.moved = frozenset()
-            self.say(t(self.lang, "tui.msg.changed"))
-            self._changed()
-            self._request_chance()
-            self._maybe_end()
+            self._shown(t(self.lang, "tui.msg.changed"), other=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_size(event.size.width, event.size.height)
@@ -338,16 +326,13 @@ class GameScreen(Screen[None]):
                 self.app.bell()
             self.refused(done.error)
             if done.error.kind in ("conflict", "not_found"):
-                self._ended_shown = None
-                self.moved = frozenset()
-                self._changed()
-                self._request_chance()
+                self._shown(other=True)  # what is saved now (``Session.act`` followed it)
             return done
         self.moved = frozenset(m.card for m in done.movements)
         if done.new_game:
             self._shown_new_game()
         else:
-            self._after_change(self._describe(action, done))
+            self._shown(self._describe(action, done))
         return done
 
     def _describe(self, action: ActionName, done: Done) -> str:
@@ -371,8 +356,15 @@ class GameScreen(Screen[None]):
                      text=describe_movements(last.move, last.movements, self.pos, lang))
         return short_announcement(last.movements, lang)
 
-    def _after_change(self, message: str) -> None:
-        self.say(message)
+    def _shown(self, message: str | None = None, other: bool = False) -> None:
+        """The table changed: say ``message`` (``None``: the status line stays), redraw,
+        ask for the chance, and show the end panel of a game that ended. ``other``:
+        another game, or moves made elsewhere: no card marked as moved, an end shown anew."""
+        if other:
+            self._ended_shown = None
+            self.moved = frozenset()
+        if message is not None:
+            self.say(message)
         self._changed()
         self._request_chance()
         self._maybe_end()
@@ -505,13 +497,8 @@ class GameScreen(Screen[None]):
         """A game was put on the table: a new one (said so), or ``message``."""
         game = self.session.game
         self.chance_text = None
-        self._ended_shown = None
-        self.moved = frozenset()
-        self.say(message or t(self.lang, "tui.msg.new_game", deal=game.deal,
-                              variant=describe_variant(game.variant, self.lang)))
-        self._changed()
-        self._request_chance()
-        self._maybe_end()
+        self._shown(message or t(self.lang, "tui.msg.new_game", deal=game.deal,
+                                 variant=describe_variant(game.variant, self.lang)), other=True)
 
     # ------------------------------------------------------------ actions
     async def action_turn(self) -> None:

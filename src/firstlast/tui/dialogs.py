@@ -177,21 +177,20 @@ class UnfinishedDialog(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         lang = self.lang
+
+        def item(key: str, g: GameSummary) -> str:
+            return t(lang, key, deal=g.deal, variant=describe_variant(g.variant, lang), moves=g.moves, score=g.score)
+
         with Vertical(classes="dialog"):
             yield Label(t(lang, "tui.unfinished.prompt"))
             if not self.games and not self.imported:
                 yield Label(t(lang, "tui.unfinished.none"), id="unfinished-none")
             else:
-                yield OptionList(*[
-                    Option(t(lang, "tui.unfinished.item", deal=g.deal, variant=describe_variant(g.variant, lang),
-                             moves=g.moves, score=g.score)
-                           + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
-                    for g in self.games
-                ], *[
-                    Option(t(lang, "tui.unfinished.imported", deal=g.deal, variant=describe_variant(g.variant, lang),
-                             moves=g.moves, score=g.score), id=g.id)
-                    for g in self.imported
-                ], id="unfinished")
+                yield OptionList(*[Option(item("tui.unfinished.item", g)
+                                          + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
+                                   for g in self.games],
+                                 *[Option(item("tui.unfinished.imported", g), id=g.id) for g in self.imported],
+                                 id="unfinished")
         yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "cancel")), lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -336,22 +335,18 @@ class EndDialog(Dialog[str]):
     """
     # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
     # restart = play again), so a key pressed for the table never does something else;
-    # the key bar shows these, not the table's.
-    KEYS: ClassVar[tuple[BarKey, ...]] = (
-        BarKey("Enter", "tui.end.binding.again", 6), BarKey("→", "tui.end.binding.next", 5),
-        BarKey("n", "tui.end.binding.random", 4), BarKey("u", "tui.end.binding.undo", 2),
-        BarKey("Esc", "close", 3), BarKey("q", "tui.binding.quit", 7),
-        BarKey("d", "tui.end.binding.details", 8),
+    # the key bar shows these, not the table's: (keys, action, label, as shown, rank).
+    _KEYS: ClassVar[tuple[tuple[str, str, str, str, int], ...]] = (
+        ("enter,ctrl+r", "choose('again')", "tui.end.binding.again", "Enter", 6),
+        ("right", "choose('next')", "tui.end.binding.next", "→", 5),
+        ("n", "choose('random')", "tui.end.binding.random", "n", 4),
+        ("u,ctrl+z", "choose('undo')", "tui.end.binding.undo", "u", 2),
+        ("escape,c", "choose('close')", "close", "Esc", 3),
+        ("q", "choose('quit')", "tui.binding.quit", "q", 7),
+        ("d", "details", "tui.end.binding.details", "d", 8),
     )
-    BINDINGS: ClassVar[list[BindingType]] = [
-        binding("enter,ctrl+r", "choose('again')", "tui.end.binding.again"),
-        binding("right", "choose('next')", "tui.end.binding.next"),
-        binding("n", "choose('random')", "tui.end.binding.random"),
-        binding("u,ctrl+z", "choose('undo')", "tui.end.binding.undo"),
-        binding("q", "choose('quit')", "tui.binding.quit"),
-        binding("escape,c", "choose('close')", "close"),
-        binding("d", "details", "tui.end.binding.details"),
-    ]
+    KEYS: ClassVar[tuple[BarKey, ...]] = tuple(BarKey(shown, label, rank) for _, _, label, shown, rank in _KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = [binding(keys, action, label) for keys, action, label, _, _ in _KEYS]
 
     def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
                  lang: str = "en", story: str | None = None, news: list[str] | None = None,
