@@ -50,4 +50,7 @@ if ! out=$(node --test "$JS"/test/*.test.js 2>&1); then echo "$out"; exit 1; fi
 echo "== pytest"
 # Browser and terminal tests must run here: a missing chromium or tmux fails them.
 export FIRSTLAST_NO_SKIP=1
-python -m pytest "$@"
+# Test modules run side by side, one process per core (pytest-xdist; a module's tests stay
+# together, so its browser and server start once): most of the suite waits on Chromium,
+# a terminal or a server, so one process left the cores idle for half the run.
+python -m pytest -n "${FIRSTLAST_TEST_PROCESSES:-auto}" --dist loadfile "$@"
