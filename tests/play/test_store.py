@@ -54,7 +54,7 @@ def test_a_schema_1_database_is_upgraded_without_losing_a_game(old_db: Path) -> 
         assert play.game(LOCAL if g.id in {x.id for x in store.games(LOCAL)} else BROWSER, g.id).game
     # The latest unfinished game is on the table; the other unfinished one was abandoned.
     assert play.current(LOCAL).game.deal == 5  # type: ignore[union-attr]
-    assert [g.deal for g in play.games(LOCAL, "abandoned")] == [3]
+    assert [g.deal for g in play.games(LOCAL, "abandoned")] == ["3"]
     assert play.current(BROWSER).game.deal == 9  # type: ignore[union-attr]
     # Results and statistics: every finished game still counts.
     local = {s.variant.token: s for s in play.stats(LOCAL)}

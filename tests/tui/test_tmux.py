@@ -92,7 +92,7 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for("EXIT=0")
     store = GameStore(db)
     [game] = store.games(PlayService(store).local_player())
-    assert (game.deal, game.moves, game.status) == (1, 1, "playing")
+    assert (game.deal, game.moves, game.status) == ("1", 1, "playing")
 
     # No deal: the unfinished game is resumed, on a small 80×24 terminal this time;
     # the title still says the whole variant.
@@ -117,7 +117,7 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for("deal 2 was not started", "Stock 87")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
-    assert [g.deal for g in store.games(PlayService(store).local_player())] == [1]
+    assert [g.deal for g in store.games(PlayService(store).local_player())] == ["1"]
     tmux.start(command(db, "2"), 100, 30)
     tmux.wait_for("Leave deal 1 for deal 2?")
     tmux.keys("y")
@@ -125,7 +125,7 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
     games = {g.deal: g for g in store.games(PlayService(store).local_player())}
-    assert set(games) == {1, 2} and games[1].abandoned
+    assert set(games) == {"1", "2"} and games["1"].abandoned
 
 
 def _lines(screen: str) -> list[str]:

@@ -178,13 +178,6 @@ def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> 
     assert store.load(state["id"]).player == pid
 
 
-def test_local_player_must_belong_to_the_store(store: GameStore) -> None:
-    with pytest.raises(ValueError):
-        create_app(store, local_player="not-a-player")
-    app = create_app(store, local_player=PlayService(store).local_player())
-    assert app.state.local_player == PlayService(store).local_player()
-
-
 # ---------------------------------------------------------------------------- new games and state
 def test_state_has_the_contract_shape_and_hides_the_stock(client: TestClient) -> None:
     state = new_game(client, str(PLAY_FIRST_DEAL))
@@ -642,19 +635,16 @@ def test_two_threads_racing_on_one_game(client: TestClient, store: GameStore) ->
 
 def test_two_servers_racing_on_one_game(clients: Callable[..., TestClient], store: GameStore,
                                         db_path: Path) -> None:
-    # Two apps share no lock: only the store's version check keeps them apart.
+    # Two apps share no lock and no writer: each move is decided on the game as stored,
+    # read inside its own write transaction (SQLite's write lock, play/writer.py), so
+    # every move of both gets through, none lost or doubled, none refused.
     one = clients()
     gid = new_game(one, str(WON_DEAL))["id"]
     other = clients(create_app(GameStore(db_path)))
     other.cookies.set(COOKIE, one.cookies[COOKIE])
     answers = _race([lambda: one.post(f"/api/games/{gid}/step"), lambda: other.post(f"/api/games/{gid}/step")],
                     rounds=30)
-    ok = [r for r in answers if r.status_code == 200]
-    # Under extreme contention a request may give up after its retries (409, nothing
-    # written), but most must get through: a race that refuses everything is a failure.
-    assert all(r.status_code == 409 and r.json()["code"] == "game.busy" for r in answers if r.status_code != 200)
-    assert len(ok) >= len(answers) // 2, f"only {len(ok)} of {len(answers)} moves got through"
-    _check_race(ok, store, gid, WON_DEAL)
+    _check_race(answers, store, gid, WON_DEAL)
 
 
 def test_replay_gives_the_deal_and_every_movement(client: TestClient) -> None:

@@ -366,8 +366,8 @@ def test_quiet_console_russian_checks_and_reload_of_a_finished_game(browser: Any
     assert pg.locator("#st-history tbody td").nth(1).inner_text() == "перекладок 0"
     rows = pg.locator("#st-history tbody tr").count()
     pg.set_input_files("#import-file", files=[{"name": "bad.txt", "mimeType": "text/plain", "buffer": b"garbage\n"}])
+    # The refusal's toast is the import's last act (stats.js): nothing is loaded after it.
     wait_js(pg, "document.querySelector('#toast').textContent.startsWith('Запись не загружена')")
-    pg.wait_for_timeout(200)
     assert pg.locator("#st-history tbody tr").count() == rows
     pg.keyboard.press("Escape")
 
@@ -480,8 +480,7 @@ def test_space_on_the_table_turns_the_stock_and_never_deals_anew(page: Any) -> N
     page.keyboard.press("?")
     page.locator("#dlg-help").wait_for()
     page.keyboard.press("Escape")
-    wait_js(page, "!document.querySelector('dialog[open]')")
-    page.wait_for_timeout(50)
+    wait_js(page, "!document.querySelector('dialog[open]') && !!document.activeElement.closest('#board')")
     assert page.evaluate("document.activeElement.id") != "b-new"
     page.keyboard.press(" ")
     wait_js(page, "window.firstlast.state.moves === 2 && !window.firstlast.busy")
@@ -515,7 +514,9 @@ def test_deal_dialog_checks_the_number_first_and_closes_before_the_deal_is_anima
     page.click("#deal-ok")
     page.locator("#dlg-confirm").wait_for()
     page.click("#confirm-cancel")
-    page.wait_for_timeout(100)
+    # Cancel answered: the question closed, the deal dialog still open, nothing queued.
+    wait_js(page, "!document.getElementById('dlg-confirm').open")
+    assert page.evaluate("document.getElementById('dlg-deal').open && !window.firstlast.busy")
     assert state(page)["id"] == game
     # Agreed: the dialog is gone while the new deal is still being animated.
     page.click("#deal-ok")
@@ -551,8 +552,7 @@ def test_statistics_in_russian_numbers_variant_names_and_notes(browser: Any, ser
     open_table(pg, speed=0)
     none = "Законченных раскладок пока нет"
     pg.click("#b-stats")
-    pg.locator("#st-body p").wait_for()
-    pg.wait_for_timeout(300)
+    wait_js(pg, "document.querySelector('#dlg-stats[open]:not([aria-busy])')")  # loaded whole
     assert pg.locator("#dlg-stats").inner_text().count(none) == 1
     pg.keyboard.press("Escape")
     # A refusal said on its own starts with a capital (the waste is no source: R6).

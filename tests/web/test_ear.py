@@ -56,7 +56,7 @@ AUDIBLE = """(() => {
 })()"""
 
 
-def heard(pg: Any, *words: str, timeout: float = 10_000) -> str:
+def heard(pg: Any, *words: str, timeout: float = 30_000) -> str:
     """Wait until an audible live region says all of ``words``; return what it says
     (read in the same evaluation: a region is emptied before each new announcement)."""
     cond = " && ".join(f"t.includes({w!r})" for w in words) or "true"
@@ -87,16 +87,21 @@ def to_the_king(pg: Any) -> None:
     assert s["hint"] == "R2" and s["reserve"][1]["rank"] == 13 and s["reserve"][1]["suit"] == "h", s["hint"]
 
 
+#: Whether the focus is on a control that can act.
+ON_A_CONTROL = """(() => { const e = document.activeElement;
+    if (!e || e === document.body || e.disabled || e.offsetParent === null) return false;
+    return !e.classList.contains('slot') || e.getAttribute('role') === 'button'; })()"""
+
+
 def on_table_control(pg: Any) -> str:
-    """The focus is on a control that can act (never <body>, a disabled button or a
-    place that can no longer act); returns FOCUS."""
-    where = pg.evaluate(FOCUS)
-    assert not where.startswith("BODY"), where
-    ok = pg.evaluate("""(() => { const e = document.activeElement;
-        if (!e || e === document.body || e.disabled || e.offsetParent === null) return false;
-        return !e.classList.contains('slot') || e.getAttribute('role') === 'button'; })()""")
-    assert ok, where
-    return where  # type: ignore[no-any-return]
+    """Wait until the focus is on a control that can act (never <body>, a disabled button
+    or a place that can no longer act: a dialog's close gives it back a task later);
+    returns FOCUS."""
+    try:
+        wait_js(pg, ON_A_CONTROL)
+    except AssertionError:
+        raise AssertionError(f"the focus is on no control that can act: {pg.evaluate(FOCUS)}") from None
+    return pg.evaluate(FOCUS)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------- focus
@@ -108,7 +113,6 @@ def test_the_focus_goes_to_the_next_sensible_control_never_to_body(browser: Any,
     pg.focus('.slot[data-place="R2"]')
     pg.keyboard.press("Enter")
     wait_js(pg, "window.firstlast.state.moves === 19 && !window.firstlast.busy")
-    pg.wait_for_timeout(100)
     where = on_table_control(pg)
     assert where.startswith("DIV "), where  # a place on the table
     heard(pg, "king of hearts", "reserve 2", "pile 1")
@@ -118,7 +122,6 @@ def test_the_focus_goes_to_the_next_sensible_control_never_to_body(browser: Any,
     pg.locator("#dlg-confirm[open]").wait_for()  # Restart asks first, as New does
     pg.keyboard.press("Enter")
     wait_js(pg, "window.firstlast.state.moves === 0 && !window.firstlast.busy")
-    pg.wait_for_timeout(100)
     assert on_table_control(pg).startswith("DIV "), pg.evaluate(FOCUS)
     heard(pg, "Deal 1 from the start")
     # New, asked first (a game in progress) and agreed: the focus is back on a control.
@@ -130,7 +133,6 @@ def test_the_focus_goes_to_the_next_sensible_control_never_to_body(browser: Any,
     pg.locator("#dlg-confirm[open]").wait_for()
     pg.keyboard.press("Enter")
     wait_js(pg, f"window.firstlast.state.id !== '{game}' && !window.firstlast.busy")
-    pg.wait_for_timeout(100)
     on_table_control(pg)
     # A dialog closed gives the focus back to its opener.
     pg.focus("#b-settings")
@@ -148,7 +150,6 @@ def test_the_focus_goes_to_the_next_sensible_control_never_to_body(browser: Any,
     assert pg.evaluate("document.activeElement.id") == "end-again"
     pg.keyboard.press("Escape")
     wait_js(pg, "document.getElementById('ending').hidden")
-    pg.wait_for_timeout(100)
     on_table_control(pg)
     close(pg)
 
@@ -161,7 +162,6 @@ def test_a_card_played_by_enter_keeps_the_focus_in_russian_too(browser: Any, ser
     pg.focus('.slot[data-place="R2"]')
     pg.keyboard.press("Enter")
     wait_js(pg, "window.firstlast.state.moves === 19 && !window.firstlast.busy")
-    pg.wait_for_timeout(100)
     assert on_table_control(pg).startswith("DIV ")
     heard(pg, "король червей", "места 2 нижнего ряда", "на кучку 1")
     close(pg)
@@ -322,7 +322,9 @@ def test_runs_of_moves_are_summed_up_not_flooded(browser: Any, server: str) -> N
     start = pg.evaluate("performance.now()")
     moves = state(pg)["moves"]
     pg.keyboard.press("a")
-    pg.wait_for_timeout(6_000)
+    # Auto runs until it has made moves enough to judge and been said a few times (at
+    # most one announcement every STREAM_GAP, live.js: three take seconds of its run).
+    wait_js(pg, f"window.firstlast.state.moves > {moves + 8} && window.saidLog.length >= 3", timeout=60_000)
     pg.keyboard.press("a")  # pause
     wait_js(pg, "!window.firstlast.auto && !window.firstlast.busy")
     assert state(pg)["moves"] > moves + 8, "Auto made too few moves to judge"
@@ -330,7 +332,8 @@ def test_runs_of_moves_are_summed_up_not_flooded(browser: Any, server: str) -> N
     wait_js(pg, "window.saidLog.some(([, t]) => t.startsWith('Auto paused.'))")
     log = pg.evaluate("window.saidLog")
     elapsed = (log[-1][0] - start) / 1000
-    assert len(log) <= elapsed / 1.0 + 2, (len(log), elapsed, log)  # at most about one a second
+    # At most about one a second, in the page's own time: the throttle's spacing, which load only widens.
+    assert len(log) <= elapsed / 1.0 + 2, (len(log), elapsed, log)
     assert all(len(t) < 300 for _, t in log), log
     assert log[-1][1].startswith("Auto paused.") and "moves" in log[-1][1], log[-1]
     close(pg)

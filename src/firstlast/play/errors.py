@@ -38,7 +38,6 @@ CODES: Final[dict[str, Kind]] = {
     "again.none": "illegal",
     "game.unknown": "not_found",
     "game.changed": "conflict",
-    "game.busy": "conflict",
     "record.invalid": "invalid",
     "record.move": "invalid",
     "record.empty": "invalid",

@@ -351,7 +351,8 @@ class PlayService:
         """Put the player's latest unfinished game back on the table (only one of
         ``deal``/``variant`` when given); ``None`` when there is none."""
         for g in self.games(player, "unfinished", 1000):
-            if g.origin == "played" and (deal is None or g.deal == deal) and (variant is None or g.variant == variant):
+            if g.origin == "played" and (deal is None or g.deal == str(deal)) and (
+                    variant is None or g.variant == variant.token):
                 return self.open(player, g.id)
         return None
 

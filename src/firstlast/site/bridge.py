@@ -68,7 +68,7 @@ class Bridge:
         self.store = GameStore(db_path)
         self._play = PlayService(self.store)
         self.player = self._play.local_player()
-        self.app = create_app(self._play, local_player=self.player, bind_host=parts.hostname)
+        self.app = create_app(self._play, bind_host=parts.hostname)
         # Signed with this database's key, as the app signs the cookies it sets.
         self._cookie = f"{COOKIE}_{self.port}={self.app.state.web.seal.seal(self.player)}"
 

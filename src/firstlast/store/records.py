@@ -10,7 +10,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal
 
-from ..engine import Game, Move, Step, Variant
+import msgspec
+
+from ..engine import Game, Move, Status, Step
 from ..engine.errors import FirstLastError
 
 Origin = Literal["played", "imported"]
@@ -116,12 +118,17 @@ class StoredGame:
                        self.dealt_on, self.wish)
 
 
-@dataclass
-class GameSummary:
+class GameSummary(msgspec.Struct, frozen=True):
+    """A stored game as a list of games shows it (``GameStore.games``), declared once:
+    the web's ``GameSummary`` answer is it, its deal and variant bounded there. ``deal``
+    is the number as text and ``variant`` its token, as stored; ``description`` the
+    variant in words (``Variant.describe``)."""
+
     id: str
-    deal: int
-    variant: Variant
-    status: str
+    deal: str
+    variant: str
+    description: str
+    status: Status
     score: int
     passes: int
     moves: int
@@ -129,8 +136,8 @@ class GameSummary:
     updated: str
     finished: str | None
     origin: Origin
-    result: str | None
-    abandoned: str | None
+    result: Literal["won", "lost"] | None
+    abandoned: bool
 
 
 @dataclass(frozen=True)

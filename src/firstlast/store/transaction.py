@@ -34,9 +34,9 @@ def _origin(value: object) -> Origin:
 
 
 def _summary(r: sqlite3.Row) -> GameSummary:
-    return GameSummary(r["id"], int(r["deal"]), Variant.from_token(r["variant"]), r["status"], r["score"],
-                       r["passes"], len(r["moves"].split()), r["created"], r["updated"], r["finished"],
-                       _origin(r["origin"]), r["result"], r["abandoned"])
+    return GameSummary(r["id"], r["deal"], r["variant"], Variant.from_token(r["variant"]).describe(), r["status"],
+                       r["score"], r["passes"], len(r["moves"].split()), r["created"], r["updated"], r["finished"],
+                       _origin(r["origin"]), r["result"], r["abandoned"] is not None)
 
 
 #: The columns of a game row, by name: ``GameRow``'s fields.

@@ -171,20 +171,20 @@ class UnfinishedDialog(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         lang = self.lang
-
-        def item(key: str, g: GameSummary) -> str:
-            return t(lang, key, deal=g.deal, variant=describe_variant(g.variant, lang), moves=g.moves, score=g.score)
-
         with Vertical(classes="dialog"):
             yield Label(t(lang, "tui.unfinished.prompt"))
             if not self.games and not self.imported:
                 yield Label(t(lang, "tui.unfinished.none"), id="unfinished-none")
             else:
-                yield OptionList(*[Option(item("tui.unfinished.item", g)
-                                          + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
-                                   for g in self.games],
-                                 *[Option(item("tui.unfinished.imported", g), id=g.id) for g in self.imported],
-                                 id="unfinished")
+                def item(key: str, g: GameSummary) -> str:
+                    variant = describe_variant(Variant.from_token(g.variant), lang)
+                    return t(lang, key, deal=g.deal, variant=variant, moves=g.moves, score=g.score)
+
+                yield OptionList(*[
+                    Option(item("tui.unfinished.item", g)
+                           + (t(lang, "tui.unfinished.abandoned") if g.abandoned else ""), id=g.id)
+                    for g in self.games
+                ], *[Option(item("tui.unfinished.imported", g), id=g.id) for g in self.imported], id="unfinished")
         yield KeyBar((BarKey("Enter", "tui.binding.open"), BarKey("Esc", "cancel")), lang)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

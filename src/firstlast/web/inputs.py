@@ -52,7 +52,7 @@ async def read_body(request: Request, limit: int) -> bytearray:
     too_large = declared is not None and declared > limit
     if too_large and declared is not None and declared > limit + DRAIN:
         raise WebError("request.too_large", limit=limit // 1024)
-    play = getattr(request.app.state, "play", None)
+    web = getattr(request.app.state, "web", None)
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
     size = 0
@@ -60,7 +60,7 @@ async def read_body(request: Request, limit: int) -> bytearray:
     while more:
         waiting = asyncio.ensure_future(request.receive())
         while not (await asyncio.wait({waiting}, timeout=STOP_LOOK))[0]:
-            if play is not None and play.stopping:
+            if web is not None and web.play.stopping:
                 waiting.cancel()
                 raise WebError("request.gone")
         message = waiting.result()

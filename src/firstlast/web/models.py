@@ -20,6 +20,7 @@ from .. import engine
 from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, story
+from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
@@ -332,21 +333,12 @@ class Replay(Answer):
     steps: list[ReplayStep]
 
 
-class GameSummary(Answer):
-    id: str
+class GameSummary(StoredSummary, frozen=True):
+    """A game in a list: the store's one declaration (``play.GameSummary``) as it is,
+    its deal and variant with their bounds."""
+
     deal: DealText
     variant: VariantToken
-    description: str
-    status: GameStatus
-    score: int
-    passes: int
-    moves: int
-    created: str
-    updated: str
-    finished: str | None
-    origin: Literal["played", "imported"]
-    result: Literal["won", "lost"] | None
-    abandoned: bool
 
 
 class GameList(Answer):

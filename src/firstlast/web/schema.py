@@ -23,7 +23,7 @@ import msgspec
 from ..i18n import LANGS
 from . import generated
 from .context import TOKEN_PATTERN, Content, Endpoint
-from .errors import WEB_CODES
+from .errors import KIND_STATUS, WEB_CODES
 from .middleware import WRITES
 from .models import RULES, ErrorBody
 from .routes import ENDPOINTS
@@ -75,14 +75,15 @@ def _reached(comps: dict[str, Schema], names: list[str]) -> set[str]:
 def refusals(e: Endpoint) -> list[int]:
     """The statuses ``e`` can refuse with: its own (a query's 422 too: not every query
     refuses), and those of every route of its kind (the middleware's Host check; a
-    body's checks; an id's 404; the store's 503)."""
-    out = {421, *e.errors}
-    if e.method in WRITES:
-        out |= {400, 403, 413, 415, 422}
+    write's checks; an id's 404; the store's 503)."""
+    codes = ["request.host"]
+    if e.method in WRITES:  # the middleware's Origin and content type; the body's size, JSON and fields
+        codes += ["request.origin", "request.content_type", "request.too_large", "request.json", "request.value"]
+    out = {*e.errors, *(WEB_CODES[c][0] for c in codes)}
     if "{id}" in e.path:
-        out.add(404)
+        out.add(KIND_STATUS["not_found"])
     if e.path.startswith("/api/") and e.path != "/api/schema":
-        out.add(503)
+        out.add(KIND_STATUS["unavailable"])
     return sorted(out)
 
 

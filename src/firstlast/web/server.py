@@ -167,19 +167,16 @@ def serve(
     lang: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
-    port. The browser, if opened, is signed in as the store's local player, so that it
-    shares games and statistics with the terminal game. ``deal`` (and ``variant``, a
-    token): the page opens on that deal (``/?deal=N&variant=TOKEN``). ``site_url``: the
-    player's static site online, where shared links point (``create_app``). The status lines
-    are catalog messages (``cli.play.*``) worded by ``say(key, **params)`` — the CLI's
-    language — and written with ``echo``; English by default. One address is printed: the
-    sign-in's, which opens the store's local player's games (the terminal's, ``firstlast
-    export``'s), the one the browser is opened on; ``lang``: the page opens in it (the
-    language asked for on the command line)."""
+    port. One address is printed, and opened: the sign-in's (``sign_in_url``: on ``deal``
+    and ``variant``, in ``lang``), so that the browser shares the terminal's games and
+    statistics (the store's local player). ``site_url``: where shared links point
+    (``create_app``). The status lines are catalog messages (``cli.play.*``) worded by
+    ``say(key, **params)`` in the CLI's language (English by default), written with
+    ``echo``."""
     words: Callable[..., str] = say if say is not None else partial(t, "en")
     play = PlayService(store)
     player = play.local_player()
-    app = create_app(play, local_player=player, bind_host=host, site_url=site_url)
+    app = create_app(play, bind_host=host, site_url=site_url)
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"

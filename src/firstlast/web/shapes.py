@@ -22,7 +22,6 @@ from ..engine.position import TABLE_MOVES
 from ..i18n import announce, record_text, t
 from ..i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
 from ..play import ActionResult as PlayResult
-from ..play import GameSummary as StoredSummary
 from ..play import Settings as PlaySettings
 from ..play import Stats as PlayStats
 from ..play import StoredGame, leaving
@@ -168,15 +167,6 @@ def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.Table
     return m.TableWords(hint=none if replay else hint_text(pos, lang), hint_brief=none if replay else hint_text(
         pos, lang, "brief"), summary=table_summary(pos, lang), summary_brief=table_summary(pos, lang, "brief"),
         reviews=reviews)
-
-
-def summary(s: StoredSummary) -> m.GameSummary:
-    return m.GameSummary(
-        id=s.id, deal=str(s.deal), variant=s.variant.token, description=s.variant.describe(),
-        status=s.status, score=s.score, passes=s.passes, moves=s.moves,  # type: ignore[arg-type]
-        created=s.created, updated=s.updated, finished=s.finished, origin=s.origin,
-        result=s.result, abandoned=s.abandoned is not None,  # type: ignore[arg-type]
-    )
 
 
 def stats(s: PlayStats) -> m.Stats:

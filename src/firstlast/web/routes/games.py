@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Final
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -59,7 +60,7 @@ async def new_game(web: WebGame, request: Request) -> Response:
 async def list_games(web: WebGame, request: Request) -> Response:
     q = query(request, m.GamesQuery)
     games = await web.run(web.play.games, await web.player(request), q.status, q.limit)
-    return json_response(m.GameList(games=[shapes.summary(g) for g in games]))
+    return json_response(m.GameList(games=[m.GameSummary(*msgspec.structs.astuple(g)) for g in games]))
 
 
 async def current(web: WebGame, request: Request) -> Response:

@@ -167,7 +167,10 @@ export interface GameList {
   games: GameSummary[];
 }
 
-/** GameSummary */
+/**
+ * A game in a list: the store's one declaration (``play.GameSummary``) as it is,
+ * its deal and variant with their bounds.
+ */
 export interface GameSummary {
   id: string;
   /** ASCII digits, 0…2^64−1 */

@@ -233,22 +233,35 @@ async function renderUnfinished() {
   }
 }
 
+/** Loads under way (the dialog's opening and an import's may overlap). */
+let loading = 0;
+
+/** Fetch and show the numbers, the unfinished games and the history. The dialog is
+ * ``aria-busy`` meanwhile (screen readers wait for the whole; tests wait for its end). */
 async function load() {
+  const dlg = $dialog("#dlg-stats");
+  loading += 1;
+  dlg.setAttribute("aria-busy", "true");
   try {
-    variants = (await api.stats()).variants;
-  } catch {
-    variants = [];
+    try {
+      variants = (await api.stats()).variants;
+    } catch {
+      variants = [];
+    }
+    // Open on the rules of the game on the table (a player of one variant sees its
+    // numbers, not the canonical tab's zeros); else keep the tab last looked at.
+    const current = variants.findIndex((v) => v.variant === ctx.variant);
+    if (current >= 0 && !ctx.keepTab) selected = current;
+    ctx.keepTab = true;
+    selected = Math.min(selected, Math.max(0, variants.length - 1));
+    renderTabs();
+    renderVariant();
+    await renderUnfinished();
+    await renderHistory();
+  } finally {
+    loading -= 1;
+    if (!loading) dlg.removeAttribute("aria-busy");
   }
-  // Open on the rules of the game on the table (a player of one variant sees its
-  // numbers, not the canonical tab's zeros); else keep the tab last looked at.
-  const current = variants.findIndex((v) => v.variant === ctx.variant);
-  if (current >= 0 && !ctx.keepTab) selected = current;
-  ctx.keepTab = true;
-  selected = Math.min(selected, Math.max(0, variants.length - 1));
-  renderTabs();
-  renderVariant();
-  await renderUnfinished();
-  await renderHistory();
 }
 
 /** Say what an import brought, beside the import button, with a button that opens it:
