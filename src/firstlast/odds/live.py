@@ -95,8 +95,7 @@ class ChanceEstimate:
                 f"{self.samples:,} samples)")
 
     def to_json(self) -> dict[str, float | int | bool]:
-        return {"probability": self.probability, "low": self.low, "high": self.high, "samples": self.samples,
-                "wins": self.wins, "certain": self.certain}
+        return dataclasses.asdict(self)
 
 
 def position_key(position: Position) -> str:

@@ -63,12 +63,11 @@ def parse_deal(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise PlayError("deal.invalid", max=MAX_DEAL, text=str(value)[:40])
     if isinstance(value, str):
-        text = value
-        if not text or len(text) > MAX_DEAL_DIGITS or not (text.isascii() and text.isdigit()):
-            if text.isascii() and text.isdigit():
-                raise PlayError("deal.range", max=MAX_DEAL)
+        if not (value.isascii() and value.isdigit()):
             raise PlayError("deal.invalid", max=MAX_DEAL, text=value[:40])
-        value = int(text)
+        if len(value) > MAX_DEAL_DIGITS:
+            raise PlayError("deal.range", max=MAX_DEAL)
+        value = int(value)
     if not 0 <= value <= MAX_DEAL:
         raise PlayError("deal.range", max=MAX_DEAL)
     return value

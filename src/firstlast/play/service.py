@@ -31,7 +31,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, S
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
-from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
+from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction, UnknownGame
 from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
@@ -39,7 +39,7 @@ from .errors import PlayError
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
-from .writer import CACHED_GAMES, GameCache, Writer, storage_error
+from .writer import CACHED_GAMES, GameCache, Writer, as_play_error
 
 T = TypeVar("T")
 #: The store's note (``Transaction.meta``) of this machine's own player.
@@ -146,10 +146,8 @@ class PlayService:
         try:
             with self.store.reading() as tx:
                 yield tx
-        except (PlayError, UnknownGame, StoreConflict):
-            raise
         except (StoreError, sqlite3.Error) as e:
-            raise storage_error(e) from None
+            raise as_play_error(e) from None
 
     def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:
         """``player``'s game as stored, to read (shared: change only a ``copy``): this
@@ -269,14 +267,10 @@ class PlayService:
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
             table = self._table(tx, pid, pending=True)
             dealt: StartKind = how
-            if how in ("number", "winnable"):
-                assert number is not None
+            if number is not None:  # number, daily, winnable: chosen above
                 n = number
             elif how == "random":
                 n = deals.random_deal()
-            elif how == "daily":
-                assert number is not None
-                n = number
             else:
                 if table is None:
                     raise PlayError("next.none" if how == "next" else "again.none")

@@ -26,6 +26,7 @@ from textual.widget import Widget
 from ..engine import Position
 from ..i18n import chance_text, t
 from ..play.chance import ChanceBook, Pooled, estimator_available
+from ..play.kept import Kept
 
 __all__ = ["Answer", "ChanceClock", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer",
            "refinable"]
@@ -83,7 +84,7 @@ class ChanceRunner:
         self._wanted: tuple[Position, bool] | None = None
         self._busy = False
         self.available: bool | None = None if estimator is None else True
-        self._cache: dict[str, Pooled | Failed] = {}
+        self._cache: Kept[str, Pooled | Failed] = Kept(CACHE_SIZE)  # the latest answer of each position
 
     def request(self, position: Position, start: Callable[[Callable[[], None]], None],
                 refine: bool = False) -> None:
@@ -127,9 +128,7 @@ class ChanceRunner:
             # A failing estimator must not take the game down, nor the figure for the
             # rest of the session: this position says so, the next is tried afresh.
             answer = Failed(f"{type(e).__name__}: {e}"[:200])
-        if len(self._cache) >= CACHE_SIZE:
-            self._cache.clear()  # positions are rarely revisited beyond undo/redo
-        self._cache[key] = answer
+        self._cache.put(key, answer)
         return answer
 
 
