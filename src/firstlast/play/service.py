@@ -8,12 +8,10 @@ join them — what counts in the statistics, what happens to a game that is left
 happens when two windows write to one game — are here (docs/play.md).
 
 The methods are synchronous and thread-safe. Writes go through one ``Writer``
-(``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
-once it is on disk. Reads run on the store's read connection, beside the writes. A
-``StoredGame`` returned by an action is for the caller to read, never to change: the
-service keeps it as its cached copy, which the next action on that game updates. A
-game read (``game``, ``current``) is a copy made when it was committed, which nothing
-changes: nothing is replayed to read a game this service has seen.
+(``play/writer.py``), each answered once it is on disk; reads run on the store's read
+connection, beside the writes. A ``StoredGame`` answered is for the caller to read, never
+to change: the service keeps it (``GameCache``), so that nothing is replayed to read or
+act on a game this service has seen.
 """
 
 from __future__ import annotations
