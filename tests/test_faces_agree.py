@@ -181,7 +181,8 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
         assert isinstance(shown, Pooled)
         pooled = web["pooled"]
         assert isinstance(pooled, dict)
-        assert (shown.samples, shown.wins, shown.rounds) == (pooled["samples"], pooled["wins"], pooled["rounds"])
+        assert (shown.estimate.samples, shown.estimate.wins, shown.rounds) == (pooled["samples"], pooled["wins"],
+                                                                       pooled["rounds"])
         assert describe_answer(shown, "en") == f"Chance {pooled['text']}"
         assert shown.next_round == web["next_round"]
     assert page[0]["pooled"]["samples"] == policy.SAMPLES_PER_ROUND  # type: ignore[index]

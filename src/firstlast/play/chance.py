@@ -113,26 +113,6 @@ class Pooled:
         return self.estimate if self.last_round is None else self.last_round
 
     @property
-    def probability(self) -> float:
-        return self.estimate.probability
-
-    @property
-    def low(self) -> float:
-        return self.estimate.low
-
-    @property
-    def high(self) -> float:
-        return self.estimate.high
-
-    @property
-    def samples(self) -> int:
-        return self.estimate.samples
-
-    @property
-    def wins(self) -> int:
-        return self.estimate.wins
-
-    @property
     def next_round(self) -> int | None:
         """The round a face asks for next while the player is idle; ``None`` when more
         samples would add nothing worth showing (the policy's stop)."""
