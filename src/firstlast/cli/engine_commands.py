@@ -229,13 +229,7 @@ def _record_file_text(file: Path, e: RecordFileError, too_large: str = "cli.read
     (``too_large``: the key that says a file over ``limit`` bytes is too large)."""
     if e.code == "unreadable" and e.os_error is not None:
         return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
-    if e.code == "not_regular":
-        return msg("cli.read.not_regular", path=file)
-    if e.code == "too_large":
-        return msg(too_large, path=file, max=f"{limit:,}")
-    if e.code == "not_text":
-        return msg("cli.read.not_text", path=file)
-    return str(e)
+    return msg(too_large if e.code == "too_large" else f"cli.read.{e.code}", path=file, max=f"{limit:,}")
 
 
 def _record_error_text(file: Path, e: RecordError) -> str:
