@@ -18,6 +18,7 @@ import click
 
 from ..i18n import DEFAULT_LANG as DEFAULT
 from ..i18n import LANGS, catalog, lang_of_tag, t
+from ..i18n import os_error_text as i18n_os_error_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -150,22 +151,9 @@ def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Cata
     return click.command(cls=CatalogCommand, help_key=help_key, **kwargs)
 
 
-#: ``errno`` names that have a ``cli.errno.<NAME>`` sentence.
-_ERRNO_KEYS: Final = ("ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "ELOOP", "ENOSPC", "EROFS", "ENAMETOOLONG")
-
-
 def os_error_text(e: OSError) -> str:
-    """Why an ``OSError`` happened, in the current language: English keeps the system's
-    own ``strerror``; other languages say the common causes from the catalog
-    (``cli.errno.*``) and fall back to the system's text for the rest."""
-    lang = current_lang()
-    if lang != DEFAULT and e.errno is not None:
-        import errno
-
-        name = errno.errorcode.get(e.errno)
-        if name in _ERRNO_KEYS:
-            return t(lang, f"cli.errno.{name}")
-    return e.strerror or str(e)
+    """Why an ``OSError`` happened, in the current language (``i18n.os_error_text``)."""
+    return i18n_os_error_text(e, current_lang())
 
 
 class IntRange(click.IntRange):

@@ -12,6 +12,7 @@ Everything here is pure: the only state is the cache (``functools.cache``) of th
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import re
@@ -248,6 +249,25 @@ def _error_words(code: str, params: Mapping[str, object], lang: str) -> str:
     except (KeyError, ValueError):
         pass  # parameters that do not fit the code: the sentence the error came with stands
     return fill(catalog(lang)[f"error.{code}"], values)
+
+
+# ------------------------------------------------------------------ files
+def os_error_text(error: OSError, lang: str) -> str:
+    """Why the system refused a file, in ``lang``: the common causes from the catalog
+    (``os_error.<ENOENT…>``; the English is the system's own words), the system's text
+    for the rest."""
+    name = errno.errorcode.get(error.errno or 0, "")
+    return catalog(lang).get(f"os_error.{name}") or error.strerror or str(error)
+
+
+def file_error_text(code: str, path: object, limit: int, lang: str, *, os_error: OSError | None = None,
+                    too_large: str = "file.too_large") -> str:
+    """Why a file could not be read (``recordfile.RecordFileError``: its ``code``, its
+    ``limit`` in bytes and the system's ``os_error``), in ``lang``, for every face.
+    ``too_large``: the sentence that names what the file was read as."""
+    if os_error is not None:
+        return t(lang, "file.unreadable", path=path, error=os_error_text(os_error, lang))
+    return t(lang, too_large if code == "too_large" else f"file.{code}", path=path, max=f"{limit:,}")
 
 
 # ------------------------------------------------------------------ syntax errors

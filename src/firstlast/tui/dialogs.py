@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from ..engine import Position, Variant
 from ..engine.places import WASTE
-from ..i18n import book_text, describe_variant, other_lang, percent_number, plural, t
+from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
@@ -27,7 +27,7 @@ from ..play.service import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
-from .messages import error_text, record_file_text
+from .messages import error_text
 from .words import binding
 
 #: A dialog is a dark panel with light ink under either theme (as the page keeps its
@@ -154,7 +154,8 @@ class ImportDialog(_AskDialog[str]):
             return read_record_file(Path(value).expanduser())
         except RecordFileError as e:
             # The file's own problem, from its code, in the player's language.
-            return Refused(t(self.lang, "tui.import.error", reason=record_file_text(e, value, self.lang)))
+            reason = file_error_text(e.code, value, e.limit, self.lang, os_error=e.os_error)
+            return Refused(t(self.lang, "tui.import.error", reason=reason))
 
 
 class UnfinishedDialog(Dialog[str]):
