@@ -57,7 +57,7 @@ def stored_picture(store: GameStore) -> dict[str, object]:
 
 def through_the_web(store: GameStore, record: Path) -> None:
     player = PlayService(store).local_player()
-    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False, headers=TYPED).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
         for _ in range(3):
@@ -154,7 +154,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
 
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
-    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False, headers=TYPED).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
         # As chance.js does: round 0, then the round each answer names next.
@@ -181,7 +181,8 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
         assert isinstance(shown, Pooled)
         pooled = web["pooled"]
         assert isinstance(pooled, dict)
-        assert (shown.samples, shown.wins, shown.rounds) == (pooled["samples"], pooled["wins"], pooled["rounds"])
+        assert (shown.estimate.samples, shown.estimate.wins, shown.rounds) == (pooled["samples"], pooled["wins"],
+                                                                       pooled["rounds"])
         assert describe_answer(shown, "en") == f"Chance {pooled['text']}"
         assert shown.next_round == web["next_round"]
     assert page[0]["pooled"]["samples"] == policy.SAMPLES_PER_ROUND  # type: ignore[index]
@@ -233,7 +234,7 @@ def test_both_faces_say_the_same_table_words(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
     page: dict[tuple[str, int], dict[str, object]] = {}
-    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False, headers=TYPED).status_code == 303
         gid = c.post("/api/games", json={"deal": str(FIRST)}).json()["id"]
         done = 0

@@ -39,7 +39,7 @@ CASES = ((1, Variant(), (0, 1, 18, 30, 60, 120, 400)), (7, Variant(), (0, 50, 10
 def test_the_server_sends_the_one_renderers_words(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
-    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
         typed = {"sec-fetch-site": "none"}  # a typed address signs in at once (issue 29.6)
         assert c.get(f"/?player={player}", follow_redirects=False, headers=typed).status_code == 303
         checked = 0

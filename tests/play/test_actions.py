@@ -4,8 +4,6 @@ key map and the help's list of keys are what the table makes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from firstlast.i18n import LANGS, catalog, help_markdown
@@ -68,19 +66,10 @@ def test_the_help_lists_every_key_of_the_table(lang: str) -> None:
 
 
 def test_the_pages_key_map_is_the_generated_one() -> None:
-    assert keymap.KEYMAP_JS.read_text(encoding="utf-8") == keymap.keymap_js(), "run: python -m firstlast.web.keymap"
+    assert keymap.KEYMAP_JS.read_text(encoding="utf-8") == keymap.keymap_js(), "run: python -m firstlast.web.generated"
     text = keymap.keymap_js()
     assert '"е": "turn"' in text and '"h": "hint"' in text and '"q"' not in text  # quit is the terminal's
     assert text.count('"id":') == len(actions.actions_for("page"))
-
-
-def test_the_check_mode_finds_a_stale_key_map(tmp_path: Path) -> None:
-    stale = tmp_path / "keymap.js"
-    stale.write_text("// old\n", encoding="utf-8")
-    assert keymap.main(["--out", str(stale), "--check"]) == 1
-    assert stale.read_text(encoding="utf-8") == "// old\n"
-    assert keymap.main(["--out", str(stale)]) == 0
-    assert keymap.main(["--out", str(stale), "--check"]) == 0
 
 
 def test_every_label_and_help_line_is_in_both_catalogs() -> None:

@@ -65,7 +65,7 @@ def test_the_web_answers_the_same_story_under_load(busy: None, tmp_path: Path) -
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))["1 r3"]
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
-    with TestClient(create_app(store, local_player=player), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(store), base_url="http://127.0.0.1") as c:
         assert c.get(f"/?player={player}", follow_redirects=False,
                      headers={"sec-fetch-site": "none"}).status_code == 303
         gid = c.post("/api/games", json={"deal": "1"}).json()["id"]

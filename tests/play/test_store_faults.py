@@ -226,7 +226,7 @@ def test_writes_to_a_read_only_store_answer_json_503(tmp_path: Path) -> None:
     # The double is honest: SQLite itself refuses the write.
     with store.transaction() as tx, pytest.raises(sqlite3.OperationalError, match="readonly"):
         tx.new_player()
-    app = create_app(store, local_player=player)
+    app = create_app(store)
     with TestClient(app, base_url=BASE, follow_redirects=False) as client:
         # Signs in (as a typed address): a cookie, no write.
         assert client.get(f"/?player={player}", headers={"sec-fetch-site": "none"}).status_code == 303

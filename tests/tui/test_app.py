@@ -22,11 +22,12 @@ from firstlast.play import MAX_REDEALS, PlayService
 from firstlast.play.stats import keep_result
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
-from firstlast.tui import app as app_module
 from firstlast.tui import cards as C
+from firstlast.tui.autoplay import SPEEDS
 from firstlast.tui.chance import Failed, Pooled
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.table import Slot
+from firstlast.tui.words import compact_variant
 
 SIZE = (100, 30)
 
@@ -413,9 +414,9 @@ def test_chance_figure_from_worker_refines_while_idle(store: GameStore) -> None:
         assert chance_text(first, "en") == f"34–40{NB}%"
         await wait_for(pilot, lambda: f"Chance 37{NB}% (" in screen_text(pilot), timeout=20)
         refined = screen.chance_answer
-        assert isinstance(refined, Pooled) and refined.rounds >= 2 and refined.samples >= 4000
+        assert isinstance(refined, Pooled) and refined.rounds >= 2 and refined.estimate.samples >= 4000
         assert refined.estimate == ChanceEstimate.of(740 * refined.rounds, 2000 * refined.rounds)
-        assert refined.high - refined.low < first.high - first.low
+        assert refined.estimate.high - refined.estimate.low < first.high - first.low
         assert screen.chance_text == "Chance " + chance_text(refined.estimate, "en")
         rounds = [seed for pos, seed in seen if pos == str(start)]
         assert rounds[:3] == [refine_seed(start, r) for r in range(len(rounds[:3]))]
@@ -524,7 +525,7 @@ def test_speed_keys(store: GameStore) -> None:
         assert screen.speed == start + 1
         await pilot.press("minus", "minus")
         assert screen.speed == start - 1
-        assert f"{app_module.SPEEDS[start - 1]}/s" in screen_text(pilot)
+        assert f"{SPEEDS[start - 1]}/s" in screen_text(pilot)
 
     run(app, script)
 
@@ -817,7 +818,7 @@ def test_title_fits_80_columns(store: GameStore, deal: int, variant: Variant) ->
         title = screen_text(pilot).splitlines()[0].rstrip()
         assert len(title) <= 79, title
         assert f"deal {deal}" in title
-        assert title.endswith(app_module.compact_variant(variant)) or title.endswith(variant.describe())
+        assert title.endswith(compact_variant(variant)) or title.endswith(variant.describe())
         if deal == 1:
             assert "First and Last" in title and variant.describe() in title
 
@@ -966,7 +967,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         side = str(screen.query_one("#side").render())
         assert "P1 под В♣" in side and "Д" in side.split("Нужна")[1].splitlines()[0], side
         assert not LATIN_FACES.search(side), side
-        await screen._act("step", n)
+        await screen.action_act("step", n)
         await pilot.pause()
         status = str(screen.query_one("#status").render())
         assert CYRILLIC_FACES.search(status) and not LATIN_FACES.search(status), status

@@ -113,7 +113,7 @@ def test_the_end_panel_shows_its_own_keys(store: GameStore) -> None:
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        await screen._act("step", 100_000)
+        await screen.action_act("step", 100_000)
         await pilot.pause()
         assert isinstance(pilot.app.screen, EndDialog)
         last = screen_text(pilot).splitlines()[-1]

@@ -199,17 +199,18 @@ def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
     runner.request(b, start)
     first = answers[-1][1]
     # The play layer's policy: SAMPLES_PER_ROUND (20,000) a round, the page's too.
-    assert isinstance(first, Pooled) and (first.samples, first.wins) == (20_000, 5000)
+    assert isinstance(first, Pooled) and (first.estimate.samples, first.estimate.wins) == (20_000, 5000)
     runner.request(b, start)  # asked again, not refined: the known answer, no new call
     assert answers[-1][1] is first and len(calls) == 2
     runner.request(b, start, refine=True)
     runner.request(b, start, refine=True)
     pooled = answers[-1][1]
-    assert isinstance(pooled, Pooled) and (pooled.samples, pooled.wins, pooled.rounds) == (60_000, 15_000, 3)
+    assert isinstance(pooled, Pooled) and (pooled.estimate.samples, pooled.estimate.wins, pooled.rounds) == (
+        60_000, 15_000, 3)
     assert calls[1:] == [(str(b), refine_seed(b, r)) for r in range(3)]
     assert len({seed for _, seed in calls[1:]}) == 3
     assert pooled.estimate == first.estimate.merge(first.estimate).merge(first.estimate)
-    assert pooled.low > first.low and pooled.high < first.high
+    assert pooled.estimate.low > first.estimate.low and pooled.estimate.high < first.estimate.high
     assert describe_answer(pooled) == f"Chance 25{NB}% (24–26{NB}%)"
 
 

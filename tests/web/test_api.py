@@ -178,13 +178,6 @@ def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> 
     assert store.load(state["id"]).player == pid
 
 
-def test_local_player_must_belong_to_the_store(store: GameStore) -> None:
-    with pytest.raises(ValueError):
-        create_app(store, local_player="not-a-player")
-    app = create_app(store, local_player=PlayService(store).local_player())
-    assert app.state.local_player == PlayService(store).local_player()
-
-
 # ---------------------------------------------------------------------------- new games and state
 def test_state_has_the_contract_shape_and_hides_the_stock(client: TestClient) -> None:
     state = new_game(client, str(PLAY_FIRST_DEAL))

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from firstlast.engine.position import TABLE_MOVES
 from firstlast.store import GameStore
-from firstlast.web import create_app, models, schema
+from firstlast.web import create_app, generated, models, schema
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -80,14 +80,14 @@ def test_every_reference_resolves_and_every_operation_declares_its_answers(clien
 def test_the_doc_reference_is_the_generated_one() -> None:
     doc = schema.DOC.read_text(encoding="utf-8")
     assert schema.BEGIN in doc and schema.END in doc
-    assert schema.doc_with_reference(doc) == doc, "run: python -m firstlast.web.schema --markdown"
+    assert schema.doc_with_reference(doc) == doc, "run: python -m firstlast.web.generated"
     # Hand-written prose around it is kept.
     assert "## Security model" in doc and "DNS rebinding" in doc
 
 
 def test_the_page_typedefs_are_the_generated_ones() -> None:
     assert schema.TYPEDEFS.read_text(encoding="utf-8") == schema.typedefs(), (
-        "run: python -m firstlast.web.schema --typedefs")
+        "run: python -m firstlast.web.generated")
     text = schema.typedefs()
     assert "export interface GameState {" in text and "export interface ActionResult {" in text
     assert '  move: "F1" |' in text and "  rule?: string;" in text
@@ -96,10 +96,11 @@ def test_the_page_typedefs_are_the_generated_ones() -> None:
 def test_the_check_mode_finds_a_stale_file(tmp_path: Path) -> None:
     stale = tmp_path / "api-types.d.ts"
     stale.write_text("// old\n", encoding="utf-8")
-    assert schema.main(["--typedefs", "--out", str(stale), "--check"]) == 1
+    assert generated.refresh(stale, "new\n", check=True)
     assert stale.read_text(encoding="utf-8") == "// old\n"  # --check writes nothing
-    assert schema.main(["--typedefs", "--out", str(stale)]) == 0
-    assert schema.main(["--typedefs", "--out", str(stale), "--check"]) == 0
+    assert generated.refresh(stale, "new\n", check=False) and stale.read_text(encoding="utf-8") == "new\n"
+    assert not generated.refresh(stale, "new\n", check=True)
+    assert generated.main(["--check"]) == 0  # every generated file is fresh
     with pytest.raises(ValueError):
         schema.doc_with_reference("no markers here")
 

@@ -88,7 +88,11 @@ def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: b
     if _count(deals) > 1:
         if transcript or save:
             raise click.UsageError(msg("cli.autoplay.single_only"))
-        _autoplay_range(deals, variant, as_json)
+        try:
+            _stream_results(deals, variant, as_json)
+        except BrokenPipeError:
+            # The reader has had enough (``| head``): stop quietly, like other Unix filters.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
     if save is not None and not _is_stdout(save):
         _save_target(save)  # refuse a device or a FIFO before playing, not after
@@ -106,20 +110,11 @@ def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: b
     click.echo(_result_line(game))
 
 
-def _autoplay_range(deals: range, variant: Variant, as_json: bool) -> None:
-    try:
-        _stream_results(deals, variant, as_json)
-    except BrokenPipeError:
-        # The reader has had enough (``| head``): stop quietly, like other Unix filters.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
 def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
-    won = 0
-    out = sys.stdout
+    won, total, out = 0, _count(deals), sys.stdout
     # A progress bar on the terminal while the lines go to a file or a pipe.
-    show = not out.isatty() and _count(deals) >= 1000
-    with progress_bar(msg("cli.autoplay.progress"), _count(deals), show) as (progress, task):
+    show = not out.isatty() and total >= 1000
+    with progress_bar(msg("cli.autoplay.progress"), total, show) as (progress, task):
         for i, (n, w, score, passes) in enumerate(_outcomes(deals, variant), start=1):
             won += w
             if as_json:
@@ -129,7 +124,7 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
             if show and i % 500 == 0:
                 progress.update(task, completed=i)
     if not as_json:
-        click.echo(msg("cli.autoplay.summary", won=won, total=_count(deals), pct=f"{100 * won / _count(deals):.2f}",
+        click.echo(msg("cli.autoplay.summary", won=won, total=total, pct=f"{100 * won / total:.2f}",
                        variant=describe_variant(variant, current_lang())))
 
 
@@ -234,13 +229,7 @@ def _record_file_text(file: Path, e: RecordFileError, too_large: str = "cli.read
     (``too_large``: the key that says a file over ``limit`` bytes is too large)."""
     if e.code == "unreadable" and e.os_error is not None:
         return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
-    if e.code == "not_regular":
-        return msg("cli.read.not_regular", path=file)
-    if e.code == "too_large":
-        return msg(too_large, path=file, max=f"{limit:,}")
-    if e.code == "not_text":
-        return msg("cli.read.not_text", path=file)
-    return str(e)
+    return msg(too_large if e.code == "too_large" else f"cli.read.{e.code}", path=file, max=f"{limit:,}")
 
 
 def _record_error_text(file: Path, e: RecordError) -> str:

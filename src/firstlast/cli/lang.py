@@ -111,50 +111,38 @@ def option(*decls: str, help_key: str, help_params: Mapping[str, object] | None 
     return click.option(*decls, cls=CatalogOption, help_key=help_key, help_params=help_params, **kwargs)
 
 
-def _localised_help_option(opt: click.Option | None) -> click.Option | None:
-    """``--help``'s own line ("Show this message and exit.") in the current language."""
-    if opt is not None:
-        opt.help = msg("cli.help.help")
-    return opt
-
-
 class _CatalogHelp:
     """Help texts from the catalog key ``help_key``, looked up when shown (so in the
     language chosen by then); mixed into click's commands and groups."""
 
     help: str | None
-    help_key: str
 
-    def _set_help(self, kwargs: dict[str, Any], help_key: str) -> None:
+    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
         self.help_key = help_key
         kwargs["help"] = t(DEFAULT, help_key)  # in place of the docstring click passes
+        super().__init__(*args, **kwargs)
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self.help = msg(self.help_key)
         super().format_help_text(ctx, formatter)  # type: ignore[misc]
 
+    def get_short_help_str(self, limit: int = 45) -> str:
+        self.help = msg(self.help_key)
+        return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        return _localised_help_option(super().get_help_option(ctx))  # type: ignore[misc]
+        opt: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]
+        if opt is not None:  # "Show this message and exit." in the current language
+            opt.help = msg("cli.help.help")
+        return opt
 
 
 class CatalogCommand(_CatalogHelp, click.Command):
     """A command whose help is the catalog key ``help_key``."""
 
-    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
-        self._set_help(kwargs, help_key)
-        super().__init__(*args, **kwargs)
-
-    def get_short_help_str(self, limit: int = 45) -> str:
-        self.help = msg(self.help_key)
-        return super().get_short_help_str(limit)
-
 
 class CatalogGroup(_CatalogHelp, click.Group):
     """A group whose help is the catalog key ``help_key``."""
-
-    def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
-        self._set_help(kwargs, help_key)
-        super().__init__(*args, **kwargs)
 
 
 def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], CatalogCommand]:

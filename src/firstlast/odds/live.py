@@ -1,37 +1,15 @@
-"""Live odds: the chance that a position comes out, estimated by sampling the unknowns.
+"""Live odds: the chance that a position comes out, estimated by sampling the unknowns
+(docs/odds.md, "Live chance of a position").
 
 What the player cannot know is the order of the face-down stock and the shuffles of
-future redeals. Everything visible (first row, reserve, piles, the waste in its order,
-redeals used, variant) is kept. Each sample shuffles the stock uniformly and plays the
-forced line to the end with random redeals, sample ``i`` drawing everything from its
-own random stream (``sample_stream(seed, i)``), so an estimate is reproducible: the
-first ``n`` samples of a seed are always the same ones.
-
-An estimate spends a time budget (``budget_s``, default ``BUDGET_S``): it plays
-samples until it has ``samples`` of them or the budget is spent, whichever comes first,
-and reports the samples it reached with their Wilson interval (at least one sample is
-always played). Two samplers give exactly the same sample ``i``:
-
-* the fast forced line (``odds.fastline``: one C kernel, a derived implementation,
-  native or as WebAssembly, in the browser too), which reaches 10,000 samples in a few
-  milliseconds;
-* the engine itself (``engine_sample``): ``Position.play_forced`` on the position with
-  the sample's stock order and the sample's stream for its redeals. Pure Python, a few
-  hundred samples a second: the chance meter where no fast line runs.
-
-Refinement: ``refine_seed(position, r)`` is the seed of round ``r`` for a position,
-fixed by what the player sees of it, so round 0 is reproducible and every later round
-draws new, independent samples; ``ChanceEstimate.merge`` pools the rounds into one
-estimate. A face asks for round 0, then 1, 2, … while the player is idle.
-
->>> from firstlast.engine import Position
->>> pos = Position.deal(1)
->>> est = chance_to_come_out(pos, samples=200, seed=refine_seed(pos, 0))
->>> 0.0 <= est.low <= est.probability <= est.high <= 1.0
-True
->>> more = est.merge(chance_to_come_out(pos, samples=200, seed=refine_seed(pos, 1)))
->>> more.samples
-400
+future redeals; everything visible is kept. Sample ``i`` shuffles the stock and plays
+the forced line to the end, drawing everything from its own stream (``sample_stream(seed,
+i)``), so an estimate is reproducible and the fast forced line (``odds.fastline``) and
+the engine itself (``engine_sample``, pure Python, a few hundred a second) play exactly
+the same sample ``i``. An estimate plays up to ``samples`` within a time budget
+(``budget_s``), at least one, and reports those it reached with their Wilson interval.
+``refine_seed(position, r)`` seeds round ``r`` from what the player sees, so rounds are
+reproducible and independent, and ``ChanceEstimate.merge`` pools them.
 """
 
 from __future__ import annotations
@@ -95,8 +73,7 @@ class ChanceEstimate:
                 f"{self.samples:,} samples)")
 
     def to_json(self) -> dict[str, float | int | bool]:
-        return {"probability": self.probability, "low": self.low, "high": self.high, "samples": self.samples,
-                "wins": self.wins, "certain": self.certain}
+        return dataclasses.asdict(self)
 
 
 def position_key(position: Position) -> str:

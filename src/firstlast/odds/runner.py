@@ -1,22 +1,14 @@
-"""Batches of deals: which deals a run plays, and where they are played.
+"""Batches of deals: which deals a run plays, and where they are played (docs/odds.md).
 
-A run is fixed by a seed S and a number of games N: it plays the deals
-``S·2^32 … S·2^32 + N − 1`` (``deal_block``). Seed 0 starts at deal 0, so ``--seed 0
---games N`` are exactly the deals ``firstlast autoplay 0..N`` plays; runs with different
-seeds never share a deal (N ≤ 2^32), so their tallies can be added together.
-
-The deals are cut into chunks. Each chunk's tally (integer counts) is the same wherever
-it is computed: here on every core (threads calling the native kernel, which lets go
-of the interpreter lock), or on a Dask cluster (``scheduler=ADDRESS``), where each task
-runs the kernel serially in a worker. The kernel counts the deals itself
-(``fastline.count_deals``): no per-deal results, no numpy. Tallies are sums, so the
-result does not depend on the order chunks finish in.
-
-The table of every variant (``table``) plays only the four unlimited-redeal variants:
-a game with R redeals is the first R + 1 passes of the same deal with unlimited
-redeals, so the kernel counts, in the same play, what each deal does with 0 … 15
-redeals (``fastline.count_unlimited``, ``stats.UnlimitedTally``), and the 16 finite rows
-follow exactly, their score histograms included.
+A run (seed S, N games) plays the deals ``S·2^32 … S·2^32 + N − 1`` (``deal_block``):
+seed 0 is the deals ``firstlast autoplay 0..N`` plays, and runs with different seeds
+never share a deal, so their tallies add up. The deals are cut into chunks, each tallied
+by the kernel (``fastline.count_deals``: counts, no per-deal results) on this machine's
+threads or as a task on a Dask cluster (``scheduler=ADDRESS``); tallies are sums, so the
+order chunks finish in does not matter. The table of every variant (``table``) plays
+only the four unlimited-redeal variants: a game with R redeals is the first R + 1 passes
+of the same deal with unlimited redeals, so one play counts every redeal count
+(``fastline.count_unlimited``, ``stats.UnlimitedTally``).
 """
 
 from __future__ import annotations

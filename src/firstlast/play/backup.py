@@ -1,43 +1,22 @@
 """Backups: one file with all of a player's games and settings (docs/backup.md).
 
 Browser storage can be cleared, and a player may move between the static site and a
-local server: a backup carries everything the store keeps of the player's games — the
-deal, the variant, the moves and the redo line, the result reached first, the origin,
-the abandoned mark, the timestamps, the ids and versions — so that the statistics,
-which are derived from the games, come back the same; and the player's settings.
+local server: a backup carries everything the store keeps of the games (ids, times and
+versions too), so that the statistics, derived from the games, come back the same. One
+policy for every face (``PlayService.export_backup``/``import_backup``, ``firstlast
+export``/``import``, ``GET``/``POST /api/backup``), told in docs/backup.md:
 
-The policy, once for every face (``PlayService.export_backup``/``import_backup``, the
-CLI's ``firstlast export``/``import``, ``GET``/``POST /api/backup``):
-
-* **Nothing in the file is trusted.** Every field is checked, every game is replayed
-  through the engine (its moves, then its redo line), and what the file says was
-  derived (status, score, passes) must be what the replay gives. A game's **result**
-  is the replay's too: the end its moves (and redo line) reach, never the file's word
-  (a file that says "won" of a deal its moves do not win counts nothing).
-* **Every good game comes back.** A damaged game (a field out of range, a move the
-  engine refuses, an id given twice) is left out and named (``Skipped``: its place,
-  id, deal and the coded reason); the others are restored. Only a fault of the file as
-  a whole refuses it whole (not JSON, not a backup, another version, its settings, past
-  the bounds), with a coded ``PlayError`` (``backup.*``), and then nothing is stored.
-  The file's size, its number of games and its moves in all are bounded (below), and
-  checked before any game is replayed; the replays run before the write transaction,
-  so a big restore never holds up other players' moves.
-* **Export never writes what import would refuse**: every stored game is checked as an
-  import checks it, and one that would be refused (its stored moves damaged) is left
-  out of the file and named (``left_out`` in the file, and said by every face).
-* **Merge without duplicates.** A game of the file *is* a stored game of the player
-  when it has the same id, or else the same deal, variant and creation time (a game
-  whose id another player holds is stored under a new id, and found again by that
-  key). A game not here is added (with its own id when that id is free); a game here
-  takes the newer copy's moves, redo line and abandoned mark — newer by ``updated``,
-  then by ``version`` — and the result reached first by either copy (a result is never
-  erased: docs/play.md). Importing the same file twice changes nothing the second time.
-* **Settings** from the file apply only to the settings the player still has at their
-  default: a choice the player made here is never overwritten.
-* **The table**: the file's game on the table goes on the player's table only when the
-  player has none.
-
-All the writes of one import are one job of the group writer: one transaction.
+* nothing in the file is trusted: every field is checked against its declaration
+  (``Backup``, ``BackupGame``) and every game replayed; what it derives (status, score,
+  passes, the result) is the replay's, never the file's word;
+* a damaged game is left out and named (``Skipped``), the others restored; only a fault
+  of the whole file refuses it (``backup.*``), and then nothing is stored. The bounds are
+  checked before any replay, and the replays run before the write transaction;
+* export never writes what import would refuse (``left_out``);
+* the merge adds no duplicate (``merged``), never erases a result, takes only the
+  settings the player still has at their default and the table only when it is empty;
+  importing a file twice changes nothing the second time. One import is one job of the
+  writer: one transaction.
 """
 
 from __future__ import annotations
@@ -321,9 +300,11 @@ def _decoded(value: object, model: type[S], where: str) -> S:
     raise _fault(*(refused(model, value, where, word=True) or (where, error)))
 
 
-def _time(value: str, where: str) -> str:
+def _time(value: str | None, where: str) -> str | None:
     """A timestamp (ISO 8601; one without a zone is UTC), as the store writes them:
-    UTC, milliseconds."""
+    UTC, milliseconds (``None``: none)."""
+    if value is None:
+        return None
     try:
         when = datetime.fromisoformat(value)
         if when.tzinfo is None:
@@ -332,10 +313,6 @@ def _time(value: str, where: str) -> str:
         return when.astimezone(UTC).isoformat(timespec="milliseconds")
     except (ValueError, OverflowError):
         raise _fault(where, "must be a date and time (ISO 8601) in the years 1…9999") from None
-
-
-def _opt_time(value: str | None, where: str) -> str | None:
-    return None if value is None else _time(value, where)
 
 
 def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> tuple[Game, Position]:
@@ -394,8 +371,7 @@ def _read_game(n: int, value: object) -> _Read:
         except ValueError:
             raise _fault(f"{where}.dealt_on", "must be a date, YYYY-MM-DD, or null") from None
     fields = msgspec.structs.asdict(g)
-    times = {name: _opt_time(fields[name], f"{where}.{name}") for name in ("created", "updated", "finished",
-                                                                          "abandoned")}
+    times = {name: _time(fields[name], f"{where}.{name}") for name in ("created", "updated", "finished", "abandoned")}
     row = GameRow(**{**fields, **times, "deal": str(deal), "variant": variant.token, "moves": " ".join(moves),
                      "redo": " ".join(redo), "status": "playing", "score": 0, "passes": 1})
     return _Read(n, where, deal, variant, moves, redo, value, g, row)

@@ -1,27 +1,13 @@
-"""The chance to come out as every face shows it: one policy, one cache.
+"""The chance to come out as every face shows it: one policy, one cache (docs/odds.md,
+"Refinement rounds").
 
-The estimator is ``odds.live.chance_to_come_out`` (docs/odds.md); this module decides how
-a face uses it, once for the page, the terminal and the static site:
-
-* **rounds**: round ``r`` (0, 1, 2, …) of a position plays ``SAMPLES_PER_ROUND`` samples
-  seeded by ``odds.live.refine_seed(position, r)``; round 0 after each move, the next
-  rounds while the player is idle, up to ``MAX_ROUNDS`` in all;
-* **pooling**: the figure after round ``r`` is rounds ``0 … r`` merged
-  (``ChanceEstimate.merge``): ``pooled(position, r)``, the same numbers in every face for
-  the same position;
-* **when to stop**: ``Pooled.next_round`` is the round to ask for next, ``None`` once the
-  position is certain, ``MAX_ROUNDS`` are pooled, or the interval is narrower than
-  ``STOP_WIDTH``;
-* **caching**: ``ChanceBook`` keeps round estimates by position notation and round
-  (bounded, thread-safe), so a round is computed once however often a face asks.
-
-No clock decides anything here: with the fast forced line a round is exactly
-``SAMPLES_PER_ROUND`` samples (20,000 cost about 30 ms natively and in the site's
-computing worker), without it ``ENGINE_SAMPLES_PER_ROUND`` (the engine plays a few
-hundred a second), so the figure is the same on every machine and under any load.
-Rounds of 20,000 keep the pooled
-figure steady: at deal 1 every pooled figure stays within 25.0–25.2 %, where rounds of
-5,000 wandered to 25.7 % (docs/odds.md, "Refinement rounds").
+The estimator is ``odds.live.chance_to_come_out``; here is how the page, the terminal and
+the static site use it. Round ``r`` of a position plays ``SAMPLES_PER_ROUND`` samples
+seeded by ``refine_seed(position, r)``; the figure after round ``r`` is rounds ``0 … r``
+merged (``pool``), so every face shows the same numbers for the same position;
+``Pooled.next_round`` says when to stop. ``ChanceBook`` keeps the rounds (bounded), so a
+round is computed once however often a face asks. No clock decides anything: a round is
+a fixed number of samples, so the figure is the same on every machine and under any load.
 
 The odds package is imported when the first estimate is made, so a face can import this
 module where the odds are missing (``estimator_available`` says so).
@@ -125,26 +111,6 @@ class Pooled:
     def latest(self) -> ChanceEstimate:
         """The last round alone."""
         return self.estimate if self.last_round is None else self.last_round
-
-    @property
-    def probability(self) -> float:
-        return self.estimate.probability
-
-    @property
-    def low(self) -> float:
-        return self.estimate.low
-
-    @property
-    def high(self) -> float:
-        return self.estimate.high
-
-    @property
-    def samples(self) -> int:
-        return self.estimate.samples
-
-    @property
-    def wins(self) -> int:
-        return self.estimate.wins
 
     @property
     def next_round(self) -> int | None:

@@ -163,14 +163,9 @@ def command(name: str, argument: str | int | Move | None = None) -> Command:
         return MakeMove.parse(argument)
     if name == "step":
         return Steps.of(1 if argument is None else argument)
-    if name == "advance":
-        return Advance()
-    if name == "undo":
-        return Undo()
-    if name == "redo":
-        return Redo()
-    if name == "restart":
-        return Restart()
+    for plain in (Advance, Undo, Redo, Restart):
+        if plain.name == name:
+            return plain()
     raise PlayError("move.invalid", reason=f"not an action: {name!r}")
 
 

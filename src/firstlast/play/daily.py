@@ -1,18 +1,10 @@
 """The deal of the day, remembered: the calendar and the daily streaks (docs/play.md,
 "The deal of the day").
 
-Every date has one deal of the day, the same for everyone (``deals.daily_deal``: the
-date as the number YYYYMMDD). A game dealt that way is stored with ``dealt = "daily"``
-and the player's date when it was dealt (``dealt_on``), so the calendar is derived from
-the stored games alone (and a backup brings it back):
-
-* a day is **played** once a game of its deal has had a move made (or has a result);
-  **won** once one of them came out; imported records never count;
-* earlier days stay playable (their deal, from the calendar), but a **streak** counts
-  only days whose deal was played on that very date: a day caught up later fills the
-  calendar, not the streak;
-* the current streak runs back from today; today not yet played (or not yet won, for
-  the won streak) does not break it, the day is not over: it then runs from yesterday.
+A game dealt as the deal of the day is stored with ``dealt = "daily"`` and the player's
+date then (``dealt_on``), so the calendar is derived from the stored games alone (and a
+backup brings it back). A day caught up later fills the calendar, not the streak; today
+not yet played does not break a streak, the day is not over.
 
 Pure: the service reads the rows and passes today (``PlayService.today``, which the tests
 fake), so no date is read from the clock here.
@@ -21,6 +13,7 @@ fake), so no date is read from the clock here.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -91,23 +84,11 @@ class DayFacts:
 
 def facts(rows: Iterable[DailyRow]) -> DayFacts:
     """The dates the player's daily games played and won (imported ones never count)."""
-    played: set[dt.date] = set()
-    won: set[dt.date] = set()
-    played_on: set[dt.date] = set()
-    won_on: set[dt.date] = set()
-    for r in rows:
-        date = daily_date(r.deal)
-        if date is None or r.origin != "played" or not (r.moved or r.result is not None):
-            continue
-        on_day = r.dealt_on == date.isoformat()
-        played.add(date)
-        if on_day:
-            played_on.add(date)
-        if r.result == "won":
-            won.add(date)
-            if on_day:
-                won_on.add(date)
-    return DayFacts(frozenset(played), frozenset(won), frozenset(played_on), frozenset(won_on))
+    games = [(date, r) for r in rows if (date := daily_date(r.deal)) is not None and r.origin == "played"
+             and (r.moved or r.result is not None)]
+    on_day = [(date, r) for date, r in games if r.dealt_on == date.isoformat()]
+    return DayFacts(frozenset(d for d, _ in games), frozenset(d for d, r in games if r.result == "won"),
+                    frozenset(d for d, _ in on_day), frozenset(d for d, r in on_day if r.result == "won"))
 
 
 def current_run(days: frozenset[dt.date], today: dt.date) -> int:
@@ -144,11 +125,10 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
 
 def parse_month(text: str) -> tuple[int, int]:
     """``YYYY-MM`` as (year, month); ``daily.month`` when it is not one."""
-    parts = text.split("-")
-    if (len(parts) != 2 or len(parts[0]) != 4 or len(parts[1]) != 2
-            or not all(p.isascii() and p.isdigit() for p in parts) or not 1 <= int(parts[1]) <= 12):
+    found = re.fullmatch(r"([0-9]{4})-(0[1-9]|1[0-2])", text)
+    if found is None:
         raise PlayError("daily.month", text=text[:20])
-    return int(parts[0]), int(parts[1])
+    return int(found[1]), int(found[2])
 
 
 def check_day(date: dt.date, today: dt.date) -> dt.date:

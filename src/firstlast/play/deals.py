@@ -63,12 +63,11 @@ def parse_deal(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise PlayError("deal.invalid", max=MAX_DEAL, text=str(value)[:40])
     if isinstance(value, str):
-        text = value
-        if not text or len(text) > MAX_DEAL_DIGITS or not (text.isascii() and text.isdigit()):
-            if text.isascii() and text.isdigit():
-                raise PlayError("deal.range", max=MAX_DEAL)
+        if not (value.isascii() and value.isdigit()):
             raise PlayError("deal.invalid", max=MAX_DEAL, text=value[:40])
-        value = int(text)
+        if len(value) > MAX_DEAL_DIGITS:
+            raise PlayError("deal.range", max=MAX_DEAL)
+        value = int(value)
     if not 0 <= value <= MAX_DEAL:
         raise PlayError("deal.range", max=MAX_DEAL)
     return value
@@ -195,13 +194,9 @@ def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries
         default_tries, default_chunk = search_size()
         tries = default_tries if tries is None else tries
         chunk = default_chunk if chunk is None else chunk
-    if draw is None:
-        draw = partial(random_deal, rng)
-    left = tries
-    while left > 0:
-        size = min(chunk, left)
-        found = search([draw() for _ in range(size)], variant)
+    draw = draw or partial(random_deal, rng)
+    for done in range(0, tries, chunk):
+        found = search([draw() for _ in range(min(chunk, tries - done))], variant)
         if found is not None:
             return found
-        left -= size
     raise PlayError("winnable.none", variant=variant.token, tries=tries)

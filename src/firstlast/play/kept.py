@@ -1,7 +1,8 @@
 """``Kept``: the one bounded cache of the play layer (and its faces): a thread-safe map
 whose least recently kept entry goes first once it holds ``size``. The games as
 committed (``writer.GameCache``), the players' settings (``PlayService``), the chance's
-rounds and the stories told (``chance``) are each one."""
+rounds and the stories told (``chance``) and the terminal's chance answers
+(``tui.chance``) are each one."""
 
 from __future__ import annotations
 

@@ -8,12 +8,10 @@ join them — what counts in the statistics, what happens to a game that is left
 happens when two windows write to one game — are here (docs/play.md).
 
 The methods are synchronous and thread-safe. Writes go through one ``Writer``
-(``play/writer.py``): concurrent writes share one commit (one fsync), each answered only
-once it is on disk. Reads run on the store's read connection, beside the writes. A
-``StoredGame`` returned by an action is for the caller to read, never to change: the
-service keeps it as its cached copy, which the next action on that game updates. A
-game read (``game``, ``current``) is a copy made when it was committed, which nothing
-changes: nothing is replayed to read a game this service has seen.
+(``play/writer.py``), each answered once it is on disk; reads run on the store's read
+connection, beside the writes. A ``StoredGame`` answered is for the caller to read, never
+to change: the service keeps it (``GameCache``), so that nothing is replayed to read or
+act on a game this service has seen.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, S
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
-from ..store import GameStore, GameSummary, StoreConflict, StoredGame, StoreError, Transaction, UnknownGame
+from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction, UnknownGame
 from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
@@ -39,7 +37,7 @@ from .errors import PlayError
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
-from .writer import CACHED_GAMES, GameCache, Writer, storage_error
+from .writer import CACHED_GAMES, GameCache, Writer, as_play_error
 
 T = TypeVar("T")
 #: The store's note (``Transaction.meta``) of this machine's own player.
@@ -146,10 +144,8 @@ class PlayService:
         try:
             with self.store.reading() as tx:
                 yield tx
-        except (PlayError, UnknownGame, StoreConflict):
-            raise
         except (StoreError, sqlite3.Error) as e:
-            raise storage_error(e) from None
+            raise as_play_error(e) from None
 
     def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:
         """``player``'s game as stored, to read (shared: change only a ``copy``): this
@@ -269,14 +265,10 @@ class PlayService:
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
             table = self._table(tx, pid, pending=True)
             dealt: StartKind = how
-            if how in ("number", "winnable"):
-                assert number is not None
+            if number is not None:  # number, daily, winnable: chosen above
                 n = number
             elif how == "random":
                 n = deals.random_deal()
-            elif how == "daily":
-                assert number is not None
-                n = number
             else:
                 if table is None:
                     raise PlayError("next.none" if how == "next" else "again.none")
@@ -287,7 +279,9 @@ class PlayService:
                     # The same deal under the same rules: chosen as that game's was (a
                     # deal that comes out still comes out).
                     dealt = table.dealt
-            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt, today.isoformat(), wish)
+            stored = _insert(tx, pid, Game(n, chosen), "played", dealt, today.isoformat(), wish)
+            self._leave(tx, table)
+            tx.set_current(pid, stored.id)
             self._cache.put(stored)
             if make_default and variant is not None:
                 settings = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
@@ -430,14 +424,6 @@ class PlayService:
             return self._stored(tx, gid, player, pending=pending)
         except UnknownGame:
             return None
-
-    def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
-                      table: StoredGame | None, dealt: StartKind | None = None, dealt_on: str | None = None,
-                      wish: str | None = None) -> StoredGame:
-        stored = _insert(tx, player, game, origin, dealt, dealt_on, wish)
-        self._leave(tx, table)
-        tx.set_current(player, stored.id)
-        return stored
 
     def _switch(self, tx: Transaction, player: str, game_id: str) -> None:
         """Make ``game_id`` the game on the table, leaving the one there."""

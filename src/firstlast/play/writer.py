@@ -1,35 +1,19 @@
-"""One writer: the play layer's writes, on one thread with a queue, many to one fsync.
+"""One writer: the play layer's writes, on one thread with a queue, many to one fsync
+(docs/play.md, "Writes and speed").
 
-Every write of ``PlayService`` is a *job*: a function that reads and writes through a
-``Transaction``. ``Writer.run(job)`` (``run_async`` from an event loop) queues it and
-returns its answer only once what it wrote is committed (on disk: the store's
-connections run ``synchronous=FULL``).
+Every write of ``PlayService`` is a *job* (a function of a ``Transaction``).
+``Writer.run(job)`` (``run_async`` from an event loop) queues it and answers only once
+what it wrote is committed. The writer's one thread (the pattern datasette uses) does up
+to ``MAX_BATCH`` queued jobs in one transaction, one fsync, each in its own savepoint: a
+job that fails is rolled back and answered alone. If the ``COMMIT`` fails, every job of
+the batch is answered ``PlayError('storage')`` (a refusal too: it may rest on a write now
+gone) and the ``GameCache`` is emptied, so no state that was never stored is served.
+Where no thread can start (the browser: ``runtime.THREADS``) each job is done the same
+way inline. ``close`` commits what is queued and refuses later jobs (``stopping``).
 
-The writer's one thread (the pattern datasette uses, made when first needed) takes what
-is queued, up to ``MAX_BATCH`` jobs, and does them in arrival order in one transaction:
-one ``BEGIN IMMEDIATE`` and one ``COMMIT`` (one fsync) for the batch. Each job runs in
-its own ``SAVEPOINT``, so a job that fails (a refused move, a bug) is rolled back alone
-and answered with its own error, and the others in the batch are kept. Every caller is
-answered after its batch's ``COMMIT`` returned; if the ``COMMIT`` fails (a full disk, a
-lock held too long), nothing of the batch is stored and every job in it is answered
-``PlayError('storage')`` — a refusal included, since it may have been decided on a
-write of the batch that is now gone — and the ``GameCache`` drops everything, so no
-state that was never stored is ever served.
-
-Where no thread can start (the browser: ``runtime.THREADS`` is false) each job is done
-the same way — transaction, savepoint, commit — inline, on the caller's thread or loop.
-The browser has one player, so nothing else is kept waiting meanwhile.
-
-``close`` stops a writer for good (a server that stops): jobs queued are committed and
-answered, later ones are refused ``PlayError('stopping')``, and its thread is joined.
-An answer for an event loop that has closed meanwhile (the server stopped while a batch
-was under way) is dropped: nobody waits for it.
-
-``GameCache`` keeps the games as last committed or read, so that neither an action nor
-a read replays the move list. Entries written by a batch are *pending* (seen only by the
-later jobs of the same batch, which run in the same transaction) until the batch
-commits; an entry is used only when its version is the stored one, read in the same
-transaction, so an entry that another process overtook is never used.
+``GameCache`` keeps the games as last committed, so that neither an action nor a read
+replays the move list; an entry is used only at the stored version, read in the same
+transaction, so one that another process overtook is never used.
 """
 
 from __future__ import annotations
@@ -281,13 +265,12 @@ class Writer:
         except TransactionBroken:
             raise  # its writes could not be undone: the batch fails (nothing of it is stored)
         except Exception as e:  # the job's own failure, its writes undone: it alone is answered with it
-            job.error = _as_play_error(e)
+            job.error = as_play_error(e)
 
 
-def _as_play_error(e: Exception) -> Exception:
-    """A job's failure as its caller sees it: storage failures are ``PlayError('storage')``."""
-    if isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict):
-        return storage_error(e)
-    if isinstance(e, sqlite3.Error):
+def as_play_error(e: Exception) -> Exception:
+    """A failure as a play-layer caller sees it: the store's own (not an unknown game or
+    a conflict, which are answers) and SQLite's are ``PlayError('storage')``."""
+    if isinstance(e, sqlite3.Error) or (isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict)):
         return storage_error(e)
     return e

@@ -49,9 +49,6 @@ class Answer:
     headers: list[tuple[str, str]]
     body: bytes
 
-    def headers_json(self) -> str:
-        return json.dumps(self.headers)
-
 
 class Bridge:
     """The web app over ``db_path``, answering requests from the site at ``origin``
@@ -68,7 +65,7 @@ class Bridge:
         self.store = GameStore(db_path)
         self._play = PlayService(self.store)
         self.player = self._play.local_player()
-        self.app = create_app(self._play, local_player=self.player, bind_host=parts.hostname)
+        self.app = create_app(self._play, bind_host=parts.hostname)
         # Signed with this database's key, as the app signs the cookies it sets.
         self._cookie = f"{COOKIE}_{self.port}={self.app.state.web.seal.seal(self.player)}"
 
@@ -136,7 +133,7 @@ class Bridge:
             headers = {}
         answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
                                     str(body).encode("utf-8", "surrogateescape"))
-        return answer.status, answer.headers_json(), answer.body.decode("utf-8", "replace")
+        return answer.status, json.dumps(answer.headers), answer.body.decode("utf-8", "replace")
 
 
 def install_offload(post: Callable[[str], Awaitable[str]]) -> None:

@@ -1,38 +1,27 @@
-"""Saved games, players and settings in an embedded SQLite database.
+"""Saved games, players and settings in an embedded SQLite database (docs/play.md,
+"Storage and migrations").
 
 Shared by the browser game and the terminal game, so a game started in one can be
 finished in the other. A game row holds what defines the game — deal, variant, move
 list — plus the redo line; everything else is derived by replaying through the engine.
+This package only stores and reads, and decides nothing: what is stored when is the play
+layer's policy (``firstlast.play``). Writes go through a ``Transaction`` from
+``GameStore.transaction()`` (the play layer's writer opens them); reads take a snapshot
+with ``GameStore.reading()``. Each transaction is atomic, and every game update is
+guarded by a version number, so two writers can never silently lose a move.
 
-This package only stores and reads, and decides nothing: *what* is stored when (which
-game is on the table, when a game has a result and that it is kept, what counts in the
-statistics) is the play layer's policy (``firstlast.play``). Writes go one way only: a
-``Transaction`` from ``GameStore.transaction()`` (the play layer's writer opens
-them), with ``Transaction.savepoint()`` for a part that may be undone alone. Reads take
-a snapshot with ``GameStore.reading()``; ``load``, ``games``, ``settings`` and
-``has_player`` are one-read shortcuts of it (for tools and tests).
+A database file that stops being writable while open (read-only, or ``chattr +i``) is
+refused before SQLite touches it (``StoreError``): in WAL mode SQLite writes its index
+through a shared memory map of ``<db>-shm``, and a write through that map to a file that
+may no longer be written kills the process with SIGBUS, which no handler can catch. A
+connection that could only be closed by writing to such a file is kept open instead. A
+database that is read-only when opened opens ``read_only`` (``files.read_only_uri``).
+The schema is versioned (``PRAGMA user_version``) and upgraded in place, in one
+transaction, by the ordered ``MIGRATIONS``.
 
-Each transaction is atomic (a crash leaves the previous state intact) and every game
-update is guarded by a version number, so two writers can never silently lose a move.
-
-A database file that stops being writable while open (made read-only or immutable,
-``chattr +i``) is refused before SQLite touches it (``StoreError``): in WAL mode SQLite
-writes its index through a shared memory map of ``<db>-shm``, and a write through that
-map to a file that may no longer be written kills the process with SIGBUS, which no
-error handler can catch. The store stays usable and serves again once the files can be
-written. A connection that could only be closed by writing to such a file is kept open
-instead (its close would checkpoint through the map).
-A database that is read-only when opened (the file, or a read-only folder or mount, where
-SQLite cannot make its ``-shm`` and ``-wal``: ``files.read_only_uri``) opens ``read_only``;
-every write then fails as SQLite refuses it.
-The schema is versioned with ``PRAGMA user_version`` and upgraded by the ordered
-``MIGRATIONS``; a database written by an older firstlast is upgraded in place, in one
-transaction, without losing a game or a statistic.
-
-Its rooms: ``GameStore`` (here: the connections, the write and read transactions),
-``transaction`` (``Transaction``: every statement, rows by column name), ``records``
-(what it holds: ``StoredGame``, ``GameRow``… and its errors), ``schema`` (the tables
-and ``MIGRATIONS``) and ``files`` (the database's files, as SQLite cannot guard them).
+Its rooms: ``GameStore`` (here: the connections and transactions), ``transaction``
+(every statement, rows by column name), ``records`` (what it holds, its errors),
+``schema`` (the tables and ``MIGRATIONS``) and ``files`` (the files SQLite cannot guard).
 """
 
 from __future__ import annotations
@@ -178,11 +167,12 @@ class GameStore:
             return sqlite3.connect(self._uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False)
         return sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, *pragmas: str) -> sqlite3.Connection:
+        """A connection set up (a commit is on disk, fsync, when it returns), with ``pragmas``."""
         db = self._open()
         try:
-            db.execute("PRAGMA synchronous=FULL")  # a commit is on disk (fsync) when it returns
-            db.execute("PRAGMA foreign_keys=ON")
+            for pragma in ("synchronous=FULL", "foreign_keys=ON", *pragmas):
+                db.execute(f"PRAGMA {pragma}")
         except BaseException:
             db.close()
             raise
@@ -251,13 +241,7 @@ class GameStore:
             try:
                 db = self._reader
                 if db is None:
-                    db = self._connect()
-                    try:
-                        db.execute("PRAGMA query_only=ON")
-                    except BaseException:
-                        db.close()
-                        raise
-                    self._reader = db
+                    db = self._reader = self._connect("query_only=ON")
                     self.readers += 1
                 try:
                     db.execute("BEGIN")

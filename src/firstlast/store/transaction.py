@@ -68,27 +68,25 @@ class Transaction:
         nest. When the undo or the release itself fails, ``TransactionBroken`` is
         raised: the transaction cannot go on (roll it back whole)."""
         name = f"part{self._savepoints}"
-        try:
-            self.db.execute(f"SAVEPOINT {name}")
-        except sqlite3.Error as e:
-            raise TransactionBroken(str(e)) from e
+        self._unbroken(f"SAVEPOINT {name}")
         self._savepoints += 1
         try:
             yield
         except BaseException:
-            try:
-                self.db.execute(f"ROLLBACK TO {name}")
-                self.db.execute(f"RELEASE {name}")
-            except sqlite3.Error as e:
-                raise TransactionBroken(str(e)) from e
+            self._unbroken(f"ROLLBACK TO {name}", f"RELEASE {name}")
             raise
         else:
-            try:
-                self.db.execute(f"RELEASE {name}")
-            except sqlite3.Error as e:
-                raise TransactionBroken(str(e)) from e
+            self._unbroken(f"RELEASE {name}")
         finally:
             self._savepoints -= 1
+
+    def _unbroken(self, *statements: str) -> None:
+        """Run ``statements``; a failure is ``TransactionBroken``."""
+        try:
+            for sql in statements:
+                self.db.execute(sql)
+        except sqlite3.Error as e:
+            raise TransactionBroken(str(e)) from e
 
     # ------------------------------------------------------------ the store's own notes
     def meta(self, key: str) -> str | None:

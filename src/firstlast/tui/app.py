@@ -1,19 +1,13 @@
 """The Textual app: First and Last in the terminal.
 
 The screen draws the position and sends the player's actions to the play layer
-(``firstlast.play``, through ``Session``), which decides and commits them — the same
-code the browser game calls, so both faces play one game the same way. Refusals come
-back as coded errors, said in the status line from their code and parameters
-(``messages``), cards with suit symbols as on the table.
-
-The screen holds the state (reactive attributes: the language, the game's version, the
-status line, the chance, autoplay) and its parts (``widgets``) are bound to it, so each
-redraws itself when what it shows changes. The screen's other jobs live in rooms of
-their own: writes to the play layer (``writer``: a worker thread, one at a time, in the
-order asked), autoplay's clock (``autoplay``), when to ask for the chance (``chance``),
-and what another window changed (``Session.store_changed``: the store's change
-counter, polled). The keys come from the play layer's one table of keys
-(``play.actions``, ``keys``).
+(``firstlast.play``, through ``Session``), which decides and commits them: the same code
+the browser game calls. Refusals come back as coded errors, said from their code
+(``messages``). The screen holds the state as reactive attributes, and its parts
+(``widgets``) are bound to them, so each redraws itself when what it shows changes.
+Its other jobs have rooms of their own: writes (``writer``: one at a time, in order, on
+a worker thread), autoplay's clock (``autoplay``), when to ask for the chance
+(``chance``), and the keys (``keys``, from the play layer's one table of actions).
 """
 
 from __future__ import annotations
@@ -34,8 +28,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..engine import Card, Game, Move, Movement, Position, Variant
-from ..engine.places import STOCK, WASTE
-from ..i18n import announce, describe_variant, plural, record_text, t
+from ..engine.places import STOCK
+from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import StoryBook
@@ -62,8 +56,8 @@ from .keys import KeyBar, side_keys, table_bindings, table_keys
 from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
-from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label, title_text
-from .words import compact_variant, other, starting_lang
+from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label
+from .words import starting_lang
 from .writer import Writer
 
 SIDE_WIDTH: Final = 30
@@ -82,7 +76,7 @@ ANNOUNCE_MAX: Final = 110
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"auto", "pause", "speed", "hint", "quit_game"})
 
-__all__ = ["SPEEDS", "FirstLastApp", "GameScreen", "compact_variant", "describe_movements", "title_text"]
+__all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
 
 
 def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position, lang: str = "en") -> str:
@@ -112,18 +106,13 @@ class GameScreen(Screen[None]):
     #body { height: 1fr; }
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
-    /* The player's felt (settings.felt, as on the page; cards.FELTS); paper is light. */
-    GameScreen.felt-blue, GameScreen.felt-blue #table-area, GameScreen.felt-blue Slot,
-    GameScreen.felt-blue WasteFan, GameScreen.felt-blue TableView { background: #0f3a5e; }
-    GameScreen.felt-night, GameScreen.felt-night #table-area, GameScreen.felt-night Slot,
-    GameScreen.felt-night WasteFan, GameScreen.felt-night TableView { background: #17191d; }
-    GameScreen.felt-paper, GameScreen.felt-paper #table-area, GameScreen.felt-paper Slot,
-    GameScreen.felt-paper WasteFan, GameScreen.felt-paper TableView { background: #efe6cf; }
     GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
     GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
     GameScreen.felt-paper StatusLine.error { color: #a3271b; }
     GameScreen.felt-paper #too-small { color: #8a4b00; }
-    """
+    """ + "".join(  # the player's felt (settings.felt, as on the page): its cloth (cards.FELTS)
+        ", ".join(f"GameScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
+        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items())
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
 
@@ -206,9 +195,7 @@ class GameScreen(Screen[None]):
     async def on_mount(self) -> None:
         self._apply_look()
         self._apply_size(self.app.size.width, self.app.size.height)
-        self._paint()
-        self._request_chance()
-        self._maybe_end()
+        self._shown()
         self.set_interval(WATCH_INTERVAL_S, self._watch_store)
         if self.session.store.read_only:  # every write will be refused: say so from the start
             self.say(t(self.lang, "tui.msg.read_only"), error=True)
@@ -245,12 +232,7 @@ class GameScreen(Screen[None]):
             return
         self._follow_looks()
         if self.session.follow():
-            self._ended_shown = None
-            self.moved = frozenset()
-            self.say(t(self.lang, "tui.msg.changed"))
-            self._changed()
-            self._request_chance()
-            self._maybe_end()
+            self._shown(t(self.lang, "tui.msg.changed"), other=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_size(event.size.width, event.size.height)
@@ -333,8 +315,9 @@ class GameScreen(Screen[None]):
             await done
 
     # ------------------------------------------------------------ making moves
-    async def _act(self, action: ActionName, argument: str | int | None = None) -> Done:
-        """Ask the play layer for ``action``; show what it did, or why it refused."""
+    async def action_act(self, action: ActionName, argument: str | int | None = None) -> Done:
+        """Ask the play layer for ``action`` (``move`` from a place, ``step``, ``advance``,
+        ``redo``, ``restart``, …); show what it did, or why it refused."""
         done = await self.write(lambda: self.session.act(action, argument))
         if not done.ok:
             self.stop_auto()
@@ -343,16 +326,13 @@ class GameScreen(Screen[None]):
                 self.app.bell()
             self.refused(done.error)
             if done.error.kind in ("conflict", "not_found"):
-                self._ended_shown = None
-                self.moved = frozenset()
-                self._changed()
-                self._request_chance()
+                self._shown(other=True)  # what is saved now (``Session.act`` followed it)
             return done
         self.moved = frozenset(m.card for m in done.movements)
         if done.new_game:
             self._shown_new_game()
         else:
-            self._after_change(self._describe(action, done))
+            self._shown(self._describe(action, done))
         return done
 
     def _describe(self, action: ActionName, done: Done) -> str:
@@ -376,8 +356,15 @@ class GameScreen(Screen[None]):
                      text=describe_movements(last.move, last.movements, self.pos, lang))
         return short_announcement(last.movements, lang)
 
-    def _after_change(self, message: str) -> None:
-        self.say(message)
+    def _shown(self, message: str | None = None, other: bool = False) -> None:
+        """The table changed: say ``message`` (``None``: the status line stays), redraw,
+        ask for the chance, and show the end panel of a game that ended. ``other``:
+        another game, or moves made elsewhere: no card marked as moved, an end shown anew."""
+        if other:
+            self._ended_shown = None
+            self.moved = frozenset()
+        if message is not None:
+            self.say(message)
         self._changed()
         self._request_chance()
         self._maybe_end()
@@ -453,18 +440,15 @@ class GameScreen(Screen[None]):
                 screen.show_story(text, details)
 
     async def _end_chosen(self, choice: str | None) -> None:
-        if choice == "undo":
-            await self.action_undo()
-        elif choice == "quit":
-            self.action_quit_game()
-        elif choice == "again":
-            await self._start("again")
-        elif choice == "next":
-            # Under the variant of this session's new games (the command line's, or
-            # the one chosen with v), as n deals: not the saved setting's.
-            await self._start("next", variant=self.new_variant)
-        elif choice == "random":
-            await self._start("random", variant=self.new_variant)
+        match choice:
+            case "undo":
+                await self.action_undo()
+            case "quit":
+                self.action_quit_game()
+            case "again" | "next" | "random":
+                # Next and random under the variant of this session's new games (the command
+                # line's, or the one chosen with v), as n deals: not the saved setting's.
+                await self._start(choice, variant=None if choice == "again" else self.new_variant)
 
     async def _confirm_leaving(self, what: str, go: Callable[[], Awaitable[None]],
                                stay: Callable[[], Awaitable[None]] | None = None) -> None:
@@ -513,22 +497,17 @@ class GameScreen(Screen[None]):
         """A game was put on the table: a new one (said so), or ``message``."""
         game = self.session.game
         self.chance_text = None
-        self._ended_shown = None
-        self.moved = frozenset()
-        self.say(message or t(self.lang, "tui.msg.new_game", deal=game.deal,
-                              variant=describe_variant(game.variant, self.lang)))
-        self._changed()
-        self._request_chance()
-        self._maybe_end()
+        self._shown(message or t(self.lang, "tui.msg.new_game", deal=game.deal,
+                                 variant=describe_variant(game.variant, self.lang)), other=True)
 
     # ------------------------------------------------------------ actions
     async def action_turn(self) -> None:
         """The stock's move: turn, or redeal once the stock is empty (the play layer
         says which; the engine whether it is allowed)."""
-        await self._act("move", str(self.view.stock_move))
+        await self.action_act("move", str(self.view.stock_move))
 
     async def action_play(self, source: str) -> None:
-        await self._act("move", source)
+        await self.action_act("move", source)
 
     async def action_base(self) -> None:
         """Play the active pile's own base onto it (R5)."""
@@ -536,20 +515,11 @@ class GameScreen(Screen[None]):
         if base is None:
             self.say(t(self.lang, "tui.msg.over_no_move"), error=True)
             return
-        await self._act("move", str(base))
-
-    async def action_step(self) -> None:
-        await self._act("step")
-
-    async def action_advance(self) -> None:
-        """Turn until a card fits (or a redeal is due)."""
-        await self._act("advance")
+        await self.action_act("move", str(base))
 
     def action_auto(self) -> None:
         if self.clock.running:
-            self.stop_auto()
-            self.say(t(self.lang, "tui.msg.paused"))
-            self._request_chance()
+            self.action_pause()
             return
         if self.pos.status != "playing":
             self.say(t(self.lang, "tui.msg.over_no_auto"), error=True)
@@ -561,7 +531,7 @@ class GameScreen(Screen[None]):
     async def _auto_step(self) -> None:
         if not self.clock.running:
             return  # paused meanwhile
-        await self._act("step", self.clock.moves_per_tick(self.speed))  # committed together
+        await self.action_act("step", self.clock.moves_per_tick(self.speed))  # committed together
         if self.pos.status != "playing":
             self.stop_auto()
 
@@ -582,16 +552,8 @@ class GameScreen(Screen[None]):
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:
-        if (await self._act("undo")).ok:
+        if (await self.action_act("undo")).ok:
             self._ended_shown = None
-
-    async def action_redo(self) -> None:
-        await self._act("redo")
-
-    async def action_restart(self) -> None:
-        """Back to the deal; a finished game keeps its result and the deal starts again
-        as a new attempt (the play layer's statistics policy)."""
-        await self._act("restart")
 
     def action_hint(self) -> None:
         """Say the forced line's next move in words (``i18n.table.hint_text``, the
@@ -717,7 +679,7 @@ class GameScreen(Screen[None]):
 
     async def action_language(self) -> None:
         """Switch the terminal between Russian and English (saved: the browser follows)."""
-        await self.set_language(other(self.lang))
+        await self.set_language(other_lang(self.lang))
 
     async def set_language(self, lang: str) -> None:
         """Say everything in ``lang`` from now on: key bar, title, side bar, table, status."""
@@ -759,12 +721,10 @@ class GameScreen(Screen[None]):
         place = event.place
         if place == STOCK:
             await self.action_turn()
-        elif place == WASTE:
-            await self.action_play(WASTE)
         elif place in PILES:
-            await self.action_step()
+            await self.action_act("step")
         else:
-            await self.action_play(place)
+            await self.action_act("move", place)
 
     # ------------------------------------------------------------ chance
     def _request_chance(self) -> None:

@@ -61,7 +61,7 @@ class CalendarScreen(Screen[dt.date | None]):
     CalendarScreen #calendar-body { padding: 1 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("escape,q,c", "close", "tui.binding.back"),
+        binding("escape,q,c", "dismiss", "tui.binding.back"),
         binding("left", "move(-1)", "daily.prev", show=False),
         binding("right", "move(1)", "daily.next", show=False),
         binding("up", "move(-7)", "daily.prev", show=False),
@@ -108,6 +108,3 @@ class CalendarScreen(Screen[dt.date | None]):
 
     def action_play(self) -> None:
         self.dismiss(self.chosen)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -155,9 +155,8 @@ def pretty_text(card: Card | None, lang: str = "en") -> Text:
     """``pretty`` in the card's colour, for side bars and messages."""
     if card is None:
         return Text("--", style="dim")
-    if LOOK.light:  # the side bar is light: the face's inks
-        return Text(pretty(card, lang), style=Style(color=ink(card), bold=True))
-    return Text(pretty(card, lang), style=Style(color=ink(card, bright=True), bold=True))
+    # The face's inks on the paper felt's light side bar, brighter ones on the dark felts.
+    return Text(pretty(card, lang), style=Style(color=ink(card, bright=not LOOK.light), bold=True))
 
 
 def _frame(width: int, height: int, box: str, edge: Style, fill: Style,

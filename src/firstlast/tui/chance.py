@@ -1,23 +1,14 @@
-"""The live chance-to-come-out figure: when to ask for it, and computing it off the UI
-thread.
+"""The live chance-to-come-out figure: when to ask for it (``ChanceClock``: after each
+move, at most every ``AUTO_CHANCE_INTERVAL_S`` during autoplay, a refinement
+``REFINE_DELAY_S`` after a figure came while the player is idle) and computing it off
+the UI thread (``ChanceRunner``).
 
-What is estimated, how many samples a round plays, how rounds are pooled and when
-refining stops are the play layer's one policy (``firstlast.play.chance``), the page's
-too, so both faces show the same figure for the same position. This module only runs it
-off the UI thread: the odds are imported lazily, on the worker thread, and if they
-cannot be imported the figure is simply not shown. Only one estimate runs at a time:
-while it runs, newer positions replace each other as the one to do next, so fast play
-(autoplay) never piles up threads.
-
-An estimate that fails (an estimator error on some position, e.g. a variant the kernel
-cannot represent) is that position's answer only: the next position is estimated
-afresh. While the player is idle the screen asks for *refinements* of the position on
-the table: the next round the policy names (``Pooled.next_round``), pooled with the
-rounds before it (``play.chance.ChanceBook.pooled``), so the interval narrows. The
-figure is ``i18n.chance_text``, the one display rule of every face: only the precision
-the samples support. When the screen asks is ``ChanceClock``'s to decide: after each
-move, at most every ``AUTO_CHANCE_INTERVAL_S`` during autoplay, and ``REFINE_DELAY_S``
-after a figure came while the player is idle, a refinement.
+What is estimated, how rounds are pooled and when refining stops are the play layer's
+one policy (``play.chance``), the page's too, so both faces show the same figure for a
+position, worded by ``i18n.chance_text``. One estimate runs at a time, newer positions
+replacing each other as the next to do, so autoplay never piles up threads. The odds
+load lazily on the worker; if they cannot, the figure is not shown. An estimate that
+fails is that position's answer only: the next is estimated afresh.
 """
 
 from __future__ import annotations
@@ -35,6 +26,7 @@ from textual.widget import Widget
 from ..engine import Position
 from ..i18n import chance_text, t
 from ..play.chance import ChanceBook, Pooled, estimator_available
+from ..play.kept import Kept
 
 __all__ = ["Answer", "ChanceClock", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer",
            "refinable"]
@@ -92,7 +84,7 @@ class ChanceRunner:
         self._wanted: tuple[Position, bool] | None = None
         self._busy = False
         self.available: bool | None = None if estimator is None else True
-        self._cache: dict[str, Pooled | Failed] = {}
+        self._cache: Kept[str, Pooled | Failed] = Kept(CACHE_SIZE)  # the latest answer of each position
 
     def request(self, position: Position, start: Callable[[Callable[[], None]], None],
                 refine: bool = False) -> None:
@@ -136,9 +128,7 @@ class ChanceRunner:
             # A failing estimator must not take the game down, nor the figure for the
             # rest of the session: this position says so, the next is tried afresh.
             answer = Failed(f"{type(e).__name__}: {e}"[:200])
-        if len(self._cache) >= CACHE_SIZE:
-            self._cache.clear()  # positions are rarely revisited beyond undo/redo
-        self._cache[key] = answer
+        self._cache.put(key, answer)
         return answer
 
 

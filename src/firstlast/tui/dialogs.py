@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from ..engine import Position, Variant
 from ..engine.places import WASTE
-from ..i18n import book_text, describe_variant, percent_number, plural, t
+from ..i18n import book_text, describe_variant, other_lang, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
@@ -28,7 +28,7 @@ from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
 from .messages import error_text, record_file_text
-from .words import binding, other
+from .words import binding
 
 #: A dialog is a dark panel with light ink under either theme (as the page keeps its
 #: dialogs dark on the paper felt): its words read on the light theme too.
@@ -54,22 +54,19 @@ class Dialog(ModalScreen[T | None], Generic[T]):
     ``lang``; Escape answers ``None`` unless a dialog binds it otherwise."""
 
     DEFAULT_CSS = "Dialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "dismiss", "cancel")]
 
     def __init__(self, lang: str = "en") -> None:
         super().__init__()
         self.lang = lang
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class ConfirmDialog(Dialog[bool]):
     """A yes/no question: Enter or y confirms, Escape or n cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("enter,y", "answer(True)", "tui.binding.yes"),
-        binding("escape,n", "answer(False)", "tui.binding.no"),
+        binding("enter,y", "dismiss(True)", "tui.binding.yes"),
+        binding("escape,n", "dismiss(False)", "tui.binding.no"),
     ]
 
     def __init__(self, question: str, detail: str = "", lang: str = "en") -> None:
@@ -89,9 +86,6 @@ class ConfirmDialog(Dialog[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
 
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
 
 class Refused(str):
     """Why an ``_AskDialog``'s line was refused (shown under it)."""
@@ -102,16 +96,15 @@ class _AskDialog(Dialog[T]):
     reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
     open — and Escape answers ``None``."""
 
-    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the widgets' ids.
+    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the input's id.
     words: ClassVar[str]
     input_id: ClassVar[str]
-    error_id: ClassVar[str]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(t(self.lang, f"tui.{self.words}.prompt"))
             yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
-            yield Label("", id=self.error_id, classes="error")
+            yield Label("", classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
 
@@ -122,7 +115,7 @@ class _AskDialog(Dialog[T]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = self.read(event.value.strip())
         if isinstance(answer, Refused):
-            self.query_one(f"#{self.error_id}", Label).update(answer)
+            self.query_one(".error", Label).update(answer)
             return
         self.dismiss(answer)
 
@@ -130,7 +123,7 @@ class _AskDialog(Dialog[T]):
 class DealDialog(_AskDialog[int]):
     """Ask for a deal number."""
 
-    words, input_id, error_id = "deal", "deal-input", "deal-error"
+    words, input_id = "deal", "deal-input"
 
     def read(self, value: str) -> int | Refused:
         try:
@@ -143,7 +136,7 @@ class WishDialog(_AskDialog[str]):
     """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
     (Enter: "I have made a wish"); Escape deals without one."""
 
-    words, input_id, error_id = "wish", "wish-input", "wish-error"
+    words, input_id = "wish", "wish-input"
 
     def read(self, value: str) -> str | Refused:
         if len(value) > MAX_WISH:
@@ -154,7 +147,7 @@ class WishDialog(_AskDialog[str]):
 class ImportDialog(_AskDialog[str]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
-    words, input_id, error_id = "import", "record-path", "record-error"
+    words, input_id = "import", "record-path"
 
     def read(self, value: str) -> str | Refused:
         try:
@@ -241,24 +234,21 @@ class VariantDialog(Dialog[Variant]):
                 yield Button(t(lang, "cancel"), id="cancel")
         yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
-    def _chosen(self) -> Variant | None:
-        """The variant asked for, checked by the play layer's parsers (the same bounds
-        as the settings everywhere); a refusal is shown and nothing is chosen."""
-        error = self.query_one("#variant-error", Label)
+    def _ok(self) -> None:
+        """Answer the variant asked for, checked by the play layer's parsers (the same
+        bounds as the settings everywhere); a refusal is shown and the dialog stays."""
         try:
             redeals = parse_redeals(self.query_one("#redeals", Input).value)
             variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
                                      "privileged_last": self.query_one("#privileged", Switch).value})
         except PlayError as e:
-            error.update(t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang)))
-            return None
-        error.update("")
-        return variant
+            error = t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang))
+            self.query_one("#variant-error", Label).update(error)
+            return
+        self.dismiss(variant)
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
-        v = self._chosen()
-        if v is not None:
-            self.dismiss(v)
+        self._ok()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "cancel":
@@ -266,9 +256,7 @@ class VariantDialog(Dialog[Variant]):
         elif event.button.id == "canonical":
             self.dismiss(Variant())
         else:
-            v = self._chosen()
-            if v is not None:
-                self.dismiss(v)
+            self._ok()
 
 
 class SettingsDialog(Dialog[dict[str, object]]):
@@ -341,22 +329,18 @@ class EndDialog(Dialog[str]):
     """
     # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
     # restart = play again), so a key pressed for the table never does something else;
-    # the key bar shows these, not the table's.
-    KEYS: ClassVar[tuple[BarKey, ...]] = (
-        BarKey("Enter", "tui.end.binding.again", 6), BarKey("→", "tui.end.binding.next", 5),
-        BarKey("n", "tui.end.binding.random", 4), BarKey("u", "tui.end.binding.undo", 2),
-        BarKey("Esc", "close", 3), BarKey("q", "tui.binding.quit", 7),
-        BarKey("d", "tui.end.binding.details", 8),
+    # the key bar shows these, not the table's: (keys, action, label, as shown, rank).
+    _KEYS: ClassVar[tuple[tuple[str, str, str, str, int], ...]] = (
+        ("enter,ctrl+r", "dismiss('again')", "tui.end.binding.again", "Enter", 6),
+        ("right", "dismiss('next')", "tui.end.binding.next", "→", 5),
+        ("n", "dismiss('random')", "tui.end.binding.random", "n", 4),
+        ("u,ctrl+z", "dismiss('undo')", "tui.end.binding.undo", "u", 2),
+        ("escape,c", "dismiss('close')", "close", "Esc", 3),
+        ("q", "dismiss('quit')", "tui.binding.quit", "q", 7),
+        ("d", "details", "tui.end.binding.details", "d", 8),
     )
-    BINDINGS: ClassVar[list[BindingType]] = [
-        binding("enter,ctrl+r", "choose('again')", "tui.end.binding.again"),
-        binding("right", "choose('next')", "tui.end.binding.next"),
-        binding("n", "choose('random')", "tui.end.binding.random"),
-        binding("u,ctrl+z", "choose('undo')", "tui.end.binding.undo"),
-        binding("q", "choose('quit')", "tui.binding.quit"),
-        binding("escape,c", "choose('close')", "close"),
-        binding("d", "details", "tui.end.binding.details"),
-    ]
+    KEYS: ClassVar[tuple[BarKey, ...]] = tuple(BarKey(shown, label, rank) for _, _, label, shown, rank in _KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = [binding(keys, action, label) for keys, action, label, _, _ in _KEYS]
 
     def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
                  lang: str = "en", story: str | None = None, news: list[str] | None = None,
@@ -420,9 +404,6 @@ class EndDialog(Dialog[str]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
 
-    def action_choose(self, what: str) -> None:
-        self.dismiss(what)
-
 
 def help_text(lang: str) -> str:
     """The help page as Markdown (``i18n.help_markdown``: rules, variants, the chance
@@ -447,7 +428,7 @@ class HelpScreen(Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("L", "language", "tui.binding.language"),
-        binding("escape,q,question_mark,comma,f1", "close", "tui.binding.back"),
+        binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
     ]
 
     def __init__(self, language: str = "en") -> None:
@@ -469,11 +450,8 @@ class HelpScreen(Screen[None]):
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_language(self) -> None:
-        self.language = other(self.language)
+        self.language = other_lang(self.language)
         self._show()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -538,7 +516,7 @@ class StatsScreen(Screen[None]):
     StatsScreen { background: #0e2416; }
     StatsScreen #stats-body { padding: 1 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "close", "tui.binding.back")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "dismiss", "tui.binding.back")]
 
     def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
         super().__init__()
@@ -549,9 +527,6 @@ class StatsScreen(Screen[None]):
             yield Static(Text(t(self.lang, "tui.stats.title"), style="bold"), id="stats-title")
             yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body")
         yield KeyBar((BarKey("Esc", "tui.binding.back"),), self.lang)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 class WordsDialog(Dialog[str]):

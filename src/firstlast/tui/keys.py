@@ -29,18 +29,19 @@ _TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", 
 #: The screen's action (``action_<name>`` and its arguments) for each action of the table.
 TABLE_ACTIONS: Final[dict[str, tuple[str, ...]]] = {
     "turn": ("turn",), "privileged": ("play", "F8"), "base": ("base",), "waste": ("play", "waste"),
-    "step": ("step",), "advance": ("advance",), "auto": ("auto",), "pause": ("pause",), "faster": ("speed", "1"),
-    "slower": ("speed", "-1"), "undo": ("undo",), "redo": ("redo",), "restart": ("restart",), "hint": ("hint",),
-    "summary": ("summary",), "review": ("review",), "new": ("new_random",), "deal": ("new_by_number",),
-    "variant": ("variant",), "unfinished": ("reopen",), "import": ("import_record",), "stats": ("stats",),
-    "calendar": ("calendar",), "settings": ("settings",),
+    "step": ("act", "step"), "advance": ("act", "advance"), "auto": ("auto",), "pause": ("pause",),
+    "faster": ("speed", "1"), "slower": ("speed", "-1"), "undo": ("undo",), "redo": ("act", "redo"),
+    "restart": ("act", "restart"), "hint": ("hint",), "summary": ("summary",), "review": ("review",),
+    "new": ("new_random",), "deal": ("new_by_number",), "variant": ("variant",), "unfinished": ("reopen",),
+    "import": ("import_record",), "stats": ("stats",), "calendar": ("calendar",), "settings": ("settings",),
     "story": ("story",), "language": ("language",), "help": ("help",), "quit": ("quit_game",),
 }
 
 
 def _queued(name: str, *args: str) -> str:
     """The binding's action: ``queue`` puts the screen's action in its own message queue,
-    so keys act one at a time, in the order pressed, each after the writes before it."""
+    so keys act one at a time, in the order pressed, each after the writes before it.
+    One argument at most: Textual passes an action as many as its signature names."""
     return "queue(" + ", ".join(repr(a) for a in (name, *args)) + ")"
 
 

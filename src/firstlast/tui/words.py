@@ -9,31 +9,20 @@ from __future__ import annotations
 from textual.binding import Binding
 
 from ..engine import Variant
-from ..i18n import DEFAULT_LANG, LANGS, other_lang, plural, t
+from ..i18n import DEFAULT_LANG, LANGS, plural, t
 from ..play.actions import russian_twin
 
 
-def lang_of(value: str | None, fallback: str = DEFAULT_LANG) -> str:
-    """The language to speak for a setting (``None``: ``fallback``, the terminal's own
-    language as the command line reads it, English by default)."""
-    if value in LANGS:
-        return value
-    return fallback if fallback in LANGS else DEFAULT_LANG
-
-
 def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_LANG) -> str:
-    """The language the terminal opens in: the one asked for by name on this start
-    (``--lang``, ``FIRSTLAST_LANG``), else the player's saved setting, else the
-    terminal's locale (``system``)."""
-    return asked if asked is not None and asked in LANGS else lang_of(setting, system)
-
-
-other = other_lang  # the language key switches to it
+    """The language the terminal opens in: the first that names a catalog language of
+    the one asked for by name on this start (``--lang``, ``FIRSTLAST_LANG``), the
+    player's saved setting and the terminal's locale (``system``); else English."""
+    return next((lang for lang in (asked, setting, system) if lang in LANGS), DEFAULT_LANG)
 
 
 def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:
-    """A key binding whose description is the catalog string ``key`` (English until
-    ``localize`` says otherwise). Each letter also answers on the Russian layout, from the
+    """A key binding described by the catalog string ``key`` (the key bar says it in the
+    language of the moment). Each letter also answers on the Russian layout, from the
     one table of twins (``play.actions.russian_twin``), as the table's own keys do."""
     names = keys.split(",")
     twins = [twin for name in names if (twin := russian_twin(name)) is not None and twin not in names]

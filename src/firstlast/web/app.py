@@ -38,24 +38,23 @@ from .routes.pages import STATIC_DIR
 __all__ = ["STATIC_DIR", "create_app"]
 
 
-def _bind(handler: Handler, web: WebGame) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+def _bind(handlers: dict[str, Handler], web: WebGame) -> Callable[[Request], Coroutine[Any, Any, Response]]:
     # A plain function (not a partial): Starlette wraps functions as request handlers.
     async def endpoint(request: Request) -> Response:
-        return await handler(web, request)
+        return await handlers["GET" if request.method == "HEAD" else request.method](web, request)
 
     return endpoint
 
 
-class TemplateRoute(Route):
-    """A route with a path parameter that leaves the table's literal paths to their own
-    routes, whatever the method (OpenAPI: a concrete path wins over a template): ``GET
-    /api/games/import`` is a 405 naming POST, as the schema says, not a game named
-    "import" looked up."""
+class PathRoute(Route):
+    """Every method the route table serves at one path: a 405 names them all. A path
+    with a parameter leaves the table's literal paths to their own routes, whatever the
+    method (OpenAPI: a concrete path wins over a template): ``GET /api/games/import`` is
+    a 405 naming POST, as the schema says, not a game named "import" looked up."""
 
-    def __init__(self, path: str, endpoint: Callable[..., Any], *, methods: list[str], literal: frozenset[str]
-                 ) -> None:
-        super().__init__(path, endpoint, methods=methods)
-        self.literal = literal
+    def __init__(self, path: str, handlers: dict[str, Handler], web: WebGame, literal: frozenset[str]) -> None:
+        super().__init__(path, _bind(handlers, web), methods=list(handlers))
+        self.literal = literal if "{" in path else frozenset()
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope.get("path") in self.literal:
@@ -63,32 +62,26 @@ class TemplateRoute(Route):
         return super().matches(scope)
 
 
-def create_app(store: GameStore | PlayService, *, local_player: str | None = None, bind_host: str = "127.0.0.1",
-               site_url: str | None = None, new_players: PlayerBudget | None = None) -> Starlette:
+def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", site_url: str | None = None,
+               new_players: PlayerBudget | None = None) -> Starlette:
     """The browser game over ``store`` (or over a play layer already made on one).
-    ``local_player`` is the player the terminal game uses
-    (``PlayService.local_player()``); it is kept as ``app.state.local_player`` so that
-    ``firstlast play`` can open the browser signed in as it (``/?player=…``).
     ``bind_host``: the address the server listens on; with the loopback names, the only
-    names the ``Host`` header may carry. ``site_url``: where the player's static site
-    is online (``firstlast site build``, docs/site.md): the page shares deals as links
-    to it, since a link to this server reaches no one else. ``new_players``: how many
-    new players may be made (``context.PlayerBudget``; ``NEW_PLAYERS`` an hour by
-    default)."""
+    names ``Host`` may carry. ``site_url``: where the player's static site is online
+    (docs/site.md): the page shares deals as links to it, since a link to this server
+    reaches no one else. ``new_players``: how many new players may be made
+    (``context.PlayerBudget``)."""
     play = store if isinstance(store, PlayService) else PlayService(store)
-    if local_player is not None and play.known_player(local_player) is None:
-        raise ValueError("local_player is not a player of this store")
-    web = WebGame(play, local_player, site_url=site_url, new_players=new_players)
+    web = WebGame(play, site_url=site_url, new_players=new_players)
+    served: dict[str, dict[str, Handler]] = {}  # path → method → handler, in the table's order
     routes: list[BaseRoute] = []
-    literal = frozenset(e.path for e in ENDPOINTS if "{" not in e.path)
     for e in ENDPOINTS:
-        if e.handler is None:
+        if e.handler is None:  # the static files
             mount = e.path.removesuffix("/{path}")
             routes.append(Mount(mount, app=Static(directory=STATIC_DIR, check_dir=False), name=mount.strip("/")))
-        elif "{" in e.path:
-            routes.append(TemplateRoute(e.path, _bind(e.handler, web), methods=[e.method], literal=literal))
         else:
-            routes.append(Route(e.path, _bind(e.handler, web), methods=[e.method]))
+            served.setdefault(e.path, {})[e.method] = e.handler
+    literal = frozenset(path for path in served if "{" not in path)
+    routes += [PathRoute(path, handlers, web, literal) for path, handlers in served.items()]
     app = Starlette(
         routes=routes,
         exception_handlers={errors.WebError: errors.on_web_error, HTTPException: errors.on_http_error,
@@ -97,8 +90,5 @@ def create_app(store: GameStore | PlayService, *, local_player: str | None = Non
     )
     app.add_middleware(Guard, bind_host=bind_host)
     app.add_middleware(Headers)  # outermost: refusals carry the safety headers too
-    app.state.store = play.store
-    app.state.play = play
-    app.state.local_player = local_player
     app.state.web = web
     return app

@@ -167,14 +167,13 @@ class WebGame:
     per-game locks: an action's answer is made from the game its job changed before the
     next action on that game changes it again (``play.writer.GameCache``)."""
 
-    def __init__(self, play: PlayService, local_player: str | None, *, site_url: str | None = None,
-                 seal: PlayerSeal | None = None, new_players: PlayerBudget | None = None) -> None:
+    def __init__(self, play: PlayService, *, site_url: str | None = None, new_players: PlayerBudget | None = None
+                 ) -> None:
         self.play = play
-        self.local_player = local_player
-        #: Signs the player cookie with this database's key (``PlayerSeal``).
-        self.seal = seal if seal is not None else PlayerSeal(_cookie_key(play))
-        #: How many new players may still be made (``PlayerBudget``).
-        self.new_players = new_players if new_players is not None else PlayerBudget()
+        #: Signs the player cookie with this database's key.
+        self.seal = PlayerSeal(_cookie_key(play))
+        #: How many new players may still be made.
+        self.new_players = new_players or PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
         # Round estimates by position (the play layer's one policy and cache), told in

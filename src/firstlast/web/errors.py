@@ -127,29 +127,11 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
                          text=error_text("request.http", {}, browser_lang(request)))
     else:
         body = web_error(WebError(code), browser_lang(request))
-    headers = exc.headers
-    if exc.status_code == 405:
-        # Every method some route answers at this path (Starlette names only the first
-        # route whose path matched: "POST" for /api/games, which GET serves too).
-        kept = {k: v for k, v in (headers or {}).items() if k.lower() != "allow"}
-        headers = {**kept, "allow": ", ".join(_allowed(request))}
+    # A 405's Allow (every method served at the path: ``app.PathRoute``) in one order:
+    # Starlette joins a set.
+    headers = {k: ", ".join(sorted(v.split(", "))) if k.lower() == "allow" else v
+               for k, v in (exc.headers or {}).items()}
     return error_response(body, exc.status_code, headers)
-
-
-def _allowed(request: Request) -> list[str]:
-    from starlette.routing import Match, Mount, Route
-
-    # Matched from the top, as the router did (a mount, the static files, has made its
-    # own path the root_path by now).
-    scope = request.scope
-    probe = {**scope, "method": "", "root_path": scope.get("app_root_path", scope.get("root_path", ""))}
-    methods: set[str] = set()
-    for route in request.app.routes:
-        if isinstance(route, Route) and route.methods and route.matches(probe)[0] is not Match.NONE:
-            methods |= route.methods
-        elif isinstance(route, Mount) and route.matches(probe)[0] is not Match.NONE:
-            methods |= {"GET", "HEAD"}  # the static files: StaticFiles answers these two
-    return sorted(methods)
 
 
 async def on_engine_error(request: Request, exc: Exception) -> Response:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import logging
 import os
 import signal
 import socket
@@ -32,6 +31,7 @@ from urllib.parse import urlencode
 
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.config import LOGGING_CONFIG
 
 from .. import runtime
 from ..i18n import t
@@ -124,6 +124,12 @@ def graphical_browser_likely() -> bool:
     return True
 
 
+#: uvicorn's logging, and storage failures (``errors.STORAGE_LOGGER``) one line each on
+#: standard error beside its own: the player sees a 503, whoever runs the server sees why.
+LOGGING: Final = {**LOGGING_CONFIG, "loggers": {
+    **LOGGING_CONFIG["loggers"], STORAGE_LOGGER: {"handlers": ["default"], "level": "WARNING", "propagate": False}}}
+
+
 def uvicorn_config(app: ASGIApp, open_files: int | None = None) -> uvicorn.Config:
     """The uvicorn settings ``serve`` runs under (``bench/bare_server.py`` runs its
     baseline under the same); ``open_files``: the descriptors allowed (default: the soft
@@ -131,8 +137,9 @@ def uvicorn_config(app: ASGIApp, open_files: int | None = None) -> uvicorn.Confi
     if open_files is None:
         open_files = more_files(0)
     return uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=STOP_GRACE,
-        http="h11", limit_concurrency=limits(open_files), backlog=BACKLOG, timeout_keep_alive=KEEP_ALIVE,
+        app, log_config=LOGGING, log_level="warning", access_log=False, lifespan="off",
+        timeout_graceful_shutdown=STOP_GRACE, http="h11", limit_concurrency=limits(open_files), backlog=BACKLOG,
+        timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         proxy_headers=False,  # no proxy in front: X-Forwarded-* is a client's word, not trusted (issue 29.6)
     )
@@ -167,19 +174,16 @@ def serve(
     lang: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
-    port. The browser, if opened, is signed in as the store's local player, so that it
-    shares games and statistics with the terminal game. ``deal`` (and ``variant``, a
-    token): the page opens on that deal (``/?deal=N&variant=TOKEN``). ``site_url``: the
-    player's static site online, where shared links point (``create_app``). The status lines
-    are catalog messages (``cli.play.*``) worded by ``say(key, **params)`` — the CLI's
-    language — and written with ``echo``; English by default. One address is printed: the
-    sign-in's, which opens the store's local player's games (the terminal's, ``firstlast
-    export``'s), the one the browser is opened on; ``lang``: the page opens in it (the
-    language asked for on the command line)."""
+    port. One address is printed, and opened: the sign-in's (``sign_in_url``: on ``deal``
+    and ``variant``, in ``lang``), so that the browser shares the terminal's games and
+    statistics (the store's local player). ``site_url``: where shared links point
+    (``create_app``). The status lines are catalog messages (``cli.play.*``) worded by
+    ``say(key, **params)`` in the CLI's language (English by default), written with
+    ``echo``."""
     words: Callable[..., str] = say if say is not None else partial(t, "en")
     play = PlayService(store)
     player = play.local_player()
-    app = create_app(play, local_player=player, bind_host=host, site_url=site_url)
+    app = create_app(play, bind_host=host, site_url=site_url)
     sock = _bind(host, port or 0)
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
@@ -215,7 +219,7 @@ def serve(
     switch = sys.getswitchinterval()
     sys.setswitchinterval(0.001)
     try:
-        with _sigterm_stops(), _storage_log():
+        with _sigterm_stops():
             server.run(sockets=[sock])
     except KeyboardInterrupt:
         # uvicorn shuts down gracefully on SIGINT, then re-raises the signal: that is the
@@ -247,20 +251,6 @@ class _Server(uvicorn.Server):
         self._on_stop()
         runtime.stop_apart(wait=False)
         await super().shutdown(sockets)
-
-
-@contextlib.contextmanager
-def _storage_log() -> Iterator[None]:
-    """Storage failures are logged (``firstlast.storage``, one line each) on standard
-    error while serving: the player sees a 503, whoever runs the server sees why."""
-    logger = logging.getLogger(STORAGE_LOGGER)
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)s:  %(message)s"))
-    logger.addHandler(handler)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
 
 
 @contextlib.contextmanager

@@ -1,9 +1,7 @@
 """The page's copy of the game's vocabulary, generated: ``static/js/vocabulary.js`` is
 made from the engine's declarations (``engine.vocabulary``) and the play layer's start
-kinds, so that the page retypes no name, grammar or limit (issue 18).
-
-    python -m firstlast.web.vocabulary           # write web/static/js/vocabulary.js
-    python -m firstlast.web.vocabulary --check   # write nothing; exit 1 if it is stale
+kinds, so that the page retypes no name, grammar or limit (issue 18); written by
+``python -m firstlast.web.generated``.
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from ..engine.vocabulary import vocabulary
 from ..i18n import DEFAULT_LANG, GRAMMAR, LANGS, SUIT_GLYPHS, t
 from ..play import START_KINDS
 from ..play.settings import CHOICES, FINISH_MS, PACES, Settings
-from . import generated
 
 MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
 
@@ -79,7 +76,7 @@ def module() -> str:
              "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},
              "SUIT_GLYPHS": dict(SUIT_GLYPHS)}
     out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",
-           "// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no",
+           "// start kinds) by `python -m firstlast.web.generated`: do not edit. The page retypes no",
            "// name, grammar or limit of the game: it imports them from here.", ""]
     for name, value in names.items():
         out.append(f"/** {_DOC[name]} */")
@@ -89,10 +86,3 @@ def module() -> str:
             out.append(f"export const {name} = {_frozen(value)};")
         out.append("")
     return "\n".join(out)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return generated.main(argv, "firstlast.web.vocabulary", __doc__ or "", MODULE, module)
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -11,10 +11,7 @@ False and callers use the engine itself (the same results, only slower).
 
 The rooms: ``abi`` (the kernel's ABI and how a host calls it), ``native`` (compiler
 driver and build cache), ``wasm`` (the wasmtime and Pyodide hosts), ``kernel`` (jobs,
-batches and results). Public API: ``play_deal``, ``play_deals``, ``count_deals``,
-``count_unlimited``, ``RankPosition``, ``play_line``, ``sample_lines``, ``sample_start``,
-``UNLIMITED``, ``redeals_arg``, ``available``, ``backend_name``, ``max_threads``;
-``Kernel`` and ``load`` for one route in particular.
+batches and results); ``load`` gives one route in particular.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // The HTTP API's models (docs/web-api.md), generated from firstlast.web.models by
-// `python -m firstlast.web.schema --typedefs`: do not edit. Use in JSDoc as
+// `python -m firstlast.web.generated`: do not edit. Use in JSDoc as
 // `import("./api-types").GameState`.
 
 /**

@@ -1,5 +1,5 @@
 // The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's
-// start kinds) by `python -m firstlast.web.vocabulary`: do not edit. The page retypes no
+// start kinds) by `python -m firstlast.web.generated`: do not edit. The page retypes no
 // name, grammar or limit of the game: it imports them from here.
 
 /** Every place's one name (engine.places.PLACE_NAMES): stock and waste, F1…F8, R1…R8, P1…P8. */
