@@ -11,7 +11,8 @@ and ``params`` (docs/web-api.md). Every sentence is the catalogs' (``i18n.error_
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Final
 
 from starlette.exceptions import HTTPException
@@ -64,6 +65,18 @@ class WebError(Exception):
         self.code = code
         self.params = params
         super().__init__(error_text(code, params, "en"))
+
+
+@contextmanager
+def odds_refusals() -> Iterator[None]:
+    """The odds' failures (a chance, a story) as the API's refusals: no odds module (a
+    server without it still serves the game), or no estimate to be made."""
+    try:
+        yield
+    except ImportError:
+        raise WebError("chance.missing") from None
+    except (ValueError, OverflowError, MemoryError):
+        raise WebError("chance.unavailable") from None
 
 
 def web_error(exc: WebError, lang: Lang = "en") -> ErrorBody:
