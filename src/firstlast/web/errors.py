@@ -10,6 +10,7 @@ and ``params`` (docs/web-api.md). Every sentence is the catalogs' (``i18n.error_
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -116,16 +117,11 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
     if exc.code == "storage":
         _storage_log.warning("storage failure (answered 503) on %s %s: %s", request.method, request.url.path,
                              exc.params.get("reason"))
-    lang: Lang | None = None
-    if exc.kind not in ("busy", "unavailable"):
-        # Said in the player's language, read now (a refusal is rare enough for one more
-        # read of the settings); not when the store is the trouble or too busy.
-        web = getattr(request.app.state, "web", None)
-        try:
-            lang = await web.lang(request, await web.player(request)) if isinstance(web, WebGame) else None
-        except PlayError:  # the store cannot be read now: the refusal still goes out
-            lang = None
-    lang = lang or browser_lang(request)
+    lang = browser_lang(request)
+    if exc.kind not in ("busy", "unavailable"):  # else the store is the trouble, or too busy
+        web: WebGame = request.app.state.web
+        with contextlib.suppress(PlayError):  # the store cannot be read now: the refusal still goes out
+            lang = await web.lang(request, await web.player(request))  # the player's
     status = KIND_STATUS[exc.kind]
     # 429: the same long work is under way (a search for a deal that comes out); ask again.
     return error_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)

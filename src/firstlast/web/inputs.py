@@ -52,7 +52,7 @@ async def read_body(request: Request, limit: int) -> bytearray:
     if declared > limit + DRAIN:
         raise WebError("request.too_large", limit=limit // 1024)
     too_large = declared > limit
-    web = getattr(request.app.state, "web", None)
+    play = request.app.state.web.play
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
     size = 0
@@ -60,7 +60,7 @@ async def read_body(request: Request, limit: int) -> bytearray:
     while more:
         waiting = asyncio.ensure_future(request.receive())
         while not (await asyncio.wait({waiting}, timeout=STOP_LOOK))[0]:
-            if web is not None and web.play.stopping:
+            if play.stopping:
                 waiting.cancel()
                 raise WebError("request.gone")
         message = waiting.result()
