@@ -324,10 +324,6 @@ class ChanceParts:
     low: float
     high: float
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "decimals": self.decimals, "point": self.point, "low": self.low,
-                "high": self.high}
-
 
 def chance_parts(estimate: Interval) -> ChanceParts:
     """The display rule of the chance figure, one for every face (docs/i18n.md):
@@ -388,20 +384,14 @@ def chance_short_text(estimate: Interval, lang: str) -> str:
     "< 1 %" ("> 99 %"), never a run of decimals. The width of the meter never changes
     much, so the status bar never reflows the table (issue 26)."""
     parts = chance_parts(estimate)
-
-    def num(x: float) -> str:
-        return percent_number(x, parts.decimals, lang)
-
-    if parts.kind == "certain":
-        return chance_text(estimate, lang)
-    if parts.high < 1:
+    if parts.kind != "certain" and parts.high < 1:
         return t(lang, "chance.short.below", p=1)
-    if parts.low > 99:
+    if parts.kind != "certain" and parts.low > 99:
         return t(lang, "chance.short.above", p=99)
-    if parts.kind == "range":
-        return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
-    assert parts.point is not None
-    return t(lang, "percent", p=num(parts.point))
+    if parts.kind == "point":  # the figure without its interval
+        assert parts.point is not None
+        return t(lang, "percent", p=percent_number(parts.point, parts.decimals, lang))
+    return chance_text(estimate, lang)  # certain, or the interval alone
 
 
 # ------------------------------------------------------------------ announcements
