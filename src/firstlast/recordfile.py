@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from .engine.record import MAX_RECORD_BYTES
 
-__all__ = ["MAX_RECORD_BYTES", "RecordFileError", "read_record_file"]
+__all__ = ["MAX_RECORD_BYTES", "RecordFileError", "read_record_file", "read_record_stream"]
 
 
 class RecordFileError(ValueError):
@@ -44,9 +45,15 @@ def read_record_file(path: Path, limit: int = MAX_RECORD_BYTES) -> str:
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 raise RecordFileError("not_regular", limit)
-            data = f.read(limit + 1)
+            return read_record_stream(f, limit)
     except OSError as e:
         raise RecordFileError("unreadable", limit, e) from None
+
+
+def read_record_stream(f: BinaryIO, limit: int = MAX_RECORD_BYTES) -> str:
+    """The text of an open binary stream (the file, or standard input: ``firstlast
+    import -``), by the same bound and decoding as ``read_record_file``."""
+    data = f.read(limit + 1)
     if len(data) > limit:
         raise RecordFileError("too_large", limit)
     try:
