@@ -153,14 +153,10 @@ def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False
     return t(lang, f"rank.{rank}.{form}" if form in forms else f"rank.{rank}")
 
 
-def _card(card: Card | str) -> Card:
-    return card if isinstance(card, Card) else Card.from_token(card)
-
-
 def card_name(card: Card | str, lang: str, case: Case = "nom") -> str:
     """A card spoken in full: "queen of hearts", "дама червей". ``card`` is a ``Card``
     or its notation (``Qh``)."""
-    c = _card(card)
+    c = card if isinstance(card, Card) else Card.from_token(card)
     return t(lang, "card", rank=rank_name(c.rank, lang, case), suit=t(lang, f"suit.{SUIT_CHARS[c.suit]}"))
 
 

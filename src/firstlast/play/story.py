@@ -255,10 +255,6 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         at = {p.move: p for p in self.points}
         return at[moment.first_move - 1], at[moment.move]
 
-    def sparkline(self, width: int = 48) -> str:
-        """The curve in block characters, ``│`` where a pass begins; ``·`` is exactly 0."""
-        return sparkline(self.points, width)
-
     def conclusion(self, lang: str) -> list[str]:
         """How it ended, in sentences, in ``lang``: the result, then for a lost game why
         it stopped and what would have brought it out, for a won one the pass it came
@@ -349,8 +345,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         sentences after the first and ``where``, one a line (the terminal's end panel,
         whose result, score and passes say how it ended already: one fact once, issue
         26; its details, ``details_text``, are a key away)."""
-        first, cur = self.points[0], self.current
-        head = f"{plain_chance(first.estimate, lang)} {self.sparkline(width)} {plain_chance(cur.estimate, lang)}"
+        start, now = (plain_chance(p.estimate, lang) for p in (self.points[0], self.current))
+        head = f"{start} {sparkline(self.points, width)} {now}"
         where = self.where(lang)
         lines = self.plain(lang)[1:] + ([] if where is None else [where])
         return "\n".join([head, *("• " + line for line in lines)])
@@ -362,7 +358,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def sparkline(points: Sequence[Point], width: int = 48) -> str:
-    """Block characters for ``points`` (averaged into at most ``width`` columns)."""
+    """The curve in block characters (``points`` averaged into at most ``width``
+    columns), ``│`` where a pass begins; ``·`` is exactly 0."""
     if width < 1:
         raise ValueError(f"width must be ≥ 1, not {width}")
     if not points:
