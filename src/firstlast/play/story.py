@@ -462,15 +462,9 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
         f"{describe_variant(Variant.from_token(tok), lang)} ({tok})" for tok in named)
     params: dict[str, object] = {"n": len(tokens), "total": len(VARIANT_TOKENS), "variants": names,
                                  "tokens": ", ".join(unlimited)}
-    if not tokens:
-        lines.append(t(lang, "story.what_if.variants.none", **params))
-    elif every_unlimited and not named:
-        lines.append(t(lang, "story.what_if.variants.unlimited", **params))
-    elif every_unlimited:
-        lines.append(t(lang, "story.what_if.variants.and_unlimited", **params))
-    else:
-        lines.append(t(lang, "story.what_if.variants", **params))
-    return lines
+    which = (".none" if not tokens else "" if not every_unlimited
+             else ".and_unlimited" if named else ".unlimited")
+    return [*lines, t(lang, f"story.what_if.variants{which}", **params)]
 
 
 # ------------------------------------------------------------------ plain words
@@ -529,15 +523,13 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
 def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
     """A moment that mattered, in plain words: the move (what it did) and how the chance
     rose or fell, as single figures."""
-    up = moment.change > 0
+    way = "up" if moment.change > 0 else "down"
     params: dict[str, object] = {"move": moment.move, "before": plain_chance(before.estimate, lang),
                                  "after": plain_chance(after.estimate, lang)}
     if moment.span == 1:
-        key = "story.plain.moment.up" if up else "story.plain.moment.down"
         # The card that moved, not what followed it (a refill): a sentence to read at a glance.
-        return t(lang, key, what=announce(moment.movements[:1], lang), **params)
-    key = "story.plain.moment.span.up" if up else "story.plain.moment.span.down"
-    return t(lang, key, first=moment.first_move, **params)
+        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
+    return t(lang, f"story.plain.moment.span.{way}", first=moment.first_move, **params)
 
 
 #: The parts of the table a needed card may lie in, in the order ``where`` names them.
