@@ -19,7 +19,6 @@ from ..i18n import t
 from ..play import PlayError, PlayService
 from ..play.daily import FIRST_DAY, Calendar
 from .keys import BarKey, KeyBar
-from .messages import error_text
 from .words import binding
 
 
@@ -94,7 +93,7 @@ class CalendarScreen(Screen[dt.date | None]):
             try:
                 self.cal = self.play.calendar(self.player, f"{date.year:04d}-{date.month:02d}")
             except PlayError as e:
-                self.notify(error_text(e, self.lang), severity="error")
+                self.notify(e.text(self.lang), severity="error")
                 return
         self.chosen = date
         self._show()

@@ -27,7 +27,6 @@ from ..play.service import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
-from .messages import error_text
 from .words import binding
 
 #: A dialog is a dark panel with light ink under either theme (as the page keeps its
@@ -129,7 +128,7 @@ class DealDialog(_AskDialog[int]):
         try:
             return parse_deal(value)
         except PlayError as e:
-            return Refused(error_text(e, self.lang))
+            return Refused(e.text(self.lang))
 
 
 class WishDialog(_AskDialog[str]):
@@ -140,7 +139,7 @@ class WishDialog(_AskDialog[str]):
 
     def read(self, value: str) -> str | Refused:
         if len(value) > MAX_WISH:
-            return Refused(error_text(PlayError("wish.long", max=MAX_WISH), self.lang))
+            return Refused(PlayError("wish.long", max=MAX_WISH).text(self.lang))
         return value
 
 
@@ -243,7 +242,7 @@ class VariantDialog(Dialog[Variant]):
             variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
                                      "privileged_last": self.query_one("#privileged", Switch).value})
         except PlayError as e:
-            error = t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang))
+            error = t(self.lang, "tui.variant.not_changed", error=e.text(self.lang))
             self.query_one("#variant-error", Label).update(error)
             return
         self.dismiss(variant)
