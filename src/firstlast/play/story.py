@@ -162,18 +162,11 @@ class Crossing(msgspec.Struct, frozen=True):
 
 
 class CardPlace(msgspec.Struct, frozen=True):
-    """Where one card of the needed rank lay: ``code`` and its ``params``.
-
-    * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
-    * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
-    * ``reserve``: ``place`` (R1…R8);
-    * ``privileged``: ``place`` F8, playable (R8);
-    * ``first``: ``place`` Fj, fixed as the base of ``pile`` Pj; ``rule``: R3 (its pile
-      is not yet active), R5 (the active pile's own base, laid last) or V3 (F8 without
-      the privilege);
-    * ``pile``: on ``pile`` at ``height`` (1 = bottom); ``base`` when it is the pile's
-      13th card (R5).
-    """
+    """Where one card of the needed rank lay: ``code`` and its ``params`` (docs/story.md's
+    table): ``waste`` (``depth``, 1 = top; ``size``), ``stock`` (``position``, 1 = next;
+    ``size``), ``reserve`` (``place``), ``privileged`` (``place`` F8, R8), ``first``
+    (``place``, ``pile``, ``rule``: R3, R5 or V3), ``pile`` (``pile``, ``height``, 1 =
+    bottom; ``base``: its 13th card, R5)."""
 
     card: str
     token: str
