@@ -9,20 +9,22 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from .engine.record import MAX_RECORD_BYTES
 
-__all__ = ["MAX_RECORD_BYTES", "RecordFileError", "read_record_file"]
+__all__ = ["MAX_RECORD_BYTES", "RecordFileError", "read_record_file", "read_record_stream"]
 
 
 class RecordFileError(ValueError):
-    """A record file that cannot be read: one line naming the file and why. ``code``
-    says why to a face that words it itself: ``not_regular``, ``too_large``,
-    ``not_text``, or ``unreadable`` (``os_error`` is then the system's error)."""
+    """A record file that cannot be read, and why: ``code`` is ``not_regular``,
+    ``too_large`` (over ``limit`` bytes), ``not_text``, or ``unreadable`` (``os_error`` is
+    then the system's error). Every face words it by ``i18n.file_error_text``."""
 
-    def __init__(self, message: str, code: str, os_error: OSError | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, limit: int, os_error: OSError | None = None) -> None:
+        super().__init__(code)
         self.code = code
+        self.limit = limit
         self.os_error = os_error
 
 
@@ -35,21 +37,26 @@ def read_record_file(path: Path, limit: int = MAX_RECORD_BYTES) -> str:
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            raise RecordFileError(f"{path}: not a regular file", "not_regular")
+            raise RecordFileError("not_regular", limit)
         if st.st_size > limit:
-            raise RecordFileError(f"{path}: too large for a game record (over {limit:,} bytes)",
-                                  "too_large")
+            raise RecordFileError("too_large", limit)
         # Non-blocking, and checked again once open: the name may have been swapped meanwhile.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise RecordFileError(f"{path}: not a regular file", "not_regular")
-            data = f.read(limit + 1)
+                raise RecordFileError("not_regular", limit)
+            return read_record_stream(f, limit)
     except OSError as e:
-        raise RecordFileError(f"cannot read {path}: {e.strerror or e}", "unreadable", e) from None
+        raise RecordFileError("unreadable", limit, e) from None
+
+
+def read_record_stream(f: BinaryIO, limit: int = MAX_RECORD_BYTES) -> str:
+    """The text of an open binary stream (the file, or standard input: ``firstlast
+    import -``), by the same bound and decoding as ``read_record_file``."""
+    data = f.read(limit + 1)
     if len(data) > limit:
-        raise RecordFileError(f"{path}: too large for a game record (over {limit:,} bytes)", "too_large")
+        raise RecordFileError("too_large", limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordFileError(f"{path}: not a text file (not UTF-8)", "not_text") from None
+        raise RecordFileError("not_text", limit) from None

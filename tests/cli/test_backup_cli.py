@@ -105,6 +105,15 @@ def test_standard_output_and_input(tmp_path: Path, capsys: pytest.CaptureFixture
     assert summary(target) == summary(source)
 
 
+
+def test_standard_input_is_refused_as_a_file_is(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # One reader and one set of sentences for a file and for "-" (recordfile, file.*).
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe{}"), encoding="utf-8"))
+    code, out, err = run(capsys, "import", "-", "--db", str(tmp_path / "db.sqlite3"))
+    assert code == 1 and err == "firstlast: error: -: not a text file (not UTF-8)\n" and out == ""
+
+
 def test_a_real_pipe_between_two_processes(tmp_path: Path) -> None:
     source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     played(source)

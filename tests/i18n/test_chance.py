@@ -32,7 +32,7 @@ def test_issue_11_twenty_thousand_samples_show_whole_percent_and_interval() -> N
     e = est(5000, 20000)  # 25.0 % ± 0.6
     assert chance_text(e, "en") == f"25{NB}% (24–26{NB}%)"
     assert chance_text(e, "ru") == f"25{NB}% (24–26{NB}%)"
-    assert chance_parts(e).to_json() == {"kind": "point", "decimals": 0, "point": 25.0, "low": 24.0, "high": 26.0}
+    assert chance_parts(e) == ChanceParts("point", 0, 25.0, 24.0, 26.0)
 
 
 def test_decimals_only_with_the_samples_for_them_and_a_russian_comma() -> None:

@@ -182,7 +182,8 @@ def test_the_terminal_game_from_the_wheel(installed: Installed) -> None:
     socket = f"flwheel-{os.getpid()}"
     tmux = ["tmux", "-L", socket]
     env = installed.env
-    shell = f"{installed.venv / 'bin' / 'firstlast'} tui 1 --no-chance; echo EXIT=$?; sleep 60"
+    # The pane lives on after the game (its exit status shown) until the tmux server is killed.
+    shell = f"{installed.venv / 'bin' / 'firstlast'} tui 1 --no-chance; echo EXIT=$?; exec sleep infinity"
 
     def screen_with(*texts: str) -> str:
         # Waits for the screen to show ``texts``; the limit only ends a hang.

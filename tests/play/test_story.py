@@ -156,7 +156,7 @@ def test_lost_deal_in_words_in_both_languages(lost: tuple[Game, Story]) -> None:
     # The terminal's first view: the curve (single figures), then the plain words after
     # how it ended (the end panel's result says it); its details: every sentence.
     text = story.text("ru", 30).splitlines()
-    assert story.sparkline(30) in text[0] and "(" not in text[0]
+    assert sparkline(story.points, 30) in text[0] and "(" not in text[0]
     assert text[1:] == ["• " + line for line in [*story.plain("ru")[1:], story.where("ru")]]
     assert story.details_text("ru").splitlines() == ["• " + line for line in ru]
     assert story.chart_name("en") == (f"The chance to come out over 310 moves: "
@@ -206,7 +206,7 @@ def test_points_include_every_pass_start_and_stay_bounded(lost: tuple[Game, Stor
         pos = game.positions[p.move]
         assert (p.pass_no, p.score) == (pos.passes, pos.score)
         assert 0 <= p.low <= p.probability <= p.high <= 1 and p.samples in (16, 64, 256)
-    assert story.sparkline(200).count("│") == 3
+    assert sparkline(story.points, 200).count("│") == 3
 
 
 def _shown_apart(a: Point, b: Point) -> bool:

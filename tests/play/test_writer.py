@@ -184,10 +184,11 @@ class FailingCommits(GameStore):
 
     fail = False
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, *pragmas: str) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False,
                              cached_statements=0)
-        db.execute("PRAGMA synchronous=FULL")
+        for pragma in ("synchronous=FULL", *pragmas):
+            db.execute(f"PRAGMA {pragma}")
 
         def authorize(action: int, arg1: str | None, *_: object) -> int:
             deny = self.fail and action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import require_browser, wait_js
+from browser import frames, require_browser, still, wait_js
 from test_a11y import AXE, axe
 from test_e2e_layout import SIDEWAYS, UPRIGHT, measure
 from test_site_browser import READY, open_site, site_context
@@ -72,7 +72,8 @@ def test_phone_table_first_visit_and_other_tab_notice_pass_axe_and_fit_a_thumb(
     assert pg.evaluate("document.documentElement.lang") == lang
     for name, size in (("upright", UPRIGHT), ("sideways", SIDEWAYS)):
         pg.set_viewport_size(size)
-        pg.wait_for_timeout(150)  # the table's fit after the resize
+        frames(pg)  # the table's fit after the resize (its ResizeObserver), drawn
+        still(pg)
         axe(pg, f"{name} {lang}: table")
         measure(pg, f"{name} {lang}: table")
     # A second tab takes the game: the first says so, with its "Play here" button.
@@ -80,7 +81,8 @@ def test_phone_table_first_visit_and_other_tab_notice_pass_axe_and_fit_a_thumb(
     wait_js(pg, PANEL, timeout=30_000)
     for name, size in (("sideways", SIDEWAYS), ("upright", UPRIGHT)):
         pg.set_viewport_size(size)
-        pg.wait_for_timeout(150)
+        frames(pg)
+        still(pg)
         axe(pg, f"{name} {lang}: other-tab notice")
         measure(pg, f"{name} {lang}: other-tab notice")
     assert pg.locator("#site-panel button").is_visible()

@@ -146,7 +146,7 @@ def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         text = await import_(pilot, tmp_path / "missing.txt")
-        assert "такого файла нет" in text and "No such file" not in text, text
+        assert "нет такого файла" in text and "No such file" not in text, text
         await pilot.press("escape")
         text = await import_(pilot, binary)
         assert "не текстовый файл (не UTF-8)" in text and "not a text file" not in text, text

@@ -19,7 +19,6 @@ from firstlast.store import GameStore
 from firstlast.tui import cards as C
 from firstlast.tui.chance import Answer, ChanceRunner, Failed, Pooled, describe_answer, refinable
 from firstlast.tui.dialogs import histogram_lines
-from firstlast.tui.messages import error_text
 from firstlast.tui.table import paint_slot
 
 
@@ -227,7 +226,7 @@ def test_refusals_are_said_in_words(tmp_path: object) -> None:
         play.move(player, stored.id, "R3")
     except PlayError as e:
         assert e.code == "move.illegal"
-        assert error_text(e) == "the six of diamonds does not fit pile 1, which needs a queen (R4)"
-        assert error_text(e, "ru") == "шестёрка бубен не подходит: на кучку P1 идёт только дама (R4)"
+        assert e.text("en") == "the six of diamonds does not fit pile 1, which needs a queen (R4)"
+        assert e.text("ru") == "шестёрка бубен не подходит: на кучку P1 идёт только дама (R4)"
     else:
         raise AssertionError("R3 should be refused in deal 1's first position")

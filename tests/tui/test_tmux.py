@@ -37,8 +37,9 @@ class Tmux:
                               text=True, timeout=10).stdout
 
     def start(self, command: str, width: int, height: int) -> None:
-        # The trailing echo and sleep keep the pane alive to show the exit status.
-        shell = f"{command}; echo EXIT=$?; sleep 60"
+        # The trailing echo and sleep keep the pane alive to show the exit status (until
+        # the fixture stops the tmux server: no time runs out under a slow test).
+        shell = f"{command}; echo EXIT=$?; exec sleep infinity"
         self.count += 1
         self.session = f"s{self.count}"
         self.run("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height), shell)
@@ -49,16 +50,18 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         self.run("send-keys", "-t", self.session, *keys)
 
-    def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
-        """The screen, once it shows all of ``texts`` (it is drawn in parts)."""
+    def wait_for(self, *texts: str, timeout: float = 30.0, gone: tuple[str, ...] = ()) -> str:
+        """The screen, once it shows all of ``texts`` (it is drawn in parts) and none of
+        ``gone``. The bound only fails a hung terminal."""
         end = time.monotonic() + timeout
         while True:
             screen = self.screen()
-            if all(t in screen for t in texts):
+            if all(t in screen for t in texts) and not any(t in screen for t in gone):
                 return screen
             if time.monotonic() > end:
-                raise AssertionError(f"{texts!r} not all on the screen after {timeout} s:\n{screen}")
-            time.sleep(0.1)
+                raise AssertionError(f"{texts!r} not all on the screen (or {gone!r} still) after {timeout} s:"
+                                     f"\n{screen}")
+            time.sleep(0.1)  # the poll's pace
 
     def stop(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
@@ -190,11 +193,8 @@ def test_the_language_asked_for_and_the_end_panel_at_80x24(tmux: Tmux, tmp_path:
     play.step(player, game.id, 10_000)  # deal 1 played out: it does not come out
     assert play.settings(player).lang is None
     tmux.start("FIRSTLAST_LANG=ru LANG=C.UTF-8 " + command(db), 80, 24)
-    screen = tmux.wait_for("Пасьянс не вышел", "Ещё раз (Enter)", "Закрыть")
-    end = time.monotonic() + 60
-    while "считается" in screen and time.monotonic() < end:  # the story is being told
-        time.sleep(0.2)
-        screen = tmux.screen()
+    # Once the story is told ("считается": being told).
+    screen = tmux.wait_for("Пасьянс не вышел", "Ещё раз (Enter)", "Закрыть", gone=("считается",), timeout=60)
     lines = _lines(screen)
     top = next(i for i, ln in enumerate(lines) if "Счёт" in ln)
     bottom = next(i for i, ln in enumerate(lines) if "Ещё раз (Enter)" in ln)

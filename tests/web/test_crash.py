@@ -35,9 +35,10 @@ class Answered:
     rounds: list[int] = field(default_factory=list)  # answered actions per server
     failures: list[str] = field(default_factory=list)  # a client's unexpected answer
     lock: threading.Lock = field(default_factory=threading.Lock)
-    #: Set once this server's clients have had ``ANSWERS`` actions answered, or one of
+    #: Set once this server's clients have had ``ANSWERS`` actions answered, or all of
     #: them stopped (failed, or the server went away): the round may end.
     played: threading.Event = field(default_factory=threading.Event)
+    stopped: int = 0  # this server's clients that stopped
 
 
 def _play(url: str, me: dict[str, str], answered: Answered, stop: threading.Event, seed: int) -> None:
@@ -46,7 +47,7 @@ def _play(url: str, me: dict[str, str], answered: Answered, stop: threading.Even
     cookie is named by the port, so each new server is signed in to with
     ``/?player=``). Every answer is recorded before the next request."""
     rng = random.Random(seed)
-    with httpx.Client(base_url=url, timeout=10) as http:
+    with httpx.Client(base_url=url, timeout=60) as http:  # the bound only ends a hung request
         try:
             if "player" in me:
                 # As a typed address (Sec-Fetch-Site: none): signed in at once (issue 29.6).
@@ -89,7 +90,10 @@ def _play(url: str, me: dict[str, str], answered: Answered, stop: threading.Even
         except AssertionError as e:
             answered.failures.append(str(e))
         finally:
-            answered.played.set()
+            with answered.lock:
+                answered.stopped += 1
+                if answered.stopped == CLIENTS:
+                    answered.played.set()
 
 
 def test_answered_moves_survive_kill_9(tmp_path: Path) -> None:
@@ -100,6 +104,7 @@ def test_answered_moves_survive_kill_9(tmp_path: Path) -> None:
         proc, url = spawn_server(db)
         answered.rounds.append(0)
         answered.played.clear()
+        answered.stopped = 0
         output, drain = drain_output(proc)
         stop = threading.Event()
         clients = [threading.Thread(target=_play, args=(url, players[i], answered, stop, round_ * 100 + i))

@@ -518,12 +518,17 @@ def test_deal_dialog_checks_the_number_first_and_closes_before_the_deal_is_anima
     wait_js(page, "!document.getElementById('dlg-confirm').open")
     assert page.evaluate("document.getElementById('dlg-deal').open && !window.firstlast.busy")
     assert state(page)["id"] == game
-    # Agreed: the dialog is gone while the new deal is still being animated.
+    # Agreed: the dialog is gone while the new deal is still being animated (the page's
+    # state noted as the dialog closes, not whenever the test looks).
+    page.evaluate("""() => { const d = document.getElementById('dlg-deal'); window.busyAtClose = null;
+        new MutationObserver(() => {
+          if (!d.open && window.busyAtClose === null) window.busyAtClose = window.firstlast.busy;
+        }).observe(d, { attributes: true, attributeFilter: ['open'] }); }""")
     page.click("#deal-ok")
     page.locator("#dlg-confirm").wait_for()
     page.click("#confirm-ok")
-    wait_js(page, "!document.getElementById('dlg-deal').open", timeout=5_000)
-    assert page.evaluate("window.firstlast.busy"), "the dialog waited for the deal's animation"
+    wait_js(page, "window.busyAtClose !== null")
+    assert page.evaluate("window.busyAtClose"), "the dialog waited for the deal's animation"
     settle(page)
     assert state(page)["deal"] == str(DEAL_WON) and state(page)["id"] != game
 

@@ -133,11 +133,16 @@ def test_share_copies_focus_rings_dates_and_a_quiet_reload(browser: Any, server:
     pg.locator("#ending.show").wait_for()
     pg.click("#end-close")
     game = state(pg)["id"]
+    # From the reload on, the page's timers run on a clock the test can move (time flows
+    # as usual meanwhile).
+    pg.clock.install()
     pg.reload()
     settle(pg)
     assert state(pg)["id"] == game and state(pg)["status"] != "playing"
     pg.locator("#end-banner button").wait_for()
-    pg.wait_for_timeout(1500)  # the panel used to open over the page 0.35–2.5 s after the load
+    # The panel used to open over the page 0.35–2.5 s after the load: every timer the page
+    # set for the next 5 s runs now, and it stays closed.
+    pg.clock.run_for(5_000)
     assert pg.locator("#ending").is_hidden()
     pg.click("#end-banner button")
     pg.locator("#ending.show").wait_for()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, still, wait_js
+from browser import close, frames, new_page, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Variant, play_out
 from firstlast.i18n import t
@@ -120,7 +120,8 @@ def test_the_calendar_and_the_record_moment(browser: Any, tmp_path: Path, monkey
         # Phones: every day a target of 44 × 44 px at least, upright and sideways.
         for width, height in ((390, 844), (844, 390)):
             pg.set_viewport_size({"width": width, "height": height})
-            pg.wait_for_timeout(100)
+            frames(pg)  # laid out and drawn at the new size
+            still(pg, "#dlg-calendar")
             sizes = pg.evaluate("[...document.querySelectorAll('#cal-grid button')].map((b) => {"
                                 " const r = b.getBoundingClientRect(); return [r.width, r.height]; })")
             assert sizes and min(min(w, h) for w, h in sizes) >= 44, (width, sizes)

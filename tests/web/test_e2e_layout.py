@@ -398,7 +398,8 @@ def test_advance_finish_and_restart(desk: Any) -> None:
     desk.locator("#dlg-confirm[open]").wait_for()
     assert desk.locator("#dc-title").inner_text() == "Restart this deal?"
     desk.click("#confirm-cancel")
-    desk.wait_for_timeout(200)
+    # Answered: the question closed, and nothing queued (a restart would be queued at once).
+    wait_js(desk, "!document.getElementById('dlg-confirm').open")
     settle(desk)
     assert state(desk)["moves"] == moves
     desk.click("#b-restart")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, state, wait_js
+from browser import close, new_page, require_browser, state, still, wait_js
 from test_a11y import AXE, axe
 from test_e2e_layout import MEASURE
 
@@ -127,7 +127,7 @@ def assert_tour_fits(pg: Any, where: str) -> None:
 def doc_shot(pg: Any, name: str) -> None:
     """Save the documentation's picture ``name`` (with FIRSTLAST_UPDATE_SCREENSHOTS=1)."""
     if os.environ.get("FIRSTLAST_UPDATE_SCREENSHOTS") == "1":
-        pg.wait_for_timeout(300)
+        still(pg)  # the step's card at rest
         pg.screenshot(path=str(DOC_SHOTS / name))
     assert (DOC_SHOTS / name).is_file(), f"docs/screenshots/{name}: run with FIRSTLAST_UPDATE_SCREENSHOTS=1"
 

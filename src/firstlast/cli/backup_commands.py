@@ -17,8 +17,8 @@ import click
 from .. import i18n
 from ..play import PlayError, PlayService, StoreError
 from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
-from ..recordfile import RecordFileError, read_record_file
-from .engine_commands import _record_file_text, _save_target, _write_atomic
+from ..recordfile import RecordFileError, read_record_file, read_record_stream
+from .engine_commands import _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
 from .options import FilePath, open_store, play_error_text
 
@@ -84,18 +84,15 @@ def export(file: Path, db: Path | None) -> None:
 
 
 def _read(file: Path) -> str:
-    if str(file) != "-":
-        try:
-            return read_record_file(file, MAX_BACKUP_BYTES)
-        except RecordFileError as e:
-            raise click.ClickException(_record_file_text(file, e, "cli.import.too_large", MAX_BACKUP_BYTES)) from None
-    data = sys.stdin.buffer.read(MAX_BACKUP_BYTES + 1)
-    if len(data) > MAX_BACKUP_BYTES:
-        raise click.ClickException(msg("cli.import.too_large", path="-", max=f"{MAX_BACKUP_BYTES:,}"))
+    """The backup's text, from the file or standard input (``-``); a byte-order mark is
+    the backup reader's to judge."""
     try:
-        return data.decode("utf-8")  # a byte-order mark is the backup reader's to judge, as for a file
-    except UnicodeDecodeError:
-        raise click.ClickException(msg("cli.read.not_text", path="-")) from None
+        if str(file) == "-":
+            return read_record_stream(sys.stdin.buffer, MAX_BACKUP_BYTES)
+        return read_record_file(file, MAX_BACKUP_BYTES)
+    except RecordFileError as e:
+        raise click.ClickException(i18n.file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error,
+                                                       too_large="cli.import.too_large")) from None
 
 
 @command("cli.import.help", name="import")

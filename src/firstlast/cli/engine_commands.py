@@ -16,8 +16,8 @@ import click
 from ..engine import Game, Position, Variant, play_out
 from ..engine.errors import IllegalMoveError, InvalidMoveError, RecordError
 from ..engine.record import game_from_record, record_to_text
-from ..i18n import describe_variant, invalid_text, plural, refusal_text
-from ..recordfile import MAX_RECORD_BYTES, RecordFileError, read_record_file
+from ..i18n import describe_variant, file_error_text, invalid_text, plural, refusal_text
+from ..recordfile import RecordFileError, read_record_file
 from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, DEAL_RANGE, FilePath, progress_bar, variant_options
 
@@ -220,22 +220,8 @@ def _read_record(file: Path) -> str:
     try:
         return read_record_file(file)
     except RecordFileError as e:
-        raise click.ClickException(_record_file_text(file, e)) from None
-
-
-def _record_file_text(file: Path, e: RecordFileError, too_large: str = "cli.read.too_large",
-                      limit: int = MAX_RECORD_BYTES) -> str:
-    """``recordfile``'s refusal in the current language, from its ``code``
-    (``too_large``: the key that says a file over ``limit`` bytes is too large)."""
-    if e.code == "unreadable" and e.os_error is not None:
-        return msg("cli.read.failed", path=file, error=os_error_text(e.os_error))
-    if e.code == "not_regular":
-        return msg("cli.read.not_regular", path=file)
-    if e.code == "too_large":
-        return msg(too_large, path=file, max=f"{limit:,}")
-    if e.code == "not_text":
-        return msg("cli.read.not_text", path=file)
-    return str(e)
+        why = file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error)
+        raise click.ClickException(why) from None
 
 
 def _record_error_text(file: Path, e: RecordError) -> str:

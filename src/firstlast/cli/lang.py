@@ -18,6 +18,7 @@ import click
 
 from ..i18n import DEFAULT_LANG as DEFAULT
 from ..i18n import LANGS, catalog, lang_of_tag, t
+from ..i18n import os_error_text as i18n_os_error_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -150,52 +151,22 @@ def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Cata
     return click.command(cls=CatalogCommand, help_key=help_key, **kwargs)
 
 
-#: ``errno`` names that have a ``cli.errno.<NAME>`` sentence.
-_ERRNO_KEYS: Final = ("ENOENT", "EACCES", "EPERM", "EISDIR", "ENOTDIR", "ELOOP", "ENOSPC", "EROFS", "ENAMETOOLONG")
-
-
 def os_error_text(e: OSError) -> str:
-    """Why an ``OSError`` happened, in the current language: English keeps the system's
-    own ``strerror``; other languages say the common causes from the catalog
-    (``cli.errno.*``) and fall back to the system's text for the rest."""
-    lang = current_lang()
-    if lang != DEFAULT and e.errno is not None:
-        import errno
-
-        name = errno.errorcode.get(e.errno)
-        if name in _ERRNO_KEYS:
-            return t(lang, f"cli.errno.{name}")
-    return e.strerror or str(e)
-
-
-def range_error_text(rng: click.IntRange, value: int) -> str:
-    """click's "VALUE is not in the range …" for an ``IntRange`` in the
-    current language, the bounds as the catalog's parameters (``cli.range.*``); open
-    bounds, rare here, keep click's notation inside ``cli.int_range``."""
-    if not (rng.min_open or rng.max_open):
-        if rng.min is not None and rng.max is not None:
-            return msg("cli.range.both", value=value, min=rng.min, max=rng.max)
-        if rng.min is not None:
-            return msg("cli.range.at_least", value=value, min=rng.min)
-        if rng.max is not None:
-            return msg("cli.range.at_most", value=value, max=rng.max)
-    return msg("cli.int_range", value=value, range=rng._describe_range())
-
-
-def _out_of_range(rng: click.IntRange, rv: int) -> bool:
-    below = rng.min is not None and (rv <= rng.min if rng.min_open else rv < rng.min)
-    above = rng.max is not None and (rv >= rng.max if rng.max_open else rv > rng.max)
-    return below or above
+    """Why an ``OSError`` happened, in the current language (``i18n.os_error_text``)."""
+    return i18n_os_error_text(e, current_lang())
 
 
 class IntRange(click.IntRange):
-    """``click.IntRange`` whose out-of-range error is in the current language."""
+    """``click.IntRange`` whose out-of-range error is in the current language, the bounds
+    as the catalog's parameters (``cli.range.*``). Closed bounds, the only ones here: an
+    open bound keeps click's own words."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if not self.clamp:
             rv = click.INT.convert(value, param, ctx)
-            if _out_of_range(self, rv):
-                self.fail(range_error_text(self, rv), param, ctx)
+            if (self.min is not None and rv < self.min) or (self.max is not None and rv > self.max):
+                key = "both" if None not in (self.min, self.max) else "at_most" if self.min is None else "at_least"
+                self.fail(msg(f"cli.range.{key}", value=rv, min=self.min, max=self.max), param, ctx)
         return super().convert(value, param, ctx)
 
 

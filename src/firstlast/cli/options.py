@@ -14,7 +14,6 @@ from click.core import ParameterSource
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-from .. import i18n
 from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
 from ..play import GameStore, PlayError, StoreError, parse_deal
@@ -123,7 +122,7 @@ def progress_bar(label: str, total: int, show: bool = True) -> Iterator[tuple[Pr
 def play_error_text(e: PlayError) -> str:
     """A play-layer refusal of a command-line value in the current language, by the one
     renderer of refusals (``i18n.error_text``)."""
-    return i18n.error_text(e.code, e.params, current_lang())
+    return e.text(current_lang())
 
 
 DEAL = DealNumber()

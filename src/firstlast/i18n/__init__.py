@@ -12,6 +12,7 @@ Everything here is pure: the only state is the cache (``functools.cache``) of th
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import re
@@ -152,14 +153,10 @@ def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False
     return t(lang, f"rank.{rank}.{form}" if form in forms else f"rank.{rank}")
 
 
-def _card(card: Card | str) -> Card:
-    return card if isinstance(card, Card) else Card.from_token(card)
-
-
 def card_name(card: Card | str, lang: str, case: Case = "nom") -> str:
     """A card spoken in full: "queen of hearts", "дама червей". ``card`` is a ``Card``
     or its notation (``Qh``)."""
-    c = _card(card)
+    c = card if isinstance(card, Card) else Card.from_token(card)
     return t(lang, "card", rank=rank_name(c.rank, lang, case), suit=t(lang, f"suit.{SUIT_CHARS[c.suit]}"))
 
 
@@ -250,6 +247,25 @@ def _error_words(code: str, params: Mapping[str, object], lang: str) -> str:
     return fill(catalog(lang)[f"error.{code}"], values)
 
 
+# ------------------------------------------------------------------ files
+def os_error_text(error: OSError, lang: str) -> str:
+    """Why the system refused a file, in ``lang``: the common causes from the catalog
+    (``os_error.<ENOENT…>``; the English is the system's own words), the system's text
+    for the rest."""
+    name = errno.errorcode.get(error.errno or 0, "")
+    return catalog(lang).get(f"os_error.{name}") or error.strerror or str(error)
+
+
+def file_error_text(code: str, path: object, limit: int, lang: str, *, os_error: OSError | None = None,
+                    too_large: str = "file.too_large") -> str:
+    """Why a file could not be read (``recordfile.RecordFileError``: its ``code``, its
+    ``limit`` in bytes and the system's ``os_error``), in ``lang``, for every face.
+    ``too_large``: the sentence that names what the file was read as."""
+    if os_error is not None:
+        return t(lang, "file.unreadable", path=path, error=os_error_text(os_error, lang))
+    return t(lang, too_large if code == "too_large" else f"file.{code}", path=path, max=f"{limit:,}")
+
+
 # ------------------------------------------------------------------ syntax errors
 def invalid_text(code: str, params: Mapping[str, object], lang: str) -> str:
     """The engine's syntax error (``InvalidMoveError.code``: ``move.syntax``,
@@ -303,10 +319,6 @@ class ChanceParts:
     point: float | None
     low: float
     high: float
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "decimals": self.decimals, "point": self.point, "low": self.low,
-                "high": self.high}
 
 
 def chance_parts(estimate: Interval) -> ChanceParts:
@@ -368,20 +380,14 @@ def chance_short_text(estimate: Interval, lang: str) -> str:
     "< 1 %" ("> 99 %"), never a run of decimals. The width of the meter never changes
     much, so the status bar never reflows the table (issue 26)."""
     parts = chance_parts(estimate)
-
-    def num(x: float) -> str:
-        return percent_number(x, parts.decimals, lang)
-
-    if parts.kind == "certain":
-        return chance_text(estimate, lang)
-    if parts.high < 1:
+    if parts.kind != "certain" and parts.high < 1:
         return t(lang, "chance.short.below", p=1)
-    if parts.low > 99:
+    if parts.kind != "certain" and parts.low > 99:
         return t(lang, "chance.short.above", p=99)
-    if parts.kind == "range":
-        return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
-    assert parts.point is not None
-    return t(lang, "percent", p=num(parts.point))
+    if parts.kind == "point":  # the figure without its interval
+        assert parts.point is not None
+        return t(lang, "percent", p=percent_number(parts.point, parts.decimals, lang))
+    return chance_text(estimate, lang)  # certain, or the interval alone
 
 
 # ------------------------------------------------------------------ announcements

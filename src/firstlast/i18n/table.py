@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from ..engine.cards import SUIT_CHARS, Card
 from ..engine.places import FIRST, PILES, RESERVE, WASTE
 from ..engine.position import Position
 from . import card_name, place_name, plural, rank_name, t
@@ -23,11 +22,6 @@ Verbosity = Literal["brief", "full"]
 
 #: The places a player can look into, in the order the review offers them.
 REVIEW_PLACES: Final = (*PILES, WASTE, "rows")
-
-
-def _object(card: Card, lang: str) -> str:
-    """A card as the object of a verb ("play the king of hearts"; Russian: the accusative)."""
-    return t(lang, "card", rank=rank_name(card.rank, lang, "acc"), suit=t(lang, f"suit.{SUIT_CHARS[card.suit]}"))
 
 
 def _period(text: str) -> str:
@@ -75,7 +69,7 @@ def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
     k = pos.active
     if card is None or k is None:
         return t(lang, "say.hint.turn")
-    return t(lang, "say.hint.play", card=_object(card, lang), **{"from": place_name(source, lang, "from"),
+    return t(lang, "say.hint.play", card=card_name(card, lang, "acc"), **{"from": place_name(source, lang, "from"),
                                                                   "onto": place_name(PILES[k], lang, "onto")})
 
 

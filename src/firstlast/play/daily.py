@@ -84,23 +84,11 @@ class DayFacts:
 
 def facts(rows: Iterable[DailyRow]) -> DayFacts:
     """The dates the player's daily games played and won (imported ones never count)."""
-    played: set[dt.date] = set()
-    won: set[dt.date] = set()
-    played_on: set[dt.date] = set()
-    won_on: set[dt.date] = set()
-    for r in rows:
-        date = daily_date(r.deal)
-        if date is None or r.origin != "played" or not (r.moved or r.result is not None):
-            continue
-        on_day = r.dealt_on == date.isoformat()
-        played.add(date)
-        if on_day:
-            played_on.add(date)
-        if r.result == "won":
-            won.add(date)
-            if on_day:
-                won_on.add(date)
-    return DayFacts(frozenset(played), frozenset(won), frozenset(played_on), frozenset(won_on))
+    games = [(date, r) for r in rows if (date := daily_date(r.deal)) is not None and r.origin == "played"
+             and (r.moved or r.result is not None)]
+    on_day = [(date, r) for date, r in games if r.dealt_on == date.isoformat()]
+    return DayFacts(frozenset(d for d, _ in games), frozenset(d for d, r in games if r.result == "won"),
+                    frozenset(d for d, _ in on_day), frozenset(d for d, r in on_day if r.result == "won"))
 
 
 def current_run(days: frozenset[dt.date], today: dt.date) -> int:

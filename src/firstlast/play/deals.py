@@ -194,13 +194,9 @@ def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries
         default_tries, default_chunk = search_size()
         tries = default_tries if tries is None else tries
         chunk = default_chunk if chunk is None else chunk
-    if draw is None:
-        draw = partial(random_deal, rng)
-    left = tries
-    while left > 0:
-        size = min(chunk, left)
-        found = search([draw() for _ in range(size)], variant)
+    draw = draw or partial(random_deal, rng)
+    for done in range(0, tries, chunk):
+        found = search([draw() for _ in range(min(chunk, tries - done))], variant)
         if found is not None:
             return found
-        left -= size
     raise PlayError("winnable.none", variant=variant.token, tries=tries)

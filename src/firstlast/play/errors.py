@@ -77,6 +77,11 @@ class PlayError(FirstLastError):
     def message(self) -> str:
         return str(self)
 
+    def text(self, lang: str) -> str:
+        """The refusal in ``lang``, from its code (``i18n.error_text``), never by reading
+        the English sentence: what the terminal and the CLI say."""
+        return error_text(self.code, self.params, lang)
+
     def to_json(self) -> dict[str, object]:
         """``{"error": sentence, "code": code, "params": {...}}`` (params JSON-safe)."""
         return {"error": self.message, "code": self.code, "params": {k: _plain(v) for k, v in self.params.items()}}

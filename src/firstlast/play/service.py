@@ -279,7 +279,9 @@ class PlayService:
                     # The same deal under the same rules: chosen as that game's was (a
                     # deal that comes out still comes out).
                     dealt = table.dealt
-            stored = self._put_on_table(tx, pid, Game(n, chosen), "played", table, dealt, today.isoformat(), wish)
+            stored = _insert(tx, pid, Game(n, chosen), "played", dealt, today.isoformat(), wish)
+            self._leave(tx, table)
+            tx.set_current(pid, stored.id)
             self._cache.put(stored)
             if make_default and variant is not None:
                 settings = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
@@ -422,14 +424,6 @@ class PlayService:
             return self._stored(tx, gid, player, pending=pending)
         except UnknownGame:
             return None
-
-    def _put_on_table(self, tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"],
-                      table: StoredGame | None, dealt: StartKind | None = None, dealt_on: str | None = None,
-                      wish: str | None = None) -> StoredGame:
-        stored = _insert(tx, player, game, origin, dealt, dealt_on, wish)
-        self._leave(tx, table)
-        tx.set_current(player, stored.id)
-        return stored
 
     def _switch(self, tx: Transaction, player: str, game_id: str) -> None:
         """Make ``game_id`` the game on the table, leaving the one there."""

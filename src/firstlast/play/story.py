@@ -1,30 +1,14 @@
-"""The story of a game: how its chance to come out rose and fell, and why it stopped.
+"""The story of a game: how its chance to come out rose and fell, and why it stopped
+(docs/story.md holds the full account).
 
-``story_of(game)`` reads a ``Game`` (deal, variant, move list) and tells:
-
-* the **curve**: the live chance to come out (``odds.live.chance_to_come_out``) at a
-  bounded set of the game's positions — the deal, every pass start (R10), the end, and
-  evenly spaced moves between — each with its 95 % Wilson interval;
-* the **moments**: the three largest *clear* changes between consecutive points (their
-  two 95 % intervals apart: the candidates get more samples until they are, or are
-  not told), narrowed down to the single move that caused them with the points the
-  plan keeps for that;
-* for a won game, the pass it came out on, the point where the chance first reached
-  50 % and the lowest point it recovered from; for a lost one, **why it stopped** (R11):
-  the pile that needed a card (R3), the rank it needed (R4) and where every copy of
-  that rank lay at the end, and **what would have brought it out** (``what_if``): the
-  fewest redeals (V1) with which the same deal comes out, and which of the 20 variants
-  of docs/odds.md bring it out, each an exact forced play-out of the deal.
-
-Everything is structured data (codes and parameters); ``Story.describe(lang)`` tells it
-in sentences and ``Story.text(lang, width)`` draws it for the terminal, in English or
-Russian, from the message catalogs (``firstlast.i18n``, keys ``story.*``), every chance
-shown by the one display rule ``i18n.chance_text``. Each point's estimate is
-seeded from the deal and the move index and has a fixed number of samples, and no
-clock is read: the same game tells the same story, byte for byte, on a busy machine, a
-quiet one and a phone (docs/story.md). Only the route decides more: where no fast
-forced line runs, the engine samples fewer points (``ENGINE_POINTS``, ``ENGINE_SAMPLES``),
-and the story says so (``sampler``).
+``story_of(game)`` estimates the live chance (``odds.live``) at a bounded set of
+positions (the curve), finds the few largest *clear* changes (the moments) and narrows
+them down to single moves, and says for a won game where it turned and for a lost one
+why it stopped (R11) and what would have brought it out (``what_if``). It is all data;
+``Story.describe``/``plain``/``text`` put it in words from the catalogs (``story.*``).
+No clock is read (each point's seed and samples are fixed): the same game tells the
+same story, byte for byte, on any machine under any load; only the route (the fast
+forced line or the engine, ``sampler``) decides how many points and samples.
 """
 
 from __future__ import annotations
@@ -178,18 +162,11 @@ class Crossing(msgspec.Struct, frozen=True):
 
 
 class CardPlace(msgspec.Struct, frozen=True):
-    """Where one card of the needed rank lay: ``code`` and its ``params``.
-
-    * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
-    * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
-    * ``reserve``: ``place`` (R1…R8);
-    * ``privileged``: ``place`` F8, playable (R8);
-    * ``first``: ``place`` Fj, fixed as the base of ``pile`` Pj; ``rule``: R3 (its pile
-      is not yet active), R5 (the active pile's own base, laid last) or V3 (F8 without
-      the privilege);
-    * ``pile``: on ``pile`` at ``height`` (1 = bottom); ``base`` when it is the pile's
-      13th card (R5).
-    """
+    """Where one card of the needed rank lay: ``code`` and its ``params`` (docs/story.md's
+    table): ``waste`` (``depth``, 1 = top; ``size``), ``stock`` (``position``, 1 = next;
+    ``size``), ``reserve`` (``place``), ``privileged`` (``place`` F8, R8), ``first``
+    (``place``, ``pile``, ``rule``: R3, R5 or V3), ``pile`` (``pile``, ``height``, 1 =
+    bottom; ``base``: its 13th card, R5)."""
 
     card: str
     token: str
@@ -213,12 +190,7 @@ class Stop(msgspec.Struct, frozen=True):
 
 class WhatIf(msgspec.Struct, frozen=True):
     """What would have brought a lost deal out, by exact forced play-outs of the same
-    deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
-    V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
-    when no number does, not even unlimited (the waste ran empty, R10).
-    ``comes_out_on_pass``: the pass it then comes out on (``fewest_redeals`` + 1 or
-    fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
-    the same deal comes out, in that order."""
+    deal (``engine.play_out``; ``what_if``); each field's description says what it holds."""
 
     fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
         "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
@@ -276,10 +248,6 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         at = {p.move: p for p in self.points}
         return at[moment.first_move - 1], at[moment.move]
 
-    def sparkline(self, width: int = 48) -> str:
-        """The curve in block characters, ``│`` where a pass begins; ``·`` is exactly 0."""
-        return sparkline(self.points, width)
-
     def conclusion(self, lang: str) -> list[str]:
         """How it ended, in sentences, in ``lang``: the result, then for a lost game why
         it stopped and what would have brought it out, for a won one the pass it came
@@ -336,7 +304,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         else:
             lines = [t(lang, "story.plain.playing", moves=self.moves, score=self.score, **{"pass": self.passes})]
         if self.stop is not None:
-            lines.append(plain_stop(self.stop, lang))
+            lines.append(stop_sentence(self.stop, lang, plain=True))
         if self.what_if is not None:
             lines.append(plain_what_if(self.what_if, Variant.from_token(self.variant), lang))
         first = self.points[0]
@@ -370,8 +338,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         sentences after the first and ``where``, one a line (the terminal's end panel,
         whose result, score and passes say how it ended already: one fact once, issue
         26; its details, ``details_text``, are a key away)."""
-        first, cur = self.points[0], self.current
-        head = f"{plain_chance(first.estimate, lang)} {self.sparkline(width)} {plain_chance(cur.estimate, lang)}"
+        start, now = (plain_chance(p.estimate, lang) for p in (self.points[0], self.current))
+        head = f"{start} {sparkline(self.points, width)} {now}"
         where = self.where(lang)
         lines = self.plain(lang)[1:] + ([] if where is None else [where])
         return "\n".join([head, *("• " + line for line in lines)])
@@ -383,7 +351,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def sparkline(points: Sequence[Point], width: int = 48) -> str:
-    """Block characters for ``points`` (averaged into at most ``width`` columns)."""
+    """The curve in block characters (``points`` averaged into at most ``width``
+    columns), ``│`` where a pass begins; ``·`` is exactly 0."""
     if width < 1:
         raise ValueError(f"width must be ≥ 1, not {width}")
     if not points:
@@ -452,14 +421,14 @@ def place_phrase(place: CardPlace, lang: str) -> str:
             return t(lang, "story.copy.pile", card=card, pile=pile, nth=ordinal(int(p["height"]), lang))
 
 
-def stop_sentence(stop: Stop, lang: str = "en") -> str:
-    """Why a lost game stopped (R11): which pile needed which rank, and why no redeal."""
-    key = ("story.stop.waste_empty" if stop.code == "R11.waste_empty"
-           else "story.stop.no_redeal_allowed" if stop.redeals == 0 else "story.stop.no_redeal")
+def stop_sentence(stop: Stop, lang: str = "en", *, plain: bool = False) -> str:
+    """Why a lost game stopped (R11): which pile needed which rank, and why no redeal
+    (``plain``: in plain words, without the redeal counts)."""
+    why = "waste_empty" if stop.code == "R11.waste_empty" else "no_redeal_allowed" if stop.redeals == 0 else "no_redeal"
     # English "needed a ten"; Russian "ждала десятку" (the accusative: the pile awaits it).
     need = rank_name(stop.need, lang, "acc", article=True)
-    return t(lang, key, pile=stop.pile[1:], need=need, used=stop.redeals_used,
-             allowed="∞" if stop.redeals is None else stop.redeals)
+    return t(lang, f"story.{'plain.' if plain else ''}stop.{why}", pile=stop.pile[1:], need=need,
+             used=stop.redeals_used, allowed="∞" if stop.redeals is None else stop.redeals)
 
 
 def copies_sentence(stop: Stop, lang: str = "en") -> str:
@@ -486,15 +455,9 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
         f"{describe_variant(Variant.from_token(tok), lang)} ({tok})" for tok in named)
     params: dict[str, object] = {"n": len(tokens), "total": len(VARIANT_TOKENS), "variants": names,
                                  "tokens": ", ".join(unlimited)}
-    if not tokens:
-        lines.append(t(lang, "story.what_if.variants.none", **params))
-    elif every_unlimited and not named:
-        lines.append(t(lang, "story.what_if.variants.unlimited", **params))
-    elif every_unlimited:
-        lines.append(t(lang, "story.what_if.variants.and_unlimited", **params))
-    else:
-        lines.append(t(lang, "story.what_if.variants", **params))
-    return lines
+    which = (".none" if not tokens else "" if not every_unlimited
+             else ".and_unlimited" if named else ".unlimited")
+    return [*lines, t(lang, f"story.what_if.variants{which}", **params)]
 
 
 # ------------------------------------------------------------------ plain words
@@ -511,15 +474,6 @@ def plain_chance(estimate: ChanceEstimate, lang: str) -> str:
         return t(lang, "story.plain.pct.full")
     decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
     return t(lang, "percent", p=percent_number(round(p, decimals), decimals, lang))
-
-
-def plain_stop(stop: Stop, lang: str) -> str:
-    """Why a lost game stopped (R11), in plain words: which pile waited for which rank,
-    and why nothing more could come."""
-    key = ("story.plain.stop.waste_empty" if stop.code == "R11.waste_empty"
-           else "story.plain.stop.no_redeal_allowed" if stop.redeals == 0 else "story.plain.stop.no_redeal")
-    need = rank_name(stop.need, lang, "acc", article=True)
-    return t(lang, key, pile=stop.pile[1:], need=need)
 
 
 def plain_change(game: Variant, other: Variant, lang: str) -> str:
@@ -562,15 +516,13 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
 def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
     """A moment that mattered, in plain words: the move (what it did) and how the chance
     rose or fell, as single figures."""
-    up = moment.change > 0
+    way = "up" if moment.change > 0 else "down"
     params: dict[str, object] = {"move": moment.move, "before": plain_chance(before.estimate, lang),
                                  "after": plain_chance(after.estimate, lang)}
     if moment.span == 1:
-        key = "story.plain.moment.up" if up else "story.plain.moment.down"
         # The card that moved, not what followed it (a refill): a sentence to read at a glance.
-        return t(lang, key, what=announce(moment.movements[:1], lang), **params)
-    key = "story.plain.moment.span.up" if up else "story.plain.moment.span.down"
-    return t(lang, key, first=moment.first_move, **params)
+        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
+    return t(lang, f"story.plain.moment.span.{way}", first=moment.first_move, **params)
 
 
 #: The parts of the table a needed card may lie in, in the order ``where`` names them.
@@ -667,21 +619,15 @@ def _apart(before: Point, after: Point) -> bool:
     return b.low > a.high or b.high < a.low
 
 
-def _moment_gaps(points: Sequence[Point]) -> list[int]:
-    """Indices ``g`` (into ``points``) of the largest changes ``points[g] → points[g+1]``,
-    largest first (earlier first on ties); zero changes are no moments."""
-    gaps = [g for g in range(len(points) - 1) if points[g + 1].probability != points[g].probability]
+def _largest_gaps(points: Sequence[Point], spent: Callable[[Point], bool] = lambda p: False) -> list[int]:
+    """Indices ``g`` (into ``points``) of the ``MOMENTS`` largest changes ``points[g] →
+    points[g+1]``, largest first (earlier first on ties; a zero change is no moment),
+    that may still be told: clear ones, and unclear ones whose points can still get
+    more samples (``spent`` false for one)."""
+    gaps = [g for g in range(len(points) - 1) if points[g + 1].probability != points[g].probability
+            and (not (spent(points[g]) and spent(points[g + 1])) or _apart(points[g], points[g + 1]))]
     gaps.sort(key=lambda g: (-abs(points[g + 1].probability - points[g].probability), g))
     return gaps[:MOMENTS]
-
-
-def _clear_candidates(points: Sequence[Point], spent: Callable[[Point], bool]) -> list[int]:
-    """Gaps (as ``_moment_gaps``), largest first, that may still be told: clear ones,
-    and unclear ones whose points can still get more samples (``spent`` false for one)."""
-    gaps = [g for g in range(len(points) - 1) if points[g + 1].probability != points[g].probability
-            and (_apart(points[g], points[g + 1]) or not (spent(points[g]) and spent(points[g + 1])))]
-    gaps.sort(key=lambda g: (-abs(points[g + 1].probability - points[g].probability), g))
-    return gaps
 
 
 def _crossing_gap(points: Sequence[Point]) -> int | None:
@@ -731,7 +677,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     narrowings = reserve
     while narrowings > 0:
         pts = sorted(est.values(), key=lambda p: p.move)
-        gaps = _moment_gaps(pts)
+        gaps = _largest_gaps(pts)
         cross = _crossing_gap(pts) if won else None
         if cross:
             gaps.append(cross - 1)
@@ -753,7 +699,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     # first narrowing left over (its halves told clear again in turn).
     while True:
         pts = sorted(est.values(), key=lambda p: p.move)
-        chosen = _clear_candidates(pts, spent)[:MOMENTS]
+        chosen = _largest_gaps(pts, spent)
         unclear = [g for g in chosen if not _apart(pts[g], pts[g + 1])]
         wide = next((g for g in chosen if pts[g + 1].move - pts[g].move > 1), None)
         if not unclear and (wide is None or narrowings <= 0):
@@ -772,7 +718,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     moments = tuple(
         Moment.between(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
                        steps[points[g + 1].move - 1].movements)
-        for g in sorted((g for g in _clear_candidates(points, spent)[:MOMENTS] if _apart(points[g], points[g + 1])),
+        for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
                         key=lambda g: points[g].move)
     )
     crossing = low_point = None

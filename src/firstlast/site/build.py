@@ -72,12 +72,17 @@ def _sha512_integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def _fetch(url: str, name: str, check: Callable[[bytes], bool], cache: Path, say: Progress) -> bytes:
-    """The file at ``url``, from ``cache`` when a copy that passes ``check`` is there."""
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _fetch(url: str, name: str, digest: Callable[[bytes], str], pinned: str, cache: Path, say: Progress) -> bytes:
+    """The file at ``url`` whose ``digest`` is ``pinned``, from ``cache`` when a good copy
+    is there."""
     kept = cache / name
     if kept.is_file():
         data = kept.read_bytes()
-        if check(data):
+        if digest(data) == pinned:
             return data
     say(f"fetching {url}")
     try:
@@ -86,7 +91,7 @@ def _fetch(url: str, name: str, check: Callable[[bytes], bool], cache: Path, say
     except (urllib.error.URLError, OSError, ValueError) as e:
         reason = getattr(e, "reason", None) or e
         raise SiteBuildError(f"cannot fetch {name} from {url}: {reason}") from None
-    if not check(data):
+    if digest(data) != pinned:
         raise SiteBuildError(f"{name} from {url} does not match its pinned hash: refusing it")
     cache.mkdir(parents=True, exist_ok=True)
     tmp = kept.with_suffix(kept.suffix + ".part")
@@ -97,15 +102,8 @@ def _fetch(url: str, name: str, check: Callable[[bytes], bool], cache: Path, say
 
 def gather(cache: Path, say: Progress) -> tuple[bytes, list[tuple[str, bytes]]]:
     """Pyodide's tarball and the wheels (name, bytes), hash-checked, through ``cache``."""
-    tarball = _fetch(PYODIDE.url, PYODIDE.file_name, lambda d: _sha512_integrity(d) == PYODIDE.integrity,
-                     cache, say)
-    wheels = []
-    for wheel in WHEELS:
-        def matches(data: bytes, sha: str = wheel.sha256) -> bool:
-            return hashlib.sha256(data).hexdigest() == sha
-
-        wheels.append((wheel.file_name, _fetch(wheel.url, wheel.file_name, matches, cache, say)))
-    return tarball, wheels
+    tarball = _fetch(PYODIDE.url, PYODIDE.file_name, _sha512_integrity, PYODIDE.integrity, cache, say)
+    return tarball, [(w.file_name, _fetch(w.url, w.file_name, _sha256, w.sha256, cache, say)) for w in WHEELS]
 
 
 def _zip_member(z: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -378,7 +376,7 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     tarball, wheels = gather(cache or default_cache(), say)
     say("assembling the site")
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
-    listing = [{"path": p, "size": len(d), "sha256": hashlib.sha256(d).hexdigest()} for p, d in sorted(files.items())]
+    listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]
     version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE.version,
                                 "files": listing}

@@ -167,11 +167,12 @@ class GameStore:
             return sqlite3.connect(self._uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False)
         return sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, *pragmas: str) -> sqlite3.Connection:
+        """A connection set up (a commit is on disk, fsync, when it returns), with ``pragmas``."""
         db = self._open()
         try:
-            db.execute("PRAGMA synchronous=FULL")  # a commit is on disk (fsync) when it returns
-            db.execute("PRAGMA foreign_keys=ON")
+            for pragma in ("synchronous=FULL", "foreign_keys=ON", *pragmas):
+                db.execute(f"PRAGMA {pragma}")
         except BaseException:
             db.close()
             raise
@@ -240,13 +241,7 @@ class GameStore:
             try:
                 db = self._reader
                 if db is None:
-                    db = self._connect()
-                    try:
-                        db.execute("PRAGMA query_only=ON")
-                    except BaseException:
-                        db.close()
-                        raise
-                    self._reader = db
+                    db = self._reader = self._connect("query_only=ON")
                     self.readers += 1
                 try:
                     db.execute("BEGIN")

@@ -79,7 +79,9 @@ def _migrate_2(db: sqlite3.Connection) -> None:
             else:  # dealt and never played: nothing to keep
                 db.execute("DELETE FROM games WHERE id=?", (gid,))
     # Settings: the browser kept the variant as three keys (redeals -1 = unlimited), the
-    # terminal as a token; both become the one token.
+    # terminal as a token; both become the one token. The other keys both faces wrote
+    # are kept as they were: the play layer reads settings leniently (a value that does
+    # not check takes its default), so the store states no setting's bounds.
     for pid, text in db.execute("SELECT id, settings FROM players").fetchall():
         try:
             old = json.loads(text)
@@ -87,15 +89,7 @@ def _migrate_2(db: sqlite3.Connection) -> None:
             old = {}
         if not isinstance(old, dict):
             old = {}
-        new: dict[str, object] = {}
-        if old.get("lang") in ("ru", "en"):
-            new["lang"] = old["lang"]
-        if isinstance(old.get("speed"), int) and not isinstance(old.get("speed"), bool) and 0 <= old["speed"] <= 3:
-            new["speed"] = old["speed"]
-        if isinstance(old.get("show_chance"), bool):
-            new["show_chance"] = old["show_chance"]
-        if old.get("verbosity") in ("brief", "full"):
-            new["verbosity"] = old["verbosity"]
+        new = {key: old[key] for key in ("lang", "speed", "show_chance", "verbosity") if key in old}
         token = old.get("variant")
         if isinstance(token, str):
             with suppress(ValueError):

@@ -3,7 +3,7 @@
 The screen draws the position and sends the player's actions to the play layer
 (``firstlast.play``, through ``Session``), which decides and commits them: the same code
 the browser game calls. Refusals come back as coded errors, said from their code
-(``messages``). The screen holds the state as reactive attributes, and its parts
+(``PlayError.text``). The screen holds the state as reactive attributes, and its parts
 (``widgets``) are bound to them, so each redraws itself when what it shows changes.
 Its other jobs have rooms of their own: writes (``writer``: one at a time, in order, on
 a worker thread), autoplay's clock (``autoplay``), when to ask for the chance
@@ -53,7 +53,6 @@ from .dialogs import (
     WordsDialog,
 )
 from .keys import KeyBar, side_keys, table_bindings, table_keys
-from .messages import error_text
 from .session import Done, Session
 from .table import PILES, Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label
@@ -283,7 +282,7 @@ class GameScreen(Screen[None]):
     def refused(self, error: PlayError | None) -> bool:
         """Say why the play layer refused (``error``), if it did; whether it did."""
         if error is not None:
-            self.say(error_text(error, self.lang), error=True)
+            self.say(error.text(self.lang), error=True)
         return error is not None
 
     # ------------------------------------------------------------ the action queue

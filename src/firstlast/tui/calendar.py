@@ -19,7 +19,6 @@ from ..i18n import t
 from ..play import PlayError, PlayService
 from ..play.daily import FIRST_DAY, Calendar
 from .keys import BarKey, KeyBar
-from .messages import error_text
 from .words import binding
 
 
@@ -61,7 +60,7 @@ class CalendarScreen(Screen[dt.date | None]):
     CalendarScreen #calendar-body { padding: 1 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("escape,q,c", "close", "tui.binding.back"),
+        binding("escape,q,c", "dismiss", "tui.binding.back"),
         binding("left", "move(-1)", "daily.prev", show=False),
         binding("right", "move(1)", "daily.next", show=False),
         binding("up", "move(-7)", "daily.prev", show=False),
@@ -94,7 +93,7 @@ class CalendarScreen(Screen[dt.date | None]):
             try:
                 self.cal = self.play.calendar(self.player, f"{date.year:04d}-{date.month:02d}")
             except PlayError as e:
-                self.notify(error_text(e, self.lang), severity="error")
+                self.notify(e.text(self.lang), severity="error")
                 return
         self.chosen = date
         self._show()
@@ -108,6 +107,3 @@ class CalendarScreen(Screen[dt.date | None]):
 
     def action_play(self) -> None:
         self.dismiss(self.chosen)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from ..engine import Position, Variant
 from ..engine.places import WASTE
-from ..i18n import book_text, describe_variant, other_lang, percent_number, plural, t
+from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
@@ -27,7 +27,6 @@ from ..play.service import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
-from .messages import error_text, record_file_text
 from .words import binding
 
 #: A dialog is a dark panel with light ink under either theme (as the page keeps its
@@ -54,22 +53,19 @@ class Dialog(ModalScreen[T | None], Generic[T]):
     ``lang``; Escape answers ``None`` unless a dialog binds it otherwise."""
 
     DEFAULT_CSS = "Dialog { align: center middle; }" + DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "dismiss", "cancel")]
 
     def __init__(self, lang: str = "en") -> None:
         super().__init__()
         self.lang = lang
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class ConfirmDialog(Dialog[bool]):
     """A yes/no question: Enter or y confirms, Escape or n cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        binding("enter,y", "answer(True)", "tui.binding.yes"),
-        binding("escape,n", "answer(False)", "tui.binding.no"),
+        binding("enter,y", "dismiss(True)", "tui.binding.yes"),
+        binding("escape,n", "dismiss(False)", "tui.binding.no"),
     ]
 
     def __init__(self, question: str, detail: str = "", lang: str = "en") -> None:
@@ -88,9 +84,6 @@ class ConfirmDialog(Dialog[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
 
 
 class Refused(str):
@@ -135,7 +128,7 @@ class DealDialog(_AskDialog[int]):
         try:
             return parse_deal(value)
         except PlayError as e:
-            return Refused(error_text(e, self.lang))
+            return Refused(e.text(self.lang))
 
 
 class WishDialog(_AskDialog[str]):
@@ -146,7 +139,7 @@ class WishDialog(_AskDialog[str]):
 
     def read(self, value: str) -> str | Refused:
         if len(value) > MAX_WISH:
-            return Refused(error_text(PlayError("wish.long", max=MAX_WISH), self.lang))
+            return Refused(PlayError("wish.long", max=MAX_WISH).text(self.lang))
         return value
 
 
@@ -160,7 +153,8 @@ class ImportDialog(_AskDialog[str]):
             return read_record_file(Path(value).expanduser())
         except RecordFileError as e:
             # The file's own problem, from its code, in the player's language.
-            return Refused(t(self.lang, "tui.import.error", reason=record_file_text(e, value, self.lang)))
+            reason = file_error_text(e.code, value, e.limit, self.lang, os_error=e.os_error)
+            return Refused(t(self.lang, "tui.import.error", reason=reason))
 
 
 class UnfinishedDialog(Dialog[str]):
@@ -248,7 +242,7 @@ class VariantDialog(Dialog[Variant]):
             variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
                                      "privileged_last": self.query_one("#privileged", Switch).value})
         except PlayError as e:
-            error = t(self.lang, "tui.variant.not_changed", error=error_text(e, self.lang))
+            error = t(self.lang, "tui.variant.not_changed", error=e.text(self.lang))
             self.query_one("#variant-error", Label).update(error)
             return
         self.dismiss(variant)
@@ -337,12 +331,12 @@ class EndDialog(Dialog[str]):
     # restart = play again), so a key pressed for the table never does something else;
     # the key bar shows these, not the table's: (keys, action, label, as shown, rank).
     _KEYS: ClassVar[tuple[tuple[str, str, str, str, int], ...]] = (
-        ("enter,ctrl+r", "choose('again')", "tui.end.binding.again", "Enter", 6),
-        ("right", "choose('next')", "tui.end.binding.next", "→", 5),
-        ("n", "choose('random')", "tui.end.binding.random", "n", 4),
-        ("u,ctrl+z", "choose('undo')", "tui.end.binding.undo", "u", 2),
-        ("escape,c", "choose('close')", "close", "Esc", 3),
-        ("q", "choose('quit')", "tui.binding.quit", "q", 7),
+        ("enter,ctrl+r", "dismiss('again')", "tui.end.binding.again", "Enter", 6),
+        ("right", "dismiss('next')", "tui.end.binding.next", "→", 5),
+        ("n", "dismiss('random')", "tui.end.binding.random", "n", 4),
+        ("u,ctrl+z", "dismiss('undo')", "tui.end.binding.undo", "u", 2),
+        ("escape,c", "dismiss('close')", "close", "Esc", 3),
+        ("q", "dismiss('quit')", "tui.binding.quit", "q", 7),
         ("d", "details", "tui.end.binding.details", "d", 8),
     )
     KEYS: ClassVar[tuple[BarKey, ...]] = tuple(BarKey(shown, label, rank) for _, _, label, shown, rank in _KEYS)
@@ -410,9 +404,6 @@ class EndDialog(Dialog[str]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
 
-    def action_choose(self, what: str) -> None:
-        self.dismiss(what)
-
 
 def help_text(lang: str) -> str:
     """The help page as Markdown (``i18n.help_markdown``: rules, variants, the chance
@@ -437,7 +428,7 @@ class HelpScreen(Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("L", "language", "tui.binding.language"),
-        binding("escape,q,question_mark,comma,f1", "close", "tui.binding.back"),
+        binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
     ]
 
     def __init__(self, language: str = "en") -> None:
@@ -461,9 +452,6 @@ class HelpScreen(Screen[None]):
     def action_language(self) -> None:
         self.language = other_lang(self.language)
         self._show()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -528,7 +516,7 @@ class StatsScreen(Screen[None]):
     StatsScreen { background: #0e2416; }
     StatsScreen #stats-body { padding: 1 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "close", "tui.binding.back")]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "dismiss", "tui.binding.back")]
 
     def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
         super().__init__()
@@ -539,9 +527,6 @@ class StatsScreen(Screen[None]):
             yield Static(Text(t(self.lang, "tui.stats.title"), style="bold"), id="stats-title")
             yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body")
         yield KeyBar((BarKey("Esc", "tui.binding.back"),), self.lang)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 class WordsDialog(Dialog[str]):

@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import runtime
+from ..i18n import lang_of_tag
 from ..play import PlayError, PlayService, Settings, StoredGame
 from ..play.chance import ChanceBook, StoryBook
 from .models import Lang, encode
@@ -141,8 +142,8 @@ def json_response(body: msgspec.Struct, status: int = 200) -> Response:
 
 def browser_lang(request: Request) -> Lang:
     """The language the browser prefers (``Accept-Language``): Russian when its most
-    preferred tag is Russian, else English (as the page picks from
-    ``navigator.languages``)."""
+    preferred tag names it (``i18n.lang_of_tag``, as the page reads
+    ``navigator.languages``), else English."""
     best_q, best = 0.0, ""
     for item in request.headers.get("accept-language", "").split(",")[:32]:
         tag, *params = item.split(";")
@@ -154,8 +155,8 @@ def browser_lang(request: Request) -> Lang:
                 except ValueError:
                     q = 0.0
         if tag.strip() and q > best_q:  # the first of equals wins
-            best_q, best = q, tag.strip().lower()
-    return "ru" if best.split("-")[0] == "ru" else "en"
+            best_q, best = q, tag.strip()
+    return "ru" if lang_of_tag(best) == "ru" else "en"
 
 
 #: How many play-layer calls may run at once (worker threads); see ``WebGame``.

@@ -10,8 +10,10 @@ and ``params`` (docs/web-api.md). Every sentence is the catalogs' (``i18n.error_
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Final
 
 from starlette.exceptions import HTTPException
@@ -66,6 +68,18 @@ class WebError(Exception):
         super().__init__(error_text(code, params, "en"))
 
 
+@contextmanager
+def odds_refusals() -> Iterator[None]:
+    """The odds' failures (a chance, a story) as the API's refusals: no odds module (a
+    server without it still serves the game), or no estimate to be made."""
+    try:
+        yield
+    except ImportError:
+        raise WebError("chance.missing") from None
+    except (ValueError, OverflowError, MemoryError):
+        raise WebError("chance.unavailable") from None
+
+
 def web_error(exc: WebError, lang: Lang = "en") -> ErrorBody:
     """``exc``'s body, its words in ``lang`` (``text``; ``error`` is the English)."""
     return ErrorBody(error=str(exc), code=exc.code, params=dict(exc.params),
@@ -103,16 +117,11 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
     if exc.code == "storage":
         _storage_log.warning("storage failure (answered 503) on %s %s: %s", request.method, request.url.path,
                              exc.params.get("reason"))
-    lang: Lang | None = None
-    if exc.kind not in ("busy", "unavailable"):
-        # Said in the player's language, read now (a refusal is rare enough for one more
-        # read of the settings); not when the store is the trouble or too busy.
-        web = getattr(request.app.state, "web", None)
-        try:
-            lang = await web.lang(request, await web.player(request)) if isinstance(web, WebGame) else None
-        except PlayError:  # the store cannot be read now: the refusal still goes out
-            lang = None
-    lang = lang or browser_lang(request)
+    lang = browser_lang(request)
+    if exc.kind not in ("busy", "unavailable"):  # else the store is the trouble, or too busy
+        web: WebGame = request.app.state.web
+        with contextlib.suppress(PlayError):  # the store cannot be read now: the refusal still goes out
+            lang = await web.lang(request, await web.player(request))  # the player's
     status = KIND_STATUS[exc.kind]
     # 429: the same long work is under way (a search for a deal that comes out); ask again.
     return error_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)

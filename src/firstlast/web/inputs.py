@@ -48,11 +48,11 @@ async def read_body(request: Request, limit: int) -> bytearray:
     ``STOP_LOOK`` seconds) is given up: ``request.gone``, nothing done, rather than held
     to the end of the graceful shutdown and cancelled there."""
     length = request.headers.get("content-length")
-    declared = int(length) if length is not None and length.isdigit() else None
-    too_large = declared is not None and declared > limit
-    if too_large and declared is not None and declared > limit + DRAIN:
+    declared = int(length) if length is not None and length.isdigit() else 0
+    if declared > limit + DRAIN:
         raise WebError("request.too_large", limit=limit // 1024)
-    web = getattr(request.app.state, "web", None)
+    too_large = declared > limit
+    play = request.app.state.web.play
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
     size = 0
@@ -60,7 +60,7 @@ async def read_body(request: Request, limit: int) -> bytearray:
     while more:
         waiting = asyncio.ensure_future(request.receive())
         while not (await asyncio.wait({waiting}, timeout=STOP_LOOK))[0]:
-            if web is not None and web.play.stopping:
+            if play.stopping:
                 waiting.cancel()
                 raise WebError("request.gone")
         message = waiting.result()

@@ -7,7 +7,6 @@ docs/web-api.md and the page's TypeScript typedefs (both written by ``generated`
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from http import HTTPStatus
 from pathlib import Path
@@ -48,22 +47,13 @@ def components() -> dict[str, Schema]:
     _, comps = msgspec.json.schema_components(_models(), ref_template=REF + "{name}")
     for model, rule in RULES.items():
         comps[model.__name__].update(rule)
-    asked = _reached(comps, [c.__name__ for e in ENDPOINTS for c in (e.body, e.query) if isinstance(c, type)])
+    # The models a request carries, and every model they refer to.
+    _, asked = msgspec.json.schema_components([c for e in ENDPOINTS for c in (e.body, e.query) if isinstance(c, type)])
     for name, s in comps.items():
         if name not in asked and "properties" in s:
             given = [f for f, prop in s["properties"].items() if "default" in prop]
             s["required"] = [f for f in s["properties"] if f in s.get("required", ()) or f in given]
     return comps
-
-
-def _reached(comps: dict[str, Schema], names: list[str]) -> set[str]:
-    """The models ``names`` and every model their schemas refer to."""
-    seen: set[str] = set()
-    while names:
-        if (name := names.pop()) not in seen:
-            seen.add(name)
-            names += [r.removeprefix(REF) for r in re.findall(r'"\$ref":\s*"([^"]+)"', json.dumps(comps[name]))]
-    return seen
 
 
 def refusals(e: Endpoint) -> list[int]:

@@ -24,7 +24,7 @@ from ...i18n import chance_short_text, chance_text
 from ...play import chance as policy
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
-from ..errors import WebError
+from ..errors import odds_refusals
 from ..inputs import query
 
 if TYPE_CHECKING:
@@ -43,14 +43,10 @@ class _Decided:
 
 
 def _estimate(pos: Position, round_: int, samples: int) -> ChanceEstimate:
-    """One round (``play.chance.round_estimate``), its failures as the API's refusals.
-    Module-level: the site's computing worker runs it."""
-    try:
+    """One round (``play.chance.round_estimate``), its failures refused. Module-level:
+    the site's computing worker runs it."""
+    with odds_refusals():
         return policy.round_estimate(pos, round_, samples)
-    except ImportError:  # a server without the odds module still serves the game
-        raise WebError("chance.missing") from None
-    except (ValueError, OverflowError, MemoryError):
-        raise WebError("chance.unavailable") from None
 
 
 async def chance(web: WebGame, request: Request) -> Response:

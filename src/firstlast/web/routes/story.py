@@ -22,7 +22,7 @@ from ... import runtime
 from ...play.chance import story_key, tell_story
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
-from ..errors import WebError
+from ..errors import odds_refusals
 
 if TYPE_CHECKING:
     from ...engine import Game
@@ -32,12 +32,8 @@ if TYPE_CHECKING:
 
 def tell(game: Game) -> Story:
     """``game``'s story by the play layer's policy (blocking: call it in a worker thread)."""
-    try:
+    with odds_refusals():
         return tell_story(game)  # the odds load with the first story
-    except ImportError:
-        raise WebError("chance.missing") from None
-    except (ValueError, OverflowError, MemoryError):
-        raise WebError("chance.unavailable") from None
 
 
 def answer(story: Story, lang: m.Lang) -> msgspec.Struct:

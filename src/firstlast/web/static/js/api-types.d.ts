@@ -508,17 +508,11 @@ export interface Stop {
 }
 
 /**
- * Where one card of the needed rank lay: ``code`` and its ``params``.
- *
- * * ``waste``: ``depth`` (1 = the top card), ``size`` of the waste;
- * * ``stock``: ``position`` (1 = turned next), ``size`` of the stock;
- * * ``reserve``: ``place`` (R1…R8);
- * * ``privileged``: ``place`` F8, playable (R8);
- * * ``first``: ``place`` Fj, fixed as the base of ``pile`` Pj; ``rule``: R3 (its pile
- *   is not yet active), R5 (the active pile's own base, laid last) or V3 (F8 without
- *   the privilege);
- * * ``pile``: on ``pile`` at ``height`` (1 = bottom); ``base`` when it is the pile's
- *   13th card (R5).
+ * Where one card of the needed rank lay: ``code`` and its ``params`` (docs/story.md's
+ * table): ``waste`` (``depth``, 1 = top; ``size``), ``stock`` (``position``, 1 = next;
+ * ``size``), ``reserve`` (``place``), ``privileged`` (``place`` F8, R8), ``first``
+ * (``place``, ``pile``, ``rule``: R3, R5 or V3), ``pile`` (``pile``, ``height``, 1 =
+ * bottom; ``base``: its 13th card, R5).
  */
 export interface CardPlace {
   card: string;
@@ -529,12 +523,7 @@ export interface CardPlace {
 
 /**
  * What would have brought a lost deal out, by exact forced play-outs of the same
- * deal (``engine.play_out``). ``fewest_redeals``: the fewest redeals (V1, the game's
- * V2 and V3 kept) with which it comes out, found by trying 0, 1, 2, … redeals; ``None``
- * when no number does, not even unlimited (the waste ran empty, R10).
- * ``comes_out_on_pass``: the pass it then comes out on (``fewest_redeals`` + 1 or
- * fewer). ``variants_that_come_out``: the tokens of ``VARIANT_TOKENS`` under which
- * the same deal comes out, in that order.
+ * deal (``engine.play_out``; ``what_if``); each field's description says what it holds.
  */
 export interface WhatIf {
   /** the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; null: no number does, not even unlimited; ≥ 0 */
