@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import shlex
 import shutil
 import subprocess
@@ -29,8 +31,10 @@ class Tmux:
 
     def __init__(self, tmp: Path) -> None:
         self.socket = f"fltest-{os.getpid()}-{tmp.name}"
+        self.tmp = tmp
         self.session = ""
         self.count = 0
+        self.drawn = -1  # a FIFO the pane's output is copied to, as it is drawn
 
     def run(self, *args: str) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True,
@@ -43,6 +47,15 @@ class Tmux:
         self.count += 1
         self.session = f"s{self.count}"
         self.run("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height), shell)
+        # The pane's output, copied as it comes (tmux pipe-pane): a wait for the screen
+        # wakes when the terminal draws, never on a timer. Opened before its writer, so
+        # nothing drawn from now on is missed.
+        fifo = self.tmp / f"drawn-{self.count}"
+        os.mkfifo(fifo)
+        if self.drawn >= 0:
+            os.close(self.drawn)
+        self.drawn = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        self.run("pipe-pane", "-O", "-t", self.session, f"cat > {shlex.quote(str(fifo))}")
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", self.session)
@@ -55,15 +68,24 @@ class Tmux:
         ``gone``. The bound only fails a hung terminal."""
         end = time.monotonic() + timeout
         while True:
+            self._drained()  # what was drawn before this look at the screen
             screen = self.screen()
             if all(t in screen for t in texts) and not any(t in screen for t in gone):
                 return screen
-            if time.monotonic() > end:
+            left = end - time.monotonic()
+            # Wakes as soon as the terminal draws anything after the look above.
+            if left <= 0 or not select.select([self.drawn], [], [], left)[0]:
                 raise AssertionError(f"{texts!r} not all on the screen (or {gone!r} still) after {timeout} s:"
                                      f"\n{screen}")
-            time.sleep(0.1)  # the poll's pace
+
+    def _drained(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(self.drawn, 65536):
+                pass
 
     def stop(self) -> None:
+        if self.drawn >= 0:
+            os.close(self.drawn)
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
 
 
