@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,14 +63,15 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         self.run("send-keys", "-t", self.session, *keys)
 
-    def wait_for(self, *texts: str, timeout: float = 30.0, gone: tuple[str, ...] = ()) -> str:
-        """The screen, once it shows all of ``texts`` (it is drawn in parts) and none of
-        ``gone``. The bound only fails a hung terminal."""
+    def wait_for(self, *texts: str, timeout: float = 30.0, gone: tuple[str, ...] = (),
+                 drawn: Callable[[str], bool] = lambda screen: True) -> str:
+        """The screen, once it shows all of ``texts`` (it is drawn in parts), none of
+        ``gone``, and ``drawn(screen)`` holds. The bound only fails a hung terminal."""
         end = time.monotonic() + timeout
         while True:
             self._drained()  # what was drawn before this look at the screen
             screen = self.screen()
-            if all(t in screen for t in texts) and not any(t in screen for t in gone):
+            if all(t in screen for t in texts) and not any(t in screen for t in gone) and drawn(screen):
                 return screen
             left = end - time.monotonic()
             # Wakes as soon as the terminal draws anything after the look above.
@@ -107,7 +108,8 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     tmux.start(command(db, "1"), 100, 30)
     # Deal 1's first row and reserve, as the engine deals them (R2).
-    screen = tmux.wait_for("deal 1", "J♣", "9♠", "F8★", "Stock 88", "Needs")
+    screen = tmux.wait_for("deal 1", "J♣", "9♠", "F8★", "Stock 88", "Needs",
+                           drawn=lambda screen: "P1→Q" in screen.replace(" ", ""))
     assert "P1→Q" in screen.replace(" ", "")
     tmux.keys("t")
     tmux.wait_for("Stock 87")
@@ -193,10 +195,11 @@ def test_every_size_keeps_counts_and_quit(tmux: Tmux, tmp_path: Path, size: tupl
     status = _lines(screen)[-2]
     assert status.strip().startswith(hint), status
     tmux.keys("у")  # e: the table in words
-    screen = tmux.wait_for(words)
+    # The screen is drawn in parts: wait for the dialog's words and its own key bar.
+    screen = tmux.wait_for(words, gone=(quit_,))
     assert quit_ not in _lines(screen)[-1]  # the dialog's own keys
     tmux.keys("Escape")
-    screen = tmux.wait_for(quit_)
+    screen = tmux.wait_for(quit_, drawn=lambda screen: width >= 200 or _lines(screen)[-2].endswith("…"))
     status = _lines(screen)[-2]
     if width < 200:
         assert status.endswith("…"), status  # cut, and says so
@@ -216,13 +219,17 @@ def test_the_language_asked_for_and_the_end_panel_at_80x24(tmux: Tmux, tmp_path:
     assert play.settings(player).lang is None
     tmux.start("FIRSTLAST_LANG=ru LANG=C.UTF-8 " + command(db), 80, 24)
     # Once the story is told ("считается": being told).
-    screen = tmux.wait_for("Пасьянс не вышел", "Ещё раз (Enter)", "Закрыть", gone=("считается",), timeout=60)
-    lines = _lines(screen)
-    top = next(i for i, ln in enumerate(lines) if "Счёт" in ln)
-    bottom = next(i for i, ln in enumerate(lines) if "Ещё раз (Enter)" in ln)
-    story = [ln.strip(" █▔▁") for ln in lines[top + 1:bottom]]
-    told = [ln for ln in story if len(ln) > 20]
-    assert len(told) >= 8, screen  # the story, not squeezed out by the panel's frame
+    def told(screen: str) -> list[str]:
+        """The story's lines on the end panel, between its score and its buttons."""
+        lines = _lines(screen)
+        top = next((i for i, ln in enumerate(lines) if "Счёт" in ln), len(lines))
+        bottom = next((i for i, ln in enumerate(lines) if "Ещё раз (Enter)" in ln), 0)
+        story = [ln.strip(" █▔▁") for ln in lines[top + 1:bottom]]
+        return [ln for ln in story if len(ln) > 20]
+
+    screen = tmux.wait_for("Пасьянс не вышел", "Ещё раз (Enter)", "Закрыть", gone=("считается",), timeout=60,
+                           drawn=lambda screen: len(told(screen)) >= 8)
+    assert len(told(screen)) >= 8, screen  # the story, not squeezed out by the panel's frame
     tmux.keys("Escape")
     tmux.wait_for("Колода")  # the table in Russian too
     tmux.keys("q")
