@@ -22,6 +22,7 @@ from firstlast.play import MAX_REDEALS, PlayService
 from firstlast.play.stats import keep_result
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
+from firstlast.tui import app as tui_app
 from firstlast.tui import cards as C
 from firstlast.tui.autoplay import SPEEDS
 from firstlast.tui.chance import Failed, Pooled
@@ -351,8 +352,11 @@ def test_game_is_stored_and_resumes_in_a_new_app(store: GameStore) -> None:
         FirstLastApp(store, deal=43, resume=True, chance=False)
 
 
-def test_change_elsewhere_is_reloaded(store: GameStore) -> None:
+def test_change_elsewhere_is_reloaded(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """The browser moves the same game on: our next save conflicts, we reload and say so."""
+    # The store's watcher would find the change by itself on its next tick (a machine
+    # under load can take that long between two keys): here the save must find it.
+    monkeypatch.setattr(tui_app, "WATCH_INTERVAL_S", 10**6)
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
