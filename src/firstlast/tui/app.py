@@ -120,12 +120,16 @@ class GameScreen(Screen[None]):
     lang: reactive[str] = reactive("en")
     #: Goes up whenever the game on the table changes (a move, another game): the table,
     #: the title and the side bar redraw.
-    version: reactive[int] = reactive(0)
-    message: reactive[str] = reactive("")
-    error: reactive[bool] = reactive(False)
-    chance_text: reactive[str | None] = reactive(None)
-    auto: reactive[bool] = reactive(False)
-    speed: reactive[int] = reactive(0)  # from the player's pace setting (PACE_SPEED)
+    #: The state below is drawn by the parts bound to it (``data_bind``) and by ``_paint``,
+    #: which redraw themselves, the changed places only: the screen itself draws none of it,
+    #: so a change does not repaint the whole screen (``repaint=False``): that redrew every
+    #: part of the terminal at each key, twice (issue 25.7).
+    version: reactive[int] = reactive(0, repaint=False)
+    message: reactive[str] = reactive("", repaint=False)
+    error: reactive[bool] = reactive(False, repaint=False)
+    chance_text: reactive[str | None] = reactive(None, repaint=False)
+    auto: reactive[bool] = reactive(False, repaint=False)
+    speed: reactive[int] = reactive(0, repaint=False)  # from the player's pace setting (PACE_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
                  estimator: Estimator | None = None, lang: str | None = None) -> None:
