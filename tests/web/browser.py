@@ -72,16 +72,48 @@ def close(pg: Any) -> None:
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
-    """Wait until ``expression`` is true in the page (``timeout`` in ms). Playwright's
+#: The page-side wait of ``until``: ``expression`` evaluated in the page every 25 ms until
+#: it is truthy (its value is the answer) or the time is up (null). One call, not a poll
+#: from Python: a poll went from pytest through Playwright's driver and the browser to the
+#: page 40 times a second, and that traffic cost more CPU than the page's own checks.
+_UNTIL = """async (waitMs__) => {{
+  const waitEnd__ = performance.now() + waitMs__;
+  for (;;) {{
+    const value__ = ({expression});
+    if (value__) return value__;
+    if (performance.now() > waitEnd__) return null;
+    await new Promise((tick__) => setTimeout(tick__, 25));
+  }}
+}}"""
+
+
+def until(pg: Any, expression: str, timeout: float = 30_000) -> Any:
+    """The first truthy value of ``expression`` in the page (something ``evaluate`` can
+    return), waited for up to ``timeout`` ms; None when the time ran out. Playwright's
     ``wait_for_function`` evaluates its text with ``eval``, which the page's CSP forbids
     (no 'unsafe-eval'); ``evaluate`` goes through the debugger protocol, which the CSP
-    does not govern."""
+    does not govern: the condition is waited for in the page (``_UNTIL``). A navigation
+    meanwhile (a reload the page makes itself) ends that call; the wait goes on in the
+    new document."""
+    from playwright.sync_api import Error
+
     deadline = time.monotonic() + timeout / 1000
-    while not pg.evaluate(f"!!({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
-        pg.wait_for_timeout(25)
+    while True:
+        left = max(0.0, deadline - time.monotonic()) * 1000
+        try:
+            value = pg.evaluate(_UNTIL.format(expression=expression), left)
+        except Error as e:
+            if "context was destroyed" not in str(e) or time.monotonic() > deadline:
+                raise
+            continue
+        if value or time.monotonic() > deadline:
+            return value
+
+
+def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true in the page (``timeout`` in ms)."""
+    if not until(pg, f"!!({expression})", timeout):
+        raise AssertionError(f"timed out waiting for {expression}")
 
 
 def still(pg: Any, selector: str = "body", timeout: float = 30_000) -> None:

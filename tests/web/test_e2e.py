@@ -58,7 +58,7 @@ def card_at(pg: Any, place: str) -> Any:
 
 # ---------------------------------------------------------------------------- tests
 def test_turn_play_click_drag_refuse_undo_redo_reload(page: Any) -> None:
-    open_table(page)
+    open_table(page, speed=0)  # motion: test_no_click_is_dropped…, test_deal_dialog…
     assert page.locator("#cards > .card").count() == 104
     # A deal number the server's one parser refuses is explained in the dialog, which
     # stays open, and the game on the table stays.
@@ -157,7 +157,7 @@ def _check_picture(page: Any) -> None:
 
 
 def test_language_switch_russian_indices(page: Any) -> None:
-    open_table(page)
+    open_table(page, speed=0)
     assert page.locator("#topbar h1").inner_text() == "First and Last"
     assert page.locator("#face-1h text").first.text_content() == "A"
     page.click("#b-lang")
@@ -223,7 +223,7 @@ def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
 def test_phone_layout_fits(browser: Any, server: str) -> None:
     pg = new_page(browser, server, locale="ru-RU", viewport={"width": 390, "height": 844}, device_scale_factor=2,
                   has_touch=True)
-    open_table(pg)
+    open_table(pg, speed=0)
     # Russian by default from the browser's language (the title: the brand gives its
     # room to the buttons on a phone); nothing spills off the screen.
     assert pg.title() == "Первые и последние"
@@ -538,7 +538,7 @@ def test_phone_toolbar_labels_fit(browser: Any, server: str, locale: str) -> Non
     """At 390 px every label under a toolbar icon is shown whole, in both languages."""
     pg = new_page(browser, server, locale=locale, viewport={"width": 390, "height": 844}, device_scale_factor=2,
                   has_touch=True)
-    open_table(pg)
+    open_table(pg, speed=0)
     labels = pg.evaluate(
         "[...document.querySelectorAll('#topbar .tools > button > span')].filter(s => s.offsetParent !== null)"
         ".map(s => [s.textContent, s.scrollWidth, s.clientWidth])")

@@ -18,12 +18,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, until, wait_js
 
 from firstlast.engine import Game
 from firstlast.i18n.table import hint_text, pile_review, review_words, table_summary
@@ -60,14 +59,10 @@ def heard(pg: Any, *words: str, timeout: float = 30_000) -> str:
     """Wait until an audible live region says all of ``words``; return what it says
     (read in the same evaluation: a region is emptied before each new announcement)."""
     cond = " && ".join(f"t.includes({w!r})" for w in words) or "true"
-    deadline = time.monotonic() + timeout / 1000
-    while True:
-        said: str | None = pg.evaluate(f"{AUDIBLE}.find((t) => {cond}) || null")
-        if said is not None:
-            return said
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never heard {words}; heard {pg.evaluate(AUDIBLE)}")
-        pg.wait_for_timeout(25)
+    said: str | None = until(pg, f"{AUDIBLE}.find((t) => {cond}) || null", timeout)
+    if said is None:
+        raise AssertionError(f"never heard {words}; heard {pg.evaluate(AUDIBLE)}")
+    return said
 
 
 def set_lang(pg: Any, lang: str) -> None:

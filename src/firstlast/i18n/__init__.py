@@ -23,8 +23,6 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Final, Literal, Protocol
 
-from markdown_it import MarkdownIt
-
 from ..engine import places
 from ..engine.cards import SUIT_CHARS, Card
 from ..engine.places import PLACE_NAMES, Place
@@ -457,6 +455,10 @@ def render_markdown(text: str) -> str:
     """Markdown as an HTML fragment. Raw HTML in ``text`` is escaped, never passed
     through (and markdown-it refuses ``javascript:`` links), so the fragment is safe
     to insert into the page."""
+    # Imported here: markdown-it is some sixty modules, and only the help page needs it
+    # (the site's play worker would load them all before its first answer).
+    from markdown_it import MarkdownIt
+
     html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     return html
 

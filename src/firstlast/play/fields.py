@@ -17,6 +17,7 @@ from msgspec import inspect as mi
 
 from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.variant import token_pattern
+from ..store.records import Origin as Origin  # a game played here or read from a backup: the store's column
 
 
 def digits_upto(n: int) -> str:
@@ -52,7 +53,6 @@ MAX_SAFE: Final = 2**53 - 1
 Probability = Annotated[float, Meta(ge=0, le=1)]
 GameStatus = Literal["playing", "won", "lost"]
 Result = Literal["won", "lost"]
-Origin = Literal["played", "imported"]
 Lang = Literal["ru", "en"]
 
 

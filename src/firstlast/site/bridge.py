@@ -148,21 +148,6 @@ def install_offload(post: Callable[[str], Awaitable[str]]) -> None:
     runtime.set_offload(offload)
 
 
-def compute(call: str) -> str:
-    """The computing worker's side of ``install_offload``: one call, its outcome."""
-    return runtime.call_pickled(call.encode("latin-1")).decode("latin-1")
-
-
-def warm_compute() -> str:
-    """The computing worker's start: the fast forced line loaded (its WebAssembly
-    compiled) and played once, so that the deal's first estimate spends its budget
-    sampling, not loading. Answers the route (``odds.fastline.backend_name``), or why
-    there is none (the engine then samples, slower)."""
-    from ..play.chance import warm
-
-    return warm()
-
-
 def _refusal(code: str, **params: str | int | None) -> Answer:
     """A refusal the bridge makes itself, in the app's declared shape."""
     exc = WebError(code, **params)

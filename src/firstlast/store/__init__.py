@@ -32,8 +32,6 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
-import platformdirs
-
 from .. import runtime
 from .files import (
     SQLITE_CANTOPEN,
@@ -72,6 +70,8 @@ __all__ = [
 
 def default_db_path() -> Path:
     """``firstlast.sqlite3`` in the user's data folder (platformdirs)."""
+    import platformdirs  # here: the site's worker never asks, and it costs a start tempfile and more
+
     return Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
 
 

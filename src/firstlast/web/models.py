@@ -24,7 +24,7 @@ from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
-from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Probability, VariantToken
+from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Origin, Probability, Result, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
@@ -253,10 +253,10 @@ class GameState(TableJSON):
     updated: str
     finished: str | None
     version: Annotated[int, Meta(description="send it back with actions")]
-    origin: Literal["played", "imported"]
+    origin: Origin
     dealt: Annotated[StartKind | None, Meta(description=(
         "how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game"))]
-    result: Annotated[Literal["won", "lost"] | None, Meta(description="the first end reached, kept after undo")]
+    result: Annotated[Result | None, Meta(description="the first end reached, kept after undo")]
     abandoned: bool
     wish: Annotated[bool, Meta(description=(
         "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]

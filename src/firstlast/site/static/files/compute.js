@@ -8,8 +8,8 @@ import { startPython } from "./python.js";
 const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 /** @type {Promise<(call: string) => string>} */
 const ready = startPython().then((py) => {
-  const mod = py.pyimport("firstlast.site.bridge");
-  mod.warm_compute(); // the fast forced line loaded now, not in the first estimate
+  const mod = py.pyimport("firstlast.site.compute");
+  mod.warm(); // the fast forced line loaded now, not in the first estimate
   return (/** @type {string} */ call) => String(mod.compute(call));
 });
 /** @type {Promise<void>} */

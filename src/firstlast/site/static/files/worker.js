@@ -144,10 +144,6 @@ let booting = null;
 async function start(origin) {
   progress(1);
   const py = await (booting ||= startPython());
-  // The computing worker starts now, beside the rest of this start (the stored games,
-  // the web app, the page's first requests): it is ready, its fast line loaded, by the
-  // time the page asks for the deal's chance.
-  computer ||= startComputer();
   progress(2);
   py.FS.mkdirTree(MOUNT);
   py.FS.mount(py.FS.filesystems.IDBFS, {}, MOUNT);
@@ -160,12 +156,16 @@ async function start(origin) {
   synced = -1;
   await persist(); // a new player is stored before the first answer (or the page is told)
   progress(4);
+  // The computing worker starts once this one answers, not beside its start: two
+  // Pythons starting at once share a phone's few cores, and the table waited for both.
+  // The deal's first estimate, asked for next, waits for it instead (the meter says so).
+  computer ||= startComputer();
 }
 
 // ---------------------------------------------------------------- the computing worker
 // Chance estimates and stories run in a second worker (compute.js, its own Pyodide), so
-// that a move never waits behind one. It is started once this worker's Python runs
-// (start), so that both do not load Python at once, and is ready before the first estimate.
+// that a move never waits behind one. It is started once this worker answers (start),
+// so that both do not load Python at once.
 
 /** @type {Worker | null} */
 let computer = null;
