@@ -7,9 +7,11 @@ markers mean, the same in every folder:
   the marker here, so ``-m "not browser"`` leaves out every one of them.
 
 The ``browser`` fixture is here too: one Chromium for each module (tests/web and
-tests/site), each test opening its own profile (a context) in it."""
+tests/site), each test opening its own profile (a context) in it; and the session's
+static site (``site_root``, ``site_dir``), built once for tests/site and tests/packaging."""
 
 import contextlib
+import fcntl
 import os
 import sys
 import threading
@@ -42,6 +44,46 @@ def browser() -> Iterator[Any]:
     require_browser()  # skipped without chromium, failed under FIRSTLAST_NO_SKIP
     with chromium() as b:
         yield b
+
+
+def _site_sub_path() -> str:
+    site = str(Path(__file__).parent / "site")
+    if site not in sys.path:
+        sys.path.insert(0, site)
+    from hosting import SUB_PATH
+
+    return str(SUB_PATH)
+
+
+@pytest.fixture(scope="session")
+def site_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the static site built from this tree, at ``SUB_PATH``
+    (tests/site/hosting.py): built once for the whole run, also when pytest-xdist runs
+    it in several processes (the first to take the lock builds it in their shared
+    temporary folder; the others wait and reuse it). Here, not in tests/site: the
+    wheel's build is compared with it (tests/packaging/test_wheel.py)."""
+    from firstlast.site.build import SiteBuildError, build_site
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder every worker's own temporary folder is in
+    root = shared / "static-host"
+    with open(shared / "static-host.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        built = shared / "static-host.built"  # written once the build is whole
+        if not built.exists():
+            try:
+                build_site(root / _site_sub_path())
+            except SiteBuildError as e:
+                pytest.fail(f"the site did not build: {e}")
+            built.touch()
+    return root
+
+
+@pytest.fixture(scope="session")
+def site_dir(site_root: Path) -> Path:
+    """The session's site (``site_root``'s sub-path)."""
+    return site_root / _site_sub_path()
 
 
 @pytest.fixture(autouse=True)

@@ -208,9 +208,12 @@ def test_the_terminal_game_from_the_wheel(installed: Installed) -> None:
         subprocess.run([*tmux, "kill-server"], env=env, capture_output=True, timeout=30)
 
 
-def test_the_static_site_from_the_wheel(installed: Installed) -> None:
+def test_the_static_site_from_the_wheel(installed: Installed, site_dir: Path) -> None:
     """The README's `firstlast site build site/` (the Pages workflow's too), Pyodide and
-    the wheels from the user cache (tests/site fills the same one)."""
+    the wheels from the user cache (tests/site fills the same one). The build is the same
+    bytes as the session's, built from this tree (tests/conftest.py): a second build is
+    the same site (docs/site.md), and the wheel builds the site the tree does. (This is
+    the suite's second build: tests/site/test_build.py made a third for the same claim.)"""
     program, *args = SITE_BUILD.split()
     assert program == "firstlast"
     done = installed.run(*args, timeout=900)
@@ -222,3 +225,8 @@ def test_the_static_site_from_the_wheel(installed: Installed) -> None:
     names = {f["path"] for f in build["files"]}
     assert {"index.html", "static/site/worker.js", "icons/icon-192.png", "py/site-packages.zip"} <= names
     assert (site / "sw.js").is_file()
+    first = json.loads((site_dir / "build.json").read_text())
+    mine, theirs = ({f["path"]: f for f in b["files"]} for b in (build, first))
+    differ = sorted(p for p in mine.keys() | theirs.keys() if mine.get(p) != theirs.get(p))
+    assert build["version"] == first["version"], differ
+    assert (site / "sw.js").read_bytes() == (site_dir / "sw.js").read_bytes()
