@@ -404,8 +404,8 @@ def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
         # and meanwhile goes on with the old build, whole.
         manifest = site_build.manifest
         monkeypatch.setattr(site_build, "manifest", lambda: manifest().replace(b'"lang": "en"', b'"lang": "ru"'))
-        # Python byte-compiled as the session's build has it (the same bytes every time,
-        # test_build.py; compiling again under node costs some 20 s of CPU).
+        # Python byte-compiled as the session's build has it (the same bytes every time:
+        # tests/packaging/test_wheel.py; compiling again under node costs ~20 s of CPU).
         compiled = (site_dir / "pyodide" / "python_stdlib.zip").read_bytes(), \
             (site_dir / "py" / "site-packages.zip").read_bytes()
         monkeypatch.setattr(site_build, "precompile", lambda *_: compiled)
