@@ -10,12 +10,13 @@ missing browser fails instead of skipping (tests/web/browser.py).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser import deal_by_number, require_browser, settle, state, wait_js
+from browser import deal_by_number, require_browser, settle, state, still, wait_js
 from hosting import SUB_PATH, serve_folder
 
 from firstlast.engine import Game
@@ -24,7 +25,6 @@ from firstlast.play.deals import WELCOME_DEAL
 
 require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
 
-AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 #: The table is on the page (from the browser's storage, on a later visit, while Python starts).
 TABLE_SHOWN = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"
                " && window.firstlast && window.firstlast.state")
@@ -73,9 +73,37 @@ WORKER_AT = ("(performance.getEntriesByName(new URL('static/site/worker.js', loc
              ".startTime ?? null")
 
 
-def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url: str) -> None:
+def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_root: Path) -> None:
+    """Played by clicks as the engine plays, kept across reloads (the last table drawn
+    from the browser's storage before Python starts, moves made meanwhile queued), and
+    offline: with ``set_offline`` (which does not stop a service worker's own requests),
+    then for real, with the server gone and Chromium's HTTP cache cleared, so only the
+    service worker's copy can serve. Sounds (issue 28.2, made in the page) are kept on
+    across the offline reload and play there. No request goes to another origin. (One
+    profile for all of it: each reload starts Python again, seconds of CPU.)"""
+    from test_looks import AUDIO_SPY
+
     ctx, asked = site_context(browser)
     ctx.add_init_script(TABLE_AT)
+    ctx.add_init_script(AUDIO_SPY)
+    with serve_folder(site_root, SUB_PATH) as site_url:
+        pg = _plays_online_then_offline(ctx, site_url)
+    # Offline for real: the server is gone and the HTTP cache cleared.
+    ctx.new_cdp_session(pg).send("Network.clearBrowserCache")
+    pg.reload()
+    wait_js(pg, READY, timeout=90_000)
+    assert state(pg)["deal"] == "1" and state(pg)["moves"] == 6
+    turn(pg)
+    assert state(pg)["moves"] == 7
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
+    foreign = [u for u in asked if not u.startswith((origin + "/", "blob:", "data:"))]
+    assert asked and not foreign, foreign
+    errors = pg.errors
+    ctx.close()
+    assert not errors
+
+
+def _plays_online_then_offline(ctx: Any, site_url: str) -> Any:
     pg = open_site(ctx, site_url)
     deal_by_number(pg, 1)  # deal 1 starts with turns to make (README)
     game = Game(1)
@@ -114,23 +142,22 @@ def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_url
     lock.evaluate("window.release()")
     wait_js(pg, READY + " && window.firstlast.state.moves === 5", timeout=90_000)
     lock.close()
-    # Offline: the service worker serves the whole build; play goes on and is kept.
+    # Sounds on (the mute key), saved: the site's Python answered the change (it stores
+    # before it answers), and the page kept that answer as the next visit's first settings.
+    pg.keyboard.press("m")
+    snapshot = f"localStorage.getItem('firstlast-snapshot:{urlsplit(site_url).path}') || ''"
+    wait_js(pg, f"JSON.parse(JSON.parse({snapshot} || '{{}}')['/api/settings'] || '{{}}').sound === true")
+    # Offline: the service worker serves the whole build; play goes on, with its sounds.
     ctx.set_offline(True)
     pg.reload()
-    wait_js(pg, READY, timeout=90_000)
+    wait_js(pg, READY + " && window.firstlast.settings.sound === true", timeout=90_000)
     assert state(pg)["moves"] == 5
-    turn(pg)
+    assert pg.evaluate("window.__audio.sounds") == 0
+    turn(pg)  # a click: a gesture, so the page may start its sound
     assert state(pg)["moves"] == 6
-    pg.reload()
-    wait_js(pg, READY, timeout=90_000)
-    assert state(pg)["moves"] == 6
+    wait_js(pg, "window.__audio.sounds > 0")
     ctx.set_offline(False)
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
-    foreign = [u for u in asked if not u.startswith((origin + "/", "blob:", "data:"))]
-    assert asked and not foreign, foreign
-    errors = pg.errors
-    ctx.close()
-    assert not errors
+    return pg
 
 
 def test_a_first_visit_plays_at_once_on_the_table_the_build_made(browser: Any, site_root: Path, tmp_path: Path) -> None:
@@ -178,11 +205,58 @@ def _first_visit(browser: Any, site_url: str) -> None:
     assert not errors
 
 
-def test_the_end_of_a_game_is_the_engines(browser: Any, site_url: str) -> None:
-    """Finish plays the forced line to the end: the end panel's score is the engine's."""
+@pytest.fixture(scope="module")
+def table(browser: Any, site_url: str) -> Iterator[Any]:
+    """One tab of one profile, its Python started once, for the tests of this module that
+    need only a table to play on (not a first visit, a new player, storage or other tabs):
+    each deals its own game by number (``deal_on``). Every Python start costs seconds of
+    CPU (two Pyodides: play and the computing worker), so they share it."""
     ctx, _ = site_context(browser)
     pg = open_site(ctx, site_url)
-    deal_by_number(pg, 7)
+    yield pg
+    ctx.close()
+
+
+def press(pg: Any, button: str) -> None:
+    """Click a toolbar ``button``, from the menu where a phone keeps it."""
+    if not pg.is_visible(button):
+        pg.click("#b-more")
+    pg.click(button)
+
+
+def deal_anew(pg: Any, deal: int) -> None:
+    """Deal ``deal`` through the deal dialog, leaving the game on the table if asked, and
+    wait until it is on the table, no move made, the menu closed."""
+    press(pg, "#b-deal")
+    pg.fill("#deal-input", str(deal))
+    pg.click("#deal-ok")
+    dealt = (f"window.firstlast.state.deal === '{deal}' && window.firstlast.state.moves === 0"
+             " && !window.firstlast.busy && !document.querySelector('dialog[open]')")
+    wait_js(pg, f"!!document.querySelector('#dlg-confirm[open]') || ({dealt})")
+    if pg.evaluate("!!document.querySelector('#dlg-confirm[open]')"):
+        pg.click("#confirm-ok")
+    wait_js(pg, dealt)
+    if pg.get_attribute("#b-more", "aria-expanded") == "true":
+        pg.click("#b-more")
+    still(pg)
+
+
+def deal_on(pg: Any, deal: int) -> None:
+    """``deal`` dealt on the shared table, whatever the last test left open (a dialog, the
+    end panel) closed first."""
+    wait_js(pg, READY)
+    for _ in range(3):
+        if not pg.evaluate("!!document.querySelector('dialog[open]') || !document.getElementById('ending').hidden"):
+            break
+        pg.keyboard.press("Escape")
+        still(pg)
+    deal_anew(pg, deal)
+
+
+def test_the_end_of_a_game_is_the_engines(table: Any) -> None:
+    """Finish plays the forced line to the end: the end panel's score is the engine's."""
+    pg = table
+    deal_on(pg, 7)
     pg.click("#b-finish")
     wait_js(pg, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy", timeout=60_000)
     game = Game(7)
@@ -193,7 +267,6 @@ def test_the_end_of_a_game_is_the_engines(browser: Any, site_url: str) -> None:
     assert f"{game.position.score}" in pg.inner_text("#ending")
     # The story is told by the computing worker, beside play.
     pg.locator("#end-story").wait_for(timeout=60_000)
-    ctx.close()
 
 
 def test_one_tab_holds_the_game_and_none_loses_a_move(browser: Any, site_url: str) -> None:
@@ -217,13 +290,12 @@ def test_one_tab_holds_the_game_and_none_loses_a_move(browser: Any, site_url: st
     ctx.close()
 
 
-@pytest.mark.parametrize(("lang", "size"), [("ru", "phone"), ("en", "phone"), ("ru", "desktop"), ("en", "desktop")])
-def test_each_language_and_size_plays_and_passes_axe(browser: Any, site_url: str, lang: str, size: str) -> None:
-    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-    opts = phone if size == "phone" else {"viewport": {"width": 1280, "height": 800}}
-    ctx, _ = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True, **opts)
-    pg = open_site(ctx, site_url, "&deal=1")  # deal 1 starts with turns to make
-    wait_js(pg, "window.firstlast.state.deal === '1' && !window.firstlast.busy")
+def plays_in_and_passes_axe(pg: Any, lang: str, size: str) -> None:
+    """Deal 1 on the table (it starts with turns to make), in ``lang``: the page says so,
+    the stock is named in it, a tap (phone) or a click (desktop) makes a move, and axe
+    finds nothing (tests/web's axe runner)."""
+    from test_a11y import axe
+
     assert pg.evaluate("document.documentElement.lang") == lang
     stock = pg.locator('.slot[data-place="stock"]')
     name = stock.get_attribute("aria-label") or ""
@@ -236,19 +308,32 @@ def test_each_language_and_size_plays_and_passes_axe(browser: Any, site_url: str
         stock.click(force=True)
     settle(pg)
     assert before == 0 and state(pg)["moves"] == 1
-    pg.add_script_tag(path=str(AXE))
-    result = pg.evaluate("""async () => {
-        const r = await axe.run(document, { resultTypes: ["violations"] });
-        return r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "));
-    }""")
-    assert result == [], result
+    axe(pg, f"{size} {lang}: deal 1 after a move")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_each_language_and_size_plays_and_passes_axe(browser: Any, site_url: str, size: str) -> None:
+    """Both languages at each size, in one profile per size (a touch screen is the
+    profile's): Russian from the browser's language, then English switched to on the page
+    (its language key), deal 1 dealt again for it."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    opts = phone if size == "phone" else {"viewport": {"width": 1280, "height": 800}}
+    ctx, _ = site_context(browser, locale="ru-RU", bypass_csp=True, **opts)
+    pg = open_site(ctx, site_url, "&deal=1")  # deal 1 starts with turns to make
+    wait_js(pg, "window.firstlast.state.deal === '1' && !window.firstlast.busy")
+    plays_in_and_passes_axe(pg, "ru", size)
+    press(pg, "#b-lang")
+    wait_js(pg, "document.documentElement.lang === 'en' && !window.firstlast.busy")
+    deal_anew(pg, 1)
+    plays_in_and_passes_axe(pg, "en", size)
+    errors = pg.errors
     ctx.close()
+    assert not errors
 
 
-def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str) -> None:
-    ctx, _ = site_context(browser)
-    pg = open_site(ctx, site_url)
-    deal_by_number(pg, 42)
+def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str, table: Any) -> None:
+    pg = table
+    deal_on(pg, 42)
     # The share link is the site's own address (its sub-path), not a server's.
     url = pg.evaluate("import('./static/js/dialogs.js').then((m) => m.shareUrl())")
     assert url.startswith(site_url + "?deal=42") and url.endswith("&lang=en"), url
@@ -270,7 +355,6 @@ def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str)
     pg.click("#b-stats")
     wait_js(pg, "!!document.querySelector('#st-history')")
     pg.keyboard.press("Escape")
-    ctx.close()
 
 
 VERSION = """new Promise((resolve) => {
@@ -320,8 +404,15 @@ def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
         # and meanwhile goes on with the old build, whole.
         manifest = site_build.manifest
         monkeypatch.setattr(site_build, "manifest", lambda: manifest().replace(b'"lang": "en"', b'"lang": "ru"'))
+        # Python byte-compiled as the session's build has it (the same bytes every time:
+        # tests/packaging/test_wheel.py; compiling again under node costs ~20 s of CPU).
+        compiled = (site_dir / "pyodide" / "python_stdlib.zip").read_bytes(), \
+            (site_dir / "py" / "site-packages.zip").read_bytes()
+        monkeypatch.setattr(site_build, "precompile", lambda *_: compiled)
         second = site_build.build_site(tmp_path / "site")
         assert second["version"] != first["version"]
+        was = {f["path"]: f["sha256"] for f in first["files"]}
+        assert {f["path"] for f in second["files"] if was.get(f["path"]) != f["sha256"]} == {"manifest.webmanifest"}
         pg.evaluate("navigator.serviceWorker.getRegistration().then((r) => r && r.update())")
         wait_js(pg, "!!document.getElementById('site-update')", timeout=60_000)
         update_notice_passes_axe_and_fits_a_phone(pg)
@@ -374,48 +465,3 @@ def test_two_sites_on_one_origin_keep_apart(browser: Any, site_dir: Path, tmp_pa
         caches = one.evaluate("caches.keys()")
         assert len(caches) == 2 and any("/one/" in c for c in caches) and any("/two/" in c for c in caches), caches
         ctx.close()
-
-
-def test_offline_for_real_the_server_gone_and_the_http_cache_empty(browser: Any, site_root: Path) -> None:
-    """``set_offline`` does not stop a service worker's own requests, and Chromium's HTTP
-    cache may answer instead of the site's cache: here the server is stopped and the HTTP
-    cache cleared, so only the service worker's copy can serve."""
-    from hosting import SUB_PATH, serve_folder
-
-    ctx, _ = site_context(browser)
-    with serve_folder(site_root, SUB_PATH) as url:
-        pg = open_site(ctx, url, "&deal=1")
-        turn(pg)
-    cdp = ctx.new_cdp_session(pg)
-    cdp.send("Network.clearBrowserCache")
-    pg.reload()
-    wait_js(pg, READY, timeout=90_000)
-    assert state(pg)["deal"] == "1" and state(pg)["moves"] == 1
-    turn(pg)
-    assert state(pg)["moves"] == 2
-    ctx.close()
-
-
-def test_card_sounds_play_offline_on_the_site(browser: Any, site_url: str) -> None:
-    """Issue 28.2: the sounds are made in the page (Web Audio), so the site plays them
-    offline too: turned on with the mute key, kept across an offline reload, a move sounds."""
-    from test_looks import AUDIO_SPY
-
-    ctx, _ = site_context(browser)
-    ctx.add_init_script(AUDIO_SPY)
-    pg = open_site(ctx, site_url, "&deal=1")
-    pg.keyboard.press("m")
-    # Saved: the site's Python answered the change (it stores before it answers), and the
-    # page kept that answer as the next visit's first settings.
-    snapshot = f"localStorage.getItem('firstlast-snapshot:{urlsplit(site_url).path}') || ''"
-    wait_js(pg, f"JSON.parse(JSON.parse({snapshot} || '{{}}')['/api/settings'] || '{{}}').sound === true")
-    ctx.set_offline(True)
-    pg.reload()
-    wait_js(pg, READY + " && window.firstlast.settings.sound === true", timeout=90_000)
-    assert pg.evaluate("window.__audio.sounds") == 0
-    pg.keyboard.press("s")  # a step (a gesture: the page may start its sound then)
-    wait_js(pg, "window.__audio.sounds > 0 && window.firstlast.state.moves > 0")
-    ctx.set_offline(False)
-    errors = pg.errors
-    ctx.close()
-    assert not errors

@@ -9,6 +9,7 @@ language, instead of waiting on "Starting Python…" or showing what failed insi
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,16 @@ WHOLE = """async ([base, files]) => {
   return whole;
 }"""
 
+#: How many files of the build the offline copy holds (whatever their bytes).
+PRESENT = """async ([base, files]) => {
+  const name = (await caches.keys()).find((n) => n.startsWith("firstlast:" + new URL(base).pathname));
+  if (!name) return 0;
+  const cache = await caches.open(name);
+  let n = 0;
+  for (const f of files) if (await cache.match(new URL(f.path, base).href)) n++;
+  return n;
+}"""
+
 
 def test_a_damaged_copy_is_fetched_again_online_and_named_offline(browser: Any, site_root: Path) -> None:
     ru = json.loads((CATALOG / "ru.json").read_text(encoding="utf-8"))
@@ -63,8 +74,13 @@ def test_a_damaged_copy_is_fetched_again_online_and_named_offline(browser: Any, 
         pg.evaluate(DAMAGE, [url, [], True])
         pg.reload()
         wait_js(pg, READY, timeout=90_000)
-        wait_js(pg, f"(async () => (await ({WHOLE})({json.dumps([url, files])})).length === {len(every)})()",
-                timeout=90_000)
+        # (Each file there, then every one the build's bytes. A wait_js on an async
+        # function's call waited for nothing: a Promise is truthy.)
+        deadline = time.monotonic() + 90
+        while pg.evaluate(PRESENT, [url, files]) != len(every):
+            assert time.monotonic() < deadline, "the offline copy was not filled again"
+            pg.wait_for_timeout(250)
+        assert sorted(pg.evaluate(WHOLE, [url, files])) == every
         pg.evaluate(DAMAGE, [url, ["py/site-packages.zip"], False])
     # Offline for real (the server gone, the HTTP cache empty): the page names the file.
     ctx.new_cdp_session(pg).send("Network.clearBrowserCache")

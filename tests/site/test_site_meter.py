@@ -14,8 +14,10 @@ Needs Debian's chromium (tests/web/browser.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from browser import require_browser, wait_js
 from sitecalls import IN_A_COMPUTING_WORKER, as_rows, call, engine_cases, outcome
 
@@ -78,9 +80,21 @@ def fresh_page(browser: Any, url: str, throttle: float = 1) -> Any:
     return pg
 
 
-def test_the_meter_narrows_to_3_points_and_tells_the_truth_at_deal_1(browser: Any, site_url: str) -> None:
+@pytest.fixture(scope="module")
+def deal_1(browser: Any, site_url: str) -> Iterator[Any]:
+    """A fresh profile's tab at the start of deal 1, shared by this module's tests in
+    their order: the meter's first figures at deal 1 (the first test, on the position as
+    dealt), steps while estimates run (each on a position no estimate has seen: the steps
+    move the game on), and a computing worker of the test's own. Every page load starts
+    two Pyodides (play and the computing worker), seconds of CPU each."""
     pg = fresh_page(browser, site_url + "?speed=0&deal=1")
     wait_js(pg, TABLE + " && window.firstlast.state.deal === '1'", timeout=90_000)
+    yield pg
+    pg.context.close()
+
+
+def test_the_meter_narrows_to_3_points_and_tells_the_truth_at_deal_1(deal_1: Any) -> None:
+    pg = deal_1
     # How soon it narrows is bench/site_load.py's to measure; here, that it does, to the truth.
     wait_js(pg, f"(() => {{ const m = {METER}; return m && m.high - m.low <= 0.03; }})()", timeout=90_000)
     meter = pg.evaluate(METER)
@@ -101,14 +115,12 @@ def test_the_meter_narrows_to_3_points_and_tells_the_truth_at_deal_1(browser: An
     wait_js(pg, f"(() => {{ const m = {METER}; return m && m.samples > {meter['samples']}; }})()", timeout=90_000)
     later = pg.evaluate(METER)
     assert abs(later["p"] - 0.25) <= 0.006 and later["high"] - later["low"] <= 0.03, later
-    errors = pg.errors
-    pg.context.close()
-    assert not errors
+    assert not pg.errors
 
 
-def test_a_move_never_waits_behind_an_estimate(browser: Any, site_url: str) -> None:
-    pg = fresh_page(browser, site_url + "?speed=0&deal=1")
-    wait_js(pg, TABLE + " && window.firstlast.state.deal === '1' && !window.firstlast.busy", timeout=90_000)
+def test_a_move_never_waits_behind_an_estimate(deal_1: Any) -> None:
+    pg = deal_1
+    wait_js(pg, "!window.firstlast.busy", timeout=90_000)
     wait_js(pg, "!!document.getElementById('s-chance').dataset.samples", timeout=30_000)
     # 16 rounds of 20,000 samples (the most the API allows): about a second of the
     # computing worker's time here.
@@ -116,20 +128,15 @@ def test_a_move_never_waits_behind_an_estimate(browser: Any, site_url: str) -> N
     # Steps were answered while the estimates still ran: play is not queued behind them
     # (how much slower a step is meanwhile is bench/site_load.py's to measure).
     assert sum(out["overlapped"]) >= 3, out
-    errors = pg.errors
-    pg.context.close()
-    assert not errors
+    assert not pg.errors
 
 
-def test_the_computing_workers_kernel_is_the_engines_forced_line(browser: Any, site_url: str) -> None:
-    pg = fresh_page(browser, site_url + "?speed=0")
-    wait_js(pg, TABLE, timeout=90_000)
+def test_the_computing_workers_kernel_is_the_engines_forced_line(deal_1: Any) -> None:
+    pg = deal_1
     cases = engine_cases(deals_per_variant=15, samples=200)  # 300 deals, 400 samples
     answers = pg.evaluate(IN_A_COMPUTING_WORKER, [call(fastline.backend_name), *(c for _, c, _ in cases)])
     assert outcome(answers[0][1]) == "pyodide"  # the browser's WebAssembly, not the engine
     for (what, _, want), (_, got) in zip(cases, answers[1:], strict=True):
         value = outcome(got)
         assert (value if what.startswith("deal 1") else as_rows(value)) == want, what
-    errors = pg.errors
-    pg.context.close()
-    assert not errors
+    assert not pg.errors
