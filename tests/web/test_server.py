@@ -58,11 +58,13 @@ def test_the_settings_are_uvicorns_own(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- a real server
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, int, str]]:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, str]]:
     """``firstlast play`` in a subprocess: (host, port, base url). Its output is drained
-    so that it can never block on a full pipe."""
-    proc, url = spawn_server(tmp_path / "games.sqlite3")
+    so that it can never block on a full pipe. One for the module's tests that take it
+    (a server's start is a second of CPU, issue 25.7): each of them asks as a new player
+    (no cookie), on connections of its own that it closes, so none sees another's."""
+    proc, url = spawn_server(tmp_path_factory.mktemp("served") / "games.sqlite3")
     drain_output(proc)
     parts = urlsplit(url)
     assert parts.hostname is not None and parts.port is not None
