@@ -11,7 +11,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 . .venv/bin/activate
-python -m pip install -q --upgrade pip >/dev/null
+# The venv's own pip is enough (Python 3.11's installs editable pyproject packages); an
+# upgrade first was one more round trip to the index on every run (issue 25.7).
 python -m pip install -q -e ".[dev]"
 
 # Browser tests drive Debian's chromium (test tools cannot download browsers here).
