@@ -72,14 +72,15 @@ def close(pg: Any) -> None:
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-#: The page-side wait of ``until``: ``expression`` evaluated in the page every 25 ms until
-#: it is truthy (its value is the answer) or the time is up (null). One call, not a poll
+#: The page-side wait of ``until``: ``expression`` evaluated (and awaited: it may be a
+#: promise, a fetch's answer) in the page every 25 ms until it is truthy (its value is the
+#: answer) or the time is up (null). One call, not a poll
 #: from Python: a poll went from pytest through Playwright's driver and the browser to the
 #: page 40 times a second, and that traffic cost more CPU than the page's own checks.
 _UNTIL = """async (waitMs__) => {{
   const waitEnd__ = performance.now() + waitMs__;
   for (;;) {{
-    const value__ = ({expression});
+    const value__ = await ({expression});
     if (value__) return value__;
     if (performance.now() > waitEnd__) return null;
     await new Promise((tick__) => setTimeout(tick__, 25));
@@ -111,8 +112,9 @@ def until(pg: Any, expression: str, timeout: float = 30_000) -> Any:
 
 
 def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
-    """Wait until ``expression`` is true in the page (``timeout`` in ms)."""
-    if not until(pg, f"!!({expression})", timeout):
+    """Wait until ``expression`` (or the promise it makes) is true in the page
+    (``timeout`` in ms)."""
+    if not until(pg, f"!!(await ({expression}))", timeout):
         raise AssertionError(f"timed out waiting for {expression}")
 
 

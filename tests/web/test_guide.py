@@ -232,7 +232,8 @@ def test_marks_follow_the_setting_and_forced_colours_and_the_tour_comes_back_fro
     assert pg.inner_text("#tour-title") == "Верхний ряд"
     pg.keyboard.press("Escape")  # skipped: seen
     wait_js(pg, "window.firstlast.settings.tour_seen && !document.querySelector('dialog[open]')")
-    assert pg.evaluate("fetch('/api/settings').then((r) => r.json())")["tour_seen"] is True
+    # The page keeps it at once and saves it meanwhile: the server has it soon after.
+    wait_js(pg, "fetch('/api/settings').then((r) => r.json()).then((s) => s.tour_seen === true)")
     pg.goto(pg.base_url + "?speed=0&tour=1")
     wait_js(pg, "window.firstlast.state && document.body.classList.contains('ready')")
     assert not pg.evaluate("document.querySelector('#dlg-tour').open"), "the tour came back by itself"
