@@ -192,10 +192,11 @@ export function slotXY(place) {
   return [s.offsetLeft, s.offsetTop];
 }
 
-/** Where the ``i``-th card of ``place`` lies, px. @param {string} place @param {number} i
- * @returns {[number, number]} */
-export function cardXY(place, i) {
-  const [sx, sy] = slotXY(place);
+/** Where the ``i``-th card of ``place`` lies, px (``slot``: the place's ``slotXY``, when
+ * the caller has read it already). @param {string} place @param {number} i
+ * @param {[number, number]} [slot] @returns {[number, number]} */
+export function cardXY(place, i, slot = slotXY(place)) {
+  const [sx, sy] = slot;
   const [ox, oy] = stackOffset(place, i, app.fan, app.cw || 80);
   return [sx + ox, sy + oy];
 }
@@ -220,11 +221,14 @@ export function buriedAt(place, i, n) {
 export function layoutPlaces(places, moving, duration, describe) {
   /** @type {Promise<unknown>[]} */
   const anims = [];
-  for (const place of places) {
+  // Every slot is read before any card is written: a read after a write makes the
+  // browser lay the page out again, once per card (a phone's whole redraw, each move).
+  const slots = places.map(slotXY);
+  places.forEach((place, p) => {
     const list = app.model[place] || [];
     const n = list.length;
     list.forEach((el, i) => {
-      const [x, y] = cardXY(place, i);
+      const [x, y] = cardXY(place, i, slots[p]);
       el.place = place;
       el.index = i;
       el.classList.toggle("down", !el.up);
@@ -242,7 +246,7 @@ export function layoutPlaces(places, moving, duration, describe) {
         ).finished.catch(() => {}));
       }
     });
-  }
+  });
   if (describe) describePlaces();
   return Promise.all(anims);
 }
