@@ -9,7 +9,6 @@ language, instead of waiting on "Starting Python…" or showing what failed insi
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +73,8 @@ def test_a_damaged_copy_is_fetched_again_online_and_named_offline(browser: Any, 
         pg.evaluate(DAMAGE, [url, [], True])
         pg.reload()
         wait_js(pg, READY, timeout=90_000)
-        # (Each file there, then every one the build's bytes. A wait_js on an async
-        # function's call waited for nothing: a Promise is truthy.)
-        deadline = time.monotonic() + 90
-        while pg.evaluate(PRESENT, [url, files]) != len(every):
-            assert time.monotonic() < deadline, "the offline copy was not filled again"
-            pg.wait_for_timeout(250)
+        # (Each file there, then every one the build's bytes; wait_js awaits the count.)
+        wait_js(pg, f"({PRESENT})({json.dumps([url, files])}).then((n) => n === {len(every)})", timeout=90_000)
         assert sorted(pg.evaluate(WHOLE, [url, files])) == every
         pg.evaluate(DAMAGE, [url, ["py/site-packages.zip"], False])
     # Offline for real (the server gone, the HTTP cache empty): the page names the file.
