@@ -66,7 +66,10 @@ export function onKey(e) {
   if (document.querySelector("dialog[open]")) return; // dialogs keep their own keys
   const target = /** @type {HTMLElement} */ (e.target);
   const tag = (target.tagName || "").toLowerCase();
-  if (tag === "input" || tag === "select" || tag === "textarea") return;
+  // The focus can still be in a dialog that has just closed (restoreFocus gives it back a
+  // moment later): a key pressed then is the table's, not that dialog's field's.
+  const stranded = !!target.closest?.("dialog:not([open])");
+  if (!stranded && (tag === "input" || tag === "select" || tag === "textarea")) return;
   const k = e.key;
   if (app.replay) {
     if (k === "ArrowRight") enqueue(() => replayStep(1), true);
