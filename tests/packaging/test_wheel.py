@@ -212,8 +212,7 @@ def test_the_static_site_from_the_wheel(installed: Installed, site_dir: Path) ->
     """The README's `firstlast site build site/` (the Pages workflow's too), Pyodide and
     the wheels from the user cache (tests/site fills the same one). The build is the same
     bytes as the session's, built from this tree (tests/conftest.py): a second build is
-    the same site (docs/site.md), and the wheel builds the site the tree does. (This is
-    the suite's second build: tests/site/test_build.py made a third for the same claim.)"""
+    the same site (docs/site.md), and the wheel builds the site the tree does."""
     program, *args = SITE_BUILD.split()
     assert program == "firstlast"
     done = installed.run(*args, timeout=900)

@@ -1,4 +1,6 @@
-"""``firstlast site build``: what it writes, and how it fails (docs/site.md)."""
+"""``firstlast site build``: what it writes, and how it fails (docs/site.md). That a
+second build is the same bytes is tests/packaging/test_wheel.py's: the wheel's build is
+compared with this session's."""
 
 from __future__ import annotations
 
@@ -64,11 +66,6 @@ def test_site_packages_is_the_package_without_its_desktop_parts(site_dir: Path) 
     assert any(n.startswith("starlette/") for n in names) and any(n.startswith("msgspec/") for n in names)
     assert not any(n.startswith(("textual/", "numba/", "numpy/", "uvicorn/", "click/")) for n in names)
     assert not any(n.endswith(".pyc") or "/tests/" in n for n in names)
-
-
-# Two builds are the same bytes: the wheel's build (tests/packaging/test_wheel.py,
-# test_the_static_site_from_the_wheel) is compared with this session's, so that the suite
-# builds the site twice, not three times (a build byte-compiles under node: 12 s of CPU).
 
 
 def test_a_registry_out_of_reach_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
