@@ -13,11 +13,12 @@
   languages; import messages are shown above the dialog's backdrop, and the imported
   game opens from there.
 
-Each device (language × window × phone or desktop) is one page, one player, shared by the
-tests measured on it (``device``): its table is loaded once, from a shared deal's link,
-and each test deals what it measures through the page's own controller (``open_deal``),
-at speed 0. A new profile and a table load cost about 2 CPU-s in Chromium; a deal on the
-loaded page, a tenth of that (issue 25.7).
+Each device (language × window × phone or desktop) is one player, shared by the tests
+measured on it (``device``): its table is loaded once, at the device's size, from a shared
+deal's link, and each test deals what it measures through the page's own controller
+(``open_deal``), at speed 0. A table load costs about 0.9 CPU-s in Chromium (2 in a new
+profile: one per language × phone or desktop, ``profiles``); a deal on the loaded page,
+a tenth of that (issue 25.7).
 """
 
 from __future__ import annotations
@@ -129,22 +130,45 @@ def on(*names: str) -> pytest.MarkDecorator:
 
 
 @pytest.fixture(scope="module")
-def device(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Any]:
-    """The page of the device ``request.param`` (a new player), its table loaded from a
-    shared deal's link in its language, at speed 0. Module-scoped and parametrized:
-    pytest runs the tests of one device together, then closes its page before it opens
-    the next (one page at a time)."""
+def profiles(browser: Any, server: str) -> Iterator[dict[tuple[str, bool], Any]]:
+    """One browser profile (and page) per language × phone or desktop: the locale, touch
+    and device pixels are the profile's; the devices of that kind take turns on its page,
+    each as a new player (``device``). Its HTTP cache is kept: a new profile's cold load
+    cost ~1.2 CPU-s more than a load in a warm one (issue 25.7)."""
+    pages: dict[tuple[str, bool], Any] = {}
+    yield pages
+    for pg in pages.values():
+        close(pg)
+
+
+@pytest.fixture(scope="module")
+def device(request: pytest.FixtureRequest, browser: Any, server: str,
+           profiles: dict[tuple[str, bool], Any]) -> Iterator[Any]:
+    """The page of the device ``request.param``: a new player (no cookie, nothing stored),
+    its table loaded at the device's size from a shared deal's link in its language, at
+    speed 0. Module-scoped and parametrized: pytest runs the tests of one device
+    together; then its player is forgotten and its page left blank (nothing runs there,
+    not even the chance meter's refinement) until the next device of its kind."""
     lang, viewport, is_phone = DEVICES[request.param]
-    if is_phone:
-        pg = phone(browser, server, lang, viewport)
-    else:
-        pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", viewport=viewport)
+    pg = profiles.get((lang, is_phone))
+    if pg is None:
+        locale = "ru-RU" if lang == "ru" else "en-US"
+        pg = profiles[lang, is_phone] = (phone(browser, server, lang, viewport) if is_phone
+                                         else new_page(browser, server, locale=locale, viewport=viewport))
+    assert not pg.context.cookies(), "the last device's player is still there"
+    pg.set_viewport_size(viewport)
     pg.lang, pg.size = lang, viewport
     pg.goto(pg.base_url + f"?speed=0&deal={DEAL_RESERVE}&variant=r3&lang={lang}")
     wait_js(pg, f"window.firstlast && window.firstlast.state && window.firstlast.state.deal === '{DEAL_RESERVE}'"
                 " && !window.firstlast.busy && document.body.classList.contains('ready')")
+    assert pg.evaluate("innerWidth") == viewport["width"]
     yield pg
-    close(pg)
+    pg.evaluate("localStorage.clear(); sessionStorage.clear()")
+    pg.context.clear_cookies()
+    pg.goto("about:blank")
+    errors = list(pg.errors)
+    pg.errors.clear()
+    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 @pytest.fixture
