@@ -120,7 +120,7 @@ def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
 
 def still(pg: Any, selector: str = "body", timeout: float = 30_000) -> None:
     """Wait until nothing in ``selector`` (it and what it holds) is moving: every transition
-    and finite animation there has ended (endless ones, a spinner's or the rays', do not
+    and finite animation there has ended (endless ones, a spinner's, do not
     count). Boxes are measured as they come to rest, never mid-way (a panel scaling in from
     90 % has its 44 px buttons 39.6 px high at first)."""
     wait_js(pg, f"(() => {{ const el = document.querySelector({json.dumps(selector)});"

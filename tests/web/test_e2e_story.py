@@ -392,49 +392,81 @@ def test_story_beside_the_replay(desk: Table) -> None:
     assert not t.pg.locator("#replay-story").is_visible()
 
 
-#: Every chance request the page makes, logged as it is made: [the moves of the position
-#: on the table then, the request's address]. On the shared table (installed once).
-LOG_CHANCE_REQUESTS = """(() => { window.chanceLog = [];
-  if (window.chanceLogged) return; window.chanceLogged = true;
-  const fetched = window.fetch;
-  window.fetch = (what, init) => {
-    if (String(what).includes('/chance?')) window.chanceLog.push([window.firstlast.state.moves, String(what)]);
-    return fetched(what, init);
-  };
-})()"""
+#: The meter's own word for why it rests (chance.js ``unseen``), or "" while it works.
+REST = "(document.querySelector('#s-chance').dataset.rest || '')"
+#: The page told it is hidden, or seen again, as a browser tells it when its tab goes to
+#: the background and comes back (headless Chromium keeps every page visible).
+SET_HIDDEN = """(hidden) => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => hidden ? 'hidden' : 'visible' });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
 
 
-def test_chance_refines_while_idle_and_stops_on_an_action(desk: Table) -> None:
-    t = desk
-    t.js(LOG_CHANCE_REQUESTS)
-    s = t.deal(DEAL_LOST, 5)
+def test_chance_refines_while_idle_rests_out_of_sight_and_stops_on_an_action(browser: Any, server: str) -> None:
+    """The meter refines while the player is idle; under a dialog and while the page is
+    hidden it asks for nothing, and goes on from the round it had reached when the table
+    is seen again (issue 25.7); an action starts over at round 0."""
+    t = Table(browser, server)
+    asks: list[tuple[str, int]] = []
+    def seen(r: Any) -> None:
+        m = re.search(r"/games/([^/]+)/chance\?.*round=(\d+)", r.url)
+        if m:
+            asks.append((m.group(1), int(m.group(2))))
 
-    def asked() -> list[tuple[int, int]]:
-        """This game's chance requests so far: (moves on the table, round)."""
-        return [(moves, int(url.rpartition("round=")[2].partition("&")[0]))
-                for moves, url in t.js("window.chanceLog") if f"/games/{s['id']}/chance?" in url]
+    t.pg.on("request", seen)
+    gid = t.deal(DEAL_LOST, 5)["id"]
+    def rounds() -> list[int]:
+        """The rounds asked for about this game (not the page's first one)."""
+        return [r for g, r in asks if g == gid]
 
     if t.js("window.firstlast.chanceBroken"):
         pytest.skip("no odds estimate in this installation")
-    # Another game's figure is gone from the meter (it says "…") until this one's first answer.
+    # The page showed its first game's figure before: this game's first answer is waited
+    # for (the meter says "…" for a new game until it comes).
     t.wait("document.querySelector('#s-chance .value').textContent !== '…'"
            " && Number(document.querySelector('#s-chance').dataset.samples) > 0", timeout=30)
     first = int(t.js("document.querySelector('#s-chance').dataset.samples"))
+    # A dialog over the table (refinement has just begun): the meter rests, and says so.
+    t.pg.click("#b-settings")
+    t.wait(f"{REST} === 'covered'")
+    asked = rounds()
+    # Turned off and on under the dialog, the meter takes up the same position again,
+    # and rests again without asking (before issue 25.7 it asked for the next round).
+    t.pg.click("#set-chance")
+    t.wait("document.querySelector('#s-chance').hidden")
+    t.pg.click("#set-chance")
+    t.wait(f"!document.querySelector('#s-chance').hidden && {REST} === 'covered'")
+    assert rounds() == asked, asked
+    # The dialog closed: the next round, not round 0 again (nothing was lost).
+    with t.pg.expect_request(lambda r: "/chance?" in r.url) as resumed:
+        t.pg.keyboard.press("Escape")
+    assert f"round={asked[-1] + 1}&" in resumed.value.url + "&", (asked, resumed.value.url)
+    assert t.js(REST) == ""
+    # The page hidden: it rests too; seen again, it goes on.
+    t.js(f"({SET_HIDDEN})(true)")
+    t.wait(f"{REST} === 'hidden'")
+    asked = rounds()
+    with t.pg.expect_request(lambda r: "/chance?" in r.url) as resumed:
+        t.js(f"({SET_HIDDEN})(false)")
+    assert f"round={asked[-1] + 1}&" in resumed.value.url + "&", (asked, resumed.value.url)
     # Idle: rounds 1, 2, … are asked for and pooled.
     t.wait("Number(document.querySelector('#s-chance').dataset.samples) >= 3 * " + str(first), timeout=30)
-    rounds = [r for _, r in asked()]
-    assert rounds[0] == 0 and {1, 2} <= set(rounds), rounds
+    seen_rounds = rounds()
+    # Each round once, in order, from round 0: none asked twice across the rests.
+    assert seen_rounds == list(range(len(seen_rounds))) and len(seen_rounds) >= 3, seen_rounds
     value = t.pg.locator("#s-chance .value").inner_text()
     assert CHANCE_TEXT.fullmatch(value), value
     title = t.pg.locator("#s-chance").get_attribute("title") or ""
     assert value in title and "95" in title and "sharpens while you wait" in title
-    # An action: the next request is round 0 of the new position (a round of the old one
-    # may still be asked for as the click comes: it is logged with the old position).
-    t.pg.click("#b-step")
-    t.wait("window.firstlast.state.moves === 6 && !window.firstlast.busy")
-    t.wait("window.chanceLog.some(([moves]) => moves === 6)")
-    after = [r for moves, r in asked() if moves == 6]
-    assert after and after[0] == 0, asked()
+    # An action: the next request is round 0 of the new position.
+    with t.pg.expect_request(lambda r: "/chance?" in r.url) as after:
+        t.pg.click("#b-step")
+        t.wait("window.firstlast.state.moves === 6 && !window.firstlast.busy")
+        t.wait("document.querySelector('#s-chance .value').textContent !== '…'")
+    m = re.search(r"round=(\d+)", after.value.url)
+    assert m and m.group(1) == "0", after.value.url
+    t.close()
 
 
 #: Where the story's parts are: the conclusion's box, the chart's, the panel's visible

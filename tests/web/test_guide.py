@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, state, still, wait_js
+from browser import close, new_page, require_browser, state, still, until, wait_js
 from test_a11y import AXE, axe
 from test_e2e_layout import MEASURE
 
@@ -210,9 +210,11 @@ def test_newcomer_follows_the_tour_then_plays_a_deal_by_the_marks_and_the_hint(
         else:
             assert move == "turn", (move, seen)
             press(pg, phone, at=seen["stock"])
+        # The table after the move, read once it has answered (waited for in the page: a
+        # poll of SEEN from Python cost more CPU than the whole game, issue 25.7).
         n = seen["moves"] + 1
-        while seen["moves"] < n or seen["busy"]:
-            seen = pg.evaluate(SEEN)
+        seen = until(pg, f"window.firstlast.state.moves >= {n} && !window.firstlast.busy && ({SEEN})()")
+        assert seen and seen["moves"] >= n and not seen["busy"], (n, move, seen)
     assert state(pg)["moves"] == len(line) and played == sum(1 for m in line if m != "turn") and pictured
     # Its end, on screen: the end panel.
     pg.locator("#ending.show").wait_for()

@@ -5,7 +5,7 @@
 // When a save fails (the disk is full, the site's data was cleared) the tab keeps
 // answering from what it holds, the page is told at once (it offers a backup), and the
 // save is tried again, with backoff and on every change, until it goes through: the
-// store is then written again whole (docs/site.md, "Storage").
+// store is then written again whole, every file of it (docs/site.md, "Storage").
 //
 // Messages from the page: {type: "boot"} (start Python now), {type: "start", origin}
 // (this tab holds the game: open it), {type: "request", id, method, path,
@@ -33,13 +33,20 @@ let bridge = null;
 let pyodide = null;
 let stopping = false;
 let inFlight = 0;
-/** Commits already in IndexedDB (-1: none, the store must be written whole), and the
- * chain of saves (one at a time; it never stays rejected). */
+/** Commits already in IndexedDB (-1: none, the store must be written whole): only
+ * those a save that went through held. And the chain of saves (one at a time; it never
+ * stays rejected). */
 let synced = 0;
 /** @type {Promise<boolean>} */
 let syncing = Promise.resolve(true);
 /** The last save failed: the page was told, and a retry is due. */
 let failing = false;
+/** The next save writes every file, whatever IndexedDB seems to hold (``touchAll``): set
+ * when a save failed or the store was closed under us, until a save goes through. */
+let whole = false;
+/** How many times a save failed or the store was closed: a save that went through while
+ * this moved counts for nothing (the one queued since writes it all again). */
+let losses = 0;
 let retryDelay = 0;
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let retryTimer;
@@ -57,6 +64,29 @@ function syncfs(py, populate) {
   return new Promise((resolve, reject) => {
     py.FS.syncfs(populate, (/** @type {unknown} */ err) => (err ? reject(err) : resolve(undefined)));
   });
+}
+
+/** Make every file under the mount newer than any copy of it in IndexedDB. IDBFS writes
+ * only the entries whose mtime (ms) differs from the stored one's; after a failed save
+ * (a transaction that may have been cut short, a store the browser rebuilt) or a cleared
+ * store, what IndexedDB holds is not known, so nothing may be skipped.
+ * @param {Pyodide} py */
+function touchAll(py) {
+  const fs = py.FS;
+  const now = Date.now();
+  /** @param {string} dir */
+  const walk = (dir) => {
+    for (const name of /** @type {string[]} */ (fs.readdir(dir))) {
+      if (name === "." || name === "..") continue;
+      const path = `${dir}/${name}`;
+      const st = fs.lstat(path);
+      if (fs.isDir(st.mode)) walk(path);
+      // Later than now and than the file's own time: no stored copy has this time.
+      const at = Math.max(now, new Date(st.mtime).getTime() + 1);
+      fs.utime(path, at, at);
+    }
+  };
+  walk(MOUNT);
 }
 
 /** IDBFS's table of open IndexedDB connections, by mount point.
@@ -100,6 +130,8 @@ function kind(err) {
  * @param {Pyodide} py @param {"full" | "cleared" | "failed"} why */
 function failed(py, why) {
   reconnect(py);
+  whole = true;
+  losses++;
   if (!failing || why === "cleared") scope.postMessage({ type: "storage", state: why });
   failing = true;
   retryDelay = Math.min(RETRY_MAX_MS, retryDelay ? retryDelay * 2 : RETRY_MIN_MS);
@@ -116,15 +148,21 @@ function persist() {
   const b = bridge;
   if (!py || !b) return Promise.resolve(true);
   syncing = syncing.then(async () => {
+    // What the save holds: read before it starts, and every commit up to here is in the
+    // files it writes (IDBFS reads them after this), so no more than this is counted.
     const commits = b.commits;
     if (commits <= synced) return true;
+    const lost = losses;
     try {
+      if (whole) touchAll(py);
       await syncfs(py, false);
     } catch (err) {
       failed(py, kind(err));
       return false;
     }
+    if (losses !== lost) return false;
     synced = commits;
+    whole = false;
     watchStore(py);
     if (failing) {
       failing = false;

@@ -306,14 +306,20 @@ function startAuto() {
 /** How long the server took to answer Auto's last request, ms (a guess at first). */
 let answerMs = 60;
 
+/** Most forced moves Auto asks for at once. */
+const AUTO_BATCH_MAX = 16;
+
 /** How many forced moves Auto asks for at once: enough to keep the cards flying for
  * twice as long as the server takes to answer (at least an eighth of a second's worth,
- * at most 16; one at a time at the slow pace), so the flow never waits for an answer,
- * on a busy machine or the static site's worker too. */
+ * at most AUTO_BATCH_MAX; one at a time at the slow pace), so the flow never waits for
+ * an answer, on a busy machine or the static site's worker too. With nothing flying
+ * (instant pace, or less motion asked for) Auto goes as fast as the face can
+ * (``play.settings.PACES``): the most at once, a request and a drawing for many moves,
+ * not one each. */
 function autoBatch() {
   const gap = moveGap();
-  if (!gap) return 1;
-  return Math.max(1, Math.min(16, Math.round(Math.max(125, 2 * answerMs) / gap)));
+  if (!gap) return AUTO_BATCH_MAX;
+  return Math.max(1, Math.min(AUTO_BATCH_MAX, Math.round(Math.max(125, 2 * answerMs) / gap)));
 }
 
 /** @typedef {{result?: ActionResult, err?: unknown}} Answer */
