@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 
 from firstlast.engine import Game
@@ -91,8 +92,13 @@ def test_the_table_in_words_and_a_piles_review(store: GameStore) -> None:
     app = FirstLastApp(store, deal=1, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        # Thirty steps typed ahead (a redraw for the lot, not one per key as
+        # ``pilot.press`` waits for): done in order, one move each.
         for _ in range(30):
-            await pilot.press("s")
+            pilot.app.post_message(events.Key("s", "s"))
+        while len(screen.session.game) < 30:
+            await pilot.pause()
+        assert len(screen.session.game) == 30
         await pilot.press("e")
         await pilot.pause()
         assert isinstance(pilot.app.screen, WordsDialog)

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ DOC_SHOTS = ROOT / "docs" / "screenshots"
 
 DEAL_WON = 7
 DEAL_LOST = 1
+#: The shortest lost game among deals 0–2999 (205 moves; tests/web/test_e2e.py).
+AUTO_LOST = 593
 #: Moves into deal 1 for the "mid-game" pictures (docs/screenshots/table.png): the second
 #: pass, three reserve cards that can be played now, so the table shows their marks.
 MID_GAME = 104
@@ -57,6 +60,7 @@ class Table:
                            device_scale_factor=1, reduced_motion=reduced_motion, bypass_csp=bypass_csp)
         self.server = server
         self.speed = speed
+        self.lang = lang
         self.open()
 
     def open(self) -> None:
@@ -77,19 +81,29 @@ class Table:
         return state(self.pg)
 
     def deal(self, deal: int, moves: int = 0) -> dict[str, Any]:
-        """Deal ``deal`` through the API, make ``moves`` forced moves, show it afresh."""
+        """Deal ``deal`` through the API, make ``moves`` forced moves, and put it on the
+        table as the page puts a game back (controller.loadCurrent: drawn at once, no
+        reload; the page is already loaded). A game over opens its end panel, as one
+        that ends on the table does."""
         r = self.pg.request.post(f"{self.server}api/games", data={"deal": str(deal), "how": "number"})
         assert r.ok, r.text()
         gid = r.json()["id"]
         if moves:
             r = self.pg.request.post(f"{self.server}api/games/{gid}/step", data={"n": moves})
             assert r.ok, r.text()
-        self.open()
-        self.wait(f"window.firstlast.state.id === '{gid}'")
+        self.js(f"import('/static/js/controller.js').then((m) => m.loadCurrent('{gid}'))")
+        self.wait(f"window.firstlast.state.id === '{gid}' && !window.firstlast.busy")
         if self.state()["status"] != "playing":
-            # A game over when the page loads is shown quietly (its banner): open its panel.
-            self.pg.locator("#end-banner button").click()
+            self.pg.locator("#ending.show").wait_for()
         return self.state()
+
+    def clean(self) -> bool:
+        """Whether the page is as a shared table must be left: English, no replay, no
+        dialog, no celebration, the speed it was opened at, no JavaScript error."""
+        return bool(self.js(f"""document.documentElement.lang === '{self.lang}' && !!window.firstlast.state
+            && !window.firstlast.replay && !window.firstlast.busy && !window.firstlast.auto
+            && window.firstlast.speed === {self.speed} && !document.querySelector('dialog[open]')
+            && !document.body.classList.contains('celebrating')""")) and not self.pg.errors
 
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -128,9 +142,45 @@ def wait_story(t: Table, selector: str = "#end-story") -> None:
     t.wait(f"document.querySelector('{selector}').dataset.state === 'ready'", timeout=90)
 
 
-# ---------------------------------------------------------------------------- tests
-def test_lost_game_story_banner_and_reopen(browser: Any, server: str) -> None:
+@pytest.fixture(scope="module")
+def shared_desk(browser: Any, server: str) -> Iterator[Table]:
     t = Table(browser, server)
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def desk(shared_desk: Table) -> Iterator[Table]:
+    """The desktop table in English at speed 0, one profile and one page load for every
+    test that needs nothing else (a profile and a load cost seconds of CPU each; issue
+    25.7). Each test puts its games on it with ``Table.deal`` (no reload) and leaves it as
+    it found it (``Table.clean``: the language, the speed, no replay or dialog open); one
+    that failed halfway leaves it reloaded for the next. No JavaScript error may happen."""
+    t = shared_desk
+    if not t.clean():
+        t.pg.errors.clear()
+        t.open()
+        if t.js("document.documentElement.lang") != t.lang:
+            t.pg.keyboard.press("Shift+L")
+            t.wait(f"document.documentElement.lang === '{t.lang}' && !window.firstlast.busy")
+    yield t
+    errors, t.pg.errors[:] = list(t.pg.errors), []
+    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert t.clean(), "the test left the shared table changed"
+
+
+@pytest.fixture(scope="module")
+def won_table(browser: Any, server: str) -> Iterator[Table]:
+    """The table of the won-game tests: animated (speed 3), axe injected (the CSP
+    bypassed); each test sets the motion it asks for and loads the page under it."""
+    t = Table(browser, server, speed=3, bypass_csp=True)
+    yield t
+    t.close()
+
+
+# ---------------------------------------------------------------------------- tests
+def test_lost_game_story_banner_and_reopen(desk: Table) -> None:
+    t = desk
     t.deal(DEAL_LOST, 400)  # past its end: the server stops at R11
     s = t.state()
     assert s["status"] == "lost"
@@ -187,13 +237,12 @@ def test_lost_game_story_banner_and_reopen(browser: Any, server: str) -> None:
     t.pg.click("#end-next")
     t.wait(f"window.firstlast.state.deal === '{DEAL_LOST + 1}' && !window.firstlast.busy")
     assert not banner.is_visible() and not t.pg.locator("#b-auto").is_disabled()
-    t.close()
 
 
-def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str) -> None:
+def test_a_language_switch_redraws_the_open_end_panel(desk: Table) -> None:
     """The story's sentences come from the server in the player's saved language: the
     open panel is told again in the new one, and the player's focus stays put."""
-    t = Table(browser, server)
+    t = desk
     t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     wait_story(t)
@@ -208,16 +257,24 @@ def test_a_language_switch_redraws_the_open_end_panel(browser: Any, server: str)
     assert all(x.startswith("ход ") for x in t.pg.locator("#end-story g.moment text").all_text_contents())
     assert t.pg.locator("#ending").is_visible()
     assert t.js("document.activeElement.id") == "end-close"
-    t.close()
+    t.pg.keyboard.press("Shift+L")  # back to English: the shared table as it was
+    t.wait("document.documentElement.lang === 'en' && !window.firstlast.busy")
+    t.pg.keyboard.press("Escape")
+    t.wait("document.getElementById('ending').hidden")
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_won_game_celebration_before_the_panel_and_crossing(browser: Any, server: str, motion: str) -> None:
+def test_won_game_celebration_before_the_panel_and_crossing(won_table: Table, motion: str) -> None:
     """A win ends in the classic cascade of bouncing cards (a canvas over the table), said
     to screen readers, the focus left where it was, skipped with Escape; under reduced
     motion none: the still panel at once. axe finds nothing in either, nor in the panel."""
     moves = len(Game(DEAL_WON).autoplay())
-    t = Table(browser, server, speed=3, reduced_motion=motion, bypass_csp=True)
+    t = won_table
+    # The motion the player asks for is read when the page loads (settings.js: speed 0
+    # under "reduce"): set, then the page loaded under it.
+    t.pg.emulate_media(reduced_motion=motion)
+    t.open()
+    assert t.js("matchMedia('(prefers-reduced-motion: reduce)').matches") == (motion == "reduce")
     t.deal(DEAL_WON, moves - 1)
     t.pg.focus("#b-undo")  # stays enabled at the end (Step does not)
     t.pg.keyboard.press("s")
@@ -259,7 +316,8 @@ def test_won_game_celebration_before_the_panel_and_crossing(browser: Any, server
     assert "Passes used: 4" in t.pg.locator("#end-meta").inner_text()
     assert t.pg.locator("#end-story-conclusion li").all_text_contents()[1] == "It came out on pass 4."
     assert t.pg.locator("#b-auto").is_disabled()
-    t.close()
+    errors, t.pg.errors[:] = list(t.pg.errors), []
+    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 #: The picture on the page is the state's, card for card (a flow lost or reordered none).
@@ -276,13 +334,16 @@ PICTURE_MATCHES = """(() => {
 })()"""
 
 
-def test_auto_at_top_speed_and_finish_fly_over_one_another(browser: Any, server: str) -> None:
+def test_auto_at_top_speed_and_finish_fly_over_one_another(desk: Table) -> None:
     """Auto at the fastest animated pace and Finish are animated, several cards in the
     air at once (the page counts its flights; no clock is read), and the table ends as
-    the server's state, card for card: no move lost or reordered, after a pause too."""
+    the server's state, card for card: no move lost or reordered, after a pause too.
+    On AUTO_LOST, the shortest lost game (fewer moves to fly than deal 1's 310)."""
     top = max(i for i, p in enumerate(PACES) if p.flight_ms > 0)
-    t = Table(browser, server, speed=top)
-    start = t.deal(DEAL_LOST)
+    t = desk
+    t.pg.select_option("#b-speed", str(top))  # the player's choice on the table
+    t.wait(f"window.firstlast.speed === {top}")
+    start = t.deal(AUTO_LOST)
     t.js("window.firstlast.flights.flown = 0; window.firstlast.flights.mostAloft = 0")
     t.pg.click("#b-auto")
     t.wait("window.firstlast.state.moves >= 30")
@@ -296,18 +357,22 @@ def test_auto_at_top_speed_and_finish_fly_over_one_another(browser: Any, server:
     assert t.js(PICTURE_MATCHES)
     # Finish: the rest of the game as a cascade, every move flown, not a jump to the end.
     t.js("window.firstlast.flights.flown = 0; window.firstlast.flights.mostAloft = 0")
-    left = len(Game(DEAL_LOST).autoplay()) - s["moves"]
+    left = len(Game(AUTO_LOST).autoplay()) - s["moves"]
     t.pg.click("#b-finish")
     t.wait("document.body.classList.contains('cascading') || window.firstlast.state.status !== 'playing'")
     t.wait("window.firstlast.state.status !== 'playing' && !window.firstlast.busy")
     flights = t.js("window.firstlast.flights")
     assert flights["flown"] >= left and flights["mostAloft"] >= 2, (flights, left)
     assert t.js(PICTURE_MATCHES)
-    t.close()
+    t.pg.locator("#ending.show").wait_for()
+    t.pg.keyboard.press("Escape")
+    t.wait("document.getElementById('ending').hidden")
+    t.pg.select_option("#b-speed", str(t.speed))  # the shared table's speed again
+    t.wait(f"window.firstlast.speed === {t.speed}")
 
 
-def test_story_beside_the_replay(browser: Any, server: str) -> None:
-    t = Table(browser, server)
+def test_story_beside_the_replay(desk: Table) -> None:
+    t = desk
     s = t.deal(DEAL_LOST, 400)
     t.pg.locator("#ending.show").wait_for()
     t.pg.click("#end-close")
@@ -325,7 +390,6 @@ def test_story_beside_the_replay(browser: Any, server: str) -> None:
     t.pg.click("#r-exit")
     t.wait("!window.firstlast.replay && !window.firstlast.busy")
     assert not t.pg.locator("#replay-story").is_visible()
-    t.close()
 
 
 #: The meter's own word for why it rests (chance.js ``unseen``), or "" while it works.
@@ -358,7 +422,10 @@ def test_chance_refines_while_idle_rests_out_of_sight_and_stops_on_an_action(bro
 
     if t.js("window.firstlast.chanceBroken"):
         pytest.skip("no odds estimate in this installation")
-    t.wait("document.querySelector('#s-chance').dataset.samples", timeout=30)
+    # The page showed its first game's figure before: this game's first answer is waited
+    # for (the meter says "…" for a new game until it comes).
+    t.wait("document.querySelector('#s-chance .value').textContent !== '…'"
+           " && Number(document.querySelector('#s-chance').dataset.samples) > 0", timeout=30)
     first = int(t.js("document.querySelector('#s-chance').dataset.samples"))
     # A dialog over the table (refinement has just begun): the meter rests, and says so.
     t.pg.click("#b-settings")
@@ -516,23 +583,26 @@ CARD_GEOMETRY = """async (compact) => {
 }"""
 
 
-def test_card_art_is_not_clipped_and_indices_clear_the_pips(browser: Any, server: str) -> None:
-    t = Table(browser, server)
+def test_card_art_is_not_clipped_and_indices_clear_the_pips(desk: Table) -> None:
+    t = desk
     compact = t.js("!!window.firstlast.compact")
     for mode in (False, True):
         assert t.pg.evaluate(CARD_GEOMETRY, mode) == [], f"compact={mode}"
     t.pg.evaluate("async (c) => (await import('/static/js/cards.js')).buildSprite('en', c)", compact)
-    t.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_screenshots_and_the_story_panel(browser: Any, server: str, size: str, lang: str) -> None:
+def test_screenshots_and_the_story_panel(request: pytest.FixtureRequest, browser: Any, server: str,
+                                        shared_desk: Table, size: str, lang: str) -> None:
     """The table fresh and mid-game, and the end panel with the story, saved as PNGs; the
     panel fits the screen, and (desktop and phone) its conclusion comes first and no
-    label overlaps, beside the replay too (one walk to the end panel for both)."""
+    label overlaps, beside the replay too (one walk to the end panel for both). Desktop
+    in English is the shared table (the same size, language and speed; ``shared_desk`` is
+    asked for here so that it is made before the test, which closes what it made)."""
     w, h = SIZES[size]
-    t = Table(browser, server, size=size, lang=lang)
+    shared = size == "desktop" and lang == "en"
+    t = request.getfixturevalue("desk") if shared else Table(browser, server, size=size, lang=lang)
     saved = []
     t.deal(DEAL_LOST)
     saved.append(t.shot(f"{size}-{lang}-table-fresh"))
@@ -550,7 +620,11 @@ def test_screenshots_and_the_story_panel(browser: Any, server: str, size: str, l
     saved.append(t.shot(f"{size}-{lang}-story"))
     if size != "tablet":
         the_conclusion_comes_first_and_no_label_overlaps(t, size, lang)
-    t.close()
+    if shared:
+        t.pg.click("#r-exit")
+        t.wait("!window.firstlast.replay && !window.firstlast.busy")
+    else:
+        t.close()
     for path in saved:
         assert png_size(path) == (w, h), path
     if size == "desktop" and lang == "en":
