@@ -365,28 +365,34 @@ def describe(r: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------- the table
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_text_on_the_table_has_aa_contrast(browser: Any, server: str, size: str) -> None:
+    """One page (one player) per size; each state of it is measured in both languages,
+    switched between by the language button (as a player does): the fresh table, the game
+    under way and the game over are each reached once, not once per language."""
     records: list[dict[str, Any]] = []
     faces: list[dict[str, Any]] = []
+    pg = open_page(browser, server, size, DEAL_FRESH)
     for lang in ("en", "ru"):
-        pg = open_page(browser, server, size, DEAL_FRESH)
         set_lang(pg, lang)
         records += measure(pg, f"{size}/{lang}/fresh")
-        # A game under way: an active pile, counters, the hint pressed, the chance shown
-        # (and, as while it is being worked out, dimmed).
-        tool(pg, "#b-deal")
-        pg.fill("#deal-input", str(DEAL))
-        pg.click("#deal-ok")
-        wait_js(
-            pg,
-            f"window.firstlast.state.deal === '{DEAL}' && !window.firstlast.busy"
-            " && !document.querySelector('dialog[open]')",
-        )
-        menu(pg, False)
-        for _ in range(3):
-            pg.keyboard.press("s")
-            settle(pg)
-        pg.click("#b-hint")
+    # A game under way: an active pile, counters, the hint pressed, the chance shown
+    # (and, as while it is being worked out, dimmed).
+    tool(pg, "#b-deal")
+    pg.fill("#deal-input", str(DEAL))
+    pg.click("#deal-ok")
+    wait_js(
+        pg,
+        f"window.firstlast.state.deal === '{DEAL}' && !window.firstlast.busy"
+        " && !document.querySelector('dialog[open]')",
+    )
+    menu(pg, False)
+    for _ in range(3):
+        pg.keyboard.press("s")
         settle(pg)
+    pg.click("#b-hint")
+    settle(pg)
+    for lang in ("ru", "en"):
+        set_lang(pg, lang)
+        wait_js(pg, "window.firstlast.hintOn")  # still pressed in the other language
         records += measure(pg, f"{size}/{lang}/mid-game")
         stale = pg.evaluate("""() => {
             const box = document.getElementById('s-chance');
@@ -405,14 +411,17 @@ def test_text_on_the_table_has_aa_contrast(browser: Any, server: str, size: str)
             menu(pg, False)
         where = f"{size}/{lang}/card faces"
         faces += [{**f, "where": where, "bold": True} for f in pg.evaluate("window.__contrast.faces()")]
-        # The game over: the end panel closed, the banner on the table.
-        tool(pg, "#b-finish")
-        pg.locator("#ending.show").wait_for()
-        pg.click("#end-close")
+    # The game over: the end panel closed, the banner on the table.
+    tool(pg, "#b-finish")
+    pg.locator("#ending.show").wait_for()
+    pg.click("#end-close")
+    pg.locator("#end-banner").wait_for()
+    settle(pg)
+    for lang in ("en", "ru"):
+        set_lang(pg, lang)
         pg.locator("#end-banner").wait_for()
-        settle(pg)
         records += measure(pg, f"{size}/{lang}/game over")
-        close(pg)
+    close(pg)
     texts = {r["text"] for r in records}
     # The measure saw what it is for (else it would pass by measuring nothing).
     # Upright on a phone the rows' names stand where the reserve's keys do (issue 26).
