@@ -593,12 +593,13 @@ def test_card_art_is_not_clipped_and_indices_clear_the_pips(desk: Table) -> None
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_screenshots_and_the_story_panel(request: pytest.FixtureRequest, browser: Any, server: str, size: str,
-                                        lang: str) -> None:
+def test_screenshots_and_the_story_panel(request: pytest.FixtureRequest, browser: Any, server: str,
+                                        shared_desk: Table, size: str, lang: str) -> None:
     """The table fresh and mid-game, and the end panel with the story, saved as PNGs; the
     panel fits the screen, and (desktop and phone) its conclusion comes first and no
     label overlaps, beside the replay too (one walk to the end panel for both). Desktop
-    in English is the shared table (the same size, language and speed)."""
+    in English is the shared table (the same size, language and speed; ``shared_desk`` is
+    asked for here so that it is made before the test, which closes what it made)."""
     w, h = SIZES[size]
     shared = size == "desktop" and lang == "en"
     t = request.getfixturevalue("desk") if shared else Table(browser, server, size=size, lang=lang)
