@@ -195,9 +195,14 @@ def test_illegal_key_is_refused_with_the_rule(store: GameStore) -> None:
         assert "6d" not in status
         await pilot.press("w")  # the waste is not a source in the canonical rules
         assert "(R6" in screen_text(pilot)
-        # Turn until a reserve card or the privileged card fits, then try to turn again.
-        while game.position.legal_moves()[0].kind == "turn":
-            await pilot.press("space")
+        # Turn until a reserve card or the privileged card fits (space, the turn's other
+        # key, as many times as a replay of the deal needs: typed ahead), then try to turn
+        # again.
+        replay = Game(1)
+        while replay.position.legal_moves()[0].kind == "turn":
+            replay.push(replay.position.legal_moves()[0])
+        await type_ahead(pilot, ["space"] * len(replay), lambda: len(game) >= len(replay))
+        assert game.moves == replay.moves
         assert game.position.legal_moves()[0].kind == "play"
         n = len(game)
         await pilot.press("t")
