@@ -53,7 +53,8 @@ def start_from_dialog(pg: Any, button: str, redeals: str = "3", privileged: bool
 
 def test_random_deals_are_short_and_long_links_still_open(browser: Any, server: str) -> None:
     pg = new_page(browser, server)
-    pg.goto(pg.base_url + f"?deal={LONG_DEAL}&variant=r3")
+    # ?speed=0: the cards are dealt at once (motion is not what is tested here).
+    pg.goto(pg.base_url + f"?deal={LONG_DEAL}&variant=r3&speed=0")
     wait_js(pg, f"window.firstlast.state && window.firstlast.state.deal === '{LONG_DEAL}' && !window.firstlast.busy")
     assert state(pg)["dealt"] == "number"
     for _ in range(3):
@@ -109,7 +110,7 @@ def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(brow
     line under it reflowed the status bar to three rows; "needs 5" was shown three times."""
     pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
                   viewport={"width": size[0], "height": size[1]})
-    pg.goto(pg.base_url)
+    pg.goto(pg.base_url + "?speed=0")  # the cards dealt at once: the table is not moved by a deal's motion either
     settle(pg)
     assert pg.evaluate("document.documentElement.lang") == lang
     # A random deal: the meter's figure arrives without moving the table.
