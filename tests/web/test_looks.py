@@ -43,6 +43,9 @@ AUDIO_SPY = """
 })();
 """
 
+#: How the hint's motions play (its pulse, its arrow's flow): each play state once.
+HINT_MOTION = """[...new Set(document.getAnimations()
+  .filter((a) => ["pulse", "hint-flow"].includes(a.animationName)).map((a) => a.playState))]"""
 #: Every felt, every back, the four faces and both layouts, in four looks.
 LOOKS = [
     {"felt": "green", "back": "lattice", "four_colour": False, "large_index": False, "layout": "standard"},
@@ -183,16 +186,15 @@ def test_every_look_is_kept_accessible_and_sound_follows_the_setting(browser: An
         assert seen["cardAtSlot"] and seen["backs"] == 2, seen
         pg.keyboard.press("h")  # the hint's words and arrow over this felt too
         wait_js(pg, "window.firstlast.hintOn")
+        assert pg.evaluate(HINT_MOTION) == ["running"], look  # the pulse and the arrow's flow
         still(pg)
         axe(pg, f"table, {look}")
         problems += contrast(pg, f"{look['felt']}/table")
-        # The hint off again (its key toggles it): its pulse, redrawn on every frame, would
-        # have the settings dialog's blurred backdrop drawn again on every frame too.
-        pg.keyboard.press("h")
-        wait_js(pg, "!window.firstlast.hintOn")
-        # The dialog shows the kept choices (and the next look is chosen in it).
+        # The dialog shows the kept choices (and the next look is chosen in it). Under it
+        # the hint holds still: each frame of its pulse had the blurred backdrop drawn again.
         pg.keyboard.press("v")
         wait_js(pg, "document.getElementById('dlg-settings').open")
+        assert pg.evaluate(HINT_MOTION) == ["paused"], look
         assert [pg.locator(f"#set-{k}").input_value() for k in ("felt", "back", "layout")] == [
             look["felt"], look["back"], look["layout"]]
         assert (pg.is_checked("#set-four"), pg.is_checked("#set-large")) == (look["four_colour"], look["large_index"])
