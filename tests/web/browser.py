@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -149,6 +149,30 @@ def open_table(pg: Any, speed: int | None = None) -> None:
     """Load the table (at ``speed``: 0 moves cards at once) and wait for its game."""
     pg.goto(pg.base_url + (f"?speed={speed}" if speed is not None else ""))
     settle(pg)
+
+
+@contextmanager
+def fresh_game(pg: Any, clean: str, reset: Callable[[], None]) -> Iterator[Any]:
+    """A page shared by a module's tests, for one test: made as ``clean`` (a JavaScript
+    condition) says again by ``reset`` where the last test left it otherwise (one that
+    failed halfway), then showing a new game with no move made, as on a page just opened
+    (made through the API, shown by the page's own loader). After the test: no
+    JavaScript error happened, and the page is left as ``clean`` says."""
+    if not pg.evaluate(clean):
+        pg.errors.clear()
+        reset()
+    r = pg.request.post(f"{pg.base_url}api/games", data={"how": "random"})
+    assert r.ok, r.text()
+    gid = r.json()["id"]
+    pg.evaluate(f"import('/static/js/controller.js').then((m) => m.loadCurrent('{gid}'))")
+    wait_js(pg, f"window.firstlast.state.id === '{gid}' && !window.firstlast.busy")
+    yield pg
+    errors, pg.errors[:] = list(pg.errors), []
+    assert not errors, f"JavaScript errors on the page: {errors}"
+    try:
+        wait_js(pg, clean, 10_000)
+    except AssertionError:
+        raise AssertionError("the test left the shared page changed") from None
 
 
 def deal_by_number(pg: Any, deal: int) -> None:

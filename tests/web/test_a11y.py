@@ -19,7 +19,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
+from browser import (
+    close,
+    deal_by_number,
+    fresh_game,
+    new_page,
+    open_table,
+    require_browser,
+    settle,
+    state,
+    still,
+    wait_js,
+)
 
 from firstlast.engine import Game
 
@@ -72,28 +83,14 @@ def shared_en(browser: Any, server: str) -> Iterator[Any]:
 @pytest.fixture
 def table_en(shared_en: Any) -> Iterator[Any]:
     """The desktop table in English at speed 0, one profile and one page load for the
-    tests that need nothing else (a profile and a load cost seconds of CPU; issue 25.7).
-    Each test deals its own game (the deal dialog) and leaves the page as ``CLEAN`` says;
-    one that failed halfway leaves it reloaded. No JavaScript error may happen."""
-    pg = shared_en
-    if not pg.evaluate(CLEAN):
-        pg.errors.clear()
-        open_table(pg, speed=0)
-        set_lang(pg, "en")
-    # A new game, no move made yet, as on a page just opened (the deal dialog and New
-    # then deal at once): through the API, shown by the page's own loader.
-    r = pg.request.post(f"{pg.base_url}api/games", data={"how": "random"})
-    assert r.ok, r.text()
-    gid = r.json()["id"]
-    pg.evaluate(f"import('/static/js/controller.js').then((m) => m.loadCurrent('{gid}'))")
-    wait_js(pg, f"window.firstlast.state.id === '{gid}' && !window.firstlast.busy")
-    yield pg
-    errors, pg.errors[:] = list(pg.errors), []
-    assert not errors, f"JavaScript errors on the page: {errors}"
-    try:
-        wait_js(pg, CLEAN, 10_000)
-    except AssertionError:
-        raise AssertionError("the test left the shared page changed") from None
+    tests that need nothing else (a profile and a load cost seconds of CPU; issue 25.7),
+    a new game for each (``fresh_game``: the deal dialog and New then deal at once)."""
+    def reset() -> None:
+        open_table(shared_en, speed=0)
+        set_lang(shared_en, "en")
+
+    with fresh_game(shared_en, CLEAN, reset) as pg:
+        yield pg
 
 
 # ---------------------------------------------------------------------------- axe
