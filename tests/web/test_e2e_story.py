@@ -97,13 +97,17 @@ class Table:
             self.pg.locator("#ending.show").wait_for()
         return self.state()
 
-    def clean(self) -> bool:
-        """Whether the page is as a shared table must be left: English, no replay, no
-        dialog, no celebration, the speed it was opened at, no JavaScript error."""
-        return bool(self.js(f"""document.documentElement.lang === '{self.lang}' && !!window.firstlast.state
+    def at_rest(self) -> str:
+        """The page as a shared table must be left (a JavaScript condition): English, no
+        replay, no dialog, no celebration, nothing running, the speed it was opened at."""
+        return f"""document.documentElement.lang === '{self.lang}' && !!window.firstlast.state
             && !window.firstlast.replay && !window.firstlast.busy && !window.firstlast.auto
             && window.firstlast.speed === {self.speed} && !document.querySelector('dialog[open]')
-            && !document.body.classList.contains('celebrating')""")) and not self.pg.errors
+            && !document.body.classList.contains('celebrating')"""
+
+    def clean(self) -> bool:
+        """Whether the page is as a shared table must be left, with no JavaScript error."""
+        return bool(self.js(self.at_rest())) and not self.pg.errors
 
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -166,7 +170,11 @@ def desk(shared_desk: Table) -> Iterator[Table]:
     yield t
     errors, t.pg.errors[:] = list(t.pg.errors), []
     assert not errors, f"JavaScript errors on the page: {errors}"
-    assert t.clean(), "the test left the shared table changed"
+    # Waited for: the test's last action may still be ending (the page busy a task more).
+    try:
+        t.wait(t.at_rest(), timeout=10)
+    except AssertionError:
+        raise AssertionError("the test left the shared table changed") from None
 
 
 @pytest.fixture(scope="module")
