@@ -14,23 +14,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import (
-    close,
-    deal_by_number,
-    fresh_game,
-    new_page,
-    open_table,
-    require_browser,
-    settle,
-    state,
-    still,
-    wait_js,
-)
+from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
 
 from firstlast.engine import Game
 
@@ -63,34 +51,6 @@ def set_lang(pg: Any, lang: str) -> None:
     if pg.evaluate("document.documentElement.lang") != lang:
         pg.click("#b-lang")
         wait_js(pg, f"document.documentElement.lang === '{lang}' && !window.firstlast.busy")
-
-
-#: Whether a shared page is as it must be left: English, speed 0, a game shown and at
-#: rest, no dialog or end panel open, no replay.
-CLEAN = """document.documentElement.lang === 'en' && !!window.firstlast && !!window.firstlast.state
-  && !window.firstlast.busy && !window.firstlast.replay && window.firstlast.speed === 0
-  && !document.querySelector('dialog[open]') && document.getElementById('ending').hidden"""
-
-
-@pytest.fixture(scope="module")
-def shared_en(browser: Any, server: str) -> Iterator[Any]:
-    pg = new_page(browser, server)
-    open_table(pg, speed=0)
-    yield pg
-    close(pg)
-
-
-@pytest.fixture
-def table_en(shared_en: Any) -> Iterator[Any]:
-    """The desktop table in English at speed 0, one profile and one page load for the
-    tests that need nothing else (a profile and a load cost seconds of CPU; issue 25.7),
-    a new game for each (``fresh_game``: the deal dialog and New then deal at once)."""
-    def reset() -> None:
-        open_table(shared_en, speed=0)
-        set_lang(shared_en, "en")
-
-    with fresh_game(shared_en, CLEAN, reset) as pg:
-        yield pg
 
 
 # ---------------------------------------------------------------------------- axe
@@ -147,13 +107,9 @@ def announced(pg: Any, before: str = "", *words: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_keyboard_moves_are_announced(request: pytest.FixtureRequest, browser: Any, server: str, shared_en: Any,
-                                     lang: str) -> None:
-    if lang == "en":  # (shared_en is asked for here so that it is made before the test, not in it)
-        pg = request.getfixturevalue("table_en")
-    else:
-        pg = new_page(browser, server, locale="ru-RU")
-        open_table(pg, speed=0)
+def test_keyboard_moves_are_announced(browser: Any, server: str, lang: str) -> None:
+    pg = new_page(browser, server, locale="ru-RU" if lang == "ru" else "en-US")
+    open_table(pg, speed=0)
     set_lang(pg, lang)
     deal_by_number(pg, DEAL_RESERVE)
     region = pg.locator("#announce")
@@ -200,12 +156,12 @@ def test_keyboard_moves_are_announced(request: pytest.FixtureRequest, browser: A
     pg.keyboard.press("t")
     said = announced(pg, said, words["turn"])
     assert words["turn"] in said, said
-    if lang != "en":
-        close(pg)
+    close(pg)
 
 
-def test_dialogs_trap_focus_and_give_it_back_and_new_asks_first(table_en: Any) -> None:
-    pg = table_en
+def test_dialogs_trap_focus_and_give_it_back_and_new_asks_first(browser: Any, server: str) -> None:
+    pg = new_page(browser, server)
+    open_table(pg, speed=0)
     deal_by_number(pg, DEAL_RESERVE)
     game = state(pg)["id"]
     # No moves yet: New deals at once.
@@ -253,10 +209,12 @@ def test_dialogs_trap_focus_and_give_it_back_and_new_asks_first(table_en: Any) -
     assert stock.get_attribute("role") == "img"
     label = stock.get_attribute("aria-label") or ""
     assert "redeal" not in label and "turn" not in label and "click" not in label
+    close(pg)
 
 
-def test_only_movable_cards_look_movable_finish_and_speed(table_en: Any) -> None:
-    pg = table_en
+def test_only_movable_cards_look_movable_finish_and_speed(browser: Any, server: str) -> None:
+    pg = new_page(browser, server)
+    open_table(pg, speed=0)
     deal_by_number(pg, DEAL_RESERVE)
     movable = pg.evaluate("""(() => { const m = window.firstlast.model; const out = [];
         for (const k in m) {
@@ -266,18 +224,6 @@ def test_only_movable_cards_look_movable_finish_and_speed(table_en: Any) -> None
         return out.sort(); })()""")
     assert movable == sorted(m for m in state(pg)["legal_moves"] if m not in ("turn", "redeal"))
     assert pg.evaluate("getComputedStyle(window.firstlast.model.R1[0]).cursor") != "grab" or "R1" in movable
-    # Finish now: the forced line to its end, at once (speed 0: the flights are
-    # test_e2e_story's; issue 25.7).
-    pg.click("#b-finish")
-    wait_js(pg, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy")
-    reference = Game(DEAL_RESERVE)
-    steps = reference.autoplay()
-    s = state(pg)
-    assert s["moves"] == len(steps) and s["score"] == reference.position.score
-    assert pg.evaluate("document.querySelectorAll('#cards > .card.source').length") == 0
-    pg.locator("#ending.show").wait_for()
-    pg.keyboard.press("Escape")
-    wait_js(pg, "document.getElementById('ending').hidden")
     # The speed on the table is the setting, saved.
     # The page saves it in the background: wait for its PUT's answer (the server was
     # read here before the PUT landed under load), then it must stay saved.
@@ -287,12 +233,15 @@ def test_only_movable_cards_look_movable_finish_and_speed(table_en: Any) -> None
     assert put.value.ok, put.value.status
     wait_js(pg, "window.firstlast.speed === 3")
     assert pg.request.get(f"{pg.base_url}api/settings").json()["speed"] == 3
-    # Back to 0, saved too: the shared page as it was.
-    with pg.expect_response(lambda r: r.request.method == "PUT" and r.url.endswith("/api/settings")
-                            and '"speed":0' in (r.request.post_data or "").replace(" ", "")) as put:
-        pg.select_option("#b-speed", "0")
-    assert put.value.ok, put.value.status
-    wait_js(pg, "window.firstlast.speed === 0")
+    # Finish now: the forced line to its end, at once.
+    pg.click("#b-finish")
+    wait_js(pg, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy")
+    reference = Game(DEAL_RESERVE)
+    steps = reference.autoplay()
+    s = state(pg)
+    assert s["moves"] == len(steps) and s["score"] == reference.position.score
+    assert pg.evaluate("document.querySelectorAll('#cards > .card.source').length") == 0
+    close(pg)
 
 
 # ---------------------------------------------------------------------------- phones
