@@ -746,12 +746,12 @@ class FirstLastApp(App[None]):
         self.session = Session.open(store, deal, variant, resume, lang)
         settings = self.session.settings()
         self.chance = chance and settings.show_chance
-        # The language the terminal opens in (``words.starting_lang``): ``lang``, asked for
-        # by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
-        # saves), else the player's setting, else ``system_lang`` (the locale's).
-        lang = starting_lang(lang, settings.lang, system_lang)
-        self.title = t(lang, "title")
-        self.game_screen = GameScreen(self.session, variant, self.chance, estimator, lang)
+        #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
+        #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
+        #: saves), else the player's setting, else ``system_lang`` (the locale's).
+        self.lang = starting_lang(lang, settings.lang, system_lang)
+        self.title = t(self.lang, "title")
+        self.game_screen = GameScreen(self.session, variant, self.chance, estimator, self.lang)
 
     def get_default_screen(self) -> GameScreen:
         return self.game_screen
