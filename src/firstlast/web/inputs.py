@@ -26,9 +26,7 @@ from typing import Any, Final, NoReturn, TypeVar
 import msgspec
 from starlette.requests import Request
 
-from ..engine import Move
-from ..engine.errors import FirstLastError
-from ..play import PlayError, Settings, jsontext, parse_deal, parse_variant
+from ..play import MakeMove, PlayError, Settings, jsontext, parse_deal, parse_variant
 from ..play.fields import refused
 from .errors import WebError
 from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
@@ -151,41 +149,26 @@ def _raw(body: bytes | bytearray) -> Any:
         raise WebError("request.json") from None
 
 
-def _refuse_move(name: str, value: object) -> None:
-    if not isinstance(value, str):
-        raise PlayError("move.invalid", reason='a move is "turn", "redeal", "R1"…"R8", "F1"…"F8" or "waste"')
-    try:
-        Move.parse(value)
-    except FirstLastError as e:
-        raise PlayError("move.invalid", reason=str(e)) from None
-    # A good move: the refusal is another field's (a bad version), worded below.
+def _unless_none(parse: Callable[[object], object]) -> Callable[[object], object]:
+    return lambda value: value is None or parse(value)
 
 
-def _refuse_deal(name: str, value: object) -> None:
-    if value is not None:
-        parse_deal(value)
-
-
-def _refuse_variant(name: str, value: object) -> None:
-    if value is not None:
-        parse_variant(value)
-
-
-def _refuse_record(name: str, value: object) -> None:
+def _refuse_record(value: object) -> None:
     raise PlayError("record.invalid", reason="record must be the record's text, as a string", line=None)
 
 
-def _refuse_setting(name: str, value: object) -> None:
-    Settings().updated({name: value})
+def _setting(name: str) -> Callable[[object], object]:
+    return lambda value: Settings().updated({name: value})
 
 
 #: The play layer's parser for a model's field: called on a value the model refused, it
-#: raises the play layer's refusal (when it accepts the value, msgspec's sentence stands).
-_REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[str, object], None]]]] = {
-    NewGame: {"deal": _refuse_deal, "variant": _refuse_variant},
-    MoveRequest: {"move": _refuse_move},
+#: raises the play layer's refusal (when it accepts the value, msgspec's sentence stands:
+#: a good move refused means another field's refusal, a bad version).
+_REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[object], object]]]] = {
+    NewGame: {"deal": _unless_none(parse_deal), "variant": _unless_none(parse_variant)},
+    MoveRequest: {"move": MakeMove.parse},
     ImportRequest: {"record": _refuse_record},
-    SettingsChange: {name: _refuse_setting for name in SettingsChange.__struct_fields__},
+    SettingsChange: {name: _setting(name) for name in SettingsChange.__struct_fields__},
 }
 
 
@@ -219,13 +202,13 @@ def _explain(model: type[msgspec.Struct], raw: dict[str, Any], exc: Exception) -
         if key not in names:
             if model is SettingsChange:
                 with about(key[:40]):
-                    _refuse_setting(key, None)  # settings.unknown, named by the play layer
+                    _setting(key)(None)  # settings.unknown, named by the play layer
             raise WebError("request.field", field=key[:40], where=model.__name__,
                            expected=", ".join(names) or "no fields")
     for name, refuse in _REFUSERS.get(model, {}).items():
         if name in raw:
             with about(name):
-                refuse(name, raw[name])
+                refuse(raw[name])
     raise value_error(exc, model, raw, "body")
 
 
