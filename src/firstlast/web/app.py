@@ -31,7 +31,7 @@ from ..engine.errors import FirstLastError
 from ..play import GameStore, PlayError, PlayService, StoreError
 from . import errors
 from .context import Handler, PlayerBudget, WebGame
-from .middleware import Guard, Headers, Static
+from .middleware import Guard, Static
 from .routes import ENDPOINTS
 from .routes.pages import STATIC_DIR
 
@@ -89,6 +89,5 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
                             StoreError: errors.on_storage_error, sqlite3.Error: errors.on_storage_error},
     )
     app.add_middleware(Guard, bind_host=bind_host)
-    app.add_middleware(Headers)  # outermost: refusals carry the safety headers too
     app.state.web = web
     return app

@@ -26,7 +26,7 @@ from starlette.responses import Response
 
 from .. import runtime
 from ..i18n import lang_of_tag
-from ..play import PlayError, PlayService, Settings, StoredGame
+from ..play import PlayError, PlayService, Settings
 from ..play.chance import ChanceBook, StoryBook
 from .models import Lang, encode
 
@@ -136,8 +136,8 @@ class PlayerBudget:
             return max(1, math.ceil((1 - self._left) / rate))
 
 
-def json_response(body: msgspec.Struct, status: int = 200) -> Response:
-    return Response(encode(body), status, media_type="application/json")
+def json_response(body: msgspec.Struct, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    return Response(encode(body), status, headers, media_type="application/json")
 
 
 def browser_lang(request: Request) -> Lang:
@@ -273,11 +273,12 @@ class WebGame:
             raise PlayError("game.unknown")  # unknown and foreign games answer alike
         return gid
 
-    async def load_lang(self, request: Request) -> tuple[StoredGame, Lang]:
-        """The request's game (``load``) and its player's language."""
+    async def load_lang(self, request: Request, read: Callable[[str | None, str], T]) -> tuple[T, Lang]:
+        """``read(player, game id)`` of the request's game (``PlayService.game``: the
+        game) and its player's language."""
         gid = self.game_id(request)
         pid = await self.player(request)
-        return await self.run_lang(request, pid, self.play.game, pid, gid)
+        return await self.run_lang(request, pid, read, pid, gid)
 
 
 def _lock_in(locks: weakref.WeakValueDictionary[str, asyncio.Lock], key: str) -> asyncio.Lock:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
@@ -23,8 +23,8 @@ from starlette.responses import Response
 from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
 from ..i18n import error_text
 from ..play import PlayError
-from .context import WebGame, browser_lang
-from .models import UNSET, ErrorBody, Lang, encode
+from .context import WebGame, browser_lang, json_response
+from .models import UNSET, ErrorBody, Lang, UnsetType
 
 #: HTTP status of each kind of play-layer refusal.
 KIND_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found": 404, "conflict": 409,
@@ -90,25 +90,18 @@ def play_error(exc: PlayError, lang: Lang = "en") -> ErrorBody:
     """A play-layer refusal's body: the English sentence, code and params, ``text`` in
     ``lang`` (``i18n.error_text``: the one renderer of refusals), and ``rule``/``line``
     at the top when there is one (the page reads them without knowing the code)."""
-    body = exc.to_json()
-    params = body["params"]
+    params = exc.to_json()["params"]
     assert isinstance(params, dict)
-    rule = exc.params.get("rule", UNSET)
-    line = exc.params.get("line", UNSET)
-    text = exc.message if lang == "en" else error_text(exc.code, exc.params, lang)
-    return ErrorBody(error=exc.message, code=exc.code, params=params,
-                     rule=rule if rule is UNSET or isinstance(rule, str) else str(rule),
-                     line=line if line is UNSET or line is None or isinstance(line, int) else None, text=text)
-
-
-def error_response(body: ErrorBody, status: int, headers: Mapping[str, str] | None = None) -> Response:
-    return Response(encode(body), status, headers, media_type="application/json")
+    rule, line = params.get("rule", UNSET), params.get("line", UNSET)
+    return ErrorBody(error=exc.message, code=exc.code, params=params, rule=rule if rule is UNSET else str(rule),
+                     line=line if isinstance(line, int | None | UnsetType) else None,
+                     text=exc.message if lang == "en" else error_text(exc.code, exc.params, lang))
 
 
 async def on_web_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, WebError)
     retry = exc.params.get("retry_after")
-    return error_response(web_error(exc, browser_lang(request)), exc.status,
+    return json_response(web_error(exc, browser_lang(request)), exc.status,
                           {"retry-after": str(retry)} if retry is not None else None)
 
 
@@ -124,7 +117,7 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
             lang = await web.lang(request, await web.player(request))  # the player's
     status = KIND_STATUS[exc.kind]
     # 429: the same long work is under way (a search for a deal that comes out); ask again.
-    return error_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
+    return json_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
@@ -140,7 +133,7 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     # Starlette joins a set.
     headers = {k: ", ".join(sorted(v.split(", "))) if k.lower() == "allow" else v
                for k, v in (exc.headers or {}).items()}
-    return error_response(body, exc.status_code, headers)
+    return json_response(body, exc.status_code, headers)
 
 
 async def on_engine_error(request: Request, exc: Exception) -> Response:

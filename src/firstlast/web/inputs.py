@@ -26,9 +26,7 @@ from typing import Any, Final, NoReturn, TypeVar
 import msgspec
 from starlette.requests import Request
 
-from ..engine import Move
-from ..engine.errors import FirstLastError
-from ..play import PlayError, Settings, jsontext, parse_deal, parse_variant
+from ..play import MakeMove, PlayError, Settings, jsontext, parse_deal, parse_variant
 from ..play.fields import refused
 from .errors import WebError
 from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
@@ -89,17 +87,6 @@ DRAIN: Final = 64 * 1024 * 1024
 STOP_LOOK: Final = 0.25
 
 
-#: JSON's whitespace (RFC 8259) at the start: a vertical tab or a form feed is no JSON.
-_LEADING_SPACE: Final = re.compile(rb"[ \t\r\n]*")
-
-
-def _first(body: bytes | bytearray) -> bytes | bytearray:
-    """The body's first byte past JSON's whitespace (without copying the body)."""
-    leading = _LEADING_SPACE.match(body)
-    start = leading.end() if leading is not None else 0
-    return body[start:start + 1]
-
-
 @cache
 def _decoder(model: type[B]) -> msgspec.json.Decoder[B]:
     return msgspec.json.Decoder(model)
@@ -108,124 +95,80 @@ def _decoder(model: type[B]) -> msgspec.json.Decoder[B]:
 async def decode(request: Request, model: type[B], limit: int = MAX_BODY) -> B:
     """The body as a ``model``; no body at all reads as ``{}`` (whitespace alone is no
     JSON: 400)."""
-    body: bytes | bytearray = await read_body(request, limit)
-    if not body:
-        body = b"{}"
-    elif _first(body) != b"{":
-        _raw(body)  # not JSON at all: 400 request.json
-        raise WebError("request.object")
+    body = await read_body(request, limit) or b"{}"
     try:
         decoded: B = _decoder(model).decode(body)
         return decoded
     except msgspec.ValidationError:  # (a DecodeError too: first)
-        pass
+        not_json = None
     except msgspec.DecodeError as exc:
-        # Not JSON as msgspec reads it (a lone surrogate, NaN): explained, never accepted.
-        _explain(model, _raw(body), exc)
+        not_json = exc  # not JSON as msgspec reads it (a lone surrogate, NaN, UTF-16): explained, never accepted
     # Refused as typed: read again with whole floats as integers (msgspec takes only
     # ``2`` for an int), then either accepted so or explained. Only refusals pay for this.
     raw = _raw(body)
+    if not isinstance(raw, dict):
+        raise WebError("request.object")
+    if not_json is not None:
+        _explain(model, raw, not_json)
     try:
         return msgspec.convert(raw, model)
     except (msgspec.ValidationError, UnicodeError) as exc:
         _explain(model, raw, exc)
 
 
-#: Past this many digits a whole number is beyond every field's range (2^64 − 1 has 20).
-_MAX_DIGITS: Final = 20
+#: A number beyond every field's range (2^64 − 1, the largest, has 20 digits).
 _OUT_OF_RANGE: Final = 2**64
 
 
-def _out_of_range(negative: bool) -> int:
-    """A number as out of every field's range as the one it stands for (without making
-    a 5,000-digit ``int``: CPU, and the interpreter's 4,300-digit limit)."""
-    return -_OUT_OF_RANGE if negative else _OUT_OF_RANGE
-
-
-def _huge_int(text: str) -> int:
-    """An integer of the body as the standard library's JSON reader meets it (past what
-    msgspec holds), or a query's digits."""
-    negative = text.startswith("-")
-    digits = text.removeprefix("-").lstrip("0") or "0"
-    if len(digits) > _MAX_DIGITS:
-        return _out_of_range(negative)
-    return -int(digits) if negative else int(digits)
-
-
 def _number(text: str) -> int | float:
-    """A JSON number written with a fraction or an exponent: an ``int`` when it is whole
-    (JSON Schema's "integer": ``2.0``, ``1e3``), read exactly (``1e19`` is not rounded
-    through a float), else a ``float``."""
+    """A number's text (JSON's, or a query's digits) as JSON Schema reads it: an ``int``
+    when it is whole (``2.0``, ``1e3``), read exactly (``1e19`` is not rounded through a
+    float), and past 20 digits as out of range as the number it stands for (without
+    making a 5,000-digit ``int``); else a ``float``."""
     try:
         exact = Decimal(text)
     except InvalidOperation:  # an exponent past Decimal's own limits
         f = float(text)
-        return _out_of_range(f < 0) if math.isinf(f) else f
-    if exact != exact.to_integral_value():
-        return float(exact)
-    if exact.adjusted() >= _MAX_DIGITS:
-        return _out_of_range(exact < 0)
-    return int(exact)
+        return int(math.copysign(_OUT_OF_RANGE, f)) if math.isinf(f) else f
+    if exact and exact.adjusted() >= 20:
+        return int(math.copysign(_OUT_OF_RANGE, exact))
+    return int(exact) if exact == exact.to_integral_value() else float(exact)
 
 
 def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # NaN, Infinity: Python's reader takes them
 
 
-_RAW: Final = msgspec.json.Decoder(float_hook=_number)
-
-
 def _raw(body: bytes | bytearray) -> Any:
-    """The body as plain JSON values, whole numbers as ``int`` (``_number``); 400
+    """The body as plain JSON values, numbers read by ``_number`` (so an integer longer
+    than msgspec holds, a 5,000-digit deal, is refused by its field's own range); 400
     ``request.json`` when it is not JSON."""
     try:
-        return _RAW.decode(body)
-    except RecursionError:  # "[[[[…" nested past the limit
+        return jsontext.loads(body, parse_int=_number, parse_float=_number, parse_constant=_not_json)
+    except (ValueError, RecursionError):  # a lone surrogate too (``jsontext``): no text; "[[[[…" too deep
         raise WebError("request.json") from None
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        # msgspec holds integers up to 64 bits: a longer one (a 5,000-digit deal) is valid
-        # JSON all the same, refused as out of range by the field's own check.
-        try:
-            return jsontext.loads(body, parse_int=_huge_int, parse_float=_number, parse_constant=_not_json)
-        except (ValueError, RecursionError):  # a lone surrogate too (``jsontext``): no text
-            raise WebError("request.json") from None
 
 
-def _refuse_move(name: str, value: object) -> None:
-    if not isinstance(value, str):
-        raise PlayError("move.invalid", reason='a move is "turn", "redeal", "R1"…"R8", "F1"…"F8" or "waste"')
-    try:
-        Move.parse(value)
-    except FirstLastError as e:
-        raise PlayError("move.invalid", reason=str(e)) from None
-    # A good move: the refusal is another field's (a bad version), worded below.
+def _unless_none(parse: Callable[[object], object]) -> Callable[[object], object]:
+    return lambda value: value is None or parse(value)
 
 
-def _refuse_deal(name: str, value: object) -> None:
-    if value is not None:
-        parse_deal(value)
-
-
-def _refuse_variant(name: str, value: object) -> None:
-    if value is not None:
-        parse_variant(value)
-
-
-def _refuse_record(name: str, value: object) -> None:
+def _refuse_record(value: object) -> None:
     raise PlayError("record.invalid", reason="record must be the record's text, as a string", line=None)
 
 
-def _refuse_setting(name: str, value: object) -> None:
-    Settings().updated({name: value})
+def _setting(name: str) -> Callable[[object], object]:
+    return lambda value: Settings().updated({name: value})
 
 
 #: The play layer's parser for a model's field: called on a value the model refused, it
-#: raises the play layer's refusal (when it accepts the value, msgspec's sentence stands).
-_REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[str, object], None]]]] = {
-    NewGame: {"deal": _refuse_deal, "variant": _refuse_variant},
-    MoveRequest: {"move": _refuse_move},
+#: raises the play layer's refusal (when it accepts the value, msgspec's sentence stands:
+#: a good move refused means another field's refusal, a bad version).
+_REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[object], object]]]] = {
+    NewGame: {"deal": _unless_none(parse_deal), "variant": _unless_none(parse_variant)},
+    MoveRequest: {"move": MakeMove.parse},
     ImportRequest: {"record": _refuse_record},
-    SettingsChange: {name: _refuse_setting for name in SettingsChange.__struct_fields__},
+    SettingsChange: {name: _setting(name) for name in SettingsChange.__struct_fields__},
 }
 
 
@@ -250,29 +193,27 @@ def value_error(exc: Exception, model: type[msgspec.Struct], raw: object, whole:
     return WebError("request.value", field=field[:80], reason=reason[:200])
 
 
-def _explain(model: type[msgspec.Struct], raw: Any, exc: Exception) -> NoReturn:
+def _explain(model: type[msgspec.Struct], raw: dict[str, Any], exc: Exception) -> NoReturn:
     """Raise the refusal of a body ``model`` refused with ``exc``: the play layer's, for
     the first field its parser refuses, else ``request.field``/``request.value``; each
     names its field."""
-    if isinstance(raw, dict):
-        refusers = _REFUSERS.get(model, {})
-        names = model.__struct_encode_fields__
-        for key in raw:
-            if key not in names:
-                if model is SettingsChange:
-                    with about(str(key)[:40]):
-                        _refuse_setting(str(key), None)  # settings.unknown, named by the play layer
-                raise WebError("request.field", field=str(key)[:40], where=model.__name__,
-                               expected=", ".join(names) or "no fields")
-        for name, refuse in refusers.items():
-            if name in raw:
-                with about(name):
-                    refuse(name, raw[name])
+    names = model.__struct_encode_fields__
+    for key in raw:
+        if key not in names:
+            if model is SettingsChange:
+                with about(key[:40]):
+                    _setting(key)(None)  # settings.unknown, named by the play layer
+            raise WebError("request.field", field=key[:40], where=model.__name__,
+                           expected=", ".join(names) or "no fields")
+    for name, refuse in _REFUSERS.get(model, {}).items():
+        if name in raw:
+            with about(name):
+                refuse(raw[name])
     raise value_error(exc, model, raw, "body")
 
 
-#: A query's number as JSON writes one (``2.0`` and ``1e3`` are whole numbers too).
-_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+#: A query's number: ASCII digits (leading zeros too), or a number as JSON writes one.
+_NUMBER: Final = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
 @cache
@@ -287,23 +228,14 @@ def _int_fields(model: type[msgspec.Struct]) -> frozenset[str]:
     return frozenset(f.encode_name for f in info.fields if is_int(f.type))
 
 
-def _query_int(text: str) -> object:
-    """An int field's query text as the value it spells: ASCII digits (leading zeros
-    too) or a JSON number, whole ones as ``int`` and past 20 digits out of range, as in
-    a body (``_number``); anything else stays text, refused as such (msgspec's own
-    text-to-int would take "٣" and " 5")."""
-    if text.isascii() and text.isdigit():
-        return _huge_int(text)
-    if len(text) <= 400 and _NUMBER.fullmatch(text):
-        return _number(text)
-    return text
-
-
 def query(request: Request, model: type[B]) -> B:
     """The query string as a ``model`` (unknown parameters are ignored: a browser or a
     proxy may add its own)."""
     ints = _int_fields(model)
-    values = {key: _query_int(value) if key in ints else value for key, value in request.query_params.items()}
+    # An int field's text as the number it spells, as in a body (``_number``); anything
+    # else stays text, refused as such (msgspec's own text-to-int would take "٣" and " 5").
+    values = {key: _number(value) if key in ints and _NUMBER.fullmatch(value) else value
+              for key, value in request.query_params.items()}
     try:
         return msgspec.convert(values, model)
     except msgspec.ValidationError as exc:

@@ -13,48 +13,8 @@ from starlette.requests import Request
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .context import browser_lang
-from .errors import WebError, error_response, web_error
-
-
-class Headers:
-    """Pure ASGI middleware: safety headers everywhere; API answers are never cached; an
-    answer given before the request's body was read through (413, a refusal) says
-    ``Connection: close``, and uvicorn closes the connection after it instead of reading
-    the rest."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        api = str(scope.get("path", "")).startswith("/api/")
-        body_unread = _has_body(scope)
-
-        async def receive_body() -> Message:
-            nonlocal body_unread
-            message = await receive()
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                body_unread = False  # read through, or the client is gone
-            return message
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                if body_unread and not any(k.lower() == b"connection" for k, _ in headers):
-                    # Else the client may go on sending a body of any size, and the
-                    # server must read it all to reach the next request.
-                    headers.append((b"connection", b"close"))
-                headers += SAFETY_HEADERS
-                if api:
-                    headers.append((b"cache-control", b"no-store"))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive_body if body_unread else receive, send_with_headers)
-
+from .context import browser_lang, json_response
+from .errors import WebError, web_error
 
 #: The page's Content-Security-Policy: its own files only (no inline script or style, no
 #: other origin), never framed.
@@ -103,7 +63,8 @@ def _is_ip(name: str) -> bool:
 
 
 class Guard:
-    """Pure ASGI middleware: what a web page the player visits must not be able to do.
+    """The one middleware (the module's docstring says what for); refusals carry the
+    headers too.
 
     * ``Host`` must name this server: a loopback name, or the host it was started on
       (bound to every address, any IP literal: DNS rebinding needs a DNS name), with its
@@ -111,7 +72,9 @@ class Guard:
     * A state-changing request that carries ``Origin`` must come from this very origin
       (403), and one with a body must say ``application/json`` (415): the "simple"
       cross-site POSTs a page can send without asking (forms, ``text/plain``) are out.
-    See docs/web-api.md, "Security model"."""
+    * Safety headers everywhere; API answers are never cached; an answer given before
+      the request's body was read through (413, a refusal) says ``Connection: close``,
+      and uvicorn closes the connection after it instead of reading the rest."""
 
     def __init__(self, app: ASGIApp, bind_host: str) -> None:
         self.app = app
@@ -128,37 +91,64 @@ class Guard:
         server = scope.get("server")
         return port is None or server is None or server[1] is None or port == server[1]
 
+    def refusal(self, scope: Scope) -> WebError | None:
+        raw = scope.get("headers", [])
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
+        host = headers.get("host")
+        if head_size(scope) > MAX_HEAD_BYTES:
+            # h11 bounds only a head still incomplete; one that came whole in a read
+            # (64 KiB passed) is refused here, before anything else reads it.
+            return WebError("request.head_too_large", limit=MAX_HEAD_BYTES // 1024)
+        if not self.host_ok(scope, host):
+            return WebError("request.host")
+        if scope.get("method") not in WRITES:
+            return None
+        origin = headers.get("origin")
+        scheme = str(scope.get("scheme", "http"))
+        # Two Origin headers are no origin at all (else the last one would speak).
+        origins = sum(1 for k, _ in raw if k.lower() == b"origin")
+        foreign = origins > 1 or (origin is not None and origin.lower() != f"{scheme}://{host}".lower())
+        if foreign or headers.get("sec-fetch-site") == "cross-site":
+            return WebError("request.origin")
+        if (_has_body(scope) or "content-type" in headers) and not _json_or_sign_in(scope, headers):
+            # A form or text/plain POST (what a cross-site page may send without
+            # asking) is out, with a body or without one.
+            return WebError("request.content_type")
+        return None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        raw = scope.get("headers", [])
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
-        host = headers.get("host")
-        refusal: WebError | None = None
-        if head_size(scope) > MAX_HEAD_BYTES:
-            # h11 bounds only a head still incomplete; one that came whole in a read
-            # (64 KiB passed) is refused here, before anything else reads it.
-            refusal = WebError("request.head_too_large", limit=MAX_HEAD_BYTES // 1024)
-        elif not self.host_ok(scope, host):
-            refusal = WebError("request.host")
-        elif scope.get("method") in WRITES:
-            origin = headers.get("origin")
-            scheme = str(scope.get("scheme", "http"))
-            # Two Origin headers are no origin at all (else the last one would speak).
-            origins = sum(1 for k, _ in raw if k.lower() == b"origin")
-            foreign = origins > 1 or (origin is not None and origin.lower() != f"{scheme}://{host}".lower())
-            if foreign or headers.get("sec-fetch-site") == "cross-site":
-                refusal = WebError("request.origin")
-            elif (_has_body(scope) or "content-type" in headers) and not _json_or_sign_in(scope, headers):
-                # A form or text/plain POST (what a cross-site page may send without
-                # asking) is out, with a body or without one.
-                refusal = WebError("request.content_type")
+        api = str(scope.get("path", "")).startswith("/api/")
+        body_unread = _has_body(scope)
+
+        async def receive_body() -> Message:
+            nonlocal body_unread
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_unread = False  # read through, or the client is gone
+            return message
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if body_unread and not any(k.lower() == b"connection" for k, _ in headers):
+                    # Else the client may go on sending a body of any size, and the
+                    # server must read it all to reach the next request.
+                    headers.append((b"connection", b"close"))
+                headers += SAFETY_HEADERS
+                if api:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        refusal = self.refusal(scope)
         if refusal is not None:
             body = web_error(refusal, browser_lang(Request(scope)))
-            await error_response(body, refusal.status)(scope, receive, send)
+            await json_response(body, refusal.status)(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive_body if body_unread else receive, send_with_headers)
 
 
 def head_size(scope: Scope) -> int:
@@ -191,6 +181,6 @@ class Static(StaticFiles):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.directory is None or not Path(self.directory).is_dir():
             exc = WebError("request.not_found")
-            await error_response(web_error(exc), exc.status)(scope, receive, send)
+            await json_response(web_error(exc), exc.status)(scope, receive, send)
             return
         await super().__call__(scope, receive, send)

@@ -72,13 +72,11 @@ async def current(web: WebGame, request: Request) -> Response:
 
 
 async def get_game(web: WebGame, request: Request) -> Response:
-    return json_response(shapes.state(*await web.load_lang(request)))
+    return json_response(shapes.state(*await web.load_lang(request, web.play.game)))
 
 
 async def records(web: WebGame, request: Request) -> Response:
-    gid = web.game_id(request)
-    pid = await web.player(request)
-    found, lang = await web.run_lang(request, pid, web.play.records, pid, gid)
+    found, lang = await web.load_lang(request, web.play.records)
     return json_response(m.RecordList(records=shapes.records(found, lang)))
 
 

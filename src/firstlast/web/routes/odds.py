@@ -51,7 +51,7 @@ def _estimate(pos: Position, round_: int, samples: int) -> ChanceEstimate:
 
 async def chance(web: WebGame, request: Request) -> Response:
     q = query(request, m.ChanceQuery)
-    stored, lang = await web.load_lang(request)
+    stored, lang = await web.load_lang(request, web.play.game)
     pos = stored.game.position
     status = pos.status
     est: ChanceEstimate | _Decided

@@ -34,12 +34,12 @@ async def import_record(web: WebGame, request: Request) -> Response:
 
 
 async def replay(web: WebGame, request: Request) -> Response:
-    return json_response(shapes.replay(*await web.load_lang(request)))
+    return json_response(shapes.replay(*await web.load_lang(request, web.play.game)))
 
 
 async def words(web: WebGame, request: Request) -> Response:
     q = query(request, m.WordsQuery)
-    stored, lang = await web.load_lang(request)
+    stored, lang = await web.load_lang(request, web.play.game)
     if q.step is None:
         return json_response(shapes.table_words(stored.game.position, lang))
     positions = stored.game.positions

@@ -47,7 +47,7 @@ def answer(story: Story, lang: m.Lang) -> msgspec.Struct:
 
 
 async def story_of_game(web: WebGame, request: Request) -> Response:
-    stored, lang = await web.load_lang(request)  # another player's game: 404, as everywhere
+    stored, lang = await web.load_lang(request, web.play.game)  # another player's game: 404, as everywhere
     game = stored.game  # freshly loaded for this request: nobody else changes it
     key = story_key(game)
     story = web.stories.get(game)
