@@ -16,7 +16,7 @@ import contextlib
 import datetime as dt
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, Final
+from typing import ClassVar, Final, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -31,7 +31,7 @@ from ..engine import Card, Game, Move, Movement, Position, Variant
 from ..engine.places import STOCK
 from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
-from ..play import ActionName, GameStore, PlayError, StartKind, StoredGame
+from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
 from ..play.chance import StoryBook
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
@@ -53,7 +53,8 @@ from .dialogs import (
     WordsDialog,
 )
 from .keys import KeyBar, side_keys, table_bindings, table_keys
-from .session import Done, Session
+from .replay import ReplayScreen
+from .session import Session
 from .table import PILES, Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label
 from .words import starting_lang
@@ -76,6 +77,8 @@ ANNOUNCE_MAX: Final = 110
 KEEP_AUTO: Final = frozenset({"auto", "pause", "speed", "hint", "quit_game"})
 
 __all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
+
+T = TypeVar("T")
 
 
 def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position, lang: str = "en") -> str:
@@ -118,12 +121,10 @@ class GameScreen(Screen[None]):
     #: The language everything on the terminal is said in (the shared setting; L switches
     #: it, and the choice is saved for the browser too).
     lang: reactive[str] = reactive("en")
-    #: Goes up whenever the game on the table changes (a move, another game): the table,
-    #: the title and the side bar redraw.
     #: The state below is drawn by the parts bound to it (``data_bind``) and by ``_paint``,
-    #: which redraw themselves, the changed places only: the screen itself draws none of it,
-    #: so a change does not repaint the whole screen (``repaint=False``): that redrew every
-    #: part of the terminal at each key, twice (issue 25.7).
+    #: the changed places only, not by the screen (``repaint=False``: that redrew the whole
+    #: terminal at each key, twice, issue 25.7). ``version`` goes up whenever the game on
+    #: the table changes (a move, another game).
     version: reactive[int] = reactive(0, repaint=False)
     message: reactive[str] = reactive("", repaint=False)
     error: reactive[bool] = reactive(False, repaint=False)
@@ -184,7 +185,7 @@ class GameScreen(Screen[None]):
         C.set_look(s.felt, s.four_colour)
         self.show_playable = s.show_playable
         self._apply_look()
-        self._changed()
+        self.version += 1
         return True
 
     def _apply_look(self) -> None:
@@ -200,18 +201,17 @@ class GameScreen(Screen[None]):
         self._apply_size(self.app.size.width, self.app.size.height)
         self._shown()
         self.set_interval(WATCH_INTERVAL_S, self._watch_store)
-        if self.session.store.read_only:  # every write will be refused: say so from the start
+        if self.session.play.store.read_only:  # every write will be refused: say so from the start
             self.say(t(self.lang, "tui.msg.read_only"), error=True)
         pending = self.session.pending
         if pending is not None:
             # ``firstlast tui N`` with a game under way on the table: ask first.
             self.session.pending = None
 
-            async def keep() -> None:
-                self.say(t(self.lang, "tui.msg.kept_pending", deal=self.session.game.deal, pending=pending.deal))
-
             await self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=pending.deal),
-                                        lambda: self._start("number", pending.deal, pending.variant), keep)
+                                        lambda: self._start("number", pending.deal, pending.variant),
+                                        t(self.lang, "tui.msg.kept_pending", deal=self.session.game.deal,
+                                          pending=pending.deal))
 
     def watch_version(self) -> None:
         self.hinted = None  # the hint framed was the last position's
@@ -221,10 +221,6 @@ class GameScreen(Screen[None]):
         if self.is_mounted:
             self._apply_size(self.app.size.width, self.app.size.height)
             self._paint()
-
-    def _changed(self) -> None:
-        """The game on the table changed: everything bound to ``version`` redraws."""
-        self.version += 1
 
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
@@ -283,11 +279,14 @@ class GameScreen(Screen[None]):
         self.message = message
         self.error = error
 
-    def refused(self, error: PlayError | None) -> bool:
-        """Say why the play layer refused (``error``), if it did; whether it did."""
-        if error is not None:
-            self.say(error.text(self.lang), error=True)
-        return error is not None
+    async def _write(self, call: Callable[[], T]) -> T | None:
+        """``call`` (a write) on the writer; refused, the play layer's reason is said and
+        the answer is ``None``."""
+        try:
+            return await self.write(call)
+        except PlayError as e:
+            self.say(e.text(self.lang), error=True)
+            return None
 
     # ------------------------------------------------------------ the action queue
     class Do(Message):
@@ -318,19 +317,19 @@ class GameScreen(Screen[None]):
             await done
 
     # ------------------------------------------------------------ making moves
-    async def action_act(self, action: ActionName, argument: str | int | None = None) -> Done:
+    async def action_act(self, action: ActionName, argument: str | int | None = None) -> ActionResult | None:
         """Ask the play layer for ``action`` (``move`` from a place, ``step``, ``advance``,
         ``redo``, ``restart``, …); show what it did, or why it refused."""
-        done = await self.write(lambda: self.session.act(action, argument))
-        if not done.ok:
+        try:
+            done = await self.write(lambda: self.session.act(action, argument))
+        except PlayError as e:
             self.stop_auto()
-            assert done.error is not None
-            if done.error.kind == "illegal":
+            if e.kind == "illegal":
                 self.app.bell()
-            self.refused(done.error)
-            if done.error.kind in ("conflict", "not_found"):
+            self.say(e.text(self.lang), error=True)
+            if e.kind in ("conflict", "not_found"):
                 self._shown(other=True)  # what is saved now (``Session.act`` followed it)
-            return done
+            return None
         self.moved = frozenset(m.card for m in done.movements)
         if done.new_game:
             self._shown_new_game()
@@ -338,19 +337,17 @@ class GameScreen(Screen[None]):
             self._shown(self._describe(action, done))
         return done
 
-    def _describe(self, action: ActionName, done: Done) -> str:
+    def _describe(self, action: ActionName, done: ActionResult) -> str:
         """The status line after an action: what it did in short (cards as on the
         table), then its card movements in words (``i18n.announce``), as a screen
         reader would say them."""
         lang = self.lang
         if not done.steps:
             return t(lang, "tui.msg.nothing")
-        if action == "undo":
-            text = t(lang, "tui.msg.undid", move=move_name(done.steps[0].move, lang))
-            return f"{text} — {short_announcement(done.movements, lang, undo=True)}"
-        if action == "redo":
-            text = t(lang, "tui.msg.redid", move=move_name(done.steps[0].move, lang))
-            return f"{text} — {short_announcement(done.movements, lang)}"
+        if action in ("undo", "redo"):
+            text = t(lang, "tui.msg.undid" if action == "undo" else "tui.msg.redid",
+                     move=move_name(done.steps[0].move, lang))
+            return f"{text} — {short_announcement(done.movements, lang, undo=action == 'undo')}"
         if action == "restart":
             return t(lang, "tui.msg.restarted", deal=self.session.game.deal)
         last = done.steps[-1]
@@ -368,7 +365,7 @@ class GameScreen(Screen[None]):
             self.moved = frozenset()
         if message is not None:
             self.say(message)
-        self._changed()
+        self.version += 1
         self._request_chance()
         self._maybe_end()
 
@@ -453,10 +450,10 @@ class GameScreen(Screen[None]):
                 # line's, or the one chosen with v), as n deals: not the saved setting's.
                 await self._start(choice, variant=None if choice == "again" else self.new_variant)
 
-    async def _confirm_leaving(self, what: str, go: Callable[[], Awaitable[None]],
-                               stay: Callable[[], Awaitable[None]] | None = None) -> None:
+    async def _confirm_leaving(self, what: str, go: Callable[[], Awaitable[None]], kept: str | None = None) -> None:
         """Run ``go`` (which puts ``what`` on the table); when that would abandon the
-        game under way, only once the player says yes (Enter/y; Escape/n keeps it)."""
+        game under way, only once the player says yes (Enter/y; Escape/n keeps it, and
+        says ``kept``)."""
         self.stop_auto()
         if not self.session.under_way():
             await go()
@@ -466,10 +463,8 @@ class GameScreen(Screen[None]):
         async def answered(yes: bool | None) -> None:
             if yes:
                 await go()
-            elif stay is not None:
-                await stay()
             else:
-                self.say(t(self.lang, "tui.msg.kept", deal=game.deal))
+                self.say(kept or t(self.lang, "tui.msg.kept", deal=game.deal))
 
         self.app.push_screen(ConfirmDialog(
             t(self.lang, "tui.confirm.title", deal=game.deal, what=what),
@@ -493,7 +488,7 @@ class GameScreen(Screen[None]):
 
     async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
                     wish: str | None = None) -> None:
-        if not self.refused((await self.write(lambda: self.session.start(how, deal, variant, day, wish))).error):
+        if await self._write(lambda: self.session.start(how, deal, variant, day, wish)) is not None:
             self._shown_new_game()
 
     def _shown_new_game(self, message: str | None = None) -> None:
@@ -555,7 +550,7 @@ class GameScreen(Screen[None]):
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:
-        if (await self.action_act("undo")).ok:
+        if await self.action_act("undo") is not None:
             self._ended_shown = None
 
     def action_hint(self) -> None:
@@ -600,24 +595,18 @@ class GameScreen(Screen[None]):
         (the play layer's settings, kept in backups), then drawn at once."""
 
         async def chosen(changes: dict[str, object] | None) -> None:
-            if not changes:
-                return
-            if self.refused(await self.write(lambda: self.session.save_settings(**changes))):
-                return
-            self._follow_looks()
-            self.say(t(self.lang, "tui.msg.settings_saved"))
+            if changes and await self._write(lambda: self.session.save_settings(**changes)) is not None:
+                self._follow_looks()
+                self.say(t(self.lang, "tui.msg.settings_saved"))
 
         self.app.push_screen(SettingsDialog(self.session.settings(), self.lang), chosen)
 
     def action_variant(self) -> None:
 
         async def chosen(v: Variant | None) -> None:
-            if v is None:
-                return
-            if self.refused(await self.write(lambda: self.session.save_settings(variant=v.token))):
-                return
-            self.new_variant = v
-            self.say(t(self.lang, "tui.msg.new_variant", variant=describe_variant(v, self.lang)))
+            if v is not None and await self._write(lambda: self.session.save_settings(variant=v.token)) is not None:
+                self.new_variant = v
+                self.say(t(self.lang, "tui.msg.new_variant", variant=describe_variant(v, self.lang)))
 
         self.app.push_screen(VariantDialog(self.new_variant, self.lang), chosen)
 
@@ -626,14 +615,11 @@ class GameScreen(Screen[None]):
         it, and keeps it once: importing it again finds it); ``l`` lists it to watch."""
 
         async def chosen(text: str | None) -> None:
-            if text is None:
+            got = None if text is None else await self._write(
+                lambda: self.session.play.import_record_once(self.session.player, text))
+            if got is None:
                 return
-            try:
-                stored, new = await self.write(lambda: self.session.play.import_record_once(self.session.player,
-                                                                                             text))
-            except PlayError as e:
-                self.refused(e)
-                return
+            stored, new = got
             key = "tui.msg.imported" if new else "tui.msg.imported_again"
             self.say(t(self.lang, key, deal=stored.game.deal,
                        variant=describe_variant(stored.game.variant, self.lang), moves=len(stored.game)))
@@ -649,27 +635,22 @@ class GameScreen(Screen[None]):
         async def chosen(game_id: str | None) -> None:
             if game_id is None:
                 return
-            if any(g.id == game_id for g in imported):
-                self._watch(self.session.play.game(self.session.player, game_id))
+            if any(g.id == game_id for g in imported):  # watched move by move: nothing is written
+                stored = self.session.play.game(self.session.player, game_id)
+                self.app.push_screen(ReplayScreen(stored.game, self.lang, self.size_now))
                 return
             deal = next((str(g.deal) for g in games if g.id == game_id), "?")
             await self._confirm_leaving(t(self.lang, "tui.confirm.what.unfinished", deal=deal),
                                         lambda: reopen(game_id))
 
         async def reopen(game_id: str) -> None:
-            if self.refused((await self.write(lambda: self.session.reopen(game_id))).error):
+            if await self._write(lambda: self.session.reopen(game_id)) is None:
                 return
             game = self.session.game
             self._shown_new_game(t(self.lang, "tui.msg.reopened", deal=game.deal,
                                    variant=describe_variant(game.variant, self.lang), moves=len(game)))
 
         self.app.push_screen(UnfinishedDialog(games, self.session.game_id, self.lang, imported), chosen)
-
-    def _watch(self, stored: StoredGame) -> None:
-        """Watch a game move by move (an imported one): nothing is written."""
-        from .replay import ReplayScreen
-
-        self.app.push_screen(ReplayScreen(stored.game, self.lang, self.size_now))
 
     def action_help(self) -> None:
 
@@ -689,7 +670,7 @@ class GameScreen(Screen[None]):
         self.lang = lang
         self.app.title = t(lang, "title")
         self.chance_text = describe_answer(self.chance_answer, lang)
-        if not self.refused(await self.write(lambda: self.session.save_settings(lang=lang))):
+        if await self._write(lambda: self.session.save_settings(lang=lang)) is not None:
             self.say(t(lang, "tui.msg.language"))
 
     def action_story(self) -> None:
@@ -763,21 +744,14 @@ class FirstLastApp(App[None]):
                  lang: str | None = None, system_lang: str = "en") -> None:
         super().__init__()
         self.session = Session.open(store, deal, variant, resume, lang)
-        self.new_variant = variant
-        self.chance = chance and self.session.settings().show_chance
-        self.estimator = estimator
+        settings = self.session.settings()
+        self.chance = chance and settings.show_chance
         #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
         #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
         #: saves), else the player's setting, else ``system_lang`` (the locale's).
-        self.lang = starting_lang(lang, self.session.settings().lang, system_lang)
-
-    def on_mount(self) -> None:
+        self.lang = starting_lang(lang, settings.lang, system_lang)
         self.title = t(self.lang, "title")
-        self.push_screen(GameScreen(self.session, self.new_variant, self.chance, self.estimator, self.lang))
+        self.game_screen = GameScreen(self.session, variant, self.chance, estimator, self.lang)
 
-    @property
-    def game_screen(self) -> GameScreen:
-        for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
-                return screen
-        raise LookupError("the game screen is not open")
+    def get_default_screen(self) -> GameScreen:
+        return self.game_screen

@@ -3,8 +3,7 @@
 Thin by design: every decision — which game is on the table, what an action does, what
 happens to a game that is left, what to do when another window wrote to the game — is
 the play layer's (``firstlast.play``, the same code the browser game calls). This only
-remembers the play layer's last answer, so the screen has a position to draw, and turns
-refusals into one line for the status bar.
+remembers the play layer's last answer, so the screen has a position to draw.
 
 Starting a game leaves the one on the table (abandoned if under way, docs/play.md): the
 screen asks first. So ``firstlast tui N`` with a game under way on the table opens that
@@ -14,16 +13,16 @@ game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import Game, Movement, Step, Variant
+from ..engine import Game, Variant
 from ..i18n import t
 from ..play import (
     ActionName,
     ActionResult,
     GameStore,
     PlayError,
+    PlayerSettings,
     PlayService,
     Settings,
     StartKind,
@@ -31,17 +30,6 @@ from ..play import (
     command,
     leaving,
 )
-
-
-@dataclass
-class Done:
-    """What an action did: ``ok`` with its steps and movements, or the refusal."""
-
-    ok: bool
-    steps: tuple[Step, ...] = ()
-    movements: tuple[Movement, ...] = ()
-    error: PlayError | None = None
-    new_game: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,7 +42,8 @@ class Pending:
 
 
 class Session:
-    """The local player's game on the table, through ``PlayService``."""
+    """The local player's game on the table, through ``PlayService``. Its writes raise
+    the play layer's refusal (``PlayError``), which the screen says."""
 
     def __init__(self, play: PlayService, stored: StoredGame, pending: Pending | None = None) -> None:
         self.play = play
@@ -99,10 +88,6 @@ class Session:
     def game_id(self) -> str:
         return self.stored.id
 
-    @property
-    def store(self) -> GameStore:
-        return self.play.store
-
     def settings(self) -> Settings:
         return self.play.settings(self.player)
 
@@ -112,33 +97,28 @@ class Session:
         return leaving(self.stored) == "abandon"
 
     # ------------------------------------------------------------ doing
-    def act(self, action: ActionName, argument: str | int | None = None) -> Done:
+    def act(self, action: ActionName, argument: str | int | None = None) -> ActionResult:
         """Ask the play layer for ``action`` (its typed command, ``play.command``) on the
-        game shown, at the version shown."""
+        game shown, at the version shown; refused as changed or unknown, the table as
+        now stored is followed first."""
         try:
-            result: ActionResult = self.play.act(self.player, self.stored.id, command(action, argument),
-                                                 self.stored.version)
+            result = self.play.act(self.player, self.stored.id, command(action, argument), self.stored.version)
         except PlayError as e:
             if e.code in ("game.changed", "game.unknown"):
-                self.follow()  # show what is saved (or whatever is on the table now)
-            return Done(False, error=e)
+                self.follow()
+            raise
         self.stored = result.stored
-        return Done(True, result.steps, result.movements, new_game=result.new_game)
+        return result
 
     def start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
-              day: dt.date | None = None, wish: str | None = None) -> Done:
-        return self._put(lambda: self.play.start(self.player, how, deal, variant, day=day, wish=wish))
+              day: dt.date | None = None, wish: str | None = None) -> StoredGame:
+        self.stored = self.play.start(self.player, how, deal, variant, day=day, wish=wish)
+        return self.stored
 
-    def reopen(self, game_id: str) -> Done:
+    def reopen(self, game_id: str) -> StoredGame:
         """Put one of the player's games on the table (reopen it)."""
-        return self._put(lambda: self.play.open(self.player, game_id))
-
-    def _put(self, game: Callable[[], StoredGame]) -> Done:
-        try:
-            self.stored = game()
-        except PlayError as e:
-            return Done(False, error=e)
-        return Done(True, new_game=True)
+        self.stored = self.play.open(self.player, game_id)
+        return self.stored
 
     def store_changed(self) -> bool:
         """Whether anything was committed to the store since last asked (the play
@@ -164,9 +144,5 @@ class Session:
         self.stored = table
         return True
 
-    def save_settings(self, **changes: object) -> PlayError | None:
-        try:
-            self.play.update_settings(self.player, changes)
-        except PlayError as e:
-            return e
-        return None
+    def save_settings(self, **changes: object) -> PlayerSettings:
+        return self.play.update_settings(self.player, changes)

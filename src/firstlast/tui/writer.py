@@ -1,6 +1,6 @@
 """Writes to the play layer, off Textual's event loop: each on a worker thread, one at a
 time, in the order asked (keys, autoplay's ticks), so a commit's fsync never holds up
-the screen."""
+the screen. A write's own error (the play layer's refusal) is raised as it is."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from textual.dom import DOMNode
-from textual.worker import WorkerCancelled
+from textual.worker import WorkerCancelled, WorkerFailed
 
 T = TypeVar("T")
 
@@ -32,5 +32,7 @@ class Writer:
             worker = self._node.run_worker(call, group="write", thread=True, exit_on_error=False)
             try:
                 return await worker.wait()
+            except WorkerFailed as e:
+                raise e.error from None
             except WorkerCancelled:  # the app is closing: the write finishes or not, on its own
                 raise asyncio.CancelledError from None
