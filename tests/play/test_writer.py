@@ -76,25 +76,18 @@ def awaited_answers() -> Iterator[Callable[[int], None]]:
     in CI)."""
     waiting = threading.Semaphore(0)
 
-    class Answer(threading.Event):
-        def wait(self, timeout: float | None = None) -> bool:
+    class Answer(Future[Any]):
+        def result(self, timeout: float | None = None) -> Any:
             if threading.current_thread().name.startswith(CALLERS):
                 waiting.release()
-            return super().wait(timeout)
-
-    class Job(writer_module._Job[Any]):
-        __slots__ = ()
-
-        def __init__(self, fn: Callable[[Transaction], Any], loop: Any = None) -> None:
-            super().__init__(fn, loop)
-            self.done = Answer()
+            return super().result(timeout)
 
     def wait(n: int) -> None:
         for _ in range(n):
             assert waiting.acquire(timeout=60), "the actions did not queue"
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(writer_module, "_Job", Job)
+        mp.setattr(writer_module, "Future", Answer)
         yield wait
 
 

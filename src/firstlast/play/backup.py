@@ -32,13 +32,13 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from .. import __version__
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Position, Variant
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
 from ..store import GameRow, Transaction, new_id
 from . import jsontext
 from .deals import StartKind, parse_deal
-from .errors import PlayError
+from .errors import PlayError, engine_params
 from .fields import MAX_SAFE, DealNumber, DealText, GameStatus, IsoDate, Origin, Result, VariantToken, refused
 from .settings import DEFAULTS, Settings, SettingsJSON, parse_variant
 
@@ -181,35 +181,22 @@ class ImportReport:
 
 
 # ---------------------------------------------------------------------------- export
-def game_json(row: GameRow) -> dict[str, object]:
-    """One game as the file writes it (docs/backup.md), every field."""
-    return {name: getattr(row, name) for name in GAME_FIELDS}
-
-
-@dataclass(frozen=True)
-class Stored:
-    """What a backup copies of a player, read in one snapshot (``gather``)."""
-
-    rows: list[GameRow]
-    settings: Settings
-    table: str | None
-
-
-def gather(tx: Transaction, player: str | None) -> Stored:
-    """``player``'s games, settings and table (none and the defaults for ``None``)."""
+def gather(tx: Transaction, player: str | None) -> tuple[list[GameRow], Settings, str | None]:
+    """``player``'s games, settings and table, read in one snapshot (none and the
+    defaults for ``None``): what ``document`` writes."""
     if player is None:
-        return Stored([], Settings(), None)
-    return Stored(tx.rows(player), Settings.from_stored(tx.settings(player)), tx.current(player))
+        return [], Settings(), None
+    return tx.rows(player), Settings.from_stored(tx.settings(player)), tx.current(player)
 
 
-def document(stored: Stored) -> tuple[dict[str, object], tuple[Skipped, ...]]:
+def document(rows: list[GameRow], settings: Settings,
+             table: str | None) -> tuple[dict[str, object], tuple[Skipped, ...]]:
     """The backup of what was ``gather``-ed, as a JSON-ready dict, and the games left
     out of it: every game is checked as ``read_backup`` checks it (replayed), and one it
     would refuse (its stored moves damaged) is left out, named in the file
     (``left_out``) and in the answer, so that no backup is written that cannot be
     restored. Refused (``backup.too_many``/``too_long``) past the bounds an import
     would refuse. Replays: call it outside any transaction."""
-    rows = stored.rows
     if len(rows) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
     moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
@@ -218,18 +205,17 @@ def document(stored: Stored) -> tuple[dict[str, object], tuple[Skipped, ...]]:
     games: list[dict[str, object]] = []
     skipped: list[Skipped] = []
     for n, row in enumerate(rows, start=1):
-        g = game_json(row)
+        g = {name: getattr(row, name) for name in GAME_FIELDS}  # the file's order
         try:
-            _checked(_read_game(n, g))
+            _checked(n, *_read_game(n, g))
         except PlayError as e:
             skipped.append(_skip(n, g, e))
             continue
         games.append(g)
-    table = stored.table if stored.table in {g["id"] for g in games} else None
     doc: dict[str, object] = {
         "format": FORMAT, "version": VERSION, "app": f"firstlast {__version__}",
-        "exported": datetime.now(UTC).isoformat(timespec="milliseconds"), "settings": stored.settings.to_json(),
-        "table": table}
+        "exported": datetime.now(UTC).isoformat(timespec="milliseconds"), "settings": settings.to_json(),
+        "table": table if table in {g["id"] for g in games} else None}
     if skipped:
         doc["left_out"] = [s.to_json() for s in skipped]
     doc["games"] = games
@@ -315,44 +301,14 @@ def _time(value: str | None, where: str) -> str | None:
         raise _fault(where, "must be a date and time (ISO 8601) in the years 1…9999") from None
 
 
-def _replay(n: int, deal: int, variant: Variant, moves: list[str], redo: list[str]) -> tuple[Game, Position]:
-    """The game, replayed move by move (its redo line too, then taken back), and the
-    position at the end of that line: any move the engine refuses or cannot read
-    refuses the game (``backup.game``). Moves are read as a record's are
-    (``read_move``: the words the engine writes)."""
-    game = Game(deal, variant)
-    for i, text in enumerate([*moves, *redo], start=1):
-        try:
-            game.push(read_move(text))
-        except IllegalMoveError as e:
-            raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
-                            rule=e.rule, refusal=e.code, **e.params) from None
-        except InvalidMoveError as e:
-            raise PlayError("backup.game", n=n, deal=str(deal), move=i, token=clip(text, 20), reason=str(e),
-                            invalid=e.code, **e.params) from None
-    end = game.position
-    for _ in redo:
-        game.undo()
-    return game, end
+def _where(n: int) -> str:
+    return f"games[{n - 1}]"
 
 
-@dataclass(frozen=True)
-class _Read:
-    """A game's fields, checked (``game``: as declared); replayed later (``_checked``)."""
-
-    n: int
-    where: str
-    deal: int
-    variant: Variant
-    moves: list[str]
-    redo: list[str]
-    fields: object
-    game: BackupGame
-    row: GameRow
-
-
-def _read_game(n: int, value: object) -> _Read:
-    where = f"games[{n - 1}]"
+def _read_game(n: int, value: object) -> tuple[BackupGame, GameRow]:
+    """The ``n``th game of a file, its fields checked as declared, and its row to store
+    (replayed later: ``_checked``)."""
+    where = _where(n)
     if isinstance(value, dict):  # the play layer's own words for a deal or a variant it refuses
         for name, parse in (("deal", parse_deal), ("variant", parse_variant)):
             if name in value:
@@ -363,8 +319,6 @@ def _read_game(n: int, value: object) -> _Read:
         if isinstance(value.get("variant"), str):  # a token as its reader takes it (" r3")
             value = {**value, "variant": parse_variant(value["variant"]).token}
     g = _decoded(value, BackupGame, where)
-    deal, variant = parse_deal(g.deal), parse_variant(g.variant)
-    moves, redo = move_words(g.moves), move_words(g.redo)
     if g.dealt_on is not None:
         try:
             date.fromisoformat(g.dealt_on)
@@ -372,24 +326,37 @@ def _read_game(n: int, value: object) -> _Read:
             raise _fault(f"{where}.dealt_on", "must be a date, YYYY-MM-DD, or null") from None
     fields = msgspec.structs.asdict(g)
     times = {name: _time(fields[name], f"{where}.{name}") for name in ("created", "updated", "finished", "abandoned")}
-    row = GameRow(**{**fields, **times, "deal": str(deal), "variant": variant.token, "moves": " ".join(moves),
-                     "redo": " ".join(redo), "status": "playing", "score": 0, "passes": 1})
-    return _Read(n, where, deal, variant, moves, redo, value, g, row)
+    row = GameRow(**{**fields, **times, "deal": str(parse_deal(g.deal)), "variant": parse_variant(g.variant).token,
+                     "moves": " ".join(move_words(g.moves)), "redo": " ".join(move_words(g.redo)),
+                     "status": "playing", "score": 0, "passes": 1})
+    return g, row
 
 
-def _checked(r: _Read) -> GameRow:
-    """``r``'s row once its game replays, with what the replay derives: its status,
-    score and passes, and its result (R11) — the end its line (moves, then redo line)
-    reaches, with that end's score and passes, whatever the file says; none when the
-    line reaches no end (a result the file claims and the moves do not reach is not
-    taken: a backup cannot make a lost deal a win)."""
-    game, end = _replay(r.n, r.deal, r.variant, r.moves, r.redo)
+def _checked(n: int, file: BackupGame, row: GameRow) -> GameRow:
+    """The ``n``th game's ``row`` once it replays move by move (its redo line too, then
+    taken back: any move the engine cannot read or refuses refuses the game,
+    ``backup.game``), with what the replay derives: its status, score and passes, and
+    its result (R11) — the end its line (moves, then redo line) reaches, with that end's
+    score and passes, whatever the ``file`` says; none when the line reaches no end (a
+    result the file claims and the moves do not reach is not taken: a backup cannot make
+    a lost deal a win). Moves are read as a record's are (``read_move``)."""
+    game = Game(int(row.deal), Variant.from_token(row.variant))
+    redo = move_words(row.redo)
+    for i, text in enumerate([*move_words(row.moves), *redo], start=1):
+        try:
+            game.push(read_move(text))
+        except (IllegalMoveError, InvalidMoveError) as e:
+            raise PlayError("backup.game", n=n, deal=row.deal, move=i, token=clip(text, 20), reason=str(e),
+                            **engine_params(e)) from None
+    end = game.position
+    for _ in redo:
+        game.undo()
     pos = game.position
     for name, derived in (("status", pos.status), ("score", pos.score), ("passes", pos.passes)):
-        if (given := getattr(r.game, name)) is not UNSET and given != derived:
+        if (given := getattr(file, name)) is not UNSET and given != derived:
             given = clip(json.dumps(given), 20)
-            raise _fault(f"{r.where}.{name}", f"is {given}, but the moves give {derived}")
-    row = replace(r.row, status=pos.status, score=pos.score, passes=pos.passes)
+            raise _fault(f"{_where(n)}.{name}", f"is {given}, but the moves give {derived}")
+    row = replace(row, status=pos.status, score=pos.score, passes=pos.passes)
     if end.status == "playing":
         return replace(row, result=None, result_score=None, result_passes=None, finished=None)
     return replace(row, result=end.status, result_score=end.score, result_passes=end.passes,
@@ -444,29 +411,27 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Checked:
     if len(games) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(games), max=MAX_BACKUP_GAMES)
     skipped: list[Skipped] = []
-    read: list[_Read] = []
-    seen: dict[str, int] = {}
+    read: dict[str, tuple[int, BackupGame, GameRow]] = {}  # by id
     for n, g in enumerate(games, start=1):
         try:
-            r = _read_game(n, g)
-            if r.row.id in seen:
-                raise _fault(f"{r.where}.id", f"is the id of games[{seen[r.row.id] - 1}] too")
+            file, row = _read_game(n, g)
+            if row.id in read:
+                raise _fault(f"{_where(n)}.id", f"is the id of {_where(read[row.id][0])} too")
         except PlayError as e:
             skipped.append(_skip(n, g, e))
             continue
-        seen[r.row.id] = r.n
-        read.append(r)
-    moves = sum(len(r.moves) + len(r.redo) for r in read)
+        read[row.id] = n, file, row
+    moves = sum(len(move_words(row.moves)) + len(move_words(row.redo)) for _, _, row in read.values())
     if moves > MAX_BACKUP_MOVES:
         raise PlayError("backup.too_long", count=moves, max=MAX_BACKUP_MOVES)
     checked = []
-    for r in read:  # the replays: the long part
+    for n, file, row in read.values():  # the replays: the long part
         if go_on is not None and not go_on():
             raise PlayError("stopping")
         try:
-            checked.append(_checked(r))
+            checked.append(_checked(n, file, row))
         except PlayError as e:
-            skipped.append(_skip(r.n, r.fields, e))
+            skipped.append(_skip(n, games[n - 1], e))
     if table not in {row.id for row in checked}:
         table = None  # not a game of the file, or one left out: the table stays as it is
     skipped.sort(key=lambda s: s.n)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Step, places
-from .errors import PlayError
+from .errors import PlayError, engine_params
 
 ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
 ACTION_NAMES: Final[tuple[ActionName, ...]] = ("move", "step", "advance", "undo", "redo", "restart")
@@ -44,7 +44,7 @@ class MakeMove:
             return cls(Move.parse(text))
         except InvalidMoveError as e:
             # The engine's code and parameters travel on, so a face can word it (i18n.invalid_text).
-            raise PlayError("move.invalid", reason=str(e), invalid=e.code, **e.params) from None
+            raise PlayError("move.invalid", reason=str(e), **engine_params(e)) from None
 
     def apply(self, game: Game) -> tuple[Step, ...]:
         try:
@@ -171,7 +171,7 @@ def command(name: str, argument: str | int | Move | None = None) -> Command:
 
 def refusal(move: Move, error: IllegalMoveError) -> PlayError:
     """The play layer's refusal of ``move``, which the engine refused with ``error``."""
-    return PlayError("move.illegal", rule=error.rule, move=str(move), refusal=error.code, **error.params)
+    return PlayError("move.illegal", move=str(move), **engine_params(error))
 
 
 def _playing(game: Game) -> None:

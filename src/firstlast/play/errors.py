@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from ..engine.errors import FirstLastError
+from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
 from ..i18n import error_text
 
 #: ``invalid``: the request itself is malformed or out of range (nothing was tried);
@@ -85,6 +85,15 @@ class PlayError(FirstLastError):
     def to_json(self) -> dict[str, object]:
         """``{"error": sentence, "code": code, "params": {...}}`` (params JSON-safe)."""
         return {"error": self.message, "code": self.code, "params": {k: _plain(v) for k, v in self.params.items()}}
+
+
+def engine_params(e: IllegalMoveError | InvalidMoveError) -> dict[str, object]:
+    """The engine's refusal (``refusal`` and its ``rule``) or syntax error (``invalid``)
+    with its parameters, as a ``PlayError`` carries them on, so that every face words it
+    (``i18n.error_text``)."""
+    if isinstance(e, IllegalMoveError):
+        return {"rule": e.rule, "refusal": e.code, **e.params}
+    return {"invalid": e.code, **e.params}
 
 
 def _plain(value: object) -> object:

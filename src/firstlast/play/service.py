@@ -33,7 +33,7 @@ from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction,
 from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
-from .errors import PlayError
+from .errors import PlayError, engine_params
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
@@ -370,11 +370,9 @@ class PlayService:
         except RecordError as e:
             cause = e.__context__
             if e.move is not None and isinstance(cause, IllegalMoveError | InvalidMoveError):
-                # A move the rules refuse or cannot read: its code and parameters travel
-                # on, so that it is said in words (i18n.error_text), with where it stands.
-                why = {"refusal": cause.code} if isinstance(cause, IllegalMoveError) else {"invalid": cause.code}
+                # A move the rules refuse or cannot read: said in words, with where it stands.
                 raise PlayError("record.move", reason=str(cause), line=e.line, move=e.move, token=e.token,
-                                **why, **cause.params) from None
+                                **engine_params(cause)) from None
             raise PlayError("record.invalid", reason=str(e), line=e.line) from None
         except (ValueError, OverflowError) as e:  # FirstLastError is a ValueError
             raise PlayError("record.invalid", reason=str(e), line=None) from None
@@ -557,7 +555,7 @@ class PlayService:
         snapshot, outside any transaction."""
         with self._read() as tx:
             stored = backup.gather(tx, player)
-        doc, skipped = backup.document(stored)
+        doc, skipped = backup.document(*stored)
         return backup.dumps(doc), skipped
 
     @contextmanager

@@ -24,8 +24,9 @@ import threading
 import weakref
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, InvalidStateError
 from contextlib import suppress
-from typing import Final, Generic, TypeVar
+from typing import Final, TypeVar
 
 from .. import runtime
 from ..store import GameStore, StoreConflict, StoredGame, StoreError, Transaction, TransactionBroken, UnknownGame
@@ -107,48 +108,18 @@ class GameCache:
         return game_id in self._committed
 
 
-class _Job(Generic[T]):
-    __slots__ = ("done", "error", "fn", "future", "loop", "value")
-
-    def __init__(self, fn: Callable[[Transaction], T], loop: asyncio.AbstractEventLoop | None = None) -> None:
-        self.fn = fn
-        self.value: T | None = None
-        self.error: BaseException | None = None
-        self.done = threading.Event()
-        # Set for a job queued from an event loop (``run_async``): answered through these.
-        self.loop = loop
-        self.future: asyncio.Future[T] | None = None if loop is None else loop.create_future()
-
-    def answer(self) -> None:
-        """Wake the caller (on its loop, unless that has closed: nobody awaits then)."""
-        self.done.set()
-        if self.loop is not None:
-            with suppress(RuntimeError):  # "Event loop is closed": the server stopped
-                self.loop.call_soon_threadsafe(self._settle)
-
-    def _settle(self) -> None:
-        assert self.future is not None
-        if self.future.done():  # the awaiting task was cancelled: nobody listens any more
-            return
-        if self.error is not None:
-            self.future.set_exception(self.error)
-        else:
-            self.future.set_result(self.value)  # type: ignore[arg-type]
-
-    def result(self) -> T:
-        if self.error is not None:
-            raise self.error
-        return self.value  # type: ignore[return-value]
+#: A write job and the future of its answer.
+_Job = tuple[Callable[[Transaction], object], Future[object]]
 
 
 class _Line:
     """The queue the writer's thread shares with its ``Writer`` (never the writer
     itself: a writer nobody holds any more is freed, and its store's connections with
-    it, and its thread ends)."""
+    it, and its thread ends): each job with the ``Future`` its caller waits on."""
 
     def __init__(self) -> None:
         self.ready = threading.Condition()
-        self.jobs: deque[_Job[object]] = deque()
+        self.jobs: deque[_Job] = deque()
         self.closed = False  # no more jobs
 
     def close(self) -> None:
@@ -156,7 +127,7 @@ class _Line:
             self.closed = True
             self.ready.notify()
 
-    def take(self) -> list[_Job[object]] | None:
+    def take(self) -> list[_Job] | None:
         """The next batch (``None``: closed, and nothing is left)."""
         with self.ready:
             while not self.jobs and not self.closed:
@@ -196,36 +167,30 @@ class Writer:
         ``PlayError('storage')`` when the batch could not be committed."""
         if self._writing == threading.get_ident():
             raise RuntimeError("a write job cannot wait for another write job (it would wait for itself)")
-        job: _Job[T] = _Job(fn)
-        if self._enqueue(job):
-            job.done.wait()
-        return job.result()
+        return self._enqueue(fn).result()
 
     async def run_async(self, fn: Callable[[Transaction], T]) -> T:
         """``run`` for a caller on an event loop: the same batching and guarantees, the
         answer awaited instead of waited for on a thread."""
-        job: _Job[T] = _Job(fn, asyncio.get_running_loop())
-        if not self._enqueue(job):
-            return job.result()
-        assert job.future is not None
-        return await job.future
+        return await asyncio.wrap_future(self._enqueue(fn))
 
-    def _enqueue(self, job: _Job[T]) -> bool:
-        """Queue ``job`` for the writer's thread (``True``), or do it here and now where
-        no thread can start (``False``)."""
+    def _enqueue(self, fn: Callable[[Transaction], T]) -> Future[T]:
+        """Queue ``fn`` for the writer's thread, or do it here and now where no thread
+        can start; the future of its answer."""
+        future: Future[T] = Future()
         with self._line.ready:
             if self._line.closed:
                 raise PlayError("stopping")
             if runtime.THREADS:
-                self._queue.append(job)  # type: ignore[arg-type]
+                self._queue.append((fn, future))  # type: ignore[arg-type]
                 if self._thread is None or not self._thread.is_alive():
                     self._thread = threading.Thread(target=_write, args=(self._line, weakref.ref(self)),
                                                     name="firstlast-writer", daemon=True)
                     self._thread.start()
                 self._line.ready.notify()
-                return True
-        self._commit([job])  # type: ignore[list-item]
-        return False
+                return future
+        self._commit([(fn, future)])  # type: ignore[list-item]
+        return future
 
     def close(self, timeout: float = 10.0) -> None:
         """Stop for good: later jobs are refused ``PlayError('stopping')``; those queued
@@ -236,16 +201,15 @@ class Writer:
         if thread is not None:
             thread.join(timeout)
 
-    def _commit(self, batch: list[_Job[object]]) -> None:
+    def _commit(self, batch: list[_Job]) -> None:
+        answers: list[tuple[object, BaseException | None]] = []
         self._writing = threading.get_ident()
         try:
             with self.store.transaction() as tx:
-                for job in batch:
-                    self._one(tx, job)
+                answers = [self._one(tx, fn) for fn, _ in batch]
         except BaseException as e:  # the batch is lost: nothing of it was stored
             self.cache.clear()
-            for job in batch:
-                job.value, job.error = None, storage_error(e)
+            answers = [(None, storage_error(e))] * len(batch)
             if not isinstance(e, Exception):
                 raise  # KeyboardInterrupt and the like: the waiters are answered first (finally)
         else:
@@ -254,18 +218,22 @@ class Writer:
             self.jobs += len(batch)
         finally:
             self._writing = None
-            for job in batch:
-                job.answer()
+            for (_, future), (value, error) in zip(batch, answers, strict=True):
+                with suppress(InvalidStateError):  # its awaiting task was cancelled: nobody listens
+                    if error is None:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(error)
 
     @staticmethod
-    def _one(tx: Transaction, job: _Job[object]) -> None:
+    def _one(tx: Transaction, fn: Callable[[Transaction], object]) -> tuple[object, BaseException | None]:
         try:
             with tx.savepoint():
-                job.value = job.fn(tx)
+                return fn(tx), None
         except TransactionBroken:
             raise  # its writes could not be undone: the batch fails (nothing of it is stored)
         except Exception as e:  # the job's own failure, its writes undone: it alone is answered with it
-            job.error = as_play_error(e)
+            return None, as_play_error(e)
 
 
 def as_play_error(e: Exception) -> Exception:

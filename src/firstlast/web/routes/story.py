@@ -1,13 +1,7 @@
-"""The story of a game (``firstlast.play.story``, docs/story.md): its chance move by
-move, the moments that moved it most, and why it stopped.
-
-A story samples the chance at up to 80 points of the game, so it is told in a worker
-thread (beside the chance estimates: at most two at a time), whole and by no clock
-(``play.chance.tell_story``, the terminal's too: the same story everywhere). It is kept in the
-play layer's ``StoryBook`` (a game that has not changed is told once), and a story being
-told is shared by whoever asks for it meanwhile; its sentences are made in each asker's
-language on the way out (``Story.describe``).
-"""
+"""The story of a game (``firstlast.play.story``, docs/story.md), told in a worker thread
+beside the chance estimates by the play layer's policy (``play.chance.tell_story``, the
+terminal's too), kept in its ``StoryBook``, shared by whoever asks while it is told, and
+worded in each asker's language on the way out."""
 
 from __future__ import annotations
 
