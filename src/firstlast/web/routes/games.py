@@ -80,24 +80,21 @@ async def open_game(web: WebGame, request: Request) -> Response:
     return json_response(shapes.state(stored, lang))
 
 
-async def _act(web: WebGame, request: Request, gid: str, command: Command, version: int | None) -> Response:
-    pid = await web.player(request)
-    # The answer is worded in the player's language, read before (never in the action's
-    # write job, which is queued to the play layer's writer and awaited: no worker thread).
-    lang = await web.lang(request, pid)
-    async with web.lock(gid):
-        result = await web.play.act_async(pid, gid, command, version)
-        answer = shapes.result(result, lang, undo=command.takes_back)
-    return json_response(answer)
-
-
 def _acting(model: type[m.MoveRequest | m.StepRequest | m.ActionRequest],
             command: Callable[[Any], Command]) -> Handler:
     """The handler of an action: its body as ``model``, then ``command(body)`` acted on."""
     async def handler(web: WebGame, request: Request) -> Response:
         gid = web.game_id(request)  # an id that cannot be one is 404 before the body is read
         body = await decode(request, model)
-        return await _act(web, request, gid, command(body), body.version)
+        act = command(body)
+        pid = await web.player(request)
+        # The answer is worded in the player's language, read before (never in the action's
+        # write job, which is queued to the play layer's writer and awaited: no worker thread).
+        lang = await web.lang(request, pid)
+        async with web.lock(gid):
+            result = await web.play.act_async(pid, gid, act, body.version)
+            answer = shapes.result(result, lang, undo=act.takes_back)
+        return json_response(answer)
 
     return handler
 
