@@ -74,7 +74,7 @@ WATCH_INTERVAL_S: Final = 2.0
 ANNOUNCE_MAX: Final = 110
 
 #: The actions autoplay goes on through; any other stops it first.
-KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit_game"})
+KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 
 __all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
 
@@ -426,7 +426,7 @@ class GameScreen(Screen[None]):
             case "undo":
                 await self.action_undo()
             case "quit":
-                self.action_quit_game()
+                self.action_quit()
             case "again" | "next" | "random":
                 # Next and random under the variant of this session's new games (the command
                 # line's, or the one chosen with v), as n deals: not the saved setting's.
@@ -557,11 +557,11 @@ class GameScreen(Screen[None]):
         if text:
             self.say(text)
 
-    async def action_new_random(self) -> None:
+    async def action_new(self) -> None:
         await self._confirm_leaving(t(self.lang, "tui.confirm.what.new"),
                                     lambda: self._start("random", variant=self.new_variant))
 
-    def action_new_by_number(self) -> None:
+    def action_deal(self) -> None:
 
         async def chosen(n: int | None) -> None:
             if n is not None:
@@ -590,7 +590,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(VariantDialog(self.new_variant, self.lang), chosen)
 
-    def action_import_record(self) -> None:
+    def action_import(self) -> None:
         """Store someone's game from a record file (the play layer checks it by replaying
         it, and keeps it once: importing it again finds it); ``l`` lists it to watch."""
 
@@ -606,7 +606,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(ImportDialog(self.lang), chosen)
 
-    def action_reopen(self) -> None:
+    def action_unfinished(self) -> None:
         """Put one of the player's unfinished games back on the table (the one there is
         left: abandoned if under way), or watch an imported game."""
         games = self.session.play.games(self.session.player, "unfinished", 50)
@@ -674,7 +674,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
 
-    def action_quit_game(self) -> None:
+    def action_quit(self) -> None:
         self.stop_auto()
         self.app.exit()
 
