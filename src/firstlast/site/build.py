@@ -93,10 +93,7 @@ def _fetch(url: str, name: str, digest: Callable[[bytes], str], pinned: str, cac
         raise SiteBuildError(f"cannot fetch {name} from {url}: {reason}") from None
     if digest(data) != pinned:
         raise SiteBuildError(f"{name} from {url} does not match its pinned hash: refusing it")
-    cache.mkdir(parents=True, exist_ok=True)
-    tmp = kept.with_suffix(kept.suffix + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, kept)
+    _write_whole(kept, data)
     return data
 
 
@@ -164,36 +161,6 @@ def _pyodide_files(tarball: bytes) -> dict[str, bytes]:
     return files
 
 
-#: Runs ``precompile.py`` in Pyodide under node, over the archives in the work folder.
-_PRECOMPILE_JS: Final = r"""
-import fs from "node:fs";
-import { pathToFileURL } from "node:url";
-const [pyodideDir, work] = process.argv.slice(2);
-try {
-  const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
-  const py = await loadPyodide({ indexURL: pyodideDir + "/" });
-  py.FS.mkdirTree("/build");
-  py.FS.mount(py.FS.filesystems.NODEFS, { root: work }, "/build");
-  const target = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  py.unpackArchive(new Uint8Array(fs.readFileSync(work + "/site-packages.zip")), "zip", { extractDir: target });
-  py.runPython(fs.readFileSync(work + "/precompile.py", "utf8"));
-  await py.runPythonAsync("used = await exercise()");
-  py.runPython(`
-import sys, sysconfig
-stdlib = next(p for p in sys.path if p.endswith(".zip")) + "/"
-print(*compile_archive("/build/python_stdlib.zip", "/build/out-python_stdlib.zip", stdlib, used, UNUSED_STDLIB))
-print(*compile_archive("/build/site-packages.zip", "/build/out-site-packages.zip",
-                       sysconfig.get_paths()["purelib"] + "/", used))
-`);
-} catch (e) {
-  // One readable line (an uncaught error would print Pyodide's minified source).
-  const text = String(e && e.message ? e.message : e).trim().split(/\r?\n/);
-  process.stderr.write("PRECOMPILE: " + text.slice(-3).join(" | ") + String.fromCharCode(10));
-  process.exit(1);
-}
-"""
-
-
 def precompile(pyodide: dict[str, bytes], packages: bytes, say: Progress) -> tuple[bytes, bytes] | None:
     """(the standard library, site-packages) byte-compiled by Pyodide's own Python under
     node (``precompile.py``); ``None`` without node (the site then ships sources: it
@@ -209,8 +176,8 @@ def precompile(pyodide: dict[str, bytes], packages: bytes, say: Progress) -> tup
             (work / "pyodide" / name).write_bytes(data)
         (work / "python_stdlib.zip").write_bytes(pyodide["python_stdlib.zip"])
         (work / "site-packages.zip").write_bytes(packages)
-        (work / "precompile.py").write_bytes((_static("firstlast.site") / "precompile.py").read_bytes())
-        (work / "precompile.mjs").write_text(_PRECOMPILE_JS, encoding="utf-8")
+        for name in ("precompile.py", "static/precompile.mjs"):  # the Python, and node's script that runs it
+            (work / Path(name).name).write_bytes((_static("firstlast.site") / name).read_bytes())
         say("byte-compiling Python for the browser (Pyodide under node)")
         try:
             done = subprocess.run([node, str(work / "precompile.mjs"), str(work / "pyodide"), str(work)],
@@ -275,17 +242,8 @@ def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
 
 
 def manifest() -> bytes:
-    data = {
-        "name": "First and Last — Первые и последние", "short_name": "First and Last",
-        "description": "The Russian patience First and Last (Первые и последние), offline in the browser.",
-        "start_url": "./", "scope": "./", "display": "standalone", "background_color": "#0f4d2c",
-        "theme_color": "#0f4d2c", "lang": "en",
-        "icons": [{"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
-                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
-                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
-                  {"src": "static/img/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
-    }
-    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
+    """The web app manifest (a file of its own, ``static/manifest.webmanifest``)."""
+    return (_static("firstlast.site") / "static" / "manifest.webmanifest").read_bytes()
 
 
 def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
@@ -312,8 +270,7 @@ def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_pytho
     # The catalogs as files too: the loading screen speaks before Python runs.
     for lang in LANGS:
         files[f"static/site/i18n/{lang}.json"] = (_static("firstlast.i18n") / f"{lang}.json").read_bytes()
-    for name in ("icon-192.png", "icon-512.png"):
-        files[f"icons/{name}"] = (site_static / "icons" / name).read_bytes()
+    files.update(_copy_tree(site_static / "icons", Path("icons")))
     files["manifest.webmanifest"] = manifest()
     pyodide = _pyodide_files(tarball)
     packages = site_packages(wheels)
