@@ -18,7 +18,7 @@ from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
 from ..play import GameStore, PlayError, StoreError, parse_deal, parse_variant
 from ..play.settings import parse_redeals
-from .lang import IntRange, current_lang, msg, option
+from .lang import current_lang, msg, option
 
 T = TypeVar("T")
 
@@ -73,9 +73,11 @@ class DealRange(click.ParamType[range]):
         return range(a, b)
 
 
-class WholeNumber(IntRange):
-    """A whole number in ASCII digits, optionally bounded. Plain ``int()`` (and so
-    ``click.INT``) also reads '５' or '٣', which no user means as a count."""
+class WholeNumber(click.IntRange):
+    """A whole number in ASCII digits, optionally bounded (closed bounds, the only ones
+    here), refused in the current language (``cli.range.*``: the bounds as parameters).
+    Plain ``int()`` (and so ``click.INT``) also reads '５' or '٣', which no user means as
+    a count."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.isascii():
@@ -84,6 +86,11 @@ class WholeNumber(IntRange):
             # Checked before int(): the message would repeat all 5,000 digits otherwise.
             text = value.strip()
             self.fail(msg("cli.too_large", head=text[:20], n=f"{len(text):,}"), param, ctx)
+        if not self.clamp:
+            rv = click.INT.convert(value, param, ctx)
+            if (self.min is not None and rv < self.min) or (self.max is not None and rv > self.max):
+                key = "both" if None not in (self.min, self.max) else "at_most" if self.min is None else "at_least"
+                self.fail(msg(f"cli.range.{key}", value=rv, min=self.min, max=self.max), param, ctx)
         return super().convert(value, param, ctx)
 
 
