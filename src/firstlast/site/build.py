@@ -41,7 +41,7 @@ import platformdirs
 from .. import __version__
 from ..i18n import LANGS
 from .first_table import first_table_html
-from .pins import PYODIDE, WHEELS
+from .pins import PYODIDE, PYODIDE_VERSION, WHEELS, Pin
 
 #: Pyodide's own files the site needs (the rest of its npm package is docs and types).
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -76,9 +76,10 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _fetch(url: str, name: str, digest: Callable[[bytes], str], pinned: str, cache: Path, say: Progress) -> bytes:
-    """The file at ``url`` whose ``digest`` is ``pinned``, from ``cache`` when a good copy
-    is there."""
+def _fetch(pin: Pin, digest: Callable[[bytes], str], cache: Path, say: Progress) -> bytes:
+    """The pinned file (``digest`` computes what ``pin.digest`` holds), from ``cache``
+    when a good copy is there."""
+    url, name, pinned = pin.url, pin.file_name, pin.digest
     kept = cache / name
     if kept.is_file():
         data = kept.read_bytes()
@@ -99,8 +100,8 @@ def _fetch(url: str, name: str, digest: Callable[[bytes], str], pinned: str, cac
 
 def gather(cache: Path, say: Progress) -> tuple[bytes, list[tuple[str, bytes]]]:
     """Pyodide's tarball and the wheels (name, bytes), hash-checked, through ``cache``."""
-    tarball = _fetch(PYODIDE.url, PYODIDE.file_name, _sha512_integrity, PYODIDE.integrity, cache, say)
-    return tarball, [(w.file_name, _fetch(w.url, w.file_name, _sha256, w.sha256, cache, say)) for w in WHEELS]
+    tarball = _fetch(PYODIDE, _sha512_integrity, cache, say)
+    return tarball, [(w.file_name, _fetch(w, _sha256, cache, say)) for w in WHEELS]
 
 
 def _zip_member(z: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -335,7 +336,7 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
     listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]
     version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
-    build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE.version,
+    build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE_VERSION,
                                 "files": listing}
     files["sw.js"] = service_worker({"version": version,
                                      "files": [[f["path"], f["size"], f["sha256"]] for f in listing]})
