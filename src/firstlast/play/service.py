@@ -27,6 +27,7 @@ from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
 from .errors import PlayError, engine_params
+from .fields import MAX_WISH
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
@@ -40,8 +41,6 @@ SETTINGS_KNOWN: Final = 4096
 #: holds a caller's thread while its chunks take turns in the helper process); one
 #: player has at most one. More are refused ``winnable.busy`` at once.
 MAX_SEARCHES: Final = 4
-#: The longest wish kept with a game (characters); "on a wish" (docs/play.md).
-MAX_WISH: Final = 200
 
 
 @dataclass
