@@ -1,34 +1,13 @@
 """The runtime the package runs in, decided here and nowhere else.
 
-firstlast runs natively (CPython: worker threads, a real file system, SQLite in WAL mode)
-and in the browser (the static site, docs/site.md: Pyodide in a Web Worker, where no
-thread can start and the database file lives in IndexedDB). Code that would assume
-threads asks this module instead:
-
-* ``THREADS``: whether worker threads may be started. The play layer's writer and
-  the web routes read it (through ``run_blocking`` and ``run_cpu``), so the thread-free
-  mode is the same code, and tests run it on CPython too (``threads_off``).
-* ``JOURNAL_MODE``: the SQLite journal. WAL natively (readers never wait for a commit's
-  fsync); a rollback journal in the browser, where the file system is synced to
-  IndexedDB whole-file after each commit and a growing ``-wal`` file would be rewritten
-  every time.
-* ``run_blocking``: play-layer work (SQLite) off the event loop: a worker thread, or
-  inline where there are none.
-* ``run_cpu``: long computations (chance estimates, stories): a worker thread natively;
-  in the browser, another Web Worker when the site installed one (``set_offload``), so
-  that a move never waits behind an estimate; else inline.
-* ``run_apart``: short pure chunks of a long search (a deal that comes out), from a
-  blocking caller: in one helper process natively, so that the search takes a core of
-  its own and never the interpreter lock the server's moves need; inline where no
-  process can start (the browser). ``stop_apart`` ends that process (a server that
-  stops).
-* ``cores`` and ``fan_out``: how many threads a batch of calls that let go of the
-  interpreter lock (the native kernel) is shared out over, and the one pool that runs
-  them; 1 and inline where no thread can start.
-* ``private_cache_dirs``: where a build that will be run (the native kernel) may be
-  kept: folders only this user can write.
-* ``kernel_routes``: the routes the fast forced line (``odds.fastline``) may take here,
-  in the order tried.
+firstlast runs natively (CPython: worker threads, child processes, a real file system,
+SQLite in WAL mode) and in the browser (the static site, docs/site.md: Pyodide in a Web
+Worker, where no thread or process can start and the database file lives in
+IndexedDB). Code that would assume threads, processes or files asks this module
+instead, so the browser's mode is the same code (and tests run it on CPython too:
+``threads_off``). The SQLite journal is WAL natively (readers never wait for a commit's
+fsync); in the browser a rollback journal, since the file system is synced to IndexedDB
+whole-file after each commit and a growing ``-wal`` file would be rewritten every time.
 """
 
 from __future__ import annotations
@@ -112,12 +91,8 @@ async def run_cpu(fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimit
     """``fn(*args)``, a long computation, beside play: a worker thread natively, the
     site's computing worker in the browser (``fn`` must then be a module-level function
     and ``args`` picklable), else inline."""
-    if THREADS:
-        import anyio.to_thread
-
-        return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
-    if _offload is None:
-        return fn(*args)
+    if THREADS or _offload is None:
+        return await run_blocking(fn, *args, limiter=limiter)
     kind, value = pickle.loads(await _offload(pickle.dumps((fn, args))))
     if kind == "error":
         assert isinstance(value, BaseException)

@@ -7,9 +7,8 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -20,9 +19,6 @@ from ..i18n import describe_variant, file_error_text, invalid_text, plural, refu
 from ..recordfile import RecordFileError, read_record_file
 from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, DEAL_RANGE, FilePath, progress_bar, variant_options
-
-if TYPE_CHECKING:
-    from ..odds.fastline import Lines
 
 #: Ranges of at least this many deals go through the fast forced line where it runs:
 #: loading it costs a moment (building it, the first time), and the engine plays a few
@@ -128,30 +124,24 @@ def _stream_results(deals: range, variant: Variant, as_json: bool) -> None:
                        variant=describe_variant(variant, current_lang())))
 
 
-def _kernel() -> Callable[[range, Variant], Lines] | None:
-    """The fast ``play_deals`` (a derived implementation of the forced line, proven
-    equal to the engine by the tests), or ``None`` where no fast line runs."""
-    from ..odds import fastline
-
-    return fastline.play_deals if fastline.available() else None
-
-
 def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, int]]:
-    """(deal, won, score, passes) of every deal in ``deals``, in order: compiled for long
-    ranges when possible, else ``play_out``, the engine's forced line."""
-    play_deals = _kernel() if _count(deals) >= KERNEL_FROM else None
-    if play_deals is None and _count(deals) >= KERNEL_FROM:
+    """(deal, won, score, passes) of every deal in ``deals``, in order: long ranges by the
+    fast forced line where it runs (derived from the engine, proven equal by the tests),
+    else by ``play_out``, the engine's forced line."""
+    if _count(deals) >= KERNEL_FROM:
+        from ..odds import fastline
+
+        if fastline.available():
+            for lo in range(deals.start, deals.stop, KERNEL_BLOCK):
+                block = range(lo, min(lo + KERNEL_BLOCK, deals.stop))
+                won, score, passes = fastline.play_deals(block, variant)
+                yield from zip(block, map(bool, won), score.tolist(), passes.tolist(), strict=True)
+            return
         # The same results, only slower: say how to get the fast path, once, on stderr.
         click.echo(msg("cli.autoplay.no_fast_line"), err=True)
-    if play_deals is None:
-        for n in deals:
-            o = play_out(n, variant)
-            yield n, o.won, o.score, o.passes
-        return
-    for lo in range(deals.start, deals.stop, KERNEL_BLOCK):
-        block = range(lo, min(lo + KERNEL_BLOCK, deals.stop))
-        won, score, passes = play_deals(block, variant)
-        yield from zip(block, map(bool, won), score.tolist(), passes.tolist(), strict=True)
+    for n in deals:
+        o = play_out(n, variant)
+        yield n, o.won, o.score, o.passes
 
 
 def _is_stdout(path: Path) -> bool:

@@ -48,11 +48,11 @@ def current_lang() -> str:
     return _chosen.get() or lang_from_env()
 
 
-def asked_lang(environ: Mapping[str, str] | None = None) -> str | None:
+def asked_lang() -> str | None:
     """The language this invocation asks for by name: ``--lang`` if given, else
     ``FIRSTLAST_LANG`` if it names a catalog language; ``None`` when neither does (the
     locale is no request: a face with a saved language setting keeps it then)."""
-    return _chosen.get() or _env_lang(os.environ if environ is None else environ)
+    return _chosen.get() or _env_lang(os.environ)
 
 
 def set_lang(lang: str | None) -> None:
@@ -72,12 +72,27 @@ def _lang_callback(_ctx: click.Context, _param: click.Parameter, value: str | No
         set_lang(value)
 
 
+class CatalogOption(click.Option):
+    """An option whose help text is the catalog key ``help_key``, filled from
+    ``help_params`` (looked up when help is shown: ``_CatalogHelp.get_help``)."""
+
+    def __init__(self, *args: Any, help_key: str, help_params: Mapping[str, object] | None = None,
+                 **kwargs: Any) -> None:
+        self.help_key = help_key
+        self.help_params: dict[str, object] = dict(help_params or {})
+        super().__init__(*args, **kwargs)
+
+
+def option(*decls: str, help_key: str, help_params: Mapping[str, object] | None = None,
+           **kwargs: Any) -> Callable[[F], F]:
+    """``click.option`` with a catalog help text (``CatalogOption``)."""
+    return click.option(*decls, cls=CatalogOption, help_key=help_key, help_params=help_params, **kwargs)
+
+
 def lang_option(func: F) -> F:
     """The global ``--lang ru|en`` option (eager, so that a later ``--help`` uses it)."""
-    return click.option(
-        "--lang", type=click.Choice(LANGS), is_eager=True, expose_value=False, callback=_lang_callback,
-        cls=CatalogOption, help_key="cli.help.lang",
-    )(func)
+    return option("--lang", type=click.Choice(LANGS), is_eager=True, expose_value=False, callback=_lang_callback,
+                  help_key="cli.help.lang")(func)
 
 
 def lang_everywhere(group: click.Group) -> None:
@@ -90,52 +105,24 @@ def lang_everywhere(group: click.Group) -> None:
             lang_everywhere(cmd)
 
 
-class CatalogOption(click.Option):
-    """An option whose help text is the catalog key ``help_key`` (filled from
-    ``help_params``), looked up in the current language when help is shown."""
-
-    def __init__(self, *args: Any, help_key: str, help_params: Mapping[str, object] | None = None,
-                 **kwargs: Any) -> None:
-        self.help_key = help_key
-        self.help_params: dict[str, object] = dict(help_params or {})
-        kwargs["help"] = t(DEFAULT, help_key, **self.help_params)
-        super().__init__(*args, **kwargs)
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        self.help = msg(self.help_key, **self.help_params)
-        return super().get_help_record(ctx)
-
-
-def option(*decls: str, help_key: str, help_params: Mapping[str, object] | None = None,
-           **kwargs: Any) -> Callable[[F], F]:
-    """``click.option`` with a catalog help text (``CatalogOption``)."""
-    return click.option(*decls, cls=CatalogOption, help_key=help_key, help_params=help_params, **kwargs)
-
-
 class _CatalogHelp:
-    """Help texts from the catalog key ``help_key``, looked up when shown (so in the
-    language chosen by then); mixed into click's commands and groups."""
-
-    help: str | None
+    """Help texts from catalog keys (``help_key``: the command's, its options', a
+    group's commands'), looked up when help is shown, so in the language chosen by
+    then; mixed into click's commands and groups."""
 
     def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
         self.help_key = help_key
-        kwargs["help"] = t(DEFAULT, help_key)  # in place of the docstring click passes
         super().__init__(*args, **kwargs)
 
-    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        self.help = msg(self.help_key)
-        super().format_help_text(ctx, formatter)  # type: ignore[misc]
-
-    def get_short_help_str(self, limit: int = 45) -> str:
-        self.help = msg(self.help_key)
-        return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
-
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        opt: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]
-        if opt is not None:  # "Show this message and exit." in the current language
-            opt.help = msg("cli.help.help")
-        return opt
+    def get_help(self, ctx: click.Context) -> str:
+        commands = getattr(self, "commands", {}).values()
+        for item in [self, *self.get_params(ctx), *commands]:  # type: ignore[attr-defined]
+            if hasattr(item, "help_key"):
+                item.help = msg(item.help_key, **getattr(item, "help_params", {}))
+        helper = self.get_help_option(ctx)  # type: ignore[attr-defined]
+        if helper is not None:  # click makes it once, in the language of that moment
+            helper.help = msg("cli.help.help")
+        return super().get_help(ctx)  # type: ignore[misc, no-any-return]
 
 
 class CatalogCommand(_CatalogHelp, click.Command):

@@ -35,8 +35,6 @@ MAX_SEED_SAMPLES = 2**64 - 1
 #: Redeal counts the odds commands take (passes are 32-bit in the kernel's results; a
 #: notation may name any).
 MAX_KERNEL_REDEALS = 2**31 - 1
-#: ``--all``: redeals 0–3 and unlimited, × waste playable, × privileged last card.
-ALL_REDEALS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
 class MissingExtra(click.ClickException):
@@ -48,10 +46,6 @@ class MissingExtra(click.ClickException):
 
 def _installed(*names: str) -> bool:
     return all(importlib.util.find_spec(name) is not None for name in names)
-
-
-def all_variants() -> list[Variant]:
-    return [Variant(r, wp, priv) for priv in (True, False) for wp in (False, True) for r in ALL_REDEALS]
 
 
 def _pct(x: float, digits: int = 3) -> str:
@@ -230,22 +224,24 @@ def _check_extras(plot: Path | None, scheduler: str | None) -> None:
 
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
                  workers: int | None, scheduler: str | None, seed: int, direct: bool = False) -> None:
-    _check_extras(plot, scheduler)
-    from ..odds import runner
+    _check_extras(plot, scheduler)  # and the kernel loaded: the run's time is play only
+    from ..odds import fastline, runner
 
     if seed > MAX_SEED_RUN:
         raise click.UsageError(msg("cli.odds.bad_seed_run", max=MAX_SEED_RUN, seed=seed))
     if workers is not None:
         if scheduler:
             raise click.UsageError(msg("cli.odds.workers_local"))
-        if not 1 <= workers <= runner.max_threads():
-            raise click.UsageError(msg("cli.odds.workers_range", max=runner.max_threads()))
+        if not 1 <= workers <= fastline.max_threads():
+            raise click.UsageError(msg("cli.odds.workers_range", max=fastline.max_threads()))
     if plot is not None:
         _check_plot_path(plot)
     # --all: the four unlimited runs, each counting what its deals do with fewer redeals
     # (the 16 finite rows follow exactly); --direct: the 20 variants one by one.
     derived = all_ and not direct
-    variants = all_variants() if all_ else [variant]
+    variants = list(runner.VARIANTS) if all_ else [variant]
+    unlimited = [Variant(None, wp, pr) for wp, pr in runner.FAMILIES]  # the plot's curves
+    extra = [v for v in unlimited if v not in variants] if plot is not None and not derived else []
     deals = runner.deal_block(seed, games)
     client = None
     if scheduler:
@@ -256,13 +252,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         threads = plural(current_lang(), "cli.odds.dask", len(client.scheduler_info().get("workers", {})),
                          address=scheduler)
     else:
-        threads = plural(current_lang(), "cli.odds.threads", workers or runner.max_threads())
-    extra: list[Variant] = []
-    if plot is not None and not derived:
-        have = set(variants)
-        extra = [Variant(None, wp, priv) for priv in (True, False) for wp in (False, True)
-                 if Variant(None, wp, priv) not in have]
-    runner.warm_up()
+        threads = plural(current_lang(), "cli.odds.threads", workers or fastline.max_threads())
     try:
         t0 = time.perf_counter()
         tallies: list[Tally] = []
@@ -273,7 +263,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         with progress_bar(msg("cli.odds.progress"), played) as (prog, task):
             if derived:
                 tallies, _ = runner.table(games, seed, workers, client,
-                                                  progress=lambda n: prog.advance(task, n), chunk=chunk)
+                                          progress=lambda n: prog.advance(task, n), chunk=chunk)
             for v in [] if derived else [*variants, *extra]:
                 prog.update(task, description=v.token)
                 tallies.extend(runner.run([v], games, seed, workers, client,
@@ -289,10 +279,8 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         from ..odds.plot import write_plot
 
         by = {t.variant: t for t in tallies}
-        unlimited = [by[Variant(None, wp, priv)] for priv in (True, False) for wp in (False, True)]
-        canonical = by.get(Variant(), shown[0])
         try:
-            write_plot(plot, unlimited, shown, shown[0] if not all_ else canonical)
+            write_plot(plot, [by[v] for v in unlimited], shown, by.get(Variant(), shown[0]) if all_ else shown[0])
         except OSError as e:
             raise click.ClickException(msg("cli.write.failed", path=plot, error=os_error_text(e))) from None
         except (ValueError, RuntimeError) as e:  # matplotlib: a format it cannot make here

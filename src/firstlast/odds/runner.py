@@ -30,6 +30,8 @@ Progress = Callable[[int], None]
 FAMILIES: Final = ((False, True), (True, True), (False, False), (True, False))
 #: The table's redeal counts (None: unlimited), within each family.
 TABLE_REDEALS: Final = (0, 1, 2, 3, None)
+#: The table's 20 variants, in its order.
+VARIANTS: Final = tuple(Variant(r, wp, pr) for wp, pr in FAMILIES for r in TABLE_REDEALS)
 
 T = TypeVar("T", Tally, UnlimitedTally)
 
@@ -68,17 +70,6 @@ def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
     task, or one of a local run's threads."""
     variant = Variant.from_token(token)
     return fastline.count_unlimited(range(start, stop), variant, parallel=False)
-
-
-def max_threads() -> int:
-    """Most threads a local run can use here (every core; 1 where the kernel runs as
-    WebAssembly, one call at a time)."""
-    return fastline.max_threads()
-
-
-def warm_up() -> None:
-    """Load (or compile) the kernel now, so that timing a run measures play only."""
-    fastline.count_deals(range(1), Variant(), parallel=False)
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:
@@ -126,9 +117,10 @@ def connect(address: str, timeout: float = 5.0) -> Any:
 
 
 def _check_workers(workers: int | None) -> int:
-    if workers is not None and not 1 <= workers <= max_threads():
-        raise ValueError(f"workers must be 1…{max_threads()} on this machine, not {workers}")
-    return workers or max_threads()
+    most = fastline.max_threads()
+    if workers is not None and not 1 <= workers <= most:
+        raise ValueError(f"workers must be 1…{most} on this machine, not {workers}")
+    return workers or most
 
 
 def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty: Callable[[Variant], T],
@@ -185,19 +177,12 @@ def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int =
                    chunk)
 
 
-def table_rows(unlimited: Sequence[UnlimitedTally], redeals: Iterable[int | None] = TABLE_REDEALS) -> list[Tally]:
-    """The rows of the table from the families' unlimited runs: for each family in turn,
-    one tally per redeal count (None: the unlimited run itself)."""
-    wanted = tuple(redeals)
-    return [t for u in unlimited for t in u.rows(wanted)]
-
-
 def table(games: int, seed: int = 0, workers: int | None = None, client: Any = None,
           progress: Progress | None = None, chunk: int = CHUNK) -> tuple[list[Tally], list[UnlimitedTally]]:
     """Every variant of the table (redeals 0–3 and unlimited × the four families, 20
     rows) from four unlimited runs: (rows, the unlimited tallies they come from)."""
     unlimited = run_unlimited(FAMILIES, games, seed, workers, client, progress, chunk)
-    return table_rows(unlimited), unlimited
+    return [t for u in unlimited for t in u.rows(TABLE_REDEALS)], unlimited
 
 
 def run(variants: Iterable[Variant], games: int, seed: int = 0, workers: int | None = None,

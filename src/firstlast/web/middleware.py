@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 from pathlib import Path
 from typing import Final
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.staticfiles import StaticFiles
@@ -38,20 +39,13 @@ WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 def _split_host(value: str) -> tuple[str, int | None] | None:
     """``name`` and ``port`` of a Host header (``[::1]:8000`` too); ``None`` if malformed."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        end = value.find("]")
-        if end < 0:
-            return None
-        name, rest = value[1:end], value[end + 1:]
-        if rest and not rest.startswith(":"):
-            return None
-        port_text = rest[1:] if rest else ""
-    else:
-        name, _, port_text = value.partition(":")
-    if not name or (port_text and not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5)):
+    value = value.strip()
+    try:
+        url = urlsplit("//" + value)
+        port = url.port
+    except ValueError:  # a port that is no number, an unclosed [
         return None
-    return name, int(port_text) if port_text else None
+    return (url.hostname, port) if url.hostname and url.netloc == value and "@" not in value else None
 
 
 def _is_ip(name: str) -> bool:

@@ -30,13 +30,8 @@ Schema = dict[str, Any]
 
 
 def _models() -> list[type[msgspec.Struct]]:
-    seen: dict[type[msgspec.Struct], None] = {}
-    for e in ENDPOINTS:
-        for c in (e.body, e.query, *e.answers.values()):
-            if isinstance(c, type):
-                seen[c] = None
-    seen[ErrorBody] = None
-    return list(seen)
+    declared = (c for e in ENDPOINTS for c in (e.body, e.query, *e.answers.values()) if isinstance(c, type))
+    return list(dict.fromkeys([*declared, ErrorBody]))
 
 
 @cache

@@ -1,16 +1,6 @@
-"""The live chance to come out, by the play layer's one policy (``firstlast.play.chance``).
-
-A chance is asked for by round: round 0 is the same estimate on every run and in every
-face, each further round draws new, independent samples of the same position, so the
-page, while the player is idle, asks for the round the last answer named
-(``next_round``) until the policy says enough (``null``). Each answer carries
-``pooled``: rounds 0 … r merged (``play.chance.pooled``: the rounds this server does not
-hold any more are computed again), so that the page shows the very figure the terminal
-shows for the same position, without counting, wording or deciding anything itself.
-Round estimates run in worker threads (the site's computing worker in the browser),
-are kept in the play layer's ``ChanceBook`` and told in the player's language on the
-way out (``i18n.chance_text``).
-"""
+"""The live chance to come out, by the play layer's one policy (``firstlast.play.chance``),
+round by round (docs/web-api.md, "Chance"): rounds are estimated in worker threads,
+kept in the play layer's ``ChanceBook`` and told in the player's language on the way out."""
 
 from __future__ import annotations
 
@@ -53,34 +43,13 @@ async def chance(web: WebGame, request: Request) -> Response:
     q = query(request, m.ChanceQuery)
     stored, lang = await web.load_lang(request, web.play.game)
     pos = stored.game.position
-    status = pos.status
-    est: ChanceEstimate | _Decided
-    pool: ChanceEstimate | _Decided
-    next_round: int | None = None
-    rounds = 1
-    answered = q.round
-    if status != "playing":
+    if pos.status != "playing":
         # Decided: no sampling needed (and the kernel need not handle ended games).
-        est = pool = _Decided(status == "won")
+        pooled, answered = policy.Pooled(_Decided(pos.status == "won")), q.round  # type: ignore[arg-type]
     else:
-        book = web.chances
-        pooled = book.held(pos, q.round, q.samples)
-        if pooled is None:
-            async with web.cpu_turn(stored.player):
-                # The missing rounds in order; where the engine samples alone, one per
-                # request (play.chance.one_round_per_ask: a request stays near a second
-                # of CPU): the answer is then the last round pooled, and names the next.
-                held = book.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
-                for r, known in enumerate(held):
-                    if known is None:
-                        held[r] = done = await runtime.run_cpu(_estimate, pos, r, q.samples,
-                                                               limiter=web.chance_limiter)
-                        book.put(pos, r, done, q.samples)
-                        if policy.one_round_per_ask(done, q.samples):
-                            break
-                every = policy.held_rounds(held)
-                answered, pooled = len(every) - 1, policy.pool(every)
-        est, pool, next_round, rounds = pooled.latest, pooled.estimate, pooled.next_round, pooled.rounds
+        pooled = web.chances.held(pos, q.round, q.samples) or await _estimated(web, stored.player, pos, q)
+        answered = pooled.rounds - 1
+    est, pool, rounds, next_round = pooled.latest, pooled.estimate, pooled.rounds, pooled.next_round
     return json_response(m.Chance(
         probability=float(est.probability), low=float(est.low), high=float(est.high), samples=int(est.samples),
         wins=int(est.wins), certain=bool(est.certain), round=answered, text=chance_text(est, lang),
@@ -88,6 +57,22 @@ async def chance(web: WebGame, request: Request) -> Response:
                             samples=int(pool.samples), wins=int(pool.wins), rounds=rounds,
                             text=chance_text(pool, lang), short=chance_short_text(pool, lang)),
         next_round=next_round))
+
+
+async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery) -> policy.Pooled:
+    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order; where the
+    engine samples alone, one per request (``play.chance.one_round_per_ask``: a request
+    stays near a second of CPU): the answer is then the last round pooled, and names the
+    next."""
+    async with web.cpu_turn(player):
+        held = web.chances.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
+        for r, known in enumerate(held):
+            if known is None:
+                held[r] = done = await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
+                web.chances.put(pos, r, done, q.samples)
+                if policy.one_round_per_ask(done, q.samples):
+                    break
+        return policy.pool(policy.held_rounds(held))
 
 
 ENDPOINTS: Final = (

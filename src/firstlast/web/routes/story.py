@@ -1,13 +1,7 @@
-"""The story of a game (``firstlast.play.story``, docs/story.md): its chance move by
-move, the moments that moved it most, and why it stopped.
-
-A story samples the chance at up to 80 points of the game, so it is told in a worker
-thread (beside the chance estimates: at most two at a time), whole and by no clock
-(``play.chance.tell_story``, the terminal's too: the same story everywhere). It is kept in the
-play layer's ``StoryBook`` (a game that has not changed is told once), and a story being
-told is shared by whoever asks for it meanwhile; its sentences are made in each asker's
-language on the way out (``Story.describe``).
-"""
+"""The story of a game (``firstlast.play.story``, docs/story.md), told in a worker thread
+beside the chance estimates by the play layer's policy (``play.chance.tell_story``, the
+terminal's too), kept in its ``StoryBook``, shared by whoever asks while it is told, and
+worded in each asker's language on the way out."""
 
 from __future__ import annotations
 
@@ -54,23 +48,20 @@ async def story_of_game(web: WebGame, request: Request) -> Response:
     if story is None:
         task = web.story_tasks.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
-            task = asyncio.ensure_future(_tell(web, stored.player, game))
-            web.story_tasks[key] = task
-            task.add_done_callback(lambda t: _told(web, game, key, t))
+            web.story_tasks[key] = task = asyncio.ensure_future(_tell(web, stored.player, game, key))
         # Shielded: a client that goes away does not cancel the story for the others.
         story = await asyncio.shield(task)
     return json_response(answer(story, lang))
 
 
-async def _tell(web: WebGame, player: str, game: Game) -> Story:
-    async with web.cpu_turn(player):  # one long computation per player at a time
-        return await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
-
-
-def _told(web: WebGame, game: Game, key: StoryKey, task: asyncio.Task[Story]) -> None:
-    web.story_tasks.pop(key, None)
-    if not task.cancelled() and task.exception() is None:
-        web.stories.put(game, task.result())
+async def _tell(web: WebGame, player: str, game: Game, key: StoryKey) -> Story:
+    try:
+        async with web.cpu_turn(player):  # one long computation per player at a time
+            story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
+        web.stories.put(game, story)
+        return story
+    finally:
+        web.story_tasks.pop(key, None)
 
 
 ENDPOINTS: Final = (
