@@ -16,7 +16,7 @@ import contextlib
 import datetime as dt
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -60,6 +60,9 @@ from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_
 from .words import starting_lang
 from .writer import Writer
 
+if TYPE_CHECKING:
+    from ..play.story import Story
+
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
 SIDE_MAX_WIDTH: Final = 40
@@ -67,14 +70,11 @@ SIDE_MAX_WIDTH: Final = 40
 MIN_SIZE: Final = (80, 24)
 #: How often the store's change counter is looked at for moves made in another window.
 WATCH_INTERVAL_S: Final = 2.0
-#: The story's curve is drawn this many columns wide (the story itself is told by the
-#: play layer's policy, ``play.chance.StoryBook``, the page's too).
-STORY_WIDTH: Final = 56
 #: An announcement longer than this is cut (the status line is one line).
 ANNOUNCE_MAX: Final = 110
 
 #: The actions autoplay goes on through; any other stops it first.
-KEEP_AUTO: Final = frozenset({"auto", "pause", "speed", "hint", "quit_game"})
+KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit_game"})
 
 __all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
 
@@ -150,7 +150,7 @@ class GameScreen(Screen[None]):
         self.hinted: str | None = None
         self._ended_shown: tuple[str, int] | None = None
         self.write = Writer(self)
-        self.clock = AutoClock(self, self._queue_tick)
+        self.clock = AutoClock(self, lambda: self.action_queue("tick"))
         self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.clock.running,
                                   estimator) if chance else None
         #: The stories told (the play layer's one cache of them; worded in the language
@@ -176,17 +176,15 @@ class GameScreen(Screen[None]):
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
-    def _follow_looks(self) -> bool:
+    def _follow_looks(self) -> None:
         """Draw with the player's felt, deck and marks as now saved (chosen here or in the
-        browser); whether they changed."""
+        browser)."""
         s = self.session.settings()
-        if (s.felt, s.four_colour, s.show_playable) == (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
-            return False
-        C.set_look(s.felt, s.four_colour)
-        self.show_playable = s.show_playable
-        self._apply_look()
-        self.version += 1
-        return True
+        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
+            C.set_look(s.felt, s.four_colour)
+            self.show_playable = s.show_playable
+            self._apply_look()
+            self.version += 1
 
     def _apply_look(self) -> None:
         """The felt of the moment (``cards.LOOK``) on the screen's classes, and Textual's
@@ -220,7 +218,6 @@ class GameScreen(Screen[None]):
     def watch_lang(self) -> None:
         if self.is_mounted:
             self._apply_size(self.app.size.width, self.app.size.height)
-            self._paint()
 
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
@@ -235,9 +232,9 @@ class GameScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_size(event.size.width, event.size.height)
-        self._paint()
 
     def _apply_size(self, width: int, height: int) -> None:
+        """Lay the screen out for ``width`` × ``height`` cells, and draw the table."""
         # Below MIN_SIZE the table cannot be drawn whole: say so instead of a cut table.
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.query_one("#body").display = not small
@@ -253,6 +250,7 @@ class GameScreen(Screen[None]):
         side = max(SIDE_WIDTH - 2, min(SIDE_MAX_WIDTH, width - drawn))
         self.query_one(SideBar).styles.width = side
         self.query_one(TableView).lay_out(size, self.lang)
+        self._paint()
 
     # ------------------------------------------------------------ painting
     @property
@@ -301,15 +299,8 @@ class GameScreen(Screen[None]):
     def action_queue(self, action: str, *args: object) -> None:
         self.post_message(self.Do(action, args))
 
-    def _queue_tick(self) -> None:
-        self.post_message(self.Do("tick", ()))
-
     async def on_game_screen_do(self, message: Do) -> None:
         message.stop()
-        if message.action == "tick":
-            self.clock.took()
-            await self._auto_step()
-            return
         if message.action not in KEEP_AUTO:
             self.stop_auto()  # any other key takes the game back from autoplay
         done = getattr(self, f"action_{message.action}")(*message.args)
@@ -384,20 +375,14 @@ class GameScreen(Screen[None]):
     def _show_end(self) -> None:
         """The end panel of the finished game on the table, with its story (told on a
         worker the first time, so the screen never waits for it)."""
-        game = self.session.game
-        pos = game.position
-        told = self.stories.get(game)
-        story = None if told is None else told.text(self.lang, STORY_WIDTH)
-        stored = self.session.stored
+        game, stored = self.session.game, self.session.stored
         news = [record_text(r.kind, r.value, r.previous, self.lang)
                 for r in self.session.play.records(self.session.player, stored.id)] if stored.result else []
         if stored.wish is not None:
-            news.append(t(self.lang, "wish.true" if pos.status == "won" else "wish.false"))
-        details = None if told is None else told.details_text(self.lang)
-        dialog = EndDialog(pos.status == "won", game.deal, game.variant, pos.score, pos.passes, len(game),
-                           self.lang, story, news, details)
-        self.app.push_screen(dialog, self._end_chosen)
-        if story is None:
+            news.append(t(self.lang, "wish.true" if game.position.status == "won" else "wish.false"))
+        told = self.stories.get(game)
+        self.app.push_screen(EndDialog(game, self.lang, news, told), self._end_chosen)
+        if told is None:
             self._tell_story()
 
     def _tell_story(self) -> None:
@@ -412,32 +397,28 @@ class GameScreen(Screen[None]):
         self._story_for = key
         # A copy: the worker reads its positions while the player may undo on the table.
         game = Game(stored.game.deal, stored.game.variant, stored.game.moves)
-        lang = self.lang
 
         def tell() -> None:
-            details: str | None = None
+            told: Story | Exception
             try:
                 told = self.stories.tell(game)
-                text, details = told.text(lang, STORY_WIDTH), told.details_text(lang)
             except Exception as e:  # the story is a bonus: its failure must not end the game
-                text = t(lang, "tui.story.failed", reason=f"{type(e).__name__}: {e}"[:120])
+                told = e
             with contextlib.suppress(RuntimeError):  # the app is shutting down
-                self.app.call_from_thread(self._story_told, key, lang, text, details)
+                self.app.call_from_thread(self._story_told, key, told)
 
         self.run_worker(tell, thread=True, group="story", exit_on_error=False)
 
-    def _story_told(self, key: tuple[str, int], lang: str, text: str, details: str | None = None) -> None:
+    def _story_told(self, key: tuple[str, int], told: Story | Exception) -> None:
         if self._story_for == key:
             self._story_for = None
-        if lang != self.lang:
-            return  # the language changed meanwhile: worded again when shown
         if key != (self.session.game_id, len(self.session.game)):
             return
         # The panel may still be on its way up (a story kept is told at once): the
         # stack has it already, and it shows the story as it mounts.
         for screen in self.app.screen_stack:
             if isinstance(screen, EndDialog):
-                screen.show_story(text, details)
+                screen.show_story(told)
 
     async def _end_chosen(self, choice: str | None) -> None:
         match choice:
@@ -526,9 +507,11 @@ class GameScreen(Screen[None]):
         self.auto = True
         self.say(t(self.lang, "tui.msg.auto_on", speed=SPEEDS[self.speed]))
 
-    async def _auto_step(self) -> None:
+    async def action_tick(self) -> None:
+        """Autoplay's clock ticked (``AutoClock``): its moves, unless paused meanwhile."""
+        self.clock.took()
         if not self.clock.running:
-            return  # paused meanwhile
+            return
         await self.action_act("step", self.clock.moves_per_tick(self.speed))  # committed together
         if self.pos.status != "playing":
             self.stop_auto()
@@ -736,7 +719,6 @@ class FirstLastApp(App[None]):
     for which game goes on the table. ``variant=None``: new games use the player's
     variant setting (shared with the browser game; the ``v`` key changes it)."""
 
-    TITLE = t("en", "title")
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,

@@ -5,7 +5,7 @@ shown are always the keys that work there."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
 from rich.markdown import Markdown
 from rich.table import Table
@@ -17,17 +17,20 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static, Switch
 from textual.widgets.option_list import Option
 
-from ..engine import Position, Variant
+from ..engine import Game, Position, Variant
 from ..engine.places import WASTE
 from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
-from ..play.service import MAX_WISH
+from ..play.fields import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar
 from .words import binding
+
+if TYPE_CHECKING:  # the story module loads the odds: its first story does, on a worker
+    from ..play.story import Story
 
 #: A dialog is a dark panel with light ink under either theme (as the page keeps its
 #: dialogs dark on the paper felt): its words read on the light theme too.
@@ -44,6 +47,9 @@ DIALOG_CSS = """
 .dialog RadioSet { width: 100%; height: auto; }
 """
 
+#: The story's curve is drawn this many columns wide (the story itself is told by the
+#: play layer's policy, ``play.chance.StoryBook``, the page's too).
+STORY_WIDTH: Final = 56
 
 T = TypeVar("T")
 
@@ -342,33 +348,33 @@ class EndDialog(Dialog[str]):
     KEYS: ClassVar[tuple[BarKey, ...]] = tuple(BarKey(shown, label, rank) for _, _, label, shown, rank in _KEYS)
     BINDINGS: ClassVar[list[BindingType]] = [binding(keys, action, label) for keys, action, label, _, _ in _KEYS]
 
-    def __init__(self, won: bool, deal: int, variant: Variant, score: int, passes: int, moves: int,
-                 lang: str = "en", story: str | None = None, news: list[str] | None = None,
-                 details: str | None = None) -> None:
+    def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
+                 told: Story | Exception | None = None) -> None:
         super().__init__(lang)
+        self.game = game
         self.news = news or []  # new records (play.stats.news) and the wish, in words
-        self.won, self.deal, self.variant = won, deal, variant
-        self.score, self.passes, self.moves = score, passes, moves
-        self.story = story
-        #: The story in the rules' terms (``Story.details_text``), shown under the plain
-        #: words when the player presses d (issue 26: the first view is plain).
-        self.details = details
+        #: The story in plain words, and in the rules' terms (``Story.details_text``), shown
+        #: under them when the player presses d (issue 26: the first view is plain).
+        self.story: str | None = None
+        self.details: str | None = None
         self.showing_details = False
+        if told is not None:
+            self.show_story(told)
 
     def compose(self) -> ComposeResult:
-        lang = self.lang
+        lang, game, pos = self.lang, self.game, self.game.position
         with Vertical(classes="dialog", id="end"):
-            if self.won:
+            if pos.status == "won":
                 yield Label(t(lang, "tui.end.won"), classes="won")
             else:
                 yield Label(t(lang, "tui.end.lost"), classes="lost")
-            yield Label(t(lang, "tui.end.deal", deal=self.deal, variant=describe_variant(self.variant, lang)))
-            yield Label(plural(lang, "tui.end.score", self.passes, score=self.score, passes=self.passes,
-                               moves=self.moves))
+            yield Label(t(lang, "tui.end.deal", deal=game.deal, variant=describe_variant(game.variant, lang)))
+            yield Label(plural(lang, "tui.end.score", pos.passes, score=pos.score, passes=pos.passes,
+                               moves=len(game)))
             for i, line in enumerate(self.news):
                 yield Label(line, classes="won", id=f"end-news-{i}")
             with VerticalScroll(id="end-story-box"):
-                yield Static(self.story or t(lang, "tui.story.wait"), id="end-story")
+                yield Static(id="end-story")
             with Horizontal(classes="buttons"):
                 yield Button(t(lang, "tui.end.again"), variant="primary", id="again")
                 yield Button(t(lang, "tui.end.next"), id="next")
@@ -377,19 +383,15 @@ class EndDialog(Dialog[str]):
         yield KeyBar(self.KEYS, lang)
 
     def on_mount(self) -> None:
-        if self.story is not None:  # told while the panel was being put up
-            self.query_one("#end-story", Static).update(self._story_text())
+        self._redraw()
 
-    def _story_text(self) -> str:
-        text = self.story or t(self.lang, "tui.story.wait")
-        if self.showing_details and self.details:
-            text += "\n\n" + self.details
-        return text
-
-    def show_story(self, text: str, details: str | None = None) -> None:
-        """The story of the game, once told (from the screen's worker): its plain first
-        view, and its details for the d key."""
-        self.story, self.details = text, details
+    def show_story(self, told: Story | Exception) -> None:
+        """The story of the game, once told (by the screen's worker), worded here; or
+        why it could not be told (the story is a bonus: the game goes on)."""
+        if isinstance(told, Exception):
+            self.story = t(self.lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
+        else:
+            self.story, self.details = told.text(self.lang, STORY_WIDTH), told.details_text(self.lang)
         self._redraw()
 
     def action_details(self) -> None:
@@ -398,8 +400,11 @@ class EndDialog(Dialog[str]):
         self._redraw()
 
     def _redraw(self) -> None:
-        for static in self.query("#end-story").results(Static):
-            static.update(self._story_text())
+        text = self.story or t(self.lang, "tui.story.wait")
+        if self.showing_details and self.details:
+            text += "\n\n" + self.details
+        for static in self.query("#end-story").results(Static):  # none before the panel is up
+            static.update(text)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
@@ -438,13 +443,12 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
             yield Static(id="help-body")
-        yield KeyBar(id="help-keys")
+        yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")), id="help-keys")
 
     def on_mount(self) -> None:
         self._show()
 
     def _show(self) -> None:
-        self.query_one(KeyBar).keys = (BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back"))
         self.query_one(KeyBar).lang = self.language
         self.query_one("#help-body", Static).update(Markdown(help_text(self.language)))
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)

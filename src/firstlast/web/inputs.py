@@ -218,14 +218,9 @@ _NUMBER: Final = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 @cache
 def _int_fields(model: type[msgspec.Struct]) -> frozenset[str]:
-    info = msgspec.inspect.type_info(model)
-    assert isinstance(info, msgspec.inspect.StructType)
-
-    def is_int(t: msgspec.inspect.Type) -> bool:
-        return (isinstance(t, msgspec.inspect.IntType) or (isinstance(t, msgspec.inspect.Metadata) and is_int(t.type))
-                or (isinstance(t, msgspec.inspect.UnionType) and any(map(is_int, t.types))))  # an optional int
-
-    return frozenset(f.encode_name for f in info.fields if is_int(f.type))
+    """The query's parameters its schema says are integers (an optional one too)."""
+    fields = msgspec.json.schema(model)["$defs"][model.__name__]["properties"].items()
+    return frozenset(name for name, f in fields if any(t.get("type") == "integer" for t in [f, *f.get("anyOf", [])]))
 
 
 def query(request: Request, model: type[B]) -> B:

@@ -105,10 +105,8 @@ def _url_host(host: str) -> str:
 
 
 def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
 
@@ -150,14 +148,8 @@ def sign_in_url(base: str, player: str, deal: int | None = None, variant: str | 
     """The address that signs the browser in as ``player`` and, with ``deal``, opens the
     page on that deal; with ``lang``, in that language (the sign-in keeps ``deal``,
     ``variant`` and ``lang`` through its redirect)."""
-    query = {"player": player}
-    if deal is not None:
-        query["deal"] = str(deal)
-        if variant is not None:
-            query["variant"] = variant
-    if lang is not None:
-        query["lang"] = lang
-    return f"{base}?{urlencode(query)}"
+    query = {"player": player, "deal": deal, "variant": None if deal is None else variant, "lang": lang}
+    return f"{base}?{urlencode({k: v for k, v in query.items() if v is not None})}"
 
 
 def serve(

@@ -13,21 +13,12 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...engine import Variant
 from ...play import Advance, Command, MakeMove, Redo, Restart, Steps, Undo, parse_deal, parse_variant
 from .. import models as m
 from .. import shapes
 from ..context import Endpoint, Handler, WebGame, json_response
 from ..errors import WebError
 from ..inputs import about, decode, query
-
-
-def _variant(spec: m.VariantSpec | str | None) -> Variant | None:
-    if spec is None:
-        return None
-    if isinstance(spec, str):
-        return parse_variant(spec)  # the token's redeals range is the play layer's
-    return Variant(redeals=spec.redeals, waste_playable=spec.waste_playable, privileged_last=spec.privileged_last)
 
 
 async def new_game(web: WebGame, request: Request) -> Response:
@@ -40,8 +31,8 @@ async def new_game(web: WebGame, request: Request) -> Response:
     with about("deal"):
         if body.deal is not None:
             parse_deal(body.deal)  # past 2^64 − 1: the model holds no bound that large
-    with about("variant"):
-        variant = _variant(body.variant)
+    with about("variant"):  # a token's range is the play layer's; rules as given (a token, a description ignored)
+        variant = None if body.variant is None else parse_variant(msgspec.to_builtins(body.variant))
     day = None
     if body.date is not None:
         if how != "daily":
@@ -89,24 +80,21 @@ async def open_game(web: WebGame, request: Request) -> Response:
     return json_response(shapes.state(stored, lang))
 
 
-async def _act(web: WebGame, request: Request, gid: str, command: Command, version: int | None) -> Response:
-    pid = await web.player(request)
-    # The answer is worded in the player's language, read before (never in the action's
-    # write job, which is queued to the play layer's writer and awaited: no worker thread).
-    lang = await web.lang(request, pid)
-    async with web.lock(gid):
-        result = await web.play.act_async(pid, gid, command, version)
-        answer = shapes.result(result, lang, undo=command.takes_back)
-    return json_response(answer)
-
-
 def _acting(model: type[m.MoveRequest | m.StepRequest | m.ActionRequest],
             command: Callable[[Any], Command]) -> Handler:
     """The handler of an action: its body as ``model``, then ``command(body)`` acted on."""
     async def handler(web: WebGame, request: Request) -> Response:
         gid = web.game_id(request)  # an id that cannot be one is 404 before the body is read
         body = await decode(request, model)
-        return await _act(web, request, gid, command(body), body.version)
+        act = command(body)
+        pid = await web.player(request)
+        # The answer is worded in the player's language, read before (never in the action's
+        # write job, which is queued to the play layer's writer and awaited: no worker thread).
+        lang = await web.lang(request, pid)
+        async with web.lock(gid):
+            result = await web.play.act_async(pid, gid, act, body.version)
+            answer = shapes.result(result, lang, undo=act.takes_back)
+        return json_response(answer)
 
     return handler
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -22,19 +23,13 @@ async def put_settings(web: WebGame, request: Request) -> Response:
     body = await decode(request, m.SettingsChange)
     # The declared model checked types and bounds; the play layer checks the whole
     # change (a variant token's range) before anything is stored.
-    changes = {name: value for name in m.SettingsChange.__struct_fields__
-               if (value := getattr(body, name)) is not m.UNSET}
-    changes = {k: v if not isinstance(v, m.VariantSpec) else _variant_dict(v) for k, v in changes.items()}
+    changes = msgspec.to_builtins(body)  # the keys given (an unset one is left out), a variant's rules as a dict
     if not changes:
         # Nothing to change: answered as a read, so that no player is made for nothing.
-        return json_response(shapes.settings(await web.run(web.play.settings, await web.player(request))))
+        return await get_settings(web, request)
     pid = await web.player_or_place(request)
     saved = await web.run(web.play.update_settings, pid, changes)
     return web.answer(request, pid, saved.player, shapes.settings(saved.settings))
-
-
-def _variant_dict(spec: m.VariantSpec) -> dict[str, object]:
-    return {"redeals": spec.redeals, "waste_playable": spec.waste_playable, "privileged_last": spec.privileged_last}
 
 
 ENDPOINTS: Final = (

@@ -48,23 +48,20 @@ async def story_of_game(web: WebGame, request: Request) -> Response:
     if story is None:
         task = web.story_tasks.get(key)
         if task is None or task.get_loop() is not asyncio.get_running_loop():
-            task = asyncio.ensure_future(_tell(web, stored.player, game))
-            web.story_tasks[key] = task
-            task.add_done_callback(lambda t: _told(web, game, key, t))
+            web.story_tasks[key] = task = asyncio.ensure_future(_tell(web, stored.player, game, key))
         # Shielded: a client that goes away does not cancel the story for the others.
         story = await asyncio.shield(task)
     return json_response(answer(story, lang))
 
 
-async def _tell(web: WebGame, player: str, game: Game) -> Story:
-    async with web.cpu_turn(player):  # one long computation per player at a time
-        return await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
-
-
-def _told(web: WebGame, game: Game, key: StoryKey, task: asyncio.Task[Story]) -> None:
-    web.story_tasks.pop(key, None)
-    if not task.cancelled() and task.exception() is None:
-        web.stories.put(game, task.result())
+async def _tell(web: WebGame, player: str, game: Game, key: StoryKey) -> Story:
+    try:
+        async with web.cpu_turn(player):  # one long computation per player at a time
+            story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
+        web.stories.put(game, story)
+        return story
+    finally:
+        web.story_tasks.pop(key, None)
 
 
 ENDPOINTS: Final = (
