@@ -45,11 +45,10 @@ async def read_body(request: Request, limit: int) -> bytearray:
     when the server begins to stop (``PlayService.stopping``, looked at every
     ``STOP_LOOK`` seconds) is given up: ``request.gone``, nothing done, rather than held
     to the end of the graceful shutdown and cancelled there."""
-    length = request.headers.get("content-length")
-    declared = int(length) if length is not None and length.isdigit() else 0
+    length = request.headers.get("content-length", "")
+    declared = int(length) if length.isdigit() else 0
     if declared > limit + DRAIN:
         raise WebError("request.too_large", limit=limit // 1024)
-    too_large = declared > limit
     play = request.app.state.web.play
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
@@ -69,14 +68,13 @@ async def read_body(request: Request, limit: int) -> bytearray:
         chunk = message.get("body", b"")
         size += len(chunk)
         more = bool(message.get("more_body", False))
-        if too_large or size > limit:
-            too_large = True
+        if max(size, declared) <= limit:
+            body += chunk
+        elif size > limit + DRAIN:
+            break  # more than will be read through: answered now, the connection closed
+        else:
             del body[:]  # never held past the limit
-            if size > limit + DRAIN:
-                break  # more than will be read through: answered now, the connection closed
-            continue
-        body += chunk
-    if too_large:
+    if max(size, declared) > limit:
         raise WebError("request.too_large", limit=limit // 1024)
     return body
 
