@@ -1,15 +1,9 @@
 """Requests in: a body read within its limit and decoded into its declared model
-(``models``), a query string decoded into its model.
-
-Numbers are read as the schema (JSON Schema) reads them: an integer is any number whose
-fraction is zero, so ``2.0`` and ``1e3`` are integers in a body and in a query; a whole
-number past 20 digits (``1e400``, 5,000 digits) is out of every field's range, and
-refused as such.
-
-A value the model refuses is explained by the play layer's own parser when there is
-one (``parse_deal``, ``parse_variant``, the settings schema, the engine's move
-notation), so the page gets the code it knows (``deal.range``, ``variant.redeals``,
-``settings.unknown``…); otherwise by msgspec's sentence, as ``request.value``.
+(``models``), a query string decoded into its model. Numbers are read as the schema
+reads them (docs/web-api.md, ``_number``). A value the model refuses is explained by
+the play layer's own parser when there is one, so the page gets the code it knows
+(``deal.range``, ``variant.redeals``, ``settings.unknown``…); otherwise by msgspec's
+sentence, as ``request.value``.
 """
 
 from __future__ import annotations
