@@ -1,22 +1,11 @@
-"""Backups: one file with all of a player's games and settings (docs/backup.md).
+"""Backups: one file with all of a player's games and settings, the one policy of every
+face (docs/backup.md tells it whole).
 
-Browser storage can be cleared, and a player may move between the static site and a
-local server: a backup carries everything the store keeps of the games (ids, times and
-versions too), so that the statistics, derived from the games, come back the same. One
-policy for every face (``PlayService.export_backup``/``import_backup``, ``firstlast
-export``/``import``, ``GET``/``POST /api/backup``), told in docs/backup.md:
-
-* nothing in the file is trusted: every field is checked against its declaration
-  (``Backup``, ``BackupGame``) and every game replayed; what it derives (status, score,
-  passes, the result) is the replay's, never the file's word;
-* a damaged game is left out and named (``Skipped``), the others restored; only a fault
-  of the whole file refuses it (``backup.*``), and then nothing is stored. The bounds are
-  checked before any replay, and the replays run before the write transaction;
-* export never writes what import would refuse (``left_out``);
-* the merge adds no duplicate (``merged``), never erases a result, takes only the
-  settings the player still has at their default and the table only when it is empty;
-  importing a file twice changes nothing the second time. One import is one job of the
-  writer: one transaction.
+A backup carries everything the store keeps of the games, so that the statistics come
+back the same. Nothing in the file is trusted: every field is checked against its
+declaration (``Backup``, ``BackupGame``) and every game replayed (what it derives is the
+replay's); a damaged game is left out and named (``Skipped``); export never writes what
+import would refuse; the merge adds no duplicate and never erases a result (``merged``).
 """
 
 from __future__ import annotations
@@ -39,7 +28,7 @@ from ..store import GameRow, Transaction, new_id
 from . import jsontext
 from .deals import StartKind, parse_deal
 from .errors import PlayError, engine_params
-from .fields import MAX_SAFE, DealNumber, DealText, GameStatus, IsoDate, Origin, Result, VariantToken, refused
+from .fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, GameStatus, IsoDate, Origin, Result, VariantToken, refused
 from .settings import DEFAULTS, Settings, SettingsJSON, parse_variant
 
 #: The file's ``format`` and the ``version`` this module writes and reads.
@@ -63,8 +52,6 @@ _VALUE: Final = re.compile(r'[^"\[{,]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[{,])')
 #: A JSON number with more digits than this is refused before Python reads it.
 _MAX_DIGITS: Final = 30
 _MAX_TEXT: Final = 200  # ``app``, ``exported``, a timestamp
-#: The longest wish a backup may hold (``PlayService`` keeps at most 200 characters).
-MAX_WISH_CHARS: Final = 200
 Timestamp = Annotated[str, Meta(max_length=_MAX_TEXT, description="ISO 8601, UTC, milliseconds")]
 Score = Annotated[int, Meta(ge=0, le=104)]
 Passes = Annotated[int, Meta(ge=1)]
@@ -98,7 +85,7 @@ class BackupGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     dealt: Annotated[StartKind | None, Meta(description="how the deal was chosen; null: imported or older")] = None
     dealt_on: Annotated[IsoDate | None, Meta(description=(
         "the player's date when it was dealt (a deal of the day played on its date counts in the streak)"))] = None
-    wish: Annotated[Annotated[str, Meta(max_length=MAX_WISH_CHARS)] | None, Meta(description=(
+    wish: Annotated[Annotated[str, Meta(max_length=MAX_WISH)] | None, Meta(description=(
         "the wish made before the deal (\"\": in silence; null: none): private, in the backup only"))] = None
 
 
@@ -192,11 +179,9 @@ def gather(tx: Transaction, player: str | None) -> tuple[list[GameRow], Settings
 def document(rows: list[GameRow], settings: Settings,
              table: str | None) -> tuple[dict[str, object], tuple[Skipped, ...]]:
     """The backup of what was ``gather``-ed, as a JSON-ready dict, and the games left
-    out of it: every game is checked as ``read_backup`` checks it (replayed), and one it
-    would refuse (its stored moves damaged) is left out, named in the file
-    (``left_out``) and in the answer, so that no backup is written that cannot be
-    restored. Refused (``backup.too_many``/``too_long``) past the bounds an import
-    would refuse. Replays: call it outside any transaction."""
+    out of it (named in ``left_out`` too): those ``read_backup`` would refuse, so that
+    no backup is written that cannot be restored. Replays: call it outside any
+    transaction."""
     if len(rows) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
     moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
@@ -239,11 +224,9 @@ def dumps(doc: Mapping[str, object]) -> str:
 # ---------------------------------------------------------------------------- reading
 def _check_values(text: str) -> None:
     """Refuse (``backup.too_complex``) a text of more than ``MAX_BACKUP_VALUES`` JSON
-    values, before any is made: reading JSON whole holds the interpreter for its whole
-    length, and tiny values cost 20 times their text in memory. Counting the characters
-    that may open or part values overstates the count (a string's two quotes, commas
-    within strings) and costs milliseconds; only past the bound are values counted one by
-    one (strings skipped), up to the bound."""
+    values, before any is made (tiny values cost 20 times their text in memory). The
+    characters that may open or part values, counted in milliseconds, overstate the
+    count; only past the bound are values counted one by one (strings skipped)."""
     if sum(text.count(c) for c in '"[{,') <= MAX_BACKUP_VALUES:
         return
     for n, _ in enumerate(_VALUE.finditer(text), start=1):
@@ -255,12 +238,12 @@ def _big_number(text: str) -> int:
     """JSON's integers, refused past ``_MAX_DIGITS`` digits before ``int()`` (which
     would fail past 4,300 and take its time before that)."""
     if len(text.lstrip("-")) > _MAX_DIGITS:
-        raise PlayError("backup.field", where="a number", reason=f"has {len(text):,} digits")
+        raise _fault("a number", f"has {len(text):,} digits")
     return int(text)
 
 
 def _no_constant(text: str) -> object:
-    raise PlayError("backup.field", where="a number", reason=f"is {text}, which JSON does not allow")
+    raise _fault("a number", f"is {text}, which JSON does not allow")
 
 
 def _fault(where: str, reason: str) -> PlayError:
@@ -334,12 +317,10 @@ def _read_game(n: int, value: object) -> tuple[BackupGame, GameRow]:
 
 def _checked(n: int, file: BackupGame, row: GameRow) -> GameRow:
     """The ``n``th game's ``row`` once it replays move by move (its redo line too, then
-    taken back: any move the engine cannot read or refuses refuses the game,
-    ``backup.game``), with what the replay derives: its status, score and passes, and
-    its result (R11) — the end its line (moves, then redo line) reaches, with that end's
-    score and passes, whatever the ``file`` says; none when the line reaches no end (a
-    result the file claims and the moves do not reach is not taken: a backup cannot make
-    a lost deal a win). Moves are read as a record's are (``read_move``)."""
+    taken back; moves read as a record's are: ``read_move``), with what the replay
+    derives, whatever the ``file`` says: its status, score and passes, and its result
+    (R11), the end its line reaches (docs/backup.md: a backup cannot make a lost deal a
+    win)."""
     game = Game(int(row.deal), Variant.from_token(row.variant))
     redo = move_words(row.redo)
     for i, text in enumerate([*move_words(row.moves), *redo], start=1):
@@ -439,19 +420,14 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Checked:
 
 
 # ---------------------------------------------------------------------------- merging
-def _newer(a: GameRow, b: GameRow) -> bool:
-    """Whether ``a`` is a newer copy than ``b``: updated later, or as late with a higher
-    version (timestamps as the store writes them compare as text)."""
-    return (a.updated, a.version) > (b.updated, b.version)
-
-
 def merged(here: GameRow, there: GameRow) -> GameRow:
     """The stored game ``here`` once the file's copy ``there`` of it is merged in: the
     newer copy's moves, redo line, abandoned mark and times; the result reached first
     (by ``finished``) by either copy; ``here``'s id, origin and creation. Its version is
     past both when it changes anything, so that a face showing the old copy is told
     (``game.changed``)."""
-    newer = there if _newer(there, here) else here
+    # Updated later, or as late with a higher version (the store's timestamps compare as text).
+    newer = there if (there.updated, there.version) > (here.updated, here.version) else here
     results = [r for r in (here, there) if r.result is not None]
     first = min(results, key=lambda r: (r.finished or "", r is there)) if results else None
     out = replace(newer, id=here.id, origin=here.origin, created=here.created, version=here.version,

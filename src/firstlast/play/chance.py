@@ -1,16 +1,10 @@
 """The chance to come out as every face shows it: one policy, one cache (docs/odds.md,
-"Refinement rounds").
+"Refinement rounds"), and the story told and kept.
 
-The estimator is ``odds.live.chance_to_come_out``; here is how the page, the terminal and
-the static site use it. Round ``r`` of a position plays ``SAMPLES_PER_ROUND`` samples
-seeded by ``refine_seed(position, r)``; the figure after round ``r`` is rounds ``0 … r``
-merged (``pool``), so every face shows the same numbers for the same position;
-``Pooled.next_round`` says when to stop. ``ChanceBook`` keeps the rounds (bounded), so a
-round is computed once however often a face asks. No clock decides anything: a round is
-a fixed number of samples, so the figure is the same on every machine and under any load.
-
-The odds package is imported when the first estimate is made, so a face can import this
-module where the odds are missing (``estimator_available`` says so).
+The figure after round ``r`` is rounds ``0 … r`` merged (``pool``), each a fixed number
+of samples, so every face shows the same numbers on every machine; ``ChanceBook`` keeps
+the rounds. The odds package is imported when the first estimate is made, so a face can
+import this module where the odds are missing (``estimator_available`` says so).
 """
 
 from __future__ import annotations
@@ -74,11 +68,9 @@ def warm() -> str:
 def one_round_per_ask(estimate: ChanceEstimate, samples: int) -> bool:
     """Whether an ask (one request) stops after the round that gave ``estimate``,
     asked for at ``samples``: when the engine sampled it alone (fewer samples came back
-    than were asked for: about half a second of CPU a round), one ask computes one round,
-    so that no request costs more than about a second (issue 25.2); the face asks for
-    the next one as for any other. With the fast forced line every missing round is
-    computed: at the contract's bounds (rounds 0 … ``MAX_ROUNDS`` − 1 of
-    ``SAMPLES_PER_ROUND``) about 0.6 s of CPU from cold (``bench/request_cost.py``)."""
+    than were asked for: about half a second of CPU a round), so that no request costs
+    more than about a second (issue 25.2). With the fast forced line every missing round
+    is computed (``bench/request_cost.py``: about 0.6 s of CPU at the bounds)."""
     return not estimate.certain and estimate.samples < samples
 
 

@@ -1,13 +1,7 @@
-"""What a face asks the play layer to do to a game: one typed command per action.
-
-A face makes a command from what the player did (a route's body, a key) and hands it to
-``PlayService.act``, which applies it in the write job: each command's ``apply`` says
-what it does to a game (the steps made, or taken back), and nothing else does. Each
-command checks its own argument when it is made: a bad one is refused
-(``move.invalid``) before anything is queued to the writer.
-
-``command(name, argument)`` makes one from an action's name, for a face that holds its
-actions by name (a key binding table).
+"""What a face asks the play layer to do to a game: one typed command per action
+(docs/play.md, "Actions"). Each checks its argument when it is made (``move.invalid``,
+before anything is queued to the writer); its ``apply`` is what it does to a game, and
+nothing else decides that.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""The deal of the day, remembered: the calendar and the daily streaks (docs/play.md,
-"The deal of the day").
-
-A game dealt as the deal of the day is stored with ``dealt = "daily"`` and the player's
-date then (``dealt_on``), so the calendar is derived from the stored games alone (and a
-backup brings it back). A day caught up later fills the calendar, not the streak; today
-not yet played does not break a streak, the day is not over.
-
-Pure: the service reads the rows and passes today (``PlayService.today``, which the tests
-fake), so no date is read from the clock here.
+"""The deal of the day, remembered: the calendar and the daily streaks, from the stored
+games alone (docs/play.md, "The deal of the day"). Pure: the service reads the rows and
+passes today, so no date is read from the clock here.
 """
 
 from __future__ import annotations

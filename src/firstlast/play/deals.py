@@ -1,10 +1,5 @@
-"""Choosing deals: the one deal-number syntax, random, next, daily and winnable deals.
-
-Every face and the command line read deal numbers with ``parse_deal``: ASCII digits
-only (no signs, separators or other scripts' digits), 0…2^64−1 (docs/rules.md §4).
-Every deal *drawn at random* comes from ``random_deal``: 1…999,999,999, numbers of at
-most nine digits that people can read out and type on a phone (any number up to
-2^64−1 stays playable by number and by link).
+"""Choosing deals: the one deal-number syntax (``parse_deal``), random, next, daily and
+winnable deals (docs/play.md, "Deal numbers").
 """
 
 from __future__ import annotations

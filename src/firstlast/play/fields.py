@@ -48,6 +48,8 @@ VariantToken = Annotated[str, Meta(pattern=f"^{token_pattern(digits_upto(MAX_RED
 PlaceName = Annotated[str, Meta(pattern="^(" + "|".join(PLACE_NAMES) + ")$")]
 #: A calendar date, YYYY-MM-DD (the deal of the day: play.daily).
 IsoDate = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD")]
+#: The longest wish kept with a game (characters); "on a wish" (docs/play.md).
+MAX_WISH: Final = 200
 #: The largest whole number a browser reads exactly (2^53 − 1).
 MAX_SAFE: Final = 2**53 - 1
 Probability = Annotated[float, Meta(ge=0, le=1)]

@@ -18,32 +18,14 @@ class UnencodableText(ValueError):
     """JSON whose strings hold a lone surrogate: no text can be written from it."""
 
 
-def unencodable(value: object) -> bool:
-    """Whether ``value`` (JSON values: dicts, lists, strings…) holds a string, or a
-    key, that UTF-8 cannot encode."""
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, str):
-            if not item.isascii():
-                try:
-                    item.encode("utf-8")
-                except UnicodeEncodeError:
-                    return True
-        elif isinstance(item, dict):
-            todo.extend(item.keys())
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return False
-
-
 def loads(text: str | bytes | bytearray, *, parse_int: Callable[[str], Any] | None = None,
           parse_float: Callable[[str], Any] | None = None,
           parse_constant: Callable[[str], Any] | None = None) -> Any:
     """``json.loads`` with these hooks, refusing (``UnencodableText``) a text with a lone
-    surrogate in a string."""
+    surrogate in a string or a key: what UTF-8 cannot encode."""
     value = json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant)
-    if unencodable(value):
-        raise UnencodableText("a string holds a lone surrogate (\\ud800-\\udfff), which is no text")
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnencodableText("a string holds a lone surrogate (\\ud800-\\udfff), which is no text") from None
     return value

@@ -1,8 +1,5 @@
-"""``Kept``: the one bounded cache of the play layer (and its faces): a thread-safe map
-whose least recently kept entry goes first once it holds ``size``. The games as
-committed (``writer.GameCache``), the players' settings (``PlayService``), the chance's
-rounds and the stories told (``chance``) and the terminal's chance answers
-(``tui.chance``) are each one."""
+"""``Kept``: the one bounded cache of the play layer and its faces (the games as
+committed, the players' settings, the chance's rounds, the stories told)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,10 @@
-"""``PlayService``: a player's games over time, defined once for every face.
-
-The browser (``firstlast.web``) and the terminal (``firstlast.tui``) call this and
-nothing else to play: which game is on a player's table, starting and reopening games,
-the actions (move, step, advance, undo, redo, restart), records, statistics and
-settings. Rules are the engine's; storage is ``firstlast.store``'s; the policies that
-join them — what counts in the statistics, what happens to a game that is left, what
-happens when two windows write to one game — are here (docs/play.md).
+"""``PlayService``: a player's games over time, the one policy every face calls
+(docs/play.md: the table, actions, two writers on one game, records, statistics).
 
 The methods are synchronous and thread-safe. Writes go through one ``Writer``
 (``play/writer.py``), each answered once it is on disk; reads run on the store's read
-connection, beside the writes. A ``StoredGame`` answered is for the caller to read, never
-to change: the service keeps it (``GameCache``), so that nothing is replayed to read or
-act on a game this service has seen.
+connection. A ``StoredGame`` answered is for the caller to read, never to change: the
+service keeps it (``GameCache``), so that nothing it has seen is replayed.
 """
 
 from __future__ import annotations
@@ -23,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Final, Literal, TypeVar
+from typing import Final, Literal
 
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
 from ..engine.errors import EmptyRecordError, RecordError
@@ -34,12 +27,12 @@ from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
 from .errors import PlayError, engine_params
+from .fields import MAX_WISH
 from .kept import Kept
 from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
 from .writer import CACHED_GAMES, GameCache, Writer, as_play_error
 
-T = TypeVar("T")
 #: The store's note (``Transaction.meta``) of this machine's own player.
 LOCAL_PLAYER: Final = "local_player"
 #: Players whose settings a service remembers (``known_settings``).
@@ -48,8 +41,6 @@ SETTINGS_KNOWN: Final = 4096
 #: holds a caller's thread while its chunks take turns in the helper process); one
 #: player has at most one. More are refused ``winnable.busy`` at once.
 MAX_SEARCHES: Final = 4
-#: The longest wish kept with a game (characters); "on a wish" (docs/play.md).
-MAX_WISH: Final = 200
 
 
 @dataclass
@@ -132,11 +123,6 @@ class PlayService:
         return self._writer.batches
 
     # ------------------------------------------------------------ plumbing
-    def _write(self, job: Callable[[Transaction], T]) -> T:
-        """Do ``job`` in a write transaction (batched with concurrent ones: one commit)
-        and answer once it is committed; storage failures are ``PlayError('storage')``."""
-        return self._writer.run(job)
-
     @contextmanager
     def _read(self) -> Iterator[Transaction]:
         """A read transaction (a snapshot, no write lock); storage failures become
@@ -219,7 +205,7 @@ class PlayService:
                 tx.set_meta(key, made)
             return made
 
-        return self._write(job)
+        return self._writer.run(job)
 
     # ------------------------------------------------------------ sessions
     def current(self, player: str | None) -> StoredGame | None:
@@ -233,15 +219,11 @@ class PlayService:
               variant: Variant | None = None, *, day: dt.date | None = None, wish: str | None = None,
               make_default: bool = False) -> StoredGame:
         """Put a new game on ``player``'s table (a new player when ``None`` or unknown;
-        ``.player`` of the answer tells which). ``how`` picks the deal (``StartKind``);
-        ``variant`` defaults to the player's setting (for ``again``, the table's). A
-        variant given is this game's alone: it becomes the player's setting for new games
-        only with ``make_default`` (issue 26: one r0n deal asked for made every later deal
-        r0n), in the same write as the game. The game it replaces is left (see
-        ``_leave``). ``day``: for ``daily``, the date whose
-        deal to play (today by default; an earlier day from the calendar, never a day to
-        come: ``daily.date``). ``wish``: the wish made before the deal ("" in silence;
-        kept privately with the game, at most ``MAX_WISH`` characters)."""
+        ``.player`` of the answer tells which), its deal picked by ``how`` and its
+        variant the one given, else the player's (docs/play.md, "Deal numbers");
+        ``make_default``: the variant given becomes the setting too, in the same write.
+        ``day``: for ``daily``, the date (today by default). ``wish``: the wish made
+        before the deal ("" in silence), kept privately with the game."""
         if how not in START_KINDS:
             raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
         today = self.today()
@@ -260,7 +242,7 @@ class PlayService:
             variant = variant or self.settings(player).variant
             number = self._winnable(player, variant)
 
-        def job(tx: Transaction) -> StoredGame:
+        def job(tx: Transaction) -> tuple[StoredGame, Settings | None]:
             pid = self._player_or_new(tx, player)
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
             table = self._table(tx, pid, pending=True)
@@ -283,17 +265,16 @@ class PlayService:
             self._leave(tx, table)
             tx.set_current(pid, stored.id)
             self._cache.put(stored)
+            default = None
             if make_default and variant is not None:
-                settings = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
-                tx.save_settings(pid, settings.to_json())
-                defaults.append(settings)
-            return stored
+                default = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
+                tx.save_settings(pid, default.to_json())
+            return stored, default
 
-        defaults: list[Settings] = []
-        stored = self._write(job)
+        stored, default = self._writer.run(job)
         self._known.add(stored.player)
-        for settings in defaults[-1:]:
-            self._note_settings(stored.player, settings)
+        if default is not None:
+            self._note_settings(stored.player, default)
         return stored
 
     def _winnable(self, player: str | None, variant: Variant) -> int:
@@ -339,7 +320,7 @@ class PlayService:
                 self._cache.put(stored)
             return stored
 
-        return self._write(job)
+        return self._writer.run(job)
 
     def resume(self, player: str | None, deal: int | None = None, variant: Variant | None = None) -> StoredGame | None:
         """Put the player's latest unfinished game back on the table (only one of
@@ -388,7 +369,7 @@ class PlayService:
             self._cache.put(stored)
             return stored, True
 
-        stored, new = self._write(job)
+        stored, new = self._writer.run(job)
         self._known.add(stored.player)
         return stored, new
 
@@ -431,10 +412,8 @@ class PlayService:
         tx.set_current(player, game_id)
 
     def _leave(self, tx: Transaction, table: StoredGame | None) -> None:
-        """The game on the table is replaced by another. One of the player's own that
-        is unfinished is *abandoned* (counted as such, and can be reopened); one that
-        was dealt and never played is deleted; finished and imported games stay as
-        they are (``leaving``)."""
+        """The game on the table is replaced by another: what becomes of it is
+        ``leaving``'s."""
         if table is None:
             return
         fate = leaving(table)
@@ -450,7 +429,7 @@ class PlayService:
     def act(self, player: str | None, game_id: str, command: Command, version: int | None = None) -> ActionResult:
         """Do ``command`` on ``player``'s game and commit it before answering (see
         ``_act_job`` for the conflict policy)."""
-        return self._write(self._act_job(player, game_id, command, version))
+        return self._writer.run(self._act_job(player, game_id, command, version))
 
     async def act_async(self, player: str | None, game_id: str, command: Command,
                         version: int | None = None) -> ActionResult:
@@ -461,17 +440,10 @@ class PlayService:
 
     def _act_job(self, player: str | None, game_id: str, command: Command,
                  version: int | None) -> Callable[[Transaction], ActionResult]:
-        """The write job of an action: do ``command`` on ``player``'s game, and only that
-        (no settings read, nothing worded: the face does that outside the write).
-
-        Conflict policy (docs/play.md): with ``version`` — the version the face last
-        showed — an action on a game saved elsewhere since then is refused with
-        ``game.changed`` and changes nothing (the face shows the saved game). Without
-        it, the action applies to the game as stored now: it is decided and saved in one
-        write transaction, on the stored game (this service's cached copy only when its
-        version is still the stored one).
-        Acting on a game puts it on the table.
-        """
+        """The write job of an action: do ``command`` on ``player``'s game and put it on
+        the table, and only that (no settings read, nothing worded). ``version``: the
+        one the face showed; a game saved since is refused ``game.changed`` (docs/play.md,
+        "Two writers on one game")."""
         if player is None:
             raise PlayError("game.unknown")
         if not isinstance(command, Command):  # a caller that is not type-checked
@@ -548,11 +520,9 @@ class PlayService:
         return self.backup_file(player)[0]
 
     def backup_file(self, player: str | None) -> tuple[str, tuple[backup.Skipped, ...]]:
-        """The text of ``player``'s backup: every game and the settings
-        (``play/backup.py``, docs/backup.md), read from one snapshot; and the games
-        left out of it because an import would refuse them (their stored moves
-        damaged), which every face names. The games are checked (replayed) after the
-        snapshot, outside any transaction."""
+        """The text of ``player``'s backup (docs/backup.md), read from one snapshot and
+        checked (replayed) outside any transaction; and the games left out of it
+        because an import would refuse them, which every face names."""
         with self._read() as tx:
             stored = backup.gather(tx, player)
         doc, skipped = backup.document(*stored)
@@ -572,12 +542,10 @@ class PlayService:
             self._restoring.release()
 
     def import_backup(self, player: str | None, text: str, *, slot_held: bool = False) -> backup.ImportReport:
-        """Merge a backup's games and settings into ``player``'s (a new player when
-        ``None`` or unknown; ``.player`` of the answer tells which). The whole file is
-        checked and every game replayed first, outside the write transaction; a bad
-        file is refused (``backup.*``) and stores nothing. The merge is one job: one
-        transaction. One restore at a time (``restoring``, unless the caller holds it:
-        ``slot_held``); a stopping service ends it between games."""
+        """Merge a backup into ``player``'s games and settings (a new player when
+        ``None`` or unknown): checked whole and replayed outside the write, then merged
+        in one job (docs/backup.md). One restore at a time (``restoring``, unless the
+        caller holds it: ``slot_held``); a stopping service ends it between games."""
         with nullcontext() if slot_held else self.restoring():
             checked = backup.read_backup(text, go_on=lambda: not self._stopping)
 
@@ -585,7 +553,7 @@ class PlayService:
             pid = self._player_or_new(tx, player)
             return backup.merge(tx, pid, checked, self._cache.drop)
 
-        report = self._write(job)
+        report = self._writer.run(job)
         self._known.add(report.player)
         self._note_settings(report.player, None)  # the backup's may have been taken: read them again
         return report
@@ -636,10 +604,8 @@ class PlayService:
 
     def known_settings(self, player: str | None) -> Settings | None:
         """``player``'s settings as this service last read or wrote them, with no store
-        call (``None``: not known yet: ask ``settings``). A face words an action's answer
-        in the player's language from this, so that the action's write job reads no
-        settings; a change another process made is seen at this service's next
-        ``settings`` read (a page's every load and new game reads them)."""
+        call (``None``: not known yet: ask ``settings``): a face words an action's
+        answer from this, so that the write job reads no settings (docs/play.md)."""
         if player is None:
             return Settings()
         return self._settings.get(player)
@@ -669,7 +635,7 @@ class PlayService:
             tx.save_settings(pid, settings.to_json())
             return PlayerSettings(pid, settings)
 
-        answer = self._write(job)
+        answer = self._writer.run(job)
         self._known.add(answer.player)
         self._note_settings(answer.player, answer.settings)
         return answer

@@ -9,6 +9,7 @@ settings in ``localStorage`` but the stored ones always win.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Annotated, Final, Literal, get_args, get_origin
 
@@ -107,8 +108,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     @classmethod
     def from_stored(cls, data: Mapping[str, object]) -> Settings:
-        """Read stored settings; a value that does not check takes its default."""
-        return DEFAULTS.updated({k: v for k, v in data.items() if k in FIELD_TYPES and _checks(k, v)})
+        """Read stored settings; a value that does not check (or a key this version
+        does not know) takes its default."""
+        settings = cls()
+        for key, value in data.items():
+            with suppress(PlayError):
+                settings = settings.updated({key: value})
+        return settings
 
     def updated(self, changes: Mapping[str, object]) -> Settings:
         """These settings with ``changes`` applied (``null`` restores a default);
@@ -142,14 +148,6 @@ SettingsJSON: Final = msgspec.defstruct(
 #: The settings that take one of a few words, and those words (checked alike).
 CHOICES: Final[dict[str, tuple[str, ...]]] = {k: get_args(t) for k, t in FIELD_TYPES.items()
                                               if get_origin(t) is Literal}
-
-
-def _checks(key: str, value: object) -> bool:
-    try:
-        DEFAULTS.updated({key: value})
-    except PlayError:
-        return False
-    return True
 
 
 def parse_variant(value: object) -> Variant:

@@ -1,13 +1,6 @@
-"""The statistics policy, in one place (docs/play.md, "Statistics").
-
-* A game counts once it has a result (won or lost), and that result is kept forever:
-  undoing after the end, or restarting (which opens a new attempt), never erases it.
-* A game the player left unfinished to start or open another counts as *abandoned*, in
-  its own column; it breaks the current streak, as a loss would (otherwise a player
-  could keep a streak by leaving games the chance meter calls hopeless). Reopening it
-  takes it out of that column.
-* An imported record is someone's game: kept and replayable, never counted.
-* A game dealt and never played is not a game: leaving it deletes it.
+"""The statistics policy, in one place (docs/play.md, "Statistics", tells it): a game
+counts once it has a result, kept forever; one left unfinished for another is abandoned
+and breaks the streak; an imported record never counts.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """The story of a game: how its chance to come out rose and fell, and why it stopped
 (docs/story.md holds the full account).
 
-``story_of(game)`` estimates the live chance (``odds.live``) at a bounded set of
-positions (the curve), finds the few largest *clear* changes (the moments) and narrows
-them down to single moves, and says for a won game where it turned and for a lost one
-why it stopped (R11) and what would have brought it out (``what_if``). It is all data;
-``Story.describe``/``plain``/``text`` put it in words from the catalogs (``story.*``).
-No clock is read (each point's seed and samples are fixed): the same game tells the
-same story, byte for byte, on any machine under any load; only the route (the fast
-forced line or the engine, ``sampler``) decides how many points and samples.
+``story_of(game)`` is all data (msgspec Structs); ``Story.describe``/``plain``/``text``
+put it in words from the catalogs (``story.*``). No clock is read: the same game tells
+the same story, byte for byte, on any machine under any load.
 """
 
 from __future__ import annotations
@@ -252,10 +247,10 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         """How it ended, in sentences, in ``lang``: the result, then for a lost game why
         it stopped and what would have brought it out, for a won one the pass it came
         out on. A face shows these first (the page above its chart)."""
-        head = {"won": "story.head.won", "lost": "story.head.lost"}.get(self.status, "story.head.playing")
-        lines = [t(lang, head, deal=self.deal, variant=describe_variant(Variant.from_token(self.variant), lang),
+        variant = describe_variant(Variant.from_token(self.variant), lang)
+        lines = [t(lang, f"story.head.{self.status}", deal=self.deal, variant=variant, score=self.score,
                    moves=plural(lang, "count.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
-                   score=self.score, **{"pass": self.passes})]
+                   **{"pass": self.passes})]
         if self.won_on_pass is not None:
             lines.append(t(lang, "story.won_on_pass", **{"pass": self.won_on_pass}))
         if self.stop is not None:
@@ -297,12 +292,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         out, the chance at the deal and the few moments that mattered — no rule code,
         variant token or interval (those are in ``conclusion`` and ``details``, shown
         for the curious). Where the needed cards lay is ``where`` (the page draws it)."""
-        if self.status == "won":
-            lines = [t(lang, "story.plain.won", **{"pass": self.won_on_pass or self.passes})]
-        elif self.status == "lost":
-            lines = [t(lang, "story.plain.lost", score=self.score)]
-        else:
-            lines = [t(lang, "story.plain.playing", moves=self.moves, score=self.score, **{"pass": self.passes})]
+        lines = [t(lang, f"story.plain.{self.status}", moves=self.moves, score=self.score,
+                   **{"pass": self.won_on_pass or self.passes})]
         if self.stop is not None:
             lines.append(stop_sentence(self.stop, lang, plain=True))
         if self.what_if is not None:
@@ -323,7 +314,14 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         """Where every card of the rank a lost game needed lay, counted by part of the
         table in plain words ("Where the tens lay: 3 in the waste, 5 on the piles."),
         or ``None`` (not lost). The page draws it as a map of the table, this its name."""
-        return None if self.stop is None else where_sentence(self.stop, lang)
+        if self.stop is None:
+            return None
+        counts = dict.fromkeys(("waste", "stock", "reserve", "first", "pile"), 0)  # in the order named
+        for c in self.stop.copies:
+            counts["first" if c.code == "privileged" else c.code] += 1
+        places = t(lang, "list.join").join(
+            t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
+        return t(lang, "story.copies", rank=rank_name(self.stop.need, lang, "pl"), places=places)
 
     def chart_name(self, lang: str) -> str:
         """A short name for the chart of the curve (its accessible name): what it shows,
@@ -523,20 +521,6 @@ def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
         # The card that moved, not what followed it (a refill): a sentence to read at a glance.
         return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
     return t(lang, f"story.plain.moment.span.{way}", first=moment.first_move, **params)
-
-
-#: The parts of the table a needed card may lie in, in the order ``where`` names them.
-WHERE_PARTS: Final = ("waste", "stock", "reserve", "first", "pile")
-
-
-def where_sentence(stop: Stop, lang: str) -> str:
-    """Where every card of the rank a lost game needed lay, counted by part of the table."""
-    counts = dict.fromkeys(WHERE_PARTS, 0)
-    for c in stop.copies:
-        counts["first" if c.code == "privileged" else c.code] += 1
-    places = t(lang, "list.join").join(
-        t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
-    return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 
 # ------------------------------------------------------------------ the stop (R11)

@@ -1,11 +1,6 @@
-"""The one view model of the table: what every face shows of a game, declared and made once.
-
-``table_view`` reads the engine's ``Position`` (the cards, the active pile and the rank
-it needs, R4–R11) and what the table's controls ask for into a frozen ``TableView``, a
-msgspec Struct with its bounds. The web's answer (``web.models.GameState``, a replay's
-``StepFacts``: the same fields, each engine value in its JSON form) and the terminal's
-table and side bar (``tui.table``, ``tui.widgets``) all render from it, so no face
-derives what to show on its own (tests/test_faces_agree.py).
+"""The one view model of the table: what every face shows of a game, declared and made
+once (``TableView``; docs/play.md says who renders from it, tests/test_faces_agree.py
+holds them to it).
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
-"""One writer: the play layer's writes, on one thread with a queue, many to one fsync
-(docs/play.md, "Writes and speed").
+"""One writer: the play layer's writes, on one thread with a queue, many to one fsync,
+and the games as committed (``GameCache``); docs/play.md, "Writes and speed", tells the
+policy.
 
-Every write of ``PlayService`` is a *job* (a function of a ``Transaction``).
-``Writer.run(job)`` (``run_async`` from an event loop) queues it and answers only once
-what it wrote is committed. The writer's one thread (the pattern datasette uses) does up
-to ``MAX_BATCH`` queued jobs in one transaction, one fsync, each in its own savepoint: a
-job that fails is rolled back and answered alone. If the ``COMMIT`` fails, every job of
-the batch is answered ``PlayError('storage')`` (a refusal too: it may rest on a write now
-gone) and the ``GameCache`` is emptied, so no state that was never stored is served.
-Where no thread can start (the browser: ``runtime.THREADS``) each job is done the same
-way inline. ``close`` commits what is queued and refuses later jobs (``stopping``).
-
-``GameCache`` keeps the games as last committed, so that neither an action nor a read
-replays the move list; an entry is used only at the stored version, read in the same
-transaction, so one that another process overtook is never used.
+Every write of ``PlayService`` is a *job* (a function of a ``Transaction``), answered
+through a ``concurrent.futures.Future`` only once its batch is committed. Where no
+thread can start (the browser: ``runtime.THREADS``) each job is done the same way inline.
 """
 
 from __future__ import annotations
@@ -46,14 +37,11 @@ def storage_error(e: BaseException) -> PlayError:
 
 
 class GameCache:
-    """The games as this process last committed them, by id (``Kept``: the least
-    recently kept go), and those the batch under way wrote (*pending*: seen only by its
-    later jobs, which share its transaction, until it commits). A job ``take``s an entry
-    and changes it (the caller the action answers reads it, and the next action on that
-    game changes it again). Readers get a copy of each entry made at the commit, which
-    nothing changes (``peek``, ``keep``): a read at its version needs no replay (issue
-    25.5). Entries are touched only by the ``Writer``'s jobs (they run one at a time),
-    but for the readers' copies."""
+    """The games as this process last committed them, by id (``Kept``), those the batch
+    under way wrote (*pending* until it commits), and the readers' copies made at the
+    commit, which nothing changes (``peek``, ``keep``). A job ``take``s an entry and
+    changes it; entries but the readers' copies are touched only by the ``Writer``'s
+    jobs, which run one at a time."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)

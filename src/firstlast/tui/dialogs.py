@@ -23,7 +23,7 @@ from ..i18n import book_text, describe_variant, file_error_text, other_lang, per
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
-from ..play.service import MAX_WISH
+from ..play.fields import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar

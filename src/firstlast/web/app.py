@@ -1,18 +1,8 @@
-"""The browser game's HTTP API (docs/web-api.md): Starlette over the play layer.
-
-The server is authoritative and this package decides nothing: every rule is the
-engine's, every policy (which game is on the table, statistics, settings, two writers
-on one game) is ``firstlast.play``'s, and every accepted move is committed to SQLite
-before the answer leaves. The package, by concern:
-
-* ``routes``: the route table (``routes.ENDPOINTS``) and its handlers, by subject;
-* ``models``: the declared request and answer models; ``inputs`` decodes requests into
-  them, ``shapes`` makes answers from engine and play objects;
-* ``errors``: refusals (play-layer kinds and the web's own codes) → status and body;
-* ``middleware``: Host/Origin/content-type checks, CSP and safety headers;
-* ``schema``: the OpenAPI document, the doc's endpoint reference and the page's
-  typedefs, all generated from the models and the route table.
-"""
+"""The browser game's HTTP API (docs/web-api.md): Starlette over the play layer, served
+from one route table (``routes.ENDPOINTS``). The server is authoritative and this
+package decides nothing: every rule is the engine's, every policy ``firstlast.play``'s,
+and every accepted move is committed before the answer leaves. The package's modules,
+by concern: README's layout table."""
 
 from __future__ import annotations
 
@@ -25,13 +15,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
 from ..play import GameStore, PlayError, PlayService, StoreError
 from . import errors
 from .context import Handler, PlayerBudget, WebGame
-from .middleware import Guard, Static
+from .middleware import Guard
 from .routes import ENDPOINTS
 from .routes.pages import STATIC_DIR
 
@@ -77,7 +68,7 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
     for e in ENDPOINTS:
         if e.handler is None:  # the static files
             mount = e.path.removesuffix("/{path}")
-            routes.append(Mount(mount, app=Static(directory=STATIC_DIR, check_dir=False), name=mount.strip("/")))
+            routes.append(Mount(mount, app=StaticFiles(directory=STATIC_DIR), name=mount.strip("/")))
         else:
             served.setdefault(e.path, {})[e.method] = e.handler
     literal = frozenset(path for path in served if "{" not in path)

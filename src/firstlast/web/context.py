@@ -12,7 +12,6 @@ import math
 import os
 import re
 import secrets
-import threading
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
@@ -52,12 +51,6 @@ NEW_PLAYERS: Final = 100
 NEW_PLAYERS_WINDOW_S: Final = 3600.0
 #: A bench that plays hundreds of players on one server raises the bound here.
 NEW_PLAYERS_ENV: Final = "FIRSTLAST_NEW_PLAYERS"
-
-
-def new_players_bound() -> int:
-    """``NEW_PLAYERS``, or the whole number ``$FIRSTLAST_NEW_PLAYERS`` gives (≥ 1)."""
-    text = os.environ.get(NEW_PLAYERS_ENV, "")
-    return int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 10**9 else NEW_PLAYERS
 #: The cookie's value is ``TOKEN.MAC``: the player's token and its HMAC-SHA256 under this
 #: database's own key (``PlayService.secret``), 128 bits in base64url. A cookie made
 #: anywhere else — another server, a page on another loopback port planting one (cookies
@@ -111,29 +104,30 @@ def _cookie_key(play: PlayService) -> str:
 class PlayerBudget:
     """How many new players may be made now: a bucket of ``size`` that fills again at
     ``size`` per ``window_s`` seconds (``clock``: monotonic seconds; tests pass their
-    own). Thread-safe."""
+    own); ``size`` is ``NEW_PLAYERS`` unless ``$FIRSTLAST_NEW_PLAYERS`` gives a whole
+    number. Taken only on the event loop: no lock."""
 
     def __init__(self, size: int | None = None, window_s: float = NEW_PLAYERS_WINDOW_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.size = size if size is not None else new_players_bound()
+        text = os.environ.get(NEW_PLAYERS_ENV, "")
+        bound = int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 10**9 else NEW_PLAYERS
+        self.size = size if size is not None else bound
         self.window_s = window_s
         self._clock = clock
-        self._lock = threading.Lock()
         self._left = float(self.size)
         self._at = clock()
 
     def take(self) -> int | None:
         """Take one new player's place: ``None`` if taken, else the whole seconds until
         one is free again."""
-        with self._lock:
-            now = self._clock()
-            rate = self.size / self.window_s
-            self._left = min(float(self.size), self._left + max(0.0, now - self._at) * rate)
-            self._at = now
-            if self._left >= 1:
-                self._left -= 1
-                return None
-            return max(1, math.ceil((1 - self._left) / rate))
+        now = self._clock()
+        rate = self.size / self.window_s
+        self._left = min(float(self.size), self._left + max(0.0, now - self._at) * rate)
+        self._at = now
+        if self._left >= 1:
+            self._left -= 1
+            return None
+        return max(1, math.ceil((1 - self._left) / rate))
 
 
 def json_response(body: msgspec.Struct, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -177,9 +171,9 @@ class WebGame:
         self.new_players = new_players or PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Round estimates by position (the play layer's one policy and cache), told in
         # each player's language on the way out.
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.chances = ChanceBook()
         # Stories by game (the play layer's one cache); one in the making is shared by
         # whoever asks.

@@ -28,6 +28,7 @@ from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Origi
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
+from ..play.stats import RecordKind
 from ..play.view import TableFacts, TableView
 
 __all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
@@ -267,7 +268,7 @@ class GameState(TableJSON):
 class RecordNews(Answer):
     """A personal record the game set when it ended (play.stats.news)."""
 
-    kind: Annotated[Literal["first_win", "streak", "passes", "lost_score"], Meta(description=(
+    kind: Annotated[RecordKind, Meta(description=(
         "first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest "
         "passes to come out; lost_score: the best score of a lost game"))]
     value: int

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import Card, Move, Position, Variant
+from ..engine import SUIT_CHARS, Card, Move, Position, Variant
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
@@ -32,8 +32,7 @@ from ..play.view import table_facts, table_view
 from . import models as m
 from .errors import play_error
 
-SUITS: Final = "cdhs"
-_CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUITS[c.suit], deck=c.deck,  # type: ignore[arg-type]
+_CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUIT_CHARS[c.suit], deck=c.deck,  # type: ignore[arg-type]
                            symbol=c.symbol) for c in map(Card, range(104))}
 
 
@@ -118,8 +117,7 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
     """An action's answer: the state as stored, the last move, every card movement in
     order, each move made (``steps``), whether a new game went on the table, and the
     movements in words (``undo``: the action took moves back)."""
-    move = r.move
-    return m.ActionResult(state=state(r.stored, lang), move=None if move is None else str(move),
+    return m.ActionResult(state=state(r.stored, lang), move=None if r.move is None else str(r.move),
                           movements=[movement(mv) for mv in r.movements], steps=[str(s.move) for s in r.steps],
                           new_game=r.new_game, announcement=announcement(r, lang, undo=undo),
                           records=records(r.records, lang))

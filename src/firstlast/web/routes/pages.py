@@ -10,7 +10,7 @@ from typing import Final
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from ...engine import MAX_DEAL
 from ...engine.variant import STORED_TOKEN_PATTERN
@@ -57,10 +57,6 @@ async def index(web: WebGame, request: Request) -> Response:
             return redirect
         return _ask_sign_in(request, token)
     page = STATIC_DIR / "index.html"
-    if not page.is_file():
-        return PlainTextResponse(
-            "The browser front end is not installed (firstlast/web/static/index.html is missing).", 404
-        )
     # No player is made here: one is made when something of theirs is first stored.
     if web.site_url is None:
         return FileResponse(page, headers={"cache-control": "no-cache"})

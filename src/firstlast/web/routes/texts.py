@@ -44,13 +44,9 @@ def help_bytes(lang: str) -> bytes:
     return actions.help_html(lang).encode("utf-8")  # with the one table of keys
 
 
-def etag(body: bytes) -> str:
-    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-
-
 def cached(request: Request, body: bytes, media_type: str) -> Response:
     """``body`` with its validator; 304 (no body) when the browser has it already."""
-    tag = etag(body)
+    tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
     headers = {"etag": tag, "cache-control": CACHE_CONTROL}
     wanted = request.headers.get("if-none-match", "")
     if tag in (t.strip().removeprefix("W/") for t in wanted.split(",")) or wanted.strip() == "*":
