@@ -114,6 +114,7 @@ def openapi() -> Schema:
     }
 
 
+@cache
 def openapi_json() -> bytes:
     return msgspec.json.encode(openapi())
 
