@@ -47,10 +47,9 @@ class Slot(Widget):
     Slot { width: 5; height: 4; margin-right: 1; background: #0b4d22; }
     """
 
-    #: What the place shows (``paint_slot``): a move changes a handful of places, and
-    #: only those redraw, which keeps autoplay smooth.
-    label: reactive[Text] = reactive(Text)
-    lines: reactive[list[Text]] = reactive(list)
+    #: What the place shows (``paint_slot``): its label and its card's lines. A move
+    #: changes a handful of places, and only those redraw, which keeps autoplay smooth.
+    shown: reactive[tuple[Text, list[Text]]] = reactive(lambda: (Text(), []))
 
     class Clicked(Message):
         def __init__(self, place: str) -> None:
@@ -63,11 +62,12 @@ class Slot(Widget):
 
     def render(self) -> Text:
         out = Text()
-        label = self.label.copy()
+        label, lines = self.shown
+        label = label.copy()
         label.truncate(self.size.width or 1, pad=True)
         label.stylize(Style(bgcolor=C.LOOK.colours.cloth))
         out.append_text(label)
-        for line in self.lines:
+        for line in lines:
             out.append("\n")
             out.append_text(line)
         return out

@@ -133,7 +133,7 @@ class TableView(Vertical):
         """Draw the play layer's view of the table (``play.view``), the web's too;
         ``marked``: the places framed as playable (``paint_slot``)."""
         for slot in self.query(Slot):
-            slot.label, slot.lines = paint_slot(slot.place, view, size, moved, lang, marked)
+            slot.shown = paint_slot(slot.place, view, size, moved, lang, marked)
         fan = self.query_one(WasteFan)
         fan.waste, fan.lang = view.waste, lang
 
