@@ -107,7 +107,6 @@ class ApartStopped(RuntimeError):
 
 _apart: ProcessPoolExecutor | None = None
 _apart_lock = threading.Lock()
-_apart_atexit = False
 
 
 def run_apart(fn: Callable[..., T], *args: Any) -> T:
@@ -121,10 +120,11 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
     from concurrent.futures import CancelledError
     from concurrent.futures.process import BrokenProcessPool
 
-    global _apart, _apart_atexit
-    for attempt in range(2):
+    global _apart
+    for _ in range(2):
         with _apart_lock:
             if _apart is None:
+                import atexit
                 import multiprocessing
                 from concurrent.futures import ProcessPoolExecutor
 
@@ -132,11 +132,8 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
                 # would inherit its locks in whatever state they were.
                 _apart = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_apart_child)
-                if not _apart_atexit:  # shut down while the interpreter is whole (no noise at exit)
-                    import atexit
-
-                    atexit.register(stop_apart)
-                    _apart_atexit = True
+                atexit.unregister(stop_apart)  # once, and last: shut down while the interpreter is
+                atexit.register(stop_apart)  # whole (no noise at exit)
             pool = _apart
         try:
             future = pool.submit(fn, *args)
@@ -154,9 +151,7 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
         with _apart_lock:  # the helper died (killed, out of memory): a new one next time
             if _apart is pool:
                 _apart = None
-        if attempt:
-            raise ApartStopped("the helper process died")
-    raise AssertionError("unreachable")
+    raise ApartStopped("the helper process died")
 
 
 def _apart_child() -> None:

@@ -281,20 +281,21 @@ def test_range_errors_are_in_the_chosen_language(args: list[str], ru: str, en: s
 
 
 def test_every_kind_of_bound_is_translated() -> None:
-    from firstlast.cli.lang import IntRange, set_lang
+    from firstlast.cli.lang import set_lang
+    from firstlast.cli.options import WholeNumber
 
     set_lang("ru")
     try:
         with pytest.raises(click.BadParameter) as e:
-            IntRange(0, 1).convert("2", None, None)
+            WholeNumber(0, 1).convert("2", None, None)
         assert e.value.message == "2 не входит в диапазон от 0 до 1."
         with pytest.raises(click.BadParameter) as e:
-            IntRange(max=5).convert("6", None, None)
+            WholeNumber(max=5).convert("6", None, None)
         assert e.value.message == "6 — слишком много: нужно не больше 5."
         with pytest.raises(click.BadParameter) as e:
-            IntRange(min=1).convert("0", None, None)
+            WholeNumber(min=1).convert("0", None, None)
         assert e.value.message == "0 — слишком мало: нужно не меньше 1."
-        assert IntRange(0, 5, clamp=True).convert("9", None, None) == 5
+        assert WholeNumber(0, 5, clamp=True).convert("9", None, None) == 5
     finally:
         set_lang(None)
 

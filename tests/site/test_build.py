@@ -16,7 +16,7 @@ import pytest
 
 from firstlast.cli.main import main
 from firstlast.site import build as site_build
-from firstlast.site.pins import PYODIDE, WHEELS
+from firstlast.site.pins import PYODIDE, PYODIDE_VERSION, WHEELS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,9 +104,9 @@ def test_a_folder_that_is_not_a_site_is_not_written_over(tmp_path: Path, capsys:
 def test_pins_agree_with_the_js_tools() -> None:
     """tools/js pins the same Pyodide (its types check the workers)."""
     package = json.loads((ROOT / "tools" / "js" / "package.json").read_text())
-    assert package["devDependencies"]["pyodide"] == PYODIDE.version
+    assert package["devDependencies"]["pyodide"] == PYODIDE_VERSION
     lock = json.loads((ROOT / "tools" / "js" / "package-lock.json").read_text())
-    assert lock["packages"]["node_modules/pyodide"]["integrity"] == PYODIDE.integrity
+    assert lock["packages"]["node_modules/pyodide"]["integrity"] == PYODIDE.digest
     assert len({w.file_name.split("-")[0].lower() for w in WHEELS}) == len(WHEELS)
 
 

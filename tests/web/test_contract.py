@@ -61,6 +61,9 @@ def test_whole_floats_everywhere_an_integer_goes(client: TestClient) -> None:
     for text, deal in (("1e19", "10000000000000000000"), ("1.8446744073709551615e19", str(MAX_DEAL))):
         r = raw(client, "POST", "/api/games", f'{{"deal": {text}}}')
         assert r.status_code == 201 and r.json()["deal"] == deal, r.text
+    # Zero written with any exponent is zero, not a number past 20 digits.
+    r = raw(client, "PUT", "/api/settings", '{"speed": 0e30}')
+    assert r.status_code == 200 and r.json()["speed"] == 0, r.text
     # In a query, as in a body.
     for limit in ("5", "5.0", "0.5e1", "005"):
         assert client.get(f"/api/games?limit={limit}").status_code == 200, limit

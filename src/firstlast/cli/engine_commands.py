@@ -179,16 +179,13 @@ def _write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` all or nothing: a temporary file in the target's own
     folder, flushed to disk, then renamed over the target (through links, see
     ``_save_target``). An existing file keeps its permissions."""
-    if _is_stdout(path):  # --save - or /dev/stdout: the text is printed (a pipe cannot be renamed over)
-        try:
+    try:
+        if _is_stdout(path):  # --save - or /dev/stdout: the text is printed (a pipe cannot be renamed over)
             sys.stdout.write(text)
             sys.stdout.flush()
-        except OSError as e:
-            raise click.ClickException(msg("cli.write.failed", path=path, error=os_error_text(e))) from None
-        return
-    target, st = _save_target(path)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    try:
+            return
+        target, st = _save_target(path)
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

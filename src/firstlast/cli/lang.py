@@ -143,20 +143,6 @@ def os_error_text(e: OSError) -> str:
     return i18n_os_error_text(e, current_lang())
 
 
-class IntRange(click.IntRange):
-    """``click.IntRange`` whose out-of-range error is in the current language, the bounds
-    as the catalog's parameters (``cli.range.*``). Closed bounds, the only ones here: an
-    open bound keeps click's own words."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if not self.clamp:
-            rv = click.INT.convert(value, param, ctx)
-            if (self.min is not None and rv < self.min) or (self.max is not None and rv > self.max):
-                key = "both" if None not in (self.min, self.max) else "at_most" if self.min is None else "at_least"
-                self.fail(msg(f"cli.range.{key}", value=rv, min=self.min, max=self.max), param, ctx)
-        return super().convert(value, param, ctx)
-
-
 #: click's own words (its gettext message ids) → their catalog keys: click says "Usage:",
 #: "Options" and "No such command" through ``gettext``, which ``install_click_words``
 #: answers from the catalogs in the current language (English stays click's).

@@ -18,7 +18,7 @@ from .backup_commands import export, import_
 from .engine_commands import autoplay, deal, replay
 from .lang import CatalogGroup, CatalogOption, install_click_words, lang_everywhere, lang_option, msg, set_lang
 from .odds_commands import odds
-from .options import DealNumber, DealRange
+from .options import DEAL, DEAL_RANGE
 from .site_commands import site
 from .tui_commands import tui
 from .web_commands import play
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
     except click.NoSuchOption as e:
         takes_deal = e.ctx is not None and any(
-            isinstance(p, click.Argument) and isinstance(p.type, DealNumber | DealRange) for p in e.ctx.command.params)
+            isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
         if takes_deal and e.option_name[1:2].isdigit():
             # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
             # does not tell the user what is wrong.

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from click.core import ParameterSource
@@ -16,24 +16,37 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
-from ..play import GameStore, PlayError, StoreError, parse_deal
+from ..play import GameStore, PlayError, StoreError, parse_deal, parse_variant
 from ..play.settings import parse_redeals
-from .lang import IntRange, current_lang, msg, option
+from .lang import current_lang, msg, option
+
+T = TypeVar("T")
 
 #: Digits a numeric option may have: every count and seed here fits in 20.
 MAX_OPTION_DIGITS = 40
 
 
-class DealNumber(click.ParamType[int]):
-    """A deal number 0 … 2^64−1, read by the one deal-number parser (``play.parse_deal``)."""
+class PlayValue(click.ParamType[T]):
+    """A value read by one of the play layer's parsers (``name``: how help names it),
+    refused in its words (``play_error_text``), so that every face reads it alike."""
 
-    name = "DEAL"
+    def __init__(self, name: str, parse: Callable[[str], T]) -> None:
+        self.name = name
+        self.parse = parse
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> T:
         try:
-            return parse_deal(value if isinstance(value, int) else str(value))
+            return self.parse(str(value))
         except PlayError as e:
             self.fail(play_error_text(e), param, ctx)
+
+
+#: A deal number 0 … 2^64−1 (``play.parse_deal``).
+DEAL = PlayValue("DEAL", parse_deal)
+#: Redeals (V1): a count or 'unlimited' (``play.settings.parse_redeals``).
+REDEALS = PlayValue("N|unlimited", parse_redeals)
+#: A variant token (``r3``, ``ru``, ``r0w``, ``r3wn``), in its canonical spelling.
+VARIANT = PlayValue("TOKEN", lambda text: parse_variant(text).token)
 
 
 class DealRange(click.ParamType[range]):
@@ -46,35 +59,25 @@ class DealRange(click.ParamType[range]):
             return value
         text = str(value)
         if ".." not in text:
-            n = DealNumber().convert(text, param, ctx)
+            n = DEAL.convert(text, param, ctx)
             return range(n, n + 1)
         a_text, _, b_text = text.partition("..")
-        a = DealNumber().convert(a_text, param, ctx)
+        a = DEAL.convert(a_text, param, ctx)
         # The end may be 2^64 itself (half-open): read it as a deal number, then allow one more.
         if b_text == str(MAX_DEAL + 1):
             b = MAX_DEAL + 1
         else:
-            b = DealNumber().convert(b_text, param, ctx)
+            b = DEAL.convert(b_text, param, ctx)
         if b <= a:
             self.fail(msg("cli.empty_range", a=a, b=b), param, ctx)
         return range(a, b)
 
 
-class Redeals(click.ParamType[int | None]):
-    name = "N|unlimited"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | None:
-        if value is None or isinstance(value, int):
-            return value
-        try:
-            return parse_redeals(str(value))
-        except PlayError as e:
-            self.fail(play_error_text(e), param, ctx)
-
-
-class WholeNumber(IntRange):
-    """A whole number in ASCII digits, optionally bounded. Plain ``int()`` (and so
-    ``click.INT``) also reads '５' or '٣', which no user means as a count."""
+class WholeNumber(click.IntRange):
+    """A whole number in ASCII digits, optionally bounded (closed bounds, the only ones
+    here), refused in the current language (``cli.range.*``: the bounds as parameters).
+    Plain ``int()`` (and so ``click.INT``) also reads '５' or '٣', which no user means as
+    a count."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.isascii():
@@ -83,6 +86,11 @@ class WholeNumber(IntRange):
             # Checked before int(): the message would repeat all 5,000 digits otherwise.
             text = value.strip()
             self.fail(msg("cli.too_large", head=text[:20], n=f"{len(text):,}"), param, ctx)
+        if not self.clamp:
+            rv = click.INT.convert(value, param, ctx)
+            if (self.min is not None and rv < self.min) or (self.max is not None and rv > self.max):
+                key = "both" if None not in (self.min, self.max) else "at_most" if self.min is None else "at_least"
+                self.fail(msg(f"cli.range.{key}", value=rv, min=self.min, max=self.max), param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -125,9 +133,7 @@ def play_error_text(e: PlayError) -> str:
     return e.text(current_lang())
 
 
-DEAL = DealNumber()
 DEAL_RANGE = DealRange()
-REDEALS = Redeals()
 
 
 def variant_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import click
@@ -30,12 +31,8 @@ def build(dest_text: str, cache_text: str | None, quiet: bool) -> None:
     dest, cache = Path(dest_text), Path(cache_text) if cache_text is not None else None
     from ..site.build import SiteBuildError, build_site
 
-    def say(line: str) -> None:
-        if not quiet:
-            click.echo(line, err=True)
-
     try:
-        made = build_site(dest, cache=cache, say=say)
+        made = build_site(dest, cache=cache, say=(lambda _: None) if quiet else partial(click.echo, err=True))
     except SiteBuildError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:

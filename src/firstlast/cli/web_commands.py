@@ -13,9 +13,9 @@ import click
 
 from ..engine import MAX_DEAL
 from ..i18n import t
-from ..play import PlayError, StoreError, parse_variant
+from ..play import PlayError, StoreError
 from .lang import asked_lang, command, current_lang, msg, option, os_error_text
-from .options import DealNumber, FilePath, WholeNumber, open_store, play_error_text
+from .options import DEAL, VARIANT, FilePath, WholeNumber, open_store
 
 
 def _echo(message: str) -> None:
@@ -31,19 +31,6 @@ def _echo(message: str) -> None:
             os.close(devnull)
         except (OSError, ValueError):
             pass
-
-
-class VariantToken(click.ParamType[str]):
-    """A variant token (``r3``, ``ru``, ``r0w``, ``r3wn``), read by the play layer's
-    parser (``play.parse_variant``); its canonical spelling."""
-
-    name = "TOKEN"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        try:
-            return parse_variant(str(value)).token
-        except PlayError as e:
-            self.fail(play_error_text(e), param, ctx)
 
 
 class SiteUrl(click.ParamType[str]):
@@ -71,8 +58,8 @@ class SiteUrl(click.ParamType[str]):
 @option("--host", default="127.0.0.1", show_default=True, help_key="cli.play.help.host")
 @option("--db", "db", type=FilePath(), default=None, help_key="cli.play.help.db")
 @option("--no-browser", is_flag=True, help_key="cli.play.help.no_browser")
-@option("--deal", type=DealNumber(), default=None, help_key="cli.play.help.deal", help_params={"max": MAX_DEAL})
-@option("--variant", type=VariantToken(), default=None, help_key="cli.play.help.variant")
+@option("--deal", type=DEAL, default=None, help_key="cli.play.help.deal", help_params={"max": MAX_DEAL})
+@option("--variant", type=VARIANT, default=None, help_key="cli.play.help.variant")
 @option("--site-url", "site_url", type=SiteUrl(), default=None, envvar="FIRSTLAST_SITE_URL",
         help_key="cli.play.help.site_url")
 def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | None, variant: str | None,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
 from starlette.types import Message
@@ -120,6 +120,16 @@ class Bridge:
 
         await self.app(scope, receive, send)
         return Answer(status, out_headers, b"".join(chunks))
+
+    async def call(self, method: str, target: str, body: object = None) -> tuple[int, Any]:
+        """A request as the page's JSON calls make it (``body``: JSON; ``None``: no body),
+        its answer read as JSON (``None`` when it is not JSON): the build's own calls."""
+        data, head = (b"", {}) if body is None else (json.dumps(body).encode(), {"content-type": "application/json"})
+        answer = await self.request(method, target, head, data)
+        try:
+            return answer.status, json.loads(answer.body)
+        except ValueError:
+            return answer.status, None
 
     async def request_js(self, method: str, target: str, headers_json: str, body: str) -> tuple[int, str, str]:
         """``request`` with plain values in and out, for the worker's JavaScript: strings

@@ -41,7 +41,7 @@ import platformdirs
 from .. import __version__
 from ..i18n import LANGS
 from .first_table import first_table_html
-from .pins import PYODIDE, WHEELS
+from .pins import PYODIDE, PYODIDE_VERSION, WHEELS, Pin
 
 #: Pyodide's own files the site needs (the rest of its npm package is docs and types).
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -76,9 +76,10 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _fetch(url: str, name: str, digest: Callable[[bytes], str], pinned: str, cache: Path, say: Progress) -> bytes:
-    """The file at ``url`` whose ``digest`` is ``pinned``, from ``cache`` when a good copy
-    is there."""
+def _fetch(pin: Pin, digest: Callable[[bytes], str], cache: Path, say: Progress) -> bytes:
+    """The pinned file (``digest`` computes what ``pin.digest`` holds), from ``cache``
+    when a good copy is there."""
+    url, name, pinned = pin.url, pin.file_name, pin.digest
     kept = cache / name
     if kept.is_file():
         data = kept.read_bytes()
@@ -93,17 +94,14 @@ def _fetch(url: str, name: str, digest: Callable[[bytes], str], pinned: str, cac
         raise SiteBuildError(f"cannot fetch {name} from {url}: {reason}") from None
     if digest(data) != pinned:
         raise SiteBuildError(f"{name} from {url} does not match its pinned hash: refusing it")
-    cache.mkdir(parents=True, exist_ok=True)
-    tmp = kept.with_suffix(kept.suffix + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, kept)
+    _write_whole(kept, data)
     return data
 
 
 def gather(cache: Path, say: Progress) -> tuple[bytes, list[tuple[str, bytes]]]:
     """Pyodide's tarball and the wheels (name, bytes), hash-checked, through ``cache``."""
-    tarball = _fetch(PYODIDE.url, PYODIDE.file_name, _sha512_integrity, PYODIDE.integrity, cache, say)
-    return tarball, [(w.file_name, _fetch(w.url, w.file_name, _sha256, w.sha256, cache, say)) for w in WHEELS]
+    tarball = _fetch(PYODIDE, _sha512_integrity, cache, say)
+    return tarball, [(w.file_name, _fetch(w, _sha256, cache, say)) for w in WHEELS]
 
 
 def _zip_member(z: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -164,36 +162,6 @@ def _pyodide_files(tarball: bytes) -> dict[str, bytes]:
     return files
 
 
-#: Runs ``precompile.py`` in Pyodide under node, over the archives in the work folder.
-_PRECOMPILE_JS: Final = r"""
-import fs from "node:fs";
-import { pathToFileURL } from "node:url";
-const [pyodideDir, work] = process.argv.slice(2);
-try {
-  const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
-  const py = await loadPyodide({ indexURL: pyodideDir + "/" });
-  py.FS.mkdirTree("/build");
-  py.FS.mount(py.FS.filesystems.NODEFS, { root: work }, "/build");
-  const target = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  py.unpackArchive(new Uint8Array(fs.readFileSync(work + "/site-packages.zip")), "zip", { extractDir: target });
-  py.runPython(fs.readFileSync(work + "/precompile.py", "utf8"));
-  await py.runPythonAsync("used = await exercise()");
-  py.runPython(`
-import sys, sysconfig
-stdlib = next(p for p in sys.path if p.endswith(".zip")) + "/"
-print(*compile_archive("/build/python_stdlib.zip", "/build/out-python_stdlib.zip", stdlib, used, UNUSED_STDLIB))
-print(*compile_archive("/build/site-packages.zip", "/build/out-site-packages.zip",
-                       sysconfig.get_paths()["purelib"] + "/", used))
-`);
-} catch (e) {
-  // One readable line (an uncaught error would print Pyodide's minified source).
-  const text = String(e && e.message ? e.message : e).trim().split(/\r?\n/);
-  process.stderr.write("PRECOMPILE: " + text.slice(-3).join(" | ") + String.fromCharCode(10));
-  process.exit(1);
-}
-"""
-
-
 def precompile(pyodide: dict[str, bytes], packages: bytes, say: Progress) -> tuple[bytes, bytes] | None:
     """(the standard library, site-packages) byte-compiled by Pyodide's own Python under
     node (``precompile.py``); ``None`` without node (the site then ships sources: it
@@ -209,8 +177,8 @@ def precompile(pyodide: dict[str, bytes], packages: bytes, say: Progress) -> tup
             (work / "pyodide" / name).write_bytes(data)
         (work / "python_stdlib.zip").write_bytes(pyodide["python_stdlib.zip"])
         (work / "site-packages.zip").write_bytes(packages)
-        (work / "precompile.py").write_bytes((_static("firstlast.site") / "precompile.py").read_bytes())
-        (work / "precompile.mjs").write_text(_PRECOMPILE_JS, encoding="utf-8")
+        for name in ("precompile.py", "static/precompile.mjs"):  # the Python, and node's script that runs it
+            (work / Path(name).name).write_bytes((_static("firstlast.site") / name).read_bytes())
         say("byte-compiling Python for the browser (Pyodide under node)")
         try:
             done = subprocess.run([node, str(work / "precompile.mjs"), str(work / "pyodide"), str(work)],
@@ -275,17 +243,8 @@ def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
 
 
 def manifest() -> bytes:
-    data = {
-        "name": "First and Last — Первые и последние", "short_name": "First and Last",
-        "description": "The Russian patience First and Last (Первые и последние), offline in the browser.",
-        "start_url": "./", "scope": "./", "display": "standalone", "background_color": "#0f4d2c",
-        "theme_color": "#0f4d2c", "lang": "en",
-        "icons": [{"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
-                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
-                  {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
-                  {"src": "static/img/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
-    }
-    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
+    """The web app manifest (a file of its own, ``static/manifest.webmanifest``)."""
+    return (_static("firstlast.site") / "static" / "manifest.webmanifest").read_bytes()
 
 
 def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
@@ -312,8 +271,7 @@ def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_pytho
     # The catalogs as files too: the loading screen speaks before Python runs.
     for lang in LANGS:
         files[f"static/site/i18n/{lang}.json"] = (_static("firstlast.i18n") / f"{lang}.json").read_bytes()
-    for name in ("icon-192.png", "icon-512.png"):
-        files[f"icons/{name}"] = (site_static / "icons" / name).read_bytes()
+    files.update(_copy_tree(site_static / "icons", Path("icons")))
     files["manifest.webmanifest"] = manifest()
     pyodide = _pyodide_files(tarball)
     packages = site_packages(wheels)
@@ -378,7 +336,7 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
     listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]
     version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
-    build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE.version,
+    build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE_VERSION,
                                 "files": listing}
     files["sw.js"] = service_worker({"version": version,
                                      "files": [[f["path"], f["size"], f["sha256"]] for f in listing]})

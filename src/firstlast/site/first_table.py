@@ -31,31 +31,22 @@ FIRST_ID: Final = "first-visit"
 FIRST_TIME: Final = "2020-01-01T00:00:00.000+00:00"
 
 
-def _json(answer_body: bytes, what: str) -> dict[str, object]:
-    value = json.loads(answer_body)
-    if not isinstance(value, dict):
-        raise ValueError(f"the app answered {what} with no object")
-    return value
-
-
 async def _ask() -> dict[str, object]:
     with tempfile.TemporaryDirectory() as folder:
         bridge = Bridge(str(Path(folder) / "first.sqlite3"), "https://first.invalid")
         try:
-            json_head = {"content-type": "application/json"}
-            settings = await bridge.request("GET", "/api/settings", {})
+            read, settings = await bridge.call("GET", "/api/settings")
             deal = {"how": "number", "deal": str(WELCOME_DEAL), "variant": CANONICAL.token}
             tables: dict[str, object] = {}
             for lang in LANGS:
-                said = await bridge.request("PUT", "/api/settings", json_head, json.dumps({"lang": lang}).encode())
-                made = await bridge.request("POST", "/api/games", json_head, json.dumps(deal).encode())
-                if not all(200 <= a.status < 300 for a in (settings, said, made)):
-                    raise ValueError(f"the app refused the first table: {made.body[:200]!r}")
-                table = _json(made.body, "a new game")
+                said, _ = await bridge.call("PUT", "/api/settings", {"lang": lang})
+                made, table = await bridge.call("POST", "/api/games", deal)
+                if not all(200 <= status < 300 for status in (read, said, made)) or not isinstance(table, dict):
+                    raise ValueError(f"the app refused the first table: {table!r:.200}")
                 tables[lang] = {**table, "id": FIRST_ID, "created": FIRST_TIME, "updated": FIRST_TIME}
         finally:
             bridge.store.close()
-    return {"id": FIRST_ID, "deal": deal, "settings": _json(settings.body, "the settings"), "tables": tables}
+    return {"id": FIRST_ID, "deal": deal, "settings": settings, "tables": tables}
 
 
 def first_table() -> dict[str, object]:

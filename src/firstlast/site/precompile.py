@@ -37,37 +37,27 @@ READS_ITS_SOURCE: Final = ("anyio/",)
 async def exercise() -> set[str]:
     """Play through the site's app as a player would (in a throw-away database) and
     answer the files of every module imported."""
-    import json
     import sys
     import tempfile
 
     from firstlast.site.bridge import Bridge
 
-    async def play() -> None:
-        bridge = Bridge(tempfile.mkdtemp() + "/x.sqlite3", "https://example.org")
-        json_type = {"content-type": "application/json"}
+    bridge = Bridge(tempfile.mkdtemp() + "/x.sqlite3", "https://example.org")
+    for target in ("/api/settings", "/i18n/en.json", "/i18n/ru.json", "/help/en", "/book.txt", "/api/stats",
+                   "/api/games/current", "/api/games?status=finished", "/api/schema"):
+        await bridge.call("GET", target)
+    _, state = await bridge.call("POST", "/api/games", {"deal": "1"})
+    assert isinstance(state, dict)
+    gid = state["id"]
+    await bridge.call("POST", f"/api/games/{gid}/step", {"n": 3})
+    await bridge.call("POST", f"/api/games/{gid}/moves", {"move": "R1"})  # a refusal
+    await bridge.call("POST", f"/api/games/{gid}/undo", {})
+    await bridge.call("GET", f"/api/games/{gid}/chance?samples=50&round=0")
+    await bridge.call("POST", f"/api/games/{gid}/advance", {})
+    await bridge.call("GET", f"/api/games/{gid}/record")
+    await bridge.call("GET", f"/api/games/{gid}/story")
+    await bridge.call("GET", "/api/backup")
 
-        async def call(method: str, target: str, body: object | None = None) -> object:
-            data = b"" if body is None else json.dumps(body).encode()
-            answer = await bridge.request(method, target, json_type if body is not None else {}, data)
-            return json.loads(answer.body) if answer.body.startswith(b"{") else None
-
-        for target in ("/api/settings", "/i18n/en.json", "/i18n/ru.json", "/help/en", "/book.txt", "/api/stats",
-                       "/api/games/current", "/api/games?status=finished", "/api/schema"):
-            await call("GET", target)
-        state = await call("POST", "/api/games", {"deal": "1"})
-        assert isinstance(state, dict)
-        gid = state["id"]
-        await call("POST", f"/api/games/{gid}/step", {"n": 3})
-        await call("POST", f"/api/games/{gid}/moves", {"move": "R1"})  # a refusal
-        await call("POST", f"/api/games/{gid}/undo", {})
-        await call("GET", f"/api/games/{gid}/chance?samples=50&round=0")
-        await call("POST", f"/api/games/{gid}/advance", {})
-        await call("GET", f"/api/games/{gid}/record")
-        await call("GET", f"/api/games/{gid}/story")
-        await call("GET", "/api/backup")
-
-    await play()
     files = set()
     for module in list(sys.modules.values()):
         origin = getattr(getattr(module, "__spec__", None), "origin", None)

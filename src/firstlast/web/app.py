@@ -15,13 +15,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
 from ..play import GameStore, PlayError, PlayService, StoreError
 from . import errors
 from .context import Handler, PlayerBudget, WebGame
-from .middleware import Guard, Static
+from .middleware import Guard
 from .routes import ENDPOINTS
 from .routes.pages import STATIC_DIR
 
@@ -67,7 +68,7 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
     for e in ENDPOINTS:
         if e.handler is None:  # the static files
             mount = e.path.removesuffix("/{path}")
-            routes.append(Mount(mount, app=Static(directory=STATIC_DIR, check_dir=False), name=mount.strip("/")))
+            routes.append(Mount(mount, app=StaticFiles(directory=STATIC_DIR), name=mount.strip("/")))
         else:
             served.setdefault(e.path, {})[e.method] = e.handler
     literal = frozenset(path for path in served if "{" not in path)

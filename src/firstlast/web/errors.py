@@ -1,11 +1,7 @@
-"""Refusals over HTTP: every error answer is one declared shape, ``models.ErrorBody``.
-
-The play layer's ``PlayError`` carries a code, its params and a kind; its kind maps to
-a status here. The web layer's own refusals (a foreign Host, a body that is not JSON, a
-field the declared models do not know) are ``WebError``: a code of ``WEB_CODES``, which
-fixes the status and the parameters, so that every answer the page reads has ``error``
-(English), ``text`` (the same in the player's language, which the page shows), ``code``
-and ``params`` (docs/web-api.md). Every sentence is the catalogs' (``i18n.error_text``).
+"""Refusals over HTTP, every one a ``models.ErrorBody`` (docs/web-api.md): a play-layer
+``PlayError``'s kind maps to a status here (``KIND_STATUS``); the web layer's own
+refusals are ``WebError``, a code of ``WEB_CODES`` that fixes the status and the
+parameters. Every sentence is the catalogs' (``i18n.error_text``).
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """Requests in: a body read within its limit and decoded into its declared model
-(``models``), a query string decoded into its model.
-
-Numbers are read as the schema (JSON Schema) reads them: an integer is any number whose
-fraction is zero, so ``2.0`` and ``1e3`` are integers in a body and in a query; a whole
-number past 20 digits (``1e400``, 5,000 digits) is out of every field's range, and
-refused as such.
-
-A value the model refuses is explained by the play layer's own parser when there is
-one (``parse_deal``, ``parse_variant``, the settings schema, the engine's move
-notation), so the page gets the code it knows (``deal.range``, ``variant.redeals``,
-``settings.unknown``…); otherwise by msgspec's sentence, as ``request.value``.
+(``models``), a query string decoded into its model. Numbers are read as the schema
+reads them (docs/web-api.md, ``_number``). A value the model refuses is explained by
+the play layer's own parser when there is one, so the page gets the code it knows
+(``deal.range``, ``variant.redeals``, ``settings.unknown``…); otherwise by msgspec's
+sentence, as ``request.value``.
 """
 
 from __future__ import annotations
@@ -45,11 +39,10 @@ async def read_body(request: Request, limit: int) -> bytearray:
     when the server begins to stop (``PlayService.stopping``, looked at every
     ``STOP_LOOK`` seconds) is given up: ``request.gone``, nothing done, rather than held
     to the end of the graceful shutdown and cancelled there."""
-    length = request.headers.get("content-length")
-    declared = int(length) if length is not None and length.isdigit() else 0
+    length = request.headers.get("content-length", "")
+    declared = int(length) if length.isdigit() else 0
     if declared > limit + DRAIN:
         raise WebError("request.too_large", limit=limit // 1024)
-    too_large = declared > limit
     play = request.app.state.web.play
     # One buffer that grows (not a list of chunks joined at the end: twice the body).
     body = bytearray()
@@ -69,14 +62,13 @@ async def read_body(request: Request, limit: int) -> bytearray:
         chunk = message.get("body", b"")
         size += len(chunk)
         more = bool(message.get("more_body", False))
-        if too_large or size > limit:
-            too_large = True
+        if max(size, declared) <= limit:
+            body += chunk
+        elif size > limit + DRAIN:
+            break  # more than will be read through: answered now, the connection closed
+        else:
             del body[:]  # never held past the limit
-            if size > limit + DRAIN:
-                break  # more than will be read through: answered now, the connection closed
-            continue
-        body += chunk
-    if too_large:
+    if max(size, declared) > limit:
         raise WebError("request.too_large", limit=limit // 1024)
     return body
 

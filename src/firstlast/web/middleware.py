@@ -6,12 +6,10 @@ any route.
 from __future__ import annotations
 
 import ipaddress
-from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .context import browser_lang, json_response
@@ -167,14 +165,3 @@ def _json_or_sign_in(scope: Scope, headers: dict[str, str]) -> bool:
     media = headers.get("content-type", "").split(";")[0].strip().lower()
     return media == "application/json" or (
         media == "application/x-www-form-urlencoded" and scope.get("path") == "/" and not _has_body(scope))
-
-
-class Static(StaticFiles):
-    """The front end's files; a plain 404 (not a 500) while the folder does not exist."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.directory is None or not Path(self.directory).is_dir():
-            exc = WebError("request.not_found")
-            await json_response(web_error(exc), exc.status)(scope, receive, send)
-            return
-        await super().__call__(scope, receive, send)

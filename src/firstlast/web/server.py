@@ -1,16 +1,10 @@
 """Serve the browser game with uvicorn: ``firstlast play`` and the benches use this.
 
 The listening socket is bound here, before uvicorn starts, so that port 0 ("any free
-port") is resolved to a real port that can be printed and opened without a race.
-
-Its bounds are uvicorn's own documented settings (``uvicorn_config``), no more: at most
-``limits()`` connections and requests at once (``limit_concurrency``: past it uvicorn
-answers 503), an accept backlog of ``BACKLOG``, ``KEEP_ALIVE`` seconds of keep-alive,
-request heads of at most ``MAX_HEAD_BYTES`` (h11's bound on a head still incomplete;
-the middleware refuses a whole one past it, 431), ``STOP_GRACE`` seconds for requests in
-flight when it stops, and no proxy trusted. So that the connections a page may hold (a
-browser keeps up to 256) never use up the descriptors SQLite needs, the soft limit of
-open files is raised towards the hard one (``more_files``) before it listens.
+port") is resolved to a real port that can be printed and opened without a race. Its
+bounds are uvicorn's own documented settings (``uvicorn_config``), no more; the soft
+limit of open files is raised first (``more_files``), so that the connections a page
+may hold (a browser keeps up to 256) never use up the descriptors SQLite needs.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import Card, Move, Position, Variant
+from ..engine import SUIT_CHARS, Card, Move, Position, Variant
 from ..engine import Movement as EngineMovement
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
@@ -32,8 +32,7 @@ from ..play.view import table_facts, table_view
 from . import models as m
 from .errors import play_error
 
-SUITS: Final = "cdhs"
-_CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUITS[c.suit], deck=c.deck,  # type: ignore[arg-type]
+_CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUIT_CHARS[c.suit], deck=c.deck,  # type: ignore[arg-type]
                            symbol=c.symbol) for c in map(Card, range(104))}
 
 
@@ -57,11 +56,8 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
     (which the browser reports as a failed load in its console): each exactly the body
     such a request answers, its ``text`` in ``lang``."""
     allowed = {str(mv) for mv in legal}
-    out = {}
-    for text, move in _TABLE_MOVES:
-        if text not in allowed and (why := pos.refusal(move, legal)) is not None:  # legal moves worked out once
-            out[text] = _refusal_body(move, why[0], tuple(why[1].items()), lang)
-    return out
+    return {text: _refusal_body(move, why[0], tuple(why[1].items()), lang) for text, move in _TABLE_MOVES
+            if text not in allowed and (why := pos.refusal(move, legal)) is not None}  # legal moves worked out once
 
 
 @lru_cache(maxsize=4096)
@@ -118,8 +114,7 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
     """An action's answer: the state as stored, the last move, every card movement in
     order, each move made (``steps``), whether a new game went on the table, and the
     movements in words (``undo``: the action took moves back)."""
-    move = r.move
-    return m.ActionResult(state=state(r.stored, lang), move=None if move is None else str(move),
+    return m.ActionResult(state=state(r.stored, lang), move=None if r.move is None else str(r.move),
                           movements=[movement(mv) for mv in r.movements], steps=[str(s.move) for s in r.steps],
                           new_game=r.new_game, announcement=announcement(r, lang, undo=undo),
                           records=records(r.records, lang))
@@ -147,12 +142,10 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
     facts after each (the page decides no rule). Only what was seen is told: a turned
     card's identity is known once turned, and a redeal's movements list the waste."""
     g = stored.game
-    steps = []
-    for step, pos in zip(g.steps, g.positions[1:], strict=True):
-        steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
-                                  facts=m.StepFacts(**fields_json(table_facts(pos))),
-                                  announcement=announce(step.movements, lang)))
-    return m.Replay(initial=state(stored, lang, g.initial), steps=steps)
+    return m.Replay(initial=state(stored, lang, g.initial), steps=[
+        m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
+                     facts=m.StepFacts(**fields_json(table_facts(pos))), announcement=announce(step.movements, lang))
+        for step, pos in zip(g.steps, g.positions[1:], strict=True)])
 
 
 def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.TableWords:

@@ -24,7 +24,7 @@ from ...engine import Variant
 from ...engine.rng import RngState
 from ..stats import Tally, UnlimitedTally
 from .abi import ABI, JOB_BYTES, PASS_BINS, SIGNATURES, Calls, NativeCalls, Unavailable, WasmCalls, check_info
-from .kernel import UNLIMITED, Kernel, Lines, RankPosition, redeals_arg
+from .kernel import UNLIMITED, Kernel, Lines, RankPosition
 from .native import build, compiler, library_name, load_native, source_hash
 from .wasm import load_pyodide, load_wasmtime, wasm_bytes
 
@@ -32,7 +32,7 @@ __all__ = [
     "ABI", "JOB_BYTES", "PASS_BINS", "SIGNATURES", "UNLIMITED", "Calls", "Kernel", "Lines", "NativeCalls",
     "RankPosition", "Unavailable", "WasmCalls", "available", "backend_name", "build", "check_info", "choose",
     "compiler", "count_deals", "count_unlimited", "kernel", "library_name", "load", "max_threads", "play_deal",
-    "play_deals", "play_line", "redeals_arg", "sample_lines", "sample_start", "source_hash", "wasm_bytes", "why_not",
+    "play_deals", "play_line", "sample_lines", "sample_start", "source_hash", "wasm_bytes", "why_not",
 ]
 
 _choose_lock = threading.Lock()

@@ -45,11 +45,6 @@ class Lines(NamedTuple):
     passes: array.array[int]
 
 
-def redeals_arg(variant: Variant) -> int:
-    """The kernels' ``redeals``: a count, or ``UNLIMITED``."""
-    return UNLIMITED if variant.redeals is None else variant.redeals
-
-
 def _flags(waste_playable: bool, privileged: bool) -> int:
     return (1 if waste_playable else 0) | (2 if privileged else 0)
 
@@ -132,7 +127,8 @@ class Kernel:
         return head + ranks(rp.first, 8) + ranks(rp.rcount, 16) + ranks(rp.stock, 104) + ranks(rp.waste, 104)
 
     def _deal_job(self, variant: Variant, start: int = 0, count: int = 0) -> bytes:
-        return self._job(rng=(start, 0, 0, 0), redeals_left=_left(redeals_arg(variant)), count=count,
+        redeals = UNLIMITED if variant.redeals is None else variant.redeals
+        return self._job(rng=(start, 0, 0, 0), redeals_left=_left(redeals), count=count,
                          flags=_flags(variant.waste_playable, variant.privileged_last))
 
     def _chunk(self, per_item: int, fixed: int = 0) -> int:

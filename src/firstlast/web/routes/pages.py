@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import html
 import re
-from functools import cache
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from ...engine import MAX_DEAL
 from ...engine.variant import STORED_TOKEN_PATTERN
@@ -57,10 +56,6 @@ async def index(web: WebGame, request: Request) -> Response:
             return redirect
         return _ask_sign_in(request, token)
     page = STATIC_DIR / "index.html"
-    if not page.is_file():
-        return PlainTextResponse(
-            "The browser front end is not installed (firstlast/web/static/index.html is missing).", 404
-        )
     # No player is made here: one is made when something of theirs is first stored.
     if web.site_url is None:
         return FileResponse(page, headers={"cache-control": "no-cache"})
@@ -107,15 +102,10 @@ async def sign_in(web: WebGame, request: Request) -> Response:
     return redirect
 
 
-@cache
-def _schema_bytes() -> bytes:
+async def schema(web: WebGame, request: Request) -> Response:
     from ..schema import openapi_json  # the schema reads every route table, this one too
 
-    return openapi_json()
-
-
-async def schema(web: WebGame, request: Request) -> Response:
-    return Response(_schema_bytes(), media_type="application/json")
+    return Response(openapi_json(), media_type="application/json")
 
 
 ENDPOINTS: Final = (
