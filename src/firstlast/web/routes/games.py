@@ -109,7 +109,7 @@ def _action(command: Advance | Undo | Redo | Restart) -> Endpoint:
 
 ENDPOINTS: Final = (
     Endpoint("POST", "/api/games", new_game, "deal a new game and put it on the table", body=m.NewGame,
-             answers={201: m.GameState}, errors=(409, 429, 503)),
+             answers={201: m.GameState}, errors=(409, 429)),
     Endpoint("GET", "/api/games", list_games, "the player's games, latest first", query=m.GamesQuery,
              answers={200: m.GameList}, errors=(422,)),
     Endpoint("GET", "/api/games/current", current, "the game on the table (204: the table is empty)",
