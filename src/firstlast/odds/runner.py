@@ -80,40 +80,39 @@ def connect(address: str, timeout: float = 5.0) -> Any:
     that follows, so a server that accepts and then says nothing (an HTTP server, say)
     would hang the command forever, and one that answers garbage makes distributed raise
     anything (even a MemoryError for a bogus frame length)."""
+    import contextlib
     import threading
+    from concurrent.futures import Future
 
     from distributed import Client
 
-    box: dict[str, Any] = {}
-    lock = threading.Lock()
+    made: Future[Any] = Future()
 
     def make() -> None:
         try:
-            client = Client(address, timeout=f"{timeout}s")  # type: ignore[no-untyped-call]
+            made.set_result(Client(address, timeout=f"{timeout}s"))  # type: ignore[no-untyped-call]
         except BaseException as e:  # reported below, in the caller's thread
-            box["error"] = e
-            return
-        with lock:
-            if box.get("abandoned"):  # too late: the caller has given up on it
-                client.close()  # type: ignore[no-untyped-call]
-            else:
-                box["client"] = client
+            made.set_exception(e)
 
-    maker = threading.Thread(target=make, name="firstlast-dask-connect", daemon=True)
-    maker.start()
-    maker.join(timeout + 1.0)
-    with lock:
-        if "client" in box:
-            return box["client"]
-        box["abandoned"] = True
-    if "error" not in box:
+    threading.Thread(target=make, name="firstlast-dask-connect", daemon=True).start()
+    with contextlib.suppress(Exception):  # what went wrong is the future's to say
+        return made.result(timeout + 1.0)
+    if not made.done():  # given up on: a client made later is closed then
+        made.add_done_callback(_close_late)
         raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: no Dask answer within {timeout:g} s")
-    e = box.get("error")
+    e = made.exception()
+    if e is None:  # made just now
+        return made.result()
     if isinstance(e, OSError | TimeoutError | ValueError):
         detail = str(e) or type(e).__name__
     else:
         detail = f"it does not answer as a Dask scheduler ({type(e).__name__})"
     raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {detail}") from None
+
+
+def _close_late(made: Any) -> None:
+    if made.exception() is None:
+        made.result().close()
 
 
 def _check_workers(workers: int | None) -> int:
