@@ -1,22 +1,9 @@
-"""The static site's server: the same web app, called in-process instead of over HTTP.
-
-In the site (docs/site.md) the page's requests do not leave the browser: ``api.js``
-posts each one to a Web Worker running Pyodide, whose ``Bridge`` hands it to the very
-Starlette app ``firstlast play`` serves (``web.app.create_app``) as one ASGI call, and
-posts the answer back. The rules, the play layer, the declared API and its refusals are
-thus the local server's own; only the transport differs.
-
-What the bridge supplies that a browser would otherwise send:
-
-* the player: the site has one player per browser, the store's ``local_player``; its
-  cookie (HttpOnly: a worker never sees cookies) is added to every request;
-* ``Host`` and ``Origin``: the site's own (``origin``), so the app's guard is given the
-  site's host and checks requests as it checks the server's;
-* nothing else: the request's method, path, query, content type and body are the page's.
-
-``commits`` counts the store's committed batches: the worker syncs the database file to
-the browser's persistent storage whenever it moved, before it posts the answer, so that
-an acknowledged move is stored (docs/site.md, "Storage").
+"""The static site's server: the very web app ``firstlast play`` serves (``web.app``),
+called in-process, one ASGI call per request of the page, instead of over HTTP
+(docs/site.md, "The transport"). It adds what a browser would send: the cookie of the
+site's one player (a worker never sees HttpOnly cookies) and the site's own ``Host`` and
+``Origin``, which the app's guard checks as on the server. ``commits`` tells the worker
+when to sync the database to the browser's storage, before it answers ("Storage").
 """
 
 from __future__ import annotations

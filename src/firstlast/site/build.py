@@ -1,18 +1,7 @@
-"""``firstlast site build DIR``: the static site, from the registries only (docs/site.md).
-
-The build gathers Pyodide (the npm registry's tarball) and the wheels (PyPI) pinned in
-``pins`` into a cache, checking each file's hash, then writes DIR:
-
-    index.html              the page (the server's, with the site's CSP, manifest and transport)
-    static/                 the page's files (css, js, img) and the site's workers (static/site/)
-    pyodide/                Pyodide's runtime: loader, wasm, standard library
-    py/site-packages.zip    this package (no terminal, no CLI) and the wheels, unpacked once
-    sw.js                   the service worker (offline, updates), which names this build
-    manifest.webmanifest    the web app manifest, and icons/
-    build.json              this build's version and every file with its size and hash
-
-Nothing is fetched at run time but the site's own files. A registry that cannot be
-reached is one clear line (``SiteBuildError``).
+"""``firstlast site build DIR``: the static site, from the registries only (docs/site.md:
+"Build"; what DIR holds: "How it works"). Pyodide and the wheels pinned in ``pins`` are
+gathered into a cache, each file's hash checked; nothing is fetched at run time but the
+site's own files. A registry that cannot be reached is one line (``SiteBuildError``).
 """
 
 from __future__ import annotations
