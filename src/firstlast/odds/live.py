@@ -1,15 +1,8 @@
-"""Live odds: the chance that a position comes out, estimated by sampling the unknowns
-(docs/odds.md, "Live chance of a position").
-
-What the player cannot know is the order of the face-down stock and the shuffles of
-future redeals; everything visible is kept. Sample ``i`` shuffles the stock and plays
-the forced line to the end, drawing everything from its own stream (``sample_stream(seed,
-i)``), so an estimate is reproducible and the fast forced line (``odds.fastline``) and
-the engine itself (``engine_sample``, pure Python, a few hundred a second) play exactly
-the same sample ``i``. An estimate plays up to ``samples`` within a time budget
-(``budget_s``), at least one, and reports those it reached with their Wilson interval.
-``refine_seed(position, r)`` seeds round ``r`` from what the player sees, so rounds are
-reproducible and independent, and ``ChanceEstimate.merge`` pools them.
+"""Live odds: the chance that a position comes out, estimated by sampling what the player
+cannot know, the stock's order and the redeals' shuffles (docs/odds.md, "Live chance of
+a position"). Sample ``i`` draws everything from its own stream (``sample_stream``), so
+the fast forced line and the engine (``engine_sample``) play the very same sample ``i``,
+and ``refine_seed`` seeds reproducible, independent rounds that ``merge`` pools.
 """
 
 from __future__ import annotations

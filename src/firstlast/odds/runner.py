@@ -1,14 +1,8 @@
-"""Batches of deals: which deals a run plays, and where they are played (docs/odds.md).
-
-A run (seed S, N games) plays the deals ``S·2^32 … S·2^32 + N − 1`` (``deal_block``):
-seed 0 is the deals ``firstlast autoplay 0..N`` plays, and runs with different seeds
-never share a deal, so their tallies add up. The deals are cut into chunks, each tallied
-by the kernel (``fastline.count_deals``: counts, no per-deal results) on this machine's
-threads or as a task on a Dask cluster (``scheduler=ADDRESS``); tallies are sums, so the
-order chunks finish in does not matter. The table of every variant (``table``) plays
-only the four unlimited-redeal variants: a game with R redeals is the first R + 1 passes
-of the same deal with unlimited redeals, so one play counts every redeal count
-(``fastline.count_unlimited``, ``stats.UnlimitedTally``).
+"""Batches of deals: which deals a run plays (``deal_block``), and where they are played
+(docs/odds.md, "Commands"): chunks tallied by the kernel (counts, no per-deal results)
+on this machine's threads or as tasks on a Dask cluster; tallies are sums, so the order
+chunks finish in does not matter. The table of every variant (``table``) plays only the
+four unlimited-redeal variants (``stats.UnlimitedTally`` says why that is exact).
 """
 
 from __future__ import annotations
