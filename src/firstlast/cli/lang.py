@@ -10,6 +10,7 @@ a catalog key instead of an English string.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, Final, TypeVar
@@ -164,13 +165,8 @@ def _click_gettext(message: str) -> str:
 
 
 def install_click_words() -> None:
-    """Let click's modules look their words up in the catalogs (``CLICK_WORDS``)."""
-    import importlib
-
-    for name in ("core", "formatting", "exceptions", "decorators", "types", "parser", "termui"):
-        try:
-            module = importlib.import_module(f"click.{name}")
-        except ImportError:
-            continue
-        if callable(getattr(module, "_", None)):
+    """Let click's modules (all imported with ``click``) look their words up in the
+    catalogs (``CLICK_WORDS``)."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("click.") and callable(getattr(module, "_", None)):
             module._ = _click_gettext  # type: ignore[attr-defined]
