@@ -84,11 +84,9 @@ def position_key(position: Position) -> str:
 
 def refine_seed(position: Position, round: int) -> int:
     """The sampling seed of refinement round ``round`` (0, 1, 2, …) for ``position``:
-    the first 8 bytes of BLAKE2b of ``position_key(position)`` and the round. Round 0 is
-    the same on every run and in every face; each further round is another seed, whose
-    samples (streams SplitMix64(seed) + i, see ``sample_stream``) overlap another
-    round's of n samples only with a chance of about 2n/2⁶⁴, so rounds are independent
-    estimates to ``merge``."""
+    the first 8 bytes of BLAKE2b of ``position_key(position)`` and the round, so round 0
+    is the same in every run and face, and rounds are independent estimates to ``merge``
+    (docs/odds.md, "Refinement rounds", says why)."""
     if isinstance(round, bool) or not isinstance(round, int) or not 0 <= round < 2**63:
         raise ValueError(f"round must be a whole number 0…2^63−1, not {round!r}")
     digest = hashlib.blake2b(f"{position_key(position)}#{round}".encode(), digest_size=8).digest()

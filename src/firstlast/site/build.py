@@ -192,9 +192,7 @@ _IMPORT = re.compile(r'\bfrom\s+"\./([\w-]+\.js)"|\bawait import\("\./([\w-]+\.j
 
 def page_modules(modules: dict[str, str], entry: str = "app.js") -> list[str]:
     """The page's modules that its start loads (``entry`` and all it imports, by name in
-    ``modules``: name → source), in a stable order. The site's page names them all at
-    once (``<link rel="modulepreload">``): each comes through the service worker, and
-    found import by import the page would wait for six levels of them in turn."""
+    ``modules``: name → source), in a stable order, to preload (docs/site.md, "Loading")."""
     seen: list[str] = []
     todo = [entry]
     while todo:
@@ -220,10 +218,7 @@ def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
     marker = '<meta charset="utf-8">\n'
     if marker not in html or "<body>\n" not in html:
         raise SiteBuildError("the page has no <meta charset> or <body> to put the site's parts after")
-    # The loading screen is in the page itself: it covers the table from the first paint
-    # (static/js/site.js fills it in).
-    # A modal dialog of its own (site.js makes the table under it inert): read alone, and
-    # nothing behind it reached by Tab before the table is ready.
+    # The loading screen, a modal dialog in the page itself (docs/site.md, "Loading"; site.js fills it in).
     screen = ('<div id="site-loading" role="dialog" aria-modal="true" aria-labelledby="site-loading-title">'
               '<div class="site-box"><p class="site-title" id="site-loading-title"></p>'
               '<progress max="100" value="0"></progress><p class="site-step" aria-live="polite"></p>'
