@@ -136,18 +136,15 @@ def site_packages(wheels: list[tuple[str, bytes]]) -> bytes:
 def _pyodide_files(tarball: bytes) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as tar:
-        for name in PYODIDE_FILES:
+        for name in (*PYODIDE_FILES, "pyodide-lock.json"):
             member = tar.extractfile(f"package/{name}")
             if member is None:
                 raise SiteBuildError(f"the Pyodide package has no {name}")
             files[name] = member.read()
-        lock = tar.extractfile("package/pyodide-lock.json")
-        if lock is None:
-            raise SiteBuildError("the Pyodide package has no pyodide-lock.json")
-        # Pyodide reads its lock at start; the site loads none of its packages (they are
-        # in site-packages.zip), so only the lock's header ships (119 KB less).
-        header = json.loads(lock.read())["info"]
-        files["pyodide-lock.json"] = json.dumps({"info": header, "packages": {}}).encode()
+    # Pyodide reads its lock at start; the site loads none of its packages (they are in
+    # site-packages.zip), so only the lock's header ships (119 KB less).
+    header = json.loads(files["pyodide-lock.json"])["info"]
+    files["pyodide-lock.json"] = json.dumps({"info": header, "packages": {}}).encode()
     return files
 
 
@@ -310,8 +307,6 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     """Write the site into ``dest`` (made, or emptied of a previous build's files first)
     and answer its ``build.json``."""
     dest = Path(dest)
-    if dest.exists() and not dest.is_dir():
-        raise SiteBuildError(f"{dest}: exists and is not a folder")
     if dest.is_dir() and any(dest.iterdir()) and not (dest / "build.json").is_file():
         raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
     _check_writable(dest)  # before minutes of fetching and compiling, not after
