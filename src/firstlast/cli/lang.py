@@ -2,9 +2,7 @@
 
 Every sentence the CLI prints for a person comes from the catalogs (``firstlast.i18n``,
 keys ``cli.*``); machine output (JSON, tab-separated lines, move notation) does not.
-``--help`` texts are looked up when help is shown, so ``firstlast --lang ru deal --help``
-is Russian: options and commands built with ``CatalogOption`` / ``CatalogCommand`` name
-a catalog key instead of an English string.
+Help texts are catalog keys, looked up when help is shown (``_CatalogHelp.get_help``).
 """
 
 from __future__ import annotations

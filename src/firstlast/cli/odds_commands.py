@@ -85,10 +85,8 @@ def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str
 
 def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, threads: str,
                  played: int, derived: bool) -> None:
-    n = len(deals)
-    games = _games(current_lang(), n)
     click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
-                   games=games))
+                   games=_games(current_lang(), len(deals))))
     if derived:
         click.echo(msg("cli.odds.all_derived", games=_games(current_lang(), played)))
     click.echo(f"{msg('cli.odds.col.redeals'):>9}  {msg('cli.odds.col.waste'):<5}  "
