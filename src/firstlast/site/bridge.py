@@ -68,16 +68,11 @@ class Bridge:
         if not target.startswith("/"):
             return _refusal("request.not_found")
         path, _, query = target.partition("?")
-        raw: list[tuple[bytes, bytes]] = [
-            (b"host", self.host.encode("latin-1")),
-            (b"cookie", self._cookie.encode("latin-1")),
-            (b"content-length", str(len(body)).encode("latin-1")),
-        ]
+        said = {"host": self.host, "cookie": self._cookie, "content-length": str(len(body))}
         if method not in ("GET", "HEAD"):
-            raw.append((b"origin", self.origin.encode("latin-1")))
-        for name, value in headers.items():
-            if name.lower() in PAGE_HEADERS:
-                raw.append((name.lower().encode("latin-1"), value.encode("latin-1", "replace")))
+            said["origin"] = self.origin
+        said |= {name.lower(): value for name, value in headers.items() if name.lower() in PAGE_HEADERS}
+        raw = [(name.encode("latin-1"), value.encode("latin-1", "replace")) for name, value in said.items()]
         scope = {
             "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
             "method": method.upper(), "scheme": self.scheme, "path": unquote(path),
