@@ -118,11 +118,10 @@ class Bridge:
         only (the page sends JSON text and every answer is text), so that no JS object
         is converted (``null`` and the like never reach Python)."""
         try:
-            headers = json.loads(headers_json) if headers_json else {}
+            headers = json.loads(headers_json or "{}")
         except ValueError:
             headers = {}
-        if not isinstance(headers, dict):
-            headers = {}
+        headers = headers if isinstance(headers, dict) else {}
         answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
                                     str(body).encode("utf-8", "surrogateescape"))
         return answer.status, json.dumps(answer.headers), answer.body.decode("utf-8", "replace")

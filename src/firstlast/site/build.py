@@ -53,10 +53,6 @@ class SiteBuildError(Exception):
     """The build cannot go on; the message is one line for the player."""
 
 
-def default_cache() -> Path:
-    return Path(platformdirs.user_cache_dir("firstlast")) / "site"
-
-
 def _sha512_integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
@@ -310,7 +306,7 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     if dest.is_dir() and any(dest.iterdir()) and not (dest / "build.json").is_file():
         raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
     _check_writable(dest)  # before minutes of fetching and compiling, not after
-    tarball, wheels = gather(cache or default_cache(), say)
+    tarball, wheels = gather(cache or Path(platformdirs.user_cache_dir("firstlast")) / "site", say)
     say("assembling the site")
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
     listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]
