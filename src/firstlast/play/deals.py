@@ -165,16 +165,15 @@ def _read_known() -> Mapping[str, tuple[int, ...]]:
 
 
 def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries: int | None = None,
-                  search: Search = first_winnable, chunk: int | None = None,
-                  rng: random.Random | None = None) -> int:
+                  search: Search = first_winnable, rng: random.Random | None = None) -> int:
     """A random deal whose forced line comes out under ``variant`` (play is forced, so
     the deal and its redeal shuffles decide it: such a deal always comes out).
 
     A rare variant (one with a ``known_winnable`` list) takes a deal from its list at
     random, checked by playing it out with ``search``; any other variant (each comes
     out at least 5 % of the time) is searched: candidates drawn by ``draw`` (by default
-    ``random_deal``) played out by ``search``, ``chunk`` at a time, ``tries`` at most
-    (``search_size()``). The chance comes from ``rng`` (by default seeded from the
+    ``random_deal``) played out by ``search`` a chunk at a time, ``tries`` at most
+    (both by ``search_size()``). The chance comes from ``rng`` (by default seeded from the
     system's randomness): the same seed, the same deal."""
     if rng is None:
         rng = random.Random(secrets.randbits(64))
@@ -185,10 +184,8 @@ def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries
         # out (a damaged list) is never offered; the search below takes over.
         if search([deal], variant) == deal:
             return deal
-    if tries is None or chunk is None:
-        default_tries, default_chunk = search_size()
-        tries = default_tries if tries is None else tries
-        chunk = default_chunk if chunk is None else chunk
+    most, chunk = search_size()
+    tries = most if tries is None else tries
     draw = draw or partial(random_deal, rng)
     for done in range(0, tries, chunk):
         found = search([draw() for _ in range(min(chunk, tries - done))], variant)

@@ -313,12 +313,10 @@ class PlayService:
                 stored = self._stored(tx, game_id, player, pending=True)
             except UnknownGame:
                 raise PlayError("game.unknown") from None
-            self._switch(tx, player, stored.id)
-            if stored.abandoned is not None:
-                tx.mark_abandoned(stored.id, False)
-                stored = replace(stored.copy(), abandoned=None, version=stored.version + 1)
-                self._cache.put(stored)
-            return stored
+            reopened = self._switch(tx, player, stored)
+            if reopened is not stored:
+                self._cache.put(reopened)
+            return reopened
 
         return self._writer.run(job)
 
@@ -404,12 +402,16 @@ class PlayService:
         except UnknownGame:
             return None
 
-    def _switch(self, tx: Transaction, player: str, game_id: str) -> None:
-        """Make ``game_id`` the game on the table, leaving the one there."""
-        if tx.current(player) == game_id:
-            return
-        self._leave(tx, self._table(tx, player, pending=True))
-        tx.set_current(player, game_id)
+    def _switch(self, tx: Transaction, player: str, stored: StoredGame) -> StoredGame:
+        """Put ``stored`` on the table, leaving the one there; reopened, it is abandoned
+        no more (a copy at its next version: the entry it came from may be shared)."""
+        if tx.current(player) != stored.id:
+            self._leave(tx, self._table(tx, player, pending=True))
+            tx.set_current(player, stored.id)
+        if stored.abandoned is None:
+            return stored
+        tx.mark_abandoned(stored.id, False)
+        return replace(stored.copy(), abandoned=None, version=stored.version + 1)
 
     def _leave(self, tx: Transaction, table: StoredGame | None) -> None:
         """The game on the table is replaced by another: what becomes of it is
@@ -470,12 +472,9 @@ class PlayService:
             if result.stored is stored and result.steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict
-            self._switch(tx, player, result.stored.id)
-            if result.stored.abandoned is not None:
-                tx.mark_abandoned(result.stored.id, False)
-                result.stored.abandoned = None
-                result.stored.version += 1
-            if not ended_before and result.stored is stored and stored.result is not None:
+            ended = not ended_before and result.stored is stored and stored.result is not None
+            result.stored = self._switch(tx, player, result.stored)
+            if ended:
                 # This action ended the game: the records it set, said at its end.
                 variant = stored.game.variant
                 result.records = news(variant, tx.result_rows(variant, player), stored.id)

@@ -37,29 +37,26 @@ def storage_error(e: BaseException) -> PlayError:
 
 
 class GameCache:
-    """The games as this process last committed them, by id (``Kept``), those the batch
-    under way wrote (*pending* until it commits), and the readers' copies made at the
-    commit, which nothing changes (``peek``, ``keep``). A job ``take``s an entry and
-    changes it; entries but the readers' copies are touched only by the ``Writer``'s
-    jobs, which run one at a time."""
+    """The games as this process last committed them, by id (``Kept``), and those the
+    batch under way wrote (*pending* until it commits). No entry is ever changed, so
+    readers share the committed ones (``peek``, ``keep``); a job ``take``s its own copy
+    to change. Pending entries are touched only by the ``Writer``'s jobs, one at a time."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)
         self._pending: dict[str, StoredGame] = {}
-        self._read: Kept[str, StoredGame] = Kept(size)
 
     def take(self, game_id: str) -> StoredGame | None:
-        """Remove and return the entry for ``game_id`` (the caller will change it, and
-        puts it back when it has a stored state again)."""
-        return self._pending.pop(game_id, None) or self._committed.pop(game_id)
+        """A copy of the entry for ``game_id`` (the batch's own, else the committed one)
+        to change: an entry answered is never changed. The caller puts it back when it
+        has a stored state again."""
+        stored = self._pending.pop(game_id, None) or self._committed.get(game_id)
+        return None if stored is None else stored.copy()
 
     def peek(self, game_id: str, version: int, pending: bool = False) -> StoredGame | None:
-        """The entry for ``game_id`` if it is at ``version``, to read: the readers' copy,
-        or with ``pending`` (in a write job) the batch's own or the committed entry."""
-        if pending:
-            stored = self._pending.get(game_id) or self._committed.get(game_id)
-        else:
-            stored = self._read.get(game_id)
+        """The entry for ``game_id`` if it is at ``version``, to read: the committed one,
+        or with ``pending`` (in a write job) the batch's own first."""
+        stored = (pending and self._pending.get(game_id)) or self._committed.get(game_id)
         return stored if stored is not None and stored.version == version else None
 
     def put(self, stored: StoredGame) -> None:
@@ -68,26 +65,23 @@ class GameCache:
         self._pending[stored.id] = stored
 
     def keep(self, stored: StoredGame) -> None:
-        """``stored`` was read as committed (for readers: nothing changes it)."""
-        self._read.put(stored.id, stored)
+        """``stored`` was read as committed."""
+        self._committed.put(stored.id, stored)
 
     def drop(self, game_id: str) -> None:
         self._pending.pop(game_id, None)
         self._committed.pop(game_id)
-        self._read.pop(game_id)
 
     def committed(self) -> None:
         """The batch committed: its entries are the stored games now."""
         for stored in self._pending.values():
             self._committed.put(stored.id, stored)
-            self._read.put(stored.id, stored.copy())
         self._pending.clear()
 
     def clear(self) -> None:
         """Forget everything (the batch failed: nothing it wrote was stored)."""
         self._pending.clear()
         self._committed.clear()
-        self._read.clear()
 
     def __len__(self) -> int:
         return len(self._committed)

@@ -52,7 +52,7 @@ from .dialogs import (
     WishDialog,
     WordsDialog,
 )
-from .keys import KeyBar, side_keys, table_bindings, table_keys
+from .keys import KeyBar, table_bindings, table_keys
 from .replay import ReplayScreen
 from .session import Session
 from .table import PILES, Slot
@@ -74,7 +74,7 @@ WATCH_INTERVAL_S: Final = 2.0
 ANNOUNCE_MAX: Final = 110
 
 #: The actions autoplay goes on through; any other stops it first.
-KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit_game"})
+KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 
 __all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
 
@@ -128,7 +128,7 @@ class GameScreen(Screen[None]):
     version: reactive[int] = reactive(0, repaint=False)
     message: reactive[str] = reactive("", repaint=False)
     error: reactive[bool] = reactive(False, repaint=False)
-    chance_text: reactive[str | None] = reactive(None, repaint=False)
+    chance_answer: reactive[Answer] = reactive(None, repaint=False)
     auto: reactive[bool] = reactive(False, repaint=False)
     speed: reactive[int] = reactive(0, repaint=False)  # from the player's pace setting (PACE_SPEED)
 
@@ -157,7 +157,6 @@ class GameScreen(Screen[None]):
         #: of the moment whenever shown).
         self.stories = StoryBook()
         self._story_for: tuple[str, int] | None = None
-        self.chance_answer: Answer = None
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
         self._view: TableViewModel | None = None
@@ -170,9 +169,8 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="table-area"):
                 yield TableView(id="table")
-            yield SideBar(lambda: self.view, lambda: self.session.game, side_keys,
-                          id="side").data_bind(GameScreen.lang, GameScreen.version, GameScreen.chance_text,
-                                               GameScreen.auto, GameScreen.speed)
+            yield SideBar(lambda: self.view, lambda: self.session.game, id="side").data_bind(
+                GameScreen.lang, GameScreen.version, GameScreen.chance_answer, GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
@@ -273,6 +271,11 @@ class GameScreen(Screen[None]):
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
 
+    @property
+    def chance_text(self) -> str | None:
+        """The side bar's chance line."""
+        return describe_answer(self.chance_answer, self.lang)
+
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
         self.error = error
@@ -362,15 +365,13 @@ class GameScreen(Screen[None]):
 
     def _maybe_end(self) -> None:
         game = self.session.game
-        pos = game.position
-        if pos.status == "playing":
+        if game.position.status == "playing":
             return
         self.stop_auto()
         key = (self.session.game_id, len(game))
-        if self._ended_shown == key:
-            return
-        self._ended_shown = key
-        self._show_end()
+        if self._ended_shown != key:
+            self._ended_shown = key
+            self._show_end()
 
     def _show_end(self) -> None:
         """The end panel of the finished game on the table, with its story (told on a
@@ -425,7 +426,7 @@ class GameScreen(Screen[None]):
             case "undo":
                 await self.action_undo()
             case "quit":
-                self.action_quit_game()
+                self.action_quit()
             case "again" | "next" | "random":
                 # Next and random under the variant of this session's new games (the command
                 # line's, or the one chosen with v), as n deals: not the saved setting's.
@@ -458,24 +459,20 @@ class GameScreen(Screen[None]):
         ``day``: an earlier day's deal of the day (the calendar). On a wish (the
         setting), the wish is asked for first (``WishDialog``)."""
         self.stop_auto()
+
+        async def deal_it(wish: str | None = None) -> None:
+            if await self._write(lambda: self.session.start(how, deal, variant, day, wish)) is not None:
+                self._shown_new_game()
+
         if self.session.settings().wish:
-
-            async def wished(wish: str | None) -> None:
-                await self._deal(how, deal, variant, day, wish)
-
-            self.app.push_screen(WishDialog(self.lang), wished)
-            return
-        await self._deal(how, deal, variant, day)
-
-    async def _deal(self, how: StartKind, deal: object, variant: Variant | None, day: dt.date | None,
-                    wish: str | None = None) -> None:
-        if await self._write(lambda: self.session.start(how, deal, variant, day, wish)) is not None:
-            self._shown_new_game()
+            self.app.push_screen(WishDialog(self.lang), deal_it)
+        else:
+            await deal_it()
 
     def _shown_new_game(self, message: str | None = None) -> None:
         """A game was put on the table: a new one (said so), or ``message``."""
         game = self.session.game
-        self.chance_text = None
+        self.chance_answer = None
         self._shown(message or t(self.lang, "tui.msg.new_game", deal=game.deal,
                                  variant=describe_variant(game.variant, self.lang)), other=True)
 
@@ -560,11 +557,11 @@ class GameScreen(Screen[None]):
         if text:
             self.say(text)
 
-    async def action_new_random(self) -> None:
+    async def action_new(self) -> None:
         await self._confirm_leaving(t(self.lang, "tui.confirm.what.new"),
                                     lambda: self._start("random", variant=self.new_variant))
 
-    def action_new_by_number(self) -> None:
+    def action_deal(self) -> None:
 
         async def chosen(n: int | None) -> None:
             if n is not None:
@@ -593,7 +590,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(VariantDialog(self.new_variant, self.lang), chosen)
 
-    def action_import_record(self) -> None:
+    def action_import(self) -> None:
         """Store someone's game from a record file (the play layer checks it by replaying
         it, and keeps it once: importing it again finds it); ``l`` lists it to watch."""
 
@@ -609,7 +606,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(ImportDialog(self.lang), chosen)
 
-    def action_reopen(self) -> None:
+    def action_unfinished(self) -> None:
         """Put one of the player's unfinished games back on the table (the one there is
         left: abandoned if under way), or watch an imported game."""
         games = self.session.play.games(self.session.player, "unfinished", 50)
@@ -652,7 +649,6 @@ class GameScreen(Screen[None]):
         """Say everything in ``lang`` from now on: key bar, title, side bar, table, status."""
         self.lang = lang
         self.app.title = t(lang, "title")
-        self.chance_text = describe_answer(self.chance_answer, lang)
         if await self._write(lambda: self.session.save_settings(lang=lang)) is not None:
             self.say(t(lang, "tui.msg.language"))
 
@@ -678,7 +674,7 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
 
-    def action_quit_game(self) -> None:
+    def action_quit(self) -> None:
         self.stop_auto()
         self.app.exit()
 
@@ -702,7 +698,7 @@ class GameScreen(Screen[None]):
         """The position whose figure to show, or ``None`` (and no stale figure shown)
         when none is: the game is over, or the side bar says it comes out."""
         if self.pos.status != "playing" or self.view.comes_out:
-            self.chance_text = self.chance_answer = None
+            self.chance_answer = None
             return None
         return self.pos
 
@@ -710,7 +706,6 @@ class GameScreen(Screen[None]):
         if pos is not self.pos:
             return False  # a newer position is on the table; its estimate is on the way
         self.chance_answer = answer
-        self.chance_text = describe_answer(answer, self.lang)
         return True
 
 

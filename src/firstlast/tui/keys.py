@@ -26,15 +26,11 @@ from ..play.actions import actions_for
 _TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", "-": "minus", "_": "underscore",
                          ",": "comma"}
 
-#: The screen's action (``action_<name>`` and its arguments) for each action of the table.
-TABLE_ACTIONS: Final[dict[str, tuple[str, ...]]] = {
-    "turn": ("turn",), "privileged": ("play", "F8"), "base": ("base",), "waste": ("play", "waste"),
-    "step": ("act", "step"), "advance": ("act", "advance"), "auto": ("auto",), "pause": ("pause",),
-    "faster": ("speed", "1"), "slower": ("speed", "-1"), "undo": ("undo",), "redo": ("act", "redo"),
-    "restart": ("act", "restart"), "hint": ("hint",), "summary": ("summary",), "review": ("review",),
-    "new": ("new_random",), "deal": ("new_by_number",), "variant": ("variant",), "unfinished": ("reopen",),
-    "import": ("import_record",), "stats": ("stats",), "calendar": ("calendar",), "settings": ("settings",),
-    "story": ("story",), "language": ("language",), "help": ("help",), "quit": ("quit_game",),
+#: The table's actions that the screen does with another of its actions and an argument;
+#: each other is the screen's ``action_<id>``.
+DONE_AS: Final[dict[str, tuple[str, str]]] = {
+    "privileged": ("play", "F8"), "waste": ("play", "waste"), "step": ("act", "step"), "advance": ("act", "advance"),
+    "redo": ("act", "redo"), "restart": ("act", "restart"), "faster": ("speed", "1"), "slower": ("speed", "-1"),
 }
 
 
@@ -62,8 +58,8 @@ def table_bindings() -> list[Binding]:
             out += [Binding(k, _queued("play", f"R{k}"), t("en", action.label), show=False, priority=True,
                             id=f"table.{action.id}.{k}") for k in keys]
             continue
-        out.append(Binding(",".join(keys), _queued(*TABLE_ACTIONS[action.id]), t("en", action.label), show=False,
-                           priority=True, id=f"table.{action.id}"))
+        out.append(Binding(",".join(keys), _queued(*DONE_AS.get(action.id, (action.id,))), t("en", action.label),
+                           show=False, priority=True, id=f"table.{action.id}"))
     return out
 
 

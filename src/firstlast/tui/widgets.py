@@ -21,6 +21,8 @@ from ..i18n import describe_variant, t
 from ..play import view as V
 from . import cards as C
 from .autoplay import SPEEDS
+from .chance import Answer, describe_answer
+from .keys import side_keys
 from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
 from .words import compact_variant
 
@@ -147,20 +149,18 @@ class SideBar(Widget):
 
     lang: reactive[str] = reactive("en")
     version: reactive[int] = reactive(0)
-    chance_text: reactive[str | None] = reactive(None)
+    chance_answer: reactive[Answer] = reactive(None)
     auto: reactive[bool] = reactive(False)
     speed: reactive[int] = reactive(0)
 
-    def __init__(self, view: Callable[[], V.TableView], game: Callable[[], Game], keys: Callable[[str], str],
-                 id: str | None = None) -> None:
+    def __init__(self, view: Callable[[], V.TableView], game: Callable[[], Game], id: str | None = None) -> None:
         super().__init__(id=id)
         self._view = view
         self._game = game  # for the log of the latest moves only
-        self._keys = keys
 
     def render(self) -> Text:
-        return side_text(self._view(), self._game().steps, self.lang, self.chance_text, self.auto, SPEEDS[self.speed],
-                         self._keys(self.lang), self.size.height, self.size.width)
+        return side_text(self._view(), self._game().steps, self.lang, describe_answer(self.chance_answer, self.lang),
+                         self.auto, SPEEDS[self.speed], side_keys(self.lang), self.size.height, self.size.width)
 
 
 def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: str | None, auto: bool,

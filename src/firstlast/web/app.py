@@ -7,8 +7,6 @@ by concern: README's layout table."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -29,14 +27,6 @@ from .routes.pages import STATIC_DIR
 __all__ = ["STATIC_DIR", "create_app"]
 
 
-def _bind(handlers: dict[str, Handler], web: WebGame) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-    # A plain function (not a partial): Starlette wraps functions as request handlers.
-    async def endpoint(request: Request) -> Response:
-        return await handlers["GET" if request.method == "HEAD" else request.method](web, request)
-
-    return endpoint
-
-
 class PathRoute(Route):
     """Every method the route table serves at one path: a 405 names them all. A path
     with a parameter leaves the table's literal paths to their own routes, whatever the
@@ -44,7 +34,10 @@ class PathRoute(Route):
     a 405 naming POST, as the schema says, not a game named "import" looked up."""
 
     def __init__(self, path: str, handlers: dict[str, Handler], web: WebGame, literal: frozenset[str]) -> None:
-        super().__init__(path, _bind(handlers, web), methods=list(handlers))
+        async def endpoint(request: Request) -> Response:  # a plain function: Starlette wraps it as a handler
+            return await handlers["GET" if request.method == "HEAD" else request.method](web, request)
+
+        super().__init__(path, endpoint, methods=list(handlers))
         self.literal = literal if "{" in path else frozenset()
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:

@@ -81,13 +81,11 @@ def _content(c: Content) -> Schema:
 
 def _operation(e: Endpoint) -> Schema:
     op: Schema = {"summary": e.summary, "operationId": f"{e.method.lower()}{e.path}"}
-    params: list[Schema] = []
-    for name, extra in (("id", {"pattern": TOKEN_PATTERN}), ("lang", {"enum": list(LANGS)}), ("path", {})):
-        if "{" + name + "}" in e.path:
-            params.append({"name": name, "in": "path", "required": True, "schema": {"type": "string", **extra}})
-    if e.query is not None:
-        for name, prop in components()[e.query.__name__]["properties"].items():
-            params.append({"name": name, "in": "query", "required": False, "schema": prop})
+    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string", **extra}}
+              for name, extra in (("id", {"pattern": TOKEN_PATTERN}), ("lang", {"enum": list(LANGS)}), ("path", {}))
+              if "{" + name + "}" in e.path]
+    query = components()[e.query.__name__]["properties"] if e.query is not None else {}
+    params += [{"name": name, "in": "query", "required": False, "schema": prop} for name, prop in query.items()]
     if params:
         op["parameters"] = params
     if e.body is not None:
@@ -116,6 +114,7 @@ def openapi() -> Schema:
     }
 
 
+@cache
 def openapi_json() -> bytes:
     return msgspec.json.encode(openapi())
 

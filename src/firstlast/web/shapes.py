@@ -56,11 +56,8 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
     (which the browser reports as a failed load in its console): each exactly the body
     such a request answers, its ``text`` in ``lang``."""
     allowed = {str(mv) for mv in legal}
-    out = {}
-    for text, move in _TABLE_MOVES:
-        if text not in allowed and (why := pos.refusal(move, legal)) is not None:  # legal moves worked out once
-            out[text] = _refusal_body(move, why[0], tuple(why[1].items()), lang)
-    return out
+    return {text: _refusal_body(move, why[0], tuple(why[1].items()), lang) for text, move in _TABLE_MOVES
+            if text not in allowed and (why := pos.refusal(move, legal)) is not None}  # legal moves worked out once
 
 
 @lru_cache(maxsize=4096)
@@ -145,12 +142,10 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
     facts after each (the page decides no rule). Only what was seen is told: a turned
     card's identity is known once turned, and a redeal's movements list the waste."""
     g = stored.game
-    steps = []
-    for step, pos in zip(g.steps, g.positions[1:], strict=True):
-        steps.append(m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
-                                  facts=m.StepFacts(**fields_json(table_facts(pos))),
-                                  announcement=announce(step.movements, lang)))
-    return m.Replay(initial=state(stored, lang, g.initial), steps=steps)
+    return m.Replay(initial=state(stored, lang, g.initial), steps=[
+        m.ReplayStep(move=str(step.move), movements=[movement(mv) for mv in step.movements],
+                     facts=m.StepFacts(**fields_json(table_facts(pos))), announcement=announce(step.movements, lang))
+        for step, pos in zip(g.steps, g.positions[1:], strict=True)])
 
 
 def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.TableWords:

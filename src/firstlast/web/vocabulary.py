@@ -79,10 +79,6 @@ def module() -> str:
            "// start kinds) by `python -m firstlast.web.generated`: do not edit. The page retypes no",
            "// name, grammar or limit of the game: it imports them from here.", ""]
     for name, value in names.items():
-        out.append(f"/** {_DOC[name]} */")
-        if name == "VARIANT_TOKEN":
-            out.append(f"export const {name} = new RegExp({json.dumps(value)});")
-        else:
-            out.append(f"export const {name} = {_frozen(value)};")
-        out.append("")
+        js = f"new RegExp({json.dumps(value)})" if name == "VARIANT_TOKEN" else _frozen(value)
+        out += [f"/** {_DOC[name]} */", f"export const {name} = {js};", ""]
     return "\n".join(out)

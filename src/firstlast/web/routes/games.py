@@ -24,10 +24,9 @@ from ..inputs import about, decode, query
 async def new_game(web: WebGame, request: Request) -> Response:
     body = await decode(request, m.NewGame)
     how = body.how or ("number" if body.deal is not None else "random")
-    if how == "number" and body.deal is None:
-        raise WebError("request.value", field="deal", reason="how=number needs a deal")
-    if how != "number" and body.deal is not None:
-        raise WebError("request.value", field="deal", reason=f"how={how} takes no deal")
+    if (how == "number") != (body.deal is not None):  # models.RULES, which the schema says
+        raise WebError("request.value", field="deal",
+                       reason="how=number needs a deal" if how == "number" else f"how={how} takes no deal")
     with about("deal"):
         if body.deal is not None:
             parse_deal(body.deal)  # past 2^64 − 1: the model holds no bound that large
@@ -110,7 +109,7 @@ def _action(command: Advance | Undo | Redo | Restart) -> Endpoint:
 
 ENDPOINTS: Final = (
     Endpoint("POST", "/api/games", new_game, "deal a new game and put it on the table", body=m.NewGame,
-             answers={201: m.GameState}, errors=(409, 429, 503)),
+             answers={201: m.GameState}, errors=(409, 429)),
     Endpoint("GET", "/api/games", list_games, "the player's games, latest first", query=m.GamesQuery,
              answers={200: m.GameList}, errors=(422,)),
     Endpoint("GET", "/api/games/current", current, "the game on the table (204: the table is empty)",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import re
-from functools import cache
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlencode
@@ -103,15 +102,10 @@ async def sign_in(web: WebGame, request: Request) -> Response:
     return redirect
 
 
-@cache
-def _schema_bytes() -> bytes:
+async def schema(web: WebGame, request: Request) -> Response:
     from ..schema import openapi_json  # the schema reads every route table, this one too
 
-    return openapi_json()
-
-
-async def schema(web: WebGame, request: Request) -> Response:
-    return Response(_schema_bytes(), media_type="application/json")
+    return Response(openapi_json(), media_type="application/json")
 
 
 ENDPOINTS: Final = (

@@ -67,5 +67,5 @@ async def _tell(web: WebGame, player: str, game: Game, key: StoryKey) -> Story:
 ENDPOINTS: Final = (
     Endpoint("GET", "/api/games/{id}/story", story_of_game,
              "the story of the game: its chance move by move, the moments that moved it, why it stopped",
-             answers={200: m.Story}, errors=(503,)),
+             answers={200: m.Story}),
 )
