@@ -1,5 +1,5 @@
 """What every route shares: the play layer, the player of a request (its cookie), the
-per-game locks and worker threads, and ``Endpoint``, one row of the route table that
+worker threads, and ``Endpoint``, one row of the route table that
 both serves a route (``app.create_app``) and declares it (``schema``)."""
 
 from __future__ import annotations
@@ -158,9 +158,8 @@ PLAY_THREADS: Final = 32
 
 
 class WebGame:
-    """The state the routes share over ``PlayService``, which decides everything; the
-    per-game locks: an action's answer is made from the game its job changed before the
-    next action on that game changes it again (``play.writer.GameCache``)."""
+    """The state the routes share over ``PlayService``, which decides everything (and
+    serialises the writes: an answered game is never changed, ``play.writer.GameCache``)."""
 
     def __init__(self, play: PlayService, *, site_url: str | None = None, new_players: PlayerBudget | None = None
                  ) -> None:
@@ -171,7 +170,6 @@ class WebGame:
         self.new_players = new_players or PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # Round estimates by position (the play layer's one policy and cache), told in
         # each player's language on the way out.
         self.chances = ChanceBook()
@@ -255,10 +253,10 @@ class WebGame:
         """The lock a player's long computations (chance, stories) take turns under: a
         player's requests queue behind each other (holding no thread) and never hold
         more than one of ``chance_limiter``'s slots."""
-        return _lock_in(self._cpu_turns, player)
-
-    def lock(self, game_id: str) -> asyncio.Lock:
-        return _lock_in(self._locks, game_id)
+        lock = self._cpu_turns.get(player)
+        if lock is None:
+            self._cpu_turns[player] = lock = asyncio.Lock()  # gone again once nobody holds it (weak)
+        return lock
 
     @staticmethod
     def game_id(request: Request) -> str:
@@ -273,14 +271,6 @@ class WebGame:
         gid = self.game_id(request)
         pid = await self.player(request)
         return await self.run_lang(request, pid, read, pid, gid)
-
-
-def _lock_in(locks: weakref.WeakValueDictionary[str, asyncio.Lock], key: str) -> asyncio.Lock:
-    """``key``'s lock in ``locks``, made on first use (gone again once nobody holds it)."""
-    lock = locks.get(key)
-    if lock is None:
-        locks[key] = lock = asyncio.Lock()
-    return lock
 
 
 Handler = Callable[[WebGame, Request], Awaitable[Response]]

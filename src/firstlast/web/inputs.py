@@ -31,14 +31,11 @@ MAX_RECORD: Final = 2 * 1024 * 1024  # an import's JSON body: a record of 1 Mi c
 
 
 async def read_body(request: Request, limit: int) -> bytearray:
-    """The body, refused with 413 past ``limit`` bytes (counted while streaming, so a
-    lying or missing Content-Length cannot make the server buffer more). What comes past
-    the limit is read and dropped, up to ``DRAIN`` bytes more, so that a client that sends
-    its whole body before it reads (most do) reads the 413 instead of a reset; a body
-    larger still is answered at once and its connection closed. A body still on its way
-    when the server begins to stop (``PlayService.stopping``, looked at every
-    ``STOP_LOOK`` seconds) is given up: ``request.gone``, nothing done, rather than held
-    to the end of the graceful shutdown and cancelled there."""
+    """The body, refused with 413 past ``limit`` bytes counted as it streams (what comes
+    past it is read and dropped up to ``DRAIN`` more, so that the client reads the 413:
+    docs/web-api.md). A body still on its way when the server begins to stop
+    (``PlayService.stopping``) is given up, ``request.gone``, rather than held to the end
+    of the graceful shutdown."""
     length = request.headers.get("content-length", "")
     declared = int(length) if length.isdigit() else 0
     if declared > limit + DRAIN:

@@ -435,9 +435,8 @@ class Chance(Answer):
 
 
 # ---------------------------------------------------------------------------- the story
-#: The story of a game (docs/story.md): the play layer's record field by field
-#: (``play.story.Story``: every part of it is declared there, and answered as it is), the
-#: deal as text as everywhere in the API, then its words in the player's language.
+#: The play layer's record field by field (its parts are answered as declared there), the
+#: deal as text as everywhere in the API, then its words.
 Story: Final = msgspec.defstruct("Story", [
     *((f.name, DealText if f.name == "deal" else f.type, f.default) for f in msgspec.structs.fields(story.Story)),
     ("sentences", Annotated[list[str], Meta(description="the story told in the player's language")]),

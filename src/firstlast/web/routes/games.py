@@ -74,8 +74,7 @@ async def open_game(web: WebGame, request: Request) -> Response:
     gid = web.game_id(request)
     await decode(request, m.OpenRequest)
     pid = await web.player(request)
-    async with web.lock(gid):
-        stored, lang = await web.run_lang(request, pid, web.play.open, pid, gid)
+    stored, lang = await web.run_lang(request, pid, web.play.open, pid, gid)
     return json_response(shapes.state(stored, lang))
 
 
@@ -90,10 +89,8 @@ def _acting(model: type[m.MoveRequest | m.StepRequest | m.ActionRequest],
         # The answer is worded in the player's language, read before (never in the action's
         # write job, which is queued to the play layer's writer and awaited: no worker thread).
         lang = await web.lang(request, pid)
-        async with web.lock(gid):
-            result = await web.play.act_async(pid, gid, act, body.version)
-            answer = shapes.result(result, lang, undo=act.takes_back)
-        return json_response(answer)
+        result = await web.play.act_async(pid, gid, act, body.version)
+        return json_response(shapes.result(result, lang, undo=act.takes_back))
 
     return handler
 

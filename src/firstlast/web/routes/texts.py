@@ -1,10 +1,6 @@
 """The words of the page: the message catalogs and the help, in each language, shared
-with the terminal and the command line (``firstlast.i18n``, docs/i18n.md).
-
-Both are the package's own files, unchanged while the server runs: they are served with
-an ``ETag`` and ``Cache-Control: no-cache``, so a browser keeps them and asks only
-whether they changed (304).
-"""
+with the terminal and the command line (``firstlast.i18n``, docs/i18n.md); the
+package's own files, unchanged while the server runs, so served with an ``ETag``."""
 
 from __future__ import annotations
 
