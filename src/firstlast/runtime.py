@@ -216,12 +216,8 @@ def _private_dir(path: Path) -> bool:
         stats = [path.lstat(), path.parent.lstat()]
     except OSError:
         return False
-    for st in stats:
-        if not stat.S_ISDIR(st.st_mode):
-            return False
-        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
-            return False
-    return True
+    mine = not hasattr(os, "getuid") or all(st.st_uid == os.getuid() and not st.st_mode & 0o022 for st in stats)
+    return mine and all(stat.S_ISDIR(st.st_mode) for st in stats)
 
 
 def private_cache_dirs(name: str) -> list[Path]:

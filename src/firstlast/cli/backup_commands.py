@@ -27,13 +27,6 @@ from .options import FilePath, open_store, play_error_text
 MAX_BACKUP_BYTES = MAX_BACKUP_CHARS
 
 
-def _local(play: PlayService) -> str:
-    try:
-        return play.local_player()
-    except PlayError as e:
-        raise click.ClickException(play_error_text(e)) from None
-
-
 def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
     """One line per game left out (``key``: of an export or of an import), its refusal
     in the current language."""
@@ -68,7 +61,7 @@ def export(file: Path, db: Path | None) -> None:
     if play.store.read_only:  # read as it is (issue 29.5); stdout may be the backup itself
         click.echo(msg("cli.export.read_only", path=play.store.path), err=True)
     try:
-        text, skipped = play.backup_file(_local(play))
+        text, skipped = play.backup_file(play.local_player())
     except PlayError as e:
         raise click.ClickException(play_error_text(e)) from None
     for line in skipped_lines(skipped, "backup.left_out_game"):
@@ -105,7 +98,11 @@ def import_(file: Path, db: Path | None) -> None:
     if play.store.read_only:  # every write would fail: say why before reading the file through
         raise click.ClickException(msg("cli.import.read_only", path=play.store.path))
     try:
-        report = play.import_backup(_local(play), text)
+        player = play.local_player()
+    except PlayError as e:  # signing in is a write (the first time)
+        raise click.ClickException(play_error_text(e)) from None
+    try:
+        report = play.import_backup(player, text)
     except PlayError as e:
         raise click.ClickException(msg("cli.import.bad", path=file, error=play_error_text(e))) from None
     except (StoreError, sqlite3.Error) as e:

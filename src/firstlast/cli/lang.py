@@ -2,14 +2,13 @@
 
 Every sentence the CLI prints for a person comes from the catalogs (``firstlast.i18n``,
 keys ``cli.*``); machine output (JSON, tab-separated lines, move notation) does not.
-``--help`` texts are looked up when help is shown, so ``firstlast --lang ru deal --help``
-is Russian: options and commands built with ``CatalogOption`` / ``CatalogCommand`` name
-a catalog key instead of an English string.
+Help texts are catalog keys, looked up when help is shown (``_CatalogHelp.get_help``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, Final, TypeVar
@@ -164,13 +163,8 @@ def _click_gettext(message: str) -> str:
 
 
 def install_click_words() -> None:
-    """Let click's modules look their words up in the catalogs (``CLICK_WORDS``)."""
-    import importlib
-
-    for name in ("core", "formatting", "exceptions", "decorators", "types", "parser", "termui"):
-        try:
-            module = importlib.import_module(f"click.{name}")
-        except ImportError:
-            continue
-        if callable(getattr(module, "_", None)):
+    """Let click's modules (all imported with ``click``) look their words up in the
+    catalogs (``CLICK_WORDS``)."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("click.") and callable(getattr(module, "_", None)):
             module._ = _click_gettext  # type: ignore[attr-defined]

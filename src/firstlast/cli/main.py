@@ -1,8 +1,6 @@
-"""Entry point: ``firstlast <command>``. Errors print one line, never a traceback.
-
-Messages are in the language of ``--lang``, else ``FIRSTLAST_LANG``, else the locale
-(``cli.lang``); the usage errors click raises itself are put in that language here
-(bad value, missing argument, unknown option), the rarer ones stay click's English.
+"""Entry point: ``firstlast <command>``. Errors print one line, never a traceback, in the
+language of ``cli.lang``: click's own usage errors (bad value, missing argument, unknown
+option) are put in it here, the rarer ones stay click's English.
 """
 
 from __future__ import annotations

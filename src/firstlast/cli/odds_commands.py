@@ -1,7 +1,7 @@
 """``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or position.
 
-The fast forced line (``odds.fastline``) is loaded inside the command, so that
-``firstlast --help`` and the other commands never build or load it. What the command
+The fast forced line (``odds.fastline``) is loaded when the command first needs it, so
+that ``firstlast --help`` and the other commands never build or load it. What the command
 cannot do here says so in one line on stderr and exits 2: runs need the fast line (a C
 compiler or wasmtime: a million games with the engine would take about an hour, so
 there is no quiet fallback), ``--plot`` and ``--scheduler`` need the ``lab`` extra. The
@@ -16,22 +16,22 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from ..engine import FirstLastError, Position, Variant, position_from_text
 from ..i18n import describe_variant, plural, plural_category
 from ..i18n import t as text_of
+from ..odds import fastline, runner
+from ..odds.live import MAX_SEED as MAX_SEED_SAMPLES
+from ..odds.live import chance_to_come_out, kernel_available
+from ..odds.runner import MAX_GAMES
+from ..odds.runner import MAX_SEED as MAX_SEED_RUN
+from ..odds.stats import Tally
 from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, FilePath, WholeNumber, progress_bar, variant_options
 
-if TYPE_CHECKING:
-    from ..odds.stats import Tally
-
-MAX_GAMES = 2**32
-MAX_SEED_RUN = 2**32 - 1
-MAX_SEED_SAMPLES = 2**64 - 1
 #: Redeal counts the odds commands take (passes are 32-bit in the kernel's results; a
 #: notation may name any).
 MAX_KERNEL_REDEALS = 2**31 - 1
@@ -85,10 +85,8 @@ def _print_tally(t: Tally, deals: range, seed: int, seconds: float, threads: str
 
 def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, threads: str,
                  played: int, derived: bool) -> None:
-    n = len(deals)
-    games = _games(current_lang(), n)
     click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
-                   games=games))
+                   games=_games(current_lang(), len(deals))))
     if derived:
         click.echo(msg("cli.odds.all_derived", games=_games(current_lang(), played)))
     click.echo(f"{msg('cli.odds.col.redeals'):>9}  {msg('cli.odds.col.waste'):<5}  "
@@ -110,8 +108,6 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, 
 
 def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: bool,
                     extra: dict[str, object]) -> None:
-    from ..odds.live import chance_to_come_out, kernel_available
-
     if not kernel_available():
         click.echo(msg("cli.odds.engine_note"), err=True)
     # Exactly --samples samples (no time budget): the command's answer is reproducible.
@@ -210,8 +206,6 @@ def _check_plot_path(plot: Path) -> None:
 def _check_extras(plot: Path | None, scheduler: str | None) -> None:
     """Stop with the one-line hint if a run needs what is not here: an extra, or the
     fast forced line."""
-    from ..odds import fastline
-
     if plot is not None and not _installed("matplotlib", "numpy"):
         raise MissingExtra(msg("cli.odds.need_lab_plot"))
     if scheduler and not _installed("distributed"):
@@ -223,8 +217,6 @@ def _check_extras(plot: Path | None, scheduler: str | None) -> None:
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
                  workers: int | None, scheduler: str | None, seed: int, direct: bool = False) -> None:
     _check_extras(plot, scheduler)  # and the kernel loaded: the run's time is play only
-    from ..odds import fastline, runner
-
     if seed > MAX_SEED_RUN:
         raise click.UsageError(msg("cli.odds.bad_seed_run", max=MAX_SEED_RUN, seed=seed))
     if workers is not None:

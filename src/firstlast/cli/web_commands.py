@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import sys
@@ -25,12 +26,10 @@ def _echo(message: str) -> None:
         click.echo(message)
     except OSError:
         # Later lines, and Python's own flush at exit, go nowhere instead of failing again.
-        try:
+        with contextlib.suppress(OSError, ValueError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             os.close(devnull)
-        except (OSError, ValueError):
-            pass
 
 
 class SiteUrl(click.ParamType[str]):

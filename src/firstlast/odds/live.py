@@ -1,15 +1,8 @@
-"""Live odds: the chance that a position comes out, estimated by sampling the unknowns
-(docs/odds.md, "Live chance of a position").
-
-What the player cannot know is the order of the face-down stock and the shuffles of
-future redeals; everything visible is kept. Sample ``i`` shuffles the stock and plays
-the forced line to the end, drawing everything from its own stream (``sample_stream(seed,
-i)``), so an estimate is reproducible and the fast forced line (``odds.fastline``) and
-the engine itself (``engine_sample``, pure Python, a few hundred a second) play exactly
-the same sample ``i``. An estimate plays up to ``samples`` within a time budget
-(``budget_s``), at least one, and reports those it reached with their Wilson interval.
-``refine_seed(position, r)`` seeds round ``r`` from what the player sees, so rounds are
-reproducible and independent, and ``ChanceEstimate.merge`` pools them.
+"""Live odds: the chance that a position comes out, estimated by sampling what the player
+cannot know, the stock's order and the redeals' shuffles (docs/odds.md, "Live chance of
+a position"). Sample ``i`` draws everything from its own stream (``sample_stream``), so
+the fast forced line and the engine (``engine_sample``) play the very same sample ``i``,
+and ``refine_seed`` seeds reproducible, independent rounds that ``merge`` pools.
 """
 
 from __future__ import annotations
@@ -91,11 +84,9 @@ def position_key(position: Position) -> str:
 
 def refine_seed(position: Position, round: int) -> int:
     """The sampling seed of refinement round ``round`` (0, 1, 2, …) for ``position``:
-    the first 8 bytes of BLAKE2b of ``position_key(position)`` and the round. Round 0 is
-    the same on every run and in every face; each further round is another seed, whose
-    samples (streams SplitMix64(seed) + i, see ``sample_stream``) overlap another
-    round's of n samples only with a chance of about 2n/2⁶⁴, so rounds are independent
-    estimates to ``merge``."""
+    the first 8 bytes of BLAKE2b of ``position_key(position)`` and the round, so round 0
+    is the same in every run and face, and rounds are independent estimates to ``merge``
+    (docs/odds.md, "Refinement rounds", says why)."""
     if isinstance(round, bool) or not isinstance(round, int) or not 0 <= round < 2**63:
         raise ValueError(f"round must be a whole number 0…2^63−1, not {round!r}")
     digest = hashlib.blake2b(f"{position_key(position)}#{round}".encode(), digest_size=8).digest()

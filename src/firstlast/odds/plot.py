@@ -1,9 +1,6 @@
-"""One figure of the odds (matplotlib, Agg backend: no display needed).
-
-P(win) against the number of redeals comes from unlimited-redeal tallies: a game with R
-redeals plays exactly the first R + 1 passes of the unlimited game (same deal, same
-stream for the shuffles), so it wins exactly when the unlimited game needs at most
-R + 1 passes. Points from direct runs with finite redeals are drawn over the curves.
+"""One figure of the odds (matplotlib, Agg backend: no display needed). P(win) against
+redeals is read from the unlimited-redeal tallies (docs/odds.md, "Passes needed"); the
+rows of direct runs with finite redeals are drawn over the curves as points.
 """
 
 from __future__ import annotations

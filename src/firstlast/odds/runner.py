@@ -1,14 +1,8 @@
-"""Batches of deals: which deals a run plays, and where they are played (docs/odds.md).
-
-A run (seed S, N games) plays the deals ``S·2^32 … S·2^32 + N − 1`` (``deal_block``):
-seed 0 is the deals ``firstlast autoplay 0..N`` plays, and runs with different seeds
-never share a deal, so their tallies add up. The deals are cut into chunks, each tallied
-by the kernel (``fastline.count_deals``: counts, no per-deal results) on this machine's
-threads or as a task on a Dask cluster (``scheduler=ADDRESS``); tallies are sums, so the
-order chunks finish in does not matter. The table of every variant (``table``) plays
-only the four unlimited-redeal variants: a game with R redeals is the first R + 1 passes
-of the same deal with unlimited redeals, so one play counts every redeal count
-(``fastline.count_unlimited``, ``stats.UnlimitedTally``).
+"""Batches of deals: which deals a run plays (``deal_block``), and where they are played
+(docs/odds.md, "Commands"): chunks tallied by the kernel (counts, no per-deal results)
+on this machine's threads or as tasks on a Dask cluster; tallies are sums, so the order
+chunks finish in does not matter. The table of every variant (``table``) plays only the
+four unlimited-redeal variants (``stats.UnlimitedTally`` says why that is exact).
 """
 
 from __future__ import annotations
@@ -80,40 +74,39 @@ def connect(address: str, timeout: float = 5.0) -> Any:
     that follows, so a server that accepts and then says nothing (an HTTP server, say)
     would hang the command forever, and one that answers garbage makes distributed raise
     anything (even a MemoryError for a bogus frame length)."""
+    import contextlib
     import threading
+    from concurrent.futures import Future
 
     from distributed import Client
 
-    box: dict[str, Any] = {}
-    lock = threading.Lock()
+    made: Future[Any] = Future()
 
     def make() -> None:
         try:
-            client = Client(address, timeout=f"{timeout}s")  # type: ignore[no-untyped-call]
+            made.set_result(Client(address, timeout=f"{timeout}s"))  # type: ignore[no-untyped-call]
         except BaseException as e:  # reported below, in the caller's thread
-            box["error"] = e
-            return
-        with lock:
-            if box.get("abandoned"):  # too late: the caller has given up on it
-                client.close()  # type: ignore[no-untyped-call]
-            else:
-                box["client"] = client
+            made.set_exception(e)
 
-    maker = threading.Thread(target=make, name="firstlast-dask-connect", daemon=True)
-    maker.start()
-    maker.join(timeout + 1.0)
-    with lock:
-        if "client" in box:
-            return box["client"]
-        box["abandoned"] = True
-    if "error" not in box:
+    threading.Thread(target=make, name="firstlast-dask-connect", daemon=True).start()
+    with contextlib.suppress(Exception):  # what went wrong is the future's to say
+        return made.result(timeout + 1.0)
+    if not made.done():  # given up on: a client made later is closed then
+        made.add_done_callback(_close_late)
         raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: no Dask answer within {timeout:g} s")
-    e = box.get("error")
+    e = made.exception()
+    if e is None:  # made just now
+        return made.result()
     if isinstance(e, OSError | TimeoutError | ValueError):
         detail = str(e) or type(e).__name__
     else:
         detail = f"it does not answer as a Dask scheduler ({type(e).__name__})"
     raise SchedulerError(f"cannot reach the Dask scheduler at {address!r}: {detail}") from None
+
+
+def _close_late(made: Any) -> None:
+    if made.exception() is None:
+        made.result().close()
 
 
 def _check_workers(workers: int | None) -> int:

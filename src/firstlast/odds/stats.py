@@ -124,12 +124,8 @@ class UnlimitedTally:
     with r redeals and stop with s cards on the piles. ``finite(r)`` is then the whole
     tally of those deals with r redeals, exactly as a run of them would count it.
 
-    Why (docs/odds.md): a game with r redeals plays exactly the first r + 1 passes of the
-    same deal with unlimited redeals — the same cards, the same stream for the shuffles
-    (rules §4.6) — so it is won exactly when the unlimited game needs at most r + 1
-    passes, in as many passes, and otherwise stops after pass r + 1 where the unlimited
-    game makes its (r + 1)-th redeal (``fastline.count_unlimited`` records that score,
-    and answers such a tally)."""
+    Exact because a game with r redeals plays the first r + 1 passes of the same deal with
+    unlimited redeals (rules §4.6; docs/odds.md, "Passes needed")."""
 
     unlimited: Tally
     stuck: tuple[tuple[int, ...], ...] = field(default=((0,) * 105,) * STUCK_PASSES)

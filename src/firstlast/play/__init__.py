@@ -1,13 +1,6 @@
-"""The play layer: a player's games over time, defined once for every face.
-
-``PlayService`` (sessions, actions, statistics policy, settings) over the engine and
-the store; typed commands (``commands``); ``PlayError`` refusals with codes; the one
-deal-number parser. The web and terminal faces call this and hold no rules or session
-logic of their own (docs/play.md). They never import the store: what they hold of it
-comes from here — the handle they open and pass on (``GameStore``, ``default_db_path``),
-the games ``PlayService`` answers with (``StoredGame``, ``GameSummary``) and the store's
-errors (``StoreError``, ``UnknownGame``) — and every read and write is the service's
-(tests/test_layering.py).
+"""The play layer: a player's games over time, defined once for every face
+(docs/play.md). The faces never import the store: what they hold of it comes from here
+(tests/test_layering.py), and every read and write is ``PlayService``'s.
 """
 
 from ..engine import MAX_REDEALS  # the engine's limit (V1), which play enforces for new games

@@ -181,11 +181,9 @@ def story_key(game: Game) -> StoryKey:
 
 
 def tell_story(game: Game) -> Story:
-    """``game``'s story by the faces' policy (blocking; module-level, so the site's
-    computing worker can run it): told whole, with fixed samples, so every face and
-    machine tells the same one (``play.story.story_of``; under a second of CPU natively
-    for the games measured by ``bench/story_cost.py``). Loads the odds with the first
-    story (``ImportError`` where they are missing)."""
+    """``game``'s story by the faces' policy, ``story_of``'s (blocking; module-level, so
+    the site's computing worker can run it). Loads the odds with the first story
+    (``ImportError`` where they are missing)."""
     from .story import story_of
 
     return story_of(game)

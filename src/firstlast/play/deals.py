@@ -166,15 +166,11 @@ def _read_known() -> Mapping[str, tuple[int, ...]]:
 
 def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries: int | None = None,
                   search: Search = first_winnable, rng: random.Random | None = None) -> int:
-    """A random deal whose forced line comes out under ``variant`` (play is forced, so
-    the deal and its redeal shuffles decide it: such a deal always comes out).
-
-    A rare variant (one with a ``known_winnable`` list) takes a deal from its list at
-    random, checked by playing it out with ``search``; any other variant (each comes
-    out at least 5 % of the time) is searched: candidates drawn by ``draw`` (by default
-    ``random_deal``) played out by ``search`` a chunk at a time, ``tries`` at most
-    (both by ``search_size()``). The chance comes from ``rng`` (by default seeded from the
-    system's randomness): the same seed, the same deal."""
+    """A random deal whose forced line comes out under ``variant`` (docs/play.md, the
+    ``winnable`` row): a rare variant's from its ``known_winnable`` list, checked by
+    ``search``; any other's searched, candidates drawn by ``draw`` (``random_deal`` by
+    default) played out by ``search`` a chunk at a time, ``tries`` at most
+    (``search_size()``). The chance comes from ``rng``: the same seed, the same deal."""
     if rng is None:
         rng = random.Random(secrets.randbits(64))
     listed = known_winnable().get(variant.token)

@@ -134,12 +134,10 @@ class PlayService:
             raise as_play_error(e) from None
 
     def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:
-        """``player``'s game as stored, to read (shared: change only a ``copy``): this
-        service's entry when it is the stored version, else replayed from the store once
-        and kept, so that reading a game (its chance, words, story, replay, the
-        terminal's look at the table) replays it only when it changed elsewhere (issue
-        25.5). ``pending``: in a write job (the batch's own entries count); ``UnknownGame``
-        for none, or another player's."""
+        """``player``'s game as stored, to read (shared: change only a ``copy``): the
+        cached entry at the stored version, else loaded and kept, so that a game is
+        replayed only when it changed elsewhere (issue 25.5). ``pending``: in a write job
+        (the batch's own entries count); ``UnknownGame`` for none, or another player's."""
         head = tx.head(game_id)
         if head is None or head[0] != player:
             raise UnknownGame(f"no such game: {game_id}")

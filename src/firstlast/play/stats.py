@@ -15,10 +15,8 @@ from ..store import ResultRow, StoredGame, timestamp
 
 def keep_result(stored: StoredGame) -> None:
     """The first end ``stored`` reaches is its result, kept forever (R11: won or lost):
-    its outcome, score, passes and time are set once, when the position first ends, and
-    never changed after (an undo after the end, or a redo to another end, leaves them).
-    Called on every game before it is stored (``Transaction.insert``, ``.save``); the
-    store writes the fields as they are."""
+    set once, when the position first ends (an undo after the end, or a redo to another
+    end, leaves it). Called on every game before it is stored."""
     pos = stored.game.position
     if stored.result is None and pos.status != "playing":
         stored.result, stored.result_score, stored.result_passes = pos.status, pos.score, pos.passes
@@ -116,11 +114,9 @@ class RecordNews:
 
 def news(variant: Variant, rows: Sequence[ResultRow], game_id: str) -> tuple[RecordNews, ...]:
     """The records the game ``game_id`` set when it ended, among ``rows`` (the player's
-    games of ``variant``, oldest event first, as ``compute`` takes them): what its result
-    changed in the records of the games that ended before it. The same whenever it is
-    asked (a result is kept forever); none for a game without a result or not counted.
-    A run of wins is a record from two games on; the first loss sets no score record
-    (there is nothing to beat)."""
+    games of ``variant``, as ``compute`` takes them): what its result changed in the
+    records of the games that ended before it (docs/play.md, "Records"); none for a
+    game without a result or not counted."""
     at = next((i for i, r in enumerate(rows) if r.id == game_id), None)
     if at is None or rows[at].origin != "played" or rows[at].result is None:
         return ()

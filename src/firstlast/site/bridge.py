@@ -1,22 +1,9 @@
-"""The static site's server: the same web app, called in-process instead of over HTTP.
-
-In the site (docs/site.md) the page's requests do not leave the browser: ``api.js``
-posts each one to a Web Worker running Pyodide, whose ``Bridge`` hands it to the very
-Starlette app ``firstlast play`` serves (``web.app.create_app``) as one ASGI call, and
-posts the answer back. The rules, the play layer, the declared API and its refusals are
-thus the local server's own; only the transport differs.
-
-What the bridge supplies that a browser would otherwise send:
-
-* the player: the site has one player per browser, the store's ``local_player``; its
-  cookie (HttpOnly: a worker never sees cookies) is added to every request;
-* ``Host`` and ``Origin``: the site's own (``origin``), so the app's guard is given the
-  site's host and checks requests as it checks the server's;
-* nothing else: the request's method, path, query, content type and body are the page's.
-
-``commits`` counts the store's committed batches: the worker syncs the database file to
-the browser's persistent storage whenever it moved, before it posts the answer, so that
-an acknowledged move is stored (docs/site.md, "Storage").
+"""The static site's server: the very web app ``firstlast play`` serves (``web.app``),
+called in-process, one ASGI call per request of the page, instead of over HTTP
+(docs/site.md, "The transport"). It adds what a browser would send: the cookie of the
+site's one player (a worker never sees HttpOnly cookies) and the site's own ``Host`` and
+``Origin``, which the app's guard checks as on the server. ``commits`` tells the worker
+when to sync the database to the browser's storage, before it answers ("Storage").
 """
 
 from __future__ import annotations
@@ -81,16 +68,11 @@ class Bridge:
         if not target.startswith("/"):
             return _refusal("request.not_found")
         path, _, query = target.partition("?")
-        raw: list[tuple[bytes, bytes]] = [
-            (b"host", self.host.encode("latin-1")),
-            (b"cookie", self._cookie.encode("latin-1")),
-            (b"content-length", str(len(body)).encode("latin-1")),
-        ]
+        said = {"host": self.host, "cookie": self._cookie, "content-length": str(len(body))}
         if method not in ("GET", "HEAD"):
-            raw.append((b"origin", self.origin.encode("latin-1")))
-        for name, value in headers.items():
-            if name.lower() in PAGE_HEADERS:
-                raw.append((name.lower().encode("latin-1"), value.encode("latin-1", "replace")))
+            said["origin"] = self.origin
+        said |= {name.lower(): value for name, value in headers.items() if name.lower() in PAGE_HEADERS}
+        raw = [(name.encode("latin-1"), value.encode("latin-1", "replace")) for name, value in said.items()]
         scope = {
             "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
             "method": method.upper(), "scheme": self.scheme, "path": unquote(path),
@@ -136,11 +118,10 @@ class Bridge:
         only (the page sends JSON text and every answer is text), so that no JS object
         is converted (``null`` and the like never reach Python)."""
         try:
-            headers = json.loads(headers_json) if headers_json else {}
+            headers = json.loads(headers_json or "{}")
         except ValueError:
             headers = {}
-        if not isinstance(headers, dict):
-            headers = {}
+        headers = headers if isinstance(headers, dict) else {}
         answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
                                     str(body).encode("utf-8", "surrogateescape"))
         return answer.status, json.dumps(answer.headers), answer.body.decode("utf-8", "replace")

@@ -1,18 +1,7 @@
-"""``firstlast site build DIR``: the static site, from the registries only (docs/site.md).
-
-The build gathers Pyodide (the npm registry's tarball) and the wheels (PyPI) pinned in
-``pins`` into a cache, checking each file's hash, then writes DIR:
-
-    index.html              the page (the server's, with the site's CSP, manifest and transport)
-    static/                 the page's files (css, js, img) and the site's workers (static/site/)
-    pyodide/                Pyodide's runtime: loader, wasm, standard library
-    py/site-packages.zip    this package (no terminal, no CLI) and the wheels, unpacked once
-    sw.js                   the service worker (offline, updates), which names this build
-    manifest.webmanifest    the web app manifest, and icons/
-    build.json              this build's version and every file with its size and hash
-
-Nothing is fetched at run time but the site's own files. A registry that cannot be
-reached is one clear line (``SiteBuildError``).
+"""``firstlast site build DIR``: the static site, from the registries only (docs/site.md:
+"Build"; what DIR holds: "How it works"). Pyodide and the wheels pinned in ``pins`` are
+gathered into a cache, each file's hash checked; nothing is fetched at run time but the
+site's own files. A registry that cannot be reached is one line (``SiteBuildError``).
 """
 
 from __future__ import annotations
@@ -62,10 +51,6 @@ Progress = Callable[[str], None]
 
 class SiteBuildError(Exception):
     """The build cannot go on; the message is one line for the player."""
-
-
-def default_cache() -> Path:
-    return Path(platformdirs.user_cache_dir("firstlast")) / "site"
 
 
 def _sha512_integrity(data: bytes) -> str:
@@ -147,18 +132,15 @@ def site_packages(wheels: list[tuple[str, bytes]]) -> bytes:
 def _pyodide_files(tarball: bytes) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as tar:
-        for name in PYODIDE_FILES:
+        for name in (*PYODIDE_FILES, "pyodide-lock.json"):
             member = tar.extractfile(f"package/{name}")
             if member is None:
                 raise SiteBuildError(f"the Pyodide package has no {name}")
             files[name] = member.read()
-        lock = tar.extractfile("package/pyodide-lock.json")
-        if lock is None:
-            raise SiteBuildError("the Pyodide package has no pyodide-lock.json")
-        # Pyodide reads its lock at start; the site loads none of its packages (they are
-        # in site-packages.zip), so only the lock's header ships (119 KB less).
-        header = json.loads(lock.read())["info"]
-        files["pyodide-lock.json"] = json.dumps({"info": header, "packages": {}}).encode()
+    # Pyodide reads its lock at start; the site loads none of its packages (they are in
+    # site-packages.zip), so only the lock's header ships (119 KB less).
+    header = json.loads(files["pyodide-lock.json"])["info"]
+    files["pyodide-lock.json"] = json.dumps({"info": header, "packages": {}}).encode()
     return files
 
 
@@ -203,9 +185,7 @@ _IMPORT = re.compile(r'\bfrom\s+"\./([\w-]+\.js)"|\bawait import\("\./([\w-]+\.j
 
 def page_modules(modules: dict[str, str], entry: str = "app.js") -> list[str]:
     """The page's modules that its start loads (``entry`` and all it imports, by name in
-    ``modules``: name → source), in a stable order. The site's page names them all at
-    once (``<link rel="modulepreload">``): each comes through the service worker, and
-    found import by import the page would wait for six levels of them in turn."""
+    ``modules``: name → source), in a stable order, to preload (docs/site.md, "Loading")."""
     seen: list[str] = []
     todo = [entry]
     while todo:
@@ -231,10 +211,7 @@ def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
     marker = '<meta charset="utf-8">\n'
     if marker not in html or "<body>\n" not in html:
         raise SiteBuildError("the page has no <meta charset> or <body> to put the site's parts after")
-    # The loading screen is in the page itself: it covers the table from the first paint
-    # (static/js/site.js fills it in).
-    # A modal dialog of its own (site.js makes the table under it inert): read alone, and
-    # nothing behind it reached by Tab before the table is ready.
+    # The loading screen, a modal dialog in the page itself (docs/site.md, "Loading"; site.js fills it in).
     screen = ('<div id="site-loading" role="dialog" aria-modal="true" aria-labelledby="site-loading-title">'
               '<div class="site-box"><p class="site-title" id="site-loading-title"></p>'
               '<progress max="100" value="0"></progress><p class="site-step" aria-live="polite"></p>'
@@ -326,12 +303,10 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     """Write the site into ``dest`` (made, or emptied of a previous build's files first)
     and answer its ``build.json``."""
     dest = Path(dest)
-    if dest.exists() and not dest.is_dir():
-        raise SiteBuildError(f"{dest}: exists and is not a folder")
     if dest.is_dir() and any(dest.iterdir()) and not (dest / "build.json").is_file():
         raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
     _check_writable(dest)  # before minutes of fetching and compiling, not after
-    tarball, wheels = gather(cache or default_cache(), say)
+    tarball, wheels = gather(cache or Path(platformdirs.user_cache_dir("firstlast")) / "site", say)
     say("assembling the site")
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
     listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]

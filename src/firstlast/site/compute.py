@@ -14,10 +14,7 @@ def compute(call: str) -> str:
 
 
 def warm() -> str:
-    """The worker's start: the fast forced line loaded (its WebAssembly compiled) and
-    played once, so that the deal's first estimate spends its budget sampling, not
-    loading. Answers the route (``odds.fastline.backend_name``), or why there is none
-    (the engine then samples, slower)."""
+    """The worker's start: the sampler loaded, its WebAssembly compiled (``play.chance.warm``)."""
     from ..play.chance import warm as warm_chance
 
     return warm_chance()

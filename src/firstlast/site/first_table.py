@@ -1,13 +1,6 @@
-"""The first visit's table, made at build time (docs/site.md, "Loading").
-
-A first visit has no last table in the browser's storage to show while Python starts
-(tens of seconds on a phone). The build asks the very app the site runs (``Bridge``,
-in-process, on a throw-away store) for what the page asks first — the settings and the
-game on the table — with the welcome deal (``play.deals.WELCOME_DEAL``) dealt in each
-language, and puts the answers in the page. The page shows that table at once; the
-site's worker deals the same game when it first answers and the page's requests for
-the built game go to it (static/js/site.js, ``firstPath``), so moves made meanwhile are
-kept, in order, as on a warm visit.
+"""The first visit's table, made at build time (docs/site.md, "Loading"): what the page
+asks first (a new player's settings, the welcome deal on the table, in each language),
+asked of the very app the site runs (``Bridge``, in-process, on a throw-away store).
 """
 
 from __future__ import annotations

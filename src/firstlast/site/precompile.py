@@ -1,12 +1,8 @@
-"""Byte-compile the site's Python, inside Pyodide itself (docs/site.md, "Sizes").
-
-Pyodide's Python (3.14) is not the build machine's, so ``build`` runs this module under
-node, in Pyodide: it plays through the site's app once (``exercise``: a game, a chance,
-a story, the words and help), notes every module that imported, and byte-compiles those
-(unchecked-hash ``.pyc``): the browser then imports them without compiling, a faster
-start. Modules the site does not import at start stay sources (a smaller download: a
-``.pyc`` compresses worse than its source), and the parts of the standard library it
-never imports (``UNUSED_STDLIB``) are left out. This file runs only there.
+"""Byte-compile the site's Python inside Pyodide itself, under node at build time
+(docs/site.md, "Build"): Pyodide's Python is not the build machine's. ``exercise``
+plays through the site's app once; the modules it imported become unchecked-hash
+``.pyc`` (the rest stay sources, a smaller download), and the standard library's parts
+the site never imports are left out. This file runs only there.
 """
 
 from __future__ import annotations

@@ -8,10 +8,6 @@ runtime's to say (``runtime.kernel_routes``: the browser's WebAssembly under Pyo
 natively a build with the system's C compiler, else wasmtime); this package takes the
 first that works, once per process (``kernel()``), or none: ``available()`` is then
 False and callers use the engine itself (the same results, only slower).
-
-The rooms: ``abi`` (the kernel's ABI and how a host calls it), ``native`` (compiler
-driver and build cache), ``wasm`` (the wasmtime and Pyodide hosts), ``kernel`` (jobs,
-batches and results); ``load`` gives one route in particular.
 """
 
 from __future__ import annotations

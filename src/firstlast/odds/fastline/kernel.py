@@ -209,12 +209,11 @@ class Kernel:
             parts = self._shared(count, parallel, workers, lambda lo, n: self._play_list(variant, arr[lo:lo + n]))
         if len(parts) == 1:
             return parts[0]  # type: ignore[no-any-return]
-        won, score, passes = _lines(0)
-        for p in parts:
-            won.extend(p.won)
-            score.extend(p.score)
-            passes.extend(p.passes)
-        return Lines(won, score, passes)
+        out = _lines(0)
+        for part in parts:
+            for column, more in zip(out, part, strict=True):
+                column.extend(more)
+        return out
 
     def play_deal(self, deal: int, variant: Variant) -> tuple[bool, int, int]:
         """One deal along the forced line: (won, score, passes) as ``engine.play_out``."""

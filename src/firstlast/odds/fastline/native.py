@@ -1,10 +1,6 @@
-"""The native route: ``forced_line.c`` compiled with the system's C compiler, kept.
-
-The source is compiled at first use (``$CC``, else ``cc``, ``gcc`` or ``clang``: ``-O3
--shared -fPIC``) into a folder only this user can write (``runtime.private_cache_dirs``),
-under a name made of the source's hash, the flags and the platform, and loaded with
-ctypes. Each process compiles to a name of its own and renames it into place (atomic),
-so processes starting together never see half a library; a damaged build is rebuilt.
+"""The native route: ``forced_line.c`` built with the system's C compiler at first use,
+kept in a folder only this user can write (``runtime.private_cache_dirs``) under a name
+made of what it was built from, and loaded with ctypes.
 """
 
 from __future__ import annotations
