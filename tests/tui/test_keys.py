@@ -17,7 +17,7 @@ from textual.widgets import Input
 
 from firstlast.engine import Game
 from firstlast.engine.record import record_to_text
-from firstlast.play import PlayService
+from firstlast.play import PlayError, PlayService
 from firstlast.play.actions import key_map
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
@@ -151,6 +151,10 @@ def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp
     record.write_text(record_to_text(game, date="2026-01-01"), encoding="utf-8")
     binary = tmp_path / "game.bin"
     binary.write_bytes(b"\xff\xfe\x00bad")
+    notes = tmp_path / "notes.txt"  # a text file, but no record: the play layer refuses it
+    notes.write_text("not a game\n", encoding="utf-8")
+    with pytest.raises(PlayError) as refused:
+        PlayService(GameStore(tmp_path / "elsewhere.sqlite3")).import_record(None, "not a game\n")
     play = PlayService(store)
     player = play.local_player()
     play.update_settings(player, {"lang": "ru"})
@@ -182,6 +186,10 @@ def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp
         text = await import_(pilot, binary)
         assert "не текстовый файл (не UTF-8)" in text and "not a text file" not in text, text
         await pilot.press("escape")
+        # Refused inside the write's worker: said on the status line, the game goes on
+        # (it used to come out of the worker as WorkerFailed, past the refusal's handler).
+        await import_(pilot, notes)
+        assert screen.error and status(screen) == refused.value.text("ru")
         await import_(pilot, record)
         assert "загружена раскладка 7" in status(screen)
         await import_(pilot, record)
