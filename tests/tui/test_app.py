@@ -865,7 +865,7 @@ def test_last_moved_cards_and_pile_depth(store: GameStore) -> None:
         await pilot.press("t")
         turned = game.position.waste[-1]
         assert screen.moved == {turned}
-        assert screen.query_one("#slot-waste", Slot).label.plain.endswith("•")
+        assert screen.query_one("#slot-waste", Slot).shown[0].plain.endswith("•")
         while not (game.position.legal_moves()[0].source or "").startswith("R"):
             await pilot.press(key_for(game.position.legal_moves()[0], game))
         move = game.position.legal_moves()[0]
@@ -877,12 +877,12 @@ def test_last_moved_cards_and_pile_depth(store: GameStore) -> None:
         step = game.steps[-1]
         assert screen.moved == {m.card for m in step.movements} and card in screen.moved
         pile = screen.query_one(f"#slot-P{k + 1}", Slot)
-        assert "•" in pile.label.plain
-        assert any(C.FACE_MOVED in str(span.style) for line in pile.lines for span in line.spans)
+        assert "•" in pile.shown[0].plain
+        assert any(C.FACE_MOVED in str(span.style) for line in pile.shown[1] for span in line.spans)
         depth = len(game.position.piles[k])
-        assert f"{depth}/13" in pile.lines[-1].plain or f"─{depth}" in pile.lines[-1].plain
+        assert f"{depth}/13" in pile.shown[1][-1].plain or f"─{depth}" in pile.shown[1][-1].plain
         await pilot.press("u")  # the undo's movements are the ones marked now
-        assert card in screen.moved and "•" not in screen.query_one(f"#slot-P{k + 1}", Slot).label.plain
+        assert card in screen.moved and "•" not in screen.query_one(f"#slot-P{k + 1}", Slot).shown[0].plain
 
     run(app, script)
 
@@ -902,7 +902,7 @@ def test_active_pile_shows_without_colour(store: GameStore, monkeypatch: pytest.
             strips = NoColor().apply(list(pilot.app.screen._compositor.render_strips()[region.y]), Color(0, 0, 0))
             label = [seg for seg in strips if seg.text.strip() and "P1" in seg.text]
             assert label and all(seg.style is not None and seg.style.reverse for seg in label), label
-            other = screen.query_one("#slot-P2", Slot).label
+            other = screen.query_one("#slot-P2", Slot).shown[0]
             assert not any(span.style and "reverse" in str(span.style) for span in other.spans)
 
     run(app, script)

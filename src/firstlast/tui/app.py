@@ -1,13 +1,6 @@
-"""The Textual app: First and Last in the terminal.
-
-The screen draws the position and sends the player's actions to the play layer
-(``firstlast.play``, through ``Session``), which decides and commits them: the same code
-the browser game calls. Refusals come back as coded errors, said from their code
-(``PlayError.text``). The screen holds the state as reactive attributes, and its parts
-(``widgets``) are bound to them, so each redraws itself when what it shows changes.
-Its other jobs have rooms of their own: writes (``writer``: one at a time, in order, on
-a worker thread), autoplay's clock (``autoplay``), when to ask for the chance
-(``chance``), and the keys (``keys``, from the play layer's one table of actions).
+"""The Textual app: First and Last in the terminal. The screen draws the position and
+sends the player's actions to the play layer (through ``Session``), which decides and
+commits them; its other jobs have rooms of their own (README, "Where things live").
 """
 
 from __future__ import annotations
@@ -388,9 +381,7 @@ class GameScreen(Screen[None]):
 
     def _tell_story(self) -> None:
         """Tell the finished game's story (``play.chance.StoryBook``: the page's policy)
-        on a worker thread; the end panel shows it when it comes, the whole of it as the
-        page tells it (``Story.text``: the curve, the conclusion, the moments, where
-        each copy lay)."""
+        on a worker thread; the end panel shows it when it comes."""
         stored = self.session.stored
         key = (stored.id, len(stored.game))
         if self._story_for == key:

@@ -1,8 +1,5 @@
-"""Drawing cards as boxed, coloured text in four sizes.
-
-Pure presentation: nothing here knows the rules. A card is drawn as a small box with
-an ivory face and red or black pips, so that it reads on dark and light terminals alike
-(the face carries its own background instead of relying on the terminal's).
+"""Drawing cards as boxed, coloured text in four sizes. A face carries its own ivory
+background, so that it reads on dark and light terminals alike.
 """
 
 from __future__ import annotations

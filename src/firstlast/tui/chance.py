@@ -1,14 +1,7 @@
-"""The live chance-to-come-out figure: when to ask for it (``ChanceClock``: after each
-move, at most every ``AUTO_CHANCE_INTERVAL_S`` during autoplay, a refinement
-``REFINE_DELAY_S`` after a figure came while the player is idle) and computing it off
-the UI thread (``ChanceRunner``).
-
-What is estimated, how rounds are pooled and when refining stops are the play layer's
-one policy (``play.chance``), the page's too, so both faces show the same figure for a
-position, worded by ``i18n.chance_text``. One estimate runs at a time, newer positions
-replacing each other as the next to do, so autoplay never piles up threads. The odds
-load lazily on the worker; if they cannot, the figure is not shown. An estimate that
-fails is that position's answer only: the next is estimated afresh.
+"""The live chance-to-come-out figure: when to ask for it (``ChanceClock``) and computing
+it off the UI thread (``ChanceRunner``). What is estimated and when refining stops are
+the play layer's one policy (``play.chance``), the page's too. One estimate runs at a
+time, the newest position next, so autoplay never piles up threads.
 """
 
 from __future__ import annotations
@@ -18,14 +11,14 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from textual.timer import Timer
 from textual.widget import Widget
 
 from ..engine import Position
 from ..i18n import chance_text, t
-from ..play.chance import ChanceBook, Pooled, estimator_available
+from ..play.chance import BOOK_SIZE, ChanceBook, Estimator, Pooled, estimator_available
 from ..play.kept import Kept
 
 __all__ = ["Answer", "ChanceClock", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer",
@@ -43,11 +36,6 @@ class Failed:
 #: no estimator can be loaded at all (the figure is not shown this session).
 Answer = Pooled | Failed | None
 
-#: ``estimator(position, samples=…, seed=…) -> ChanceEstimate``, a stand-in for the
-#: odds' sampler (tests); ``None``: the policy's own.
-Estimator = Callable[..., Any]
-#: Positions whose answer the runner remembers (the rounds are in the play layer's book).
-CACHE_SIZE: Final = 4096
 #: During autoplay the chance figure is refreshed at most this often.
 AUTO_CHANCE_INTERVAL_S: Final = 0.5
 #: While the player is idle, the chance figure is refined (more samples of the same
@@ -84,7 +72,7 @@ class ChanceRunner:
         self._wanted: tuple[Position, bool] | None = None
         self._busy = False
         self.available: bool | None = None if estimator is None else True
-        self._cache: Kept[str, Pooled | Failed] = Kept(CACHE_SIZE)  # the latest answer of each position
+        self._cache: Kept[str, Pooled | Failed] = Kept(BOOK_SIZE)  # the latest answer of each position
 
     def request(self, position: Position, start: Callable[[Callable[[], None]], None],
                 refine: bool = False) -> None:

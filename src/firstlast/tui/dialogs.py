@@ -266,11 +266,9 @@ class VariantDialog(Dialog[Variant]):
 
 
 class SettingsDialog(Dialog[dict[str, object]]):
-    """The player's settings the terminal honours (issues 26 and 28), the page's too (the
-    play layer's one declaration, ``play.settings``; kept in backups): the felt, which
-    is the light or dark choice here (paper light, the others dark: ``cards.Look``), the
-    four-colour deck, the marks on the cards that can be played (``show_playable``) and
-    "on a wish". OK answers the changes (only those that differ); Escape answers ``None``."""
+    """The player's settings the terminal honours (``play.settings``, docs/play.md): the
+    felt (here light or dark too), the four-colour deck, the marks and "on a wish". OK
+    answers the changes; Escape answers ``None``."""
 
     # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
     DEFAULT_CSS = """
@@ -320,11 +318,9 @@ class SettingsDialog(Dialog[dict[str, object]]):
 
 
 class EndDialog(Dialog[str]):
-    """The game is over: result, score, deal, and the story of the game once the worker
-    has told it, the page's whole story (``Story.text``): the chance curve, then why it
-    stopped and what would have brought it out (or the pass it came out on), the
-    moments and where every copy of the needed rank lay, in a box that scrolls; play
-    again, next deal, random deal."""
+    """The game is over: result, score, deal, and the page's whole story of the game
+    (``Story.text``, docs/story.md) in a box that scrolls, once told; play again, next
+    deal, random deal."""
 
     DEFAULT_CSS = """
     EndDialog .dialog { width: 76; }

@@ -39,7 +39,7 @@ class ReplayScreen(Screen[None]):
         binding("home", "go(-100000)", "tui.replay.keys.back"),
         binding("end", "go(100000)", "tui.replay.keys.step"),
         binding("space,a", "play", "tui.replay.keys.play"),
-        binding("escape,q", "leave", "tui.replay.keys.close"),
+        binding("escape,q", "dismiss", "tui.replay.keys.close"),  # its timer goes with it
     ]
 
     at: reactive[int] = reactive(0)
@@ -96,7 +96,3 @@ class ReplayScreen(Screen[None]):
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-
-    def action_leave(self) -> None:
-        self._stop()
-        self.dismiss(None)

@@ -1,13 +1,5 @@
-"""The terminal's handle on the local player's table.
-
-Thin by design: every decision — which game is on the table, what an action does, what
-happens to a game that is left, what to do when another window wrote to the game — is
-the play layer's (``firstlast.play``, the same code the browser game calls). This only
-remembers the play layer's last answer, so the screen has a position to draw.
-
-Starting a game leaves the one on the table (abandoned if under way, docs/play.md): the
-screen asks first. So ``firstlast tui N`` with a game under way on the table opens that
-game and keeps deal N as ``pending``; the screen asks, then starts it (or not).
+"""The terminal's handle on the local player's table: the play layer's last answer, so
+the screen has a position to draw. Every decision is the play layer's (docs/play.md).
 """
 
 from __future__ import annotations

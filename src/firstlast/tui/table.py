@@ -1,8 +1,5 @@
-"""The table: the widgets that show a position the way the book lays it out.
-
-Everything shown is read from the play layer's view model (``play.view.TableView``: the
-cards, the active pile and its need, the privileged card, what plays), the one the web's
-answer is made from too; nothing here decides what is legal.
+"""The table's places, drawn the way the book lays them out from the play layer's view
+model (``play.view.TableView``, the web's too): nothing here decides what is legal.
 """
 
 from __future__ import annotations
@@ -11,6 +8,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..engine import Card
@@ -49,6 +47,10 @@ class Slot(Widget):
     Slot { width: 5; height: 4; margin-right: 1; background: #0b4d22; }
     """
 
+    #: What the place shows (``paint_slot``): its label and its card's lines. A move
+    #: changes a handful of places, and only those redraw, which keeps autoplay smooth.
+    shown: reactive[tuple[Text, list[Text]]] = reactive(lambda: (Text(), []))
+
     class Clicked(Message):
         def __init__(self, place: str) -> None:
             super().__init__()
@@ -57,24 +59,15 @@ class Slot(Widget):
     def __init__(self, place: str) -> None:
         super().__init__(id=f"slot-{place}")
         self.place = place
-        self.label = Text("")
-        self.lines: list[Text] = []
-
-    def show(self, label: Text, lines: list[Text]) -> None:
-        # A move changes a handful of places; redrawing only those keeps autoplay smooth.
-        if label == self.label and lines == self.lines:
-            return
-        self.label = label
-        self.lines = lines
-        self.refresh()
 
     def render(self) -> Text:
         out = Text()
-        label = self.label.copy()
+        label, lines = self.shown
+        label = label.copy()
         label.truncate(self.size.width or 1, pad=True)
         label.stylize(Style(bgcolor=C.LOOK.colours.cloth))
         out.append_text(label)
-        for line in self.lines:
+        for line in lines:
             out.append("\n")
             out.append_text(line)
         return out
@@ -92,16 +85,8 @@ class WasteFan(Widget):
     WasteFan { width: 1fr; height: 4; background: #0b4d22; padding: 0 1; }
     """
 
-    def __init__(self) -> None:
-        super().__init__(id="waste-fan")
-        self.waste: tuple[Card, ...] = ()
-        self.lang = "en"
-
-    def show(self, waste: tuple[Card, ...], lang: str = "en") -> None:
-        if waste != self.waste or lang != self.lang:
-            self.waste = waste
-            self.lang = lang
-            self.refresh()
+    waste: reactive[tuple[Card, ...]] = reactive(tuple)
+    lang: reactive[str] = reactive("en")
 
     def render(self) -> Text:
         LABEL = label_styles()[0]

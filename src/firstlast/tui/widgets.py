@@ -1,7 +1,5 @@
-"""The game screen's parts, each a widget with reactive state: the title, the table,
-the side bar, the status line. The screen owns the state (``GameScreen`` reactives)
-and binds it to these (``data_bind``); each redraws itself when what it shows changes,
-so nothing calls a refresh by hand.
+"""The game screen's parts: the title, the table, the side bar, the status line. The
+screen binds its reactive state to them (``data_bind``): each redraws itself.
 """
 
 from __future__ import annotations
@@ -116,7 +114,7 @@ class TableView(Vertical):
         with Horizontal(classes="row", id="row-stock"):
             yield Slot(STOCK)
             yield Slot(WASTE)
-            yield WasteFan()
+            yield WasteFan(id="waste-fan")
 
     def lay_out(self, size: C.CardSize, lang: str) -> None:
         """Size the places for cards of ``size``; the stock's and the waste's places are
@@ -135,9 +133,9 @@ class TableView(Vertical):
         """Draw the play layer's view of the table (``play.view``), the web's too;
         ``marked``: the places framed as playable (``paint_slot``)."""
         for slot in self.query(Slot):
-            label, lines = paint_slot(slot.place, view, size, moved, lang, marked)
-            slot.show(label, lines)
-        self.query_one(WasteFan).show(view.waste, lang)
+            slot.shown = paint_slot(slot.place, view, size, moved, lang, marked)
+        fan = self.query_one(WasteFan)
+        fan.waste, fan.lang = view.waste, lang
 
 
 class SideBar(Widget):
