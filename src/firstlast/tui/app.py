@@ -63,8 +63,6 @@ SIDE_MAX_WIDTH: Final = 40
 MIN_SIZE: Final = (80, 24)
 #: How often the store's change counter is looked at for moves made in another window.
 WATCH_INTERVAL_S: Final = 2.0
-#: An announcement longer than this is cut (the status line is one line).
-ANNOUNCE_MAX: Final = 110
 
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
@@ -83,12 +81,6 @@ def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Positio
              for m in movements]
     prefix = t(lang, "tui.move.turn") if move.kind == "turn" else move_name(move, lang)
     return t(lang, "tui.describe.step", move=prefix, moved=" · ".join(parts))
-
-
-def short_announcement(movements: tuple[Movement, ...], lang: str, undo: bool = False) -> str:
-    """``i18n.announce`` of a step's movements, cut to fit the status line."""
-    text = announce(movements, lang, undo=undo)
-    return text if len(text) <= ANNOUNCE_MAX else text[:ANNOUNCE_MAX - 1] + "…"
 
 
 class GameScreen(Screen[None]):
@@ -334,14 +326,14 @@ class GameScreen(Screen[None]):
         if action in ("undo", "redo"):
             text = t(lang, "tui.msg.undid" if action == "undo" else "tui.msg.redid",
                      move=move_name(done.steps[0].move, lang))
-            return f"{text} — {short_announcement(done.movements, lang, undo=action == 'undo')}"
+            return f"{text} — {announce(done.movements, lang, undo=action == 'undo')}"
         if action == "restart":
             return t(lang, "tui.msg.restarted", deal=self.session.game.deal)
         last = done.steps[-1]
         if len(done.steps) > 1:  # autoplay, advance: the last move in short is enough
             return t(lang, "tui.msg.moves_made", n=len(done.steps),
                      text=describe_movements(last.move, last.movements, self.pos, lang))
-        return short_announcement(last.movements, lang)
+        return announce(last.movements, lang)  # the status line cuts it to its width
 
     def _shown(self, message: str | None = None, other: bool = False) -> None:
         """The table changed: say ``message`` (``None``: the status line stays), redraw,
