@@ -89,24 +89,14 @@ def gather(cache: Path, say: Progress) -> tuple[bytes, list[tuple[str, bytes]]]:
     return tarball, [(w.file_name, _fetch(w, _sha256, cache, say)) for w in WHEELS]
 
 
-def _zip_member(z: zipfile.ZipFile, name: str, data: bytes) -> None:
-    info = zipfile.ZipInfo(name, ZIP_TIME)
-    info.compress_type = zipfile.ZIP_DEFLATED
-    info.external_attr = 0o644 << 16
-    z.writestr(info, data)
-
-
 def _package_files() -> Iterable[tuple[str, bytes]]:
     """This package's files the browser runs: (path in site-packages, bytes)."""
     root = Path(str(resources.files("firstlast")))
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if not path.is_file() or "__pycache__" in rel or path.suffix == ".pyc":
-            continue
-        if any(rel == p or rel.startswith(p) for p in LEFT_OUT):
-            continue
         # .wasm: the fast forced line (odds/forced_line.wasm), which the workers run.
-        if path.suffix in (".py", ".json", ".md", ".txt", ".typed", ".wasm"):
+        kept = path.suffix in (".py", ".json", ".md", ".txt", ".typed", ".wasm") and not rel.startswith(LEFT_OUT)
+        if kept and path.is_file():
             yield f"firstlast/{rel}", path.read_bytes()
 
 
@@ -125,7 +115,9 @@ def site_packages(wheels: list[tuple[str, bytes]]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         for name in sorted(members):
-            _zip_member(z, name, members[name])
+            info = zipfile.ZipInfo(name, ZIP_TIME)
+            info.external_attr = 0o644 << 16
+            z.writestr(info, members[name], zipfile.ZIP_DEFLATED)
     return out.getvalue()
 
 
