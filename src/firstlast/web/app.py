@@ -60,8 +60,11 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
     routes: list[BaseRoute] = []
     for e in ENDPOINTS:
         if e.handler is None:  # the static files
+            # check_dir=False: the static site's copy of the package leaves the page's files
+            # out (the site serves its own), yet runs this app in its worker (docs/site.md)
             mount = e.path.removesuffix("/{path}")
-            routes.append(Mount(mount, app=StaticFiles(directory=STATIC_DIR), name=mount.strip("/")))
+            files = StaticFiles(directory=STATIC_DIR, check_dir=False)
+            routes.append(Mount(mount, app=files, name=mount.strip("/")))
         else:
             served.setdefault(e.path, {})[e.method] = e.handler
     literal = frozenset(path for path in served if "{" not in path)
