@@ -55,15 +55,15 @@ def tally_chunk(token: str, start: int, stop: int) -> Tally:
 
     Plain arguments, so a Dask task pickles nothing of ours but the result."""
     variant = Variant.from_token(token)
-    return fastline.count_deals(range(start, stop), variant, parallel=False)
+    return fastline.need().count_deals(range(start, stop), variant, parallel=False)
 
 
 def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
     """Deals [start, stop) of the unlimited-redeal variant named ``token``, with what they
-    do with fewer redeals (``fastline.count_unlimited``), on the calling thread: a Dask
+    do with fewer redeals (``Kernel.count_unlimited``), on the calling thread: a Dask
     task, or one of a local run's threads."""
     variant = Variant.from_token(token)
-    return fastline.count_unlimited(range(start, stop), variant, parallel=False)
+    return fastline.need().count_unlimited(range(start, stop), variant, parallel=False)
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:

@@ -2,7 +2,7 @@
 
 The Wilson score interval lives in ``odds.interval`` and is re-exported here. A
 ``Tally`` holds counts, never per-game results: the kernel counts a run's deals itself
-(``fastline.count_deals`` answers a ``Tally``), so a run of millions of games needs no
+(``Kernel.count_deals`` answers a ``Tally``), so a run of millions of games needs no
 numpy.
 """
 
