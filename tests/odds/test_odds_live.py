@@ -15,7 +15,6 @@ from firstlast.engine import REDEAL, Game, Position, Variant, position_from_text
 from firstlast.engine.rng import MASK64, seed, shuffle, splitmix64
 from firstlast.odds import fastline
 from firstlast.odds.fastline import RankPosition
-from firstlast.odds.interval import wilson
 from firstlast.odds.live import (
     MAX_SEED,
     ChanceEstimate,
@@ -27,6 +26,7 @@ from firstlast.odds.live import (
     sample_position,
     sample_stream,
 )
+from firstlast.odds.stats import wilson
 
 VARIANTS = [Variant(r, wp, pr) for r in (0, 1, 3, None) for wp in (False, True) for pr in (True, False)]
 

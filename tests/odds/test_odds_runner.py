@@ -75,7 +75,7 @@ def test_table_runs_agree_whatever_the_chunks_and_threads() -> None:
     with pytest.raises(ValueError):
         runner.table(100, workers=0)
     with pytest.raises(ValueError):
-        runner.run_unlimited([(True, True), (True, True)], 100)
+        runner.run([Variant(), Variant()], 100)
 
 
 def test_dask_local_cluster_gives_identical_results() -> None:

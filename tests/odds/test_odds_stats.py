@@ -49,7 +49,7 @@ def test_wilson_is_stdlib_only() -> None:
     import sys
 
     code = ("import sys; sys.modules['numpy'] = sys.modules['scipy'] = None; "
-            "from firstlast.odds.interval import wilson; print(wilson(81, 263))")
+            "from firstlast.odds.stats import wilson; print(wilson(81, 263))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     low, high = (float(x) for x in out.strip("()\n").split(","))
     assert (low, high) == pytest.approx((0.2553, 0.3662), abs=5e-5)

@@ -21,7 +21,7 @@ from ..engine.cards import Card
 from ..engine.rng import MASK64, RngState, shuffle, splitmix64
 from ..engine.rng import seed as rng_seed
 from . import fastline
-from .interval import wilson
+from .stats import wilson
 
 #: Largest seed: seeds are 64-bit, like deal numbers.
 MAX_SEED = 2**64 - 1
