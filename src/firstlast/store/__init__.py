@@ -197,15 +197,14 @@ class GameStore:
         together or not at all.
 
         Transactions of this store take turns on one long-lived connection (opening one
-        and setting it up cost more than a move); a transaction opened inside another
-        on the same thread gets a connection of its own, as every one did before. A
-        connection that failed is closed (rolling back what it held) and replaced."""
+        and setting it up cost more than a move). A connection that failed is closed
+        (rolling back what it held) and replaced."""
         self._check_files()
         me = threading.get_ident()
         if self._owner == me:
-            with closing(self._connect()) as own, self._begin(own) as tx:
-                yield tx
-            return
+            # Its BEGIN IMMEDIATE would wait for the outer one's write lock, which the
+            # outer one holds until this returns (SQLite gave up after 10 s, "locked").
+            raise RuntimeError("a write transaction cannot be opened inside another on the same thread")
         with self._conn_lock:
             self._owner = me
             try:
