@@ -133,9 +133,8 @@ def test_an_import_is_one_transaction(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) -> None:
-    """A save writes only the new moves' text (``MovesText``); the text stored is the
-    whole move list whatever the changes since the last save: moves made, taken back,
-    another move in their place, a rewind, a fresh load."""
+    """The text stored is the whole move list whatever the changes since the last save:
+    moves made, taken back, another move in their place, a rewind, a fresh load."""
     store = GameStore(tmp_path / "games.sqlite3")
     with store.transaction() as tx:
         stored = StoredGame.new(tx.new_player(), Game(11))
@@ -169,13 +168,12 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     game.undo()
     game.push(game.legal_moves()[1])
     check()
-    stored = store.load(stored.id)  # a fresh copy: its text is built once, then kept
+    stored = store.load(stored.id)  # a fresh copy
     game = stored.game
     game.undo()
     game.step()
     game.step()
     check()
-    assert len(stored.moves_text.texts) == len(game)
 
 
 def test_a_savepoint_undoes_its_part_alone(tmp_path: Path) -> None:

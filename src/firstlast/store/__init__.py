@@ -47,7 +47,6 @@ from .records import (
     DailyRow,
     GameRow,
     GameSummary,
-    MovesText,
     Origin,
     ResultRow,
     StoreConflict,
@@ -62,7 +61,7 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transaction import Transaction
 
 __all__ = [
-    "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "MovesText", "Origin",
+    "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "Origin",
     "ResultRow", "StoreConflict", "StoreError", "StoredGame", "Transaction", "TransactionBroken", "UnknownGame",
     "default_db_path", "new_id", "timestamp",
 ]
