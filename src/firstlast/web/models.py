@@ -28,7 +28,7 @@ from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Origi
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
-from ..play.stats import RecordKind
+from ..play.stats import RecordKind, Stats
 from ..play.view import TableFacts, TableView
 
 __all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
@@ -344,24 +344,6 @@ class GameSummary(StoredSummary, frozen=True):
 
 class GameList(Answer):
     games: Annotated[list[GameSummary], Meta(description="latest first")]
-
-
-class Stats(Answer):
-    """One variant's counted games (docs/play.md, "Statistics")."""
-
-    variant: VariantToken
-    description: str
-    played: int
-    won: int
-    lost: int
-    abandoned: int
-    win_rate: Annotated[float, Meta(ge=0, le=1)]
-    current_streak: int
-    best_streak: int
-    average_passes: float
-    score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
-    fewest_passes: Annotated[int | None, Meta(description="record: the fewest passes a won game took; null: none won")]
-    best_lost_score: Annotated[int | None, Meta(description="record: the best score of a lost game; null: none")]
 
 
 class StatsList(Answer):

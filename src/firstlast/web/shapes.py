@@ -23,7 +23,6 @@ from ..i18n import announce, record_text, t
 from ..i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
 from ..play import ActionResult as PlayResult
 from ..play import Settings as PlaySettings
-from ..play import Stats as PlayStats
 from ..play import StoredGame, leaving
 from ..play.commands import refusal
 from ..play.daily import Calendar as PlayCalendar
@@ -160,14 +159,6 @@ def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.Table
     return m.TableWords(hint=none if replay else hint_text(pos, lang), hint_brief=none if replay else hint_text(
         pos, lang, "brief"), summary=table_summary(pos, lang), summary_brief=table_summary(pos, lang, "brief"),
         reviews=reviews)
-
-
-def stats(s: PlayStats) -> m.Stats:
-    return m.Stats(variant=s.variant.token, description=s.variant.describe(), played=s.played, won=s.won,
-                   lost=s.lost, abandoned=s.abandoned, win_rate=s.win_rate, current_streak=s.current_streak,
-                   best_streak=s.best_streak, average_passes=s.average_passes,
-                   score_histogram=s.score_histogram(), fewest_passes=s.fewest_passes,
-                   best_lost_score=s.best_lost_score)
 
 
 def settings(s: PlaySettings) -> msgspec.Struct:
