@@ -6,7 +6,6 @@ and breaks the streak; an imported record never counts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import msgspec
@@ -84,14 +83,15 @@ def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
 RecordKind = Literal["first_win", "streak", "passes", "lost_score"]
 
 
-@dataclass(frozen=True)
-class RecordNews:
+class RecordNews(msgspec.Struct, frozen=True):
     """A record a game set when it ended: its kind, the new value, and the one it beat
-    (``None``: there was none)."""
+    (``None``: there was none). The web answers it as it is, with its words."""
 
-    kind: RecordKind
+    kind: Annotated[RecordKind, Meta(description=(
+        "first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest "
+        "passes to come out; lost_score: the best score of a lost game"))]
     value: int
-    previous: int | None
+    previous: Annotated[int | None, Meta(description="the record it beat; null: none")]
 
 
 def news(variant: Variant, rows: Sequence[ResultRow], game_id: str) -> tuple[RecordNews, ...]:

@@ -1,7 +1,7 @@
 """Refusals over HTTP, every one a ``models.ErrorBody`` (docs/web-api.md): a play-layer
 ``PlayError``'s kind maps to a status here (``KIND_STATUS``); the web layer's own
-refusals are ``WebError``, a code of ``WEB_CODES`` that fixes the status and the
-parameters. Every sentence is the catalogs' (``i18n.error_text``).
+refusals are ``WebError``, a code of ``WEB_CODES`` that fixes the status (its
+parameters are its sentence's). Every sentence is the catalogs' (``i18n.error_text``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
-from ..i18n import error_text
+from ..i18n import catalog, error_text, placeholders
 from ..play import PlayError
 from .context import WebGame, browser_lang, json_response
 from .models import UNSET, ErrorBody, Lang, UnsetType
@@ -29,26 +29,15 @@ KIND_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found
 STORAGE_LOGGER: Final = "firstlast.storage"
 _storage_log = logging.getLogger(STORAGE_LOGGER)
 
-#: The web layer's own refusals: code → (status, its parameters). Its words are the
-#: catalogs' (``error.<code>``), said by ``i18n.error_text`` like every refusal.
-WEB_CODES: Final[dict[str, tuple[int, tuple[str, ...]]]] = {
-    "request.host": (421, ()),
-    "request.origin": (403, ()),
-    "request.content_type": (415, ()),
-    "request.too_large": (413, ("limit",)),
-    "request.head_too_large": (431, ("limit",)),
-    "request.json": (400, ()),
-    "request.gone": (400, ()),
-    "request.object": (400, ()),
-    "request.field": (422, ("field", "where", "expected")),
-    "request.value": (422, ("field", "reason")),
-    "request.not_found": (404, ()),
-    "request.lang": (404, ("lang", "expected")),
-    "request.method": (405, ()),
-    "chance.missing": (503, ()),
-    "chance.unavailable": (503, ()),
-    "words.step": (404, ("step", "moves")),
-    "player.limit": (429, ("limit", "retry_after")),
+#: The web layer's own refusals: code → status. Their words are the catalogs'
+#: (``error.<code>``), said by ``i18n.error_text`` like every refusal; a code's
+#: parameters are its English sentence's placeholders.
+WEB_CODES: Final[dict[str, int]] = {
+    "request.host": 421, "request.origin": 403, "request.content_type": 415, "request.too_large": 413,
+    "request.head_too_large": 431, "request.json": 400, "request.gone": 400, "request.object": 400,
+    "request.field": 422, "request.value": 422, "request.not_found": 404, "request.lang": 404,
+    "request.method": 405, "chance.missing": 503, "chance.unavailable": 503, "words.step": 404,
+    "player.limit": 429,
 }
 
 
@@ -56,9 +45,10 @@ class WebError(Exception):
     """A request the web layer refuses before the play layer sees it."""
 
     def __init__(self, code: str, **params: str | int | None) -> None:
-        self.status, names = WEB_CODES[code]
-        if set(params) != set(names):
-            raise TypeError(f"{code} takes the parameters {names}, not {tuple(params)}")
+        self.status = WEB_CODES[code]
+        names = placeholders(catalog("en")[f"error.{code}"])
+        if set(params) != names:
+            raise TypeError(f"{code} takes the parameters {sorted(names)}, not {tuple(params)}")
         self.code = code
         self.params = params
         super().__init__(error_text(code, params, "en"))

@@ -19,7 +19,7 @@ from msgspec import UNSET, Meta, UnsetType
 from .. import engine
 from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
-from ..play import MAX_STEPS, StartKind, story
+from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
@@ -28,7 +28,6 @@ from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Origi
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
-from ..play.stats import RecordKind, Stats
 from ..play.view import TableFacts, TableView
 
 __all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
@@ -265,14 +264,9 @@ class GameState(TableJSON):
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
 
 
-class RecordNews(Answer):
+class RecordNews(stats.RecordNews, frozen=True, kw_only=True):
     """A personal record the game set when it ended (play.stats.news)."""
 
-    kind: Annotated[RecordKind, Meta(description=(
-        "first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest "
-        "passes to come out; lost_score: the best score of a lost game"))]
-    value: int
-    previous: Annotated[int | None, Meta(description="the record it beat; null: none")]
     text: Annotated[str, Meta(description="the record in words, in the player's language")]
 
 
@@ -347,7 +341,7 @@ class GameList(Answer):
 
 
 class StatsList(Answer):
-    variants: Annotated[list[Stats], Meta(description="the canonical variant first")]
+    variants: Annotated[list[stats.Stats], Meta(description="the canonical variant first")]
 
 
 class CalendarDay(Answer):

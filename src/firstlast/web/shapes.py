@@ -121,8 +121,8 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
 
 def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
     """The records a game set, with their words in ``lang``."""
-    return [m.RecordNews(kind=n.kind, value=n.value, previous=n.previous,
-                         text=record_text(n.kind, n.value, n.previous, lang)) for n in news]
+    return [m.RecordNews(*msgspec.structs.astuple(n), text=record_text(n.kind, n.value, n.previous, lang))
+            for n in news]
 
 
 def calendar(c: PlayCalendar) -> m.Calendar:
