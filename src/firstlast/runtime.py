@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # anyio is imported when first needed: the store and the CLI need none of it
-    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
     import anyio
 
@@ -174,24 +174,16 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-_fan_pool: ThreadPoolExecutor | None = None
-_fan_lock = threading.Lock()
-
-
 def fan_out(fn: Callable[[A], T], items: Sequence[A]) -> list[T]:
-    """``[fn(x) for x in items]``, on the process's one pool of ``cores()`` threads when
-    there is more than one item (``fn`` should let go of the interpreter lock, as the
-    native kernel does); inline where no thread may start."""
+    """``[fn(x) for x in items]``, on a thread each when there is more than one item
+    (``fn`` should let go of the interpreter lock, as the native kernel does); inline
+    where no thread may start."""
     if len(items) <= 1 or not THREADS:
         return [fn(x) for x in items]
-    global _fan_pool
-    with _fan_lock:
-        if _fan_pool is None:
-            from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor
 
-            _fan_pool = ThreadPoolExecutor(max_workers=cores(), thread_name_prefix="firstlast-fan")
-        pool = _fan_pool
-    return list(pool.map(fn, items))
+    with ThreadPoolExecutor(max_workers=len(items), thread_name_prefix="firstlast-fan") as pool:
+        return list(pool.map(fn, items))
 
 
 def _private_dir(path: Path) -> bool:
