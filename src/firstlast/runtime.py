@@ -1,13 +1,9 @@
-"""The runtime the package runs in, decided here and nowhere else.
-
-firstlast runs natively (CPython: worker threads, child processes, a real file system,
-SQLite in WAL mode) and in the browser (the static site, docs/site.md: Pyodide in a Web
-Worker, where no thread or process can start and the database file lives in
-IndexedDB). Code that would assume threads, processes or files asks this module
-instead, so the browser's mode is the same code (and tests run it on CPython too, with
-``THREADS`` off). The SQLite journal is WAL natively (readers never wait for a commit's
-fsync); in the browser a rollback journal, since the file system is synced to IndexedDB
-whole-file after each commit and a growing ``-wal`` file would be rewritten every time.
+"""The runtime the package runs in, decided here and nowhere else (docs/site.md, "One
+implementation, several runtimes"): natively CPython, with threads, child processes and
+a real file system; in the browser Pyodide in a Web Worker, where no thread or process
+can start. Code that would assume threads, processes or files asks this module instead,
+so the browser's mode is the same code (and tests run it on CPython too, with
+``THREADS`` off).
 """
 
 from __future__ import annotations
@@ -35,7 +31,9 @@ BROWSER: Final = sys.platform == "emscripten"
 THREADS: bool = not BROWSER
 #: Whether child processes may be started (not under Pyodide): ``run_apart``.
 PROCESSES: bool = not BROWSER
-#: SQLite's journal mode for the store's database file.
+#: SQLite's journal mode for the store's database file: in the browser a rollback
+#: journal, since the file is synced to IndexedDB whole after each commit and a growing
+#: ``-wal`` would be rewritten every time (docs/site.md, "Storage").
 JOURNAL_MODE: Final = "DELETE" if BROWSER else "WAL"
 
 #: In the browser, how long computations leave the play worker: set by the site

@@ -179,10 +179,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         chunk *= grow
         if end is not None and time.perf_counter() >= end:
             break
-    return ChanceEstimate.of(wins, played, certain=_decided(position))
-
-
-def _decided(position: Position) -> bool:
-    """Whether nothing is unknown: stuck (R11), or a stock of at most one card (its order
-    known) and no redeal left (no shuffle to come), so every sample plays the same line."""
-    return position.status != "playing" or (len(position.stock) <= 1 and position.redeals_left == 0)
+    # Nothing is unknown when stuck (R11), or with a stock of at most one card (its order
+    # known) and no redeal left (no shuffle to come): every sample plays the same line.
+    certain = position.status != "playing" or (len(position.stock) <= 1 and position.redeals_left == 0)
+    return ChanceEstimate.of(wins, played, certain=certain)
