@@ -11,7 +11,7 @@ import re
 
 import pytest
 from golden import GOLDEN_DIR, path_for, playthrough
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from firstlast.engine import (
@@ -110,6 +110,7 @@ def test_arbitrary_text_is_a_move_or_the_engines_error(text: str) -> None:
 
 
 @given(st.one_of(st.text(), st.sampled_from([*PLACE_NAMES, "W", "w"])))
+@example("\U000103c4" * 40)  # regression: short, but ten times as long once escaped in the message
 def test_a_play_built_from_any_text_has_a_source_or_is_refused(text: str) -> None:
     try:
         move = Move("play", text)

@@ -26,7 +26,6 @@ game is never returned. Backups carry moves too, and read them with ``read_move`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Final
 
 from .. import __version__
@@ -81,7 +80,7 @@ def _yes_no(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def record_to_text(game: Game, *, date: str = "?", extra: Mapping[str, str] | None = None) -> str:
+def record_to_text(game: Game, *, date: str = "?") -> str:
     """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
     reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
     over ``MAX_RECORD_BYTES``), so that every record written reads back."""
@@ -102,10 +101,6 @@ def record_to_text(game: Game, *, date: str = "?", extra: Mapping[str, str] | No
         "Passes": str(pos.passes),
         "Moves": str(len(game)),
     }
-    for k, val in (extra or {}).items():
-        if not re.fullmatch(r"[A-Za-z]+", k):
-            raise ValueError(f"bad extra header {clip(k)!r}")
-        headers.setdefault(k, val)
     for k, val in headers.items():
         if '"' in val or "\\" in val or _FORBIDDEN.search(val):
             raise ValueError(f"bad header value {k}: {clip(val)!r}")
