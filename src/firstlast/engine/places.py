@@ -114,25 +114,3 @@ def index(place: Place) -> int:
         return _INDEX[place]
     except KeyError:
         raise ValueError(f"{place} is not in a row: it has no index") from None
-
-
-def first(i: int) -> Place:
-    """First-row place ``i`` (0-based): ``first(0)`` is ``F1``."""
-    return FIRST[_check(i)]
-
-
-def reserve(i: int) -> Place:
-    """Reserve place ``i`` (0-based): ``reserve(0)`` is ``R1``."""
-    return RESERVE[_check(i)]
-
-
-def pile(i: int) -> Place:
-    """Pile ``i`` (0-based): ``pile(0)`` is ``P1``."""
-    return PILES[_check(i)]
-
-
-def _check(i: int) -> int:
-    # A negative index would silently pick from the right end of the row.
-    if not 0 <= i < ROW:
-        raise IndexError(f"a row has places 0…{ROW - 1}, not {i}")
-    return i
