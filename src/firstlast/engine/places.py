@@ -1,15 +1,6 @@
 """The places of the table, each with exactly one name (python-chess style, like its
-``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*).
-
-==========  ===========  ================================================
-name        kind         what lies there
-==========  ===========  ================================================
-``stock``   ``stock``    the face-down cards still to be turned (R2, R9)
-``waste``   ``waste``    the face-up collecting heap (R9, R10)
-``F1…F8``   ``first``    the first row; F8 holds the privileged card (R8)
-``R1…R8``   ``reserve``  the reserve row (R2, R7)
-``P1…P8``   ``pile``     the piles built under F1…F8 (R3–R5)
-==========  ===========  ================================================
+``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*): ``stock``,
+``waste``, the first row ``F1…F8``, the reserve ``R1…R8`` and the piles ``P1…P8``.
 
 A ``Place`` is a ``str`` (a ``StrEnum``): ``str(place)`` is its name, it compares equal
 to that name and writes as it in JSON, so it can go anywhere a place's name went before.
