@@ -390,38 +390,37 @@ class Calendar(Answer):
 Settings: Final = SettingsJSON
 
 
-class ChancePool(Answer):
-    """The rounds of one position this server has estimated so far, up to the one
-    asked for, pooled (wins and samples summed, ``ChanceEstimate.merge``): the figure a
-    face shows while it refines, worded by the one display rule."""
+class ChanceFigure(Answer):
+    """An estimate as a face shows it: wins of samples, the 95 % interval, in words."""
 
     probability: Probability
     low: Probability
     high: Probability
-    samples: int
-    wins: Annotated[int, Meta(ge=0)]
+    samples: Annotated[int, Meta(ge=0, description="0: the game is decided, known exactly")]
+    wins: Annotated[int, Meta(ge=0, description="samples that came out")]
+    text: Annotated[str, Meta(description="the figure in the player's language (i18n.chance_text)")]
+
+
+class ChancePool(ChanceFigure):
+    """The rounds of one position this server has estimated so far, up to the one
+    asked for, pooled (wins and samples summed, ``ChanceEstimate.merge``): the figure a
+    face shows while it refines, worded by the one display rule."""
+
     rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
-    text: Annotated[str, Meta(description="the pooled figure in the player's language (i18n.chance_text)")]
     short: Annotated[str, Meta(description=(
         "the pooled figure in a few characters, the meter's (i18n.chance_short_text: \"25 %\", \"20–25 %\", "
         "\"< 1 %\"); text, with its interval, is the meter's help"))]
 
 
-class Chance(Answer):
+class Chance(ChanceFigure):
     """One round's estimate (``round``); rounds of one position are independent, and
     ``pooled`` merges those estimated so far (a face shows that, and words nothing)."""
 
-    probability: Probability
-    low: Probability
-    high: Probability
-    samples: Annotated[int, Meta(description="0: the game is decided, known exactly")]
-    wins: Annotated[int, Meta(ge=0, description="samples that came out")]
     certain: Annotated[bool, Meta(description="nothing is unknown: exact, no round adds anything")]
     round: Annotated[int, Meta(ge=0, le=MAX_ROUND, description=(
         "the round answered: the one asked for, or an earlier one where rounds before it were missing and "
         "the engine samples alone (one round per request, play.chance.one_round_per_ask); next_round "
         "then names the one to ask for"))]
-    text: Annotated[str, Meta(description="this round's figure in the player's language (i18n.chance_text)")]
     pooled: ChancePool
     next_round: Annotated[int | None, Meta(description=(
         "the round to ask for next while the player is idle; null: refining further adds nothing "
