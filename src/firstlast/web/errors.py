@@ -19,6 +19,7 @@ from starlette.responses import Response
 from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
 from ..i18n import catalog, error_text, placeholders
 from ..play import PlayError
+from ..play.errors import engine_params
 from .context import WebGame, browser_lang, json_response
 from .models import UNSET, ErrorBody, Lang, UnsetType
 
@@ -126,12 +127,9 @@ async def on_engine_error(request: Request, exc: Exception) -> Response:
     # Engine errors that reach here were not turned into PlayErrors: bad input all the same.
     assert isinstance(exc, FirstLastError)
     if isinstance(exc, IllegalMoveError):
-        refused = PlayError("move.illegal", rule=exc.rule, refusal=exc.code, **exc.params)
-    elif isinstance(exc, InvalidMoveError):
-        refused = PlayError("move.invalid", reason=str(exc), invalid=exc.code, **exc.params)
-    else:
-        refused = PlayError("move.invalid", reason=str(exc))
-    return await on_play_error(request, refused)
+        return await on_play_error(request, PlayError("move.illegal", **engine_params(exc)))
+    said = engine_params(exc) if isinstance(exc, InvalidMoveError) else {}
+    return await on_play_error(request, PlayError("move.invalid", reason=str(exc), **said))
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:
