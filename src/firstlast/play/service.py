@@ -565,7 +565,7 @@ class PlayService:
         with self._read() as tx:
             out = [compute(v, tx.result_rows(v, player)) for v in tx.variants_played(player)]
         out = [s for s in out if s.played or s.abandoned]
-        out.sort(key=lambda s: (s.variant != Variant(), s.variant.token))
+        out.sort(key=lambda s: (s.variant != Variant().token, s.variant))
         return out
 
     def records(self, player: str | None, game_id: str) -> tuple[RecordNews, ...]:

@@ -340,26 +340,8 @@ class GameList(Answer):
     games: Annotated[list[GameSummary], Meta(description="latest first")]
 
 
-class Stats(Answer):
-    """One variant's counted games (docs/play.md, "Statistics")."""
-
-    variant: VariantToken
-    description: str
-    played: int
-    won: int
-    lost: int
-    abandoned: int
-    win_rate: Annotated[float, Meta(ge=0, le=1)]
-    current_streak: int
-    best_streak: int
-    average_passes: float
-    score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
-    fewest_passes: Annotated[int | None, Meta(description="record: the fewest passes a won game took; null: none won")]
-    best_lost_score: Annotated[int | None, Meta(description="record: the best score of a lost game; null: none")]
-
-
 class StatsList(Answer):
-    variants: Annotated[list[Stats], Meta(description="the canonical variant first")]
+    variants: Annotated[list[stats.Stats], Meta(description="the canonical variant first")]
 
 
 class CalendarDay(Answer):
