@@ -10,6 +10,7 @@ the engine's).
 
 from __future__ import annotations
 
+import datetime as dt
 from types import UnionType
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, get_args, get_origin
 
@@ -72,8 +73,8 @@ class NewGame(Body):
     how: StartKind | None = None
     deal: DealNumber | DealText | None = None
     variant: VariantSpec | VariantToken | None = None
-    date: Annotated[IsoDate, Meta(description=(
-        "with how=daily: the date whose deal of the day to play (an earlier day of the calendar); today by "
+    date: Annotated[dt.date, Meta(description=(
+        "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); today by "
         "default, never a day to come"))] | None = None
     wish: Annotated[str, Meta(max_length=200, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
