@@ -74,8 +74,8 @@ class NewGame(Body):
     deal: DealNumber | DealText | None = None
     variant: VariantSpec | VariantToken | None = None
     date: Annotated[dt.date, Meta(description=(
-        "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); today by "
-        "default, never a day to come"))] | None = None
+        "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); "
+        "today by default, never a day to come"))] | None = None
     wish: Annotated[str, Meta(max_length=200, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None
