@@ -14,6 +14,7 @@ import msgspec
 import pytest
 from starlette.testclient import TestClient
 
+from firstlast.play.backup import BackupGame
 from firstlast.store import GameStore
 from firstlast.web import create_app, models
 from firstlast.web.routes import backup as backup_routes
@@ -61,7 +62,7 @@ def test_the_backup_is_a_download_of_the_declared_shape(source: TestClient) -> N
     doc = strict(models.Backup, r.content)
     assert doc.format == "firstlast-backup" and len(doc.games) == 3 and doc.settings.speed == 0
     for game in msgspec.json.decode(r.content)["games"]:
-        assert set(game) == set(models.BackupGame.__struct_encode_fields__)
+        assert set(game) == set(BackupGame.__struct_encode_fields__)
     assert {g.deal for g in doc.games} == {"7", "3", "0"} and doc.table == doc.games[-1].id
 
 
@@ -205,7 +206,7 @@ def test_a_player_moves_from_the_static_site_to_the_local_server_and_back(tmp_pa
     report = local.import_backup(me, text.decode())
     assert (report.added, report.table) == (1, True)
     site_stats = json.loads(call(site, "GET", "/api/stats")[1])["variants"]
-    assert [s.to_json() for s in local.stats(me)] == site_stats and site_stats[0]["won"] == 1
+    assert msgspec.to_builtins(local.stats(me)) == site_stats and site_stats[0]["won"] == 1
 
     # Played on at the local server (restart: a new attempt), then back to the site.
     local.restart(me, gid)
