@@ -520,10 +520,11 @@ class PlayService:
         """The text of ``player``'s backup (docs/backup.md), read from one snapshot and
         checked (replayed) outside any transaction; and the games left out of it
         because an import would refuse them, which every face names."""
-        with self._read() as tx:
-            stored = backup.gather(tx, player)
-        doc, skipped = backup.document(*stored)
-        return backup.dumps(doc), skipped
+        rows, settings, table = [], Settings(), None
+        if player is not None:
+            with self._read() as tx:
+                rows, settings, table = tx.rows(player), Settings.from_stored(tx.settings(player)), tx.current(player)
+        return backup.export(rows, settings, table)
 
     @contextmanager
     def restoring(self) -> Iterator[None]:
