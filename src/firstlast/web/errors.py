@@ -19,6 +19,7 @@ from starlette.responses import Response
 from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
 from ..i18n import catalog, error_text, placeholders
 from ..play import PlayError
+from ..play.errors import engine_params
 from .context import WebGame, browser_lang, json_response
 from .models import UNSET, ErrorBody, Lang, UnsetType
 
@@ -66,28 +67,23 @@ def odds_refusals() -> Iterator[None]:
         raise WebError("chance.unavailable") from None
 
 
-def web_error(exc: WebError, lang: Lang = "en") -> ErrorBody:
-    """``exc``'s body, its words in ``lang`` (``text``; ``error`` is the English)."""
-    return ErrorBody(error=str(exc), code=exc.code, params=dict(exc.params),
-                     text=str(exc) if lang == "en" else error_text(exc.code, exc.params, lang))
-
-
-def play_error(exc: PlayError, lang: Lang = "en") -> ErrorBody:
-    """A play-layer refusal's body: the English sentence, code and params, ``text`` in
-    ``lang`` (``i18n.error_text``: the one renderer of refusals), and ``rule``/``line``
-    at the top when there is one (the page reads them without knowing the code)."""
-    params = exc.to_json()["params"]
+def error_body(exc: PlayError | WebError, lang: Lang = "en") -> ErrorBody:
+    """A refusal's body: the English sentence, code and params, ``text`` in ``lang``
+    (``i18n.error_text``: the one renderer of refusals), and a play-layer refusal's
+    ``rule``/``line`` at the top when there is one (the page reads them without knowing
+    the code)."""
+    params = exc.to_json()["params"] if isinstance(exc, PlayError) else dict(exc.params)
     assert isinstance(params, dict)
     rule, line = params.get("rule", UNSET), params.get("line", UNSET)
-    return ErrorBody(error=exc.message, code=exc.code, params=params, rule=rule if rule is UNSET else str(rule),
+    return ErrorBody(error=str(exc), code=exc.code, params=params, rule=rule if rule is UNSET else str(rule),
                      line=line if isinstance(line, int | None | UnsetType) else None,
-                     text=exc.message if lang == "en" else error_text(exc.code, exc.params, lang))
+                     text=str(exc) if lang == "en" else error_text(exc.code, exc.params, lang))
 
 
 async def on_web_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, WebError)
     retry = exc.params.get("retry_after")
-    return json_response(web_error(exc, browser_lang(request)), exc.status,
+    return json_response(error_body(exc, browser_lang(request)), exc.status,
                           {"retry-after": str(retry)} if retry is not None else None)
 
 
@@ -103,7 +99,7 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
             lang = await web.lang(request, await web.player(request))  # the player's
     status = KIND_STATUS[exc.kind]
     # 429: the same long work is under way (a search for a deal that comes out); ask again.
-    return json_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
+    return json_response(error_body(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
@@ -114,7 +110,7 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
         body = ErrorBody(error=str(exc.detail), code="request.http", params={},
                          text=error_text("request.http", {}, browser_lang(request)))
     else:
-        body = web_error(WebError(code), browser_lang(request))
+        body = error_body(WebError(code), browser_lang(request))
     # A 405's Allow (every method served at the path: ``app.PathRoute``) in one order:
     # Starlette joins a set.
     headers = {k: ", ".join(sorted(v.split(", "))) if k.lower() == "allow" else v
@@ -126,12 +122,9 @@ async def on_engine_error(request: Request, exc: Exception) -> Response:
     # Engine errors that reach here were not turned into PlayErrors: bad input all the same.
     assert isinstance(exc, FirstLastError)
     if isinstance(exc, IllegalMoveError):
-        refused = PlayError("move.illegal", rule=exc.rule, refusal=exc.code, **exc.params)
-    elif isinstance(exc, InvalidMoveError):
-        refused = PlayError("move.invalid", reason=str(exc), invalid=exc.code, **exc.params)
-    else:
-        refused = PlayError("move.invalid", reason=str(exc))
-    return await on_play_error(request, refused)
+        return await on_play_error(request, PlayError("move.illegal", **engine_params(exc)))
+    said = engine_params(exc) if isinstance(exc, InvalidMoveError) else {}
+    return await on_play_error(request, PlayError("move.invalid", reason=str(exc), **said))
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .context import browser_lang, json_response
-from .errors import WebError, web_error
+from .errors import WebError, error_body
 
 #: The page's Content-Security-Policy: its own files only (no inline script or style, no
 #: other origin), never framed.
@@ -55,18 +55,9 @@ def _is_ip(name: str) -> bool:
 
 
 class Guard:
-    """The one middleware (the module's docstring says what for); refusals carry the
-    headers too.
-
-    * ``Host`` must name this server: a loopback name, or the host it was started on
-      (bound to every address, any IP literal: DNS rebinding needs a DNS name), with its
-      port. Anything else is 421 — a rebinding page cannot talk to the API.
-    * A state-changing request that carries ``Origin`` must come from this very origin
-      (403), and one with a body must say ``application/json`` (415): the "simple"
-      cross-site POSTs a page can send without asking (forms, ``text/plain``) are out.
-    * Safety headers everywhere; API answers are never cached; an answer given before
-      the request's body was read through (413, a refusal) says ``Connection: close``,
-      and uvicorn closes the connection after it instead of reading the rest."""
+    """The one middleware: the Host and Origin checks and the body's media type as
+    docs/web-api.md ("Security model") tells them, answered before any route; safety
+    headers on every answer (refusals too), ``no-store`` on the API's."""
 
     def __init__(self, app: ASGIApp, bind_host: str) -> None:
         self.app = app
@@ -137,7 +128,7 @@ class Guard:
 
         refusal = self.refusal(scope)
         if refusal is not None:
-            body = web_error(refusal, browser_lang(Request(scope)))
+            body = error_body(refusal, browser_lang(Request(scope)))
             await json_response(body, refusal.status)(scope, receive, send_with_headers)
             return
         await self.app(scope, receive_body if body_unread else receive, send_with_headers)

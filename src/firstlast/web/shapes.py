@@ -29,7 +29,7 @@ from ..play.daily import Calendar as PlayCalendar
 from ..play.stats import RecordNews
 from ..play.view import table_facts, table_view
 from . import models as m
-from .errors import play_error
+from .errors import error_body
 
 _CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUIT_CHARS[c.suit], deck=c.deck,  # type: ignore[arg-type]
                            symbol=c.symbol) for c in map(Card, range(104))}
@@ -63,7 +63,7 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
 def _refusal_body(move: Move, code: str, params: tuple[tuple[str, str | int], ...], lang: m.Lang) -> m.ErrorBody:
     # One refusal (its move, code and parameters) recurs from table to table: its body
     # is made once. Keyed by the refusal itself, so it cannot go stale as the rules change.
-    return play_error(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
+    return error_body(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
 
 
 #: An engine value as the answers carry it (its type: ``models.json_form``).

@@ -28,7 +28,7 @@ export interface NewGame {
   deal?: number | string | null;
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
-  /** with how=daily: the date whose deal of the day to play (an earlier day of the calendar); today by default, never a day to come; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  /** with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); today by default, never a day to come */
   date?: string | null;
   /** the wish made before the deal (the setting wish; "" in silence): kept privately with the game, in the player's backup only */
   wish?: string | null;
@@ -345,16 +345,16 @@ export interface Chance {
   low: number;
   /** 0…1 */
   high: number;
-  /** 0: the game is decided, known exactly */
+  /** 0: the game is decided, known exactly; ≥ 0 */
   samples: number;
   /** samples that came out; ≥ 0 */
   wins: number;
+  /** the figure in the player's language (i18n.chance_text) */
+  text: string;
   /** nothing is unknown: exact, no round adds anything */
   certain: boolean;
   /** the round answered: the one asked for, or an earlier one where rounds before it were missing and the engine samples alone (one round per request, play.chance.one_round_per_ask); next_round then names the one to ask for; 0…19 */
   round: number;
-  /** this round's figure in the player's language (i18n.chance_text) */
-  text: string;
   pooled: ChancePool;
   /** the round to ask for next while the player is idle; null: refining further adds nothing (play.chance's policy, the same in every face) */
   next_round: number | null;
@@ -372,13 +372,14 @@ export interface ChancePool {
   low: number;
   /** 0…1 */
   high: number;
+  /** 0: the game is decided, known exactly; ≥ 0 */
   samples: number;
-  /** ≥ 0 */
+  /** samples that came out; ≥ 0 */
   wins: number;
+  /** the figure in the player's language (i18n.chance_text) */
+  text: string;
   /** how many rounds are pooled; ≥ 1 */
   rounds: number;
-  /** the pooled figure in the player's language (i18n.chance_text) */
-  text: string;
   /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
   short: string;
 }
