@@ -280,7 +280,7 @@ class Position:
         """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
         why = self.refusal(move, self.legal_moves())
         if why is not None:
-            raise IllegalMoveError.of(why[0], **why[1])
+            raise IllegalMoveError(why[0], **why[1])
 
     def refusal(self, move: Move, legal: Sequence[Move]) -> tuple[str, dict[str, str | int]] | None:
         """Why ``move`` is not legal here, as data: the refusal's code (a key of
