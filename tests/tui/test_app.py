@@ -887,6 +887,29 @@ def test_last_moved_cards_and_pile_depth(store: GameStore) -> None:
     run(app, script)
 
 
+def test_the_stock_is_marked_playable_exactly_when_it_can_be_turned(store: GameStore) -> None:
+    """The stock's label is green when its move is legal and plain when not, even where
+    its count stays the same: the label's colour was its base style, which rich's Text
+    equality leaves out, so the place kept the style it had (a card played makes a turn
+    legal again, and the stock stayed plain)."""
+    app = FirstLastApp(store, deal=0, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        game = LiveGame(screen)
+        stock = screen.query_one("#slot-stock", Slot)
+        seen = set()
+        for _ in range(12):
+            await pilot.press(key_for(game.position.legal_moves()[0], game))
+            label = stock.render().split("\n")[0]
+            styles = str(label.style) + " ".join(str(span.style) for span in label.spans)
+            live = screen.view.stock_live
+            assert (C.LOOK.colours.playable in styles) == live, (len(game), styles)
+            seen.add(live)
+        assert seen == {True, False}
+
+    run(app, script)
+
+
 def test_active_pile_shows_without_colour(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """With NO_COLOR the active pile is still told apart: its label is in reverse video
     (and bold), which the no-colour filter keeps."""
