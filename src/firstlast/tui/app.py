@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..engine import Card, Game, Move, Movement, Position, Variant
+from ..engine import Card, Game, Position, Variant
 from ..engine.places import STOCK
 from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
@@ -49,7 +49,7 @@ from .keys import KeyBar, table_bindings, table_keys
 from .replay import ReplayScreen
 from .session import Session
 from .table import PILES, Slot
-from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label
+from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
 from .words import starting_lang
 from .writer import Writer
 
@@ -67,20 +67,9 @@ WATCH_INTERVAL_S: Final = 2.0
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 
-__all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
+__all__ = ["FirstLastApp", "GameScreen"]
 
 T = TypeVar("T")
-
-
-def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position, lang: str = "en") -> str:
-    """What a move did, in short: ``R3: 7♥ R3→P1 · 2♣ waste→R3`` (cards with suit
-    symbols, places as the table labels them)."""
-    if move.kind == "redeal":
-        return plural(lang, "tui.describe.redeal", len(movements), **{"pass": pos.passes})
-    parts = [f"{C.pretty(m.card, lang)} {place_label(m.source, lang)}→{place_label(m.target, lang)}"
-             for m in movements]
-    prefix = t(lang, "tui.move.turn") if move.kind == "turn" else move_name(move, lang)
-    return t(lang, "tui.describe.step", move=prefix, moved=" · ".join(parts))
 
 
 class GameScreen(Screen[None]):
@@ -331,8 +320,7 @@ class GameScreen(Screen[None]):
             return t(lang, "tui.msg.restarted", deal=self.session.game.deal)
         last = done.steps[-1]
         if len(done.steps) > 1:  # autoplay, advance: the last move in short is enough
-            return t(lang, "tui.msg.moves_made", n=len(done.steps),
-                     text=describe_movements(last.move, last.movements, self.pos, lang))
+            return t(lang, "tui.msg.moves_made", n=len(done.steps), text=step_text(last.move, last.movements, lang))
         return announce(last.movements, lang)  # the status line cuts it to its width
 
     def _shown(self, message: str | None = None, other: bool = False) -> None:
