@@ -1102,6 +1102,29 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
     run(app, script)
 
 
+def test_a_story_that_cannot_be_told_says_why_and_the_game_goes_on(store: GameStore,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The story is a bonus: told on the end panel's worker, its failure is said there,
+    and the panel's keys still work."""
+    def fail(game: Game) -> None:
+        raise RuntimeError("no odds here")
+
+    monkeypatch.setattr("firstlast.play.chance.tell_story", fail)
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        screen.session.act("step", 100_000)
+        screen._maybe_end()
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, EndDialog)
+        await wait_for(pilot, lambda: "RuntimeError: no odds here" in str(dialog.query_one("#end-story").render()))
+        await pilot.press("enter")  # play again
+        await wait_for(pilot, lambda: pilot.app.screen is screen and len(screen.session.game) == 0)
+
+    run(app, script)
+
+
 # ---------------------------------------------------------------- no English left behind
 TUI_SOURCES = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "tui"
 #: Calls whose string arguments a player reads.
