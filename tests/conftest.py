@@ -105,15 +105,15 @@ def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
 @pytest.fixture
 def no_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """As in the browser (Pyodide, the static site): every thread start fails ("can't
-    start new thread") and the package runs thread-free (``runtime.threads_off``)."""
+    start new thread") and the package runs thread-free (``runtime.THREADS`` off)."""
     from firstlast import runtime
 
     def refuse(self: threading.Thread) -> None:
         raise RuntimeError("can't start new thread")
 
     monkeypatch.setattr(threading.Thread, "start", refuse)
-    with runtime.threads_off():
-        yield
+    monkeypatch.setattr(runtime, "THREADS", False)
+    yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

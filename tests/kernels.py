@@ -45,7 +45,7 @@ def play_position(pos: Position) -> tuple[bool, int, int]:
     the fast forced line: (won, score, passes), to compare with ``pos.play_forced()``."""
     if pos.active is None:
         return True, 104, pos.passes
-    return fastline.play_line(fastline.RankPosition.of(pos), pos.rng)
+    return fastline.need().play_line(fastline.RankPosition.of(pos), pos.rng)
 
 
 def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:

@@ -13,6 +13,7 @@ import asyncio
 import warnings
 from pathlib import Path
 
+import msgspec
 import pytest
 from starlette.testclient import TestClient
 from textual.pilot import Pilot
@@ -50,7 +51,7 @@ def stored_picture(store: GameStore) -> dict[str, object]:
             " FROM games WHERE player=? ORDER BY rowid", (player, player)).fetchall()
     return {
         "games": rows,
-        "stats": [s.to_json() for s in play.stats(player)],
+        "stats": msgspec.to_builtins(play.stats(player)),
         "settings": play.settings(player).to_json(),
     }
 

@@ -4,8 +4,8 @@ firstlast runs natively (CPython: worker threads, child processes, a real file s
 SQLite in WAL mode) and in the browser (the static site, docs/site.md: Pyodide in a Web
 Worker, where no thread or process can start and the database file lives in
 IndexedDB). Code that would assume threads, processes or files asks this module
-instead, so the browser's mode is the same code (and tests run it on CPython too:
-``threads_off``). The SQLite journal is WAL natively (readers never wait for a commit's
+instead, so the browser's mode is the same code (and tests run it on CPython too, with
+``THREADS`` off). The SQLite journal is WAL natively (readers never wait for a commit's
 fsync); in the browser a rollback journal, since the file system is synced to IndexedDB
 whole-file after each commit and a growing ``-wal`` file would be rewritten every time.
 """
@@ -16,8 +16,7 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -32,7 +31,7 @@ A = TypeVar("A")
 #: Running under Pyodide (the static site's Web Worker).
 BROWSER: Final = sys.platform == "emscripten"
 #: Whether worker threads may be started (not under Pyodide). A variable, not a
-#: constant: ``threads_off`` turns it off for tests of the thread-free mode.
+#: constant: tests of the thread-free mode turn it off.
 THREADS: bool = not BROWSER
 #: Whether child processes may be started (not under Pyodide): ``run_apart``.
 PROCESSES: bool = not BROWSER
@@ -50,17 +49,6 @@ def set_offload(offload: Offload | None) -> None:
     """Send ``run_cpu``'s computations to ``offload`` (another worker), or back inline."""
     global _offload
     _offload = offload
-
-
-@contextmanager
-def threads_off() -> Iterator[None]:
-    """Within the block, behave as in the browser: no worker thread is started."""
-    global THREADS
-    before, THREADS = THREADS, False
-    try:
-        yield
-    finally:
-        THREADS = before
 
 
 async def run_blocking(fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> T:

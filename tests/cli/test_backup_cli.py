@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from firstlast.cli.main import main
@@ -48,7 +49,7 @@ def played(db: Path) -> PlayService:
 def summary(db: Path) -> tuple[list[dict[str, object]], int, int]:
     play = PlayService(GameStore(db))
     pid = play.local_player()
-    return [s.to_json() for s in play.stats(pid)], len(play.games(pid, limit=1000)), play.settings(pid).speed
+    return msgspec.to_builtins(play.stats(pid)), len(play.games(pid, limit=1000)), play.settings(pid).speed
 
 
 def test_export_then_import_into_a_fresh_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -148,7 +148,8 @@ def test_range_list_serial_and_parallel_agree(k: Kernel, variant: Variant) -> No
         as_range = k.play_deals(deals, variant)
         as_list = k.play_deals(list(deals), variant, parallel=False)
         assert as_range == as_list == k.play_deals(deals, variant, workers=3)
-        with runtime.threads_off():  # as in the browser: one thread
+        with pytest.MonkeyPatch.context() as mp:  # as in the browser: one thread
+            mp.setattr(runtime, "THREADS", False)
             assert k.play_deals(deals, variant, parallel=True) == as_range
         assert k.count_deals(deals, variant) == Tally.of(variant, *as_range)
         assert k.count_deals(deals, variant, parallel=False) == k.count_deals(deals, variant, workers=2)
@@ -301,7 +302,7 @@ def test_each_sample_is_the_engine_fed_the_samples_shuffles(k: Kernel, variant: 
             end = replay_sample(pos, start + i, sd)
             assert got[i] == (end.status == "won", end.score, end.passes), (i, start)
             redeals += end.redeals_used - pos.redeals_used
-        assert k.sample_start(sd, start) == fastline.sample_start(sd, start)
+        assert k.sample_start(sd, start) == fastline.need().sample_start(sd, start)
     assert redeals > 0 or variant.redeals == 0
 
 
@@ -352,7 +353,7 @@ def test_autoplay_range_goes_through_the_kernel_and_equals_the_engine(
     assert [r[0] for r in rows] == list(range(first, TOP))
     assert len(rows) >= engine_commands.KERNEL_FROM
     assert all(isinstance(r[1], bool) for r in rows)
-    won, score, passes = fastline.play_deals(range(first, TOP), v)
+    won, score, passes = fastline.need().play_deals(range(first, TOP), v)
     assert rows == [(first + i, bool(won[i]), score[i], passes[i]) for i in range(len(rows))]
     for d, w, sc, p in rows[::100]:  # the engine itself, on a sample
         assert (w, sc, p) == tuple(play_out(d, v)), d

@@ -100,7 +100,7 @@ def test_a_damaged_build_is_built_again(fresh: Path) -> None:
 
 def test_processes_building_at_once_all_get_the_kernel(fresh: Path) -> None:
     code = ("from firstlast.engine import Variant\nfrom firstlast.odds import fastline\n"
-            "print(fastline.backend_name(), fastline.play_deal(1, Variant()))\n")
+            "print(fastline.backend_name(), fastline.need().play_deal(1, Variant()))\n")
     env = {**os.environ, "XDG_CACHE_HOME": str(fresh / "cache"), "TMPDIR": str(fresh / "tmp")}
     env.pop("FIRSTLAST_FASTLINE", None)
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
@@ -165,7 +165,7 @@ def test_nothing_falls_back_to_the_engine(empty: Path, monkeypatch: pytest.Monke
     assert live.chance_to_come_out(pos, 40, 2, budget_s=None) == live.chance_to_come_out(
         pos, 40, 2, budget_s=None, sampler="engine")
     with pytest.raises(fastline.Unavailable, match="no fast forced line here: native"):
-        fastline.play_deals(range(3), Variant())
+        fastline.need().play_deals(range(3), Variant())
 
 
 @pytest.mark.parametrize("value,route", [("native", "native"), ("wasm", "wasmtime"), ("none", None),

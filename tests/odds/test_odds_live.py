@@ -13,8 +13,8 @@ from kernels import play_position, replay_sample
 
 from firstlast.engine import REDEAL, Game, Position, Variant, position_from_text
 from firstlast.engine.rng import MASK64, seed, shuffle, splitmix64
-from firstlast.odds.fastline import RankPosition, sample_lines, sample_start
-from firstlast.odds.interval import wilson
+from firstlast.odds import fastline
+from firstlast.odds.fastline import RankPosition
 from firstlast.odds.live import (
     MAX_SEED,
     ChanceEstimate,
@@ -26,6 +26,7 @@ from firstlast.odds.live import (
     sample_position,
     sample_stream,
 )
+from firstlast.odds.stats import wilson
 
 VARIANTS = [Variant(r, wp, pr) for r in (0, 1, 3, None) for wp in (False, True) for pr in (True, False)]
 
@@ -94,12 +95,12 @@ def test_replayed_samples_draw_the_documented_stream() -> None:
     # stream then shuffles the stock, then each redeal's waste, in that order.
     for sd in (0, 1, 2**64 - 1):
         for i in (0, 1, 2**63 - 1):
-            assert sample_start(sd, i) == seed((splitmix64(sd)[1] + i) & MASK64)
+            assert fastline.need().sample_start(sd, i) == seed((splitmix64(sd)[1] + i) & MASK64)
     with pytest.raises(ValueError):
-        sample_start(0, -1)
+        fastline.need().sample_start(0, -1)
     pos = Position.deal(1)
     end = replay_sample(pos, 3, 5)
-    stream = sample_start(5, 3)
+    stream = fastline.need().sample_start(5, 3)
     order = list(range(len(pos.stock)))
     stream = shuffle(stream, order)
     walk = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
@@ -222,7 +223,7 @@ def _positions(rnd: random.Random) -> list[tuple[Variant, Position]]:
 def test_sample_stream_is_the_kernels() -> None:
     for sd in (0, 1, 12345, 2**64 - 1):
         for i in (0, 1, 77, 2**63 - 1):
-            assert sample_stream(sd, i) == sample_start(sd, i)
+            assert sample_stream(sd, i) == fastline.need().sample_start(sd, i)
     with pytest.raises(ValueError):
         sample_stream(0, 2**63)
 
@@ -270,12 +271,12 @@ def test_engine_estimate_agrees_with_the_kernels(deal: int, variant: Variant) ->
 
 def test_kernel_runs_cut_in_parts_give_the_same_samples() -> None:
     rp = RankPosition.of(Position.deal(3, Variant(2)))
-    whole = sample_lines(rp, 5000, 7)
-    parts = [sample_lines(rp, 1234, 7, 0), sample_lines(rp, 3766, 7, 1234)]
+    whole = fastline.need().sample_lines(rp, 5000, 7)
+    parts = [fastline.need().sample_lines(rp, 1234, 7, 0), fastline.need().sample_lines(rp, 3766, 7, 1234)]
     for k in range(3):
         assert whole[k][:1234] == parts[0][k] and whole[k][1234:] == parts[1][k]
     with pytest.raises(ValueError):
-        sample_lines(rp, 2, 7, 2**63 - 1)
+        fastline.need().sample_lines(rp, 2, 7, 2**63 - 1)
 
 
 @pytest.mark.parametrize("sampler", ["engine", "kernel"])

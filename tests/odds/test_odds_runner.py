@@ -7,8 +7,7 @@ import itertools
 import pytest
 
 from firstlast.engine import Variant
-from firstlast.odds import runner
-from firstlast.odds.fastline import count_deals, play_deals
+from firstlast.odds import fastline, runner
 from firstlast.odds.stats import Tally
 
 
@@ -30,11 +29,11 @@ def test_chunks_cover_the_deals_once() -> None:
 
 def test_local_run_equals_direct_tally_whatever_the_chunks_and_threads() -> None:
     v = Variant(2, True)
-    want = Tally.of(v, *play_deals(runner.deal_block(3, 20_000), v))
+    want = Tally.of(v, *fastline.need().play_deals(runner.deal_block(3, 20_000), v))
     assert runner.run([v], 20_000, seed=3) == [want]
     assert runner.run([v], 20_000, seed=3, workers=1, chunk=3_000) == [want]
     assert runner.tally_chunk(v.token, 3 * 2**32, 3 * 2**32 + 20_000) == want
-    assert count_deals(runner.deal_block(3, 20_000), v, workers=2) == want
+    assert fastline.need().count_deals(runner.deal_block(3, 20_000), v, workers=2) == want
 
 
 def test_progress_counts_every_game() -> None:
@@ -76,7 +75,7 @@ def test_table_runs_agree_whatever_the_chunks_and_threads() -> None:
     with pytest.raises(ValueError):
         runner.table(100, workers=0)
     with pytest.raises(ValueError):
-        runner.run_unlimited([(True, True), (True, True)], 100)
+        runner.run([Variant(), Variant()], 100)
 
 
 def test_dask_local_cluster_gives_identical_results() -> None:

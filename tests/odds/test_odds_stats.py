@@ -8,7 +8,7 @@ from statistics import NormalDist
 import pytest
 
 from firstlast.engine import Variant
-from firstlast.odds.fastline import count_deals, play_deals
+from firstlast.odds import fastline
 from firstlast.odds.stats import Tally, wilson
 
 # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
@@ -49,7 +49,7 @@ def test_wilson_is_stdlib_only() -> None:
     import sys
 
     code = ("import sys; sys.modules['numpy'] = sys.modules['scipy'] = None; "
-            "from firstlast.odds.interval import wilson; print(wilson(81, 263))")
+            "from firstlast.odds.stats import wilson; print(wilson(81, 263))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     low, high = (float(x) for x in out.strip("()\n").split(","))
     assert (low, high) == pytest.approx((0.2553, 0.3662), abs=5e-5)
@@ -57,15 +57,16 @@ def test_wilson_is_stdlib_only() -> None:
 
 def test_tallies_of_parts_add_up_to_the_whole() -> None:
     v = Variant(1)
-    whole = Tally.of(v, *play_deals(range(0, 30_000), v))
-    parts = Tally.of(v, *play_deals(range(0, 12_345), v)) + Tally.of(v, *play_deals(range(12_345, 30_000), v))
+    k = fastline.need()
+    whole = Tally.of(v, *k.play_deals(range(0, 30_000), v))
+    parts = Tally.of(v, *k.play_deals(range(0, 12_345), v)) + Tally.of(v, *k.play_deals(range(12_345, 30_000), v))
     assert parts == whole
     assert whole.games == 30_000
     assert whole.wins == sum(whole.passes_won) == whole.scores[104]
     assert sum(whole.passes_all) == sum(whole.scores) == 30_000
-    assert whole != Tally.of(v, *play_deals(range(1, 30_001), v))
+    assert whole != Tally.of(v, *k.play_deals(range(1, 30_001), v))
     # The kernel's own counts (what runs use) are the same tally.
-    assert count_deals(range(0, 30_000), v) == whole
+    assert k.count_deals(range(0, 30_000), v) == whole
     with pytest.raises(ValueError):
         _ = whole + Tally(Variant(2))
 
@@ -96,13 +97,12 @@ def test_tallies_of_numpy_arrays_and_one_spelling_of_each() -> None:
 
 
 def test_unlimited_tallies_add_up_and_derive_only_what_they_hold() -> None:
-    from firstlast.odds.fastline import count_unlimited
     from firstlast.odds.stats import STUCK_PASSES, UnlimitedTally
 
     v = Variant(None, True, False)
-    a = count_unlimited(range(0, 3_000), v)
-    b = count_unlimited(range(3_000, 5_000), v)
-    whole = count_unlimited(range(5_000), v)
+    a = fastline.need().count_unlimited(range(0, 3_000), v)
+    b = fastline.need().count_unlimited(range(3_000, 5_000), v)
+    whole = fastline.need().count_unlimited(range(5_000), v)
     assert a + b == whole and UnlimitedTally.empty(v) + whole == whole
     assert whole.rows((2, None)) == [whole.finite(2), whole.unlimited]
     assert whole.finite(3).variant == Variant(3, True, False)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from firstlast.engine import Game, Variant
@@ -34,7 +35,7 @@ def rows(play: PlayService, player: str) -> list[GameRow]:
 
 
 def stats(play: PlayService, player: str) -> list[dict[str, object]]:
-    return [s.to_json() for s in play.stats(player)]
+    return msgspec.to_builtins(play.stats(player))  # type: ignore[no-any-return]
 
 
 def players(play: PlayService) -> int:

@@ -287,7 +287,7 @@ def test_statistics_policy(play: PlayService) -> None:
     play.undo(pid, lost)
     [st] = play.stats(pid)
     assert (st.played, st.won, st.lost, st.current_streak) == (4, 3, 1, 0)
-    assert st.score_histogram()[104] == 3 and st.score_histogram()[52] == 1
+    assert st.score_histogram[104] == 3 and st.score_histogram[52] == 1
 
 
 def test_stale_version_is_refused(play: PlayService, tmp_path: Path) -> None:

@@ -133,9 +133,8 @@ def test_an_import_is_one_transaction(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) -> None:
-    """A save writes only the new moves' text (``MovesText``); the text stored is the
-    whole move list whatever the changes since the last save: moves made, taken back,
-    another move in their place, a rewind, a fresh load."""
+    """The text stored is the whole move list whatever the changes since the last save:
+    moves made, taken back, another move in their place, a rewind, a fresh load."""
     store = GameStore(tmp_path / "games.sqlite3")
     with store.transaction() as tx:
         stored = StoredGame.new(tx.new_player(), Game(11))
@@ -169,13 +168,12 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     game.undo()
     game.push(game.legal_moves()[1])
     check()
-    stored = store.load(stored.id)  # a fresh copy: its text is built once, then kept
+    stored = store.load(stored.id)  # a fresh copy
     game = stored.game
     game.undo()
     game.step()
     game.step()
     check()
-    assert len(stored.moves_text.texts) == len(game)
 
 
 def test_a_savepoint_undoes_its_part_alone(tmp_path: Path) -> None:
@@ -206,6 +204,17 @@ def test_a_savepoint_that_cannot_be_undone_breaks_the_transaction(tmp_path: Path
     assert store.games() == [] and not store.has_player("x")
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
         assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0  # the whole transaction undone
+
+
+def test_a_write_transaction_inside_another_is_refused_at_once(tmp_path: Path) -> None:
+    # Regression: it opened a connection of its own, whose BEGIN IMMEDIATE waited for the
+    # outer transaction's write lock until SQLite gave up (10 s, "database is locked").
+    store = GameStore(tmp_path / "games.sqlite3")
+    with store.transaction() as tx:
+        kept = tx.new_player()
+        with pytest.raises(RuntimeError, match="inside another"), store.transaction():
+            pass
+    assert store.has_player(kept)  # the outer transaction goes on and commits
 
 
 def test_the_store_writes_a_result_as_given_and_decides_none(tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ def held(play: PlayService) -> Iterator[sqlite3.Connection]:
     t = threading.Thread(target=hold)
     t.start()
     assert inside.wait(10)
-    conn = play.store._conn
+    conn = play.store._writes.db
     assert conn is not None
     try:
         yield conn

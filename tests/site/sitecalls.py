@@ -114,7 +114,7 @@ def engine_cases(deals_per_variant: int, samples: int) -> list[tuple[str, str, A
     """(what, call, the engine's answer computed here) for the site's kernel to match:
     the deals ``deals_per_variant`` of every variant played out (``fastline.play_deals``
     against ``engine.play_out``: small, huge and scattered deal numbers), ``samples``
-    samples of two positions in the middle of a game (``fastline.sample_lines`` against
+    samples of two positions in the middle of a game (``Kernel.sample_lines`` against
     ``live.engine_sample``, the engine playing each sample's stock order and redeals),
     and deal 1's first estimate (the chance meter's round 0) against this machine's
     kernel (5,000 engine samples would take a minute; tests/odds proves the kernel's

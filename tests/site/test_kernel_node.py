@@ -35,4 +35,4 @@ def test_the_kernel_under_pyodide_is_the_engines_forced_line(site_dir: Path) -> 
         assert (value if what.startswith("deal 1") else as_rows(value)) == want, what
     # Many more deals against this machine's kernel (itself proven the engine's in tests/odds).
     for v, (_, got) in zip(variants(), answers[1 + len(cases):], strict=True):
-        assert outcome(got) == fastline.play_deals(range(2**64 - 20_000, 2**64), v, parallel=False), v.token
+        assert outcome(got) == fastline.need().play_deals(range(2**64 - 20_000, 2**64), v, parallel=False), v.token

@@ -13,9 +13,10 @@ from rich.cells import cell_len
 from firstlast.engine import CARDS, Card, Game, Position, Variant
 from firstlast.i18n import chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
-from firstlast.play import PlayError, PlayService, Stats
+from firstlast.play import PlayError, PlayService
+from firstlast.play.stats import compute
 from firstlast.play.view import table_view
-from firstlast.store import GameStore
+from firstlast.store import GameStore, ResultRow
 from firstlast.tui import cards as C
 from firstlast.tui.chance import Answer, ChanceRunner, Failed, Pooled, describe_answer, refinable
 from firstlast.tui.dialogs import histogram_lines
@@ -89,7 +90,8 @@ def test_stock_shows_the_back_of_the_deck_turned_next() -> None:
 
 
 def test_histogram_bins_and_won_column() -> None:
-    st = Stats(Variant(), played=4, won=1, scores=[0, 3, 50, 104])
+    rows = [ResultRow("played", "lost", score, 2, False, "") for score in (0, 3, 50)]
+    st = compute(Variant(), [*rows, ResultRow("played", "won", 104, 1, False, "")])
     lines = histogram_lines(st, rows=4)
     assert len(lines) == 5  # four rows of bars and the axis
     columns = [line.plain[i * 4:i * 4 + 3] for line in lines[:4] for i in range(14)]

@@ -205,7 +205,7 @@ def test_a_player_moves_from_the_static_site_to_the_local_server_and_back(tmp_pa
     report = local.import_backup(me, text.decode())
     assert (report.added, report.table) == (1, True)
     site_stats = json.loads(call(site, "GET", "/api/stats")[1])["variants"]
-    assert [s.to_json() for s in local.stats(me)] == site_stats and site_stats[0]["won"] == 1
+    assert msgspec.to_builtins(local.stats(me)) == site_stats and site_stats[0]["won"] == 1
 
     # Played on at the local server (restart: a new attempt), then back to the site.
     local.restart(me, gid)

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from ..engine import FirstLastError, Position, Variant, position_from_text
+from ..engine import FirstLastError, Position, Variant, play_out, position_from_text
 from ..i18n import describe_variant, plural, plural_category
 from ..i18n import t as text_of
 from ..odds import fastline, runner
@@ -173,8 +173,6 @@ def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json:
             _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
             return
         assert deal_number is not None
-        from ..engine import play_out
-
         variant = variant or Variant()
         o = play_out(deal_number, variant)
         _chance_command(Position.deal(deal_number, variant), msg("cli.deal.title", deal=deal_number),

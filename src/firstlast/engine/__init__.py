@@ -17,7 +17,7 @@ Places have one name each (``places``: ``stock``, ``waste``, ``F1``â€¦, ``R1``â€
 """
 
 from . import places
-from .cards import CARDS, DECK_SIZE, RANK_CHARS, RANK_CHARS_RU, SUIT_CHARS, Card, rank_char
+from .cards import CARDS, DECK_SIZE, RANK_CHARS, SUIT_CHARS, Card, rank_char
 from .errors import (
     FirstLastError,
     IllegalMoveError,
@@ -37,7 +37,7 @@ from .variant import CANONICAL, MAX_REDEALS, Variant, parse_redeals
 
 __all__ = [
     "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "MAX_REDEALS", "PLACES", "PLACE_NAMES", "RANK_CHARS",
-    "RANK_CHARS_RU", "REDEAL", "SOURCES", "SUIT_CHARS", "TURN", "Card", "FirstLastError",
+    "REDEAL", "SOURCES", "SUIT_CHARS", "TURN", "Card", "FirstLastError",
     "Game", "IllegalMoveError", "InvalidMoveError", "InvalidNotationError", "InvalidPlaceError", "InvalidPositionError",
     "Move", "Movement", "Outcome", "Place", "PlaceKind", "Position", "RecordError", "Status",
     "Step", "Variant", "parse_place", "parse_redeals", "places", "play_out",

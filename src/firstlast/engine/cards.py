@@ -11,9 +11,6 @@ from typing import Final
 
 RANK_CHARS: Final = "A23456789TJQK"
 SUIT_CHARS: Final = "cdhs"
-#: Russian court/ten indices, as players of the original would write them.
-RANK_CHARS_RU: Final = ("Т", "2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К")
-RANKS: Final = 13
 DECK_SIZE: Final = 104
 
 

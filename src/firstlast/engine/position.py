@@ -227,10 +227,6 @@ class Position:
             return "won"
         return "playing" if self.legal_moves() else "lost"
 
-    @property
-    def is_over(self) -> bool:
-        return self.status != "playing"
-
     def card_at(self, place: Place) -> Card | None:
         """The card a move from ``place`` would play: the card at ``R1``…``R8`` or
         ``F1``…``F8``, or the waste's top card (``waste``); ``None`` for a gap, an empty
@@ -284,17 +280,9 @@ class Position:
         moves = self.legal_moves()
         return moves[0] if moves else None
 
-    def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
-
     def check(self, move: Move) -> None:
         """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
-        self.check_legal(move, self.legal_moves())
-
-    def check_legal(self, move: Move, legal: Sequence[Move]) -> None:
-        """``check(move)`` given ``legal``, this position's ``legal_moves()``: for
-        checking many moves of one position while working out its legal moves once."""
-        why = self.refusal(move, legal)
+        why = self.refusal(move, self.legal_moves())
         if why is not None:
             raise IllegalMoveError.of(why[0], **why[1])
 

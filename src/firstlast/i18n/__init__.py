@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Final, Literal, Protocol
@@ -217,20 +217,6 @@ def error_text(code: str, params: Mapping[str, object], lang: str) -> str:
     refusal or syntax error behind it (``params["refusal"]``, ``params["invalid"]``) is
     said in words and fills ``{reason}``; a ``move.illegal`` is that refusal itself.
     The one renderer of refusals: the English of an error's ``str()`` is this too."""
-    try:
-        return _error_text(code, tuple(params.items()), lang)
-    except TypeError:  # a parameter that cannot be hashed: said afresh
-        return _error_words(code, params, lang)
-
-
-@lru_cache(maxsize=4096)
-def _error_text(code: str, params: tuple[tuple[str, object], ...], lang: str) -> str:
-    # The same refusal recurs from table to table (the web sends each table's refusals
-    # in words): a pure function of its code and parameters, said once.
-    return _error_words(code, dict(params), lang)
-
-
-def _error_words(code: str, params: Mapping[str, object], lang: str) -> str:
     values = dict(params)
     refusal, invalid = params.get("refusal"), params.get("invalid")
     try:

@@ -21,7 +21,7 @@ from ..engine.cards import Card
 from ..engine.rng import MASK64, RngState, shuffle, splitmix64
 from ..engine.rng import seed as rng_seed
 from . import fastline
-from .interval import wilson
+from .stats import wilson
 
 #: Largest seed: seeds are 64-bit, like deal numbers.
 MAX_SEED = 2**64 - 1
@@ -108,7 +108,7 @@ def _check(samples: int, seed: int) -> None:
 
 def sample_stream(seed: int, i: int) -> RngState:
     """The stream sample ``i`` of ``seed`` draws from: the §4.1 seeding of (the SplitMix64
-    output of ``seed``) + ``i``, modulo 2^64 (``fastline.sample_start``, in pure Python).
+    output of ``seed``) + ``i``, modulo 2^64 (``Kernel.sample_start``, in pure Python).
     It shuffles the stock (Fisher–Yates in turning order, §4.3), then each redeal (§4.6)."""
     if not (0 <= seed <= MAX_SEED and 0 <= i < 2**63):
         raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
@@ -141,13 +141,13 @@ def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) 
     if pos.active is None:  # already won: nothing is unknown
         return fastline.Lines(array.array("B", [1]) * samples, array.array("b", [104]) * samples,
                               array.array("i", [pos.passes]) * samples)
-    return fastline.sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
+    return fastline.need().sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
 
 
 @cache
 def _warm_kernel() -> None:
     """Load (or compile) the kernel once, outside any estimate's budget."""
-    fastline.sample_lines(fastline.RankPosition.of(Position.deal(0)), 1, 0, 0)
+    fastline.need().sample_lines(fastline.RankPosition.of(Position.deal(0)), 1, 0, 0)
 
 
 def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
@@ -169,7 +169,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         rp = fastline.RankPosition.of(position)
 
         def play(start: int, n: int) -> int:
-            return fastline.sample_lines(rp, n, seed, start).won.count(1)
+            return fastline.need().sample_lines(rp, n, seed, start).won.count(1)
 
         chunk, grow = _FIRST_CHUNK, 2  # growing chunks: few calls, yet the budget is kept
     else:

@@ -55,15 +55,15 @@ def tally_chunk(token: str, start: int, stop: int) -> Tally:
 
     Plain arguments, so a Dask task pickles nothing of ours but the result."""
     variant = Variant.from_token(token)
-    return fastline.count_deals(range(start, stop), variant, parallel=False)
+    return fastline.need().count_deals(range(start, stop), variant, parallel=False)
 
 
 def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
     """Deals [start, stop) of the unlimited-redeal variant named ``token``, with what they
-    do with fewer redeals (``fastline.count_unlimited``), on the calling thread: a Dask
+    do with fewer redeals (``Kernel.count_unlimited``), on the calling thread: a Dask
     task, or one of a local run's threads."""
     variant = Variant.from_token(token)
-    return fastline.count_unlimited(range(start, stop), variant, parallel=False)
+    return fastline.need().count_unlimited(range(start, stop), variant, parallel=False)
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:
@@ -158,23 +158,15 @@ def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty
     return [total[v.token] for v in variants]
 
 
-def run_unlimited(families: Iterable[tuple[bool, bool]], games: int, seed: int = 0, workers: int | None = None,
-                  client: Any = None, progress: Progress | None = None,
-                  chunk: int = CHUNK) -> list[UnlimitedTally]:
-    """The run (``seed``, ``games``) of each family's unlimited-redeal variant (``(waste
-    playable, privileged last card)`` pairs), with what the same deals do with fewer
-    redeals: one ``UnlimitedTally`` per family. Locally, ``workers`` threads (all cores
-    by default) each play whole chunks; on ``client``, one Dask task per chunk."""
-    variants = [Variant(None, wp, pr) for wp, pr in families]
-    return _gather(tally_unlimited_chunk, variants, UnlimitedTally.empty, games, seed, workers, client, progress,
-                   chunk)
-
-
 def table(games: int, seed: int = 0, workers: int | None = None, client: Any = None,
           progress: Progress | None = None, chunk: int = CHUNK) -> tuple[list[Tally], list[UnlimitedTally]]:
     """Every variant of the table (redeals 0–3 and unlimited × the four families, 20
-    rows) from four unlimited runs: (rows, the unlimited tallies they come from)."""
-    unlimited = run_unlimited(FAMILIES, games, seed, workers, client, progress, chunk)
+    rows) from the run (``seed``, ``games``) of each family's unlimited-redeal variant,
+    which counts what the same deals do with fewer redeals too: (rows, the four
+    ``UnlimitedTally`` they come from). Played as ``run`` plays."""
+    variants = [Variant(None, wp, pr) for wp, pr in FAMILIES]
+    unlimited = _gather(tally_unlimited_chunk, variants, UnlimitedTally.empty, games, seed, workers, client, progress,
+                        chunk)
     return [t for u in unlimited for t in u.rows(TABLE_REDEALS)], unlimited
 
 

@@ -1,27 +1,46 @@
-"""Intervals and tallies of many games (standard library only).
-
-The Wilson score interval lives in ``odds.interval`` and is re-exported here. A
-``Tally`` holds counts, never per-game results: the kernel counts a run's deals itself
-(``fastline.count_deals`` answers a ``Tally``), so a run of millions of games needs no
-numpy.
+"""Intervals and tallies of many games, with the standard library only: the live chance
+needs nothing beyond the default install, and a ``Tally`` holds counts, never per-game
+results (``Kernel.count_deals`` answers one), so a run of millions of games needs no numpy.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, zip_longest
+from statistics import NormalDist
 from typing import Final
 
 from ..engine import Variant
-from .interval import wilson
 
 __all__ = ["STUCK_PASSES", "Tally", "UnlimitedTally", "wilson"]
 
 #: Redeal counts 0 … STUCK_PASSES − 1 that an ``UnlimitedTally`` counts too (as many as
 #: the kernel's ``fl_tally_stuck`` records).
 STUCK_PASSES: Final = 16
+
+
+def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval for ``successes`` out of ``trials`` (trials > 0), without
+    continuity correction (Wilson 1927; Newcombe 1998, method 3)."""
+    if trials <= 0:
+        raise ValueError("trials must be > 0")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be 0…{trials}, not {successes}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
+    n = int(trials)
+    p = int(successes) / n
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # The exact ends: no successes, no interval below 0; all successes, none above 1.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 def _trim(counts: Sequence[int]) -> tuple[int, ...]:

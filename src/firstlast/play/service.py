@@ -387,9 +387,10 @@ class PlayService:
         with self._read() as tx:
             return tx.games(player, status=status, limit=limit)
 
-    def record(self, player: str | None, game_id: str) -> str:
+    def record(self, player: str | None, game_id: str) -> tuple[StoredGame, str]:
+        """The game and its record (dated the day it was dealt)."""
         stored = self.game(player, game_id)
-        return record_to_text(stored.game, date=stored.created[:10])
+        return stored, record_to_text(stored.game, date=stored.created[:10])
 
     def _table(self, tx: Transaction, player: str, *, pending: bool = False) -> StoredGame | None:
         gid = tx.current(player)
@@ -564,7 +565,7 @@ class PlayService:
         with self._read() as tx:
             out = [compute(v, tx.result_rows(v, player)) for v in tx.variants_played(player)]
         out = [s for s in out if s.played or s.abandoned]
-        out.sort(key=lambda s: (s.variant != Variant(), s.variant.token))
+        out.sort(key=lambda s: (s.variant != Variant().token, s.variant))
         return out
 
     def records(self, player: str | None, game_id: str) -> tuple[RecordNews, ...]:

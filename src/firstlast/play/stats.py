@@ -6,11 +6,14 @@ and breaks the streak; an imported record never counts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
 
 from ..engine import Variant
 from ..store import ResultRow, StoredGame, timestamp
+from .fields import VariantToken
 
 
 def keep_result(stored: StoredGame) -> None:
@@ -23,77 +26,55 @@ def keep_result(stored: StoredGame) -> None:
         stored.finished = timestamp()
 
 
-@dataclass
-class Stats:
-    """Statistics of one variant's games."""
+# Declared once: the web's answer is this Struct.
+class Stats(msgspec.Struct, frozen=True, kw_only=True):
+    """One variant's counted games (docs/play.md, "Statistics")."""
 
-    variant: Variant
-    played: int = 0  # finished (won + lost)
-    won: int = 0
-    abandoned: int = 0
-    current_streak: int = 0
-    best_streak: int = 0
-    scores: list[int] = field(default_factory=list)  # one per finished game, oldest first
-    passes_total: int = 0
-    fewest_passes: int | None = None  # record: the fewest passes a won game came out in
-    best_lost_score: int | None = None  # record: the best score of a lost game
-
-    @property
-    def lost(self) -> int:
-        return self.played - self.won
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
-
-    @property
-    def average_passes(self) -> float:
-        return self.passes_total / self.played if self.played else 0.0
-
-    def score_histogram(self) -> list[int]:
-        """Count of finished games by score 0…104."""
-        hist = [0] * 105
-        for s in self.scores:
-            hist[s] += 1
-        return hist
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "variant": self.variant.token, "description": self.variant.describe(), "played": self.played,
-            "won": self.won, "lost": self.lost, "abandoned": self.abandoned, "win_rate": self.win_rate,
-            "current_streak": self.current_streak, "best_streak": self.best_streak,
-            "average_passes": self.average_passes, "score_histogram": self.score_histogram(),
-            "fewest_passes": self.fewest_passes, "best_lost_score": self.best_lost_score,
-        }
+    variant: VariantToken
+    description: str
+    played: int  # finished (won + lost)
+    won: int
+    lost: int
+    abandoned: int
+    win_rate: Annotated[float, Meta(ge=0, le=1)]
+    current_streak: int
+    best_streak: int
+    average_passes: float
+    score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
+    fewest_passes: Annotated[int | None, Meta(description="record: the fewest passes a won game took; null: none won")]
+    best_lost_score: Annotated[int | None, Meta(description="record: the best score of a lost game; null: none")]
 
 
 def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
     """Apply the policy above to a variant's games, oldest event first."""
-    st = Stats(variant)
-    streak = 0
+    played = won = abandoned = best_streak = streak = passes_total = 0
+    histogram = [0] * 105
+    fewest_passes: int | None = None
+    best_lost_score: int | None = None
     for row in rows:
         if row.origin != "played":
             continue
         if row.result is not None:
-            st.played += 1
-            st.scores.append(min(104, max(0, row.score or 0)))
-            st.passes_total += row.passes or 0
+            played += 1
+            histogram[min(104, max(0, row.score or 0))] += 1
+            passes_total += row.passes or 0
             if row.result == "won":
-                st.won += 1
+                won += 1
                 streak += 1
-                st.best_streak = max(st.best_streak, streak)
+                best_streak = max(best_streak, streak)
                 if row.passes is not None:
-                    st.fewest_passes = row.passes if st.fewest_passes is None else min(st.fewest_passes, row.passes)
+                    fewest_passes = row.passes if fewest_passes is None else min(fewest_passes, row.passes)
             else:
                 streak = 0
                 if row.score is not None:
-                    st.best_lost_score = (row.score if st.best_lost_score is None
-                                          else max(st.best_lost_score, row.score))
+                    best_lost_score = row.score if best_lost_score is None else max(best_lost_score, row.score)
         elif row.abandoned:
-            st.abandoned += 1
+            abandoned += 1
             streak = 0
-    st.current_streak = streak
-    return st
+    return Stats(variant=variant.token, description=variant.describe(), played=played, won=won, lost=played - won,
+                 abandoned=abandoned, win_rate=won / played if played else 0.0, current_streak=streak,
+                 best_streak=best_streak, average_passes=passes_total / played if played else 0.0,
+                 score_histogram=histogram, fewest_passes=fewest_passes, best_lost_score=best_lost_score)
 
 
 #: The personal records a game's end can set (docs/play.md, "Records"): the first game
@@ -102,14 +83,15 @@ def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
 RecordKind = Literal["first_win", "streak", "passes", "lost_score"]
 
 
-@dataclass(frozen=True)
-class RecordNews:
+class RecordNews(msgspec.Struct, frozen=True):
     """A record a game set when it ended: its kind, the new value, and the one it beat
-    (``None``: there was none)."""
+    (``None``: there was none). The web answers it as it is, with its words."""
 
-    kind: RecordKind
+    kind: Annotated[RecordKind, Meta(description=(
+        "first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest "
+        "passes to come out; lost_score: the best score of a lost game"))]
     value: int
-    previous: int | None
+    previous: Annotated[int | None, Meta(description="the record it beat; null: none")]
 
 
 def news(variant: Variant, rows: Sequence[ResultRow], game_id: str) -> tuple[RecordNews, ...]:

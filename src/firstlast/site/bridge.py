@@ -20,7 +20,7 @@ from .. import runtime
 from ..play import GameStore, PlayService
 from ..web.app import create_app
 from ..web.context import COOKIE
-from ..web.errors import WebError, web_error
+from ..web.errors import WebError, error_body
 from ..web.models import encode
 
 #: Request headers the page may set (the rest are the bridge's to say).
@@ -142,4 +142,4 @@ def install_offload(post: Callable[[str], Awaitable[str]]) -> None:
 def _refusal(code: str, **params: str | int | None) -> Answer:
     """A refusal the bridge makes itself, in the app's declared shape."""
     exc = WebError(code, **params)
-    return Answer(exc.status, [("content-type", "application/json")], encode(web_error(exc)))
+    return Answer(exc.status, [("content-type", "application/json")], encode(error_body(exc)))

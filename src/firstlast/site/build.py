@@ -83,12 +83,6 @@ def _fetch(pin: Pin, digest: Callable[[bytes], str], cache: Path, say: Progress)
     return data
 
 
-def gather(cache: Path, say: Progress) -> tuple[bytes, list[tuple[str, bytes]]]:
-    """Pyodide's tarball and the wheels (name, bytes), hash-checked, through ``cache``."""
-    tarball = _fetch(PYODIDE, _sha512_integrity, cache, say)
-    return tarball, [(w.file_name, _fetch(w, _sha256, cache, say)) for w in WHEELS]
-
-
 def _package_files() -> Iterable[tuple[str, bytes]]:
     """This package's files the browser runs: (path in site-packages, bytes)."""
     root = Path(str(resources.files("firstlast")))
@@ -100,11 +94,11 @@ def _package_files() -> Iterable[tuple[str, bytes]]:
             yield f"firstlast/{rel}", path.read_bytes()
 
 
-def site_packages(wheels: list[tuple[str, bytes]]) -> bytes:
+def site_packages(wheels: list[bytes]) -> bytes:
     """One archive for Pyodide's site-packages: the wheels' contents and this package
     (unpacked once in the worker: one file to fetch, no installer needed)."""
     members: dict[str, bytes] = {}
-    for _, data in wheels:
+    for data in wheels:
         with zipfile.ZipFile(io.BytesIO(data)) as whl:
             for name in whl.namelist():
                 # Tests and the records of installers are not needed to import.
@@ -225,7 +219,7 @@ def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, b
     return out
 
 
-def site_files(tarball: bytes, wheels: list[tuple[str, bytes]], *, compile_python: bool = True,
+def site_files(tarball: bytes, wheels: list[bytes], *, compile_python: bool = True,
                say: Progress = lambda _: None) -> dict[str, bytes]:
     """Every file of the site but ``sw.js`` and ``build.json``: path → bytes."""
     web_static = _static("firstlast.web") / "static"
@@ -298,7 +292,9 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     if dest.is_dir() and any(dest.iterdir()) and not (dest / "build.json").is_file():
         raise SiteBuildError(f"{dest}: not empty and not a firstlast site: refusing to write over it")
     _check_writable(dest)  # before minutes of fetching and compiling, not after
-    tarball, wheels = gather(cache or Path(platformdirs.user_cache_dir("firstlast")) / "site", say)
+    cache = cache or Path(platformdirs.user_cache_dir("firstlast")) / "site"
+    tarball = _fetch(PYODIDE, _sha512_integrity, cache, say)
+    wheels = [_fetch(w, _sha256, cache, say) for w in WHEELS]
     say("assembling the site")
     files = site_files(tarball, wheels, compile_python=compile_python, say=say)
     listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]

@@ -47,7 +47,6 @@ from .records import (
     DailyRow,
     GameRow,
     GameSummary,
-    MovesText,
     Origin,
     ResultRow,
     StoreConflict,
@@ -62,7 +61,7 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 from .transaction import Transaction
 
 __all__ = [
-    "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "MovesText", "Origin",
+    "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "Origin",
     "ResultRow", "StoreConflict", "StoreError", "StoredGame", "Transaction", "TransactionBroken", "UnknownGame",
     "default_db_path", "new_id", "timestamp",
 ]
@@ -75,6 +74,18 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
 
 
+class _Seat:
+    """A connection that transactions take turns on, kept open (opening one and setting
+    it up cost more than a move): opened with ``pragmas`` when first needed."""
+
+    def __init__(self, *pragmas: str) -> None:
+        self.pragmas = pragmas
+        self.db: sqlite3.Connection | None = None
+        self.lock = threading.Lock()
+        self.owner: int | None = None  # the thread whose turn it is
+        self.opened = 0  # connections opened so far
+
+
 class GameStore:
     """The SQLite store. Safe to use from several threads (their transactions take
     turns on one connection) and processes (SQLite's locks) at once."""
@@ -84,14 +95,8 @@ class GameStore:
         #: True when SQLite opened the file read-only (its permissions, a read-only file
         #: system, an immutable file): games can be read, every write will fail.
         self.read_only = False
-        self._conn: sqlite3.Connection | None = None
-        self._conn_lock = threading.Lock()
-        self._owner: int | None = None  # the thread in a transaction on ``_conn``
-        self._reader: sqlite3.Connection | None = None  # reads only (``reading()``)
-        self._reader_lock = threading.Lock()
-        self._reader_owner: int | None = None
-        #: Read connections opened so far (``PRAGMA data_version`` is a connection's own).
-        self.readers = 0
+        self._writes = _Seat()
+        self._reads = _Seat("query_only=ON")
         #: The URI SQLite opens the file by when it can only be read where it lies
         #: (``read_only_uri``), else ``None``: the path itself.
         self._uri: str | None = None
@@ -192,36 +197,37 @@ class GameStore:
         db.execute("COMMIT")
 
     @contextmanager
-    def transaction(self) -> Iterator[Transaction]:
-        """One write transaction: everything done with the ``Transaction`` commits
-        together or not at all.
-
-        Transactions of this store take turns on one long-lived connection (opening one
-        and setting it up cost more than a move); a transaction opened inside another
-        on the same thread gets a connection of its own, as every one did before. A
-        connection that failed is closed (rolling back what it held) and replaced."""
-        self._check_files()
-        me = threading.get_ident()
-        if self._owner == me:
-            with closing(self._connect()) as own, self._begin(own) as tx:
-                yield tx
-            return
-        with self._conn_lock:
-            self._owner = me
+    def _turn(self, seat: _Seat) -> Iterator[sqlite3.Connection]:
+        """``seat``'s connection, this thread's alone until the block ends. A connection
+        that failed is closed (rolling back what it held) and replaced."""
+        with seat.lock:
+            seat.owner = threading.get_ident()
             try:
-                db = self._conn
-                if db is None:
-                    db = self._conn = self._connect()
+                if seat.db is None:
+                    seat.db = self._connect(*seat.pragmas)
+                    seat.opened += 1
+                db = seat.db
                 try:
-                    with self._begin(db) as tx:
-                        yield tx
+                    yield db
                 except BaseException as e:
                     if db.in_transaction or isinstance(e, sqlite3.Error):
-                        self._conn = None
+                        seat.db = None
                         self._close(db)
                     raise
             finally:
-                self._owner = None
+                seat.owner = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """One write transaction: everything done with the ``Transaction`` commits
+        together or not at all. Write transactions take turns on one connection."""
+        self._check_files()
+        if self._writes.owner == threading.get_ident():
+            # Its BEGIN IMMEDIATE would wait for the outer one's write lock, which the
+            # outer one holds until this returns (SQLite gave up after 10 s, "locked").
+            raise RuntimeError("a write transaction cannot be opened inside another on the same thread")
+        with self._turn(self._writes) as db, self._begin(db) as tx:
+            yield tx
 
     @contextmanager
     def reading(self) -> Iterator[Transaction]:
@@ -231,30 +237,21 @@ class GameStore:
         behind a commit's fsync. Reads take turns on that connection; a read opened
         inside another on the same thread shares its snapshot. Writing through it fails."""
         self._check_files()
-        me = threading.get_ident()
-        if self._reader_owner == me:
-            assert self._reader is not None
-            yield Transaction(self._reader)
+        if self._reads.owner == threading.get_ident():
+            assert self._reads.db is not None
+            yield Transaction(self._reads.db)
             return
-        with self._reader_lock:
-            self._reader_owner = me
+        with self._turn(self._reads) as db:
+            db.execute("BEGIN")
             try:
-                db = self._reader
-                if db is None:
-                    db = self._reader = self._connect("query_only=ON")
-                    self.readers += 1
-                try:
-                    db.execute("BEGIN")
-                    try:
-                        yield Transaction(db)
-                    finally:
-                        db.execute("COMMIT")  # ends the snapshot (nothing was written)
-                except sqlite3.Error:
-                    self._reader = None
-                    self._close(db)
-                    raise
+                yield Transaction(db)
             finally:
-                self._reader_owner = None
+                db.execute("COMMIT")  # ends the snapshot (nothing was written)
+
+    @property
+    def readers(self) -> int:
+        """Read connections opened so far (``PRAGMA data_version`` is a connection's own)."""
+        return self._reads.opened
 
     def _check_files(self) -> None:
         """Refuse (``StoreError``) while a WAL file of an opened, writable database cannot
@@ -275,24 +272,20 @@ class GameStore:
 
     def close(self) -> None:
         """Close the store's connections (later transactions open others)."""
-        with self._conn_lock:
-            db, self._conn = self._conn, None
-            if db is not None:
-                self._close(db)
-        with self._reader_lock:
-            db, self._reader = self._reader, None
-            if db is not None:
-                self._close(db)
+        for seat in (self._writes, self._reads):
+            with seat.lock:
+                db, seat.db = seat.db, None
+                if db is not None:
+                    self._close(db)
 
     def __del__(self) -> None:
         # A connection is only freed by the garbage collector (its statement cache refers
         # back to it): close it with the store, so that the file is left as it was before
         # (the WAL checkpointed and removed) as soon as the store is dropped.
-        for name in ("_conn", "_reader"):
-            db = getattr(self, name, None)
-            if db is not None:
+        for seat in (getattr(self, "_writes", None), getattr(self, "_reads", None)):
+            if seat is not None and seat.db is not None:
                 with suppress(Exception):
-                    self._close(db)
+                    self._close(seat.db)
 
     # ------------------------------------------------------------ one-read shortcuts
     # Reads for tools and tests, each a snapshot of its own (``reading()``). There are no

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
 
-from ..engine import Game, Move, Status, Step
+from ..engine import Game, Move, Status
 from ..engine.errors import FirstLastError
 
 Origin = Literal["played", "imported"]
@@ -45,35 +45,6 @@ def new_id() -> str:
     return secrets.token_urlsafe(18)
 
 
-class MovesText:
-    """The text of a game's moves as last written, kept with the game so that the next
-    save turns only the new moves into text. Steps only come and go at the end of a
-    game, and each is a new object: the steps up to the last one still the same object
-    are unchanged."""
-
-    __slots__ = ("steps", "texts")
-
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
-        self.texts: list[str] = []
-
-    def of(self, game: Game) -> str:
-        steps = game.steps
-        k = min(len(self.steps), len(steps))
-        while k and self.steps[k - 1] is not steps[k - 1]:
-            k -= 1
-        del self.steps[k:], self.texts[k:]
-        for step in steps[k:]:
-            self.steps.append(step)
-            self.texts.append(str(step.move))
-        return " ".join(self.texts)
-
-    def copy(self) -> MovesText:
-        twin = MovesText()
-        twin.steps, twin.texts = self.steps.copy(), self.texts.copy()
-        return twin
-
-
 @dataclass
 class StoredGame:
     """A game as stored, replayed through the engine. The play layer shares one it has
@@ -94,7 +65,6 @@ class StoredGame:
     dealt: str | None = None  # how the deal was chosen (play's StartKind); None: imported or older
     dealt_on: str | None = None  # the player's date when it was dealt (YYYY-MM-DD); None: imported
     wish: str | None = None  # the wish made before it ("": in silence); None: none. Private
-    moves_text: MovesText = field(default_factory=MovesText, repr=False, compare=False)
 
     @classmethod
     def new(cls, player: str, game: Game, origin: Origin = "played", dealt: str | None = None,
@@ -107,12 +77,12 @@ class StoredGame:
 
     def copy(self) -> StoredGame:
         """A copy to change, not replayed (``Game.copy``)."""
-        return replace(self, game=self.game.copy(), moves_text=self.moves_text.copy())
+        return replace(self, game=self.game.copy())
 
     def row(self) -> GameRow:
         """Every column as ``Transaction.insert`` writes it."""
         g, pos = self.game, self.game.position
-        return GameRow(self.id, str(g.deal), g.variant.token, self.moves_text.of(g), moves_line(g.redo_moves),
+        return GameRow(self.id, str(g.deal), g.variant.token, moves_line(g.moves), moves_line(g.redo_moves),
                        pos.status, pos.score, pos.passes, self.version, self.created, self.updated, self.finished,
                        self.origin, self.result, self.result_score, self.result_passes, self.abandoned, self.dealt,
                        self.dealt_on, self.wish)

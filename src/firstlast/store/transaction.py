@@ -166,7 +166,7 @@ class Transaction:
         cur = self.db.execute(
             "UPDATE games SET moves=?, redo=?, status=?, score=?, passes=?, version=version+1, updated=?,"
             " finished=?, result=?, result_score=?, result_passes=?, abandoned=? WHERE id=? AND version=?",
-            (stored.moves_text.of(g), moves_line(g.redo_moves), pos.status, pos.score, pos.passes, now,
+            (moves_line(g.moves), moves_line(g.redo_moves), pos.status, pos.score, pos.passes, now,
              stored.finished, stored.result, stored.result_score, stored.result_passes, stored.abandoned, stored.id,
              stored.version),
         )

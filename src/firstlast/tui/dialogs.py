@@ -478,7 +478,7 @@ BLOCKS = " ▁▂▃▄▅▆▇█"
 def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]:
     """Scores of finished games in bins of 8 cards (0–7 … 96–103) plus a column for
     won games (104), drawn with eighth-block characters, ``rows`` lines high."""
-    hist = stats.score_histogram()
+    hist = stats.score_histogram
     bins = [sum(hist[i:i + 8]) for i in range(0, 104, 8)] + [hist[104]]
     top = max(bins) or 1
     lines: list[Text] = []
@@ -505,8 +505,8 @@ def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table 
     grid = Table.grid(padding=(0, 2))
     grid.add_column()
     for st in all_stats:
-        v = st.variant
-        grid.add_row(Text(f"{describe_variant(v, lang)}  [{v.token}]", style="bold #ffd24a"))
+        variant = describe_variant(Variant.from_token(st.variant), lang)
+        grid.add_row(Text(f"{variant}  [{st.variant}]", style="bold #ffd24a"))
         if not st.played:
             grid.add_row(Text("  " + t(lang, "tui.stats.none_variant"), style="dim"))
             grid.add_row(Text(""))

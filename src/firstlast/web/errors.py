@@ -1,7 +1,7 @@
 """Refusals over HTTP, every one a ``models.ErrorBody`` (docs/web-api.md): a play-layer
 ``PlayError``'s kind maps to a status here (``KIND_STATUS``); the web layer's own
-refusals are ``WebError``, a code of ``WEB_CODES`` that fixes the status and the
-parameters. Every sentence is the catalogs' (``i18n.error_text``).
+refusals are ``WebError``, a code of ``WEB_CODES`` that fixes the status (its
+parameters are its sentence's). Every sentence is the catalogs' (``i18n.error_text``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
-from ..i18n import error_text
+from ..i18n import catalog, error_text, placeholders
 from ..play import PlayError
+from ..play.errors import engine_params
 from .context import WebGame, browser_lang, json_response
 from .models import UNSET, ErrorBody, Lang, UnsetType
 
@@ -29,26 +30,15 @@ KIND_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found
 STORAGE_LOGGER: Final = "firstlast.storage"
 _storage_log = logging.getLogger(STORAGE_LOGGER)
 
-#: The web layer's own refusals: code → (status, its parameters). Its words are the
-#: catalogs' (``error.<code>``), said by ``i18n.error_text`` like every refusal.
-WEB_CODES: Final[dict[str, tuple[int, tuple[str, ...]]]] = {
-    "request.host": (421, ()),
-    "request.origin": (403, ()),
-    "request.content_type": (415, ()),
-    "request.too_large": (413, ("limit",)),
-    "request.head_too_large": (431, ("limit",)),
-    "request.json": (400, ()),
-    "request.gone": (400, ()),
-    "request.object": (400, ()),
-    "request.field": (422, ("field", "where", "expected")),
-    "request.value": (422, ("field", "reason")),
-    "request.not_found": (404, ()),
-    "request.lang": (404, ("lang", "expected")),
-    "request.method": (405, ()),
-    "chance.missing": (503, ()),
-    "chance.unavailable": (503, ()),
-    "words.step": (404, ("step", "moves")),
-    "player.limit": (429, ("limit", "retry_after")),
+#: The web layer's own refusals: code → status. Their words are the catalogs'
+#: (``error.<code>``), said by ``i18n.error_text`` like every refusal; a code's
+#: parameters are its English sentence's placeholders.
+WEB_CODES: Final[dict[str, int]] = {
+    "request.host": 421, "request.origin": 403, "request.content_type": 415, "request.too_large": 413,
+    "request.head_too_large": 431, "request.json": 400, "request.gone": 400, "request.object": 400,
+    "request.field": 422, "request.value": 422, "request.not_found": 404, "request.lang": 404,
+    "request.method": 405, "chance.missing": 503, "chance.unavailable": 503, "words.step": 404,
+    "player.limit": 429,
 }
 
 
@@ -56,9 +46,10 @@ class WebError(Exception):
     """A request the web layer refuses before the play layer sees it."""
 
     def __init__(self, code: str, **params: str | int | None) -> None:
-        self.status, names = WEB_CODES[code]
-        if set(params) != set(names):
-            raise TypeError(f"{code} takes the parameters {names}, not {tuple(params)}")
+        self.status = WEB_CODES[code]
+        names = placeholders(catalog("en")[f"error.{code}"])
+        if set(params) != names:
+            raise TypeError(f"{code} takes the parameters {sorted(names)}, not {tuple(params)}")
         self.code = code
         self.params = params
         super().__init__(error_text(code, params, "en"))
@@ -76,28 +67,23 @@ def odds_refusals() -> Iterator[None]:
         raise WebError("chance.unavailable") from None
 
 
-def web_error(exc: WebError, lang: Lang = "en") -> ErrorBody:
-    """``exc``'s body, its words in ``lang`` (``text``; ``error`` is the English)."""
-    return ErrorBody(error=str(exc), code=exc.code, params=dict(exc.params),
-                     text=str(exc) if lang == "en" else error_text(exc.code, exc.params, lang))
-
-
-def play_error(exc: PlayError, lang: Lang = "en") -> ErrorBody:
-    """A play-layer refusal's body: the English sentence, code and params, ``text`` in
-    ``lang`` (``i18n.error_text``: the one renderer of refusals), and ``rule``/``line``
-    at the top when there is one (the page reads them without knowing the code)."""
-    params = exc.to_json()["params"]
+def error_body(exc: PlayError | WebError, lang: Lang = "en") -> ErrorBody:
+    """A refusal's body: the English sentence, code and params, ``text`` in ``lang``
+    (``i18n.error_text``: the one renderer of refusals), and a play-layer refusal's
+    ``rule``/``line`` at the top when there is one (the page reads them without knowing
+    the code)."""
+    params = exc.to_json()["params"] if isinstance(exc, PlayError) else dict(exc.params)
     assert isinstance(params, dict)
     rule, line = params.get("rule", UNSET), params.get("line", UNSET)
-    return ErrorBody(error=exc.message, code=exc.code, params=params, rule=rule if rule is UNSET else str(rule),
+    return ErrorBody(error=str(exc), code=exc.code, params=params, rule=rule if rule is UNSET else str(rule),
                      line=line if isinstance(line, int | None | UnsetType) else None,
-                     text=exc.message if lang == "en" else error_text(exc.code, exc.params, lang))
+                     text=str(exc) if lang == "en" else error_text(exc.code, exc.params, lang))
 
 
 async def on_web_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, WebError)
     retry = exc.params.get("retry_after")
-    return json_response(web_error(exc, browser_lang(request)), exc.status,
+    return json_response(error_body(exc, browser_lang(request)), exc.status,
                           {"retry-after": str(retry)} if retry is not None else None)
 
 
@@ -113,7 +99,7 @@ async def on_play_error(request: Request, exc: Exception) -> Response:
             lang = await web.lang(request, await web.player(request))  # the player's
     status = KIND_STATUS[exc.kind]
     # 429: the same long work is under way (a search for a deal that comes out); ask again.
-    return json_response(play_error(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
+    return json_response(error_body(exc, lang), status, {"retry-after": "1"} if status == 429 else None)
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
@@ -124,7 +110,7 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
         body = ErrorBody(error=str(exc.detail), code="request.http", params={},
                          text=error_text("request.http", {}, browser_lang(request)))
     else:
-        body = web_error(WebError(code), browser_lang(request))
+        body = error_body(WebError(code), browser_lang(request))
     # A 405's Allow (every method served at the path: ``app.PathRoute``) in one order:
     # Starlette joins a set.
     headers = {k: ", ".join(sorted(v.split(", "))) if k.lower() == "allow" else v
@@ -136,12 +122,9 @@ async def on_engine_error(request: Request, exc: Exception) -> Response:
     # Engine errors that reach here were not turned into PlayErrors: bad input all the same.
     assert isinstance(exc, FirstLastError)
     if isinstance(exc, IllegalMoveError):
-        refused = PlayError("move.illegal", rule=exc.rule, refusal=exc.code, **exc.params)
-    elif isinstance(exc, InvalidMoveError):
-        refused = PlayError("move.invalid", reason=str(exc), invalid=exc.code, **exc.params)
-    else:
-        refused = PlayError("move.invalid", reason=str(exc))
-    return await on_play_error(request, refused)
+        return await on_play_error(request, PlayError("move.illegal", **engine_params(exc)))
+    said = engine_params(exc) if isinstance(exc, InvalidMoveError) else {}
+    return await on_play_error(request, PlayError("move.invalid", reason=str(exc), **said))
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .context import browser_lang, json_response
-from .errors import WebError, web_error
+from .errors import WebError, error_body
 
 #: The page's Content-Security-Policy: its own files only (no inline script or style, no
 #: other origin), never framed.
@@ -137,7 +137,7 @@ class Guard:
 
         refusal = self.refusal(scope)
         if refusal is not None:
-            body = web_error(refusal, browser_lang(Request(scope)))
+            body = error_body(refusal, browser_lang(Request(scope)))
             await json_response(body, refusal.status)(scope, receive, send_with_headers)
             return
         await self.app(scope, receive_body if body_unread else receive, send_with_headers)

@@ -19,7 +19,7 @@ from msgspec import UNSET, Meta, UnsetType
 from .. import engine
 from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
-from ..play import MAX_STEPS, StartKind, story
+from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, BackupGame, LeftOut
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
@@ -28,7 +28,6 @@ from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Origi
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
-from ..play.stats import RecordKind
 from ..play.view import TableFacts, TableView
 
 __all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
@@ -265,14 +264,9 @@ class GameState(TableJSON):
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
 
 
-class RecordNews(Answer):
+class RecordNews(stats.RecordNews, frozen=True, kw_only=True):
     """A personal record the game set when it ended (play.stats.news)."""
 
-    kind: Annotated[RecordKind, Meta(description=(
-        "first_win: the first game won under these rules; streak: the longest run of wins; passes: the fewest "
-        "passes to come out; lost_score: the best score of a lost game"))]
-    value: int
-    previous: Annotated[int | None, Meta(description="the record it beat; null: none")]
     text: Annotated[str, Meta(description="the record in words, in the player's language")]
 
 
@@ -346,26 +340,8 @@ class GameList(Answer):
     games: Annotated[list[GameSummary], Meta(description="latest first")]
 
 
-class Stats(Answer):
-    """One variant's counted games (docs/play.md, "Statistics")."""
-
-    variant: VariantToken
-    description: str
-    played: int
-    won: int
-    lost: int
-    abandoned: int
-    win_rate: Annotated[float, Meta(ge=0, le=1)]
-    current_streak: int
-    best_streak: int
-    average_passes: float
-    score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
-    fewest_passes: Annotated[int | None, Meta(description="record: the fewest passes a won game took; null: none won")]
-    best_lost_score: Annotated[int | None, Meta(description="record: the best score of a lost game; null: none")]
-
-
 class StatsList(Answer):
-    variants: Annotated[list[Stats], Meta(description="the canonical variant first")]
+    variants: Annotated[list[stats.Stats], Meta(description="the canonical variant first")]
 
 
 class CalendarDay(Answer):
@@ -396,38 +372,37 @@ class Calendar(Answer):
 Settings: Final = SettingsJSON
 
 
-class ChancePool(Answer):
-    """The rounds of one position this server has estimated so far, up to the one
-    asked for, pooled (wins and samples summed, ``ChanceEstimate.merge``): the figure a
-    face shows while it refines, worded by the one display rule."""
+class ChanceFigure(Answer):
+    """An estimate as a face shows it: wins of samples, the 95 % interval, in words."""
 
     probability: Probability
     low: Probability
     high: Probability
-    samples: int
-    wins: Annotated[int, Meta(ge=0)]
+    samples: Annotated[int, Meta(ge=0, description="0: the game is decided, known exactly")]
+    wins: Annotated[int, Meta(ge=0, description="samples that came out")]
+    text: Annotated[str, Meta(description="the figure in the player's language (i18n.chance_text)")]
+
+
+class ChancePool(ChanceFigure):
+    """The rounds of one position this server has estimated so far, up to the one
+    asked for, pooled (wins and samples summed, ``ChanceEstimate.merge``): the figure a
+    face shows while it refines, worded by the one display rule."""
+
     rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
-    text: Annotated[str, Meta(description="the pooled figure in the player's language (i18n.chance_text)")]
     short: Annotated[str, Meta(description=(
         "the pooled figure in a few characters, the meter's (i18n.chance_short_text: \"25 %\", \"20–25 %\", "
         "\"< 1 %\"); text, with its interval, is the meter's help"))]
 
 
-class Chance(Answer):
+class Chance(ChanceFigure):
     """One round's estimate (``round``); rounds of one position are independent, and
     ``pooled`` merges those estimated so far (a face shows that, and words nothing)."""
 
-    probability: Probability
-    low: Probability
-    high: Probability
-    samples: Annotated[int, Meta(description="0: the game is decided, known exactly")]
-    wins: Annotated[int, Meta(ge=0, description="samples that came out")]
     certain: Annotated[bool, Meta(description="nothing is unknown: exact, no round adds anything")]
     round: Annotated[int, Meta(ge=0, le=MAX_ROUND, description=(
         "the round answered: the one asked for, or an earlier one where rounds before it were missing and "
         "the engine samples alone (one round per request, play.chance.one_round_per_ask); next_round "
         "then names the one to ask for"))]
-    text: Annotated[str, Meta(description="this round's figure in the player's language (i18n.chance_text)")]
     pooled: ChancePool
     next_round: Annotated[int | None, Meta(description=(
         "the round to ask for next while the player is idle; null: refining further adds nothing "

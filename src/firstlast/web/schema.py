@@ -58,7 +58,7 @@ def refusals(e: Endpoint) -> list[int]:
     codes = ["request.host"]
     if e.method in WRITES:  # the middleware's Origin and content type; the body's size, JSON and fields
         codes += ["request.origin", "request.content_type", "request.too_large", "request.json", "request.value"]
-    out = {*e.errors, *(WEB_CODES[c][0] for c in codes)}
+    out = {*e.errors, *(WEB_CODES[c] for c in codes)}
     if "{id}" in e.path:
         out.add(KIND_STATUS["not_found"])
     if e.path.startswith("/api/") and e.path != "/api/schema":

@@ -16,7 +16,6 @@ import signal
 import socket
 import sys
 import threading
-import time
 import webbrowser
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -174,14 +173,8 @@ def serve(
     bound_port = sock.getsockname()[1]
     base = f"http://{_url_host(host)}:{bound_port}/"
     sign_in = sign_in_url(base, player, deal, variant, lang)
-    server = _Server(uvicorn_config(app, more_files()), on_stop=play.stop_searches)
 
     def announce() -> None:
-        # Only once uvicorn accepts connections, so that the browser never finds it closed.
-        while not server.started and not server.should_exit:
-            time.sleep(0.02)
-        if not server.started:
-            return
         # One address, this player's: the bare one would make a new player in a new browser.
         echo(words("cli.play.served", url=sign_in))
         if not is_loopback(host):
@@ -197,8 +190,7 @@ def serve(
         with contextlib.suppress(Exception):
             sys.stdout.flush()
 
-    watcher = threading.Thread(target=announce, name="firstlast-announce", daemon=True)
-    watcher.start()
+    server = _Server(uvicorn_config(app, more_files()), on_start=announce, on_stop=play.stop_searches)
     # A thread checking a restore (seconds of pure Python: every game replayed) hands the
     # interpreter over every millisecond instead of every 5: the event loop waits for it at
     # each step of a player's move (bench/heavy_bodies.py --real-games 1000: p50 44 → 21 ms).
@@ -219,19 +211,28 @@ def serve(
         play.close()
         runtime.stop_apart()
         store.close()
-        watcher.join(timeout=1)
+        if server.started:
+            server.announcer.join(timeout=1)
         sys.setswitchinterval(switch)
     echo(words("cli.play.stopped"))
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, which tells the play layer as soon as it begins to stop: the
-    searches for deals that come out end at once (answered 503 ``stopping``) instead of
-    holding the graceful shutdown for seconds."""
+    """uvicorn's server, which calls ``on_start`` once it accepts connections (so that
+    the browser never finds it closed; in a thread: opening a browser may take a while),
+    and tells the play layer as soon as it begins to stop: the searches for deals that
+    come out end at once (answered 503 ``stopping``) instead of holding the graceful
+    shutdown for seconds."""
 
-    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], None]) -> None:
+    def __init__(self, config: uvicorn.Config, on_start: Callable[[], None], on_stop: Callable[[], None]) -> None:
         super().__init__(config)
+        self.announcer = threading.Thread(target=on_start, name="firstlast-announce", daemon=True)
         self._on_stop = on_stop
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:  # else it could not start: nothing to announce
+            self.announcer.start()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self._on_stop()

@@ -23,14 +23,13 @@ from ..i18n import announce, record_text, t
 from ..i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
 from ..play import ActionResult as PlayResult
 from ..play import Settings as PlaySettings
-from ..play import Stats as PlayStats
 from ..play import StoredGame, leaving
 from ..play.commands import refusal
 from ..play.daily import Calendar as PlayCalendar
 from ..play.stats import RecordNews
 from ..play.view import table_facts, table_view
 from . import models as m
-from .errors import play_error
+from .errors import error_body
 
 _CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUIT_CHARS[c.suit], deck=c.deck,  # type: ignore[arg-type]
                            symbol=c.symbol) for c in map(Card, range(104))}
@@ -64,7 +63,7 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
 def _refusal_body(move: Move, code: str, params: tuple[tuple[str, str | int], ...], lang: m.Lang) -> m.ErrorBody:
     # One refusal (its move, code and parameters) recurs from table to table: its body
     # is made once. Keyed by the refusal itself, so it cannot go stale as the rules change.
-    return play_error(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
+    return error_body(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
 
 
 #: An engine value as the answers carry it (its type: ``models.json_form``).
@@ -122,8 +121,8 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
 
 def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
     """The records a game set, with their words in ``lang``."""
-    return [m.RecordNews(kind=n.kind, value=n.value, previous=n.previous,
-                         text=record_text(n.kind, n.value, n.previous, lang)) for n in news]
+    return [m.RecordNews(*msgspec.structs.astuple(n), text=record_text(n.kind, n.value, n.previous, lang))
+            for n in news]
 
 
 def calendar(c: PlayCalendar) -> m.Calendar:
@@ -160,14 +159,6 @@ def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.Table
     return m.TableWords(hint=none if replay else hint_text(pos, lang), hint_brief=none if replay else hint_text(
         pos, lang, "brief"), summary=table_summary(pos, lang), summary_brief=table_summary(pos, lang, "brief"),
         reviews=reviews)
-
-
-def stats(s: PlayStats) -> m.Stats:
-    return m.Stats(variant=s.variant.token, description=s.variant.describe(), played=s.played, won=s.won,
-                   lost=s.lost, abandoned=s.abandoned, win_rate=s.win_rate, current_streak=s.current_streak,
-                   best_streak=s.best_streak, average_passes=s.average_passes,
-                   score_histogram=s.score_histogram(), fewest_passes=s.fewest_passes,
-                   best_lost_score=s.best_lost_score)
 
 
 def settings(s: PlaySettings) -> msgspec.Struct:

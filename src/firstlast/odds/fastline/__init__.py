@@ -13,12 +13,9 @@ False and callers use the engine itself (the same results, only slower).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from ... import runtime
-from ...engine import Variant
-from ...engine.rng import RngState
-from ..stats import Tally, UnlimitedTally
 from .abi import ABI, JOB_BYTES, PASS_BINS, SIGNATURES, Calls, NativeCalls, Unavailable, WasmCalls, check_info
 from .kernel import UNLIMITED, Kernel, Lines, RankPosition
 from .native import build, compiler, library_name, load_native, source_hash
@@ -27,8 +24,7 @@ from .wasm import load_pyodide, load_wasmtime, wasm_bytes
 __all__ = [
     "ABI", "JOB_BYTES", "PASS_BINS", "SIGNATURES", "UNLIMITED", "Calls", "Kernel", "Lines", "NativeCalls",
     "RankPosition", "Unavailable", "WasmCalls", "available", "backend_name", "build", "check_info", "choose",
-    "compiler", "count_deals", "count_unlimited", "kernel", "library_name", "load", "max_threads", "play_deal",
-    "play_deals", "play_line", "sample_lines", "sample_start", "source_hash", "wasm_bytes", "why_not",
+    "compiler", "kernel", "library_name", "load", "max_threads", "need", "source_hash", "wasm_bytes", "why_not",
 ]
 
 _choose_lock = threading.Lock()
@@ -90,47 +86,9 @@ def max_threads() -> int:
     return runtime.cores() if k is not None and k.calls.parallel else 1
 
 
-def _need() -> Kernel:
+def need() -> Kernel:
+    """This process's kernel, or ``Unavailable`` saying why there is none here."""
     k = kernel()
     if k is None:
         raise Unavailable("no fast forced line here: " + "; ".join(why_not))
     return k
-
-
-# ----------------------------------------------------------------------- this process's kernel
-def play_deal(deal: int, variant: Variant) -> tuple[bool, int, int]:
-    """One deal along the forced line: (won, score, passes) as ``engine.play_out``."""
-    return _need().play_deal(deal, variant)
-
-
-def play_deals(deals: range | Iterable[int], variant: Variant, parallel: bool = True,
-               workers: int | None = None) -> Lines:
-    """Many deals from their start: ``Lines`` (see ``Kernel.play_deals``)."""
-    return _need().play_deals(deals, variant, parallel, workers)
-
-
-def count_deals(deals: range, variant: Variant, parallel: bool = True, workers: int | None = None) -> Tally:
-    """The tally of a range of deals played out (see ``Kernel.count_deals``)."""
-    return _need().count_deals(deals, variant, parallel, workers)
-
-
-def count_unlimited(deals: range, variant: Variant, parallel: bool = True,
-                    workers: int | None = None) -> UnlimitedTally:
-    """Unlimited redeals counted with every redeal count below STUCK_PASSES (see
-    ``Kernel.count_unlimited``)."""
-    return _need().count_unlimited(deals, variant, parallel, workers)
-
-
-def play_line(rp: RankPosition, rng: RngState) -> tuple[bool, int, int]:
-    """A position played out as it stands (see ``Kernel.play_line``)."""
-    return _need().play_line(rp, rng)
-
-
-def sample_start(seed: int, i: int) -> RngState:
-    """The stream sample ``i`` of ``seed`` starts from (see ``Kernel.sample_start``)."""
-    return _need().sample_start(seed, i)
-
-
-def sample_lines(rp: RankPosition, samples: int, seed: int, start: int = 0) -> Lines:
-    """Samples of a position played out (see ``Kernel.sample_lines``)."""
-    return _need().sample_lines(rp, samples, seed, start)

@@ -286,19 +286,8 @@ def _check_range(deals: range) -> tuple[int, int]:
 
 
 def _deal_array(deals: Iterable[int]) -> array.array[int]:
-    """Deal numbers as ``array('Q')``; a 64-bit unsigned buffer (numpy's uint64) is
-    taken as it is."""
-    try:
-        view = memoryview(deals)  # type: ignore[arg-type]
-    except TypeError:
-        view = None
-    if view is not None and view.itemsize == 8 and view.format.lstrip("@=<") in ("Q", "L") and view.ndim == 1:
-        arr = array.array("Q")
-        arr.frombytes(view.tobytes())
-        return arr
+    """Deal numbers (a list, a numpy array …) as ``array('Q')``."""
     try:
         return array.array("Q", (int(d) for d in deals))
     except OverflowError:
         raise ValueError("deal numbers must be 0…2^64−1") from None
-
-

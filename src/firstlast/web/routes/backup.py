@@ -13,7 +13,7 @@ from starlette.responses import Response
 from ...play.backup import MAX_BACKUP_CHARS
 from .. import models as m
 from ..context import Endpoint, WebGame
-from ..errors import play_error
+from ..errors import error_body
 from ..inputs import decode
 
 #: A restore's JSON body: the file's text as a JSON string (its quotes escaped).
@@ -42,7 +42,7 @@ async def restore(web: WebGame, request: Request) -> Response:
         report, lang = await web.run_lang(request, pid, partial(web.play.import_backup, slot_held=True), pid,
                                           body.backup)
         del body  # the file's text: not held while the answer is made
-    skipped = [m.SkippedGame(n=s.n, id=s.id, deal=s.deal, error=play_error(s.error, lang)) for s in report.skipped]
+    skipped = [m.SkippedGame(n=s.n, id=s.id, deal=s.deal, error=error_body(s.error, lang)) for s in report.skipped]
     return web.answer(request, pid, report.player, m.RestoreReport(
         games=report.games, added=report.added, updated=report.updated, kept=report.kept,
         settings=list(report.settings), table=report.table, skipped=skipped))

@@ -4,7 +4,7 @@ kept in the play layer's ``ChanceBook`` and told in the player's language on the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -49,14 +49,16 @@ async def chance(web: WebGame, request: Request) -> Response:
     else:
         pooled = web.chances.held(pos, q.round, q.samples) or await _estimated(web, stored.player, pos, q)
         answered = pooled.rounds - 1
-    est, pool, rounds, next_round = pooled.latest, pooled.estimate, pooled.rounds, pooled.next_round
+    est, pool = pooled.latest, pooled.estimate
     return json_response(m.Chance(
-        probability=float(est.probability), low=float(est.low), high=float(est.high), samples=int(est.samples),
-        wins=int(est.wins), certain=bool(est.certain), round=answered, text=chance_text(est, lang),
-        pooled=m.ChancePool(probability=float(pool.probability), low=float(pool.low), high=float(pool.high),
-                            samples=int(pool.samples), wins=int(pool.wins), rounds=rounds,
-                            text=chance_text(pool, lang), short=chance_short_text(pool, lang)),
-        next_round=next_round))
+        **_figure(est, lang), certain=bool(est.certain), round=answered, next_round=pooled.next_round,
+        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_short_text(pool, lang))))
+
+
+def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
+    """``est`` as ``models.ChanceFigure`` (plain numbers), with its words."""
+    return {"probability": float(est.probability), "low": float(est.low), "high": float(est.high),
+            "samples": int(est.samples), "wins": int(est.wins), "text": chance_text(est, lang)}
 
 
 async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery) -> policy.Pooled:

@@ -16,9 +16,7 @@ from ..inputs import MAX_RECORD, decode, query
 
 async def record(web: WebGame, request: Request) -> Response:
     gid = web.game_id(request)
-    pid = await web.player(request)
-    stored = await web.run(web.play.game, pid, gid)
-    text = await web.run(web.play.record, pid, gid)
+    stored, text = await web.run(web.play.record, await web.player(request), gid)
     return PlainTextResponse(text, headers={
         "content-disposition": f'attachment; filename="firstlast-{stored.game.deal}.txt"',
     })

@@ -15,7 +15,7 @@ from ..inputs import query
 
 async def stats(web: WebGame, request: Request) -> Response:
     rows = await web.run(web.play.stats, await web.player(request))
-    return json_response(m.StatsList(variants=[shapes.stats(s) for s in rows]))
+    return json_response(m.StatsList(variants=rows))
 
 
 async def calendar(web: WebGame, request: Request) -> Response:

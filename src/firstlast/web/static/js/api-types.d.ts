@@ -345,16 +345,16 @@ export interface Chance {
   low: number;
   /** 0…1 */
   high: number;
-  /** 0: the game is decided, known exactly */
+  /** 0: the game is decided, known exactly; ≥ 0 */
   samples: number;
   /** samples that came out; ≥ 0 */
   wins: number;
+  /** the figure in the player's language (i18n.chance_text) */
+  text: string;
   /** nothing is unknown: exact, no round adds anything */
   certain: boolean;
   /** the round answered: the one asked for, or an earlier one where rounds before it were missing and the engine samples alone (one round per request, play.chance.one_round_per_ask); next_round then names the one to ask for; 0…19 */
   round: number;
-  /** this round's figure in the player's language (i18n.chance_text) */
-  text: string;
   pooled: ChancePool;
   /** the round to ask for next while the player is idle; null: refining further adds nothing (play.chance's policy, the same in every face) */
   next_round: number | null;
@@ -372,13 +372,14 @@ export interface ChancePool {
   low: number;
   /** 0…1 */
   high: number;
+  /** 0: the game is decided, known exactly; ≥ 0 */
   samples: number;
-  /** ≥ 0 */
+  /** samples that came out; ≥ 0 */
   wins: number;
+  /** the figure in the player's language (i18n.chance_text) */
+  text: string;
   /** how many rounds are pooled; ≥ 1 */
   rounds: number;
-  /** the pooled figure in the player's language (i18n.chance_text) */
-  text: string;
   /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
   short: string;
 }
