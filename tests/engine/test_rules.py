@@ -83,7 +83,7 @@ def test_r5_first_becomes_last() -> None:
     assert err.rule == "R5"
     assert refused(pos, TURN.kind).rule == "R9"
     after, movements = play(pos, "F1")
-    assert movements == (Movement(pos.first[0], places.first(0), places.pile(0)),)  # type: ignore[arg-type]
+    assert movements == (Movement(pos.first[0], places.FIRST[0], places.PILES[0]),)  # type: ignore[arg-type]
     assert after.first[0] is None and len(after.piles[0]) == 13 and after.piles[0][-1].symbol == "5c"
     assert after.waste == pos.waste  # the base's place is not refilled
     # The base cannot go early.

@@ -57,10 +57,10 @@ def test_a_schema_1_database_is_upgraded_without_losing_a_game(old_db: Path) -> 
     assert [g.deal for g in play.games(LOCAL, "abandoned")] == ["3"]
     assert play.current(BROWSER).game.deal == 9  # type: ignore[union-attr]
     # Results and statistics: every finished game still counts.
-    local = {s.variant.token: s for s in play.stats(LOCAL)}
+    local = {s.variant: s for s in play.stats(LOCAL)}
     assert (local["r3"].played, local["r3"].lost, local["r3"].abandoned) == (1, 1, 1)
     assert (local["ru"].played, local["ru"].won) == (1, 1)
-    browser = {s.variant.token: s for s in play.stats(BROWSER)}
+    browser = {s.variant: s for s in play.stats(BROWSER)}
     # Schema 1 did not tell imported records apart: the browser's import counts as played.
     assert browser["r3"].played == 1 and browser["r3w"].played == 1
     # Settings: both faces' old keys become the one schema.

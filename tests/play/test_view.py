@@ -65,7 +65,7 @@ def test_the_active_pile_and_the_rank_it_needs() -> None:
     game = Game(1)
     v = table_view(game)
     assert v.active is not None and v.need is not None
-    assert v.drop_target is PILES[v.active] and v.base_move == Move("play", places.first(v.active))
+    assert v.drop_target is PILES[v.active] and v.base_move == Move("play", places.FIRST[v.active])
     assert v.need_char == rank_char(v.need) and str(v.stock_move) == "turn" and str(v.base_move) == "F1"
     game.autoplay()  # lost with an empty stock: the stock's move is a redeal (refused: none left)
     assert str(table_view(game).stock_move) == "redeal"

@@ -14,6 +14,7 @@ import msgspec
 import pytest
 from starlette.testclient import TestClient
 
+from firstlast.play.backup import BackupGame
 from firstlast.store import GameStore
 from firstlast.web import create_app, models
 from firstlast.web.routes import backup as backup_routes
@@ -61,7 +62,7 @@ def test_the_backup_is_a_download_of_the_declared_shape(source: TestClient) -> N
     doc = strict(models.Backup, r.content)
     assert doc.format == "firstlast-backup" and len(doc.games) == 3 and doc.settings.speed == 0
     for game in msgspec.json.decode(r.content)["games"]:
-        assert set(game) == set(models.BackupGame.__struct_encode_fields__)
+        assert set(game) == set(BackupGame.__struct_encode_fields__)
     assert {g.deal for g in doc.games} == {"7", "3", "0"} and doc.table == doc.games[-1].id
 
 

@@ -111,6 +111,7 @@ def test_over_long_deal_numbers_are_range_errors(client: TestClient) -> None:
     ("/api/games", {"variant": "r1001"}, "variant"), ("/api/games", {"how": "lucky"}, "how"),
     ("/api/games", {"how": "daily", "deal": "5"}, "deal"), ("/api/games", {"how": "number"}, "deal"),
     ("/api/games", {"colour": "red"}, "colour"), ("/api/games", {"variant": {"redeals": -1}}, "variant"),
+    ("/api/games", {"how": "daily", "date": "2026-02-30"}, "date"), ("/api/games", {"date": "2026-01-01"}, "date"),
     ("/api/settings", {"speed": 9}, "speed"), ("/api/settings", {"volume": 101}, "volume"),
     ("/api/games/import", {}, "record"), ("/api/games/import", {"record": 5}, "record"),
     ("{game}/moves", {}, "move"), ("{game}/moves", {"move": "R9"}, "move"),

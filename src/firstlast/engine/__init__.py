@@ -12,7 +12,7 @@
 Places have one name each (``places``: ``stock``, ``waste``, ``F1``…, ``R1``…, ``P1``…):
 
 >>> from firstlast.engine import Move, parse_place, places
->>> parse_place("r3") is places.reserve(2), places.kind(places.pile(0)), str(Move.parse("Waste"))
+>>> parse_place("r3") is places.RESERVE[2], places.kind(places.PILES[0]), str(Move.parse("Waste"))
 (True, 'pile', 'waste')
 """
 

@@ -96,8 +96,12 @@ MAX_DIGITS: Final = 4000
 
 
 def clip(text: str, width: int = 40) -> str:
-    """``text`` cut for an error message: long input stays one short line."""
-    return text if len(text) <= width else f"{text[:width]}… ({len(text):,} characters)"
+    """``text`` cut for an error message: long input stays one short line, as ``repr``
+    writes it too (a control character or a rare letter is an escape of up to ten)."""
+    cut = text[:width]
+    while len(repr(cut)) > width + 2:
+        cut = cut[:-1]
+    return text if cut == text else f"{cut}… ({len(text):,} characters)"
 
 
 def parse_whole(text: str, max_value: int | None = None) -> int:

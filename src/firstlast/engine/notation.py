@@ -1,14 +1,7 @@
-"""Position notation: one line of text that *is* the position (like chess FEN).
-
-Eight space-separated fields (documented in docs/notation.md)::
+"""Position notation: one line of text that *is* the position (like chess FEN), eight
+space-separated fields (docs/notation.md)::
 
     <first> <reserve> <piles> <stock> <waste> <redeals used> <variant> <rng>
-
-Cards are two characters, rank then suit (``Th``); a lower-case suit is a deck-1 card,
-an upper-case suit a deck-2 card, so each of the 104 cards is named exactly once. A gap
-is ``--``; an empty stock or waste is ``-``; piles are separated by ``/``. The stock is
-listed in turning order, the waste from bottom to top. The rng field is the generator
-state (four 64-bit words in hex) that the next redeal continues.
 
 The reader takes exactly what ``position_to_text`` writes, nothing looser (single ASCII
 spaces, upper-case ranks, lower-case hex, numbers without leading zeros): each position

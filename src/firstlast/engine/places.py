@@ -1,15 +1,6 @@
 """The places of the table, each with exactly one name (python-chess style, like its
-``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*).
-
-==========  ===========  ================================================
-name        kind         what lies there
-==========  ===========  ================================================
-``stock``   ``stock``    the face-down cards still to be turned (R2, R9)
-``waste``   ``waste``    the face-up collecting heap (R9, R10)
-``F1…F8``   ``first``    the first row; F8 holds the privileged card (R8)
-``R1…R8``   ``reserve``  the reserve row (R2, R7)
-``P1…P8``   ``pile``     the piles built under F1…F8 (R3–R5)
-==========  ===========  ================================================
+``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*): ``stock``,
+``waste``, the first row ``F1…F8``, the reserve ``R1…R8`` and the piles ``P1…P8``.
 
 A ``Place`` is a ``str`` (a ``StrEnum``): ``str(place)`` is its name, it compares equal
 to that name and writes as it in JSON, so it can go anywhere a place's name went before.
@@ -114,25 +105,3 @@ def index(place: Place) -> int:
         return _INDEX[place]
     except KeyError:
         raise ValueError(f"{place} is not in a row: it has no index") from None
-
-
-def first(i: int) -> Place:
-    """First-row place ``i`` (0-based): ``first(0)`` is ``F1``."""
-    return FIRST[_check(i)]
-
-
-def reserve(i: int) -> Place:
-    """Reserve place ``i`` (0-based): ``reserve(0)`` is ``R1``."""
-    return RESERVE[_check(i)]
-
-
-def pile(i: int) -> Place:
-    """Pile ``i`` (0-based): ``pile(0)`` is ``P1``."""
-    return PILES[_check(i)]
-
-
-def _check(i: int) -> int:
-    # A negative index would silently pick from the right end of the row.
-    if not 0 <= i < ROW:
-        raise IndexError(f"a row has places 0…{ROW - 1}, not {i}")
-    return i

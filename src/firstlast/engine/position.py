@@ -143,8 +143,9 @@ class Position:
     redeals_used: int
     rng: RngState
     variant: Variant = CANONICAL
-    # Derived once: asked for on every legality check.
-    _active: int | None = field(init=False, repr=False, compare=False)
+    #: Index (0-based) of the active pile (R3), ``None`` when all are complete. Derived
+    #: once: asked for on every legality check.
+    active: int | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         active = None
@@ -152,7 +153,7 @@ class Position:
             if len(pile) < PILE_SIZE:
                 active = i
                 break
-        object.__setattr__(self, "_active", active)
+        object.__setattr__(self, "active", active)
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -172,11 +173,6 @@ class Position:
         )
 
     # ------------------------------------------------------------ derived facts
-    @property
-    def active(self) -> int | None:
-        """Index (0-based) of the active pile (R3), ``None`` when all are complete."""
-        return self._active
-
     @property
     def need(self) -> int | None:
         """Rank the active pile takes next (R4/R5), ``None`` when won. When the pile

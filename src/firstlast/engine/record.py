@@ -1,32 +1,17 @@
-"""Game records: the save file, the export and the replay (docs/record-format.md).
+"""Game records: the save file, the export and the replay (docs/record-format.md says
+what a record is and everything its reader accepts).
 
-A record is plain text: ``[Name "value"]`` header lines, a blank line, then the moves,
-ten to a line, each line starting with the number of its first move::
-
-    [Format "firstlast-record 1"]
-    [Deal "1"]
-    ...
-    1. turn turn R3 turn turn turn turn turn turn turn
-    11. turn ...
-
-Moves are written with the places' one names (``places.PLACE_NAMES``: ``R3``, ``F8``,
-``waste``); ``W``, the waste's old name in moves, is still read (``read_move``), so
-records written before keep replaying.
-
-``game_from_record`` is the one reader of a record's text, for every face: the engine
-API, ``firstlast replay`` and the imports of the web and the terminal
-(``PlayService.import_record``). Everything it accepts is said in
-docs/record-format.md — size, byte-order mark, line ends, blanks, characters, headers,
-move words, the Redeals cap — so that no face accepts a record another refuses. It
-replays every move through the rules and checks the result headers against the replay,
-so a corrupt or tampered record is refused with the line at fault, and a half-loaded
-game is never returned. Backups carry moves too, and read them with ``read_move``.
+``game_from_record`` is the one reader of a record's text, for every face (the engine
+API, ``firstlast replay``, the imports of the web and the terminal), so that no face
+accepts a record another refuses. It replays every move through the rules and checks the
+result headers against the replay, so a corrupt or tampered record is refused with the
+line at fault, and a half-loaded game is never returned. Backups carry moves too, and
+read them with ``read_move``; ``W``, the waste's old name in moves, is still read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Final
 
 from .. import __version__
@@ -81,7 +66,7 @@ def _yes_no(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def record_to_text(game: Game, *, date: str = "?", extra: Mapping[str, str] | None = None) -> str:
+def record_to_text(game: Game, *, date: str = "?") -> str:
     """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
     reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
     over ``MAX_RECORD_BYTES``), so that every record written reads back."""
@@ -102,10 +87,6 @@ def record_to_text(game: Game, *, date: str = "?", extra: Mapping[str, str] | No
         "Passes": str(pos.passes),
         "Moves": str(len(game)),
     }
-    for k, val in (extra or {}).items():
-        if not re.fullmatch(r"[A-Za-z]+", k):
-            raise ValueError(f"bad extra header {clip(k)!r}")
-        headers.setdefault(k, val)
     for k, val in headers.items():
         if '"' in val or "\\" in val or _FORBIDDEN.search(val):
             raise ValueError(f"bad header value {k}: {clip(val)!r}")

@@ -100,11 +100,9 @@ class PluralRule:
 
 @dataclass(frozen=True)
 class Grammar:
-    """What of a language's grammar the catalogs depend on, declared once (docs/i18n.md):
-    the plural forms (the first rule that matches a count, else ``other``) and the forms a
-    rank has beside its nominative. A key family holds exactly the forms its language has
-    (English: no ``.few``, no ``rank.N.acc``); a form the language lacks is said in the
-    nominative. The page's copy is generated (``GRAMMAR`` in ``vocabulary.js``)."""
+    """What of a language's grammar the catalogs depend on, declared once (docs/i18n.md,
+    "Plurals"): the plural forms (the first rule that matches a count, else ``other``) and
+    the forms a rank has beside its nominative. The page's copy is generated."""
 
     rules: tuple[PluralRule, ...]
     other: Plural
@@ -139,11 +137,8 @@ def plural(lang: str, key: str, n: int, /, **params: object) -> str:
 
 # ------------------------------------------------------------------ cards and places
 def rank_name(rank: int, lang: str, case: Case = "nom", *, article: bool = False) -> str:
-    """``rank_name(12, "en") == "queen"``; ``rank_name(12, "ru", "acc") == "даму"``;
-    ``case="pl"``, the plural: "queens", "дамы". ``article``: with the English
-    indefinite article, as after "needs" ("a queen", "an ace"); Russian has none and
-    keeps the case (``rank_name(12, lang, "acc", article=True)``: "a queen" / "даму").
-    A form the language's grammar lacks is the nominative."""
+    """``rank_name(12, "en") == "queen"``, ``rank_name(12, "ru", "acc") == "даму"``;
+    ``article``: "a queen" (Russian has none). A form the language lacks is the nominative."""
     if not 1 <= rank <= 13:
         raise ValueError(f"rank out of range 1…13: {rank}")
     forms = GRAMMAR[lang].rank_forms
@@ -159,10 +154,8 @@ def card_name(card: Card | str, lang: str, case: Case = "nom") -> str:
 
 
 def place_name(place: str, lang: str, form: PlaceForm = "name") -> str:
-    """A place in words: a place's one name (``places.PLACE_NAMES``: ``stock``,
-    ``waste``, ``F1``…``F8``, ``R1``…``R8``, ``P1``…``P8``). ``form`` gives the
-    phrase "from …", "onto …" or "at …" ("in the waste", "в сборной кучке"), whose
-    preposition and case differ by place in Russian. ``ValueError`` for anything else."""
+    """A place (its one name, ``places.PLACE_NAMES``) in words; ``form``: the phrase
+    "from …", "onto …" or "at …", whose preposition and case differ by place in Russian."""
     suffix = "" if form == "name" else f".{form}"
     try:
         p = Place(place)
@@ -189,12 +182,9 @@ _PLACE_PARAMS: Final = frozenset({"pile", "place", "source", "base"})
 
 
 def refusal_text(code: str, params: Mapping[str, object], lang: str) -> str:
-    """The engine's refusal ``code`` (a key of ``engine.errors.REFUSALS``) with its
-    ``params``, in ``lang``: "the eight of spades does not fit pile 1, which needs a
-    queen (R4)". The template ``refusal.<code>`` chooses the words: ``{card}`` is the
-    card in words, ``{need}`` the needed rank with its article ("a queen"; Russian "дама"),
-    a place parameter ``{pile}`` is the place in words ("pile 1") and ``{pile_label}``
-    the label the table shows (``P1``). A code that is not the engine's is a ``KeyError``."""
+    """The engine's refusal ``code`` (``engine.errors.REFUSALS``) with its ``params`` in
+    words: "the eight of spades does not fit pile 1, which needs a queen (R4)"; what each
+    placeholder says: docs/i18n.md. A code that is not the engine's is a ``KeyError``."""
     template = catalog(lang)[f"refusal.{code}"]
     values: dict[str, object] = {}
     for name in placeholders(template):
@@ -212,11 +202,9 @@ def refusal_text(code: str, params: Mapping[str, object], lang: str) -> str:
 
 
 def error_text(code: str, params: Mapping[str, object], lang: str) -> str:
-    """Any coded refusal a face shows — the play layer's (``play.errors.CODES``), the
-    web's (``web.errors.WEB_CODES``) — in ``lang``, from ``error.<code>``. The engine's
-    refusal or syntax error behind it (``params["refusal"]``, ``params["invalid"]``) is
-    said in words and fills ``{reason}``; a ``move.illegal`` is that refusal itself.
-    The one renderer of refusals: the English of an error's ``str()`` is this too."""
+    """The one renderer of refusals: any coded refusal a face shows (``error.<code>``),
+    the engine's refusal or syntax error behind it (``params["refusal"]``,
+    ``params["invalid"]``) in words as its ``{reason}``; a ``move.illegal`` is that refusal."""
     values = dict(params)
     refusal, invalid = params.get("refusal"), params.get("invalid")
     try:
@@ -288,14 +276,9 @@ MAX_DECIMALS: Final = 3
 
 @dataclass(frozen=True, slots=True)
 class ChanceParts:
-    """The chance figure as the samples support it, in percent (language-free; the page
-    renders it with the ``chance.*`` templates). ``kind``:
-
-    * ``certain``: exactly ``point`` (0 or 100), nothing unknown;
-    * ``point``: ``point`` to ``decimals`` decimals, with the interval ``low``–``high``;
-    * ``range``: the interval alone, ``point`` is ``None`` (``decimals`` 0 unless the
-      interval is narrow and only the figure's rounding to 0 or 100 hid it).
-
+    """The chance figure as the samples support it, in percent, language-free. ``kind``:
+    ``certain`` (exactly ``point``, 0 or 100), ``point`` (``point`` to ``decimals``
+    decimals, with the interval) or ``range`` (the interval alone, ``point`` ``None``).
     ``low`` and ``high`` are rounded outward, so they still contain the 95 % interval."""
 
     kind: Literal["certain", "point", "range"]
@@ -306,16 +289,8 @@ class ChanceParts:
 
 
 def chance_parts(estimate: Interval) -> ChanceParts:
-    """The display rule of the chance figure, one for every face (docs/i18n.md):
-
-    * certain (``estimate.certain``): "100 %" or "0 %", and only then;
-    * a 95 % half-width of at most 1.5 points: the figure to whole percent with its
-      interval, "25 % (24–26 %)"; at most 0.15 points one decimal, 0.015 two …
-      (at most ``MAX_DECIMALS``);
-    * wider: the interval alone, rounded outward to whole percent, "20–25 %";
-    * a figure that would round to 0 or 100 without being certain: its interval alone,
-      to the decimals its width allows ("99–100 %", "99.9–100.0 %").
-    """
+    """The display rule of the chance figure, one for every face (docs/i18n.md, "The
+    chance figure: one display rule")."""
     if getattr(estimate, "certain", False):
         p = 100.0 if estimate.probability >= 0.5 else 0.0
         return ChanceParts("certain", 0, p, p, p)
@@ -358,11 +333,9 @@ def chance_text(estimate: Interval, lang: str) -> str:
 
 
 def chance_short_text(estimate: Interval, lang: str) -> str:
-    """The chance figure in at most eight characters, for the page's meter (its help
-    says ``chance_text``, interval included), by the same rule: "25 %", "27.4 %",
-    "20–25 %", "100 %"; a figure whose whole interval lies under 1 % (or over 99 %) is
-    "< 1 %" ("> 99 %"), never a run of decimals. The width of the meter never changes
-    much, so the status bar never reflows the table (issue 26)."""
+    """The chance figure in at most eight characters, for the page's meter, by the same
+    rule without the interval, and "< 1 %" / "> 99 %" rather than a run of decimals: the
+    meter's width never changes much, so the status bar never reflows the table (issue 26)."""
     parts = chance_parts(estimate)
     if parts.kind != "certain" and parts.high < 1:
         return t(lang, "chance.short.below", p=1)
@@ -429,8 +402,7 @@ KEYS_MARK: Final = "<!-- keys -->"
 
 
 def help_markdown(lang: str, keys: str = "") -> str:
-    """The help page (rules R1–R11, variants, the chance figure, keys) as Markdown;
-    ``keys``: the table of keys, made from the play layer's one table of keys
+    """The help page as Markdown, with ``keys``, the table of keys
     (``play.actions.help_markdown`` passes it)."""
     if lang not in LANGS:
         raise ValueError(f"no help in language {lang!r} (expected one of {', '.join(LANGS)})")

@@ -104,8 +104,8 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
         first=pos.first, reserve=pos.reserve, piles=pos.piles, stock_count=len(pos.stock),
         stock_decks=tuple(c.deck for c in pos.stock), waste=pos.waste,  # type: ignore[misc]  # decks are 1 or 2
         legal_moves=legal, stock_move=TURN if pos.stock else REDEAL,
-        base_move=None if k is None else Move("play", places.first(k)),
-        drop_target=None if k is None else places.pile(k),
+        base_move=None if k is None else Move("play", places.FIRST[k]),
+        drop_target=None if k is None else places.PILES[k],
         pressable=() if not legal else tuple(
             p for p in places.PLACES
             if pos.card_at(p) is not None and (

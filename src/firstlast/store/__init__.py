@@ -1,14 +1,10 @@
 """Saved games, players and settings in an embedded SQLite database (docs/play.md,
 "Storage and migrations").
 
-Shared by the browser game and the terminal game, so a game started in one can be
-finished in the other. A game row holds what defines the game — deal, variant, move
-list — plus the redo line; everything else is derived by replaying through the engine.
-This package only stores and reads, and decides nothing: what is stored when is the play
-layer's policy (``firstlast.play``). Writes go through a ``Transaction`` from
-``GameStore.transaction()`` (the play layer's writer opens them); reads take a snapshot
-with ``GameStore.reading()``. Each transaction is atomic, and every game update is
-guarded by a version number, so two writers can never silently lose a move.
+Shared by the browser game and the terminal game. It stores and reads, and decides
+nothing: what is stored when is the play layer's policy (``firstlast.play``). Each
+transaction is atomic, and every game update is guarded by a version number, so two
+writers can never silently lose a move.
 
 A database file that stops being writable while open (read-only, or ``chattr +i``) is
 refused before SQLite touches it (``StoreError``): in WAL mode SQLite writes its index
@@ -16,12 +12,6 @@ through a shared memory map of ``<db>-shm``, and a write through that map to a f
 may no longer be written kills the process with SIGBUS, which no handler can catch. A
 connection that could only be closed by writing to such a file is kept open instead. A
 database that is read-only when opened opens ``read_only`` (``files.read_only_uri``).
-The schema is versioned (``PRAGMA user_version``) and upgraded in place, in one
-transaction, by the ordered ``MIGRATIONS``.
-
-Its rooms: ``GameStore`` (here: the connections and transactions), ``transaction``
-(every statement, rows by column name), ``records`` (what it holds, its errors),
-``schema`` (the tables and ``MIGRATIONS``) and ``files`` (the files SQLite cannot guard).
 """
 
 from __future__ import annotations

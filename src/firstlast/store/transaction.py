@@ -52,8 +52,7 @@ def _row(r: sqlite3.Row) -> GameRow:
 
 class Transaction:
     """Reads and writes inside one SQLite transaction (``GameStore.transaction()``, or
-    ``GameStore.reading()`` to read). Every write is one of its methods: no caller runs
-    SQL of its own."""
+    ``GameStore.reading()`` to read)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db

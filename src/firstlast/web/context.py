@@ -91,16 +91,6 @@ class PlayerSeal:
         return player if hmac.compare_digest(mac, self._mac(player)) else None
 
 
-def _cookie_key(play: PlayService) -> str:
-    """This database's key for the cookie; where none can be stored (a read-only
-    database that has none yet, where every write answers 503 anyway) one of this
-    process's own."""
-    try:
-        return play.secret("cookie")
-    except PlayError:
-        return secrets.token_urlsafe(32)
-
-
 class PlayerBudget:
     """How many new players may be made now: a bucket of ``size`` that fills again at
     ``size`` per ``window_s`` seconds (``clock``: monotonic seconds; tests pass their
@@ -164,8 +154,15 @@ class WebGame:
     def __init__(self, play: PlayService, *, site_url: str | None = None, new_players: PlayerBudget | None = None
                  ) -> None:
         self.play = play
-        #: Signs the player cookie with this database's key.
-        self.seal = PlayerSeal(_cookie_key(play))
+        # The cookie is signed with this database's key; where none can be stored (a
+        # read-only database that has none yet, where every write answers 503 anyway),
+        # with one of this process's own.
+        try:
+            key = play.secret("cookie")
+        except PlayError:
+            key = secrets.token_urlsafe(32)
+        #: Signs the player cookie.
+        self.seal = PlayerSeal(key)
         #: How many new players may still be made.
         self.new_players = new_players or PlayerBudget()
         #: The player's static site online, if any: shared links point there.

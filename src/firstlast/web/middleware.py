@@ -55,18 +55,9 @@ def _is_ip(name: str) -> bool:
 
 
 class Guard:
-    """The one middleware (the module's docstring says what for); refusals carry the
-    headers too.
-
-    * ``Host`` must name this server: a loopback name, or the host it was started on
-      (bound to every address, any IP literal: DNS rebinding needs a DNS name), with its
-      port. Anything else is 421 — a rebinding page cannot talk to the API.
-    * A state-changing request that carries ``Origin`` must come from this very origin
-      (403), and one with a body must say ``application/json`` (415): the "simple"
-      cross-site POSTs a page can send without asking (forms, ``text/plain``) are out.
-    * Safety headers everywhere; API answers are never cached; an answer given before
-      the request's body was read through (413, a refusal) says ``Connection: close``,
-      and uvicorn closes the connection after it instead of reading the rest."""
+    """The one middleware: the Host and Origin checks and the body's media type as
+    docs/web-api.md ("Security model") tells them, answered before any route; safety
+    headers on every answer (refusals too), ``no-store`` on the API's."""
 
     def __init__(self, app: ASGIApp, bind_host: str) -> None:
         self.app = app

@@ -10,6 +10,7 @@ the engine's).
 
 from __future__ import annotations
 
+import datetime as dt
 from types import UnionType
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, get_args, get_origin
 
@@ -21,19 +22,18 @@ from ..engine import MAX_REDEALS, Variant
 from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
-from ..play.backup import Backup, BackupGame, LeftOut
+from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
-from ..play.fields import DealNumber, DealText, GameStatus, IsoDate, Lang, Origin, Probability, Result, VariantToken
+from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, Lang, Origin, Probability, Result, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
 from ..play.view import TableFacts, TableView
 
-__all__ = ["UNSET", "Backup", "BackupGame", "DealNumber", "DealText", "GameStatus", "IsoDate", "Lang", "LeftOut",
-           "UnsetType", "VariantToken"]
+__all__ = ["UNSET", "Backup", "Lang", "UnsetType"]
 
-Version = Annotated[int, Meta(ge=0, le=2**53 - 1, description="the State's version the page acted on")]
+Version = Annotated[int, Meta(ge=0, le=MAX_SAFE, description="the State's version the page acted on")]
 Redeals = Annotated[int, Meta(ge=0, le=MAX_REDEALS)]
 if TYPE_CHECKING:
     MoveText = str
@@ -42,7 +42,6 @@ else:
     #: for the schema, made from them (never retyped).
     MoveText = Literal[TABLE_MOVES]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
-Params = dict[str, str | int | float | bool | None]
 #: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
 #: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
 #: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
@@ -74,9 +73,9 @@ class NewGame(Body):
     how: StartKind | None = None
     deal: DealNumber | DealText | None = None
     variant: VariantSpec | VariantToken | None = None
-    date: Annotated[IsoDate, Meta(description=(
-        "with how=daily: the date whose deal of the day to play (an earlier day of the calendar); today by "
-        "default, never a day to come"))] | None = None
+    date: Annotated[dt.date, Meta(description=(
+        "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); "
+        "today by default, never a day to come"))] | None = None
     wish: Annotated[str, Meta(max_length=200, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None

@@ -4,7 +4,6 @@ before we answer."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Final
@@ -32,16 +31,10 @@ async def new_game(web: WebGame, request: Request) -> Response:
             parse_deal(body.deal)  # past 2^64 − 1: the model holds no bound that large
     with about("variant"):  # a token's range is the play layer's; rules as given (a token, a description ignored)
         variant = None if body.variant is None else parse_variant(msgspec.to_builtins(body.variant))
-    day = None
-    if body.date is not None:
-        if how != "daily":
-            raise WebError("request.value", field="date", reason="only how=daily takes a date")
-        try:
-            day = dt.date.fromisoformat(body.date)
-        except ValueError:
-            raise WebError("request.value", field="date", reason="must be a date, YYYY-MM-DD") from None
+    if body.date is not None and how != "daily":
+        raise WebError("request.value", field="date", reason="only how=daily takes a date")
     pid = await web.player_or_place(request)
-    stored, lang = await web.run_lang(request, pid, partial(web.play.start, day=day, wish=body.wish,
+    stored, lang = await web.run_lang(request, pid, partial(web.play.start, day=body.date, wish=body.wish,
                                                             make_default=body.make_default), pid, how,
                                       body.deal, variant)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)

@@ -28,7 +28,7 @@ export interface NewGame {
   deal?: number | string | null;
   /** e.g. r3, ru, r0w, r3wn; redeals 0…1000; pattern `^r((?:[0-9]{1,3}|0[0-9]{3}|1000)|u)(w?)(n?)$` */
   variant?: string | VariantSpec | null;
-  /** with how=daily: the date whose deal of the day to play (an earlier day of the calendar); today by default, never a day to come; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  /** with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); today by default, never a day to come */
   date?: string | null;
   /** the wish made before the deal (the setting wish; "" in silence): kept privately with the game, in the player's backup only */
   wish?: string | null;
