@@ -8,7 +8,7 @@ import pytest
 
 from firstlast.i18n import LANGS, catalog, help_markdown
 from firstlast.play import actions
-from firstlast.play.actions import ACTIONS, BY_ID, key_map, keys_markdown, russian_twin
+from firstlast.play.actions import ACTIONS, key_map, keys_markdown, russian_twin
 from firstlast.web import keymap
 
 
@@ -77,4 +77,5 @@ def test_every_label_and_help_line_is_in_both_catalogs() -> None:
         cat = catalog(lang)
         for action in ACTIONS:
             assert cat.get(action.label) and cat.get(action.help), action.id
-    assert BY_ID["turn"].bar > 0 and BY_ID["quit"].bar == max(a.bar for a in ACTIONS)
+    by_id = {a.id: a for a in ACTIONS}
+    assert by_id["turn"].bar > 0 and by_id["quit"].bar == max(a.bar for a in ACTIONS)

@@ -110,9 +110,6 @@ ACTIONS: Final[tuple[KeyAction, ...]] = (
     _a("quit", "q", faces=("tui",), bar=10),
 )
 
-BY_ID: Final = {a.id: a for a in ACTIONS}
-
-
 def actions_for(face: Face) -> tuple[KeyAction, ...]:
     return tuple(a for a in ACTIONS if face in a.faces)
 

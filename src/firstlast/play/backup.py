@@ -168,20 +168,10 @@ class ImportReport:
 
 
 # ---------------------------------------------------------------------------- export
-def gather(tx: Transaction, player: str | None) -> tuple[list[GameRow], Settings, str | None]:
-    """``player``'s games, settings and table, read in one snapshot (none and the
-    defaults for ``None``): what ``document`` writes."""
-    if player is None:
-        return [], Settings(), None
-    return tx.rows(player), Settings.from_stored(tx.settings(player)), tx.current(player)
-
-
-def document(rows: list[GameRow], settings: Settings,
-             table: str | None) -> tuple[dict[str, object], tuple[Skipped, ...]]:
-    """The backup of what was ``gather``-ed, as a JSON-ready dict, and the games left
-    out of it (named in ``left_out`` too): those ``read_backup`` would refuse, so that
-    no backup is written that cannot be restored. Replays: call it outside any
-    transaction."""
+def export(rows: list[GameRow], settings: Settings, table: str | None) -> tuple[str, tuple[Skipped, ...]]:
+    """The backup's text of a player's games, settings and table, and the games left out
+    of it (named in ``left_out`` too): those ``read_backup`` would refuse, so that no
+    backup is written that cannot be restored. Replays: call it outside any transaction."""
     if len(rows) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
     moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
@@ -204,7 +194,7 @@ def document(rows: list[GameRow], settings: Settings,
     if skipped:
         doc["left_out"] = [s.to_json() for s in skipped]
     doc["games"] = games
-    return doc, tuple(skipped)
+    return dumps(doc), tuple(skipped)
 
 
 def dumps(doc: Mapping[str, object]) -> str:

@@ -21,13 +21,6 @@ if TYPE_CHECKING:  # for the faces too: the estimate's type comes through the pl
     from ..odds.live import ChanceEstimate as ChanceEstimate
     from .story import Story
 
-__all__ = [
-    "BOOK_SIZE", "ENGINE_SAMPLES_PER_ROUND", "MAX_ROUNDS", "SAMPLES_PER_ROUND", "STOP_WIDTH", "STORIES_KEPT",
-    "ChanceBook", "Estimator", "Pooled", "StoryBook", "estimator_available", "held_rounds", "one_round_per_ask",
-    "pool",
-    "round_estimate", "story_key", "tell_story", "warm",
-]
-
 #: Samples of one round, in every face.
 SAMPLES_PER_ROUND: Final = 20_000
 #: Rounds pooled at most (rounds 0 … MAX_ROUNDS − 1): 400,000 samples, ±0.13 points at 25 %.
@@ -149,7 +142,7 @@ class ChanceBook:
     def held(self, position: Position, round_: int, samples: int | None = None) -> Pooled | None:
         """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
         rounds = self.rounds(position, round_, samples)
-        return pool(held_rounds(rounds)) if None not in rounds else None
+        return None if None in rounds else pool(rounds)  # type: ignore[arg-type]
 
     def pooled(self, position: Position, round_: int, samples: int | None = None) -> Pooled:
         """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here

@@ -22,7 +22,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, S
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
-from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction, UnknownGame
+from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction
 from . import backup, daily, deals
 from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
 from .deals import START_KINDS, StartKind
@@ -89,19 +89,14 @@ class PlayService:
         # Winnable searches under way (``_winnable``): by player (None: a new player's).
         self._searches: list[str | None] = []
         self._searches_lock = threading.Lock()
-        self._stopping = False
+        self.stopping = False  # ``stop_searches`` was called: the program is stopping
         self._restoring = threading.Lock()  # a backup being checked (``import_backup``)
 
     def stop_searches(self) -> None:
         """Refuse new searches for a deal that comes out, and end those under way after
         their current chunk (``PlayError('stopping')``): the program is stopping. Never
         blocks (a server calls it on its event loop)."""
-        self._stopping = True
-
-    @property
-    def stopping(self) -> bool:
-        """Whether the program is stopping (``stop_searches`` was called)."""
-        return self._stopping
+        self.stopping = True
 
     def close(self, timeout: float = 10.0) -> None:
         """Stop: searches end (``stop_searches``), writes queued are committed and later
@@ -137,10 +132,10 @@ class PlayService:
         """``player``'s game as stored, to read (shared: change only a ``copy``): the
         cached entry at the stored version, else loaded and kept, so that a game is
         replayed only when it changed elsewhere (issue 25.5). ``pending``: in a write job
-        (the batch's own entries count); ``UnknownGame`` for none, or another player's."""
+        (the batch's own entries count); ``game.unknown`` for none, or another player's."""
         head = tx.head(game_id)
         if head is None or head[0] != player:
-            raise UnknownGame(f"no such game: {game_id}")
+            raise PlayError("game.unknown")
         stored = self._cache.peek(game_id, head[1], pending)
         if stored is None:
             stored = tx.load(game_id, player)
@@ -281,7 +276,7 @@ class PlayService:
         waits behind it; inline in the browser), at most one search per player and
         ``MAX_SEARCHES`` in all (else ``winnable.busy``), ended by ``stop_searches``."""
         with self._searches_lock:
-            if self._stopping:
+            if self.stopping:
                 raise PlayError("stopping")
             if len(self._searches) >= MAX_SEARCHES or (player is not None and player in self._searches):
                 raise PlayError("winnable.busy")
@@ -293,7 +288,7 @@ class PlayService:
                 self._searches.remove(player)
 
     def _search_chunk(self, candidates: list[int], variant: Variant) -> int | None:
-        if self._stopping:
+        if self.stopping:
             raise PlayError("stopping")
         try:
             return run_apart(deals.first_winnable, candidates, variant)
@@ -307,10 +302,7 @@ class PlayService:
             raise PlayError("game.unknown")
 
         def job(tx: Transaction) -> StoredGame:
-            try:
-                stored = self._stored(tx, game_id, player, pending=True)
-            except UnknownGame:
-                raise PlayError("game.unknown") from None
+            stored = self._stored(tx, game_id, player, pending=True)
             reopened = self._switch(tx, player, stored)
             if reopened is not stored:
                 self._cache.put(reopened)
@@ -374,10 +366,7 @@ class PlayService:
         if player is None:
             raise PlayError("game.unknown")
         with self._read() as tx:
-            try:
-                return self._stored(tx, game_id, player)
-            except UnknownGame:
-                raise PlayError("game.unknown") from None
+            return self._stored(tx, game_id, player)
 
     def games(self, player: str | None, status: str | None = None, limit: int = 100) -> list[GameSummary]:
         """``player``'s games, latest first; ``status`` as in ``Transaction.games``
@@ -398,7 +387,7 @@ class PlayService:
             return None
         try:
             return self._stored(tx, gid, player, pending=pending)
-        except UnknownGame:
+        except PlayError:  # game.unknown
             return None
 
     def _switch(self, tx: Transaction, player: str, stored: StoredGame) -> StoredGame:
@@ -521,10 +510,11 @@ class PlayService:
         """The text of ``player``'s backup (docs/backup.md), read from one snapshot and
         checked (replayed) outside any transaction; and the games left out of it
         because an import would refuse them, which every face names."""
-        with self._read() as tx:
-            stored = backup.gather(tx, player)
-        doc, skipped = backup.document(*stored)
-        return backup.dumps(doc), skipped
+        rows, settings, table = [], Settings(), None
+        if player is not None:
+            with self._read() as tx:
+                rows, settings, table = tx.rows(player), Settings.from_stored(tx.settings(player)), tx.current(player)
+        return backup.export(rows, settings, table)
 
     @contextmanager
     def restoring(self) -> Iterator[None]:
@@ -545,7 +535,7 @@ class PlayService:
         in one job (docs/backup.md). One restore at a time (``restoring``, unless the
         caller holds it: ``slot_held``); a stopping service ends it between games."""
         with nullcontext() if slot_held else self.restoring():
-            checked = backup.read_backup(text, go_on=lambda: not self._stopping)
+            checked = backup.read_backup(text, go_on=lambda: not self.stopping)
 
         def job(tx: Transaction) -> backup.ImportReport:
             pid = self._player_or_new(tx, player)

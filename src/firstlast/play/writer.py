@@ -135,7 +135,6 @@ class Writer:
         self.store = store
         self.cache = cache
         self._line = _Line()
-        self._queue = self._line.jobs
         self._thread: threading.Thread | None = None
         self._writing: int | None = None  # the thread running a batch's jobs
         weakref.finalize(self, self._line.close)
@@ -164,7 +163,7 @@ class Writer:
             if self._line.closed:
                 raise PlayError("stopping")
             if runtime.THREADS:
-                self._queue.append((fn, future))  # type: ignore[arg-type]
+                self._line.jobs.append((fn, future))  # type: ignore[arg-type]
                 if self._thread is None or not self._thread.is_alive():
                     self._thread = threading.Thread(target=_write, args=(self._line, weakref.ref(self)),
                                                     name="firstlast-writer", daemon=True)
