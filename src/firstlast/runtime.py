@@ -1,13 +1,9 @@
-"""The runtime the package runs in, decided here and nowhere else.
-
-firstlast runs natively (CPython: worker threads, child processes, a real file system,
-SQLite in WAL mode) and in the browser (the static site, docs/site.md: Pyodide in a Web
-Worker, where no thread or process can start and the database file lives in
-IndexedDB). Code that would assume threads, processes or files asks this module
-instead, so the browser's mode is the same code (and tests run it on CPython too, with
-``THREADS`` off). The SQLite journal is WAL natively (readers never wait for a commit's
-fsync); in the browser a rollback journal, since the file system is synced to IndexedDB
-whole-file after each commit and a growing ``-wal`` file would be rewritten every time.
+"""The runtime the package runs in, decided here and nowhere else (docs/site.md, "One
+implementation, several runtimes"): natively CPython, with threads, child processes and
+a real file system; in the browser Pyodide in a Web Worker, where no thread or process
+can start. Code that would assume threads, processes or files asks this module instead,
+so the browser's mode is the same code (and tests run it on CPython too, with
+``THREADS`` off).
 """
 
 from __future__ import annotations
@@ -21,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # anyio is imported when first needed: the store and the CLI need none of it
-    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
     import anyio
 
@@ -35,7 +31,9 @@ BROWSER: Final = sys.platform == "emscripten"
 THREADS: bool = not BROWSER
 #: Whether child processes may be started (not under Pyodide): ``run_apart``.
 PROCESSES: bool = not BROWSER
-#: SQLite's journal mode for the store's database file.
+#: SQLite's journal mode for the store's database file: in the browser a rollback
+#: journal, since the file is synced to IndexedDB whole after each commit and a growing
+#: ``-wal`` would be rewritten every time (docs/site.md, "Storage").
 JOURNAL_MODE: Final = "DELETE" if BROWSER else "WAL"
 
 #: In the browser, how long computations leave the play worker: set by the site
@@ -174,24 +172,16 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-_fan_pool: ThreadPoolExecutor | None = None
-_fan_lock = threading.Lock()
-
-
 def fan_out(fn: Callable[[A], T], items: Sequence[A]) -> list[T]:
-    """``[fn(x) for x in items]``, on the process's one pool of ``cores()`` threads when
-    there is more than one item (``fn`` should let go of the interpreter lock, as the
-    native kernel does); inline where no thread may start."""
+    """``[fn(x) for x in items]``, on a thread each when there is more than one item
+    (``fn`` should let go of the interpreter lock, as the native kernel does); inline
+    where no thread may start."""
     if len(items) <= 1 or not THREADS:
         return [fn(x) for x in items]
-    global _fan_pool
-    with _fan_lock:
-        if _fan_pool is None:
-            from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor
 
-            _fan_pool = ThreadPoolExecutor(max_workers=cores(), thread_name_prefix="firstlast-fan")
-        pool = _fan_pool
-    return list(pool.map(fn, items))
+    with ThreadPoolExecutor(max_workers=len(items), thread_name_prefix="firstlast-fan") as pool:
+        return list(pool.map(fn, items))
 
 
 def _private_dir(path: Path) -> bool:

@@ -232,16 +232,13 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     extra = [v for v in unlimited if v not in variants] if plot is not None and not derived else []
     deals = runner.deal_block(seed, games)
     client = None
-    if scheduler:
-        try:
-            client = runner.connect(scheduler, timeout=3.0)
-        except runner.SchedulerError as e:
-            raise click.ClickException(str(e)) from None
-        threads = plural(current_lang(), "cli.odds.dask", len(client.scheduler_info().get("workers", {})),
-                         address=scheduler)
-    else:
-        threads = plural(current_lang(), "cli.odds.threads", workers or fastline.max_threads())
     try:
+        if scheduler:
+            client = runner.connect(scheduler, timeout=3.0)
+            threads = plural(current_lang(), "cli.odds.dask", len(client.scheduler_info().get("workers", {})),
+                             address=scheduler)
+        else:
+            threads = plural(current_lang(), "cli.odds.threads", workers or fastline.max_threads())
         t0 = time.perf_counter()
         tallies: list[Tally] = []
         # Progress moves once per chunk: with the runner's 2^20-deal chunks the default

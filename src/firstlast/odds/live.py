@@ -13,7 +13,6 @@ import hashlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 from ..engine import Position
@@ -144,12 +143,6 @@ def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) 
     return fastline.need().sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
 
 
-@cache
-def _warm_kernel() -> None:
-    """Load (or compile) the kernel once, outside any estimate's budget."""
-    fastline.need().sample_lines(fastline.RankPosition.of(Position.deal(0)), 1, 0, 0)
-
-
 def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
                        budget_s: float | None = BUDGET_S, sampler: Sampler = "auto") -> ChanceEstimate:
     """Chance that ``position`` comes out along the forced line, with a 95 % Wilson
@@ -165,11 +158,11 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
     if sampler == "kernel" or (sampler == "auto" and kernel_available()):
-        _warm_kernel()
+        kernel = fastline.need()  # loaded (built, the first time) before the budget starts
         rp = fastline.RankPosition.of(position)
 
         def play(start: int, n: int) -> int:
-            return fastline.need().sample_lines(rp, n, seed, start).won.count(1)
+            return kernel.sample_lines(rp, n, seed, start).won.count(1)
 
         chunk, grow = _FIRST_CHUNK, 2  # growing chunks: few calls, yet the budget is kept
     else:
@@ -186,10 +179,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         chunk *= grow
         if end is not None and time.perf_counter() >= end:
             break
-    return ChanceEstimate.of(wins, played, certain=_decided(position))
-
-
-def _decided(position: Position) -> bool:
-    """Whether nothing is unknown: stuck (R11), or a stock of at most one card (its order
-    known) and no redeal left (no shuffle to come), so every sample plays the same line."""
-    return position.status != "playing" or (len(position.stock) <= 1 and position.redeals_left == 0)
+    # Nothing is unknown when stuck (R11), or with a stock of at most one card (its order
+    # known) and no redeal left (no shuffle to come): every sample plays the same line.
+    certain = position.status != "playing" or (len(position.stock) <= 1 and position.redeals_left == 0)
+    return ChanceEstimate.of(wins, played, certain=certain)

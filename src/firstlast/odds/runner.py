@@ -109,13 +109,6 @@ def _close_late(made: Any) -> None:
         made.result().close()
 
 
-def _check_workers(workers: int | None) -> int:
-    most = fastline.max_threads()
-    if workers is not None and not 1 <= workers <= most:
-        raise ValueError(f"workers must be 1…{most} on this machine, not {workers}")
-    return workers or most
-
-
 def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty: Callable[[Variant], T],
             games: int, seed: int, workers: int | None, client: Any, progress: Progress | None,
             chunk: int) -> list[T]:
@@ -132,7 +125,10 @@ def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty
     if client is None:
         from concurrent.futures import ThreadPoolExecutor, as_completed
 
-        pool = ThreadPoolExecutor(max_workers=_check_workers(workers), thread_name_prefix="firstlast-odds")
+        most = fastline.max_threads()
+        if workers is not None and not 1 <= workers <= most:
+            raise ValueError(f"workers must be 1…{most} on this machine, not {workers}")
+        pool = ThreadPoolExecutor(max_workers=workers or most, thread_name_prefix="firstlast-odds")
         which = {pool.submit(fn, tok, part.start, part.stop): (tok, part) for tok, part in jobs}
         done: Iterable[Any] = as_completed(which)
     else:

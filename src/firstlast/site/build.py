@@ -83,17 +83,6 @@ def _fetch(pin: Pin, digest: Callable[[bytes], str], cache: Path, say: Progress)
     return data
 
 
-def _package_files() -> Iterable[tuple[str, bytes]]:
-    """This package's files the browser runs: (path in site-packages, bytes)."""
-    root = Path(str(resources.files("firstlast")))
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        # .wasm: the fast forced line (odds/forced_line.wasm), which the workers run.
-        kept = path.suffix in (".py", ".json", ".md", ".txt", ".typed", ".wasm") and not rel.startswith(LEFT_OUT)
-        if kept and path.is_file():
-            yield f"firstlast/{rel}", path.read_bytes()
-
-
 def site_packages(wheels: list[bytes]) -> bytes:
     """One archive for Pyodide's site-packages: the wheels' contents and this package
     (unpacked once in the worker: one file to fetch, no installer needed)."""
@@ -105,7 +94,13 @@ def site_packages(wheels: list[bytes]) -> bytes:
                 if name.endswith("/") or "/tests/" in name or name.endswith(("RECORD", "INSTALLER")):
                     continue
                 members[name] = whl.read(name)
-    members.update(_package_files())
+    root = _static("firstlast")
+    for path in sorted(root.rglob("*")):  # this package's files the browser runs
+        rel = path.relative_to(root).as_posix()
+        # .wasm: the fast forced line (odds/forced_line.wasm), which the workers run.
+        kept = path.suffix in (".py", ".json", ".md", ".txt", ".typed", ".wasm") and not rel.startswith(LEFT_OUT)
+        if kept and path.is_file():
+            members[f"firstlast/{rel}"] = path.read_bytes()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         for name in sorted(members):
@@ -269,14 +264,6 @@ def _check_writable(dest: Path) -> None:
         raise SiteBuildError(f"{dest}: cannot write in {probe}")
 
 
-def _previous_files(dest: Path) -> set[str]:
-    try:
-        old = json.loads((dest / "build.json").read_text(encoding="utf-8"))
-        return {str(f["path"]) for f in old["files"]} | {"sw.js", "build.json"}
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
-
-
 def _write_whole(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.part")
@@ -309,7 +296,11 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     # they do, every file of the new one is there (a folder being served stays the same
     # folder). Files of the previous build that this one has not are removed.
     dest.mkdir(parents=True, exist_ok=True)
-    stale = _previous_files(dest) - set(files)
+    try:
+        old = json.loads((dest / "build.json").read_text(encoding="utf-8"))
+        stale = {str(f["path"]) for f in old["files"]} - set(files)
+    except (OSError, ValueError, KeyError, TypeError):
+        stale = set()
     for rel in [*sorted(set(files) - {"sw.js"}), "sw.js"]:
         _write_whole(dest / rel, files[rel])
     for rel in sorted(stale):

@@ -63,7 +63,7 @@ def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) 
 def _refusal_body(move: Move, code: str, params: tuple[tuple[str, str | int], ...], lang: m.Lang) -> m.ErrorBody:
     # One refusal (its move, code and parameters) recurs from table to table: its body
     # is made once. Keyed by the refusal itself, so it cannot go stale as the rules change.
-    return error_body(refusal(move, IllegalMoveError.of(code, **dict(params))), lang)
+    return error_body(refusal(move, IllegalMoveError(code, **dict(params))), lang)
 
 
 #: An engine value as the answers carry it (its type: ``models.json_form``).

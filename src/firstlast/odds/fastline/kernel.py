@@ -204,9 +204,11 @@ class Kernel:
             parts = self._shared(count, parallel, workers,
                                  lambda lo, n: self._play_range(variant, (start + lo) & _TOP, n))
         else:
-            arr = _deal_array(deals)
-            count = len(arr)
-            parts = self._shared(count, parallel, workers, lambda lo, n: self._play_list(variant, arr[lo:lo + n]))
+            try:
+                arr = array.array("Q", (int(d) for d in deals))
+            except OverflowError:
+                raise ValueError("deal numbers must be 0…2^64−1") from None
+            parts = self._shared(len(arr), parallel, workers, lambda lo, n: self._play_list(variant, arr[lo:lo + n]))
         if len(parts) == 1:
             return parts[0]  # type: ignore[no-any-return]
         out = _lines(0)
@@ -283,11 +285,3 @@ def _check_range(deals: range) -> tuple[int, int]:
     if len(deals) and not (deals.start >= 0 and deals.stop - 1 <= _TOP):
         raise ValueError("deal numbers must be 0…2^64−1")
     return (deals.start if len(deals) else 0), len(deals)
-
-
-def _deal_array(deals: Iterable[int]) -> array.array[int]:
-    """Deal numbers (a list, a numpy array …) as ``array('Q')``."""
-    try:
-        return array.array("Q", (int(d) for d in deals))
-    except OverflowError:
-        raise ValueError("deal numbers must be 0…2^64−1") from None
