@@ -440,23 +440,13 @@ class PlayService:
             raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
-            head = tx.head(game_id)
-            if head is None or head[0] != player:
-                raise PlayError("game.unknown")
-            stored = self._cache.take(game_id)
-            # Our entry is used only if nobody saved the game since (the version is read
-            # under the write lock this transaction holds).
-            if stored is None or stored.version != head[1]:
-                stored = tx.load(game_id, player)
+            # A copy to change (the entry read may be shared), at the version stored now:
+            # read under the write lock this transaction holds.
+            stored = self._stored(tx, game_id, player, pending=True).copy()
             if version is not None and stored.version != version:
-                self._cache.put(stored)
                 raise PlayError("game.changed", version=stored.version)
             ended_before = stored.result is not None
-            try:
-                result = self._apply(tx, stored, command)
-            except PlayError:
-                self._cache.put(stored)  # refused: the engine changed nothing
-                raise
+            result = self._apply(tx, stored, command)
             if result.stored is stored and result.steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict
