@@ -1075,7 +1075,7 @@ def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starl
         Move.parse("R9")
     except InvalidMoveError as e:
         invalid = e
-    slipped: dict[str, Exception] = {"/illegal": IllegalMoveError.of("R6.waste"), "/invalid": invalid,
+    slipped: dict[str, Exception] = {"/illegal": IllegalMoveError("R6.waste"), "/invalid": invalid,
                                      "/storage": sqlite3.OperationalError("disk I/O error")}
 
     def raising(exc: Exception) -> Callable[[Any], Any]:
