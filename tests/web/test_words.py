@@ -116,7 +116,8 @@ def test_the_help_is_a_safe_html_fragment(client: TestClient, lang: str) -> None
     assert r.headers["content-type"] == "text/html; charset=utf-8"
     html = r.text
     assert html == actions.help_html(lang)
-    assert actions.keys_display(actions.BY_ID["hint"], lang) in html  # the one table of keys
+    hint = next(a for a in actions.ACTIONS if a.id == "hint")
+    assert actions.keys_display(hint, lang) in html  # the one table of keys
     assert "<h1" in html or "<h2" in html
     assert "R11" in html  # the rules are in it
     # Nothing the page's CSP (script-src/style-src 'self') would refuse, nothing active.
