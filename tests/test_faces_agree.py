@@ -328,4 +328,4 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
         assert f"{t('en', 'tui.side.needs')}" in side and C.rank_text(view.need) in side
     for place in (*FIRSTS, *RESERVE, "waste"):
         slot, _ = paint_slot(place, view, C.MEDIUM)
-        assert (slot.style == label_styles()[3]) == (place in view.playable), place
+        assert (slot.spans[0].style == label_styles()[3]) == (place in view.playable), place

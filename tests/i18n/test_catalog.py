@@ -65,7 +65,6 @@ SAME_ENGLISH: dict[str, str] = {
     "New": "the terminal's key bar names a new deal, feminine (Новая), the page a new game (Новый)",
     "Next deal": "the terminal's end bar is short (Следующая)",
     "Play again": "the terminal's end bar is short (Ещё раз)",
-    "privileged": "the terminal's title takes the instrumental (с последней)",
     "Restart": "the confirmation's button says the whole verb (Начать заново)",
     "off": "the speed setting 0 says no animation (без анимации), a toggle off (выкл.)",
     "Redeal": "the key bar's noun (Перекладка), the table's verb (Переложить)",
@@ -73,7 +72,6 @@ SAME_ENGLISH: dict[str, str] = {
     "Next": "the side bar's next move (Ход), the tour's next step (Далее)",
     "deal {deal}": "the confirmation takes the genitive (раскладки)",
     "unlimited": "the odds table writes ∞",
-    "waste playable": "the terminal's title is short (сборная в игре)",
     "Waste": "the terminal's key bar is short (Сборная)",
     "won": "the terminal's statistics column counts the cards (104)",
 }
@@ -167,7 +165,7 @@ def test_catalog_is_read_only() -> None:
 
 
 def test_every_refusal_code_has_both_sentences() -> None:
-    for code, (_rule, names) in REFUSALS.items():
+    for code, names in REFUSALS.items():
         for lang in LANGS:
             # Each placeholder is a declared parameter, in words or as its label ({pile_label}).
             used = {p.removesuffix("_label") for p in placeholders(catalog(lang)[f"refusal.{code}"])}

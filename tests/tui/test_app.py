@@ -136,7 +136,7 @@ def test_whole_game_by_keys_matches_engine(store: GameStore) -> None:
         assert stored.game.moves == expected.moves
         assert stored.finished is not None
         [stats] = PlayService(store).stats(PlayService(store).local_player())
-        assert stats.variant == Variant() and stats.won == 1
+        assert stats.variant == Variant().token and stats.won == 1
 
     run(app, script)
 
@@ -887,6 +887,29 @@ def test_last_moved_cards_and_pile_depth(store: GameStore) -> None:
     run(app, script)
 
 
+def test_the_stock_is_marked_playable_exactly_when_it_can_be_turned(store: GameStore) -> None:
+    """The stock's label is green when its move is legal and plain when not, even where
+    its count stays the same: the label's colour was its base style, which rich's Text
+    equality leaves out, so the place kept the style it had (a card played makes a turn
+    legal again, and the stock stayed plain)."""
+    app = FirstLastApp(store, deal=0, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        game = LiveGame(screen)
+        stock = screen.query_one("#slot-stock", Slot)
+        seen = set()
+        for _ in range(12):
+            await pilot.press(key_for(game.position.legal_moves()[0], game))
+            label = stock.render().split("\n")[0]
+            styles = str(label.style) + " ".join(str(span.style) for span in label.spans)
+            live = screen.view.stock_live
+            assert (C.LOOK.colours.playable in styles) == live, (len(game), styles)
+            seen.add(live)
+        assert seen == {True, False}
+
+    run(app, script)
+
+
 def test_active_pile_shows_without_colour(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """With NO_COLOR the active pile is still told apart: its label is in reverse video
     (and bold), which the no-colour filter keeps."""
@@ -1075,6 +1098,29 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
         text = story_text(pilot)
         assert "Будь 7 перекладок вместо 3, пасьянс вышел бы на проходе 8." in text
         assert "Где лежали десятки: в сборной кучке — 4, на кучках — 4." in text
+
+    run(app, script)
+
+
+def test_a_story_that_cannot_be_told_says_why_and_the_game_goes_on(store: GameStore,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The story is a bonus: told on the end panel's worker, its failure is said there,
+    and the panel's keys still work."""
+    def fail(game: Game) -> None:
+        raise RuntimeError("no odds here")
+
+    monkeypatch.setattr("firstlast.play.chance.tell_story", fail)
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        screen.session.act("step", 100_000)
+        screen._maybe_end()
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, EndDialog)
+        await wait_for(pilot, lambda: "RuntimeError: no odds here" in str(dialog.query_one("#end-story").render()))
+        await pilot.press("enter")  # play again
+        await wait_for(pilot, lambda: pilot.app.screen is screen and len(screen.session.game) == 0)
 
     run(app, script)
 

@@ -48,7 +48,7 @@ def contrast(widget: Widget) -> float:
 def framed(screen: GameScreen) -> set[str]:
     """The reserve places whose label the table draws in the playable style."""
     playable = label_styles()[3]
-    return {p for p in RESERVE if screen.query_one(f"#slot-{p}", Slot).shown[0].style == playable}
+    return {p for p in RESERVE if screen.query_one(f"#slot-{p}", Slot).shown[0].spans[0].style == playable}
 
 
 async def choose(pilot: Pilot[None], felt: str | None = None, switches: tuple[str, ...] = ()) -> None:

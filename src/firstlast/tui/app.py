@@ -5,11 +5,10 @@ commits them; its other jobs have rooms of their own (README, "Where things live
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
+from typing import ClassVar, Final, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -20,7 +19,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..engine import Card, Game, Move, Movement, Position, Variant
+from ..engine import Card, Position, Variant
 from ..engine.places import STOCK
 from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
@@ -49,12 +48,9 @@ from .keys import KeyBar, table_bindings, table_keys
 from .replay import ReplayScreen
 from .session import Session
 from .table import PILES, Slot
-from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, place_label
+from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
 from .words import starting_lang
 from .writer import Writer
-
-if TYPE_CHECKING:
-    from ..play.story import Story
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -67,20 +63,9 @@ WATCH_INTERVAL_S: Final = 2.0
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 
-__all__ = ["FirstLastApp", "GameScreen", "describe_movements"]
+__all__ = ["FirstLastApp", "GameScreen"]
 
 T = TypeVar("T")
-
-
-def describe_movements(move: Move, movements: tuple[Movement, ...], pos: Position, lang: str = "en") -> str:
-    """What a move did, in short: ``R3: 7♥ R3→P1 · 2♣ waste→R3`` (cards with suit
-    symbols, places as the table labels them)."""
-    if move.kind == "redeal":
-        return plural(lang, "tui.describe.redeal", len(movements), **{"pass": pos.passes})
-    parts = [f"{C.pretty(m.card, lang)} {place_label(m.source, lang)}→{place_label(m.target, lang)}"
-             for m in movements]
-    prefix = t(lang, "tui.move.turn") if move.kind == "turn" else move_name(move, lang)
-    return t(lang, "tui.describe.step", move=prefix, moved=" · ".join(parts))
 
 
 class GameScreen(Screen[None]):
@@ -141,7 +126,6 @@ class GameScreen(Screen[None]):
         #: The stories told (the play layer's one cache of them; worded in the language
         #: of the moment whenever shown).
         self.stories = StoryBook()
-        self._story_for: tuple[str, int] | None = None
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
         self._view: TableViewModel | None = None
@@ -331,8 +315,7 @@ class GameScreen(Screen[None]):
             return t(lang, "tui.msg.restarted", deal=self.session.game.deal)
         last = done.steps[-1]
         if len(done.steps) > 1:  # autoplay, advance: the last move in short is enough
-            return t(lang, "tui.msg.moves_made", n=len(done.steps),
-                     text=describe_movements(last.move, last.movements, self.pos, lang))
+            return t(lang, "tui.msg.moves_made", n=len(done.steps), text=step_text(last.move, last.movements, lang))
         return announce(last.movements, lang)  # the status line cuts it to its width
 
     def _shown(self, message: str | None = None, other: bool = False) -> None:
@@ -359,50 +342,13 @@ class GameScreen(Screen[None]):
             self._show_end()
 
     def _show_end(self) -> None:
-        """The end panel of the finished game on the table, with its story (told on a
-        worker the first time, so the screen never waits for it)."""
+        """The end panel of the finished game on the table, with its story."""
         game, stored = self.session.game, self.session.stored
         news = [record_text(r.kind, r.value, r.previous, self.lang)
                 for r in self.session.play.records(self.session.player, stored.id)] if stored.result else []
         if stored.wish is not None:
             news.append(t(self.lang, "wish.true" if game.position.status == "won" else "wish.false"))
-        told = self.stories.get(game)
-        self.app.push_screen(EndDialog(game, self.lang, news, told), self._end_chosen)
-        if told is None:
-            self._tell_story()
-
-    def _tell_story(self) -> None:
-        """Tell the finished game's story (``play.chance.StoryBook``: the page's policy)
-        on a worker thread; the end panel shows it when it comes."""
-        stored = self.session.stored
-        key = (stored.id, len(stored.game))
-        if self._story_for == key:
-            return  # already being told
-        self._story_for = key
-        # A copy: the worker reads its positions while the player may undo on the table.
-        game = Game(stored.game.deal, stored.game.variant, stored.game.moves)
-
-        def tell() -> None:
-            told: Story | Exception
-            try:
-                told = self.stories.tell(game)
-            except Exception as e:  # the story is a bonus: its failure must not end the game
-                told = e
-            with contextlib.suppress(RuntimeError):  # the app is shutting down
-                self.app.call_from_thread(self._story_told, key, told)
-
-        self.run_worker(tell, thread=True, group="story", exit_on_error=False)
-
-    def _story_told(self, key: tuple[str, int], told: Story | Exception) -> None:
-        if self._story_for == key:
-            self._story_for = None
-        if key != (self.session.game_id, len(self.session.game)):
-            return
-        # The panel may still be on its way up (a story kept is told at once): the
-        # stack has it already, and it shows the story as it mounts.
-        for screen in self.app.screen_stack:
-            if isinstance(screen, EndDialog):
-                screen.show_story(told)
+        self.app.push_screen(EndDialog(game, self.lang, news, self.stories), self._end_chosen)
 
     async def _end_chosen(self, choice: str | None) -> None:
         match choice:

@@ -4,6 +4,7 @@ shown are always the keys that work there."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
@@ -23,6 +24,7 @@ from ..i18n import book_text, describe_variant, file_error_text, other_lang, per
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
+from ..play.chance import StoryBook
 from ..play.fields import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
@@ -345,17 +347,16 @@ class EndDialog(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [binding(keys, action, label) for keys, action, label, _, _ in _KEYS]
 
     def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
-                 told: Story | Exception | None = None) -> None:
+                 stories: StoryBook | None = None) -> None:
         super().__init__(lang)
         self.game = game
         self.news = news or []  # new records (play.stats.news) and the wish, in words
+        self.stories = stories or StoryBook()  # the stories told: one kept is shown at once
         #: The story in plain words, and in the rules' terms (``Story.details_text``), shown
         #: under them when the player presses d (issue 26: the first view is plain).
         self.story: str | None = None
         self.details: str | None = None
         self.showing_details = False
-        if told is not None:
-            self.show_story(told)
 
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position
@@ -379,11 +380,28 @@ class EndDialog(Dialog[str]):
         yield KeyBar(self.KEYS, lang)
 
     def on_mount(self) -> None:
-        self._redraw()
+        told = self.stories.get(self.game)
+        if told is None:
+            self.run_worker(self._tell, thread=True, exit_on_error=False)
+            self._redraw()
+        else:
+            self.show_story(told)
+
+    def _tell(self) -> None:
+        """Tell the story (``StoryBook``: the page's policy) on a worker thread, so the
+        screen never waits for it."""
+        told: Story | Exception
+        try:
+            # A copy: the worker reads its positions while the player may undo on the table.
+            told = self.stories.tell(Game(self.game.deal, self.game.variant, self.game.moves))
+        except Exception as e:  # the story is a bonus: its failure must not end the game
+            told = e
+        with contextlib.suppress(RuntimeError):  # the app is shutting down
+            self.app.call_from_thread(self.show_story, told)
 
     def show_story(self, told: Story | Exception) -> None:
-        """The story of the game, once told (by the screen's worker), worded here; or
-        why it could not be told (the story is a bonus: the game goes on)."""
+        """The story of the game, once told, worded here; or why it could not be told
+        (the story is a bonus: the game goes on)."""
         if isinstance(told, Exception):
             self.story = t(self.lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
         else:

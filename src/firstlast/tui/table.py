@@ -20,7 +20,7 @@ from .cards import CardSize
 
 __all__ = ["FIRST", "PILES", "RESERVE", "STOCK", "WASTE", "Slot", "WasteFan", "paint_slot"]
 
-def _label_style(color: str | None = None, bold: bool = False, reverse: bool = False) -> Style:
+def _label_style(color: str | None = None, bold: bool | None = None, reverse: bool | None = None) -> Style:
     """A label's style on the felt of the moment (``C.LOOK``): its colour, or the felt's."""
     return Style(color=color or C.LOOK.colours.label, bgcolor=C.LOOK.colours.cloth, bold=bold, reverse=reverse)
 
@@ -112,8 +112,9 @@ class WasteFan(Widget):
 
 def _label(text: str, style: Style | None = None, moved: bool = False) -> Text:
     """A place's label; ``moved`` adds the mark of the last action's cards (visible
-    without colour, e.g. under ``NO_COLOR``)."""
-    label = Text(text, style=style or label_styles()[0])
+    without colour, e.g. under ``NO_COLOR``). Its style is a span, not the Text's base
+    style, which rich's Text equality leaves out: ``Slot.shown`` would keep a stale one."""
+    label = Text.assemble((text, style or label_styles()[0]))
     if moved:
         label.append(MOVED_MARK, style=label_styles()[2])
     return label

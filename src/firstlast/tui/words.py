@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from ..engine import Variant
+from ..engine import CANONICAL, Variant
 from ..i18n import DEFAULT_LANG, LANGS, plural, t
 from ..play.actions import russian_twin
 
@@ -30,10 +30,11 @@ def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:
 
 
 def compact_variant(variant: Variant, lang: str = DEFAULT_LANG) -> str:
-    """A variant in fewer words than ``describe_variant``: ``∞ redeals, waste playable,
-    no privilege``."""
-    redeals = (t(lang, "variant_label.unlimited") if variant.redeals is None
-               else plural(lang, "variant_label.redeals", variant.redeals))
-    parts = [redeals, *([t(lang, "tui.title.variant.waste_playable")] if variant.waste_playable else []),
-             t(lang, "tui.title.variant.privileged" if variant.privileged_last else "tui.title.variant.no_privileged")]
-    return ", ".join(parts)
+    """A variant in fewer words than ``describe_variant``, as the page labels it (i18n.js
+    ``variantLabel``, the same keys): ``Canonical rules``, ``∞ redeals, V2, no R8``."""
+    if variant == CANONICAL:
+        return t(lang, "canonical")
+    parts = [t(lang, "variant_label.unlimited") if variant.redeals is None
+             else plural(lang, "variant_label.redeals", variant.redeals)]
+    return ", ".join([*parts, *(["V2"] if variant.waste_playable else []),
+                      *([] if variant.privileged_last else [t(lang, "variant_label.no_r8")])])
