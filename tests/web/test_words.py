@@ -358,28 +358,33 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
 def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, app: Starlette,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     told: list[int] = []
-    # The story is told only once the other two requests found it in the making (the
-    # task being told, looked up in ``story_tasks``): a condition, not a time.
-    found = threading.Semaphore(0)
+    # The story is told only once the other two requests looked for it and did not find
+    # it (they then wait for the player's turn): a condition, not a time. The teller
+    # itself looks twice, before its turn and in it.
+    missed = threading.Semaphore(0)
+    stories = app.state.web.stories
 
-    class Tasks(dict[Any, Any]):
-        def get(self, key: Any, default: Any = None) -> Any:
-            task = super().get(key, default)
-            if task is not None:
-                found.release()
-            return task
+    class Book:
+        def get(self, game: Game) -> Any:
+            story = stories.get(game)
+            if story is None:
+                missed.release()
+            return story
+
+        def put(self, game: Game, story: Any) -> None:
+            stories.put(game, story)
 
     def tell(game: Game) -> Any:
         told.append(len(game.moves))
         # The first telling waits; the bound only turns the fault under test (a second
-        # telling, each waiting behind the player's turn) into a failure, not a hang.
+        # telling) into a failure, not a hang.
         if len(told) == 1:
-            for _ in range(2):  # the other two requests
-                if not found.acquire(timeout=60):
+            for _ in range(4):  # its own two looks and the other two requests'
+                if not missed.acquire(timeout=60):
                     break
         return story_of(game, max_points=8, samples=64)
 
-    monkeypatch.setattr(app.state.web, "story_tasks", Tasks())
+    monkeypatch.setattr(app.state.web, "stories", Book())
     monkeypatch.setattr(story_route, "tell", tell)
     gid = new_game(client, LOST_DEAL)["id"]
     with ThreadPoolExecutor(3) as pool:

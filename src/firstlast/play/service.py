@@ -72,9 +72,10 @@ class PlayService:
 
     def __init__(self, store: GameStore, today: Callable[[], dt.date] | None = None) -> None:
         self.store = store
-        # Today's date as the play layer sees it (the deal of the day, the calendar, the
-        # date a game was dealt on): injectable, so that tests fake the days.
-        self._today = today or deals.today
+        #: Today's date as the play layer sees it (the deal of the day, the calendar, the
+        #: date a game was dealt on): faces ask this, never the clock; injectable, so
+        #: that tests fake the days.
+        self.today: Callable[[], dt.date] = today or deals.today
         # Games as last committed by this service, so that a move needs no replay. Used
         # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
@@ -143,11 +144,6 @@ class PlayService:
     @staticmethod
     def _player_or_new(tx: Transaction, player: str | None) -> str:
         return player if player is not None and tx.has_player(player) else tx.new_player()
-
-    def today(self) -> dt.date:
-        """Today's date for the deal of the day and the calendar (faces ask this, never
-        the clock)."""
-        return self._today()
 
     # ------------------------------------------------------------ players
     def known_player(self, player: str | None) -> str | None:
