@@ -66,6 +66,12 @@ def usage_message(e: click.ClickException) -> str:
         hint = _hint(e)
         return e.format_message() if hint is None else msg("cli.bad_value", param=hint, message=e.message)
     if isinstance(e, click.NoSuchOption):
+        takes_deal = e.ctx is not None and any(
+            isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
+        if takes_deal and e.option_name[1:2].isdigit():
+            # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
+            # does not tell the user what is wrong.
+            return msg("cli.negative_deal", option=clip(e.option_name, 24), max=MAX_DEAL)
         text = msg("cli.no_such_option", option=repr(clip(e.option_name, 40)))
         if e.possibilities:
             options = ", ".join(repr(p) for p in sorted(e.possibilities))
@@ -79,17 +85,6 @@ def main(argv: list[str] | None = None) -> int:
     set_lang(None)  # each call reads --lang afresh (tests call main() many times)
     try:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
-    except click.NoSuchOption as e:
-        takes_deal = e.ctx is not None and any(
-            isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
-        if takes_deal and e.option_name[1:2].isdigit():
-            # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
-            # does not tell the user what is wrong.
-            click.echo(msg("cli.error", message=msg("cli.negative_deal", option=clip(e.option_name, 24),
-                                                    max=MAX_DEAL)), err=True)
-        else:
-            click.echo(msg("cli.error", message=usage_message(e)), err=True)
-        return e.exit_code
     except click.exceptions.Abort:
         click.echo(msg("cli.aborted"), err=True)
         return 130
