@@ -26,7 +26,8 @@ install_click_words()
 
 
 @click.group(cls=CatalogGroup, help_key="cli.help.group", invoke_without_command=True,
-             context_settings={"help_option_names": ["-h", "--help"]})
+             context_settings={"help_option_names": ["-h", "--help"]},
+             commands=[deal, autoplay, replay, odds, tui, play, export, import_, site])  # each face's commands
 @click.version_option(__version__, prog_name="firstlast", cls=CatalogOption, help_key="cli.help.version")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
@@ -34,11 +35,6 @@ def cli(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         # `firstlast` alone (`pipx run firstlast`, `uvx firstlast`) plays: the browser game.
         ctx.invoke(play)
-
-
-# Each face of the game registers its commands here.
-for _command in (deal, autoplay, replay, odds, tui, play, export, import_, site):
-    cli.add_command(_command)
 
 
 def _hint(e: click.BadParameter) -> str | None:
