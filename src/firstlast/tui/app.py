@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..engine import Card, Position, Variant
-from ..engine.places import STOCK
+from ..engine.places import PILES, STOCK
 from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
@@ -47,7 +47,7 @@ from .dialogs import (
 from .keys import KeyBar, table_bindings, table_keys
 from .replay import ReplayScreen
 from .session import Session
-from .table import PILES, Slot
+from .table import Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
 from .words import starting_lang
 from .writer import Writer

@@ -14,14 +14,14 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..engine import Card, Game, Move, Movement, Step, Variant
-from ..engine.places import STOCK, WASTE
+from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
 from ..i18n import describe_variant, t
 from ..play import view as V
 from . import cards as C
 from .autoplay import SPEEDS
 from .chance import Answer, describe_answer
 from .keys import side_keys
-from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
+from .table import Slot, WasteFan, paint_slot
 from .words import compact_variant
 
 
@@ -102,15 +102,10 @@ class TableView(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="row", id="row-first"):
-            for p in FIRST:
-                yield Slot(p)
-        with Horizontal(classes="row", id="row-piles"):
-            for p in PILES:
-                yield Slot(p)
-        with Horizontal(classes="row", id="row-reserve"):
-            for p in RESERVE:
-                yield Slot(p)
+        for row, places in (("first", FIRST), ("piles", PILES), ("reserve", RESERVE)):
+            with Horizontal(classes="row", id=f"row-{row}"):
+                for p in places:
+                    yield Slot(p)
         with Horizontal(classes="row", id="row-stock"):
             yield Slot(STOCK)
             yield Slot(WASTE)
