@@ -78,27 +78,6 @@ def table_keys() -> tuple[BarKey, ...]:
     return tuple(BarKey(a.keys[0], a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
 
 
-def fit_keys(keys: Sequence[BarKey], lang: str, width: int) -> Text:
-    """The key bar's line for ``width`` cells: keys in their order, the least needed
-    left out until the rest fit."""
-    shown = list(keys)
-
-    def line() -> Text:
-        out = Text()
-        for i, k in enumerate(shown):
-            if i:
-                out.append("  ")
-            out.append(k.key, style="bold #ffd24a")
-            out.append(" " + t(lang, k.label), style="#e8f3ea")
-        return out
-
-    text = line()
-    while shown and cell_len(text.plain) > width:
-        shown.remove(min(reversed(shown), key=lambda k: k.rank))
-        text = line()
-    return text
-
-
 class KeyBar(Widget):
     """The keys of the screen it is on, in ``lang``; set ``keys`` and ``lang``."""
 
@@ -115,7 +94,23 @@ class KeyBar(Widget):
         self.set_reactive(KeyBar.lang, lang)
 
     def render(self) -> Text:
-        return fit_keys(self.keys, self.lang, self.size.width)
+        """The keys in their order, the least needed left out until the rest fit."""
+        shown = list(self.keys)
+
+        def line() -> Text:
+            out = Text()
+            for i, k in enumerate(shown):
+                if i:
+                    out.append("  ")
+                out.append(k.key, style="bold #ffd24a")
+                out.append(" " + t(self.lang, k.label), style="#e8f3ea")
+            return out
+
+        text = line()
+        while shown and cell_len(text.plain) > self.size.width:
+            shown.remove(min(reversed(shown), key=lambda k: k.rank))
+            text = line()
+        return text
 
 
 def side_keys(lang: str, width: int = 26) -> str:

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..engine import Card, Game, Move, Movement, Step, Variant
+from ..engine import Card, Game, Move, Movement, Step
 from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
 from ..i18n import describe_variant, t
 from ..play import view as V
@@ -25,28 +25,6 @@ from .table import Slot, WasteFan, paint_slot
 from .words import compact_variant
 
 
-def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Text:
-    """The title line for ``width`` columns: the game's name as room allows, and always
-    the deal and its rules (in fewer words, or as the variant's token, on narrow
-    terminals, so the variant is never cut off)."""
-    deal_part = t(lang, "tui.title.deal", deal=deal)
-    names = (t(lang, "tui.title"), t(lang, "title"), "")
-    rules = (describe_variant(variant, lang), compact_variant(variant, lang), variant.token)
-    room = width - 2  # the title's padding
-    candidates = [(name, rule) for rule in rules for name in names]
-    name, rule = candidates[-1]
-    for name, rule in candidates:
-        if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= room:
-            break
-    title = Text()
-    if name:
-        title.append(name, style="bold")
-        title.append(" · ", style=C.tone("soft"))
-    title.append(deal_part, style=f"bold {C.tone('gold')}")
-    title.append(f" · {rule}", style=C.tone("soft"))
-    return title
-
-
 def one_line(text: str, width: int) -> str:
     """``text`` on one line of ``width`` cells: cut with "…" when it is longer."""
     line = Text(" ".join(text.split()))
@@ -55,7 +33,8 @@ def one_line(text: str, width: int) -> str:
 
 
 class TitleBar(Widget):
-    """The deal, its rules and the game's name, as the width allows."""
+    """The game's name as room allows, and always the deal and its rules (in fewer words,
+    or as the variant's token, on narrow terminals, so the variant is never cut off)."""
 
     DEFAULT_CSS = "TitleBar { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }"
 
@@ -67,8 +46,22 @@ class TitleBar(Widget):
         self._game = game
 
     def render(self) -> Text:
-        game = self._game()
-        return title_text(game.deal, game.variant, self.size.width + 2, self.lang)
+        game, lang = self._game(), self.lang
+        deal_part = t(lang, "tui.title.deal", deal=game.deal)
+        names = (t(lang, "tui.title"), t(lang, "title"), "")
+        rules = (describe_variant(game.variant, lang), compact_variant(game.variant, lang), game.variant.token)
+        candidates = [(name, rule) for rule in rules for name in names]
+        name, rule = candidates[-1]
+        for name, rule in candidates:
+            if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width:
+                break
+        title = Text()
+        if name:
+            title.append(name, style="bold")
+            title.append(" · ", style=C.tone("soft"))
+        title.append(deal_part, style=f"bold {C.tone('gold')}")
+        title.append(f" · {rule}", style=C.tone("soft"))
+        return title
 
 
 class StatusLine(Widget):
