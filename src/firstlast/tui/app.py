@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from ..engine import Card, Position, Variant
 from ..engine.places import PILES, STOCK
-from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
+from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
 from ..play.chance import StoryBook
@@ -49,7 +49,6 @@ from .replay import ReplayScreen
 from .session import Session
 from .table import Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
-from .words import starting_lang
 from .writer import Writer
 
 SIDE_WIDTH: Final = 30
@@ -66,6 +65,13 @@ KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 __all__ = ["FirstLastApp", "GameScreen"]
 
 T = TypeVar("T")
+
+
+def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_LANG) -> str:
+    """The language the terminal opens in: the first that names a catalog language of
+    the one asked for by name on this start (``--lang``, ``FIRSTLAST_LANG``), the
+    player's saved setting and the terminal's locale (``system``); else English."""
+    return next((lang for lang in (asked, setting, system) if lang in LANGS), DEFAULT_LANG)
 
 
 class GameScreen(Screen[None]):
@@ -103,7 +109,7 @@ class GameScreen(Screen[None]):
     speed: reactive[int] = reactive(0, repaint=False)  # from the player's pace setting (PACE_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
-                 estimator: Estimator | None = None, lang: str | None = None) -> None:
+                 estimator: Estimator | None = None, lang: str = DEFAULT_LANG) -> None:
         super().__init__()
         self.session = session
         settings = session.settings()
@@ -111,7 +117,7 @@ class GameScreen(Screen[None]):
         self.new_variant = new_variant or settings.variant
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
-        self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
+        self.set_reactive(GameScreen.lang, lang)
         # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
         C.set_look(settings.felt, settings.four_colour)
         #: The marks on the cards that can be played now (the setting ``show_playable``,
@@ -652,9 +658,8 @@ class FirstLastApp(App[None]):
         self.session = Session.open(store, deal, variant, resume, lang)
         settings = self.session.settings()
         self.chance = chance and settings.show_chance
-        #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
-        #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
-        #: saves), else the player's setting, else ``system_lang`` (the locale's).
+        #: The language the terminal opens in (``starting_lang``; ``lang`` is not saved:
+        #: the L key saves).
         self.lang = starting_lang(lang, settings.lang, system_lang)
         self.title = t(self.lang, "title")
         self.game_screen = GameScreen(self.session, variant, self.chance, estimator, self.lang)

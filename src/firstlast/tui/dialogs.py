@@ -29,8 +29,7 @@ from ..play.chance import StoryBook
 from ..play.fields import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
-from .keys import BarKey, KeyBar
-from .words import binding
+from .keys import BarKey, KeyBar, binding
 
 if TYPE_CHECKING:  # the story module loads the odds: its first story does, on a worker
     from ..play.story import Story

@@ -19,8 +19,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import t
-from ..play.actions import actions_for
+from ..i18n import DEFAULT_LANG, t
+from ..play.actions import actions_for, russian_twin
 
 #: Characters the table writes as typed, as Textual names their keys.
 _TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", "-": "minus", "_": "underscore",
@@ -61,6 +61,15 @@ def table_bindings() -> list[Binding]:
         out.append(Binding(",".join(keys), _queued(*DONE_AS.get(action.id, (action.id,))), t("en", action.label),
                            show=False, priority=True, id=f"table.{action.id}"))
     return out
+
+
+def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:
+    """A key binding described by the catalog string ``key`` (the key bar says it in the
+    language of the moment). Each letter also answers on the Russian layout, from the
+    one table of twins (``play.actions.russian_twin``), as the table's own keys do."""
+    names = keys.split(",")
+    twins = [twin for name in names if (twin := russian_twin(name)) is not None and twin not in names]
+    return Binding(",".join([*names, *twins]), action, t(DEFAULT_LANG, key), show=show, id=key)
 
 
 @dataclass(frozen=True)

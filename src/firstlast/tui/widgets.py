@@ -13,16 +13,26 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..engine import Card, Game, Move, Movement, Step
+from ..engine import CANONICAL, Card, Game, Move, Movement, Step, Variant
 from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
-from ..i18n import describe_variant, t
+from ..i18n import describe_variant, plural, t
 from ..play import view as V
 from . import cards as C
 from .autoplay import SPEEDS
 from .chance import Answer, describe_answer
 from .keys import side_keys
 from .table import Slot, WasteFan, paint_slot
-from .words import compact_variant
+
+
+def compact_variant(variant: Variant, lang: str = "en") -> str:
+    """A variant in fewer words than ``describe_variant``, as the page labels it (i18n.js
+    ``variantLabel``, the same keys): ``Canonical rules``, ``∞ redeals, V2, no R8``."""
+    if variant == CANONICAL:
+        return t(lang, "canonical")
+    parts = [t(lang, "variant_label.unlimited") if variant.redeals is None
+             else plural(lang, "variant_label.redeals", variant.redeals)]
+    return ", ".join([*parts, *(["V2"] if variant.waste_playable else []),
+                      *([] if variant.privileged_last else [t(lang, "variant_label.no_r8")])])
 
 
 def one_line(text: str, width: int) -> str:
