@@ -14,7 +14,6 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
@@ -265,23 +264,16 @@ class GameScreen(Screen[None]):
             return None
 
     # ------------------------------------------------------------ the action queue
-    class Do(Message):
-        """An action asked for (by a key, by autoplay's clock): done in the screen's own
-        message queue, so actions run one at a time, in order, each seeing the table as
-        the one before left it."""
-
-        def __init__(self, action: str, args: tuple[object, ...]) -> None:
-            super().__init__()
-            self.action, self.args = action, args
-
     def action_queue(self, action: str, *args: object) -> None:
-        self.post_message(self.Do(action, args))
+        """An action asked for (by a key, by autoplay's clock): done in the screen's own
+        message queue (``call_later``), so actions run one at a time, in order, each
+        seeing the table as the one before left it."""
+        self.call_later(self._do, action, *args)
 
-    async def on_game_screen_do(self, message: Do) -> None:
-        message.stop()
-        if message.action not in KEEP_AUTO:
+    async def _do(self, action: str, *args: object) -> None:
+        if action not in KEEP_AUTO:
             self.stop_auto()  # any other key takes the game back from autoplay
-        done = getattr(self, f"action_{message.action}")(*message.args)
+        done = getattr(self, f"action_{action}")(*args)
         if inspect.isawaitable(done):
             await done
 
