@@ -5,6 +5,7 @@ commits them; its other jobs have rooms of their own (README, "Where things live
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import inspect
 from collections.abc import Awaitable, Callable
@@ -48,7 +49,6 @@ from .replay import ReplayScreen
 from .session import Session
 from .table import Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
-from .writer import Writer
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -124,7 +124,9 @@ class GameScreen(Screen[None]):
         self.show_playable = settings.show_playable
         self.hinted: str | None = None
         self._ended_shown: tuple[str, int] | None = None
-        self.write = Writer(self)
+        #: Writes go one at a time, in the order asked (keys, autoplay's ticks), each on a
+        #: thread (``write``), so that a commit's fsync never holds up the screen.
+        self._writing = asyncio.Lock()
         self.clock = AutoClock(self, lambda: self.action_queue("tick"))
         self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.clock.running,
                                   estimator) if chance else None
@@ -194,7 +196,7 @@ class GameScreen(Screen[None]):
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
         looks and marks chosen there (the settings are the player's, one for every face)."""
-        if self.clock.running or self.app.screen is not self or self.write.busy:
+        if self.clock.running or self.app.screen is not self or self._writing.locked():
             return
         if not self.session.store_changed():  # the store's change counter: nothing read else
             return
@@ -254,9 +256,14 @@ class GameScreen(Screen[None]):
         self.message = message
         self.error = error
 
+    async def write(self, call: Callable[[], T]) -> T:
+        """``call`` (a write: a commit, with its fsync) on a thread, after the writes
+        asked before it; its own error (the play layer's refusal) is raised as it is."""
+        async with self._writing:
+            return await asyncio.to_thread(call)
+
     async def _write(self, call: Callable[[], T]) -> T | None:
-        """``call`` (a write) on the writer; refused, the play layer's reason is said and
-        the answer is ``None``."""
+        """``write``; refused, the play layer's reason is said and the answer is ``None``."""
         try:
             return await self.write(call)
         except PlayError as e:
