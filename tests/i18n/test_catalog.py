@@ -165,7 +165,7 @@ def test_catalog_is_read_only() -> None:
 
 
 def test_every_refusal_code_has_both_sentences() -> None:
-    for code, (_rule, names) in REFUSALS.items():
+    for code, names in REFUSALS.items():
         for lang in LANGS:
             # Each placeholder is a declared parameter, in words or as its label ({pile_label}).
             used = {p.removesuffix("_label") for p in placeholders(catalog(lang)[f"refusal.{code}"])}

@@ -34,30 +34,30 @@ class InvalidPlaceError(InvalidMoveError):
         )
 
 
-#: Every refusal of the rules: code -> (rule, its parameters). The code and its
-#: parameters *are* the refusal; its words are the catalogs' (``refusal.<code>`` in
+#: Every refusal of the rules: code (the rule, a dot, why) -> its parameters. The code and
+#: its parameters *are* the refusal; its words are the catalogs' (``refusal.<code>`` in
 #: ``i18n/en.json`` and ``ru.json``, said by ``i18n.refusal_text``), so that every face
 #: says it alike in its own language. Parameters: ``card`` (notation, e.g. ``Qh``),
 #: ``pile``/``place``/``source``/``base`` (a place's one name, ``places.PLACE_NAMES``:
 #: ``P1``, ``R3``, ``F8``, ``waste``) and ``need`` (the rank the pile needs, 1…13).
-REFUSALS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
-    "R11.won": ("R11", ()),
-    "R11.stuck": ("R11", ()),
-    "R9.play_before_turn": ("R9", ()),
-    "R9.stock_empty": ("R9", ()),
-    "R9.play_before_redeal": ("R9", ()),
-    "R10.stock_left": ("R10", ()),
-    "R10.waste_empty": ("R10", ()),
-    "R10.none_left": ("R10", ()),
-    "R6.waste": ("R6", ()),
-    "R5.done": ("R5", ("source", "pile")),
-    "R5.early": ("R5", ("source", "pile")),
-    "V3.not_privileged": ("V3", ()),
-    "R8.fixed": ("R8", ()),
-    "R6.empty": ("R6", ("place",)),
-    "R5.base_only": ("R5", ("pile", "base")),
-    "R4.rank": ("R4", ("card", "pile", "need")),
-    "R8.first": ("R8", ("card",)),
+REFUSALS: Final[dict[str, tuple[str, ...]]] = {
+    "R11.won": (),
+    "R11.stuck": (),
+    "R9.play_before_turn": (),
+    "R9.stock_empty": (),
+    "R9.play_before_redeal": (),
+    "R10.stock_left": (),
+    "R10.waste_empty": (),
+    "R10.none_left": (),
+    "R6.waste": (),
+    "R5.done": ("source", "pile"),
+    "R5.early": ("source", "pile"),
+    "V3.not_privileged": (),
+    "R8.fixed": (),
+    "R6.empty": ("place",),
+    "R5.base_only": ("pile", "base"),
+    "R4.rank": ("card", "pile", "need"),
+    "R8.first": ("card",),
 }
 
 
@@ -67,21 +67,15 @@ class IllegalMoveError(FirstLastError):
     and its parameters, language-free (``R4.rank (card=8s, pile=P1, need=12)``); the
     sentence a player reads is ``firstlast.i18n.refusal_text(e.code, e.params, lang)``."""
 
-    def __init__(self, message: str, rule: str, code: str | None = None,
-                 params: dict[str, str | int] | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.code = code or rule
-        self.params: dict[str, str | int] = params or {}
-
-    @classmethod
-    def of(cls, code: str, **params: str | int) -> IllegalMoveError:
-        """The refusal ``code`` with its parameters (exactly those ``REFUSALS`` names)."""
-        rule, names = REFUSALS[code]
+    def __init__(self, code: str, **params: str | int) -> None:
+        names = REFUSALS[code]
         if params.keys() != set(names):
             raise TypeError(f"refusal {code} takes the parameters {names}, not {tuple(params)}")
         shown = ", ".join(f"{name}={params[name]}" for name in names)
-        return cls(f"{code} ({shown})" if shown else code, rule, code, params)
+        super().__init__(f"{code} ({shown})" if shown else code)
+        self.code = code
+        self.rule = code.partition(".")[0]
+        self.params: dict[str, str | int] = params
 
 
 class InvalidPositionError(FirstLastError):

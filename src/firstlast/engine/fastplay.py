@@ -4,13 +4,8 @@ This is the engine's own forced line, nothing else: ``Position.deal(deal, varian
 played to its end by ``Position.play_forced`` (the same code as ``Position.apply``,
 without the movement lists an interface needs), so ``play_out`` is the rules
 (R2–R11, V1–V3, docs/rules.md) by construction. It is the same line ``Game.autoplay``
-walks move by move.
-
-For results in bulk, the fast forced line ``firstlast.odds.fastline`` (one C source,
-native or WebAssembly) is a *derived* implementation of the same line, a few thousand
-times faster; the tests prove it equal to this one (and to a naive rank-list reference
-kept in ``tests/naive.py``) on every variant. ``firstlast autoplay A..B`` uses it where
-it runs.
+walks move by move, and the one the fast forced line (``firstlast.odds.fastline``) is
+proven equal to (``position``'s docstring).
 """
 
 from __future__ import annotations

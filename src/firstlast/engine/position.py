@@ -280,7 +280,7 @@ class Position:
         """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
         why = self.refusal(move, self.legal_moves())
         if why is not None:
-            raise IllegalMoveError.of(why[0], **why[1])
+            raise IllegalMoveError(why[0], **why[1])
 
     def refusal(self, move: Move, legal: Sequence[Move]) -> tuple[str, dict[str, str | int]] | None:
         """Why ``move`` is not legal here, as data: the refusal's code (a key of
@@ -335,24 +335,15 @@ class Position:
         """Play ``move``: the new position and the card movements, in order.
         Raises ``IllegalMoveError`` (with the rule) if the move is not legal here.
 
-        ``shuffle`` supplies a redeal's chance outcome from outside (see ``redeal_shuffle``):
-        a permutation of ``range(len(self.waste))``. Without it the redeal shuffles with
-        the deal's stream, exactly as §4.6 says."""
+        ``shuffle`` supplies a redeal's chance outcome from outside: a permutation of
+        ``range(len(self.waste))``, the new stock in turning order being ``waste[order[0]]``,
+        ``waste[order[1]]``, … Without it the redeal shuffles with the deal's stream,
+        exactly as §4.6 says."""
         self.check(move)
         if shuffle is not None and move.kind != "redeal":
             raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}", "move.shuffle", {"move": str(move)})
         out: list[Movement] = []
         return self._after(move, shuffle, out), tuple(out)
-
-    def redeal_shuffle(self) -> tuple[tuple[int, ...], RngState]:
-        """The chance outcome of redealing here as the deal's stream decides it (§4.6):
-        ``(order, rng)``, where the new stock in turning order is ``waste[order[0]]``,
-        ``waste[order[1]]``, … (``waste`` bottom to top, so Fisher–Yates runs on the
-        waste from bottom to top and element 0 is turned first) and ``rng`` is the
-        stream after the shuffle. Asking does not change the position."""
-        order = list(range(len(self.waste)))
-        rng = shuffle(self.rng, order)
-        return tuple(order), rng
 
     def play_forced(self) -> Position:
         """The position at the end of the forced line from here (``forced_move`` until

@@ -3,7 +3,7 @@
 xoshiro256** seeded by four SplitMix64 outputs from state N (§4.1), Lemire's bounded
 draw on 32-bit values (§4.2) and Fisher–Yates from the top down (§4.3). The generator
 state is a plain tuple of four 64-bit ints, so positions can carry and print it; a
-redeal continues the deal's stream (§4.6, ``Position.redeal_shuffle``).
+redeal continues the deal's stream (§4.6, ``Position.apply``).
 """
 
 from __future__ import annotations

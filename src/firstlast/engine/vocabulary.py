@@ -45,5 +45,6 @@ def vocabulary() -> dict[str, object]:
         "DEAL_DIGITS": len(str(MAX_DEAL)),
         "RANK_CHARS": RANK_CHARS,
         "SUIT_CHARS": SUIT_CHARS,
-        "REFUSALS": {code: {"rule": rule, "params": list(params)} for code, (rule, params) in REFUSALS.items()},
+        "REFUSALS": {code: {"rule": code.partition(".")[0], "params": list(params)}
+                     for code, params in REFUSALS.items()},
     }
