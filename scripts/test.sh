@@ -13,7 +13,9 @@ fi
 . .venv/bin/activate
 # The venv's own pip is enough (Python 3.11's installs editable pyproject packages); an
 # upgrade first was one more round trip to the index on every run (issue 25.7).
-python -m pip install -q -e ".[dev]"
+# --no-compile: pip byte-compiled every module of every dependency (numpy, matplotlib,
+# dask…), half its CPU time; Python compiles the few the tests import when they load.
+python -m pip install -q --no-compile -e ".[dev]"
 
 # Browser tests drive Debian's chromium (test tools cannot download browsers here).
 if ! command -v chromium >/dev/null 2>&1 && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then

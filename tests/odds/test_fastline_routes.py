@@ -86,7 +86,7 @@ def test_native_builds_once_into_the_user_cache(fresh: Path, monkeypatch: pytest
     before = built.stat().st_mtime_ns
     k = fastline.choose()
     assert k is not None and k.name == "native" and built.stat().st_mtime_ns == before
-    assert k.play_deal(1, Variant()) == (False, 52, 4)
+    assert [list(column) for column in k.play_deals([1], Variant())] == [[0], [52], [4]]
 
 
 def test_a_damaged_build_is_built_again(fresh: Path) -> None:
@@ -100,13 +100,13 @@ def test_a_damaged_build_is_built_again(fresh: Path) -> None:
 
 def test_processes_building_at_once_all_get_the_kernel(fresh: Path) -> None:
     code = ("from firstlast.engine import Variant\nfrom firstlast.odds import fastline\n"
-            "print(fastline.backend_name(), fastline.need().play_deal(1, Variant()))\n")
+            "print(fastline.backend_name(), *fastline.need().play_deals([1], Variant()))\n")
     env = {**os.environ, "XDG_CACHE_HOME": str(fresh / "cache"), "TMPDIR": str(fresh / "tmp")}
     env.pop("FIRSTLAST_FASTLINE", None)
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
              for _ in range(3)]
     outs = [p.communicate(timeout=300)[0] for p in procs]
-    assert outs == ["native (False, 52, 4)\n"] * 3
+    assert outs == ["native array('B', [0]) array('b', [52]) array('i', [4])\n"] * 3
     folder = _user_build(fresh).parent
     assert [p.name for p in folder.iterdir()] == [fastline.library_name()]  # no parts left behind
 
@@ -142,7 +142,7 @@ def test_no_compiler_falls_back_to_wasmtime(empty: Path, monkeypatch: pytest.Mon
     k = fastline.choose()
     assert k is not None and k.name == "wasmtime"
     assert len(fastline.why_not) == 1 and fastline.why_not[0].startswith("native: the C compiler")
-    assert k.play_deal(1, Variant()) == (False, 52, 4)
+    assert [list(column) for column in k.play_deals([1], Variant())] == [[0], [52], [4]]
 
 
 def test_a_failing_compiler_falls_back_to_wasmtime(empty: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -165,7 +165,7 @@ def test_nothing_falls_back_to_the_engine(empty: Path, monkeypatch: pytest.Monke
     assert live.chance_to_come_out(pos, 40, 2, budget_s=None) == live.chance_to_come_out(
         pos, 40, 2, budget_s=None, sampler="engine")
     with pytest.raises(fastline.Unavailable, match="no fast forced line here: native"):
-        fastline.need().play_deals(range(3), Variant())
+        fastline.play_deals(range(3), Variant())
 
 
 @pytest.mark.parametrize("value,route", [("native", "native"), ("wasm", "wasmtime"), ("none", None),

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,9 +23,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.applications import Starlette
+from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from firstlast.engine import CANONICAL, MAX_DEAL, Game, Move, Position, Variant
+from firstlast.engine.errors import IllegalMoveError, InvalidMoveError
 from firstlast.engine.position import TABLE_MOVES
 from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
@@ -1063,3 +1066,28 @@ def test_a_405_names_every_method_served_at_the_path(client: TestClient, method:
     r = client.request(method, path)
     assert r.status_code == 405 and r.json()["code"] == "request.method"
     assert r.headers["allow"] == allow
+
+
+def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starlette) -> None:
+    # No route lets one through today: the last-resort handlers answer as the play layer
+    # would have, an engine refusal with its rule and a storage fault as a JSON 503.
+    try:
+        Move.parse("R9")
+    except InvalidMoveError as e:
+        invalid = e
+    slipped: dict[str, Exception] = {"/illegal": IllegalMoveError("R6.waste"), "/invalid": invalid,
+                                     "/storage": sqlite3.OperationalError("disk I/O error")}
+
+    def raising(exc: Exception) -> Callable[[Any], Any]:
+        async def endpoint(request: Any) -> Any:
+            raise exc
+        return endpoint
+
+    app.router.routes.extend(Route(path, raising(exc)) for path, exc in slipped.items())
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        illegal, bad, storage = (c.get(path) for path in slipped)
+    assert illegal.status_code == 409 and illegal.json()["code"] == "move.illegal", illegal.text
+    assert illegal.json()["rule"] == "R6" and illegal.json()["params"]["refusal"] == "R6.waste"
+    assert bad.status_code == 422 and bad.json()["code"] == "move.invalid", bad.text
+    assert bad.json()["params"]["invalid"] == "move.syntax" and bad.json()["params"]["text"] == "R9"
+    assert storage.status_code == 503 and storage.json()["code"] == "storage", storage.text

@@ -22,11 +22,12 @@ from firstlast import i18n
 from firstlast.engine import Game, Position
 from firstlast.odds.live import ChanceEstimate
 from firstlast.play import PlayService, actions
+from firstlast.play.errors import CODES
 from firstlast.play.story import story_of
 from firstlast.store import GameStore
 from firstlast.web import create_app
 from firstlast.web.context import WebGame
-from firstlast.web.errors import WEB_CODES, WebError
+from firstlast.web.errors import KIND_STATUS, WEB_CODES, WebError
 from firstlast.web.routes import story as story_route
 from firstlast.web.server import sign_in_url
 
@@ -116,7 +117,8 @@ def test_the_help_is_a_safe_html_fragment(client: TestClient, lang: str) -> None
     assert r.headers["content-type"] == "text/html; charset=utf-8"
     html = r.text
     assert html == actions.help_html(lang)
-    assert actions.keys_display(actions.BY_ID["hint"], lang) in html  # the one table of keys
+    hint = next(a for a in actions.ACTIONS if a.id == "hint")
+    assert actions.keys_display(hint, lang) in html  # the one table of keys
     assert "<h1" in html or "<h2" in html
     assert "R11" in html  # the rules are in it
     # Nothing the page's CSP (script-src/style-src 'self') would refuse, nothing active.
@@ -273,6 +275,17 @@ def test_the_doc_lists_every_web_code_with_its_params() -> None:
         assert set(re.findall(r"`(\w+)`", rows[code].group(3))) == said, code
 
 
+
+def test_the_doc_gives_every_refusal_code_its_status() -> None:
+    # The status table is written by hand: each code (or its family, ``deal.*``) is named
+    # in the row of the status it answers.
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "web-api.md").read_text(encoding="utf-8")
+    section = doc.split("### Status codes", 1)[1].split("\n### ", 1)[0]
+    rows = {int(status): row for statuses, row in re.findall(r"^\| ([0-9, ]+) \| (.*) \|$", section, re.M)
+            for status in statuses.split(", ")}
+    for code, status in {**{c: KIND_STATUS[kind] for c, kind in CODES.items()}, **WEB_CODES}.items():
+        assert f"`{code}`" in rows[status] or f"`{code.split('.')[0]}.*`" in rows[status], (code, status)
+
 # ---------------------------------------------------------------------------- the story
 def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., TestClient], app: Starlette) -> None:
     gid = new_game(client, LOST_DEAL)["id"]
@@ -345,28 +358,33 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
 def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, app: Starlette,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     told: list[int] = []
-    # The story is told only once the other two requests found it in the making (the
-    # task being told, looked up in ``story_tasks``): a condition, not a time.
-    found = threading.Semaphore(0)
+    # The story is told only once the other two requests looked for it and did not find
+    # it (they then wait for the player's turn): a condition, not a time. The teller
+    # itself looks twice, before its turn and in it.
+    missed = threading.Semaphore(0)
+    stories = app.state.web.stories
 
-    class Tasks(dict[Any, Any]):
-        def get(self, key: Any, default: Any = None) -> Any:
-            task = super().get(key, default)
-            if task is not None:
-                found.release()
-            return task
+    class Book:
+        def get(self, game: Game) -> Any:
+            story = stories.get(game)
+            if story is None:
+                missed.release()
+            return story
+
+        def put(self, game: Game, story: Any) -> None:
+            stories.put(game, story)
 
     def tell(game: Game) -> Any:
         told.append(len(game.moves))
         # The first telling waits; the bound only turns the fault under test (a second
-        # telling, each waiting behind the player's turn) into a failure, not a hang.
+        # telling) into a failure, not a hang.
         if len(told) == 1:
-            for _ in range(2):  # the other two requests
-                if not found.acquire(timeout=60):
+            for _ in range(4):  # its own two looks and the other two requests'
+                if not missed.acquire(timeout=60):
                     break
         return story_of(game, max_points=8, samples=64)
 
-    monkeypatch.setattr(app.state.web, "story_tasks", Tasks())
+    monkeypatch.setattr(app.state.web, "stories", Book())
     monkeypatch.setattr(story_route, "tell", tell)
     gid = new_game(client, LOST_DEAL)["id"]
     with ThreadPoolExecutor(3) as pool:

@@ -88,30 +88,19 @@ def option(*decls: str, help_key: str, help_params: Mapping[str, object] | None 
     return click.option(*decls, cls=CatalogOption, help_key=help_key, help_params=help_params, **kwargs)
 
 
-def lang_option(func: F) -> F:
-    """The global ``--lang ru|en`` option (eager, so that a later ``--help`` uses it)."""
-    return option("--lang", type=click.Choice(LANGS), is_eager=True, expose_value=False, callback=_lang_callback,
-                  help_key="cli.help.lang")(func)
-
-
-def lang_everywhere(group: click.Group) -> None:
-    """Let every command of ``group`` (and of its groups, all the way down) take
-    ``--lang`` too, so that ``firstlast tui --lang ru`` means ``firstlast --lang ru tui``."""
-    for cmd in group.commands.values():
-        if not any(isinstance(p, click.Option) and "--lang" in p.opts for p in cmd.params):
-            lang_option(cmd)
-        if isinstance(cmd, click.Group):
-            lang_everywhere(cmd)
-
-
 class _CatalogHelp:
     """Help texts from catalog keys (``help_key``: the command's, its options', a
     group's commands'), looked up when help is shown, so in the language chosen by
-    then; mixed into click's commands and groups."""
+    then; mixed into click's commands and groups. Each takes ``--lang ru|en`` (eager, so
+    that a later ``--help`` uses it): ``firstlast tui --lang ru`` means ``firstlast --lang
+    ru tui``."""
 
     def __init__(self, *args: Any, help_key: str, **kwargs: Any) -> None:
         self.help_key = help_key
         super().__init__(*args, **kwargs)
+        self.params.append(CatalogOption(  # type: ignore[attr-defined]
+            ["--lang"], type=click.Choice(LANGS), is_eager=True, expose_value=False, callback=_lang_callback,
+            help_key="cli.help.lang"))
 
     def get_help(self, ctx: click.Context) -> str:
         commands = getattr(self, "commands", {}).values()

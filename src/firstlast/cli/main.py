@@ -14,7 +14,7 @@ from ..engine import MAX_DEAL, FirstLastError
 from ..engine.cards import clip
 from .backup_commands import export, import_
 from .engine_commands import autoplay, deal, replay
-from .lang import CatalogGroup, CatalogOption, install_click_words, lang_everywhere, lang_option, msg, set_lang
+from .lang import CatalogGroup, CatalogOption, install_click_words, msg, set_lang
 from .odds_commands import odds
 from .options import DEAL, DEAL_RANGE
 from .site_commands import site
@@ -28,7 +28,6 @@ install_click_words()
 @click.group(cls=CatalogGroup, help_key="cli.help.group", invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="firstlast", cls=CatalogOption, help_key="cli.help.version")
-@lang_option
 @click.pass_context
 def cli(ctx: click.Context) -> None:
     """First and Last (Первые и последние), the Russian patience."""
@@ -40,8 +39,6 @@ def cli(ctx: click.Context) -> None:
 # Each face of the game registers its commands here.
 for _command in (deal, autoplay, replay, odds, tui, play, export, import_, site):
     cli.add_command(_command)
-# ``--lang`` after the command's name too (``firstlast tui --lang ru``).
-lang_everywhere(cli)
 
 
 def _hint(e: click.BadParameter) -> str | None:

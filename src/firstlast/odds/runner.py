@@ -8,6 +8,7 @@ four unlimited-redeal variants (``stats.UnlimitedTally`` says why that is exact)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Final, TypeVar
 
 from ..engine import Variant
@@ -121,25 +122,16 @@ def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty
         raise ValueError("each variant once")
     jobs = [(v.token, part) for v in variants for part in chunks(deal_block(seed, games), chunk)]
     total = {v.token: empty(v) for v in variants}
-    pool = None
     if client is None:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
         most = fastline.max_threads()
         if workers is not None and not 1 <= workers <= most:
             raise ValueError(f"workers must be 1…{most} on this machine, not {workers}")
         pool = ThreadPoolExecutor(max_workers=workers or most, thread_name_prefix="firstlast-odds")
-        which = {pool.submit(fn, tok, part.start, part.stop): (tok, part) for tok, part in jobs}
-        done: Iterable[Any] = as_completed(which)
     else:
-        from distributed import as_completed as dask_completed
-
-        futures = client.map(fn, [tok for tok, _ in jobs], [p.start for _, p in jobs], [p.stop for _, p in jobs],
-                             pure=True)
-        which = dict(zip(futures, jobs, strict=True))
-        done = dask_completed(futures)  # type: ignore[no-untyped-call]
+        pool = client.get_executor(pure=True)  # a concurrent.futures executor of Dask tasks
+    which = {pool.submit(fn, tok, part.start, part.stop): (tok, part) for tok, part in jobs}
     try:
-        for fut in done:
+        for fut in as_completed(which):
             tok, part = which[fut]
             total[tok] += fut.result()
             if progress:
@@ -149,7 +141,7 @@ def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty
             raise
         raise SchedulerError(f"the Dask run failed: {type(e).__name__}: {e}") from e  # a worker's failure
     finally:
-        if pool is not None:  # on an error, the chunks not started are dropped
+        if client is None:  # on an error, the chunks not started are dropped
             pool.shutdown(cancel_futures=True)
     return [total[v.token] for v in variants]
 

@@ -164,10 +164,6 @@ class UnlimitedTally:
     def variant(self) -> Variant:
         return self.unlimited.variant
 
-    @property
-    def games(self) -> int:
-        return self.unlimited.games
-
     def __add__(self, other: UnlimitedTally) -> UnlimitedTally:
         if other.variant != self.variant:
             raise ValueError("cannot add tallies of different variants")
@@ -197,6 +193,6 @@ class UnlimitedTally:
         return Tally(Variant(redeals, self.variant.waste_playable, self.variant.privileged_last), u.games, wins,
                      passes_won, tuple(passes_all), tuple(scores))
 
-    def rows(self, redeals: Iterable[int | None] = (0, 1, 2, 3, None)) -> list[Tally]:
+    def rows(self, redeals: Iterable[int | None]) -> list[Tally]:
         """Tallies of these deals with each of ``redeals`` (None: the unlimited run itself)."""
         return [self.unlimited if r is None else self.finite(r) for r in redeals]

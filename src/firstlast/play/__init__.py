@@ -4,31 +4,17 @@
 """
 
 from ..engine import MAX_REDEALS  # the engine's limit (V1), which play enforces for new games
-from ..store import GameStore, GameSummary, StoredGame, StoreError, UnknownGame, default_db_path  # as faces hold it
-from .commands import (
-    ACTION_NAMES,
-    MAX_STEPS,
-    ActionName,
-    Advance,
-    Command,
-    MakeMove,
-    Redo,
-    Restart,
-    Steps,
-    Undo,
-    command,
-)
-from .deals import START_KINDS, StartKind, daily_deal, next_deal, parse_deal, random_deal, winnable_deal
+from ..store import GameStore, GameSummary, StoredGame, StoreError, UnknownGame  # as faces hold it
+from .commands import MAX_STEPS, ActionName, Advance, Command, MakeMove, Redo, Restart, Steps, Undo, command
+from .deals import START_KINDS, StartKind, daily_deal, next_deal, parse_deal, winnable_deal
 from .errors import CODES, PlayError
 from .service import ActionResult, PlayerSettings, PlayService, leaving
-from .settings import Settings, Verbosity, parse_variant
+from .settings import Settings, parse_variant
 from .stats import Stats
 
 __all__ = [
-    "ACTION_NAMES", "CODES", "MAX_REDEALS", "MAX_STEPS", "START_KINDS", "ActionName", "ActionResult", "Advance",
-    "Command", "GameStore", "GameSummary", "MakeMove", "PlayError", "PlayService", "PlayerSettings", "Redo",
-    "Restart", "Settings", "StartKind", "Stats", "Steps", "StoreError", "StoredGame", "Undo", "UnknownGame",
-    "Verbosity",
-    "command", "daily_deal", "default_db_path", "leaving", "next_deal", "parse_deal", "parse_variant", "random_deal",
-    "winnable_deal",
+    "CODES", "MAX_REDEALS", "MAX_STEPS", "START_KINDS", "ActionName", "ActionResult", "Advance", "Command",
+    "GameStore", "GameSummary", "MakeMove", "PlayError", "PlayService", "PlayerSettings", "Redo", "Restart",
+    "Settings", "StartKind", "Stats", "Steps", "StoreError", "StoredGame", "Undo", "UnknownGame", "command",
+    "daily_deal", "leaving", "next_deal", "parse_deal", "parse_variant", "winnable_deal",
 ]

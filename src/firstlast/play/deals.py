@@ -10,6 +10,7 @@ import os
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from functools import cache, partial
 from importlib import resources
 from typing import Final, Literal, get_args
@@ -92,12 +93,8 @@ def today() -> dt.date:
     """Today as the play layer sees it: the local calendar date, or ``FIRSTLAST_TODAY``
     when set (a date the tests fake). The one place a date is read from the clock: the
     faces ask the play layer (``PlayService.today``), never the clock."""
-    fake = os.environ.get(TODAY_ENV, "").strip()
-    if fake:
-        try:
-            return dt.date.fromisoformat(fake)
-        except ValueError:
-            pass
+    with suppress(ValueError):  # unset, or not a date
+        return dt.date.fromisoformat(os.environ.get(TODAY_ENV, "").strip())
     return dt.date.today()
 
 
@@ -128,7 +125,7 @@ def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
     from ..odds import fastline
 
     if fastline.available():
-        won = fastline.need().play_deals(candidates, variant, parallel=False).won
+        won = fastline.play_deals(candidates, variant, parallel=False).won
         return candidates[won.index(1)] if 1 in won else None
     for deal in candidates:
         if play_out(deal, variant).won:

@@ -83,16 +83,6 @@ def _words(t: mi.Type) -> list[str]:
     return [words.get(type(t), "a JSON object")]
 
 
-def check(value: object, t: object) -> None:
-    """Refuse (``ValueError``: the words of ``worded``) a value that is not of the
-    declared type ``t`` within its bounds. Whole numbers are strict: ``true`` and
-    ``1.0`` are not ``1``."""
-    try:
-        msgspec.convert(value, t, strict=True)
-    except (msgspec.ValidationError, UnicodeError):
-        raise ValueError(worded(t)) from None
-
-
 def refused(model: type[msgspec.Struct], raw: object, where: str = "", *,
             word: bool = False) -> tuple[str, str] | None:
     """The first field of ``raw`` that ``model`` refuses, by its path (``variant.redeals``),

@@ -45,10 +45,8 @@ MAX_SEARCHES: Final = 4
 
 @dataclass
 class ActionResult:
-    """What an action did: the game as now stored, the steps made (for an undo, the
-    step taken back), the card movements in order (for an undo, those that put the
-    cards back) and whether it put a new game on the table (restart of a finished
-    game)."""
+    """What an action did (docs/play.md, "Actions"): ``new_game``: a restart of a
+    finished game put a new game on the table."""
 
     stored: StoredGame
     steps: tuple[Step, ...]
@@ -74,9 +72,10 @@ class PlayService:
 
     def __init__(self, store: GameStore, today: Callable[[], dt.date] | None = None) -> None:
         self.store = store
-        # Today's date as the play layer sees it (the deal of the day, the calendar, the
-        # date a game was dealt on): injectable, so that tests fake the days.
-        self._today = today or deals.today
+        #: Today's date as the play layer sees it (the deal of the day, the calendar, the
+        #: date a game was dealt on): faces ask this, never the clock; injectable, so
+        #: that tests fake the days.
+        self.today: Callable[[], dt.date] = today or deals.today
         # Games as last committed by this service, so that a move needs no replay. Used
         # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
@@ -145,11 +144,6 @@ class PlayService:
     @staticmethod
     def _player_or_new(tx: Transaction, player: str | None) -> str:
         return player if player is not None and tx.has_player(player) else tx.new_player()
-
-    def today(self) -> dt.date:
-        """Today's date for the deal of the day and the calendar (faces ask this, never
-        the clock)."""
-        return self._today()
 
     # ------------------------------------------------------------ players
     def known_player(self, player: str | None) -> str | None:
@@ -417,8 +411,7 @@ class PlayService:
 
     # ------------------------------------------------------------ actions
     def act(self, player: str | None, game_id: str, command: Command, version: int | None = None) -> ActionResult:
-        """Do ``command`` on ``player``'s game and commit it before answering (see
-        ``_act_job`` for the conflict policy)."""
+        """Do ``command`` on ``player``'s game and commit it before answering (``_act_job``)."""
         return self._writer.run(self._act_job(player, game_id, command, version))
 
     async def act_async(self, player: str | None, game_id: str, command: Command,
@@ -440,23 +433,13 @@ class PlayService:
             raise PlayError("move.invalid", reason=f"not an action: {command!r}")
 
         def job(tx: Transaction) -> ActionResult:
-            head = tx.head(game_id)
-            if head is None or head[0] != player:
-                raise PlayError("game.unknown")
-            stored = self._cache.take(game_id)
-            # Our entry is used only if nobody saved the game since (the version is read
-            # under the write lock this transaction holds).
-            if stored is None or stored.version != head[1]:
-                stored = tx.load(game_id, player)
+            # A copy to change (the entry read may be shared), at the version stored now:
+            # read under the write lock this transaction holds.
+            stored = self._stored(tx, game_id, player, pending=True).copy()
             if version is not None and stored.version != version:
-                self._cache.put(stored)
                 raise PlayError("game.changed", version=stored.version)
             ended_before = stored.result is not None
-            try:
-                result = self._apply(tx, stored, command)
-            except PlayError:
-                self._cache.put(stored)  # refused: the engine changed nothing
-                raise
+            result = self._apply(tx, stored, command)
             if result.stored is stored and result.steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict
@@ -632,9 +615,8 @@ class PlayService:
 # ---------------------------------------------------------------------------- the actions
 def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played",
             dealt: str | None = None, dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
-    """Store ``game`` as a new game of ``player`` (with its result, if it has reached one);
-    ``dealt``: how its deal was chosen, ``dealt_on``: the player's date then, ``wish``:
-    the wish made before it."""
+    """Store ``game`` as a new game of ``player`` (``StoredGame.new``), with its result if
+    it has reached one."""
     stored = StoredGame.new(player, game, origin, dealt, dealt_on, wish)
     keep_result(stored)
     tx.insert(stored)
@@ -643,10 +625,8 @@ def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", 
 
 def leaving(table: StoredGame) -> Literal["abandon", "delete", "keep"]:
     """What becomes of ``table`` when another game takes the table (docs/play.md, *The
-    table*): the player's own unfinished game with moves made (or a redo line) is
-    abandoned, one dealt and never played is deleted, and a finished game, an imported
-    record or one already abandoned is kept as it is. Faces ask this before they ask
-    the player "leave this game?" (only ``"abandon"`` needs the question)."""
+    table*). Faces ask this before they ask the player "leave this game?" (only
+    ``"abandon"`` needs the question)."""
     if table.result is not None or table.origin != "played" or table.abandoned is not None:
         return "keep"
     if table.game.position.status != "playing":

@@ -19,7 +19,7 @@ from msgspec import Meta
 from ..engine import CANONICAL, MAX_REDEALS, Variant
 from ..engine import parse_redeals as read_redeals
 from .errors import PlayError
-from .fields import Lang, VariantToken, check
+from .fields import Lang, VariantToken, worded
 
 #: How much a screen reader is told: ``brief`` (each move, the hint's move, a summary
 #: when Auto stops) or ``full`` (also what the active pile needs after a move, a running
@@ -129,10 +129,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             elif key == "variant":
                 value = parse_variant(value)
             else:
-                try:
-                    check(value, FIELD_TYPES[key])
-                except ValueError as e:
-                    raise PlayError("settings.value", key=key, reason=str(e)) from None
+                try:  # strict: true and 1.0 are not 1
+                    msgspec.convert(value, FIELD_TYPES[key], strict=True)
+                except (msgspec.ValidationError, UnicodeError):
+                    raise PlayError("settings.value", key=key, reason=worded(FIELD_TYPES[key])) from None
             values[key] = value
         return msgspec.structs.replace(self, **values)
 

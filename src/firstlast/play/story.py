@@ -311,17 +311,10 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return lines
 
     def where(self, lang: str) -> str | None:
-        """Where every card of the rank a lost game needed lay, counted by part of the
-        table in plain words ("Where the tens lay: 3 in the waste, 5 on the piles."),
-        or ``None`` (not lost). The page draws it as a map of the table, this its name."""
-        if self.stop is None:
-            return None
-        counts = dict.fromkeys(("waste", "stock", "reserve", "first", "pile"), 0)  # in the order named
-        for c in self.stop.copies:
-            counts["first" if c.code == "privileged" else c.code] += 1
-        places = t(lang, "list.join").join(
-            t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
-        return t(lang, "story.copies", rank=rank_name(self.stop.need, lang, "pl"), places=places)
+        """Where every card of the rank a lost game needed lay, in plain words
+        (``copies_sentence``), or ``None`` (not lost). The page draws it as a map of the
+        table, this its name."""
+        return None if self.stop is None else copies_sentence(self.stop, lang, plain=True)
 
     def chart_name(self, lang: str) -> str:
         """A short name for the chart of the curve (its accessible name): what it shows,
@@ -429,9 +422,16 @@ def stop_sentence(stop: Stop, lang: str = "en", *, plain: bool = False) -> str:
              used=stop.redeals_used, allowed="∞" if stop.redeals is None else stop.redeals)
 
 
-def copies_sentence(stop: Stop, lang: str = "en") -> str:
-    """Where every card of the needed rank lay (R1: eight of each)."""
-    places = t(lang, "list.join.parts").join(place_phrase(c, lang) for c in stop.copies)
+def copies_sentence(stop: Stop, lang: str = "en", *, plain: bool = False) -> str:
+    """Where every card of the needed rank lay (R1: eight of each); ``plain``: counted by
+    part of the table ("Where the tens lay: 3 in the waste, 5 on the piles.")."""
+    if plain:
+        counts = dict.fromkeys(("waste", "stock", "reserve", "first", "pile"), 0)  # in the order named
+        for c in stop.copies:
+            counts["first" if c.code == "privileged" else c.code] += 1
+        places = t(lang, "list.join").join(t(lang, f"story.plain.where.{part}", n=n) for part, n in counts.items() if n)
+    else:
+        places = t(lang, "list.join.parts").join(place_phrase(c, lang) for c in stop.copies)
     return t(lang, "story.copies", rank=rank_name(stop.need, lang, "pl"), places=places)
 
 

@@ -39,19 +39,12 @@ def storage_error(e: BaseException) -> PlayError:
 class GameCache:
     """The games as this process last committed them, by id (``Kept``), and those the
     batch under way wrote (*pending* until it commits). No entry is ever changed, so
-    readers share the committed ones (``peek``, ``keep``); a job ``take``s its own copy
-    to change. Pending entries are touched only by the ``Writer``'s jobs, one at a time."""
+    readers share the committed ones (``peek``, ``keep``); a job changes its own
+    ``StoredGame.copy``. Pending entries are touched only by the ``Writer``'s jobs, one at a time."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)
         self._pending: dict[str, StoredGame] = {}
-
-    def take(self, game_id: str) -> StoredGame | None:
-        """A copy of the entry for ``game_id`` (the batch's own, else the committed one)
-        to change: an entry answered is never changed. The caller puts it back when it
-        has a stored state again."""
-        stored = self._pending.pop(game_id, None) or self._committed.get(game_id)
-        return None if stored is None else stored.copy()
 
     def peek(self, game_id: str, version: int, pending: bool = False) -> StoredGame | None:
         """The entry for ``game_id`` if it is at ``version``, to read: the committed one,

@@ -16,7 +16,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import anyio
 import msgspec
@@ -28,9 +28,6 @@ from ..i18n import lang_of_tag
 from ..play import PlayError, PlayService, Settings
 from ..play.chance import ChanceBook, StoryBook
 from .models import Lang, encode
-
-if TYPE_CHECKING:  # the odds load only when a chance or a story is first asked for
-    from ..play.story import Story
 
 T = TypeVar("T")
 #: The player cookie's name is ``fl_player_<port>``: cookies are not kept apart by port,
@@ -170,10 +167,8 @@ class WebGame:
         # Round estimates by position (the play layer's one policy and cache), told in
         # each player's language on the way out.
         self.chances = ChanceBook()
-        # Stories by game (the play layer's one cache); one in the making is shared by
-        # whoever asks.
+        # Stories by game (the play layer's one cache).
         self.stories = StoryBook()
-        self.story_tasks: dict[tuple[int, str, str], asyncio.Task[Story]] = {}
         # The odds estimates (chance, stories) are CPU-bound: at most two at a time, so
         # that they cannot starve the threads that serve moves, and one player's at most
         # one at a time (``cpu_turn``), so that one player cannot hold both.

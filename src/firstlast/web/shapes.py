@@ -96,17 +96,12 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
         wish=stored.wish is not None, leaving=leaving(stored))
 
 
-#: Between the announcements of the moves of one answer (``step`` makes many).
-ANNOUNCE_JOIN: Final = "; "
-
-
 def announcement(r: PlayResult, lang: m.Lang, *, undo: bool) -> str:
     """An action's card movements as words for a screen reader, in ``lang``: each move's
     (``i18n.announce``, one step at a time, so that no movement of one move is read as
-    the refill of another's), taken back when ``undo``."""
-    if not r.steps:
-        return announce((), lang, undo=undo)
-    return ANNOUNCE_JOIN.join(announce(s.movements, lang, undo=undo) for s in r.steps)
+    the refill of another's; ``step`` makes many), taken back when ``undo``."""
+    said = "; ".join(announce(s.movements, lang, undo=undo) for s in r.steps)
+    return said or announce((), lang, undo=undo)  # no step: nothing moved
 
 
 def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult:

@@ -70,7 +70,7 @@ def module() -> str:
     """The text of ``vocabulary.js``."""
     names = {**vocabulary(), "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
              "SETTING_CHOICES": dict(CHOICES),
-             "PACES": [{"name": p.name, "moves_per_s": p.moves_per_s, "flight_ms": p.flight_ms} for p in PACES],
+             "PACES": [asdict(p) for p in PACES],
              "FINISH_MS": FINISH_MS, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
              "GRAMMAR": {lang: {**asdict(g), "plurals": g.plurals} for lang, g in GRAMMAR.items()},
              "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},

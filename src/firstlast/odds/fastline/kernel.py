@@ -217,11 +217,6 @@ class Kernel:
                 column.extend(more)
         return out
 
-    def play_deal(self, deal: int, variant: Variant) -> tuple[bool, int, int]:
-        """One deal along the forced line: (won, score, passes) as ``engine.play_out``."""
-        won, score, passes = self.play_deals(range(deal, deal + 1), variant, parallel=False)
-        return bool(won[0]), score[0], passes[0]
-
     def count_deals(self, deals: range, variant: Variant, parallel: bool = True,
                     workers: int | None = None) -> Tally:
         """The tally of ``deals`` (a ``range``) played out, without per-deal results."""

@@ -1,11 +1,10 @@
 """The story of a game (``firstlast.play.story``, docs/story.md), told in a worker thread
 beside the chance estimates by the play layer's policy (``play.chance.tell_story``, the
-terminal's too), kept in its ``StoryBook``, shared by whoever asks while it is told, and
-worded in each asker's language on the way out."""
+terminal's too), kept in its ``StoryBook`` (told once whoever asks, one at a time per
+player), and worded in each asker's language on the way out."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Final
 
 import msgspec
@@ -13,14 +12,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
-from ...play.chance import story_key, tell_story
+from ...play.chance import tell_story
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
 from ..errors import odds_refusals
 
 if TYPE_CHECKING:
     from ...engine import Game
-    from ...play.chance import StoryKey
     from ...play.story import Story
 
 
@@ -43,25 +41,16 @@ def answer(story: Story, lang: m.Lang) -> msgspec.Struct:
 async def story_of_game(web: WebGame, request: Request) -> Response:
     stored, lang = await web.load_lang(request, web.play.game)  # another player's game: 404, as everywhere
     game = stored.game  # freshly loaded for this request: nobody else changes it
-    key = story_key(game)
     story = web.stories.get(game)
     if story is None:
-        task = web.story_tasks.get(key)
-        if task is None or task.get_loop() is not asyncio.get_running_loop():
-            web.story_tasks[key] = task = asyncio.ensure_future(_tell(web, stored.player, game, key))
-        # Shielded: a client that goes away does not cancel the story for the others.
-        story = await asyncio.shield(task)
+        # One long computation per player at a time: a request that asked for the same
+        # story meanwhile waits its turn, then finds it told.
+        async with web.cpu_turn(stored.player):
+            story = web.stories.get(game)
+            if story is None:
+                story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
+                web.stories.put(game, story)
     return json_response(answer(story, lang))
-
-
-async def _tell(web: WebGame, player: str, game: Game, key: StoryKey) -> Story:
-    try:
-        async with web.cpu_turn(player):  # one long computation per player at a time
-            story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
-        web.stories.put(game, story)
-        return story
-    finally:
-        web.story_tasks.pop(key, None)
 
 
 ENDPOINTS: Final = (
