@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from dataclasses import fields
 from typing import Final
 
+import msgspec
+
 from ..engine import Game, Move, Variant
 from ..engine.errors import FirstLastError
 from .records import (
@@ -107,13 +109,10 @@ class Transaction:
 
     def settings(self, player: str) -> dict[str, object]:
         row = self.db.execute("SELECT settings FROM players WHERE id=?", (player,)).fetchone()
-        if row is None:
-            return {}
         try:
-            value = json.loads(row[0])
-        except ValueError:
+            return {} if row is None else msgspec.json.decode(row[0], type=dict[str, object])
+        except ValueError:  # not JSON, or not an object: the play layer's defaults stand
             return {}
-        return value if isinstance(value, dict) else {}
 
     def save_settings(self, player: str, settings: dict[str, object]) -> None:
         self.db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(settings), player))
