@@ -45,7 +45,7 @@ def find(token: str, count: int, seed: int) -> list[int]:
     block = PROBE
     while len(found) < count:
         start = rng.randrange(1, deals.RANDOM_DEAL_MAX - block + 2)
-        won = fastline.need().play_deals(range(start, start + block), variant).won
+        won = fastline.play_deals(range(start, start + block), variant).won
         winners = [start + i for i, w in enumerate(won) if w]
         if block == PROBE:  # the first block sizes the rest: about PER_BLOCK winners each
             rate = max(len(winners), 1) / PROBE

@@ -36,10 +36,11 @@ PROCESSES: bool = not BROWSER
 #: ``-wal`` would be rewritten every time (docs/site.md, "Storage").
 JOURNAL_MODE: Final = "DELETE" if BROWSER else "WAL"
 
-#: In the browser, how long computations leave the play worker: set by the site
-#: (``firstlast.site.bridge``). Takes a pickled ``(fn, args)`` and answers the pickled
-#: ``("ok", value)`` or ``("error", exception)``.
-Offload = Callable[[bytes], Awaitable[bytes]]
+#: In the browser, how long computations leave the play worker: set by the site's play
+#: worker (``static/site/worker.js``), which hands each call to its computing worker.
+#: Takes a pickled ``(fn, args)`` and answers the pickled ``("ok", value)`` or ``("error",
+#: exception)``, both as latin-1 text: strings cross to JavaScript and back unconverted.
+Offload = Callable[[str], Awaitable[str]]
 _offload: Offload | None = None
 
 
@@ -59,18 +60,19 @@ async def run_blocking(fn: Callable[..., T], *args: Any, limiter: anyio.Capacity
     return fn(*args)
 
 
-def call_pickled(payload: bytes) -> bytes:
-    """The other side of ``offload``: run a pickled ``(fn, args)`` and pickle what came
-    of it (an exception that cannot be pickled is sent as a ``RuntimeError``)."""
-    fn, args = pickle.loads(payload)
+def call_pickled(payload: str) -> str:
+    """The other side of ``Offload`` (the site's computing worker, ``site.compute``): run
+    a pickled ``(fn, args)`` and pickle what came of it (an exception that cannot be
+    pickled is sent as a ``RuntimeError``)."""
+    fn, args = pickle.loads(payload.encode("latin-1"))
     try:
         outcome: tuple[str, object] = ("ok", fn(*args))
     except Exception as e:
         outcome = ("error", e)
     try:
-        return pickle.dumps(outcome)
+        return pickle.dumps(outcome).decode("latin-1")
     except Exception:
-        return pickle.dumps(("error", RuntimeError(str(outcome[1]))))
+        return pickle.dumps(("error", RuntimeError(str(outcome[1])))).decode("latin-1")
 
 
 async def run_cpu(fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> T:
@@ -79,7 +81,8 @@ async def run_cpu(fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimit
     and ``args`` picklable), else inline."""
     if THREADS or _offload is None:
         return await run_blocking(fn, *args, limiter=limiter)
-    kind, value = pickle.loads(await _offload(pickle.dumps((fn, args))))
+    answer = await _offload(pickle.dumps((fn, args)).decode("latin-1"))
+    kind, value = pickle.loads(str(answer).encode("latin-1"))
     if kind == "error":
         assert isinstance(value, BaseException)
         raise value

@@ -165,7 +165,7 @@ def test_nothing_falls_back_to_the_engine(empty: Path, monkeypatch: pytest.Monke
     assert live.chance_to_come_out(pos, 40, 2, budget_s=None) == live.chance_to_come_out(
         pos, 40, 2, budget_s=None, sampler="engine")
     with pytest.raises(fastline.Unavailable, match="no fast forced line here: native"):
-        fastline.need().play_deals(range(3), Variant())
+        fastline.play_deals(range(3), Variant())
 
 
 @pytest.mark.parametrize("value,route", [("native", "native"), ("wasm", "wasmtime"), ("none", None),

@@ -29,7 +29,7 @@ from firstlast.tui.autoplay import SPEEDS
 from firstlast.tui.chance import Failed, Pooled
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.table import Slot
-from firstlast.tui.words import compact_variant
+from firstlast.tui.widgets import compact_variant
 
 SIZE = (100, 30)
 

@@ -134,7 +134,7 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
         if fastline.available():
             for lo in range(deals.start, deals.stop, KERNEL_BLOCK):
                 block = range(lo, min(lo + KERNEL_BLOCK, deals.stop))
-                won, score, passes = fastline.need().play_deals(block, variant)
+                won, score, passes = fastline.play_deals(block, variant)
                 yield from zip(block, map(bool, won), score.tolist(), passes.tolist(), strict=True)
             return
         # The same results, only slower: say how to get the fast path, once, on stderr.

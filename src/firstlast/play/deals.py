@@ -125,7 +125,7 @@ def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
     from ..odds import fastline
 
     if fastline.available():
-        won = fastline.need().play_deals(candidates, variant, parallel=False).won
+        won = fastline.play_deals(candidates, variant, parallel=False).won
         return candidates[won.index(1)] if 1 in won else None
     for deal in candidates:
         if play_out(deal, variant).won:

@@ -9,14 +9,13 @@ when to sync the database to the browser's storage, before it answers ("Storage"
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
 from starlette.types import Message
 
-from .. import runtime
 from ..play import GameStore, PlayService
 from ..web.app import create_app
 from ..web.context import COOKIE
@@ -125,18 +124,6 @@ class Bridge:
         answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
                                     str(body).encode("utf-8", "surrogateescape"))
         return answer.status, json.dumps(answer.headers), answer.body.decode("utf-8", "replace")
-
-
-def install_offload(post: Callable[[str], Awaitable[str]]) -> None:
-    """Send the chance estimates and stories to the site's computing worker: ``post``
-    is the worker's JavaScript function that hands it a call and answers its outcome
-    (``runtime.call_pickled``), both as latin-1 text (strings cross from Python to
-    JavaScript and back unconverted). A move then never waits behind an estimate."""
-
-    async def offload(payload: bytes) -> bytes:
-        return str(await post(payload.decode("latin-1"))).encode("latin-1")
-
-    runtime.set_offload(offload)
 
 
 def _refusal(code: str, **params: str | int | None) -> Answer:

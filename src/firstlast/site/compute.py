@@ -1,5 +1,5 @@
 """The static site's computing worker (``static/files/compute.js``, docs/site.md): the
-chance estimates and stories the play worker hands it (``bridge.install_offload``), one
+chance estimates and stories the play worker hands it (``runtime.run_cpu``), one
 pickled call at a time. Apart from ``bridge`` so that this worker's start imports the
 play layer only, not the web app the play worker serves."""
 
@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from .. import runtime
 
-
-def compute(call: str) -> str:
-    """One call (``runtime.call_pickled``, as latin-1 text), its outcome."""
-    return runtime.call_pickled(call.encode("latin-1")).decode("latin-1")
+#: One call handed over by the play worker, as latin-1 text, and its outcome.
+compute = runtime.call_pickled
 
 
 def warm() -> str:

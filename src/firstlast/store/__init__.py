@@ -190,6 +190,10 @@ class GameStore:
     def _turn(self, seat: _Seat) -> Iterator[sqlite3.Connection]:
         """``seat``'s connection, this thread's alone until the block ends. A connection
         that failed is closed (rolling back what it held) and replaced."""
+        if seat.owner == threading.get_ident():
+            # It would wait for itself: for the seat's lock, and a write's BEGIN IMMEDIATE
+            # for the outer one's write lock too (SQLite gave up after 10 s, "locked").
+            raise RuntimeError("a transaction cannot be opened inside another of its kind on the same thread")
         with seat.lock:
             seat.owner = threading.get_ident()
             try:
@@ -212,10 +216,6 @@ class GameStore:
         """One write transaction: everything done with the ``Transaction`` commits
         together or not at all. Write transactions take turns on one connection."""
         self._check_files()
-        if self._writes.owner == threading.get_ident():
-            # Its BEGIN IMMEDIATE would wait for the outer one's write lock, which the
-            # outer one holds until this returns (SQLite gave up after 10 s, "locked").
-            raise RuntimeError("a write transaction cannot be opened inside another on the same thread")
         with self._turn(self._writes) as db, self._begin(db) as tx:
             yield tx
 
@@ -224,13 +224,9 @@ class GameStore:
         """One read transaction: a consistent snapshot of the store, on a connection of
         its own that only reads (``PRAGMA query_only``). It takes no write lock (in WAL
         mode readers and the writer do not wait for each other), so reads never queue
-        behind a commit's fsync. Reads take turns on that connection; a read opened
-        inside another on the same thread shares its snapshot. Writing through it fails."""
+        behind a commit's fsync. Reads take turns on that connection. Writing through it
+        fails."""
         self._check_files()
-        if self._reads.owner == threading.get_ident():
-            assert self._reads.db is not None
-            yield Transaction(self._reads.db)
-            return
         with self._turn(self._reads) as db:
             db.execute("BEGIN")
             try:

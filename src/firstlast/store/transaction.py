@@ -108,13 +108,10 @@ class Transaction:
 
     def settings(self, player: str) -> dict[str, object]:
         row = self.db.execute("SELECT settings FROM players WHERE id=?", (player,)).fetchone()
-        if row is None:
-            return {}
         try:
-            value = json.loads(row[0])
-        except ValueError:
+            return {} if row is None else msgspec.json.decode(row[0], type=dict[str, object])
+        except ValueError:  # not JSON, or not an object: the play layer's defaults stand
             return {}
-        return value if isinstance(value, dict) else {}
 
     def save_settings(self, player: str, settings: dict[str, object]) -> None:
         self.db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(settings), player))

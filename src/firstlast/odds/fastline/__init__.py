@@ -13,9 +13,10 @@ False and callers use the engine itself (the same results, only slower).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ... import runtime
+from ...engine import Variant
 from .abi import ABI, JOB_BYTES, PASS_BINS, SIGNATURES, Calls, NativeCalls, Unavailable, WasmCalls, check_info
 from .kernel import UNLIMITED, Kernel, Lines, RankPosition
 from .native import build, compiler, library_name, load_native, source_hash
@@ -24,7 +25,8 @@ from .wasm import load_pyodide, load_wasmtime, wasm_bytes
 __all__ = [
     "ABI", "JOB_BYTES", "PASS_BINS", "SIGNATURES", "UNLIMITED", "Calls", "Kernel", "Lines", "NativeCalls",
     "RankPosition", "Unavailable", "WasmCalls", "available", "backend_name", "build", "check_info", "choose",
-    "compiler", "kernel", "library_name", "load", "max_threads", "need", "source_hash", "wasm_bytes", "why_not",
+    "compiler", "kernel", "library_name", "load", "max_threads", "need", "play_deals", "source_hash", "wasm_bytes",
+    "why_not",
 ]
 
 _choose_lock = threading.Lock()
@@ -92,3 +94,10 @@ def need() -> Kernel:
     if k is None:
         raise Unavailable("no fast forced line here: " + "; ".join(why_not))
     return k
+
+
+def play_deals(deals: range | Iterable[int], variant: Variant, parallel: bool = True) -> Lines:
+    """Many deals from their start by this process's kernel (``Kernel.play_deals``); a
+    function of the module, so that a call of it can be pickled (the site's computing
+    worker takes calls so)."""
+    return need().play_deals(deals, variant, parallel)

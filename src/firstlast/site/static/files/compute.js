@@ -1,6 +1,6 @@
 // The computing worker of the static site (docs/site.md): its own Pyodide with the same
 // package, running the chance estimates and stories the play worker hands it
-// (firstlast.runtime.run_cpu → site.bridge.install_offload), one at a time, so that the
+// (firstlast.runtime.run_cpu, set_offload by worker.js), one at a time, so that the
 // play worker stays free for moves. Messages: {id, call} in, {id, outcome} or {id, error} out.
 
 import { startPython } from "./python.js";

@@ -190,7 +190,7 @@ async function start(origin) {
   const mod = py.pyimport("firstlast.site.bridge");
   bridge = /** @type {Bridge} */ (mod.Bridge(DB, origin));
   pyodide = py;
-  mod.install_offload(compute);
+  py.pyimport("firstlast.runtime").set_offload(compute); // run_cpu's computations: the computing worker
   synced = -1;
   await persist(); // a new player is stored before the first answer (or the page is told)
   progress(4);
