@@ -158,9 +158,8 @@ class GameStore:
 
     def _open(self) -> sqlite3.Connection:
         """A new connection to the database: its path, or the read-only URI."""
-        if self._uri is not None:
-            return sqlite3.connect(self._uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False)
-        return sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(self._uri or self.path, uri=self._uri is not None, timeout=10, isolation_level=None,
+                               check_same_thread=False)
 
     def _connect(self, *pragmas: str) -> sqlite3.Connection:
         """A connection set up (a commit is on disk, fsync, when it returns), with ``pragmas``."""
@@ -268,10 +267,8 @@ class GameStore:
         # A connection is only freed by the garbage collector (its statement cache refers
         # back to it): close it with the store, so that the file is left as it was before
         # (the WAL checkpointed and removed) as soon as the store is dropped.
-        for seat in (getattr(self, "_writes", None), getattr(self, "_reads", None)):
-            if seat is not None and seat.db is not None:
-                with suppress(Exception):
-                    self._close(seat.db)
+        with suppress(Exception):  # (an __init__ that failed may have left no seats)
+            self.close()
 
     # ------------------------------------------------------------ one-read shortcuts
     # Reads for tools and tests, each a snapshot of its own (``reading()``). There are no
