@@ -130,8 +130,7 @@ class GameStore:
     def _upgrade(self, db: sqlite3.Connection) -> None:
         """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
         one transaction: a crash mid-way leaves the old schema and its data."""
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._begin(db):
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if version == 0 and tables:
@@ -150,10 +149,6 @@ class GameStore:
             if version != SCHEMA_VERSION:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
 
     def _open(self) -> sqlite3.Connection:
