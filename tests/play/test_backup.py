@@ -9,12 +9,12 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from msgspec.structs import replace
 
 from firstlast.engine import Game, Variant
 from firstlast.engine.record import record_to_text

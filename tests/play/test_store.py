@@ -206,15 +206,20 @@ def test_a_savepoint_that_cannot_be_undone_breaks_the_transaction(tmp_path: Path
         assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0  # the whole transaction undone
 
 
-def test_a_write_transaction_inside_another_is_refused_at_once(tmp_path: Path) -> None:
-    # Regression: it opened a connection of its own, whose BEGIN IMMEDIATE waited for the
-    # outer transaction's write lock until SQLite gave up (10 s, "database is locked").
+def test_a_transaction_inside_another_of_its_kind_is_refused_at_once(tmp_path: Path) -> None:
+    # Regression: a write inside a write opened a connection of its own, whose BEGIN
+    # IMMEDIATE waited for the outer one's write lock until SQLite gave up (10 s, "database
+    # is locked"). Reads take turns on one connection: a read inside a read would wait for it.
     store = GameStore(tmp_path / "games.sqlite3")
     with store.transaction() as tx:
         kept = tx.new_player()
         with pytest.raises(RuntimeError, match="inside another"), store.transaction():
             pass
     assert store.has_player(kept)  # the outer transaction goes on and commits
+    with store.reading() as tx:
+        with pytest.raises(RuntimeError, match="inside another"), store.reading():
+            pass
+        assert tx.has_player(kept)
 
 
 def test_the_store_writes_a_result_as_given_and_decides_none(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from firstlast.tui.autoplay import SPEEDS
 from firstlast.tui.chance import Failed, Pooled
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.table import Slot
-from firstlast.tui.words import compact_variant
+from firstlast.tui.widgets import compact_variant
 
 SIZE = (100, 30)
 
@@ -171,7 +171,7 @@ def test_autoplay_pauses(store: GameStore) -> None:
         await pilot.press("escape")
         made = len(screen.session.game)
         await pilot.pause(0.4)
-        assert not screen.clock.running
+        assert not screen.auto
         assert len(screen.session.game) == made
         assert screen.session.game.position.status == "playing"
 

@@ -16,13 +16,14 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, RadioButton
 
+from firstlast.engine.places import RESERVE
 from firstlast.play import PlayService
 from firstlast.play.settings import FELTS
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import cards as C
 from firstlast.tui.dialogs import SettingsDialog, WishDialog
-from firstlast.tui.table import RESERVE, Slot, label_styles
+from firstlast.tui.table import Slot, label_styles
 
 
 @pytest.fixture

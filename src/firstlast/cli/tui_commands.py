@@ -37,7 +37,7 @@ def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
         # The language: asked for by name (--lang, FIRSTLAST_LANG), else the player's
-        # saved setting, else the locale (words.starting_lang).
+        # saved setting, else the locale (tui.app.starting_lang).
         app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
                            lang=asked_lang(), system_lang=lang_from_env())
     except StoreError as e:

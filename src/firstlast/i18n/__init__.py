@@ -13,7 +13,6 @@ Everything here is pure: the only state is the cache (``functools.cache``) of th
 from __future__ import annotations
 
 import errno
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,8 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Final, Literal, Protocol
+
+import msgspec
 
 from ..engine import places
 from ..engine.cards import SUIT_CHARS, Card
@@ -64,10 +65,7 @@ def catalog(lang: str) -> Mapping[str, str]:
     """The catalog of ``lang`` (one of ``LANGS``), read once, read-only."""
     if lang not in LANGS:
         raise ValueError(f"no catalog for language {lang!r} (expected one of {', '.join(LANGS)})")
-    data = json.loads(_read(f"{lang}.json"))
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ValueError(f"{lang}.json must be one flat object of strings")
-    return MappingProxyType(data)
+    return MappingProxyType(msgspec.json.decode(_read(f"{lang}.json"), type=dict[str, str]))  # one flat object
 
 
 def placeholders(template: str) -> frozenset[str]:

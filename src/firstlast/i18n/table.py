@@ -64,10 +64,10 @@ def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
     if move.kind == "redeal":
         return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang)
                  or t(lang, "say.summary.unlimited"))
-    source = str(move.source)
-    card = pos.waste[-1] if source == WASTE and pos.waste else pos.card_at(move.source) if move.source else None
+    source = move.source
+    card = None if source is None else pos.card_at(source)
     k = pos.active
-    if card is None or k is None:
+    if source is None or card is None or k is None:
         return t(lang, "say.hint.turn")
     return t(lang, "say.hint.play", card=card_name(card, lang, "acc"), **{"from": place_name(source, lang, "from"),
                                                                   "onto": place_name(PILES[k], lang, "onto")})
@@ -102,8 +102,7 @@ def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> st
         out.append(t(lang, "say.summary.done"))
     else:
         out.append(t(lang, "say.summary.building", pile=_pile_words(pos, lang)))
-        first = pos.first[k]
-        if not (len(pos.piles[k]) == 12 and first is not None) and pos.need:
+        if pos.need_card is None and pos.need:  # any copy of the rank fits, not only the base (R5)
             places, piles, stock = _copies(pos, pos.need, lang)
             ranks = rank_name(pos.need, lang, "pl")
             out.append(t(lang, "say.summary.where", ranks=ranks, places=t(lang, "list.join.parts").join(places))

@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Annotated, Final, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
+from msgspec.structs import replace
 
 from .. import __version__
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
@@ -60,19 +61,21 @@ Params = dict[str, str | int | float | bool | None]
 
 
 # ---------------------------------------------------------------------------- the file
-class BackupGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+# The store's row, its fields (in their order) the file's, each with its bounds.
+class BackupGame(GameRow, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One game of a backup: everything the store keeps of it (docs/backup.md), in the
     order the file writes it. What the replay derives (``status``, ``score``,
     ``passes``) may be left out; when given it must be the replay's."""
 
     id: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{1,64}$", description="1…64 letters, digits, - or _")]
-    deal: DealText | DealNumber
+    # A file may give the deal as a number, and leave out what the replay derives: wider than the row's.
+    deal: DealText | DealNumber  # type: ignore[assignment]
     variant: VariantToken
     moves: Annotated[Moves, Meta(description="the moves made, in the engine's notation, one space apart")]
     redo: Annotated[Moves, Meta(description="the moves redo would make, next first")] = ""
-    status: GameStatus | UnsetType = UNSET
-    score: Score | UnsetType = UNSET
-    passes: Passes | UnsetType = UNSET
+    status: GameStatus | UnsetType = UNSET  # type: ignore[assignment]
+    score: Score | UnsetType = UNSET  # type: ignore[assignment]
+    passes: Passes | UnsetType = UNSET  # type: ignore[assignment]
     result: Annotated[Result | None, Meta(description="the first end reached, kept after undo")] = None
     result_score: Score | None = None
     result_passes: Passes | None = None
@@ -116,8 +119,8 @@ class Backup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         "games left out: a restore would refuse them (written only when there are some)"))] | UnsetType = UNSET
 
 
-#: A game's fields, in the order they are written.
-GAME_FIELDS: Final = BackupGame.__struct_fields__
+#: A game's fields, in the order they are written: the store's columns.
+GAME_FIELDS: Final = GameRow.__struct_fields__
 
 
 @dataclass(frozen=True)

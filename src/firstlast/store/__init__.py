@@ -130,8 +130,7 @@ class GameStore:
     def _upgrade(self, db: sqlite3.Connection) -> None:
         """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
         one transaction: a crash mid-way leaves the old schema and its data."""
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._begin(db):
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if version == 0 and tables:
@@ -150,17 +149,12 @@ class GameStore:
             if version != SCHEMA_VERSION:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
 
     def _open(self) -> sqlite3.Connection:
         """A new connection to the database: its path, or the read-only URI."""
-        if self._uri is not None:
-            return sqlite3.connect(self._uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False)
-        return sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(self._uri or self.path, uri=self._uri is not None, timeout=10, isolation_level=None,
+                               check_same_thread=False)
 
     def _connect(self, *pragmas: str) -> sqlite3.Connection:
         """A connection set up (a commit is on disk, fsync, when it returns), with ``pragmas``."""
@@ -190,6 +184,10 @@ class GameStore:
     def _turn(self, seat: _Seat) -> Iterator[sqlite3.Connection]:
         """``seat``'s connection, this thread's alone until the block ends. A connection
         that failed is closed (rolling back what it held) and replaced."""
+        if seat.owner == threading.get_ident():
+            # It would wait for itself: for the seat's lock, and a write's BEGIN IMMEDIATE
+            # for the outer one's write lock too (SQLite gave up after 10 s, "locked").
+            raise RuntimeError("a transaction cannot be opened inside another of its kind on the same thread")
         with seat.lock:
             seat.owner = threading.get_ident()
             try:
@@ -212,10 +210,6 @@ class GameStore:
         """One write transaction: everything done with the ``Transaction`` commits
         together or not at all. Write transactions take turns on one connection."""
         self._check_files()
-        if self._writes.owner == threading.get_ident():
-            # Its BEGIN IMMEDIATE would wait for the outer one's write lock, which the
-            # outer one holds until this returns (SQLite gave up after 10 s, "locked").
-            raise RuntimeError("a write transaction cannot be opened inside another on the same thread")
         with self._turn(self._writes) as db, self._begin(db) as tx:
             yield tx
 
@@ -224,13 +218,9 @@ class GameStore:
         """One read transaction: a consistent snapshot of the store, on a connection of
         its own that only reads (``PRAGMA query_only``). It takes no write lock (in WAL
         mode readers and the writer do not wait for each other), so reads never queue
-        behind a commit's fsync. Reads take turns on that connection; a read opened
-        inside another on the same thread shares its snapshot. Writing through it fails."""
+        behind a commit's fsync. Reads take turns on that connection. Writing through it
+        fails."""
         self._check_files()
-        if self._reads.owner == threading.get_ident():
-            assert self._reads.db is not None
-            yield Transaction(self._reads.db)
-            return
         with self._turn(self._reads) as db:
             db.execute("BEGIN")
             try:
@@ -272,10 +262,8 @@ class GameStore:
         # A connection is only freed by the garbage collector (its statement cache refers
         # back to it): close it with the store, so that the file is left as it was before
         # (the WAL checkpointed and removed) as soon as the store is dropped.
-        for seat in (getattr(self, "_writes", None), getattr(self, "_reads", None)):
-            if seat is not None and seat.db is not None:
-                with suppress(Exception):
-                    self._close(seat.db)
+        with suppress(Exception):  # (an __init__ that failed may have left no seats)
+            self.close()
 
     # ------------------------------------------------------------ one-read shortcuts
     # Reads for tools and tests, each a snapshot of its own (``reading()``). There are no

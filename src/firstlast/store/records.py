@@ -82,10 +82,12 @@ class StoredGame:
     def row(self) -> GameRow:
         """Every column as ``Transaction.insert`` writes it."""
         g, pos = self.game, self.game.position
-        return GameRow(self.id, str(g.deal), g.variant.token, moves_line(g.moves), moves_line(g.redo_moves),
-                       pos.status, pos.score, pos.passes, self.version, self.created, self.updated, self.finished,
-                       self.origin, self.result, self.result_score, self.result_passes, self.abandoned, self.dealt,
-                       self.dealt_on, self.wish)
+        return GameRow(id=self.id, deal=str(g.deal), variant=g.variant.token, moves=moves_line(g.moves),
+                       redo=moves_line(g.redo_moves), status=pos.status, score=pos.score, passes=pos.passes,
+                       result=self.result, result_score=self.result_score, result_passes=self.result_passes,
+                       origin=self.origin, created=self.created, updated=self.updated, finished=self.finished,
+                       abandoned=self.abandoned, version=self.version, dealt=self.dealt, dealt_on=self.dealt_on,
+                       wish=self.wish)
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -137,11 +139,10 @@ class DailyRow:
     moved: bool
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """Every stored column of one game, as it is: a backup copies games whole
-    (``firstlast.play.backup``), so that what is derived from them (the statistics)
-    comes back the same."""
+class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+    """Every stored column of one game, as it is, in the order a backup file writes them:
+    a backup copies games whole, so that what is derived from them (the statistics) comes
+    back the same (``firstlast.play.backup.BackupGame`` is this row with its bounds)."""
 
     id: str
     deal: str
@@ -151,15 +152,15 @@ class GameRow:
     status: str
     score: int
     passes: int
-    version: int
-    created: str
-    updated: str
-    finished: str | None
-    origin: Origin
     result: str | None
     result_score: int | None
     result_passes: int | None
+    origin: Origin
+    created: str
+    updated: str
+    finished: str | None
     abandoned: str | None
+    version: int
     dealt: str | None = None
     dealt_on: str | None = None
     wish: str | None = None

@@ -7,8 +7,9 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
 from typing import Final
+
+import msgspec
 
 from ..engine import Game, Move, Variant
 from ..engine.errors import FirstLastError
@@ -40,7 +41,7 @@ def _summary(r: sqlite3.Row) -> GameSummary:
 
 
 #: The columns of a game row, by name: ``GameRow``'s fields.
-_COLUMNS: Final = tuple(f.name for f in fields(GameRow))
+_COLUMNS: Final = GameRow.__struct_fields__
 _ROW_COLUMNS: Final = ", ".join(_COLUMNS)
 _NAMED: Final = ", ".join(f":{c}" for c in _COLUMNS)
 _ASSIGNED: Final = ", ".join(f"{c}=:{c}" for c in _COLUMNS if c != "id")
@@ -107,13 +108,10 @@ class Transaction:
 
     def settings(self, player: str) -> dict[str, object]:
         row = self.db.execute("SELECT settings FROM players WHERE id=?", (player,)).fetchone()
-        if row is None:
-            return {}
         try:
-            value = json.loads(row[0])
-        except ValueError:
+            return {} if row is None else msgspec.json.decode(row[0], type=dict[str, object])
+        except ValueError:  # not JSON, or not an object: the play layer's defaults stand
             return {}
-        return value if isinstance(value, dict) else {}
 
     def save_settings(self, player: str, settings: dict[str, object]) -> None:
         self.db.execute("UPDATE players SET settings=? WHERE id=?", (json.dumps(settings), player))
@@ -260,12 +258,12 @@ class Transaction:
     def insert_row(self, player: str, row: GameRow) -> None:
         """Store ``row`` as a new game of ``player``, every column as given."""
         self.db.execute(f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (:player, {_NAMED})",
-                        vars(row) | {"player": player})
+                        msgspec.structs.asdict(row) | {"player": player})
 
     def replace_row(self, player: str, row: GameRow) -> None:
         """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
         ``UnknownGame`` if ``player`` has no such game."""
         cur = self.db.execute(f"UPDATE games SET {_ASSIGNED} WHERE id=:id AND player=:player",
-                              vars(row) | {"player": player})
+                              msgspec.structs.asdict(row) | {"player": player})
         if cur.rowcount != 1:
             raise UnknownGame(f"no such game: {row.id}")

@@ -5,6 +5,7 @@ commits them; its other jobs have rooms of their own (README, "Where things live
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import inspect
 from collections.abc import Awaitable, Callable
@@ -14,21 +15,21 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from ..engine import Card, Position, Variant
-from ..engine.places import STOCK
-from ..i18n import announce, describe_variant, other_lang, plural, record_text, t
+from ..engine.places import PILES, STOCK
+from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
 from ..play.chance import StoryBook
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
-from .autoplay import PACE_SPEED, SPEEDS, AutoClock
+from .autoplay import PACE_SPEED, SPEEDS, moves_per_tick, tick_interval
 from .calendar import CalendarScreen
 from .chance import Answer, ChanceClock, Estimator, describe_answer
 from .dialogs import (
@@ -47,10 +48,8 @@ from .dialogs import (
 from .keys import KeyBar, table_bindings, table_keys
 from .replay import ReplayScreen
 from .session import Session
-from .table import PILES, Slot
+from .table import Slot
 from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
-from .words import starting_lang
-from .writer import Writer
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -66,6 +65,13 @@ KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 __all__ = ["FirstLastApp", "GameScreen"]
 
 T = TypeVar("T")
+
+
+def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_LANG) -> str:
+    """The language the terminal opens in: the first that names a catalog language of
+    the one asked for by name on this start (``--lang``, ``FIRSTLAST_LANG``), the
+    player's saved setting and the terminal's locale (``system``); else English."""
+    return next((lang for lang in (asked, setting, system) if lang in LANGS), DEFAULT_LANG)
 
 
 class GameScreen(Screen[None]):
@@ -103,7 +109,7 @@ class GameScreen(Screen[None]):
     speed: reactive[int] = reactive(0, repaint=False)  # from the player's pace setting (PACE_SPEED)
 
     def __init__(self, session: Session, new_variant: Variant | None = None, chance: bool = True,
-                 estimator: Estimator | None = None, lang: str | None = None) -> None:
+                 estimator: Estimator | None = None, lang: str = DEFAULT_LANG) -> None:
         super().__init__()
         self.session = session
         settings = session.settings()
@@ -111,7 +117,7 @@ class GameScreen(Screen[None]):
         self.new_variant = new_variant or settings.variant
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
-        self.set_reactive(GameScreen.lang, lang or starting_lang(None, settings.lang))
+        self.set_reactive(GameScreen.lang, lang)
         # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
         C.set_look(settings.felt, settings.four_colour)
         #: The marks on the cards that can be played now (the setting ``show_playable``,
@@ -119,9 +125,13 @@ class GameScreen(Screen[None]):
         self.show_playable = settings.show_playable
         self.hinted: str | None = None
         self._ended_shown: tuple[str, int] | None = None
-        self.write = Writer(self)
-        self.clock = AutoClock(self, lambda: self.action_queue("tick"))
-        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.clock.running,
+        #: Writes go one at a time, in the order asked (keys, autoplay's ticks), each on a
+        #: thread (``write``), so that a commit's fsync never holds up the screen.
+        self._writing = asyncio.Lock()
+        #: Autoplay's clock while it runs (``auto``), and whether its tick waits in the queue.
+        self._ticker: Timer | None = None
+        self._tick_waiting = False
+        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto,
                                   estimator) if chance else None
         #: The stories told (the play layer's one cache of them; worded in the language
         #: of the moment whenever shown).
@@ -189,7 +199,7 @@ class GameScreen(Screen[None]):
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
         looks and marks chosen there (the settings are the player's, one for every face)."""
-        if self.clock.running or self.app.screen is not self or self.write.busy:
+        if self.auto or self.app.screen is not self or self._writing.locked():
             return
         if not self.session.store_changed():  # the store's change counter: nothing read else
             return
@@ -249,9 +259,14 @@ class GameScreen(Screen[None]):
         self.message = message
         self.error = error
 
+    async def write(self, call: Callable[[], T]) -> T:
+        """``call`` (a write: a commit, with its fsync) on a thread, after the writes
+        asked before it; its own error (the play layer's refusal) is raised as it is."""
+        async with self._writing:
+            return await asyncio.to_thread(call)
+
     async def _write(self, call: Callable[[], T]) -> T | None:
-        """``call`` (a write) on the writer; refused, the play layer's reason is said and
-        the answer is ``None``."""
+        """``write``; refused, the play layer's reason is said and the answer is ``None``."""
         try:
             return await self.write(call)
         except PlayError as e:
@@ -259,23 +274,16 @@ class GameScreen(Screen[None]):
             return None
 
     # ------------------------------------------------------------ the action queue
-    class Do(Message):
-        """An action asked for (by a key, by autoplay's clock): done in the screen's own
-        message queue, so actions run one at a time, in order, each seeing the table as
-        the one before left it."""
-
-        def __init__(self, action: str, args: tuple[object, ...]) -> None:
-            super().__init__()
-            self.action, self.args = action, args
-
     def action_queue(self, action: str, *args: object) -> None:
-        self.post_message(self.Do(action, args))
+        """An action asked for (by a key, by autoplay's clock): done in the screen's own
+        message queue (``call_later``), so actions run one at a time, in order, each
+        seeing the table as the one before left it."""
+        self.call_later(self._do, action, *args)
 
-    async def on_game_screen_do(self, message: Do) -> None:
-        message.stop()
-        if message.action not in KEEP_AUTO:
+    async def _do(self, action: str, *args: object) -> None:
+        if action not in KEEP_AUTO:
             self.stop_auto()  # any other key takes the game back from autoplay
-        done = getattr(self, f"action_{message.action}")(*message.args)
+        done = getattr(self, f"action_{action}")(*args)
         if inspect.isawaitable(done):
             await done
 
@@ -423,39 +431,52 @@ class GameScreen(Screen[None]):
         await self.action_act("move", str(base))
 
     def action_auto(self) -> None:
-        if self.clock.running:
+        if self.auto:
             self.action_pause()
             return
         if self.pos.status != "playing":
             self.say(t(self.lang, "tui.msg.over_no_auto"), error=True)
             return
-        self.clock.start(self.speed)
-        self.auto = True
+        self._start_clock()
         self.say(t(self.lang, "tui.msg.auto_on", speed=SPEEDS[self.speed]))
 
+    def _start_clock(self) -> None:
+        """Autoplay's clock at the speed chosen: a tick queues a step, one at most waiting,
+        so a slow write delays autoplay and never piles steps up behind the player's keys."""
+        self.stop_auto()
+        self._ticker = self.set_interval(tick_interval(self.speed), self._tick)
+        self.auto = True
+
+    def _tick(self) -> None:
+        if self.auto and not self._tick_waiting:
+            self._tick_waiting = True
+            self.action_queue("tick")
+
     async def action_tick(self) -> None:
-        """Autoplay's clock ticked (``AutoClock``): its moves, unless paused meanwhile."""
-        self.clock.took()
-        if not self.clock.running:
+        """Autoplay's clock ticked: its moves, unless paused meanwhile."""
+        self._tick_waiting = False
+        if not self.auto:
             return
-        await self.action_act("step", self.clock.moves_per_tick(self.speed))  # committed together
+        await self.action_act("step", moves_per_tick(self.speed))  # committed together
         if self.pos.status != "playing":
             self.stop_auto()
 
     def stop_auto(self) -> None:
-        self.clock.stop()
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
         self.auto = False
 
     def action_pause(self) -> None:
-        if self.clock.running:
+        if self.auto:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
             self._request_chance()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
-        if self.clock.running:
-            self.clock.start(self.speed)
+        if self.auto:
+            self._start_clock()
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:
@@ -652,9 +673,8 @@ class FirstLastApp(App[None]):
         self.session = Session.open(store, deal, variant, resume, lang)
         settings = self.session.settings()
         self.chance = chance and settings.show_chance
-        #: The language the terminal opens in (``words.starting_lang``): ``lang``, asked
-        #: for by name on this start (``--lang``, ``FIRSTLAST_LANG``; not saved: the L key
-        #: saves), else the player's setting, else ``system_lang`` (the locale's).
+        #: The language the terminal opens in (``starting_lang``; ``lang`` is not saved:
+        #: the L key saves).
         self.lang = starting_lang(lang, settings.lang, system_lang)
         self.title = t(self.lang, "title")
         self.game_screen = GameScreen(self.session, variant, self.chance, estimator, self.lang)

@@ -18,8 +18,7 @@ from textual.widgets import Static
 from ..i18n import t
 from ..play import PlayError, PlayService
 from ..play.daily import FIRST_DAY, Calendar
-from .keys import BarKey, KeyBar
-from .words import binding
+from .keys import BarKey, KeyBar, binding
 
 
 def calendar_renderable(cal: Calendar, chosen: dt.date, lang: str = "en") -> Table:

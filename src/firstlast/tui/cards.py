@@ -66,7 +66,10 @@ class Look:
 
     felt: str = "green"
     four_colour: bool = False
-    colours: Felt = FELTS["green"]
+
+    @property
+    def colours(self) -> Felt:
+        return FELTS[self.felt]
 
     @property
     def light(self) -> bool:
@@ -93,7 +96,6 @@ LOOK: Final = Look()
 def set_look(felt: str, four_colour: bool) -> None:
     """Draw with the player's felt and deck from now on."""
     LOOK.felt = felt if felt in FELTS else "green"
-    LOOK.colours = FELTS[LOOK.felt]
     LOOK.four_colour = four_colour
 
 

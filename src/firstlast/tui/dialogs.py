@@ -14,8 +14,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static, Switch
+from textual.widgets.button import ButtonVariant
 from textual.widgets.option_list import Option
 
 from ..engine import Game, Position, Variant
@@ -28,8 +30,7 @@ from ..play.chance import StoryBook
 from ..play.fields import MAX_WISH
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
-from .keys import BarKey, KeyBar
-from .words import binding
+from .keys import BarKey, KeyBar, binding
 
 if TYPE_CHECKING:  # the story module loads the odds: its first story does, on a worker
     from ..play.story import Story
@@ -67,6 +68,12 @@ class Dialog(ModalScreen[T | None], Generic[T]):
         super().__init__()
         self.lang = lang
 
+    def buttons(self, *keys: str, first: ButtonVariant = "primary") -> Horizontal:
+        """A row of buttons, worded by catalog key, each's id its key's last word (a
+        press answers by it); the first one drawn as ``first``."""
+        return Horizontal(*(Button(t(self.lang, key), variant=first if i == 0 else "default", id=key.split(".")[-1])
+                            for i, key in enumerate(keys)), classes="buttons")
+
 
 class ConfirmDialog(Dialog[bool]):
     """A yes/no question: Enter or y confirms, Escape or n cancels."""
@@ -85,9 +92,7 @@ class ConfirmDialog(Dialog[bool]):
             yield Label(self.question, id="confirm-question")
             if self.detail:
                 yield Label(self.detail, id="confirm-detail")
-            with Horizontal(classes="buttons"):
-                yield Button(t(self.lang, "tui.confirm.yes"), variant="warning", id="yes")
-                yield Button(t(self.lang, "tui.confirm.no"), id="no")
+            yield self.buttons("tui.confirm.yes", "tui.confirm.no", first="warning")
         yield KeyBar((BarKey("y", "tui.binding.yes"), BarKey("n", "tui.binding.no")), self.lang)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -236,10 +241,7 @@ class VariantDialog(Dialog[Variant]):
             yield Toggle(t(lang, "tui.variant.waste_toggle"), v.waste_playable, "waste", lang)
             yield Toggle(t(lang, "tui.variant.privileged_toggle"), v.privileged_last, "privileged", lang)
             yield Label("", id="variant-error", classes="error")
-            with Horizontal(classes="buttons"):
-                yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
-                yield Button(t(lang, "tui.button.canonical"), id="canonical")
-                yield Button(t(lang, "cancel"), id="cancel")
+            yield self.buttons("tui.button.ok", "tui.button.canonical", "cancel")
         yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
     def _ok(self) -> None:
@@ -299,9 +301,7 @@ class SettingsDialog(Dialog[dict[str, object]]):
             yield Label(t(lang, "tui.settings.felt_note"), classes="note")
             for key, words in self.SWITCHES:
                 yield Toggle(t(lang, words), bool(getattr(s, key)), key.replace("_", "-"), lang)
-            with Horizontal(classes="buttons"):
-                yield Button(t(lang, "tui.button.ok"), variant="primary", id="ok")
-                yield Button(t(lang, "cancel"), id="cancel")
+            yield self.buttons("tui.button.ok", "cancel")
             yield Label(t(lang, "tui.settings.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), lang)
 
@@ -372,11 +372,7 @@ class EndDialog(Dialog[str]):
                 yield Label(line, classes="won", id=f"end-news-{i}")
             with VerticalScroll(id="end-story-box"):
                 yield Static(id="end-story")
-            with Horizontal(classes="buttons"):
-                yield Button(t(lang, "tui.end.again"), variant="primary", id="again")
-                yield Button(t(lang, "tui.end.next"), id="next")
-                yield Button(t(lang, "tui.end.random"), id="random")
-                yield Button(t(lang, "tui.end.close"), id="close")
+            yield self.buttons("tui.end.again", "tui.end.next", "tui.end.random", "tui.end.close")
         yield KeyBar(self.KEYS, lang)
 
     def on_mount(self) -> None:
@@ -450,26 +446,28 @@ class HelpScreen(Screen[None]):
         binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
     ]
 
+    #: The help's language (L switches it); the key bar is bound to it.
+    language: reactive[str] = reactive("en")
+
     def __init__(self, language: str = "en") -> None:
         super().__init__()
-        self.language = language
+        self.set_reactive(HelpScreen.language, language)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
             yield Static(id="help-body")
-        yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")), id="help-keys")
+        yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")),
+                     id="help-keys").data_bind(lang=HelpScreen.language)
 
     def on_mount(self) -> None:
-        self._show()
+        self.watch_language()
 
-    def _show(self) -> None:
-        self.query_one(KeyBar).lang = self.language
+    def watch_language(self) -> None:
         self.query_one("#help-body", Static).update(Markdown(help_text(self.language)))
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_language(self) -> None:
         self.language = other_lang(self.language)
-        self._show()
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"

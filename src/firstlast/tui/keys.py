@@ -19,8 +19,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import t
-from ..play.actions import actions_for
+from ..i18n import DEFAULT_LANG, t
+from ..play.actions import actions_for, russian_twin
 
 #: Characters the table writes as typed, as Textual names their keys.
 _TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", "-": "minus", "_": "underscore",
@@ -63,6 +63,15 @@ def table_bindings() -> list[Binding]:
     return out
 
 
+def binding(keys: str, action: str, key: str, show: bool = True) -> Binding:
+    """A key binding described by the catalog string ``key`` (the key bar says it in the
+    language of the moment). Each letter also answers on the Russian layout, from the
+    one table of twins (``play.actions.russian_twin``), as the table's own keys do."""
+    names = keys.split(",")
+    twins = [twin for name in names if (twin := russian_twin(name)) is not None and twin not in names]
+    return Binding(",".join([*names, *twins]), action, t(DEFAULT_LANG, key), show=show, id=key)
+
+
 @dataclass(frozen=True)
 class BarKey:
     """One key on the key bar: ``key`` as shown, ``label`` its catalog key, ``rank``
@@ -76,27 +85,6 @@ class BarKey:
 def table_keys() -> tuple[BarKey, ...]:
     """The table's key bar: the table's actions that have a place on it."""
     return tuple(BarKey(a.keys[0], a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
-
-
-def fit_keys(keys: Sequence[BarKey], lang: str, width: int) -> Text:
-    """The key bar's line for ``width`` cells: keys in their order, the least needed
-    left out until the rest fit."""
-    shown = list(keys)
-
-    def line() -> Text:
-        out = Text()
-        for i, k in enumerate(shown):
-            if i:
-                out.append("  ")
-            out.append(k.key, style="bold #ffd24a")
-            out.append(" " + t(lang, k.label), style="#e8f3ea")
-        return out
-
-    text = line()
-    while shown and cell_len(text.plain) > width:
-        shown.remove(min(reversed(shown), key=lambda k: k.rank))
-        text = line()
-    return text
 
 
 class KeyBar(Widget):
@@ -115,7 +103,23 @@ class KeyBar(Widget):
         self.set_reactive(KeyBar.lang, lang)
 
     def render(self) -> Text:
-        return fit_keys(self.keys, self.lang, self.size.width)
+        """The keys in their order, the least needed left out until the rest fit."""
+        shown = list(self.keys)
+
+        def line() -> Text:
+            out = Text()
+            for i, k in enumerate(shown):
+                if i:
+                    out.append("  ")
+                out.append(k.key, style="bold #ffd24a")
+                out.append(" " + t(self.lang, k.label), style="#e8f3ea")
+            return out
+
+        text = line()
+        while shown and cell_len(text.plain) > self.size.width:
+            shown.remove(min(reversed(shown), key=lambda k: k.rank))
+            text = line()
+        return text
 
 
 def side_keys(lang: str, width: int = 26) -> str:

@@ -16,9 +16,8 @@ from ..engine import Card, Game
 from ..i18n import announce, describe_variant, t
 from ..play.view import table_view
 from . import cards as C
-from .keys import BarKey, KeyBar
+from .keys import BarKey, KeyBar, binding
 from .widgets import StatusLine, TableView
-from .words import binding
 
 #: Moves a second while the replay plays by itself.
 REPLAY_SPEED: Final = 4

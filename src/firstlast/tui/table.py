@@ -18,7 +18,6 @@ from ..play.view import TableView
 from . import cards as C
 from .cards import CardSize
 
-__all__ = ["FIRST", "PILES", "RESERVE", "STOCK", "WASTE", "Slot", "WasteFan", "paint_slot"]
 
 def _label_style(color: str | None = None, bold: bool | None = None, reverse: bool | None = None) -> Style:
     """A label's style on the felt of the moment (``C.LOOK``): its colour, or the felt's."""

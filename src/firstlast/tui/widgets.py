@@ -13,38 +13,26 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..engine import Card, Game, Move, Movement, Step, Variant
-from ..engine.places import STOCK, WASTE
-from ..i18n import describe_variant, t
+from ..engine import CANONICAL, Card, Game, Move, Movement, Step, Variant
+from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
+from ..i18n import describe_variant, plural, t
 from ..play import view as V
 from . import cards as C
 from .autoplay import SPEEDS
 from .chance import Answer, describe_answer
 from .keys import side_keys
-from .table import FIRST, PILES, RESERVE, Slot, WasteFan, paint_slot
-from .words import compact_variant
+from .table import Slot, WasteFan, paint_slot
 
 
-def title_text(deal: int, variant: Variant, width: int, lang: str = "en") -> Text:
-    """The title line for ``width`` columns: the game's name as room allows, and always
-    the deal and its rules (in fewer words, or as the variant's token, on narrow
-    terminals, so the variant is never cut off)."""
-    deal_part = t(lang, "tui.title.deal", deal=deal)
-    names = (t(lang, "tui.title"), t(lang, "title"), "")
-    rules = (describe_variant(variant, lang), compact_variant(variant, lang), variant.token)
-    room = width - 2  # the title's padding
-    candidates = [(name, rule) for rule in rules for name in names]
-    name, rule = candidates[-1]
-    for name, rule in candidates:
-        if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= room:
-            break
-    title = Text()
-    if name:
-        title.append(name, style="bold")
-        title.append(" · ", style=C.tone("soft"))
-    title.append(deal_part, style=f"bold {C.tone('gold')}")
-    title.append(f" · {rule}", style=C.tone("soft"))
-    return title
+def compact_variant(variant: Variant, lang: str = "en") -> str:
+    """A variant in fewer words than ``describe_variant``, as the page labels it (i18n.js
+    ``variantLabel``, the same keys): ``Canonical rules``, ``∞ redeals, V2, no R8``."""
+    if variant == CANONICAL:
+        return t(lang, "canonical")
+    parts = [t(lang, "variant_label.unlimited") if variant.redeals is None
+             else plural(lang, "variant_label.redeals", variant.redeals)]
+    return ", ".join([*parts, *(["V2"] if variant.waste_playable else []),
+                      *([] if variant.privileged_last else [t(lang, "variant_label.no_r8")])])
 
 
 def one_line(text: str, width: int) -> str:
@@ -55,7 +43,8 @@ def one_line(text: str, width: int) -> str:
 
 
 class TitleBar(Widget):
-    """The deal, its rules and the game's name, as the width allows."""
+    """The game's name as room allows, and always the deal and its rules (in fewer words,
+    or as the variant's token, on narrow terminals, so the variant is never cut off)."""
 
     DEFAULT_CSS = "TitleBar { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }"
 
@@ -67,8 +56,22 @@ class TitleBar(Widget):
         self._game = game
 
     def render(self) -> Text:
-        game = self._game()
-        return title_text(game.deal, game.variant, self.size.width + 2, self.lang)
+        game, lang = self._game(), self.lang
+        deal_part = t(lang, "tui.title.deal", deal=game.deal)
+        names = (t(lang, "tui.title"), t(lang, "title"), "")
+        rules = (describe_variant(game.variant, lang), compact_variant(game.variant, lang), game.variant.token)
+        candidates = [(name, rule) for rule in rules for name in names]
+        name, rule = candidates[-1]
+        for name, rule in candidates:
+            if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width:
+                break
+        title = Text()
+        if name:
+            title.append(name, style="bold")
+            title.append(" · ", style=C.tone("soft"))
+        title.append(deal_part, style=f"bold {C.tone('gold')}")
+        title.append(f" · {rule}", style=C.tone("soft"))
+        return title
 
 
 class StatusLine(Widget):
@@ -102,15 +105,10 @@ class TableView(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="row", id="row-first"):
-            for p in FIRST:
-                yield Slot(p)
-        with Horizontal(classes="row", id="row-piles"):
-            for p in PILES:
-                yield Slot(p)
-        with Horizontal(classes="row", id="row-reserve"):
-            for p in RESERVE:
-                yield Slot(p)
+        for row, places in (("first", FIRST), ("piles", PILES), ("reserve", RESERVE)):
+            with Horizontal(classes="row", id=f"row-{row}"):
+                for p in places:
+                    yield Slot(p)
         with Horizontal(classes="row", id="row-stock"):
             yield Slot(STOCK)
             yield Slot(WASTE)
