@@ -516,8 +516,8 @@ def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.chance is not None
-        runner = screen.chance.runner
-        await wait_for(pilot, lambda: runner.available is False, timeout=5)
+        clock = screen.chance
+        await wait_for(pilot, lambda: clock.available is False, timeout=5)
         await pilot.press("t")
         assert "Chance" not in screen_text(pilot)
 
