@@ -172,7 +172,7 @@ def test_autoplay_pauses(store: GameStore) -> None:
         await pilot.press("escape")
         made = len(screen.session.game)
         await pilot.pause(0.4)
-        assert not screen.clock.running
+        assert not screen.auto
         assert len(screen.session.game) == made
         assert screen.session.game.position.status == "playing"
 

@@ -20,7 +20,7 @@ from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
 from .engine_commands import _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
-from .options import FilePath, open_store, play_error_text
+from .options import FilePath, open_store
 
 #: The most bytes read from a file or standard input: a backup's characters are at
 #: least that many bytes.
@@ -31,7 +31,7 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
     """One line per game left out (``key``: of an export or of an import), its refusal
     in the current language."""
     return [msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
-                error=play_error_text(s.error)) for s in skipped]
+                error=s.error.text(current_lang())) for s in skipped]
 
 
 def report_text(report: ImportReport) -> str:
@@ -63,7 +63,7 @@ def export(file: Path, db: Path | None) -> None:
     try:
         text, skipped = play.backup_file(play.local_player())
     except PlayError as e:
-        raise click.ClickException(play_error_text(e)) from None
+        raise click.ClickException(e.text(current_lang())) from None
     for line in skipped_lines(skipped, "backup.left_out_game"):
         click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
     games = len(json.loads(text)["games"])
@@ -100,11 +100,11 @@ def import_(file: Path, db: Path | None) -> None:
     try:
         player = play.local_player()
     except PlayError as e:  # signing in is a write (the first time)
-        raise click.ClickException(play_error_text(e)) from None
+        raise click.ClickException(e.text(current_lang())) from None
     try:
         report = play.import_backup(player, text)
     except PlayError as e:
-        raise click.ClickException(msg("cli.import.bad", path=file, error=play_error_text(e))) from None
+        raise click.ClickException(msg("cli.import.bad", path=file, error=e.text(current_lang()))) from None
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(str(e)) from None
     click.echo(report_text(report))

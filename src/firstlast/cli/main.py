@@ -26,7 +26,8 @@ install_click_words()
 
 
 @click.group(cls=CatalogGroup, help_key="cli.help.group", invoke_without_command=True,
-             context_settings={"help_option_names": ["-h", "--help"]})
+             context_settings={"help_option_names": ["-h", "--help"]},
+             commands=[deal, autoplay, replay, odds, tui, play, export, import_, site])  # each face's commands
 @click.version_option(__version__, prog_name="firstlast", cls=CatalogOption, help_key="cli.help.version")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
@@ -34,11 +35,6 @@ def cli(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         # `firstlast` alone (`pipx run firstlast`, `uvx firstlast`) plays: the browser game.
         ctx.invoke(play)
-
-
-# Each face of the game registers its commands here.
-for _command in (deal, autoplay, replay, odds, tui, play, export, import_, site):
-    cli.add_command(_command)
 
 
 def _hint(e: click.BadParameter) -> str | None:
@@ -66,6 +62,12 @@ def usage_message(e: click.ClickException) -> str:
         hint = _hint(e)
         return e.format_message() if hint is None else msg("cli.bad_value", param=hint, message=e.message)
     if isinstance(e, click.NoSuchOption):
+        takes_deal = e.ctx is not None and any(
+            isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
+        if takes_deal and e.option_name[1:2].isdigit():
+            # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
+            # does not tell the user what is wrong.
+            return msg("cli.negative_deal", option=clip(e.option_name, 24), max=MAX_DEAL)
         text = msg("cli.no_such_option", option=repr(clip(e.option_name, 40)))
         if e.possibilities:
             options = ", ".join(repr(p) for p in sorted(e.possibilities))
@@ -79,17 +81,6 @@ def main(argv: list[str] | None = None) -> int:
     set_lang(None)  # each call reads --lang afresh (tests call main() many times)
     try:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
-    except click.NoSuchOption as e:
-        takes_deal = e.ctx is not None and any(
-            isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
-        if takes_deal and e.option_name[1:2].isdigit():
-            # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
-            # does not tell the user what is wrong.
-            click.echo(msg("cli.error", message=msg("cli.negative_deal", option=clip(e.option_name, 24),
-                                                    max=MAX_DEAL)), err=True)
-        else:
-            click.echo(msg("cli.error", message=usage_message(e)), err=True)
-        return e.exit_code
     except click.exceptions.Abort:
         click.echo(msg("cli.aborted"), err=True)
         return 130

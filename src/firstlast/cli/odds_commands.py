@@ -37,13 +37,6 @@ from .options import DEAL, FilePath, WholeNumber, progress_bar, variant_options
 MAX_KERNEL_REDEALS = 2**31 - 1
 
 
-class MissingExtra(click.ClickException):
-    """An extra the command needs is not installed: one line, exit status 2 (English:
-    "plots need the lab extra: pip install 'firstlast[lab]'")."""
-
-    exit_code = 2
-
-
 def _installed(*names: str) -> bool:
     return all(importlib.util.find_spec(name) is not None for name in names)
 
@@ -203,13 +196,13 @@ def _check_plot_path(plot: Path) -> None:
 
 def _check_extras(plot: Path | None, scheduler: str | None) -> None:
     """Stop with the one-line hint if a run needs what is not here: an extra, or the
-    fast forced line."""
+    fast forced line (exit status 2, as for a usage error)."""
     if plot is not None and not _installed("matplotlib", "numpy"):
-        raise MissingExtra(msg("cli.odds.need_lab_plot"))
+        raise click.UsageError(msg("cli.odds.need_lab_plot"))
     if scheduler and not _installed("distributed"):
-        raise MissingExtra(msg("cli.odds.need_lab_dask"))
+        raise click.UsageError(msg("cli.odds.need_lab_dask"))
     if not fastline.available():
-        raise MissingExtra(msg("cli.odds.need_fast"))
+        raise click.UsageError(msg("cli.odds.need_fast"))
 
 
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,

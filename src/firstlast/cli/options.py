@@ -28,7 +28,7 @@ MAX_OPTION_DIGITS = 40
 
 class PlayValue(click.ParamType[T]):
     """A value read by one of the play layer's parsers (``name``: how help names it),
-    refused in its words (``play_error_text``), so that every face reads it alike."""
+    refused in its words (``PlayError.text``), so that every face reads it alike."""
 
     def __init__(self, name: str, parse: Callable[[str], T]) -> None:
         self.name = name
@@ -38,7 +38,7 @@ class PlayValue(click.ParamType[T]):
         try:
             return self.parse(str(value))
         except PlayError as e:
-            self.fail(play_error_text(e), param, ctx)
+            self.fail(e.text(current_lang()), param, ctx)
 
 
 #: A deal number 0 … 2^64−1 (``play.parse_deal``).
@@ -125,12 +125,6 @@ def progress_bar(label: str, total: int, show: bool = True) -> Iterator[tuple[Pr
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True, disable=not (show and console.is_terminal)) as bar:
         yield bar, bar.add_task(label, total=total)
-
-
-def play_error_text(e: PlayError) -> str:
-    """A play-layer refusal of a command-line value in the current language, by the one
-    renderer of refusals (``i18n.error_text``)."""
-    return e.text(current_lang())
 
 
 DEAL_RANGE = DealRange()

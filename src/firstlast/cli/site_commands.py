@@ -13,11 +13,6 @@ from .lang import CatalogGroup, command, msg, option, os_error_text
 Folder = click.Path()
 
 
-@click.group(cls=CatalogGroup, help_key="cli.site.help")
-def site() -> None:
-    """The static site: the table at one link, offline, with no server."""
-
-
 @command("cli.site.build.help")
 @click.argument("dest_text", metavar="DIR", type=Folder)
 @option("--cache", "cache_text", type=Folder, default=None, help_key="cli.site.build.help.cache")
@@ -44,4 +39,6 @@ def build(dest_text: str, cache_text: str | None, quiet: bool) -> None:
                    mb=f"{size / 1e6:.1f}"))
 
 
-site.add_command(build)
+@click.group(cls=CatalogGroup, help_key="cli.site.help", commands=[build])
+def site() -> None:
+    """The static site: the table at one link, offline, with no server."""

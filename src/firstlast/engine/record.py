@@ -62,10 +62,6 @@ def move_words(text: str) -> list[str]:
     return [w for w in _BLANK_RUN.split(text) if w]
 
 
-def _yes_no(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
 def record_to_text(game: Game, *, date: str = "?") -> str:
     """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
     reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
@@ -80,8 +76,8 @@ def record_to_text(game: Game, *, date: str = "?") -> str:
         "Date": date,
         "Deal": str(game.deal),
         "Redeals": "unlimited" if v.redeals is None else str(v.redeals),
-        "WastePlayable": _yes_no(v.waste_playable),
-        "PrivilegedLast": _yes_no(v.privileged_last),
+        "WastePlayable": "yes" if v.waste_playable else "no",
+        "PrivilegedLast": "yes" if v.privileged_last else "no",
         "Result": "unfinished" if pos.status == "playing" else pos.status,
         "Score": str(pos.score),
         "Passes": str(pos.passes),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -82,12 +82,9 @@ class StoredGame:
     def row(self) -> GameRow:
         """Every column as ``Transaction.insert`` writes it."""
         g, pos = self.game, self.game.position
-        return GameRow(id=self.id, deal=str(g.deal), variant=g.variant.token, moves=moves_line(g.moves),
+        return GameRow(deal=str(g.deal), variant=g.variant.token, moves=moves_line(g.moves),
                        redo=moves_line(g.redo_moves), status=pos.status, score=pos.score, passes=pos.passes,
-                       result=self.result, result_score=self.result_score, result_passes=self.result_passes,
-                       origin=self.origin, created=self.created, updated=self.updated, finished=self.finished,
-                       abandoned=self.abandoned, version=self.version, dealt=self.dealt, dealt_on=self.dealt_on,
-                       wish=self.wish)
+                       **{name: getattr(self, name) for name in KEPT})
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -164,6 +161,10 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     dealt: str | None = None
     dealt_on: str | None = None
     wish: str | None = None
+
+
+#: The columns a ``StoredGame`` keeps as they are (the others are its game's).
+KEPT: Final = tuple(f.name for f in fields(StoredGame) if f.name in GameRow.__struct_fields__)
 
 
 def moves_line(moves: Sequence[Move]) -> str:

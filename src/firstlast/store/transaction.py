@@ -14,6 +14,7 @@ import msgspec
 from ..engine import Game, Move, Variant
 from ..engine.errors import FirstLastError
 from .records import (
+    KEPT,
     DailyRow,
     GameRow,
     GameSummary,
@@ -138,9 +139,7 @@ class Transaction:
             game = Game(int(row.deal), Variant.from_token(row.variant), row.moves.split(), row.redo.split())
         except (FirstLastError, ValueError) as e:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
-        return StoredGame(row.id, r["player"], game, row.version, row.created, row.updated, row.finished, row.origin,
-                          row.result, row.abandoned, row.result_score, row.result_passes, row.dealt, row.dealt_on,
-                          row.wish)
+        return StoredGame(player=r["player"], game=game, **{name: getattr(row, name) for name in KEPT})
 
     def head(self, game_id: str) -> tuple[str, int] | None:
         """The player and the version of game ``game_id`` (``None``: there is none): what

@@ -17,6 +17,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from ..engine import Card, Position, Variant
@@ -28,7 +29,7 @@ from ..play.chance import StoryBook
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
-from .autoplay import PACE_SPEED, SPEEDS, AutoClock
+from .autoplay import PACE_SPEED, SPEEDS, moves_per_tick, tick_interval
 from .calendar import CalendarScreen
 from .chance import Answer, ChanceClock, Estimator, describe_answer
 from .dialogs import (
@@ -127,8 +128,10 @@ class GameScreen(Screen[None]):
         #: Writes go one at a time, in the order asked (keys, autoplay's ticks), each on a
         #: thread (``write``), so that a commit's fsync never holds up the screen.
         self._writing = asyncio.Lock()
-        self.clock = AutoClock(self, lambda: self.action_queue("tick"))
-        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.clock.running,
+        #: Autoplay's clock while it runs (``auto``), and whether its tick waits in the queue.
+        self._ticker: Timer | None = None
+        self._tick_waiting = False
+        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto,
                                   estimator) if chance else None
         #: The stories told (the play layer's one cache of them; worded in the language
         #: of the moment whenever shown).
@@ -196,7 +199,7 @@ class GameScreen(Screen[None]):
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
         looks and marks chosen there (the settings are the player's, one for every face)."""
-        if self.clock.running or self.app.screen is not self or self._writing.locked():
+        if self.auto or self.app.screen is not self or self._writing.locked():
             return
         if not self.session.store_changed():  # the store's change counter: nothing read else
             return
@@ -428,39 +431,52 @@ class GameScreen(Screen[None]):
         await self.action_act("move", str(base))
 
     def action_auto(self) -> None:
-        if self.clock.running:
+        if self.auto:
             self.action_pause()
             return
         if self.pos.status != "playing":
             self.say(t(self.lang, "tui.msg.over_no_auto"), error=True)
             return
-        self.clock.start(self.speed)
-        self.auto = True
+        self._start_clock()
         self.say(t(self.lang, "tui.msg.auto_on", speed=SPEEDS[self.speed]))
 
+    def _start_clock(self) -> None:
+        """Autoplay's clock at the speed chosen: a tick queues a step, one at most waiting,
+        so a slow write delays autoplay and never piles steps up behind the player's keys."""
+        self.stop_auto()
+        self._ticker = self.set_interval(tick_interval(self.speed), self._tick)
+        self.auto = True
+
+    def _tick(self) -> None:
+        if self.auto and not self._tick_waiting:
+            self._tick_waiting = True
+            self.action_queue("tick")
+
     async def action_tick(self) -> None:
-        """Autoplay's clock ticked (``AutoClock``): its moves, unless paused meanwhile."""
-        self.clock.took()
-        if not self.clock.running:
+        """Autoplay's clock ticked: its moves, unless paused meanwhile."""
+        self._tick_waiting = False
+        if not self.auto:
             return
-        await self.action_act("step", self.clock.moves_per_tick(self.speed))  # committed together
+        await self.action_act("step", moves_per_tick(self.speed))  # committed together
         if self.pos.status != "playing":
             self.stop_auto()
 
     def stop_auto(self) -> None:
-        self.clock.stop()
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
         self.auto = False
 
     def action_pause(self) -> None:
-        if self.clock.running:
+        if self.auto:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
             self._request_chance()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
-        if self.clock.running:
-            self.clock.start(self.speed)
+        if self.auto:
+            self._start_clock()
         self.say(t(self.lang, "tui.msg.speed", speed=SPEEDS[self.speed]))
 
     async def action_undo(self) -> None:

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static, Switch
 from textual.widgets.button import ButtonVariant
@@ -445,26 +446,28 @@ class HelpScreen(Screen[None]):
         binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
     ]
 
+    #: The help's language (L switches it); the key bar is bound to it.
+    language: reactive[str] = reactive("en")
+
     def __init__(self, language: str = "en") -> None:
         super().__init__()
-        self.language = language
+        self.set_reactive(HelpScreen.language, language)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
             yield Static(id="help-body")
-        yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")), id="help-keys")
+        yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")),
+                     id="help-keys").data_bind(lang=HelpScreen.language)
 
     def on_mount(self) -> None:
-        self._show()
+        self.watch_language()
 
-    def _show(self) -> None:
-        self.query_one(KeyBar).lang = self.language
+    def watch_language(self) -> None:
         self.query_one("#help-body", Static).update(Markdown(help_text(self.language)))
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_language(self) -> None:
         self.language = other_lang(self.language)
-        self._show()
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"

@@ -1,13 +1,9 @@
-"""The fast forced line: one C kernel, loaded the way this runtime allows.
-
-``firstlast.engine.Position`` is the rules; ``odds/forced_line.c`` is a *derived*
-implementation of its forced line and of the deal-number stream, trusted because
-tests/odds proves it equal to the engine, deal for deal under every variant and sample
-for sample (docs/odds.md). Which routes may run here, and in which order, is the
-runtime's to say (``runtime.kernel_routes``: the browser's WebAssembly under Pyodide;
-natively a build with the system's C compiler, else wasmtime); this package takes the
-first that works, once per process (``kernel()``), or none: ``available()`` is then
-False and callers use the engine itself (the same results, only slower).
+"""The fast forced line: one C kernel, loaded the way this runtime allows (docs/odds.md,
+"The fast forced line"). ``odds/forced_line.c`` is a *derived* implementation of the
+engine's forced line, trusted because tests/odds proves it equal to the engine. This
+package takes the first route that works, once per process (``kernel()``), or none:
+``available()`` is then False and callers use the engine itself (the same results, only
+slower).
 """
 
 from __future__ import annotations
