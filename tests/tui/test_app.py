@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playing import step
 from textual import events
 from textual.color import Color
 from textual.filter import NoColor
@@ -405,7 +406,7 @@ def test_statistics_screen(store: GameStore) -> None:
     player = play.local_player()
     for deal in (1, 2, 3):
         s = play.start(player, "number", deal, Variant())
-        play.step(player, s.id, 100_000)  # to the end
+        step(play, player, s.id, 100_000)  # to the end
     won = sum(play_out(d, Variant()).won for d in (1, 2, 3))
     app = FirstLastApp(store, deal=4, chance=False)
 

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
+from playing import move
 from rich.cells import cell_len
 
 from firstlast.engine import CARDS, Card, Game, Position, Variant
@@ -248,7 +249,7 @@ def test_refusals_are_said_in_words(tmp_path: object) -> None:
     player = play.local_player()
     stored = play.start(player, "number", 1)
     try:
-        play.move(player, stored.id, "R3")
+        move(play, player, stored.id, "R3")
     except PlayError as e:
         assert e.code == "move.illegal"
         assert e.text("en") == "the six of diamonds does not fit pile 1, which needs a queen (R4)"

@@ -21,9 +21,6 @@ from ..i18n import os_error_text as i18n_os_error_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: The environment variable that picks the language when ``--lang`` is not given.
-ENV_VAR: Final = "FIRSTLAST_LANG"
-
 #: Set by ``--lang`` for this invocation (``None``: not given; see ``current_lang``).
 _chosen: ContextVar[str | None] = ContextVar("firstlast_cli_lang", default=None)
 
@@ -38,7 +35,7 @@ def lang_from_env(environ: Mapping[str, str] | None = None) -> str:
 
 
 def _env_lang(env: Mapping[str, str]) -> str | None:
-    value = env.get(ENV_VAR, "").strip().lower()
+    value = env.get("FIRSTLAST_LANG", "").strip().lower()
     return value if value in LANGS else None
 
 

@@ -247,10 +247,8 @@ class Kernel:
         return bool(out[0]), out[1], out[2]
 
     def sample_start(self, seed: int, i: int) -> RngState:
-        """The stream sample ``i`` of ``sample_lines(…, seed)`` starts from: the §4.1
-        seeding of (the SplitMix64 output of ``seed``) + ``i``, modulo 2^64. The sample
-        draws from it, in order, the shuffle of the stock, then the shuffle of each
-        redeal it makes. ``seed``: 0…2^64−1; ``i``: 0…2^63−1."""
+        """The stream sample ``i`` of ``sample_lines(…, seed)`` draws from, as the kernel
+        seeds it (``live.sample_stream`` says how). ``seed``: 0…2^64−1; ``i``: 0…2^63−1."""
         if not (0 <= seed <= _TOP and 0 <= i <= _I64_MAX):
             raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
         out = array.array("Q", [0, 0, 0, 0])
