@@ -61,7 +61,7 @@ def real_backup_body(games: int) -> bytes:
         pid = play.local_player()
         stored = play.start(pid, "number", 42, None)
         play.act(pid, stored.id, command("step", 400), stored.version)
-        doc = json.loads(play.export_backup(pid))
+        doc = json.loads(play.backup_file(pid)[0])
         play.close()
         store.close()
     game = doc["games"][0]

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playing import export_backup, step
 from starlette.testclient import TestClient
 
 from firstlast.cli.main import main
@@ -205,8 +206,8 @@ def _backup() -> str:
         play = PlayService(GameStore(Path(folder) / "games.sqlite3"))
         pid = play.local_player()
         game = play.start(pid, "number", 7)
-        play.step(pid, game.id, 40)
-        text = play.export_backup(pid)
+        step(play, pid, game.id, 40)
+        text = export_backup(play, pid)
         play.store.close()
         return text
 

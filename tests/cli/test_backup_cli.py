@@ -14,6 +14,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from playing import step
 
 from firstlast.cli.main import main
 from firstlast.play import PlayService
@@ -39,9 +40,9 @@ def played(db: Path) -> PlayService:
     pid = play.local_player()
     for deal in (7, 1):
         g = play.start(pid, "number", deal)
-        play.step(pid, g.id, 10_000)
+        step(play, pid, g.id, 10_000)
     g = play.start(pid, "number", 0)
-    play.step(pid, g.id, 5)
+    step(play, pid, g.id, 5)
     play.update_settings(pid, {"speed": 1})
     return play
 
@@ -76,7 +77,7 @@ def test_a_newer_copy_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     pid = play.local_player()
     table = play.current(pid)
     assert table is not None
-    play.step(pid, table.id, 4)
+    step(play, pid, table.id, 4)
     run(capsys, "export", str(file), "--db", str(source))
     code, out, _ = run(capsys, "--lang", "ru", "import", str(file), "--db", str(target))
     assert code == 0 and out == "0 игр загружено, 1 обновлена по более новой копии, 2 уже были здесь.\n"

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 from msgspec.structs import replace
+from playing import export_backup, redo, step, undo
 
 from firstlast.engine import Game, Variant
 from firstlast.engine.record import record_to_text
@@ -49,22 +50,22 @@ def history(play: PlayService) -> str:
     imported record, and the game on the table with a redo line; settings changed."""
     pid = play.local_player()
     won = play.start(pid, "number", WON_DEAL)
-    play.step(pid, won.id, 10_000)
+    step(play, pid, won.id, 10_000)
     lost = play.start(pid, "number", LOST_DEAL)
-    play.step(pid, lost.id, 10_000)
-    play.undo(pid, lost.id)
-    play.undo(pid, lost.id)
+    step(play, pid, lost.id, 10_000)
+    undo(play, pid, lost.id)
+    undo(play, pid, lost.id)
     left = play.start(pid, "number", 3)
-    play.step(pid, left.id, 20)  # abandoned by the next start
+    step(play, pid, left.id, 20)  # abandoned by the next start
     other = play.start(pid, "number", 2, Variant(redeals=0, waste_playable=True))
-    play.step(pid, other.id, 10_000)
+    step(play, pid, other.id, 10_000)
     record = Game(6)
     record.autoplay()
     play.import_record(pid, record_to_text(record))
     table = play.start(pid, "number", 0)
-    play.step(pid, table.id, 12)
-    play.undo(pid, table.id)
-    play.undo(pid, table.id)
+    step(play, pid, table.id, 12)
+    undo(play, pid, table.id)
+    undo(play, pid, table.id)
     play.update_settings(pid, {"lang": "ru", "speed": 0})
     return pid
 
@@ -79,7 +80,7 @@ def source(tmp_path: Path) -> tuple[PlayService, str]:
 def test_round_trip_into_a_fresh_store_gives_every_game_and_the_same_statistics(
         tmp_path: Path, source: tuple[PlayService, str]) -> None:
     a, p = source
-    text = a.export_backup(p)
+    text = export_backup(a, p)
     doc = json.loads(text)
     assert doc["format"] == "firstlast-backup" and doc["version"] == 1
     assert len(doc["games"]) == 6
@@ -98,19 +99,19 @@ def test_round_trip_into_a_fresh_store_gives_every_game_and_the_same_statistics(
     assert current_a is not None and current_b is not None
     assert current_b.id == current_a.id and current_b.game.redo_moves == current_a.game.redo_moves
     # The restored store's own backup is the same file, but for when it was written.
-    again = json.loads(b.export_backup(q))
+    again = json.loads(export_backup(b, q))
     assert {k: v for k, v in again.items() if k != "exported"} == {k: v for k, v in doc.items() if k != "exported"}
     # And the restored game plays on: its redo line is there.
-    assert b.redo(q, current_b.id).stored.game.moves == current_a.game.moves + current_a.game.redo_moves[:1]
+    assert redo(b, q, current_b.id).stored.game.moves == current_a.game.moves + current_a.game.redo_moves[:1]
 
 
 def test_an_unknown_player_gets_a_new_one_and_an_empty_backup(tmp_path: Path,
                                                               source: tuple[PlayService, str]) -> None:
     a, p = source
     b = make(tmp_path, "fresh")
-    empty = json.loads(b.export_backup(None))
+    empty = json.loads(export_backup(b, None))
     assert empty["games"] == [] and empty["table"] is None and players(b) == 0
-    report = b.import_backup(None, a.export_backup(p))
+    report = b.import_backup(None, export_backup(a, p))
     assert report.added == 6 and b.known_player(report.player) == report.player
     assert stats(b, report.player) == stats(a, p)
 
@@ -118,11 +119,11 @@ def test_an_unknown_player_gets_a_new_one_and_an_empty_backup(tmp_path: Path,
 # ---------------------------------------------------------------------------- merging
 def test_importing_twice_changes_nothing_the_second_time(tmp_path: Path, source: tuple[PlayService, str]) -> None:
     a, p = source
-    text = a.export_backup(p)
+    text = export_backup(a, p)
     b = make(tmp_path, "target")
     q = b.local_player()
     mine = b.start(q, "number", 11)
-    b.step(q, mine.id, 3)
+    step(b, q, mine.id, 3)
     first = b.import_backup(q, text)
     assert (first.added, first.kept, first.table) == (6, 0, False)  # the player's own game stays on the table
     before = rows(b, q)
@@ -136,14 +137,14 @@ def test_importing_twice_changes_nothing_the_second_time(tmp_path: Path, source:
 def test_a_newer_copy_wins_and_an_older_one_changes_nothing(tmp_path: Path,
                                                            source: tuple[PlayService, str]) -> None:
     a, p = source
-    old = a.export_backup(p)
+    old = export_backup(a, p)
     b = make(tmp_path, "target")
     q = b.local_player()
     b.import_backup(q, old)
     table = a.current(p)
     assert table is not None
-    a.step(p, table.id, 30)  # played on at the source: a newer copy
-    newer = a.export_backup(p)
+    step(a, p, table.id, 30)  # played on at the source: a newer copy
+    newer = export_backup(a, p)
     before = {r.id: r for r in rows(b, q)}
     report = b.import_backup(q, newer)
     assert (report.added, report.updated, report.kept) == (0, 1, 5)
@@ -152,7 +153,7 @@ def test_a_newer_copy_wins_and_an_older_one_changes_nothing(tmp_path: Path,
     assert after[table.id].moves == source_row.moves and after[table.id].redo == ""
     assert after[table.id].version > max(before[table.id].version, source_row.version)
     # The target's service plays on from the newer copy, not from a cached older one.
-    stepped = b.step(q, table.id, 1).stored.game
+    stepped = step(b, q, table.id, 1).stored.game
     assert len(stepped.moves) == len(source_row.moves.split()) + 1
     # The older file is older than the store now: nothing changes.
     kept = rows(b, q)
@@ -192,7 +193,7 @@ def test_another_players_ids_are_never_touched(tmp_path: Path, source: tuple[Pla
     """On one server, a file with another player's game ids: stored under new ids, that
     player's games untouched, and found again by deal, variant and creation time."""
     a, p = source
-    text = a.export_backup(p)
+    text = export_backup(a, p)
     theirs = rows(a, p)
     q = a.update_settings(None, {"show_chance": False}).player  # a second player of the same store
     report = a.import_backup(q, text)
@@ -213,7 +214,7 @@ def test_settings_are_taken_only_where_the_player_has_the_default(tmp_path: Path
     b = make(tmp_path, "target")
     q = b.local_player()
     b.update_settings(q, {"lang": "en", "show_chance": False})
-    report = b.import_backup(q, a.export_backup(p))
+    report = b.import_backup(q, export_backup(a, p))
     assert report.settings == ("speed",)
     s = b.settings(q)
     assert (s.lang, s.speed, s.show_chance) == ("en", 0, False)
@@ -227,11 +228,11 @@ def test_looks_and_sound_make_the_round_trip(tmp_path: Path, source: tuple[PlayS
     looks = {"felt": "night", "back": "rosette", "four_colour": True, "large_index": True, "layout": "mirrored",
              "sound": True, "volume": 35}
     a.update_settings(p, looks)
-    doc = json.loads(a.export_backup(p))
+    doc = json.loads(export_backup(a, p))
     assert {k: doc["settings"][k] for k in looks} == looks
     b = make(tmp_path, "looks")
     q = b.local_player()
-    report = b.import_backup(q, a.export_backup(p))
+    report = b.import_backup(q, export_backup(a, p))
     assert set(looks) <= set(report.settings)
     assert {k: b.settings(q).to_json()[k] for k in looks} == looks
 
@@ -239,7 +240,7 @@ def test_looks_and_sound_make_the_round_trip(tmp_path: Path, source: tuple[PlayS
 # ---------------------------------------------------------------------------- refusals
 def _doc(source: tuple[PlayService, str]) -> dict[str, Any]:
     a, p = source
-    return json.loads(a.export_backup(p))  # type: ignore[no-any-return]
+    return json.loads(export_backup(a, p))  # type: ignore[no-any-return]
 
 
 def _last(doc: dict[str, Any]) -> dict[str, Any]:
@@ -433,21 +434,21 @@ def test_a_minimal_hand_written_file_is_read(tmp_path: Path) -> None:
 
 def test_the_bounds(monkeypatch: pytest.MonkeyPatch, source: tuple[PlayService, str]) -> None:
     a, p = source
-    text = a.export_backup(p)
+    text = export_backup(a, p)
     monkeypatch.setattr(backup, "MAX_BACKUP_GAMES", 5)
-    for fn in (lambda: backup.read_backup(text), lambda: a.export_backup(p)):
+    for fn in (lambda: backup.read_backup(text), lambda: export_backup(a, p)):
         with pytest.raises(PlayError) as e:
             fn()
         assert e.value.code == "backup.too_many" and e.value.params == {"count": 6, "max": 5}
     monkeypatch.setattr(backup, "MAX_BACKUP_GAMES", 10_000)
     monkeypatch.setattr(backup, "MAX_BACKUP_MOVES", 100)
-    for fn in (lambda: backup.read_backup(text), lambda: a.export_backup(p)):
+    for fn in (lambda: backup.read_backup(text), lambda: export_backup(a, p)):
         with pytest.raises(PlayError) as e:
             fn()
         assert e.value.code == "backup.too_long"
     monkeypatch.setattr(backup, "MAX_BACKUP_MOVES", 3_000_000)
     monkeypatch.setattr(backup, "MAX_BACKUP_CHARS", len(text) - 1)
-    for fn in (lambda: backup.read_backup(text), lambda: a.export_backup(p)):
+    for fn in (lambda: backup.read_backup(text), lambda: export_backup(a, p)):
         with pytest.raises(PlayError) as e:
             fn()
         assert e.value.code == "backup.too_large"
@@ -477,7 +478,7 @@ def test_the_bound_on_values_counts_what_is_outside_strings(monkeypatch: pytest.
     # Commas and brackets in a wish are text, not values: the quick count overstates, the
     # exact one does not.
     a, p = source
-    doc = json.loads(a.export_backup(p))
+    doc = json.loads(export_backup(a, p))
     for g in doc["games"]:
         g["wish"] = "[{,\\\"" * 20
     text = backup.dumps(doc)
@@ -496,7 +497,7 @@ def test_the_writes_are_one_transaction(tmp_path: Path, monkeypatch: pytest.Monk
                                         source: tuple[PlayService, str]) -> None:
     """A storage failure after some games were written stores none of them."""
     a, p = source
-    text = a.export_backup(p)
+    text = export_backup(a, p)
     b = make(tmp_path, "target")
     q = b.local_player()
     real = Transaction.insert_row

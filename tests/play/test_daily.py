@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from playing import export_backup, restart, step, undo
 
 from firstlast.engine import Variant, play_out
 from firstlast.play import PlayError, PlayService
@@ -50,7 +51,7 @@ def play(tmp_path: Path, clock: Clock) -> PlayService:
 
 
 def _finish(play: PlayService, player: str, gid: str) -> str:
-    r = play.step(player, gid, 2000)
+    r = step(play, player, gid, 2000)
     assert r.stored.result is not None
     return r.stored.result
 
@@ -136,7 +137,7 @@ def test_an_earlier_day_is_playable_but_not_a_day_to_come(play: PlayService, clo
     player = play.local_player()
     g = play.start(player, "daily", day=D(2026, 11, 2))
     assert g.game.deal == 20261102 and g.dealt_on == "2026-11-30"
-    play.step(player, g.id)
+    step(play, player, g.id)
     cal = play.calendar(player, "2026-11")
     day2 = cal.days[1]
     assert day2.state == "played" and not day2.on_day and cal.streaks.played == 0
@@ -154,13 +155,13 @@ def test_an_earlier_day_is_playable_but_not_a_day_to_come(play: PlayService, clo
 def test_records_are_said_by_the_move_that_ends_the_game(play: PlayService) -> None:
     player = play.local_player()
     g = play.start(player, "number", 7)  # deal 7 comes out under r3
-    r = play.step(player, g.id, 2000)
+    r = step(play, player, g.id, 2000)
     assert r.stored.result == "won" and r.records == (RecordNews("first_win", 1, None),)
     assert play.records(player, g.id) == r.records
-    again = play.restart(player, g.id)  # a new attempt: the second win makes a run of two
-    r2 = play.step(player, again.stored.id, 2000)
+    again = restart(play, player, g.id)  # a new attempt: the second win makes a run of two
+    r2 = step(play, player, again.stored.id, 2000)
     assert RecordNews("streak", 2, 1) in r2.records
-    assert play.undo(player, again.stored.id).records == ()  # only the move that ends it
+    assert undo(play, player, again.stored.id).records == ()  # only the move that ends it
 
 
 def test_a_wish_is_kept_privately_and_round_trips(play: PlayService, tmp_path: Path) -> None:
@@ -173,7 +174,7 @@ def test_a_wish_is_kept_privately_and_round_trips(play: PlayService, tmp_path: P
     with pytest.raises(PlayError) as e:
         play.start(player, "random", wish="x" * 201)
     assert e.value.code == "wish.long"
-    text = play.export_backup(player)
+    text = export_backup(play, player)
     other = PlayService(GameStore(tmp_path / "other.sqlite3"), today=play.today)
     report = other.import_backup(None, text)
     back = other.game(report.player, g.id)

@@ -19,6 +19,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from playing import export_backup, restart, step
 
 from firstlast.engine import MAX_DEAL, Game, Variant, play_out
 from firstlast.play import PlayError, PlayService, deals
@@ -62,7 +63,7 @@ def test_every_random_start_draws_a_short_deal_and_long_ones_still_open(play: Pl
     for deal in (0, 11760845860229611713, MAX_DEAL):  # every number of §4 still plays
         stored = play.start(me, "number", str(deal))
         assert stored.game.deal == deal and stored.dealt == "number"
-        assert play.step(me, stored.id).steps
+        assert step(play, me, stored.id).steps
     assert play.start(me, "next").game.deal == 0  # the last number wraps round (§4)
 
 
@@ -179,11 +180,11 @@ def test_how_a_game_was_dealt_is_kept(play: PlayService, tmp_path: Path) -> None
     assert play.start(me, "again").dealt == "winnable"  # the same deal and rules: it still comes out
     assert play.start(me, "again", variant=Variant()).dealt == "again"  # other rules: no such claim
     table = play.start(me, "winnable", variant=r0n)
-    assert play.step(me, table.id, n=100_000).stored.game.status == "won"
-    fresh = play.restart(me, table.id)
+    assert step(play, me, table.id, n=100_000).stored.game.status == "won"
+    fresh = restart(play, me, table.id)
     assert fresh.new_game and fresh.stored.dealt == "winnable"
     other = PlayService(GameStore(tmp_path / "other.sqlite3"))
-    report = other.import_backup(None, play.export_backup(me))
+    report = other.import_backup(None, export_backup(play, me))
     kinds = sorted(str(g.dealt) for g in (other.game(report.player, s.id) for s in other.games(report.player)))
     assert kinds == sorted(str(g.dealt) for g in (play.game(me, s.id) for s in play.games(me)))
     assert "winnable" in kinds

@@ -8,6 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
+from playing import advance, export_backup, move, redo, restart, step, undo
 
 from firstlast.engine import MAX_DEAL, Game, Move, Variant
 from firstlast.engine.record import record_to_text
@@ -124,7 +125,7 @@ def test_starting_another_game_abandons_an_unfinished_one(play: PlayService) -> 
     a = play.start(None, "number", "3")
     pid = a.player
     assert play.current(pid).id == a.id  # type: ignore[union-attr]
-    play.step(pid, a.id)
+    step(play, pid, a.id)
     b = play.start(pid, "number", "4")
     assert play.game(pid, a.id).abandoned is not None
     assert [g.id for g in play.games(pid, "abandoned")] == [a.id]
@@ -150,14 +151,14 @@ def test_leaving_foretells_what_starting_another_game_does(play: PlayService) ->
     fresh = play.start(None, "number", "3")
     pid = fresh.player
     assert leaving(fresh) == "delete"
-    played = play.step(pid, play.start(pid, "number", "4").id).stored
+    played = step(play, pid, play.start(pid, "number", "4").id).stored
     assert codes(play.game, pid, fresh.id) == "game.unknown"  # as foretold
     assert leaving(played) == "abandon"
     play.start(pid, "number", "5")
     assert play.game(pid, played.id).abandoned is not None  # as foretold
     assert leaving(play.game(pid, played.id)) == "keep"  # already abandoned
     finished = play.open(pid, played.id)
-    finished = play.step(pid, finished.id, 100_000).stored
+    finished = step(play, pid, finished.id, 100_000).stored
     assert finished.result is not None and leaving(finished) == "keep"
 
 
@@ -195,13 +196,13 @@ def test_refused_requests_store_no_player(play: PlayService) -> None:
 def test_actions_follow_the_engine(play: PlayService) -> None:
     g = play.start(None, "number", "0")
     pid = g.player
-    assert codes(play.undo, pid, g.id) == "undo.empty"
-    assert codes(play.redo, pid, g.id) == "redo.empty"
-    assert codes(play.move, pid, g.id, "turn") == "move.illegal"  # R9: a card fits
-    assert codes(play.move, pid, g.id, "R9") == "move.invalid"
-    r = play.move(pid, g.id, "R3")
+    assert codes(undo, play, pid, g.id) == "undo.empty"
+    assert codes(redo, play, pid, g.id) == "redo.empty"
+    assert codes(move, play, pid, g.id, "turn") == "move.illegal"  # R9: a card fits
+    assert codes(move, play, pid, g.id, "R9") == "move.invalid"
+    r = move(play, pid, g.id, "R3")
     assert [str(s.move) for s in r.steps] == ["R3"] and r.movements
-    r = play.step(pid, g.id, 5)
+    r = step(play, pid, g.id, 5)
     assert len(r.steps) == 5
     reference = Game(0)
     reference.push("R3")
@@ -212,13 +213,13 @@ def test_actions_follow_the_engine(play: PlayService) -> None:
     assert codes(command, "fly") == "move.invalid"
     assert codes(command, "step", "3") == "move.invalid"
     assert command("step", 3) == Steps(3) and command("move", "R1") == MakeMove(Move.parse("R1"))
-    assert codes(play.step, pid, g.id, 0) == "move.invalid"
-    assert codes(play.move, "someone-else", g.id, "turn") == "game.unknown"
+    assert codes(step, play, pid, g.id, 0) == "move.invalid"
+    assert codes(move, play, "someone-else", g.id, "turn") == "game.unknown"
 
 
 def test_advance_turns_until_a_card_fits(play: PlayService) -> None:
     g = play.start(None, "number", "1")
-    r = play.advance(g.player, g.id)
+    r = advance(play, g.player, g.id)
     moves = [str(s.move) for s in r.steps]
     assert moves and set(moves) == {"turn"}
     pos = r.stored.game.position
@@ -231,27 +232,27 @@ def test_advance_turns_until_a_card_fits(play: PlayService) -> None:
 def test_restart_keeps_a_result_and_opens_a_new_attempt(play: PlayService) -> None:
     g = play.start(None, "number", str(LOST_DEAL))
     pid = g.player
-    end = play.step(pid, g.id, 100_000)
+    end = step(play, pid, g.id, 100_000)
     assert end.stored.result == "lost" and end.stored.finished
-    assert codes(play.step, pid, g.id) == "game.over"
+    assert codes(step, play, pid, g.id) == "game.over"
     first = play.game(pid, g.id)  # as stored
     assert (first.result, first.result_score) == ("lost", end.stored.game.position.score)
     # Undo after the end: the position plays on, the result stays.
-    back = play.undo(pid, g.id)
+    back = undo(play, pid, g.id)
     assert back.stored.game.position.status == "playing" and back.stored.result == "lost"
     # The end reached again: the first one is kept as it was, its time too.
-    play.redo(pid, g.id)
-    play.undo(pid, g.id)
+    redo(play, pid, g.id)
+    undo(play, pid, g.id)
     again = play.game(pid, g.id)
     assert (again.result, again.result_score, again.result_passes, again.finished) == (
         first.result, first.result_score, first.result_passes, first.finished)
-    r = play.restart(pid, g.id)
+    r = restart(play, pid, g.id)
     assert r.new_game and r.stored.id != g.id and len(r.stored.game) == 0
     assert play.current(pid).id == r.stored.id  # type: ignore[union-attr]
     assert play.game(pid, g.id).result == "lost" and play.game(pid, g.id).abandoned is None
     # An unfinished game is rewound instead, its moves kept for redo.
-    play.step(pid, r.stored.id, 3)
-    rewind = play.restart(pid, r.stored.id)
+    step(play, pid, r.stored.id, 3)
+    rewind = restart(play, pid, r.stored.id)
     assert not rewind.new_game and rewind.stored.id == r.stored.id
     assert len(rewind.stored.game) == 0 and len(rewind.stored.game.redo_moves) == 3
     [stats] = play.stats(pid)
@@ -263,7 +264,7 @@ def test_statistics_policy(play: PlayService) -> None:
 
     def finish(deal: int) -> str:
         g = play.start(pid, "number", str(deal))
-        play.step(pid, g.id, 100_000)
+        step(play, pid, g.id, 100_000)
         return g.id
 
     finish(WON_DEAL)
@@ -278,13 +279,13 @@ def test_statistics_policy(play: PlayService) -> None:
     assert (st.played, st.won, st.current_streak, st.best_streak) == (2, 2, 2, 2)
     # An abandoned game counts in its own column and breaks the streak.
     left = play.start(pid, "number", "3")
-    play.step(pid, left.id)
+    step(play, pid, left.id)
     finish(WON_DEAL)
     [st] = play.stats(pid)
     assert (st.played, st.won, st.abandoned, st.current_streak, st.best_streak) == (3, 3, 1, 1, 2)
     # A loss breaks it too; undoing the loss's end does not erase it.
     lost = finish(LOST_DEAL)
-    play.undo(pid, lost)
+    undo(play, pid, lost)
     [st] = play.stats(pid)
     assert (st.played, st.won, st.lost, st.current_streak) == (4, 3, 1, 0)
     assert st.score_histogram[104] == 3 and st.score_histogram[52] == 1
@@ -293,17 +294,17 @@ def test_statistics_policy(play: PlayService) -> None:
 def test_stale_version_is_refused(play: PlayService, tmp_path: Path) -> None:
     g = play.start(None, "number", "0")
     pid = g.player
-    v = play.move(pid, g.id, "R3", version=g.version).stored.version
+    v = move(play, pid, g.id, "R3", version=g.version).stored.version
     # Another writer (another process: its own service) moves on.
     other = PlayService(GameStore(tmp_path / "games.sqlite3"))
-    other.step(pid, g.id)
+    step(other, pid, g.id)
     with pytest.raises(PlayError) as raised:
-        play.step(pid, g.id, 1, v)
+        step(play, pid, g.id, 1, v)
     e = raised.value
     assert e.code == "game.changed" and e.kind == "conflict" and e.params["version"] == v + 1
     assert len(play.game(pid, g.id).game) == 2
     # Without a version, an action applies to the game as stored now.
-    assert len(play.step(pid, g.id).stored.game) == 3
+    assert len(step(play, pid, g.id).stored.game) == 3
 
 
 def test_storage_failure_is_a_coded_error(play: PlayService, tmp_path: Path) -> None:
@@ -353,5 +354,5 @@ def test_the_settings_a_service_knows_follow_its_reads_and_writes(play: PlayServ
     other.update_settings(pid, {"lang": "en"})
     assert play.known_settings(pid) == Settings(lang="ru")
     assert play.settings(pid).lang == "en" and play.known_settings(pid) == Settings(lang="en")
-    play.import_backup(pid, other.export_backup(pid))
+    play.import_backup(pid, export_backup(other, pid))
     assert play.known_settings(pid) is None  # a backup may bring settings: read again

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playing import export_backup, step
 
 from firstlast import runtime
 from firstlast.engine import Variant
@@ -73,7 +74,7 @@ def test_moves_are_made_and_committed_while_a_search_runs(play: PlayService, gat
     assert gate.entered.acquire(timeout=10)  # the search is under way (and stays so)
     # Another player's moves commit meanwhile: the search holds no write job.
     for _ in range(3):
-        result = play.step(other.player, other.id)
+        result = step(play, other.player, other.id)
         assert result.steps
     assert play.game(other.player, other.id).version == 3
     gate.win = True
@@ -184,8 +185,8 @@ def test_one_restore_at_a_time_and_a_stopping_service_ends_it(play: PlayService,
     from firstlast.play import backup
 
     game = play.start(None, "number", 7)
-    play.step(game.player, game.id, n=20)
-    text = play.export_backup(game.player)
+    step(play, game.player, game.id, n=20)
+    text = export_backup(play, game.player)
     inside, release = threading.Event(), threading.Event()
     real = backup.read_backup
 

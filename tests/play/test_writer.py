@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playing import move, redo, step, undo
 
 from firstlast.engine import Game
 from firstlast.play import PlayError, PlayService, Steps
@@ -116,7 +117,7 @@ def test_concurrent_actions_commit_together(play: PlayService, tmp_path: Path) -
     # (A returned game is the service's cached copy, which its next action updates.)
     games = [(g.player, g.id, g.version) for g in (play.start(None, "number", str(d)) for d in range(6))]
     batches = play._writer.batches
-    futures, sql = concurrently(play, [partial(play.step, pid, gid, 1, version) for pid, gid, version in games])
+    futures, sql = concurrently(play, [partial(step, play, pid, gid, 1, version) for pid, gid, version in games])
     results = [f.result() for f in futures]
     # The held job's batch, then one batch of all six: two commits, two fsyncs.
     assert play._writer.batches - batches == 2
@@ -143,11 +144,11 @@ def test_a_failing_action_does_not_spoil_its_batch(play: PlayService, tmp_path: 
     with players() as tx:
         before = tx.db.execute("SELECT count(*) FROM players").fetchone()[0]
     futures, sql = concurrently(play, [
-        lambda: play.step(a.player, a.id),
-        lambda: play.move(b.player, b.id, illegal),  # refused by the engine
+        lambda: step(play, a.player, a.id),
+        lambda: move(play, b.player, b.id, illegal),  # refused by the engine
         lambda: play._writer.run(half_written),
-        lambda: play.step(c.player, c.id, 1, c.version + 7),  # a stale version: refused
-        lambda: play.step(b.player, b.id),
+        lambda: step(play, c.player, c.id, 1, c.version + 7),  # a stale version: refused
+        lambda: step(play, b.player, b.id),
     ])
     assert sum(s.strip().upper() == "COMMIT" for s in sql) == 2  # the held one's, then the five's
     assert sum(s.startswith("BEGIN") for s in sql) == 1
@@ -171,13 +172,13 @@ def test_a_job_whose_writes_cannot_be_undone_fails_its_whole_batch(play: PlaySer
         tx.db.execute("RELEASE part0")  # its savepoint gone: the job's writes cannot be undone alone
         raise RuntimeError("a bug in the middle of a write")
 
-    futures, sql = concurrently(play, [lambda: play.step(a.player, a.id), lambda: play._writer.run(breaks)])
+    futures, sql = concurrently(play, [lambda: step(play, a.player, a.id), lambda: play._writer.run(breaks)])
     for f in futures:
         e = f.exception()
         assert isinstance(e, PlayError) and e.code == "storage" and "no such savepoint" in e.message, e
     assert sql[-2:] == ["ROLLBACK TO part0", "ROLLBACK"]  # the undo failed: the batch rolled back whole
     assert stored_moves(db, a.id) == []  # nothing of the batch was stored
-    assert play.step(a.player, a.id).stored.version == version + 1  # and the writer goes on
+    assert step(play, a.player, a.id).stored.version == version + 1  # and the writer goes on
 
 
 class FailingCommits(GameStore):
@@ -205,13 +206,13 @@ def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path:
     store = FailingCommits(db)
     play = PlayService(store)
     a, b = (play.start(None, "number", str(d)) for d in (4, 5))
-    a1 = play.step(a.player, a.id).stored  # cached at version 1, one move
+    a1 = step(play, a.player, a.id).stored  # cached at version 1, one move
     assert a.id in play._cache
     with ThreadPoolExecutor(3, thread_name_prefix=CALLERS) as pool, awaited_answers() as wait:
         with held(play):
             store.fail = True  # the held batch and the one below cannot commit
-            futures = [pool.submit(play.step, a.player, a.id), pool.submit(play.step, b.player, b.id),
-                       pool.submit(play.move, b.player, b.id, "F8")]  # one that is refused anyway
+            futures = [pool.submit(step, play, a.player, a.id), pool.submit(step, play, b.player, b.id),
+                       pool.submit(move, play, b.player, b.id, "F8")]  # one that is refused anyway
             wait(3)
         errors = [f.exception(10) for f in futures]
     store.fail = False
@@ -223,10 +224,10 @@ def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path:
     # Another process now writes game a to the version the lost batch would have had,
     # with other contents: taking the move back.
     other = PlayService(GameStore(db))
-    back = other.undo(a.player, a.id)
+    back = undo(other, a.player, a.id)
     assert back.stored.version == a1.version + 1 and not back.stored.game.moves
     # The failed connection was replaced; this service acts on the stored game.
-    r = play.step(a.player, a.id)
+    r = step(play, a.player, a.id)
     assert r.stored.version == a1.version + 2
     assert [str(m) for m in r.stored.game.moves] == stored_moves(db, a.id) == [str(m) for m in a1.game.moves]
 
@@ -234,21 +235,21 @@ def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path:
 def test_the_cache_never_serves_a_state_other_than_the_stored_one(play: PlayService, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     g = play.start(None, "number", "7")
-    mine = play.step(g.player, g.id, 3).stored.version  # cached: three moves
+    mine = step(play, g.player, g.id, 3).stored.version  # cached: three moves
     other = PlayService(GameStore(db))
-    other.undo(g.player, g.id)
-    other.undo(g.player, g.id)  # stored: one move, a redo line of two
+    undo(other, g.player, g.id)
+    undo(other, g.player, g.id)  # stored: one move, a redo line of two
     # With the version it showed: refused, and the answer names the stored version.
     with pytest.raises(PlayError) as e:
-        play.step(g.player, g.id, 1, mine)
+        step(play, g.player, g.id, 1, mine)
     assert e.value.code == "game.changed" and e.value.params["version"] == mine + 2
     # Without: applied to the stored game (one move, then redo's line), never the cached one.
-    r = play.redo(g.player, g.id)
+    r = redo(play, g.player, g.id)
     assert len(r.stored.game.moves) == 2 and [str(m) for m in r.stored.game.moves] == stored_moves(db, g.id)
     # Two actions on one game in one batch: the second sees the first (its transaction's).
     v = r.stored.version
-    futures, _ = concurrently(play, [lambda: play.step(g.player, g.id, 1, v),
-                                     lambda: play.step(g.player, g.id, 1, v)])
+    futures, _ = concurrently(play, [lambda: step(play, g.player, g.id, 1, v),
+                                     lambda: step(play, g.player, g.id, 1, v)])
     # (Whichever queued first is the first: the threads race to the queue.)
     [first] = [f for f in futures if f.exception() is None]
     [second] = [f for f in futures if f.exception() is not None]
@@ -336,7 +337,7 @@ def test_reads_replay_a_game_only_when_it_changed_elsewhere(play: PlayService, t
     at the table) takes the service's kept copy at the stored version; only a change made
     by another process is replayed, once. ``changes`` moves with every commit."""
     g = play.start(None, "number", "1")
-    play.step(g.player, g.id, 30)
+    step(play, g.player, g.id, 30)
     loads: list[str] = []
     real = Transaction.load
     monkeypatch.setattr(Transaction, "load", lambda tx, gid, player=None: loads.append(gid) or real(tx, gid, player))
@@ -344,12 +345,12 @@ def test_reads_replay_a_game_only_when_it_changed_elsewhere(play: PlayService, t
     read = play.game(g.player, g.id)
     assert play.current(g.player) is read and play.game(g.player, g.id) is read and len(read.game) == 30
     assert loads == [] and play.changes() == seen
-    play.step(g.player, g.id, 5)  # a move here: still no replay, and the copy read before is as it was
+    step(play, g.player, g.id, 5)  # a move here: still no replay, and the copy read before is as it was
     assert len(play.game(g.player, g.id).game) == 35 and len(read.game) == 30 and loads == []
     assert play.changes() != seen
     seen = play.changes()
     other = PlayService(GameStore(tmp_path / "games.sqlite3"))  # another process, in effect
-    other.step(g.player, g.id, 1)
+    step(other, g.player, g.id, 1)
     loads.clear()  # the other's own
     assert play.changes() != seen
     assert len(play.game(g.player, g.id).game) == 36 and loads == [g.id]  # replayed once ...
@@ -366,7 +367,7 @@ def test_a_service_nobody_holds_closes_its_store_and_its_writer_thread_ends(tmp_
     import gc
 
     play = PlayService(GameStore(tmp_path / "games.sqlite3"))
-    play.step(*(lambda g: (g.player, g.id))(play.start(None, "number", "1")), 3)
+    step(play, *(lambda g: (g.player, g.id))(play.start(None, "number", "1")), 3)
     thread = play._writer._thread
     assert thread is not None and thread.is_alive()
     del play

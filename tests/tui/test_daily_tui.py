@@ -9,6 +9,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from playing import step
 from textual.widgets import Label
 
 from firstlast.engine import Game, Variant, play_out
@@ -33,7 +34,7 @@ def test_the_calendar_and_the_record_moment_in_the_terminal(tmp_path: Path, monk
     play = PlayService(store, today=lambda: lost)
     player = play.local_player()
     g = play.start(player, "daily")
-    assert play.step(player, g.id, 2000).stored.result == "lost"
+    assert step(play, player, g.id, 2000).stored.result == "lost"
     # Today's deal, on a wish, one move from coming out.
     play = PlayService(store, today=lambda: won)
     g = play.start(player, "daily", wish="")
@@ -41,7 +42,7 @@ def test_the_calendar_and_the_record_moment_in_the_terminal(tmp_path: Path, monk
     total = 0
     while game.step() is not None:
         total += 1
-    play.step(player, g.id, total - 1)
+    step(play, player, g.id, total - 1)
     play.update_settings(player, {"wish": True})
     monkeypatch.setenv("FIRSTLAST_TODAY", won.isoformat())
     app = FirstLastApp(store, resume=True, chance=False)

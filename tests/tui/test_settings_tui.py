@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from playing import export_backup
 from textual.color import Color
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -143,7 +144,7 @@ def test_settings_light_or_dark_marks_and_a_wish(store: GameStore, lang: str) ->
 
     asyncio.run(main())
     # Kept for every face and in a backup: a fresh database restores them all.
-    text = play.export_backup(player)
+    text = export_backup(play, player)
     other = PlayService(GameStore(store.path.with_name("other.sqlite3")))
     other.import_backup(other.local_player(), text)
     kept = other.settings(other.local_player())

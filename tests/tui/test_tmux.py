@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playing import step
 
 from firstlast.play import PlayService
 from firstlast.store import GameStore
@@ -214,7 +215,7 @@ def test_the_language_asked_for_and_the_end_panel_at_80x24(tmux: Tmux, tmp_path:
     play = PlayService(GameStore(db))
     player = play.local_player()
     game = play.start(player, "number", 1)
-    play.step(player, game.id, 10_000)  # deal 1 played out: it does not come out
+    step(play, player, game.id, 10_000)  # deal 1 played out: it does not come out
     assert play.settings(player).lang is None
     tmux.start("FIRSTLAST_LANG=ru LANG=C.UTF-8 " + command(db), 80, 24)
     # Once the story is told ("считается": being told).

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from playing import export_backup, restart
 from starlette.testclient import TestClient
 
 from firstlast.play.backup import BackupGame
@@ -209,8 +210,8 @@ def test_a_player_moves_from_the_static_site_to_the_local_server_and_back(tmp_pa
     assert msgspec.to_builtins(local.stats(me)) == site_stats and site_stats[0]["won"] == 1
 
     # Played on at the local server (restart: a new attempt), then back to the site.
-    local.restart(me, gid)
-    status, body = call(site, "POST", "/api/backup", {"backup": local.export_backup(me)})
+    restart(local, me, gid)
+    status, body = call(site, "POST", "/api/backup", {"backup": export_backup(local, me)})
     assert status == 200, body
     assert {k: json.loads(body)[k] for k in ("added", "updated", "kept")} == {"added": 1, "updated": 0, "kept": 1}
     assert len(json.loads(call(site, "GET", "/api/games")[1])["games"]) == 2

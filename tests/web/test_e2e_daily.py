@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from browser import close, frames, new_page, require_browser, settle, state, still, wait_js
+from playing import step
 
 from firstlast.engine import Variant, play_out
 from firstlast.i18n import t
@@ -62,7 +63,7 @@ def test_the_calendar_and_the_record_moment(browser: Any, tmp_path: Path, monkey
     play = PlayService(GameStore(db), today=lambda: lost)
     local = play.local_player()
     g = play.start(local, "daily")
-    assert play.step(local, g.id, 2000).stored.result == "lost"
+    assert step(play, local, g.id, 2000).stored.result == "lost"
     play.update_settings(local, {"wish": True})
     play.close()
     monkeypatch.setenv("FIRSTLAST_TODAY", won.isoformat())

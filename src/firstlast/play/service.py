@@ -24,7 +24,7 @@ from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
 from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction
 from . import backup, daily, deals
-from .commands import Advance, Command, MakeMove, Redo, Restart, Steps, Undo
+from .commands import Command, Restart
 from .deals import START_KINDS, StartKind
 from .errors import PlayError, engine_params
 from .fields import MAX_WISH
@@ -465,30 +465,7 @@ class PlayService:
         steps = command.apply(stored.game)
         return ActionResult(stored, steps, tuple(m for s in steps for m in s.movements))
 
-    # ------------------------------------------------------------ conveniences
-    def move(self, player: str | None, game_id: str, move: str | Move, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, MakeMove.parse(move), version)
-
-    def step(self, player: str | None, game_id: str, n: int = 1, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, Steps.of(n), version)
-
-    def advance(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, Advance(), version)
-
-    def undo(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, Undo(), version)
-
-    def redo(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, Redo(), version)
-
-    def restart(self, player: str | None, game_id: str, version: int | None = None) -> ActionResult:
-        return self.act(player, game_id, Restart(), version)
-
     # ------------------------------------------------------------ backups
-    def export_backup(self, player: str | None) -> str:
-        """The text of ``player``'s backup (``backup_file``)."""
-        return self.backup_file(player)[0]
-
     def backup_file(self, player: str | None) -> tuple[str, tuple[backup.Skipped, ...]]:
         """The text of ``player``'s backup (docs/backup.md), read from one snapshot and
         checked (replayed) outside any transaction; and the games left out of it
