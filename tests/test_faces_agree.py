@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -151,7 +152,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
     no policy of its own (chance.js asks for the round the server names)."""
     from firstlast.engine import Position
     from firstlast.play import chance as policy
-    from firstlast.tui.chance import ChanceRunner, Pooled, describe_answer
+    from firstlast.tui.chance import Answer, ChanceClock, Pooled, describe_answer
 
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
@@ -170,13 +171,28 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
         story = {lang: c.get(f"/api/games/{gid}/story", headers={"accept-language": lang}).json()
                  for lang in ("en",)}["en"]
 
-    # The terminal's runner, as the table drives it: the position, then refinements.
-    answers: list[object] = []
-    runner = ChanceRunner(lambda pos, answer: answers.append(answer))
+    # The terminal's clock, as the table drives it: the position, then refinements.
+    class Screen:  # stands in for the game screen: its worker runs at once, its answers come at once
+        def __init__(self) -> None:
+            self.app = self
+
+        def run_worker(self, fn: Callable[[], None], **_: object) -> None:
+            fn()
+
+        def call_from_thread(self, fn: Callable[..., None], *args: object) -> None:
+            fn(*args)
+
+    answers: list[Answer] = []
     pos = Position.deal(FIRST)
-    runner.request(pos, lambda fn: fn())
+
+    def show(_: Position, answer: Answer) -> bool:
+        answers.append(answer)
+        return False  # not shown: no refinement timer
+
+    clock = ChanceClock(Screen(), lambda: pos, show, lambda: False)  # type: ignore[arg-type]
+    clock.request()
     for _ in range(2):
-        runner.request(pos, lambda fn: fn(), refine=True)
+        clock.request(refine=True)
     assert len(answers) == 3
     for shown, web in zip(answers, page, strict=True):
         assert isinstance(shown, Pooled)

@@ -172,8 +172,8 @@ def test_autoplay_pauses(store: GameStore) -> None:
         await wait_for(pilot, lambda: len(screen.session.game) >= 2)
         await pilot.press("escape")
         made = len(screen.session.game)
-        await pilot.pause(0.4)
-        assert not screen.auto
+        assert not screen.auto and screen._ticker is None  # the clock is stopped: no tick comes
+        await pilot.pause()  # a tick that waited in the queue makes no move
         assert len(screen.session.game) == made
         assert screen.session.game.position.status == "playing"
 
@@ -501,9 +501,10 @@ def test_variant_dialog_refuses_redeals_out_of_bounds(store: GameStore) -> None:
         assert pilot.app.screen is dialog  # refused: the dialog stays, with the reason
         text = screen_text(pilot)
         assert f"redeals must be unlimited or a whole number 0…{MAX_REDEALS}" in text
-        dialog.query_one("#redeals", Input).value = "1000"
-        await pilot.pause(0.4)  # a button ignores a second press while it still shows the first
-        await pilot.click("#ok")
+        redeals = dialog.query_one("#redeals", Input)
+        redeals.value = "1000"
+        redeals.focus()  # Enter in the field is OK too (a button ignores a second press while it shows the first)
+        await pilot.press("enter")
         await pilot.pause()
         assert pilot.app.screen is screen
         assert screen.new_variant == Variant(redeals=1000) != before
@@ -517,8 +518,8 @@ def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.chance is not None
-        runner = screen.chance.runner
-        await wait_for(pilot, lambda: runner.available is False, timeout=5)
+        clock = screen.chance
+        await wait_for(pilot, lambda: clock.available is False, timeout=5)
         await pilot.press("t")
         assert "Chance" not in screen_text(pilot)
 

@@ -88,8 +88,9 @@ def test_a_deal_that_comes_out_says_so_instead_of_a_figure(store: GameStore, lan
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.session.game_id == dealt.id
         await wait_for(pilot, lambda: WHY[lang] in side(screen))
-        await pilot.pause(0.3)
-        assert screen.chance_text is None and "%" not in side(screen)  # nothing estimated, no figure
+        # Nothing estimated (no estimate asked for, none on its way), no figure.
+        assert not any(worker.group == "chance" for worker in pilot.app.workers)
+        assert screen.chance_text is None and "%" not in side(screen)
         await pilot.press("L")  # the other language
         other = "en" if lang == "ru" else "ru"
         await wait_for(pilot, lambda: WHY[other] in side(screen))

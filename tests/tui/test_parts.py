@@ -1,5 +1,5 @@
 """The terminal game's pieces that need no running app: card drawing, sizes, the
-statistics histogram, refusals in words, and the chance worker's queue, pooling and
+statistics histogram, refusals in words, and the chance clock's queue, pooling and
 recovery."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from firstlast.play.stats import compute
 from firstlast.play.view import table_view
 from firstlast.store import GameStore, ResultRow
 from firstlast.tui import cards as C
-from firstlast.tui.chance import Answer, ChanceRunner, Failed, Pooled, describe_answer, refinable
+from firstlast.tui.chance import Answer, ChanceClock, Failed, Pooled, describe_answer, refinable
 from firstlast.tui.dialogs import histogram_lines
 from firstlast.tui.table import paint_slot
 
@@ -126,7 +126,31 @@ def test_the_figure_is_the_shared_display_rule() -> None:
     assert refinable(many) and not refinable(Pooled(ChanceEstimate.of(0, 10, certain=True)))
 
 
-def test_chance_runner_computes_only_the_latest_position() -> None:
+class Node:
+    """Stands in for the game screen under a ``ChanceClock``: its worker is started by
+    ``start``, its answers are handed over at once (no timer: they are never shown)."""
+
+    def __init__(self, start: Callable[[Callable[[], None]], None]) -> None:
+        self.start, self.app = start, self
+
+    def run_worker(self, fn: Callable[[], None], **_: object) -> None:
+        self.start(fn)
+
+    def call_from_thread(self, fn: Callable[..., None], *args: object) -> None:
+        fn(*args)
+
+
+def clock_for(start: Callable[[Callable[[], None]], None], table: list[Position],
+              deliver: Callable[[Position, Answer], None], estimator: Callable[..., ChanceEstimate]) -> ChanceClock:
+    """A clock whose wanted position is ``table[0]``, its answers to ``deliver``."""
+    def show(pos: Position, answer: Answer) -> bool:
+        deliver(pos, answer)
+        return False
+
+    return ChanceClock(Node(start), lambda: table[0], show, lambda: False, estimator)  # type: ignore[arg-type]
+
+
+def test_chance_clock_computes_only_the_latest_position() -> None:
     """While one estimate runs, newer requests replace each other: after A is done,
     only C (the latest) is computed, never B."""
     release = threading.Event()
@@ -158,10 +182,11 @@ def test_chance_runner_computes_only_the_latest_position() -> None:
         threads.append(t)
         t.start()
 
-    runner = ChanceRunner(deliver, estimator=estimator)
-    runner.request(a, start)
-    runner.request(b, start)
-    runner.request(c, start)
+    table = [a]
+    clock = clock_for(start, table, deliver, estimator)
+    for pos in (a, b, c):
+        table[0] = pos
+        clock.request()
     release.set()
     assert done.wait(5)
     for t in threads:
@@ -171,7 +196,7 @@ def test_chance_runner_computes_only_the_latest_position() -> None:
     assert delivered == [str(a), str(c)]
 
 
-def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
+def test_chance_clock_pools_refinements_and_recovers_after_a_failure() -> None:
     """Refinement round r plays the seed ``refine_seed(position, r)`` and merges it
     (``ChanceEstimate.merge``: the interval narrows); a failure is that position's
     answer only, and the next position is estimated again."""
@@ -188,24 +213,22 @@ def test_chance_runner_pools_refinements_and_recovers_after_a_failure() -> None:
         return ChanceEstimate.of(samples // 4, samples)
 
     answers: list[tuple[Position, Answer]] = []
-    runner = ChanceRunner(lambda pos, answer: answers.append((pos, answer)), estimator=estimator)
-
-    def start(fn: Callable[[], None]) -> None:
-        fn()
-
-    runner.request(a, start)
+    table = [a]
+    clock = clock_for(lambda fn: fn(), table, lambda pos, answer: answers.append((pos, answer)), estimator)
+    clock.request()
     assert isinstance(answers[-1][1], Failed) and "OverflowError" in answers[-1][1].reason
-    runner.request(a, start, refine=True)  # a failed position is not refined, nor retried
+    clock.request(refine=True)  # a failed position is not refined, nor retried
     assert answers[-1][1] == answers[-2][1] and len(calls) == 1
-    assert runner.available is True
-    runner.request(b, start)
+    assert clock.available is True
+    table[0] = b
+    clock.request()
     first = answers[-1][1]
     # The play layer's policy: SAMPLES_PER_ROUND (20,000) a round, the page's too.
     assert isinstance(first, Pooled) and (first.estimate.samples, first.estimate.wins) == (20_000, 5000)
-    runner.request(b, start)  # asked again, not refined: the known answer, no new call
+    clock.request()  # asked again, not refined: the known answer, no new call
     assert answers[-1][1] is first and len(calls) == 2
-    runner.request(b, start, refine=True)
-    runner.request(b, start, refine=True)
+    clock.request(refine=True)
+    clock.request(refine=True)
     pooled = answers[-1][1]
     assert isinstance(pooled, Pooled) and (pooled.estimate.samples, pooled.estimate.wins, pooled.rounds) == (
         60_000, 15_000, 3)

@@ -1,5 +1,5 @@
-"""The live chance-to-come-out figure: when to ask for it (``ChanceClock``) and computing
-it off the UI thread (``ChanceRunner``). What is estimated and when refining stops are
+"""The live chance-to-come-out figure: when to ask for it, and computing it off the UI
+thread (``ChanceClock``). What is estimated and when refining stops are
 the play layer's one policy (``play.chance``), the page's too. One estimate runs at a
 time, the newest position next, so autoplay never piles up threads.
 """
@@ -21,8 +21,7 @@ from ..i18n import chance_text, t
 from ..play.chance import BOOK_SIZE, ChanceBook, Estimator, Pooled, estimator_available
 from ..play.kept import Kept
 
-__all__ = ["Answer", "ChanceClock", "ChanceRunner", "Estimator", "Failed", "Pooled", "describe_answer",
-           "refinable"]
+__all__ = ["Answer", "ChanceClock", "Estimator", "Failed", "Pooled", "describe_answer", "refinable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,46 +56,58 @@ def refinable(answer: Answer) -> bool:
     return isinstance(answer, Pooled) and answer.next_round is not None
 
 
-class ChanceRunner:
-    """Runs the estimator for the latest requested position, one at a time.
+class ChanceClock:
+    """The figure for ``node``'s screen. ``wanted()``: the position to estimate now
+    (``None``: no figure wanted); ``show(position, answer)``, on the UI thread: whether
+    the answer was shown (its position still on the table); ``autoplaying()``: whether
+    autoplay runs (figures are then fewer, and not refined). The estimator runs on one
+    worker thread at a time, for the latest position asked for."""
 
-    ``deliver(position, answer)`` is called from the worker thread; the app hands it
-    over to the UI thread (``Answer``: ``None`` means the estimator is unavailable)."""
-
-    def __init__(self, deliver: Callable[[Position, Answer], None], estimator: Estimator | None = None,
-                 book: ChanceBook | None = None) -> None:
-        self._deliver = deliver
-        self._book = book if book is not None else ChanceBook(estimator=estimator)
+    def __init__(self, node: Widget, wanted: Callable[[], Position | None], show: Callable[[Position, Answer], bool],
+                 autoplaying: Callable[[], bool], estimator: Estimator | None = None) -> None:
+        self._node, self._wanted, self._show, self._autoplaying = node, wanted, show, autoplaying
+        self._book = ChanceBook(estimator=estimator)
         self._loaded = estimator is not None
-        self._lock = threading.Lock()
-        self._wanted: tuple[Position, bool] | None = None
-        self._busy = False
+        #: Whether an estimator can be loaded here (``None``: not known yet).
         self.available: bool | None = None if estimator is None else True
         self._cache: Kept[str, Pooled | Failed] = Kept(BOOK_SIZE)  # the latest answer of each position
+        self._lock = threading.Lock()
+        self._next: tuple[Position, bool] | None = None  # the latest asked for, while one runs
+        self._busy = False
+        self._asked = 0.0
+        self._refine_timer: Timer | None = None
 
-    def request(self, position: Position, start: Callable[[Callable[[], None]], None],
-                refine: bool = False) -> None:
-        """Ask for ``position``'s estimate (``refine``: pool the policy's next round
-        into the one known); ``start(fn)`` runs ``fn`` on a worker thread."""
-        if self.available is False:
+    def request(self, refine: bool = False) -> None:
+        """Ask for the figure of the position wanted now (``refine``: the policy's next
+        round of the one shown)."""
+        if self._refine_timer is not None and not refine:
+            self._refine_timer.stop()
+            self._refine_timer = None
+        pos = self._wanted()
+        if pos is None or self.available is False:
             return
+        now = time.monotonic()
+        if self._autoplaying() and now - self._asked < AUTO_CHANCE_INTERVAL_S:
+            return  # autoplay: a fresh figure now and then is enough, and keeps the CPU for play
+        self._asked = now
         with self._lock:
-            self._wanted = (position, refine)
+            self._next = (pos, refine)
             if self._busy:
                 return
             self._busy = True
-        start(self._loop)
+        self._node.run_worker(self._loop, thread=True, group="chance", exit_on_error=False)
 
-    def _loop(self) -> None:
+    def _loop(self) -> None:  # on the worker thread
         while True:
             with self._lock:
-                wanted = self._wanted
-                self._wanted = None
+                wanted, self._next = self._next, None
                 if wanted is None:
                     self._busy = False
                     return
             pos, refine = wanted
-            self._deliver(pos, self._compute(pos, refine))
+            answer = self._compute(pos, refine)
+            with contextlib.suppress(RuntimeError):  # the app is shutting down
+                self._node.app.call_from_thread(self._arrived, pos, answer)
 
     def _compute(self, pos: Position, refine: bool) -> Answer:
         if not self._loaded:
@@ -118,43 +129,6 @@ class ChanceRunner:
             answer = Failed(f"{type(e).__name__}: {e}"[:200])
         self._cache.put(key, answer)
         return answer
-
-
-class ChanceClock:
-    """When ``node``'s screen asks for the figure. ``wanted()``: the position to
-    estimate now (``None``: no figure wanted); ``show(position, answer)``, on the UI
-    thread: whether the answer was shown (its position still on the table);
-    ``autoplaying()``: whether autoplay runs (figures are then fewer, and not refined)."""
-
-    def __init__(self, node: Widget, wanted: Callable[[], Position | None], show: Callable[[Position, Answer], bool],
-                 autoplaying: Callable[[], bool], estimator: Estimator | None = None) -> None:
-        self._node, self._wanted, self._show, self._autoplaying = node, wanted, show, autoplaying
-        self.runner = ChanceRunner(self._delivered, estimator=estimator)
-        self._asked = 0.0
-        self._refine_timer: Timer | None = None
-
-    def request(self, refine: bool = False) -> None:
-        """Ask for the figure of the position wanted now (``refine``: the policy's next
-        round of the one shown)."""
-        if self._refine_timer is not None and not refine:
-            self._refine_timer.stop()
-            self._refine_timer = None
-        pos = self._wanted()
-        if pos is None:
-            return
-        now = time.monotonic()
-        if self._autoplaying() and now - self._asked < AUTO_CHANCE_INTERVAL_S:
-            return  # autoplay: a fresh figure now and then is enough, and keeps the CPU for play
-        self._asked = now
-
-        def start(fn: Callable[[], None]) -> None:
-            self._node.run_worker(fn, thread=True, group="chance", exit_on_error=False)
-
-        self.runner.request(pos, start, refine=refine)
-
-    def _delivered(self, pos: Position, answer: Answer) -> None:  # on the runner's worker thread
-        with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self._node.app.call_from_thread(self._arrived, pos, answer)
 
     def _arrived(self, pos: Position, answer: Answer) -> None:
         if self._show(pos, answer) and refinable(answer) and self._refine_timer is None:
