@@ -25,7 +25,7 @@ from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import Streaks
-from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, Lang, Origin, Probability, Result, VariantToken
+from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
@@ -255,7 +255,7 @@ class GameState(TableJSON):
     origin: Origin
     dealt: Annotated[StartKind | None, Meta(description=(
         "how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game"))]
-    result: Annotated[Result | None, Meta(description="the first end reached, kept after undo")]
+    result: KeptResult
     abandoned: bool
     wish: Annotated[bool, Meta(description=(
         "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]
