@@ -432,15 +432,19 @@ def help_text(lang: str) -> str:
     return help_markdown(lang).rstrip() + f"\n\n## {t(lang, 'tui.help.book')}\n\n### {title}\n\n{body}\n"
 
 
-class HelpScreen(Screen[None]):
+class Page(Screen[T]):
+    """A page over the whole table (help, statistics, the calendar): dark, its body
+    (``.body``) padded."""
+
+    DEFAULT_CSS = "Page { background: #0e2416; } Page .body { padding: 1 2; }"
+
+
+class HelpScreen(Page[None]):
     """Rules and keys; ``L`` switches between Russian and English, as on the table
     (where ``l`` opens the unfinished games); the whole terminal follows once the help
     is closed."""
 
-    DEFAULT_CSS = """
-    HelpScreen { background: #0e2416; }
-    HelpScreen #help-body { padding: 0 2; }
-    """
+    DEFAULT_CSS = "HelpScreen .body { padding: 0 2; }"
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("L", "language", "tui.binding.language"),
         binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
@@ -455,7 +459,7 @@ class HelpScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
-            yield Static(id="help-body")
+            yield Static(id="help-body", classes="body")
         yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")),
                      id="help-keys").data_bind(lang=HelpScreen.language)
 
@@ -525,13 +529,9 @@ def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table 
     return grid
 
 
-class StatsScreen(Screen[None]):
+class StatsScreen(Page[None]):
     """Statistics of finished games, per variant, from the shared store."""
 
-    DEFAULT_CSS = """
-    StatsScreen { background: #0e2416; }
-    StatsScreen #stats-body { padding: 1 2; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "dismiss", "tui.binding.back")]
 
     def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
@@ -541,7 +541,7 @@ class StatsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Text(t(self.lang, "tui.stats.title"), style="bold"), id="stats-title")
-            yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body")
+            yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body", classes="body")
         yield KeyBar((BarKey("Esc", "tui.binding.back"),), self.lang)
 
 
