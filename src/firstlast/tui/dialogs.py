@@ -346,17 +346,17 @@ class EndDialog(Dialog[str]):
     KEYS: ClassVar[tuple[BarKey, ...]] = tuple(BarKey(shown, label, rank) for _, _, label, shown, rank in _KEYS)
     BINDINGS: ClassVar[list[BindingType]] = [binding(keys, action, label) for keys, action, label, _, _ in _KEYS]
 
+    #: The story once told (or why it could not be), and whether its details in the
+    #: rules' terms show under its plain words (d; issue 26: the first view is plain).
+    told: reactive[Story | Exception | None] = reactive(None, init=False)
+    details: reactive[bool] = reactive(False, init=False)
+
     def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
                  stories: StoryBook | None = None) -> None:
         super().__init__(lang)
         self.game = game
         self.news = news or []  # new records (play.stats.news) and the wish, in words
         self.stories = stories or StoryBook()  # the stories told: one kept is shown at once
-        #: The story in plain words, and in the rules' terms (``Story.details_text``), shown
-        #: under them when the player presses d (issue 26: the first view is plain).
-        self.story: str | None = None
-        self.details: str | None = None
-        self.showing_details = False
 
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position
@@ -376,45 +376,38 @@ class EndDialog(Dialog[str]):
         yield KeyBar(self.KEYS, lang)
 
     def on_mount(self) -> None:
-        told = self.stories.get(self.game)
-        if told is None:
+        self.told = self.stories.get(self.game)
+        if self.told is None:
             self.run_worker(self._tell, thread=True, exit_on_error=False)
-            self._redraw()
-        else:
-            self.show_story(told)
+        self.watch_told()
 
     def _tell(self) -> None:
         """Tell the story (``StoryBook``: the page's policy) on a worker thread, so the
-        screen never waits for it."""
+        screen never waits for it; the story is a bonus: its failure is said, and the
+        game goes on."""
         told: Story | Exception
         try:
             # A copy: the worker reads its positions while the player may undo on the table.
             told = self.stories.tell(Game(self.game.deal, self.game.variant, self.game.moves))
-        except Exception as e:  # the story is a bonus: its failure must not end the game
+        except Exception as e:
             told = e
         with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(self.show_story, told)
-
-    def show_story(self, told: Story | Exception) -> None:
-        """The story of the game, once told, worded here; or why it could not be told
-        (the story is a bonus: the game goes on)."""
-        if isinstance(told, Exception):
-            self.story = t(self.lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
-        else:
-            self.story, self.details = told.text(self.lang, STORY_WIDTH), told.details_text(self.lang)
-        self._redraw()
+            self.app.call_from_thread(setattr, self, "told", told)
 
     def action_details(self) -> None:
-        """Show (or hide) the story's details under its plain words."""
-        self.showing_details = not self.showing_details
-        self._redraw()
+        self.details = not self.details
 
-    def _redraw(self) -> None:
-        text = self.story or t(self.lang, "tui.story.wait")
-        if self.showing_details and self.details:
-            text += "\n\n" + self.details
-        for static in self.query("#end-story").results(Static):  # none before the panel is up
-            static.update(text)
+    def watch_told(self) -> None:
+        told, lang = self.told, self.lang
+        if told is None:
+            text = t(lang, "tui.story.wait")
+        elif isinstance(told, Exception):
+            text = t(lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
+        else:
+            text = told.text(lang, STORY_WIDTH) + (f"\n\n{told.details_text(lang)}" if self.details else "")
+        self.query_one("#end-story", Static).update(text)
+
+    watch_details = watch_told
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
