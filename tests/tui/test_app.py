@@ -21,6 +21,7 @@ from firstlast.engine import Card, Game, Move, Position, Variant, play_out
 from firstlast.i18n import card_name, chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import MAX_REDEALS, PlayService
+from firstlast.play.chance import story_key
 from firstlast.play.stats import keep_result
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
@@ -1071,7 +1072,7 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
         assert "With 7 redeals instead of 3, it would have come out on pass 8." in text
         assert "Where the tens lay: 4 in the waste, 4 on the piles." in text
         assert not re.search(r"\bR\d|\bV\d|\(ru|\d–\d+\s?%", text), text
-        story = screen.stories.get(screen.session.game)
+        story = screen.stories.get(story_key(screen.session.game))
         assert story is not None
         lines = text.splitlines()
         # How it ended is the panel's result and score, above: not said again.

@@ -22,6 +22,7 @@ from firstlast import i18n
 from firstlast.engine import Game, Position
 from firstlast.odds.live import ChanceEstimate
 from firstlast.play import PlayService, actions
+from firstlast.play.chance import story_key
 from firstlast.play.errors import CODES
 from firstlast.play.story import story_of
 from firstlast.store import GameStore
@@ -319,7 +320,7 @@ def test_the_story_of_a_lost_game(client: TestClient, clients: Callable[..., Tes
     assert set(story["stop"]["copies"][0]) == set(expected["stop"]["copies"][0])
     # Kept per game and version: asked again (in Russian), the same story, other words.
     web = app.state.web
-    assert isinstance(web, WebGame) and web.stories.get(played) is not None
+    assert isinstance(web, WebGame) and web.stories.get(story_key(played)) is not None
     set_lang(client, "ru")
     again = client.get(f"/api/games/{gid}/story").json()
     words = {"sentences", "conclusion", "details", "chart_name", "plain", "where"}
@@ -365,14 +366,14 @@ def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, app: S
     stories = app.state.web.stories
 
     class Book:
-        def get(self, game: Game) -> Any:
-            story = stories.get(game)
+        def get(self, key: Any) -> Any:
+            story = stories.get(key)
             if story is None:
                 missed.release()
             return story
 
-        def put(self, game: Game, story: Any) -> None:
-            stories.put(game, story)
+        def put(self, key: Any, story: Any) -> None:
+            stories.put(key, story)
 
     def tell(game: Game) -> Any:
         told.append(len(game.moves))

@@ -202,15 +202,6 @@ def _write_atomic(path: Path, text: str) -> None:
         raise click.ClickException(msg("cli.write.failed", path=path, error=os_error_text(e))) from None
 
 
-def _read_record(file: Path) -> str:
-    """The text of a record file (``firstlast.recordfile``), or a one-line error."""
-    try:
-        return read_record_file(file)
-    except RecordFileError as e:
-        why = file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error)
-        raise click.ClickException(why) from None
-
-
 def _record_error_text(file: Path, e: RecordError) -> str:
     """A bad record in the current language. A move the engine refused or could not
     read (``e.move``) is said from the engine error's code (``refusal_text``,
@@ -234,7 +225,11 @@ def _record_error_text(file: Path, e: RecordError) -> str:
 @option("--transcript", is_flag=True, help_key="cli.help.transcript")
 def replay(file: Path, transcript: bool) -> None:
     """Check and replay a saved game record FILE."""
-    text = _read_record(file)
+    try:
+        text = read_record_file(file)
+    except RecordFileError as e:
+        why = file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error)
+        raise click.ClickException(why) from None
     try:
         game = game_from_record(text)
     except RecordError as e:

@@ -162,7 +162,8 @@ def held_rounds(rounds: list[ChanceEstimate | None]) -> list[ChanceEstimate]:
 
 
 # ------------------------------------------------------------------------- stories
-#: Stories a ``StoryBook`` keeps (the oldest goes first).
+#: Stories a face keeps, by ``story_key`` (``Kept``: the oldest goes first), so that a
+#: game that has not changed is told once, in whichever face asks.
 STORIES_KEPT: Final = 64
 
 StoryKey = tuple[int, str, str]
@@ -182,23 +183,15 @@ def tell_story(game: Game) -> Story:
     return story_of(game)
 
 
-class StoryBook:
-    """The stories told, by ``story_key`` (``Kept``): a game that has not changed is told
-    once, in whichever face asks."""
+def story_book() -> Kept[StoryKey, Story]:
+    return Kept(STORIES_KEPT)
 
-    def __init__(self, size: int = STORIES_KEPT) -> None:
-        self._stories: Kept[StoryKey, Story] = Kept(size)
 
-    def get(self, game: Game) -> Story | None:
-        return self._stories.get(story_key(game))
-
-    def put(self, game: Game, story: Story) -> None:
-        self._stories.put(story_key(game), story)
-
-    def tell(self, game: Game) -> Story:
-        """The story kept, or told now and kept (blocking)."""
-        story = self.get(game)
-        if story is None:
-            story = tell_story(game)
-            self.put(game, story)
-        return story
+def kept_story(stories: Kept[StoryKey, Story], game: Game) -> Story:
+    """``game``'s story as kept in ``stories``, or told now and kept (blocking)."""
+    key = story_key(game)
+    story = stories.get(key)
+    if story is None:
+        story = tell_story(game)
+        stories.put(key, story)
+    return story

@@ -7,13 +7,12 @@ nothing else decides that.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final, Literal, get_args
+from typing import ClassVar, Final, Literal
 
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Step, places
 from .errors import PlayError, engine_params
 
 ActionName = Literal["move", "step", "advance", "undo", "redo", "restart"]
-ACTION_NAMES: Final[tuple[ActionName, ...]] = get_args(ActionName)
 #: ``Steps`` makes at most this many forced moves in one call (a whole game is ~1,000).
 MAX_STEPS: Final = 100_000
 

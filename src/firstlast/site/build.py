@@ -214,8 +214,7 @@ def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, b
     return out
 
 
-def site_files(tarball: bytes, wheels: list[bytes], *, compile_python: bool = True,
-               say: Progress = lambda _: None) -> dict[str, bytes]:
+def site_files(tarball: bytes, wheels: list[bytes], say: Progress = lambda _: None) -> dict[str, bytes]:
     """Every file of the site but ``sw.js`` and ``build.json``: path → bytes."""
     web_static = _static("firstlast.web") / "static"
     site_static = _static("firstlast.site") / "static"
@@ -233,7 +232,7 @@ def site_files(tarball: bytes, wheels: list[bytes], *, compile_python: bool = Tr
     files["manifest.webmanifest"] = manifest()
     pyodide = _pyodide_files(tarball)
     packages = site_packages(wheels)
-    made = precompile(pyodide, packages, say) if compile_python else None
+    made = precompile(pyodide, packages, say)
     if made is not None:
         pyodide["python_stdlib.zip"], packages = made
     for name, data in pyodide.items():
@@ -271,8 +270,7 @@ def _write_whole(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = True,
-               say: Progress = lambda _: None) -> dict[str, object]:
+def build_site(dest: Path, *, cache: Path | None = None, say: Progress = lambda _: None) -> dict[str, object]:
     """Write the site into ``dest`` (made, or emptied of a previous build's files first)
     and answer its ``build.json``."""
     dest = Path(dest)
@@ -283,7 +281,7 @@ def build_site(dest: Path, *, cache: Path | None = None, compile_python: bool = 
     tarball = _fetch(PYODIDE, _sha512_integrity, cache, say)
     wheels = [_fetch(w, _sha256, cache, say) for w in WHEELS]
     say("assembling the site")
-    files = site_files(tarball, wheels, compile_python=compile_python, say=say)
+    files = site_files(tarball, wheels, say)
     listing = [{"path": p, "size": len(d), "sha256": _sha256(d)} for p, d in sorted(files.items())]
     version = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
     build: dict[str, object] = {"version": version, "firstlast": __version__, "pyodide": PYODIDE_VERSION,

@@ -25,7 +25,7 @@ from ..engine.places import PILES, STOCK
 from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
-from ..play.chance import StoryBook
+from ..play.chance import story_book
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
@@ -135,7 +135,7 @@ class GameScreen(Screen[None]):
                                   estimator) if chance else None
         #: The stories told (the play layer's one cache of them; worded in the language
         #: of the moment whenever shown).
-        self.stories = StoryBook()
+        self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
         self._view: TableViewModel | None = None

@@ -26,8 +26,9 @@ from ..i18n import book_text, describe_variant, file_error_text, other_lang, per
 from ..i18n.table import REVIEW_PLACES, pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
-from ..play.chance import StoryBook
+from ..play.chance import StoryKey, kept_story, story_book, story_key
 from ..play.fields import MAX_WISH
+from ..play.kept import Kept
 from ..play.settings import FELTS, Settings, parse_redeals
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar, binding
@@ -51,7 +52,7 @@ DIALOG_CSS = """
 """
 
 #: The story's curve is drawn this many columns wide (the story itself is told by the
-#: play layer's policy, ``play.chance.StoryBook``, the page's too).
+#: play layer's policy, ``play.chance.tell_story``, the page's too).
 STORY_WIDTH: Final = 56
 
 T = TypeVar("T")
@@ -352,11 +353,11 @@ class EndDialog(Dialog[str]):
     details: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
-                 stories: StoryBook | None = None) -> None:
+                 stories: Kept[StoryKey, Story] | None = None) -> None:
         super().__init__(lang)
         self.game = game
         self.news = news or []  # new records (play.stats.news) and the wish, in words
-        self.stories = stories or StoryBook()  # the stories told: one kept is shown at once
+        self.stories = story_book() if stories is None else stories  # one kept is shown at once
 
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position
@@ -376,19 +377,19 @@ class EndDialog(Dialog[str]):
         yield KeyBar(self.KEYS, lang)
 
     def on_mount(self) -> None:
-        self.told = self.stories.get(self.game)
+        self.told = self.stories.get(story_key(self.game))
         if self.told is None:
             self.run_worker(self._tell, thread=True, exit_on_error=False)
         self.watch_told()
 
     def _tell(self) -> None:
-        """Tell the story (``StoryBook``: the page's policy) on a worker thread, so the
+        """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
         screen never waits for it; the story is a bonus: its failure is said, and the
         game goes on."""
         told: Story | Exception
         try:
             # A copy: the worker reads its positions while the player may undo on the table.
-            told = self.stories.tell(Game(self.game.deal, self.game.variant, self.game.moves))
+            told = kept_story(self.stories, Game(self.game.deal, self.game.variant, self.game.moves))
         except Exception as e:
             told = e
         with contextlib.suppress(RuntimeError):  # the app is shutting down

@@ -26,7 +26,7 @@ from starlette.responses import Response
 from .. import runtime
 from ..i18n import lang_of_tag
 from ..play import PlayError, PlayService, Settings
-from ..play.chance import ChanceBook, StoryBook
+from ..play.chance import ChanceBook, story_book
 from .models import Lang, encode
 
 T = TypeVar("T")
@@ -168,7 +168,7 @@ class WebGame:
         # each player's language on the way out.
         self.chances = ChanceBook()
         # Stories by game (the play layer's one cache).
-        self.stories = StoryBook()
+        self.stories = story_book()
         # The odds estimates (chance, stories) are CPU-bound: at most two at a time, so
         # that they cannot starve the threads that serve moves, and one player's at most
         # one at a time (``cpu_turn``), so that one player cannot hold both.

@@ -1,6 +1,6 @@
 """The story of a game (``firstlast.play.story``, docs/story.md), told in a worker thread
 beside the chance estimates by the play layer's policy (``play.chance.tell_story``, the
-terminal's too), kept in its ``StoryBook`` (told once whoever asks, one at a time per
+terminal's too), kept by ``story_key`` (told once whoever asks, one at a time per
 player), and worded in each asker's language on the way out."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
-from ...play.chance import tell_story
+from ...play.chance import story_key, tell_story
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
 from ..errors import odds_refusals
@@ -41,15 +41,16 @@ def answer(story: Story, lang: m.Lang) -> msgspec.Struct:
 async def story_of_game(web: WebGame, request: Request) -> Response:
     stored, lang = await web.load_lang(request, web.play.game)  # another player's game: 404, as everywhere
     game = stored.game  # freshly loaded for this request: nobody else changes it
-    story = web.stories.get(game)
+    key = story_key(game)
+    story = web.stories.get(key)
     if story is None:
         # One long computation per player at a time: a request that asked for the same
         # story meanwhile waits its turn, then finds it told.
         async with web.cpu_turn(stored.player):
-            story = web.stories.get(game)
+            story = web.stories.get(key)
             if story is None:
                 story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
-                web.stories.put(game, story)
+                web.stories.put(key, story)
     return json_response(answer(story, lang))
 
 
