@@ -22,14 +22,14 @@ from msgspec import UNSET, Meta, UnsetType
 from msgspec.structs import replace
 
 from .. import __version__
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Variant
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Status, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
 from ..store import GameRow, Transaction, new_id
 from . import jsontext
 from .deals import StartKind, parse_deal
 from .errors import PlayError, engine_params
-from .fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, GameStatus, IsoDate, Origin, Result, VariantToken, refused
+from .fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, IsoDate, KeptResult, Origin, VariantToken, refused
 from .settings import DEFAULTS, Settings, SettingsJSON, parse_variant
 
 #: The file's ``format`` and the ``version`` this module writes and reads.
@@ -73,10 +73,10 @@ class BackupGame(GameRow, frozen=True, kw_only=True, forbid_unknown_fields=True)
     variant: VariantToken
     moves: Annotated[Moves, Meta(description="the moves made, in the engine's notation, one space apart")]
     redo: Annotated[Moves, Meta(description="the moves redo would make, next first")] = ""
-    status: GameStatus | UnsetType = UNSET  # type: ignore[assignment]
+    status: Status | UnsetType = UNSET  # type: ignore[assignment]
     score: Score | UnsetType = UNSET  # type: ignore[assignment]
     passes: Passes | UnsetType = UNSET  # type: ignore[assignment]
-    result: Annotated[Result | None, Meta(description="the first end reached, kept after undo")] = None
+    result: KeptResult = None
     result_score: Score | None = None
     result_passes: Passes | None = None
     origin: Origin = "played"

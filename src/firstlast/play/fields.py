@@ -18,6 +18,7 @@ from msgspec import inspect as mi
 from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.variant import token_pattern
 from ..store.records import Origin as Origin  # a game played here or read from a backup: the store's column
+from ..store.records import Result as Result
 
 
 def digits_upto(n: int) -> str:
@@ -53,8 +54,7 @@ MAX_WISH: Final = 200
 #: The largest whole number a browser reads exactly (2^53 − 1).
 MAX_SAFE: Final = 2**53 - 1
 Probability = Annotated[float, Meta(ge=0, le=1)]
-GameStatus = Literal["playing", "won", "lost"]
-Result = Literal["won", "lost"]
+KeptResult = Annotated[Result | None, Meta(description="the first end reached, kept after undo")]
 Lang = Literal["ru", "en"]
 
 

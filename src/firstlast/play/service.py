@@ -22,7 +22,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, S
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
-from ..store import GameStore, GameSummary, StoredGame, StoreError, Transaction
+from ..store import GameStore, GameSummary, Origin, StoredGame, StoreError, Transaction
 from . import backup, daily, deals
 from .commands import Command, Restart
 from .deals import START_KINDS, StartKind
@@ -33,6 +33,8 @@ from .settings import Settings
 from .stats import RecordNews, Stats, compute, keep_result, news
 from .writer import CACHED_GAMES, GameCache, Writer, as_play_error
 
+#: What becomes of the game on the table when another takes it (``leaving``).
+Leaving = Literal["abandon", "delete", "keep"]
 #: The store's note (``Transaction.meta``) of this machine's own player.
 LOCAL_PLAYER: Final = "local_player"
 #: Players whose settings a service remembers (``known_settings``).
@@ -590,7 +592,7 @@ class PlayService:
 
 
 # ---------------------------------------------------------------------------- the actions
-def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", "imported"] = "played",
+def _insert(tx: Transaction, player: str, game: Game, origin: Origin = "played",
             dealt: str | None = None, dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
     """Store ``game`` as a new game of ``player`` (``StoredGame.new``), with its result if
     it has reached one."""
@@ -600,7 +602,7 @@ def _insert(tx: Transaction, player: str, game: Game, origin: Literal["played", 
     return stored
 
 
-def leaving(table: StoredGame) -> Literal["abandon", "delete", "keep"]:
+def leaving(table: StoredGame) -> Leaving:
     """What becomes of ``table`` when another game takes the table (docs/play.md, *The
     table*). Faces ask this before they ask the player "leave this game?" (only
     ``"abandon"`` needs the question)."""

@@ -18,13 +18,13 @@ from msgspec import Meta
 
 from ..engine import CANONICAL, MAX_REDEALS, Variant
 from ..engine import parse_redeals as read_redeals
+from ..i18n.table import Verbosity
 from .errors import PlayError
 from .fields import Lang, VariantToken, worded
 
 #: How much a screen reader is told: ``brief`` (each move, the hint's move, a summary
 #: when Auto stops) or ``full`` (also what the active pile needs after a move, a running
 #: summary during Auto, why the hint turns). The page reads it (docs/page.md).
-Verbosity = Literal["brief", "full"]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import Meta
 
-from ..engine import Game, Position, Variant, play_out
+from ..engine import Game, Position, Status, Variant, play_out
 from ..engine.cards import Card, rank_char
 from ..engine.places import FIRST, RESERVE, Place
 from ..engine.places import PILES as PILE_PLACES
@@ -34,7 +34,7 @@ from ..i18n import (
     t,
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
-from .fields import GameStatus, PlaceName, Probability, VariantToken
+from .fields import PlaceName, Probability, VariantToken
 
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
 MAX_POINTS: Final = 80
@@ -222,7 +222,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
     version: int = JSON_VERSION
     deal: int
     variant: VariantToken
-    status: GameStatus
+    status: Status
     moves: int
     passes: int
     score: int

@@ -11,16 +11,16 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from ..engine import REDEAL, TURN, Card, Game, Move, Place, Position, Variant, places, rank_char
+from ..engine import REDEAL, TURN, Card, Game, Move, Place, Position, Status, Variant, places, rank_char
 from ..store import StoredGame
-from .fields import DealText, GameStatus
+from .fields import DealText
 
 
 class TableFacts(msgspec.Struct, frozen=True, kw_only=True):
     """What the engine says of a position (a replay's step too: ``table_facts``).
     ``privileged``: F8 holds the privileged card (R8)."""
 
-    status: GameStatus
+    status: Status
     score: int
     passes: int
     redeals_used: int

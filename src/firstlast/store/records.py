@@ -16,6 +16,8 @@ from ..engine import Game, Move, Status
 from ..engine.errors import FirstLastError
 
 Origin = Literal["played", "imported"]
+#: The end a game reached first, kept after undo (R11).
+Result = Literal["won", "lost"]
 
 
 class StoreError(FirstLastError):
@@ -105,7 +107,7 @@ class GameSummary(msgspec.Struct, frozen=True):
     updated: str
     finished: str | None
     origin: Origin
-    result: Literal["won", "lost"] | None
+    result: Result | None
     abandoned: bool
 
 

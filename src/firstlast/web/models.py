@@ -24,9 +24,10 @@ from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
-from ..play.daily import Streaks
-from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, Lang, Origin, Probability, Result, VariantToken
+from ..play.daily import DayState, Streaks
+from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
+from ..play.service import Leaving
 from ..play.settings import Settings as PlaySettings
 from ..play.settings import SettingsJSON
 from ..play.view import TableFacts, TableView
@@ -255,11 +256,11 @@ class GameState(TableJSON):
     origin: Origin
     dealt: Annotated[StartKind | None, Meta(description=(
         "how the deal was chosen (POST /api/games how; winnable: it comes out); null for an imported or older game"))]
-    result: Annotated[Result | None, Meta(description="the first end reached, kept after undo")]
+    result: KeptResult
     abandoned: bool
     wish: Annotated[bool, Meta(description=(
         "a wish was made before the deal (its words stay in the store and the backup: never sent)"))]
-    leaving: Annotated[Literal["abandon", "delete", "keep"], Meta(description=(
+    leaving: Annotated[Leaving, Meta(description=(
         "what becomes of this game if another takes the table (play.leaving); a face asks first on abandon"))]
 
 
@@ -348,7 +349,7 @@ class CalendarDay(Answer):
 
     date: IsoDate
     deal: DealText
-    state: Annotated[Literal["none", "played", "won"], Meta(description=(
+    state: Annotated[DayState, Meta(description=(
         "played: a move was made in a game of its deal; won: one came out"))]
     on_day: Annotated[bool, Meta(description="played (or won) on its own date: it counts in the streaks")]
     today: bool
