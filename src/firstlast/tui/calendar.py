@@ -12,12 +12,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ..i18n import t
 from ..play import PlayError, PlayService
 from ..play.daily import FIRST_DAY, Calendar
+from .dialogs import Page
 from .keys import BarKey, KeyBar, binding
 
 
@@ -51,13 +51,9 @@ def calendar_renderable(cal: Calendar, chosen: dt.date, lang: str = "en") -> Tab
     return grid
 
 
-class CalendarScreen(Screen[dt.date | None]):
+class CalendarScreen(Page[dt.date | None]):
     """The calendar; dismissed with the date whose deal to play, or ``None``."""
 
-    DEFAULT_CSS = """
-    CalendarScreen { background: #0e2416; }
-    CalendarScreen #calendar-body { padding: 1 2; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("escape,q,c", "dismiss", "tui.binding.back"),
         binding("left", "move(-1)", "daily.prev", show=False),
@@ -79,7 +75,7 @@ class CalendarScreen(Screen[dt.date | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Text(t(self.lang, "daily.title"), style="bold"), id="calendar-title")
-            yield Static(calendar_renderable(self.cal, self.chosen, self.lang), id="calendar-body")
+            yield Static(calendar_renderable(self.cal, self.chosen, self.lang), id="calendar-body", classes="body")
             yield Static(Text(t(self.lang, "daily.legend"), style="dim"), id="calendar-legend")
         yield KeyBar((BarKey("←→", "tui.calendar.keys"), BarKey("Esc", "tui.binding.back")), self.lang)
 

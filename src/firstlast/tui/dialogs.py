@@ -347,17 +347,17 @@ class EndDialog(Dialog[str]):
     KEYS: ClassVar[tuple[BarKey, ...]] = tuple(BarKey(shown, label, rank) for _, _, label, shown, rank in _KEYS)
     BINDINGS: ClassVar[list[BindingType]] = [binding(keys, action, label) for keys, action, label, _, _ in _KEYS]
 
+    #: The story once told (or why it could not be), and whether its details in the
+    #: rules' terms show under its plain words (d; issue 26: the first view is plain).
+    told: reactive[Story | Exception | None] = reactive(None, init=False)
+    details: reactive[bool] = reactive(False, init=False)
+
     def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
                  stories: Kept[StoryKey, Story] | None = None) -> None:
         super().__init__(lang)
         self.game = game
         self.news = news or []  # new records (play.stats.news) and the wish, in words
         self.stories = story_book() if stories is None else stories  # one kept is shown at once
-        #: The story in plain words, and in the rules' terms (``Story.details_text``), shown
-        #: under them when the player presses d (issue 26: the first view is plain).
-        self.story: str | None = None
-        self.details: str | None = None
-        self.showing_details = False
 
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position
@@ -377,45 +377,38 @@ class EndDialog(Dialog[str]):
         yield KeyBar(self.KEYS, lang)
 
     def on_mount(self) -> None:
-        told = self.stories.get(story_key(self.game))
-        if told is None:
+        self.told = self.stories.get(story_key(self.game))
+        if self.told is None:
             self.run_worker(self._tell, thread=True, exit_on_error=False)
-            self._redraw()
-        else:
-            self.show_story(told)
+        self.watch_told()
 
     def _tell(self) -> None:
         """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
-        screen never waits for it."""
+        screen never waits for it; the story is a bonus: its failure is said, and the
+        game goes on."""
         told: Story | Exception
         try:
             # A copy: the worker reads its positions while the player may undo on the table.
             told = kept_story(self.stories, Game(self.game.deal, self.game.variant, self.game.moves))
-        except Exception as e:  # the story is a bonus: its failure must not end the game
+        except Exception as e:
             told = e
         with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(self.show_story, told)
-
-    def show_story(self, told: Story | Exception) -> None:
-        """The story of the game, once told, worded here; or why it could not be told
-        (the story is a bonus: the game goes on)."""
-        if isinstance(told, Exception):
-            self.story = t(self.lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
-        else:
-            self.story, self.details = told.text(self.lang, STORY_WIDTH), told.details_text(self.lang)
-        self._redraw()
+            self.app.call_from_thread(setattr, self, "told", told)
 
     def action_details(self) -> None:
-        """Show (or hide) the story's details under its plain words."""
-        self.showing_details = not self.showing_details
-        self._redraw()
+        self.details = not self.details
 
-    def _redraw(self) -> None:
-        text = self.story or t(self.lang, "tui.story.wait")
-        if self.showing_details and self.details:
-            text += "\n\n" + self.details
-        for static in self.query("#end-story").results(Static):  # none before the panel is up
-            static.update(text)
+    def watch_told(self) -> None:
+        told, lang = self.told, self.lang
+        if told is None:
+            text = t(lang, "tui.story.wait")
+        elif isinstance(told, Exception):
+            text = t(lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
+        else:
+            text = told.text(lang, STORY_WIDTH) + (f"\n\n{told.details_text(lang)}" if self.details else "")
+        self.query_one("#end-story", Static).update(text)
+
+    watch_details = watch_told
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
@@ -433,15 +426,19 @@ def help_text(lang: str) -> str:
     return help_markdown(lang).rstrip() + f"\n\n## {t(lang, 'tui.help.book')}\n\n### {title}\n\n{body}\n"
 
 
-class HelpScreen(Screen[None]):
+class Page(Screen[T]):
+    """A page over the whole table (help, statistics, the calendar): dark, its body
+    (``.body``) padded."""
+
+    DEFAULT_CSS = "Page { background: #0e2416; } Page .body { padding: 1 2; }"
+
+
+class HelpScreen(Page[None]):
     """Rules and keys; ``L`` switches between Russian and English, as on the table
     (where ``l`` opens the unfinished games); the whole terminal follows once the help
     is closed."""
 
-    DEFAULT_CSS = """
-    HelpScreen { background: #0e2416; }
-    HelpScreen #help-body { padding: 0 2; }
-    """
+    DEFAULT_CSS = "HelpScreen .body { padding: 0 2; }"
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("L", "language", "tui.binding.language"),
         binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
@@ -456,7 +453,7 @@ class HelpScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
-            yield Static(id="help-body")
+            yield Static(id="help-body", classes="body")
         yield KeyBar((BarKey("L", "tui.binding.language"), BarKey("Esc", "tui.binding.back")),
                      id="help-keys").data_bind(lang=HelpScreen.language)
 
@@ -526,13 +523,9 @@ def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table 
     return grid
 
 
-class StatsScreen(Screen[None]):
+class StatsScreen(Page[None]):
     """Statistics of finished games, per variant, from the shared store."""
 
-    DEFAULT_CSS = """
-    StatsScreen { background: #0e2416; }
-    StatsScreen #stats-body { padding: 1 2; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [binding("escape,q,i", "dismiss", "tui.binding.back")]
 
     def __init__(self, play: PlayService, player: str, lang: str = "en") -> None:
@@ -542,7 +535,7 @@ class StatsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Text(t(self.lang, "tui.stats.title"), style="bold"), id="stats-title")
-            yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body")
+            yield Static(stats_renderable(self.play, self.player, self.lang), id="stats-body", classes="body")
         yield KeyBar((BarKey("Esc", "tui.binding.back"),), self.lang)
 
 
