@@ -35,7 +35,7 @@ T = TypeVar("T")
 #: so two servers on one machine (two databases) would otherwise overwrite each other's.
 COOKIE: Final = "fl_player"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600  # a player is meant to last: the cookie is the only key
-_TOKEN: Final = re.compile(ID_PATTERN)
+_TOKEN: Final = re.compile(ID_PATTERN)  # what cannot be an id is refused before it reaches SQLite
 
 
 #: New players a server makes at most (issue 29.6): a bucket of ``NEW_PLAYERS`` that
