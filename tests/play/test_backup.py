@@ -84,7 +84,7 @@ def test_round_trip_into_a_fresh_store_gives_every_game_and_the_same_statistics(
     doc = json.loads(text)
     assert doc["format"] == "firstlast-backup" and doc["version"] == 1
     assert len(doc["games"]) == 6
-    assert all(list(g) == list(backup.GAME_FIELDS) for g in doc["games"])
+    assert all(list(g) == list(GameRow.__struct_fields__) for g in doc["games"])
     b = make(tmp_path, "fresh")
     q = b.local_player()
     report = b.import_backup(q, text)
@@ -520,7 +520,7 @@ def test_the_writes_are_one_transaction(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_the_doc_describes_every_field_and_code() -> None:
     doc = (ROOT / "docs" / "backup.md").read_text(encoding="utf-8")
-    for name in (*backup.GAME_FIELDS, *backup.Backup.__struct_fields__):
+    for name in (*GameRow.__struct_fields__, *backup.Backup.__struct_fields__):
         assert re.search(rf"^\| `{name}` \|", doc, re.M), name
     from firstlast.play.errors import CODES
 

@@ -120,10 +120,6 @@ class Backup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         "games left out: a restore would refuse them (written only when there are some)"))] | UnsetType = UNSET
 
 
-#: A game's fields, in the order they are written: the store's columns.
-GAME_FIELDS: Final = GameRow.__struct_fields__
-
-
 @dataclass(frozen=True)
 class Skipped:
     """A game left out of a restore (or of an export), and why: its place ``n`` (1…) in
@@ -184,7 +180,7 @@ def export(rows: list[GameRow], settings: Settings, table: str | None) -> tuple[
     games: list[dict[str, object]] = []
     skipped: list[Skipped] = []
     for n, row in enumerate(rows, start=1):
-        g = {name: getattr(row, name) for name in GAME_FIELDS}  # the file's order
+        g = msgspec.structs.asdict(row)  # the file's order: the row's
         try:
             _checked(n, *_read_game(n, g))
         except PlayError as e:
