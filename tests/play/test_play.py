@@ -272,7 +272,7 @@ def test_statistics_policy(play: PlayService) -> None:
     # Imported: someone's game, kept and replayable, never counted.
     game = Game(WON_DEAL)
     game.autoplay()
-    imported = play.import_record(pid, record_to_text(game))
+    imported, _ = play.import_record(pid, record_to_text(game))
     assert imported.origin == "imported" and imported.result == "won"
     assert play.current(pid).id != imported.id  # type: ignore[union-attr]
     [st] = play.stats(pid)
@@ -328,7 +328,7 @@ def test_an_imported_record_keeps_the_redeal_cap(play: PlayService) -> None:
         play.import_record(None, over)
     assert e.value.code == "record.invalid" and str(MAX_REDEALS) in e.value.message
     ok = Game(1, Variant(redeals=MAX_REDEALS))
-    assert play.import_record(None, record_to_text(ok)).game.variant.redeals == MAX_REDEALS
+    assert play.import_record(None, record_to_text(ok))[0].game.variant.redeals == MAX_REDEALS
 
 
 def test_no_winnable_deal_names_the_variant_by_its_token() -> None:

@@ -127,7 +127,7 @@ def test_an_import_is_one_transaction(tmp_path: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(Transaction, "insert", spy)
     monkeypatch.setattr(Transaction, "save", lambda *a, **k: calls.append("save"))
-    stored = play.import_record(pid, record_to_text(game))
+    stored, _ = play.import_record(pid, record_to_text(game))
     assert calls == ["insert"]
     assert play.game(pid, stored.id).game.moves == game.moves
 

@@ -207,7 +207,7 @@ def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path:
     play = PlayService(store)
     a, b = (play.start(None, "number", str(d)) for d in (4, 5))
     a1 = step(play, a.player, a.id).stored  # cached at version 1, one move
-    assert a.id in play._cache
+    assert play._cache.peek(a.id, a1.version) is not None
     with ThreadPoolExecutor(3, thread_name_prefix=CALLERS) as pool, awaited_answers() as wait:
         with held(play):
             store.fail = True  # the held batch and the one below cannot commit
@@ -219,7 +219,7 @@ def test_a_failed_commit_answers_every_waiter_and_keeps_no_stale_cache(tmp_path:
     for e in errors:
         assert isinstance(e, PlayError) and e.code == "storage" and e.kind == "unavailable", e
         assert "not authorized" in e.message
-    assert len(play._cache) == 0  # no state the store does not hold
+    assert all(play._cache.peek(g.id, v) is None for g in (a, b) for v in range(3))  # no state the store does not hold
     assert stored_moves(db, a.id) == [str(m) for m in a1.game.moves] and stored_moves(db, b.id) == []
     # Another process now writes game a to the version the lost batch would have had,
     # with other contents: taking the move back.
@@ -280,13 +280,13 @@ def test_pending_entries_are_seen_only_once_committed(tmp_path: Path) -> None:
             s = StoredGame.new(player, Game(deal))
             tx.insert(s)
             cache.put(s)
-            assert s.id not in cache  # pending: not among the committed entries yet
+            assert cache.peek(s.id, s.version) is None  # pending: not among the committed entries yet
             return s
 
         return job
 
     games = [writer.run(insert(d)) for d in range(3)]
-    assert len(cache) == 2 and games[0].id not in cache and games[2].id in cache  # least recently used out
+    assert [cache.peek(g.id, g.version) is not None for g in games] == [False, True, True]  # least recently used out
     assert writer.batches == 4 and writer.jobs == 4  # the player's, then the three games'
 
 

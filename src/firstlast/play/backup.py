@@ -26,6 +26,7 @@ from ..engine import Game, IllegalMoveError, InvalidMoveError, Status, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
 from ..store import GameRow, Transaction, new_id
+from ..store.records import ID_PATTERN
 from . import jsontext
 from .deals import StartKind, parse_deal
 from .errors import PlayError, engine_params
@@ -67,7 +68,7 @@ class BackupGame(GameRow, frozen=True, kw_only=True, forbid_unknown_fields=True)
     order the file writes it. What the replay derives (``status``, ``score``,
     ``passes``) may be left out; when given it must be the replay's."""
 
-    id: Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{1,64}$", description="1…64 letters, digits, - or _")]
+    id: Annotated[str, Meta(pattern=ID_PATTERN, description="1…64 letters, digits, - or _")]
     # A file may give the deal as a number, and leave out what the replay derives: wider than the row's.
     deal: DealText | DealNumber  # type: ignore[assignment]
     variant: VariantToken

@@ -17,6 +17,7 @@ from msgspec import inspect as mi
 
 from ..engine import MAX_DEAL, MAX_REDEALS, PLACE_NAMES
 from ..engine.variant import token_pattern
+from ..store.records import ID_PATTERN as ID_PATTERN
 from ..store.records import Origin as Origin  # a game played here or read from a backup: the store's column
 from ..store.records import Result as Result
 

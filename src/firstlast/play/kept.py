@@ -37,9 +37,3 @@ class Kept(Generic[K, V]):
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items

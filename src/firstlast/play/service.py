@@ -315,17 +315,12 @@ class PlayService:
                 return self.open(player, g.id)
         return None
 
-    def import_record(self, player: str | None, text: str) -> StoredGame:
-        """Store someone's game from its text record (checked by replaying it). Imported
-        games are kept and replayable but never counted as the importer's own play
-        (docs/play.md). A game imported before is kept once: its stored copy is the
-        answer (``import_record_once`` says which)."""
-        return self.import_record_once(player, text)[0]
-
-    def import_record_once(self, player: str | None, text: str) -> tuple[StoredGame, bool]:
-        """``import_record``, and whether the game is new to the player: the same deal,
-        rules and moves imported before are the same game, stored once (as a backup's
-        games are never stored twice, docs/backup.md)."""
+    def import_record(self, player: str | None, text: str) -> tuple[StoredGame, bool]:
+        """Store someone's game from its text record (checked by replaying it), and say
+        whether it is new to the player. Imported games are kept and replayable but never
+        counted as the importer's own play (docs/play.md). The same deal, rules and moves
+        imported before are the same game, stored once: its stored copy is the answer (as
+        a backup's games are never stored twice, docs/backup.md)."""
         # The engine's one record reader decides, as for ``firstlast replay``: size,
         # byte-order mark, characters, the Redeals cap (MAX_REDEALS) and the replay.
         try:

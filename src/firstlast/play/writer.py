@@ -76,12 +76,6 @@ class GameCache:
         self._pending.clear()
         self._committed.clear()
 
-    def __len__(self) -> int:
-        return len(self._committed)
-
-    def __contains__(self, game_id: object) -> bool:
-        return game_id in self._committed
-
 
 #: A write job and the future of its answer.
 _Job = tuple[Callable[[Transaction], object], Future[object]]

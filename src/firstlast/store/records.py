@@ -42,6 +42,10 @@ def timestamp() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+#: Any id a face or a backup may name (``new_id`` makes 24 of these characters).
+ID_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
+
+
 def new_id() -> str:
     """An unguessable id (players are known by it alone)."""
     return secrets.token_urlsafe(18)

@@ -546,7 +546,7 @@ class GameScreen(Screen[None]):
 
         async def chosen(text: str | None) -> None:
             got = None if text is None else await self._write(
-                lambda: self.session.play.import_record_once(self.session.player, text))
+                lambda: self.session.play.import_record(self.session.player, text))
             if got is None:
                 return
             stored, new = got

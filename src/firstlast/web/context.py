@@ -27,6 +27,7 @@ from .. import runtime
 from ..i18n import lang_of_tag
 from ..play import PlayError, PlayService, Settings
 from ..play.chance import ChanceBook, story_book
+from ..play.fields import ID_PATTERN
 from .models import Lang, encode
 
 T = TypeVar("T")
@@ -34,10 +35,7 @@ T = TypeVar("T")
 #: so two servers on one machine (two databases) would otherwise overwrite each other's.
 COOKIE: Final = "fl_player"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600  # a player is meant to last: the cookie is the only key
-#: Ids are secrets.token_urlsafe(18) (24 chars); anything that cannot be one is refused
-#: before it reaches SQLite.
-TOKEN_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
-_TOKEN: Final = re.compile(TOKEN_PATTERN)
+_TOKEN: Final = re.compile(ID_PATTERN)  # what cannot be an id is refused before it reaches SQLite
 
 
 #: New players a server makes at most (issue 29.6): a bucket of ``NEW_PLAYERS`` that

@@ -15,7 +15,8 @@ from typing import Any, Final
 import msgspec
 
 from ..i18n import LANGS
-from .context import TOKEN_PATTERN, Content, Endpoint
+from ..play.fields import ID_PATTERN
+from .context import Content, Endpoint
 from .errors import KIND_STATUS, WEB_CODES
 from .middleware import WRITES
 from .models import RULES, ErrorBody
@@ -82,7 +83,7 @@ def _content(c: Content) -> Schema:
 def _operation(e: Endpoint) -> Schema:
     op: Schema = {"summary": e.summary, "operationId": f"{e.method.lower()}{e.path}"}
     params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string", **extra}}
-              for name, extra in (("id", {"pattern": TOKEN_PATTERN}), ("lang", {"enum": list(LANGS)}), ("path", {}))
+              for name, extra in (("id", {"pattern": ID_PATTERN}), ("lang", {"enum": list(LANGS)}), ("path", {}))
               if "{" + name + "}" in e.path]
     query = components()[e.query.__name__]["properties"] if e.query is not None else {}
     params += [{"name": name, "in": "query", "required": False, "schema": prop} for name, prop in query.items()]

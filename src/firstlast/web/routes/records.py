@@ -27,7 +27,7 @@ async def import_record(web: WebGame, request: Request) -> Response:
     body = await decode(request, m.ImportRequest, MAX_RECORD)
     pid = await web.player_or_place(request)
     # As it came: the record reader ignores one byte-order mark and refuses two, for every face.
-    stored, lang = await web.run_lang(request, pid, web.play.import_record, pid, body.record)
+    (stored, _), lang = await web.run_lang(request, pid, web.play.import_record, pid, body.record)
     return web.answer(request, pid, stored.player, shapes.state(stored, lang), 201)
 
 
