@@ -3,9 +3,8 @@ clicks, checked against the engine and the store. Every test uses its own databa
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from textual.color import Color
 from textual.filter import NoColor
 from textual.pilot import Pilot
 from textual.widgets import Input, Switch
+from tui_pilot import run, screen_text, wait_for
 
 from firstlast.engine import Card, Game, Move, Position, Variant, play_out
 from firstlast.i18n import card_name, chance_text
@@ -33,22 +33,6 @@ from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScr
 from firstlast.tui.table import Slot
 from firstlast.tui.widgets import compact_variant
 
-SIZE = (100, 30)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable[None]],
-        size: tuple[int, int] = SIZE) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot, app.game_screen)
-    asyncio.run(main())
-
 
 class LiveGame:
     """The game on the screen's table as it is now: the play layer answers a new ``Game``
@@ -65,12 +49,6 @@ class LiveGame:
         return len(self._screen.session.game)
 
 
-def screen_text(pilot: Pilot[None]) -> str:
-    """What the terminal shows right now, as plain text."""
-    strips = pilot.app.screen._compositor.render_strips()
-    return "\n".join(strip.text for strip in strips)
-
-
 def key_for(move: Move, game: Game | LiveGame) -> str:
     """The key a player presses for ``move`` (the move comes from the engine)."""
     if move.kind == "turn":
@@ -85,15 +63,6 @@ def key_for(move: Move, game: Game | LiveGame) -> str:
     if src == "F8" and game.position.privileged is not None:
         return "p"
     return "b"  # the active pile's own base (R5)
-
-
-async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.02)
 
 
 async def type_ahead(pilot: Pilot[None], keys: list[str], done: Callable[[], bool], timeout: float = 60) -> None:

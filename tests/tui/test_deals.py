@@ -6,12 +6,9 @@ random deal shows its figure."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-
 import pytest
 from textual.pilot import Pilot
+from tui_pilot import run, wait_for
 
 from firstlast.engine import Position, Variant
 from firstlast.odds.live import ChanceEstimate
@@ -21,27 +18,6 @@ from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog
 
 WHY = {"en": "This deal comes out", "ru": "Эта раскладка выходит"}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            await script(pilot, app.game_screen)
-    asyncio.run(main())
-
-
-async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        assert loop.time() < end, "timed out"
-        await pilot.pause(0.05)
 
 
 def side(screen: GameScreen) -> str:
@@ -74,7 +50,7 @@ def test_next_deal_keeps_the_command_lines_variant(store: GameStore) -> None:
         game = screen.session.game
         assert game.deal != 2 and 1 <= game.deal <= 999_999_999 and game.variant == r0
 
-    run(app, script)
+    run(app, script, size=(120, 40))
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -103,4 +79,4 @@ def test_a_deal_that_comes_out_says_so_instead_of_a_figure(store: GameStore, lan
         await wait_for(pilot, lambda: screen.chance_text is not None)
         assert WHY[other] not in side(screen) and WHY[lang] not in side(screen)
 
-    run(app, script)
+    run(app, script, size=(120, 40))

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
+from tui_pilot import run, screen_text
 
 from firstlast.engine import Game
 from firstlast.engine.record import record_to_text
@@ -27,24 +27,6 @@ from firstlast.tui.replay import ReplayScreen
 from firstlast.tui.widgets import one_line
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "tui"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable[None]],
-        size: tuple[int, int] = (100, 30)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot, app.game_screen)
-    asyncio.run(main())
-
-
-def screen_text(pilot: Pilot[None]) -> str:
-    return "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
 
 
 def dialog_text(pilot: Pilot[None]) -> str:

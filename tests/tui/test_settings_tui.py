@@ -8,7 +8,6 @@ saved for every face and kept in backups; each is honoured at once.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from playing import export_backup
@@ -25,11 +24,6 @@ from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import cards as C
 from firstlast.tui.dialogs import SettingsDialog, WishDialog
 from firstlast.tui.table import Slot, label_styles
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
 
 
 def contrast(widget: Widget) -> float:
