@@ -125,6 +125,13 @@ def test_each_refusal_names_the_field_it_is_about(client: TestClient, path: str,
     assert r.json()["params"]["field"] == field, r.text
 
 
+@pytest.mark.parametrize("date", ["2026-02-30", "tomorrow", 20260101, "2026-1-1"])
+def test_a_bad_date_is_told_in_plain_words(client: TestClient, date: object) -> None:
+    r = client.post("/api/games", json={"how": "daily", "date": date})
+    assert r.status_code == 422, r.text
+    assert r.json()["params"] == {"field": "date", "reason": "must be a date, YYYY-MM-DD"}, r.text
+
+
 @pytest.mark.parametrize(("query", "field"), [("samples=x", "samples"), ("round=20", "round"),
                                               ("samples=20001", "samples"), ("samples=1.5", "samples")])
 def test_a_query_refusal_names_its_parameter(client: TestClient, query: str, field: str) -> None:

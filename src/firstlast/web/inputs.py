@@ -9,6 +9,7 @@ sentence, as ``request.value``.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -146,6 +147,13 @@ def _refuse_record(value: object) -> None:
     raise PlayError("record.invalid", reason="record must be the record's text, as a string", line=None)
 
 
+def _a_date(value: object) -> object:
+    try:
+        return msgspec.convert(value, dt.date)
+    except msgspec.ValidationError:  # msgspec would say "Invalid RFC3339 encoded date"
+        raise WebError("request.value", field="date", reason="must be a date, YYYY-MM-DD") from None
+
+
 def _setting(name: str) -> Callable[[object], object]:
     return lambda value: Settings().updated({name: value})
 
@@ -154,7 +162,7 @@ def _setting(name: str) -> Callable[[object], object]:
 #: raises the play layer's refusal (when it accepts the value, msgspec's sentence stands:
 #: a good move refused means another field's refusal, a bad version).
 _REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[object], object]]]] = {
-    NewGame: {"deal": _unless_none(parse_deal), "variant": _unless_none(parse_variant)},
+    NewGame: {"deal": _unless_none(parse_deal), "variant": _unless_none(parse_variant), "date": _unless_none(_a_date)},
     MoveRequest: {"move": MakeMove.parse},
     ImportRequest: {"record": _refuse_record},
     SettingsChange: {name: _setting(name) for name in SettingsChange.__struct_fields__},
