@@ -5,6 +5,7 @@ shown are always the keys that work there."""
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
@@ -379,17 +380,18 @@ class EndDialog(Dialog[str]):
     def on_mount(self) -> None:
         self.told = self.stories.get(story_key(self.game))
         if self.told is None:
-            self.run_worker(self._tell, thread=True, exit_on_error=False)
+            # A copy, made here: the worker reads its positions while the player may undo on the table.
+            game = Game(self.game.deal, self.game.variant, self.game.moves)
+            self.run_worker(partial(self._tell, game), thread=True, exit_on_error=False)
         self.watch_told()
 
-    def _tell(self) -> None:
+    def _tell(self, game: Game) -> None:
         """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
         screen never waits for it; the story is a bonus: its failure is said, and the
         game goes on."""
         told: Story | Exception
         try:
-            # A copy: the worker reads its positions while the player may undo on the table.
-            told = kept_story(self.stories, Game(self.game.deal, self.game.variant, self.game.moves))
+            told = kept_story(self.stories, game)
         except Exception as e:
             told = e
         with contextlib.suppress(RuntimeError):  # the app is shutting down
@@ -406,7 +408,8 @@ class EndDialog(Dialog[str]):
             text = t(lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
         else:
             text = told.text(lang, STORY_WIDTH) + (f"\n\n{told.details_text(lang)}" if self.details else "")
-        self.query_one("#end-story", Static).update(text)
+        for story in self.query("#end-story").results(Static):  # none once the panel is closed
+            story.update(text)
 
     watch_details = watch_told
 
