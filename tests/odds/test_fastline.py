@@ -157,7 +157,7 @@ def test_range_list_serial_and_parallel_agree(k: Kernel, variant: Variant) -> No
     assert k.play_deals(range(0), variant) == k.play_deals([], variant)
 
 
-def test_numpy_deal_arrays_are_taken_as_they_are(native: Kernel) -> None:
+def test_numpy_deal_arrays_play_as_the_same_list_does(native: Kernel) -> None:
     np = pytest.importorskip("numpy")
     deals = np.array([0, 1, TOP, 2**63], dtype=np.uint64)
     assert native.play_deals(deals, Variant()) == native.play_deals([0, 1, TOP, 2**63], Variant())

@@ -142,7 +142,8 @@ class ChanceBook:
     def held(self, position: Position, round_: int, samples: int | None = None) -> Pooled | None:
         """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
         rounds = self.rounds(position, round_, samples)
-        return None if None in rounds else pool(rounds)  # type: ignore[arg-type]
+        known = held_rounds(rounds)
+        return pool(known) if len(known) == len(rounds) else None
 
     def pooled(self, position: Position, round_: int, samples: int | None = None) -> Pooled:
         """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here

@@ -22,10 +22,6 @@ from ..i18n.table import Verbosity
 from .errors import PlayError
 from .fields import Lang, VariantToken, worded
 
-#: How much a screen reader is told: ``brief`` (each move, the hint's move, a summary
-#: when Auto stops) or ``full`` (also what the active pile needs after a move, a running
-#: summary during Auto, why the hint turns). The page reads it (docs/page.md).
-
 
 @dataclass(frozen=True)
 class Pace:

@@ -219,7 +219,7 @@ class GameStore:
         its own that only reads (``PRAGMA query_only``). It takes no write lock (in WAL
         mode readers and the writer do not wait for each other), so reads never queue
         behind a commit's fsync. Reads take turns on that connection. Writing through it
-        fails."""
+        fails, and so does a read opened inside another on the same thread (RuntimeError)."""
         self._check_files()
         with self._turn(self._reads) as db:
             db.execute("BEGIN")

@@ -90,7 +90,7 @@ class StoredGame:
         g, pos = self.game, self.game.position
         return GameRow(deal=str(g.deal), variant=g.variant.token, moves=moves_line(g.moves),
                        redo=moves_line(g.redo_moves), status=pos.status, score=pos.score, passes=pos.passes,
-                       **{name: getattr(self, name) for name in KEPT})
+                       **{name: getattr(self, name) for name in COLUMNS_AS_STORED})
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -170,7 +170,7 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 #: The columns a ``StoredGame`` keeps as they are (the others are its game's).
-KEPT: Final = tuple(f.name for f in fields(StoredGame) if f.name in GameRow.__struct_fields__)
+COLUMNS_AS_STORED: Final = tuple(f.name for f in fields(StoredGame) if f.name in GameRow.__struct_fields__)
 
 
 def moves_line(moves: Sequence[Move]) -> str:

@@ -14,7 +14,7 @@ import msgspec
 from ..engine import Game, Move, Variant
 from ..engine.errors import FirstLastError
 from .records import (
-    KEPT,
+    COLUMNS_AS_STORED,
     DailyRow,
     GameRow,
     GameSummary,
@@ -139,7 +139,7 @@ class Transaction:
             game = Game(int(row.deal), Variant.from_token(row.variant), row.moves.split(), row.redo.split())
         except (FirstLastError, ValueError) as e:
             raise StoreError(f"stored game {game_id} is corrupt: {e}") from None
-        return StoredGame(player=r["player"], game=game, **{name: getattr(row, name) for name in KEPT})
+        return StoredGame(player=r["player"], game=game, **{name: getattr(row, name) for name in COLUMNS_AS_STORED})
 
     def head(self, game_id: str) -> tuple[str, int] | None:
         """The player and the version of game ``game_id`` (``None``: there is none): what
