@@ -32,12 +32,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from firstlast.play.settings import FINISH_MS, PACES
-from firstlast.web.spawn import spawn_server, stop_server
+
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 READY = ("window.firstlast && window.firstlast.state && !window.firstlast.busy"
@@ -160,8 +164,6 @@ def main() -> None:
                 report("local page" + (" (phone, 4× CPU throttling)" if args.phone else ""),
                        measure(browser, local, args), args.runs)
                 if site is not None:
-                    import sys
-
                     sys.path.insert(0, str(Path(__file__).parent))
                     from site_load import serve  # the same plain static server
 

@@ -46,7 +46,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import drain_output, spawn_server, stop_server
 
 # ---------------------------------------------------------------------------- the flooder
 #: What each flood connection sends once connected, then nothing more (``--flood-sends``).

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import collections
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -23,7 +24,9 @@ from pathlib import Path
 
 import httpx
 
-from firstlast.web.spawn import spawn_server, stop_server
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 
 def steps(url: str, moves: int) -> list[float]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import socket
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -29,7 +30,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from firstlast.web.spawn import spawn_server, stop_server
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 
 def memory(pid: int) -> tuple[float, float]:

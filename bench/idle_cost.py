@@ -39,11 +39,14 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from firstlast.web.spawn import spawn_server, stop_server
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 CHROMIUM = "/usr/bin/chromium"

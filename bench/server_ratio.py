@@ -49,7 +49,10 @@ from pathlib import Path
 import httpx
 
 from firstlast.web.context import PLAY_THREADS
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
+
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import drain_output, spawn_server, stop_server
 
 HERE = Path(__file__).resolve().parent
 

@@ -31,6 +31,7 @@ import argparse
 import gzip
 import http.server
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -40,7 +41,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from firstlast.site.build import build_site
-from firstlast.web.spawn import spawn_server, stop_server
+
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 READY = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"

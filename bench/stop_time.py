@@ -19,6 +19,7 @@ import signal
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -27,7 +28,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from firstlast.web.spawn import drain_output, spawn_server
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import drain_output, spawn_server
 
 
 def player(url: str, answered: list[int], stop: threading.Event) -> None:

@@ -21,13 +21,16 @@ import asyncio
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
-from firstlast.web.spawn import spawn_server, stop_server
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:

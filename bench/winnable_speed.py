@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +24,10 @@ from pathlib import Path
 import httpx
 
 from firstlast.engine import Game, Variant
-from firstlast.web.spawn import spawn_server, stop_server
+
+# spawn.py (the server as a process of its own) is a test helper, not part of the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from spawn import spawn_server, stop_server
 
 TOKENS = [f"r{r}{w}{n}" for w in ("", "w") for n in ("", "n") for r in ("0", "1", "2", "3", "u")]
 

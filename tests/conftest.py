@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 # Test helpers import as top-level modules: tests/engine's (builders.py, golden.py) and
-# tests/'s own (naive.py, the readable reference implementations; kernels.py).
+# tests/'s own (naive.py, the readable reference implementations; kernels.py; spawn.py,
+# the server started as a process of its own).
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
 sys.path.insert(0, str(Path(__file__).parent))
 

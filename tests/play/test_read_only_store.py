@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 import pytest
+from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.cli import tui_commands
 from firstlast.cli.main import main
@@ -28,7 +29,6 @@ from firstlast.play import PlayService
 from firstlast.store import GameStore, StoredGame, StoreError
 from firstlast.tui import FirstLastApp
 from firstlast.web import server
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 if TYPE_CHECKING:
     from conftest import ReadOnlyFolder  # tests/conftest.py: the fixture read_only_folder

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from firstlast.web.spawn import spawn_server, stop_server
+from spawn import spawn_server, stop_server
 
 _HERE = str(Path(__file__).parent)
 if _HERE not in sys.path:

@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.web.server import KEEP_ALIVE
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 pytestmark = pytest.mark.timeout(60)
 

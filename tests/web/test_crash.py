@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.store import GameStore
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
-
-from firstlast.web.spawn import spawn_server, stop_server
+from spawn import spawn_server, stop_server
 
 require_browser()
 

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from browser import close, frames, new_page, require_browser, settle, state, still, wait_js
 from playing import step
+from spawn import spawn_server, stop_server
 
 from firstlast.engine import Variant, play_out
 from firstlast.i18n import t
 from firstlast.play import PlayService
 from firstlast.play.deals import daily_deal
 from firstlast.store import GameStore
-from firstlast.web.spawn import spawn_server, stop_server
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.play.service import MAX_SEARCHES
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 pytestmark = pytest.mark.timeout(180)
 

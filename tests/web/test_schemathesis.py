@@ -23,8 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from firstlast.web.spawn import spawn_server, stop_server
+from spawn import spawn_server, stop_server
 
 #: Examples per operation and phase. Generation is deterministic (the same examples every
 #: run) and the coverage phase's edge cases do not depend on it; 300 cost 103 CPU-seconds,

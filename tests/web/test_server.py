@@ -14,10 +14,10 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.web.middleware import MAX_HEAD_BYTES
 from firstlast.web.server import KEEP_ALIVE, MAX_CONNECTIONS, limits, more_files, uvicorn_config
-from firstlast.web.spawn import drain_output, spawn_server, stop_server
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from browser import close, new_page, wait_js
+from spawn import spawn_server, stop_server
 from starlette.testclient import TestClient
 
 from firstlast.cli.main import main
 from firstlast.store import GameStore
 from firstlast.web.app import create_app
-from firstlast.web.spawn import spawn_server, stop_server
 
 SITE = "https://cards.example.org/first-and-last/"
 

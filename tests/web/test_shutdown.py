@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from spawn import drain_output, spawn_server
 
 from firstlast.store import GameStore
-from firstlast.web.spawn import drain_output, spawn_server
 
 # Only a hang fails on time (uvicorn's graceful stop waits up to 5 s for requests in flight).
 pytestmark = pytest.mark.timeout(300)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from spawn import spawn_server, stop_server
 from starlette.testclient import TestClient
 
 from firstlast.i18n import t
@@ -19,7 +20,6 @@ from firstlast.store import GameStore
 from firstlast.web import create_app
 from firstlast.web.context import PlayerBudget
 from firstlast.web.server import uvicorn_config
-from firstlast.web.spawn import spawn_server, stop_server
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 

@@ -36,7 +36,7 @@ from .pins import PYODIDE, PYODIDE_VERSION, WHEELS, Pin
 PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 #: Parts of this package the browser never runs: the terminal, the command line, the
 #: server process, the odds lab, this build, and the page's files (served as files).
-LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "web/spawn.py", "odds/plot.py",
+LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "odds/plot.py",
                    "odds/runner.py", "site/build.py", "site/first_table.py", "site/precompile.py", "site/static/")
 #: The site's Content-Security-Policy, a <meta> (static hosts may send no headers):
 #: the server's, plus what Pyodide needs to compile the code Emscripten loads.

@@ -1,7 +1,7 @@
 """Start ``firstlast play`` as a separate process and learn its address.
 
-For the end-to-end tests and the latency benchmark, which need the real server (its
-own process, real sockets) rather than the in-process app.
+For the tests and benchmarks (bench/ imports it from here) that need the real server
+(its own process, real sockets) rather than the in-process app.
 """
 
 from __future__ import annotations
