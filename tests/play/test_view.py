@@ -45,6 +45,10 @@ def test_the_view_is_the_position_its_controls_and_its_legal_moves(game: Game) -
     assert v.playable == {mv.source for mv in legal if mv.kind == "play"}
     assert v.playable <= set(v.pressable) <= {p for p in places.PLACES if pos.card_at(p) is not None}
     assert v.stock_live == (v.stock_move in legal)
+    # The passes the variant allows: the first and one per redeal (R9, R10).
+    redeals = game.variant.redeals
+    assert v.passes_allowed == (None if redeals is None else redeals + 1)
+    assert [v.pile_complete(k) for k in range(8)] == [len(p) == 13 for p in pos.piles]
     assert (v.moves, v.can_undo, v.can_redo) == (len(game), game.can_undo, game.can_redo)
     assert not v.comes_out  # not a stored game
 

@@ -12,6 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from ..engine import REDEAL, TURN, Card, Game, Move, Place, Position, Status, Variant, places, rank_char
+from ..engine.position import PILE_SIZE
 from ..store import StoredGame
 from .fields import DealText
 
@@ -30,6 +31,12 @@ class TableFacts(msgspec.Struct, frozen=True, kw_only=True):
     need_char: str | None
     need_card: Annotated[Card | None, Meta(description="the one card the active pile takes: its own base (R5)")]
     privileged: Literal["F8"] | None
+
+    @property
+    def passes_allowed(self) -> int | None:
+        """The passes through the stock the game allows: this one and one per redeal
+        left (R9, R10); ``None``: unlimited."""
+        return None if self.redeals_left is None else self.passes + self.redeals_left
 
 
 class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
@@ -74,6 +81,10 @@ class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
         """The places a legal move plays from (worked out when a face asks: the web's
         answer does not)."""
         return frozenset(mv.source for mv in self.legal_moves if mv.kind == "play" and mv.source is not None)
+
+    def pile_complete(self, k: int) -> bool:
+        """Whether pile ``k`` (0-based) holds all its cards (R5)."""
+        return len(self.piles[k]) == PILE_SIZE
 
     @property
     def stock_live(self) -> bool:

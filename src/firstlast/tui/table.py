@@ -165,7 +165,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             if top is None:
                 return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.colours.active)
             return label, C.card_lines(top, size, "double", C.LOOK.colours.active, depth, hit, lang=lang)
-        done = len(pile) == 13
+        done = view.pile_complete(i)
         label = _label(place + (" ✓" if done else ""), LABEL, hit)
         if top is None:
             return label, C.empty_lines(size)

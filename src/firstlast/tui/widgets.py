@@ -196,8 +196,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
         out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
     else:
         out.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
-    redeals = view.variant.redeals
-    total = "∞" if redeals is None else str(redeals + 1)
+    total = "∞" if view.passes_allowed is None else str(view.passes_allowed)
     left = view.redeals_left
     label("pass")
     out.append(t(lang, "tui.side.pass_of", total=total, **{"pass": view.passes}) + "\n", style="bold")
