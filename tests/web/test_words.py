@@ -135,9 +135,8 @@ def test_the_help_is_a_safe_html_fragment(client: TestClient, lang: str) -> None
 def test_the_book_is_served_once_from_the_package(client: TestClient) -> None:
     r = client.get("/book.txt")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    data = Path(__file__).resolve().parents[1] / "data" / "seed-ru.txt"
-    assert r.text == i18n.book_text() == data.read_text(encoding="utf-8")
-    assert "Первые и последние" in r.text
+    assert r.text == i18n.book_text()
+    assert r.text.startswith("Первые и последние\n\n")
     assert client.get("/book.txt", headers={"if-none-match": r.headers["etag"]}).status_code == 304
 
 

@@ -426,9 +426,14 @@ def help_html(lang: str, keys: str = "") -> str:
     return render_markdown(help_markdown(lang, keys))
 
 
+@cache
 def book_text() -> str:
-    """The book's own Russian text of the game, as the reprint gives it (docs/rules.md)."""
-    return _read("seed-ru.txt")
+    """The book's own Russian text of the game (docs/rules.md): its title, then its
+    paragraphs, one blank line apart. The reprint (``seed-ru.txt``) opens with the
+    site's section name ("Библиотека"), no part of the text, so that is left out here
+    for every face."""
+    _section, *text = (part.strip() for part in _read("seed-ru.txt").split("\n\n"))
+    return "\n\n".join(text) + "\n"
 
 
 def record_text(kind: str, value: int, previous: int | None, lang: str) -> str:

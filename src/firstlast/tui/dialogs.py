@@ -420,12 +420,7 @@ class EndDialog(Dialog[str]):
 def help_text(lang: str) -> str:
     """The help page as Markdown (``i18n.help_markdown``: rules, variants, the chance
     figure, keys), followed by the book's own Russian text (``i18n.book_text``)."""
-    book = book_text().strip()
-    # The reprint's first line is the site's section name, not part of the text.
-    lines = [ln.strip() for ln in book.splitlines() if ln.strip()]
-    if lines and lines[0] == "Библиотека":
-        lines = lines[1:]
-    title, body = lines[0], "\n\n".join(lines[1:])
+    title, body = book_text().rstrip().split("\n\n", 1)
     return help_markdown(lang).rstrip() + f"\n\n## {t(lang, 'tui.help.book')}\n\n### {title}\n\n{body}\n"
 
 

@@ -50,13 +50,8 @@ async function show(tab) {
         keyTable().map(([k, d]) => `<tr><th scope="row"><kbd>${escapeHtml(k)}</kbd></th><td>${escapeHtml(d)}</td></tr>`).join("") +
         `</table>`;
     } else {
-      const text = await fetchText("/book.txt");
-      const raw = text.split(/\n[^\S\n]*\n/).filter((p) => p.trim());
-      // The text as reprinted opens with the site's section name ("Библиотека"); the
-      // patience's title is the line centred with spaces. Start the page at the title.
-      let first = raw.findIndex((p) => /^\n*[^\S\n]{8,}\S/.test(p));
-      if (first < 0) first = 0;
-      const paras = raw.slice(first).map((p) => p.trim());
+      // The title, then the paragraphs, one blank line apart (i18n.book_text).
+      const paras = (await fetchText("/book.txt")).trim().split("\n\n");
       body.innerHTML = `<div class="book" lang="ru">${paras.map((p, i) => (i === 0 ? `<h3>${escapeHtml(p)}</h3>` : `<p>${escapeHtml(p)}</p>`)).join("")}</div>`;
     }
   } catch (err) {
