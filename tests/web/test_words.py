@@ -4,6 +4,8 @@ the story of a game, the chance by refinement round, and the sign-in that keeps 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import threading
 import warnings
@@ -13,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 from starlette.applications import Starlette
@@ -392,6 +395,50 @@ def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, app: S
     assert [a.status_code for a in answers] == [200] * 3
     assert answers[0].json() == answers[1].json() == answers[2].json()
     assert told == [0]
+
+
+def test_a_story_told_for_a_cancelled_request_is_kept(app: Starlette, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server stopping cancels a request whose story the worker is telling: the
+    story told is kept all the same, so the next asker does not tell it again."""
+    started, release = threading.Event(), threading.Event()
+    told: list[int] = []
+
+    def tell(game: Game) -> Any:
+        told.append(len(game.moves))
+        started.set()
+        release.wait(timeout=60)  # bounded only so that a fault fails, not hangs
+        return story_of(game, max_points=8, samples=64)
+
+    stories = app.state.web.stories
+    kept = asyncio.Event()
+
+    class Book:
+        def get(self, key: Any) -> Any:
+            return stories.get(key)
+
+        def put(self, key: Any, story: Any) -> None:
+            stories.put(key, story)
+            kept.set()
+
+    monkeypatch.setattr(app.state.web, "stories", Book())
+    monkeypatch.setattr(story_route, "tell", tell)
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as c:
+            r = await c.post("/api/games", json={"deal": str(LOST_DEAL)}, headers={"origin": BASE})
+            assert r.status_code == 201, r.text
+            gid = r.json()["id"]
+            asking = asyncio.ensure_future(c.get(f"/api/games/{gid}/story"))
+            await asyncio.to_thread(started.wait, 60)
+            asking.cancel()
+            release.set()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asking
+            await asyncio.wait_for(kept.wait(), timeout=30)  # bounded: without the story kept, fails
+            assert (await c.get(f"/api/games/{gid}/story")).status_code == 200
+        assert told == [0]
+
+    asyncio.run(scenario())
 
 
 def test_a_story_the_odds_cannot_tell_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -115,6 +116,20 @@ def open_store(db: Path | None) -> GameStore:
         return GameStore(db)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
+
+
+@contextmanager
+def store_failures_said(store: GameStore) -> Iterator[None]:
+    """A face starts by signing the local player in, maybe dealing (writes): a store that
+    cannot take them (read-only, or failing) is said in one line, not a traceback."""
+    try:
+        yield
+    except (StoreError, sqlite3.Error) as e:
+        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
+    except PlayError as e:
+        if e.code != "storage":
+            raise
+        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e.params["reason"])) from None
 
 
 @contextmanager

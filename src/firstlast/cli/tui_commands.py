@@ -9,7 +9,7 @@ import click
 
 from ..engine import Variant
 from .lang import asked_lang, command, lang_from_env, msg, option
-from .options import DEAL, FilePath, open_store, variant_options
+from .options import DEAL, FilePath, open_store, store_failures_said, variant_options
 
 
 def has_terminal() -> bool:
@@ -27,7 +27,6 @@ def has_terminal() -> bool:
 def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool, no_chance: bool) -> None:
     """Play First and Last in the terminal (help: the catalog's ``cli.tui.help``)."""
     # Textual is imported here so the other commands start fast.
-    from ..play import PlayError, StoreError
     from ..tui import FirstLastApp
 
     if not has_terminal():
@@ -38,16 +37,9 @@ def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool
     try:
         # The language: asked for by name (--lang, FIRSTLAST_LANG), else the player's
         # saved setting, else the locale (tui.app.starting_lang).
-        app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
-                           lang=asked_lang(), system_lang=lang_from_env())
-    except StoreError as e:
-        raise click.ClickException(str(e)) from None
-    except PlayError as e:
-        # Signing in or dealing the first game is a write: a read-only store with
-        # nothing on the table to show (or a store that fails) says so in one line.
-        if e.code != "storage":
-            raise
-        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e.params["reason"])) from None
+        with store_failures_said(store):
+            app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
+                               lang=asked_lang(), system_lang=lang_from_env())
     except LookupError as e:
         raise click.ClickException(str(e).strip("'\"")) from None
     app.run()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import sys
 from functools import partial
 from pathlib import Path
@@ -14,9 +13,8 @@ import click
 
 from ..engine import MAX_DEAL
 from ..i18n import t
-from ..play import PlayError, StoreError
 from .lang import asked_lang, command, current_lang, msg, option, os_error_text
-from .options import DEAL, VARIANT, FilePath, WholeNumber, open_store
+from .options import DEAL, VARIANT, FilePath, WholeNumber, open_store, store_failures_said
 
 
 def _echo(message: str) -> None:
@@ -76,15 +74,9 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
     try:
         # The language is bound here: the server announces itself from another thread,
         # which does not see this one's --lang.
-        serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo, say=partial(t, current_lang()),
-              deal=deal, variant=variant, site_url=site_url, lang=asked_lang())
-    except (StoreError, sqlite3.Error) as e:
-        # Before it listens, the server signs in the local player (a write the first time).
-        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
-    except PlayError as e:
-        if e.code != "storage":
-            raise
-        raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e.params["reason"])) from None
+        with store_failures_said(store):
+            serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo,
+                  say=partial(t, current_lang()), deal=deal, variant=variant, site_url=site_url, lang=asked_lang())
     except OSError as e:
         error = os_error_text(e)
         raise click.ClickException(msg("cli.play.cannot_listen", host=host, port=port, error=error)) from None

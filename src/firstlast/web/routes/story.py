@@ -5,6 +5,7 @@ player), and worded in each asker's language on the way out."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Final
 
 import msgspec
@@ -49,9 +50,16 @@ async def story_of_game(web: WebGame, request: Request) -> Response:
         async with web.cpu_turn(stored.player):
             story = web.stories.get(key)
             if story is None:
-                story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
-                web.stories.put(key, story)
+                # Shielded: a request cancelled meanwhile (the server stopping) still keeps
+                # what the worker goes on to tell, so that nobody tells it again.
+                story = await asyncio.shield(_told(web, game))
     return json_response(answer(story, lang))
+
+
+async def _told(web: WebGame, game: Game) -> Story:
+    story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
+    web.stories.put(story_key(game), story)
+    return story
 
 
 ENDPOINTS: Final = (
