@@ -6,7 +6,7 @@ and breaks the streak; an imported record never counts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 from msgspec import Meta
@@ -24,6 +24,11 @@ def keep_result(stored: StoredGame) -> None:
     if stored.result is None and pos.status != "playing":
         stored.result, stored.result_score, stored.result_passes = pos.status, pos.score, pos.passes
         stored.finished = timestamp()
+
+
+#: The width of the score histogram's bins, in cards (0–7 … 96–103; the won games, 104,
+#: apart): the terminal's and the page's (``vocabulary.js``) histograms both draw by it.
+SCORE_BIN: Final = 8
 
 
 # Declared once: the web's answer is this Struct.

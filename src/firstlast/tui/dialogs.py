@@ -31,6 +31,7 @@ from ..play.chance import StoryKey, kept_story, story_book, story_key
 from ..play.fields import MAX_WISH
 from ..play.kept import Kept
 from ..play.settings import FELTS, Settings, parse_redeals
+from ..play.stats import SCORE_BIN
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar, binding
 
@@ -470,10 +471,11 @@ BLOCKS = " ▁▂▃▄▅▆▇█"
 
 
 def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]:
-    """Scores of finished games in bins of 8 cards (0–7 … 96–103) plus a column for
-    won games (104), drawn with eighth-block characters, ``rows`` lines high."""
+    """Scores of finished games in bins of ``SCORE_BIN`` cards plus a column for won
+    games (104), drawn with eighth-block characters, ``rows`` lines high."""
     hist = stats.score_histogram
-    bins = [sum(hist[i:i + 8]) for i in range(0, 104, 8)] + [hist[104]]
+    starts = range(0, 104, SCORE_BIN)
+    bins = [sum(hist[i:i + SCORE_BIN]) for i in starts] + [hist[104]]
     top = max(bins) or 1
     lines: list[Text] = []
     for r in range(rows - 1, -1, -1):
@@ -486,7 +488,7 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
                 ch = BLOCKS[1]  # never let a non-empty bin vanish
             line.append(ch * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
         lines.append(line)
-    axis = Text("0   8   16  24  32  40  48  56  64  72  80  88  96  " + t(lang, "tui.stats.won_column"), style="dim")
+    axis = Text("".join(f"{i:<4}" for i in starts) + t(lang, "tui.stats.won_column"), style="dim")
     lines.append(axis)
     return lines
 

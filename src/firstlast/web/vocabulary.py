@@ -1,6 +1,6 @@
 """The page's copy of the game's vocabulary, generated: ``static/js/vocabulary.js`` is
 made from the engine's declarations (``engine.vocabulary``) and the play layer's start
-kinds, so that the page retypes no name, grammar or limit (issue 18); written by
+kinds, settings and histogram bin, so that the page retypes no name, grammar or limit (issue 18); written by
 ``python -m firstlast.web.generated``.
 """
 
@@ -15,6 +15,7 @@ from ..engine.vocabulary import vocabulary
 from ..i18n import DEFAULT_LANG, GRAMMAR, LANGS, SUIT_GLYPHS, t
 from ..play import START_KINDS
 from ..play.settings import CHOICES, FINISH_MS, PACES, Settings
+from ..play.stats import SCORE_BIN
 
 MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.js"
 
@@ -45,6 +46,7 @@ _DOC: Final[dict[str, str]] = {
     "PACES": "Each pace of play by the speed setting 0…3 (play.settings.PACES): its name, Auto's moves "
              "per second (null: at once) and one card's flight, ms.",
     "FINISH_MS": "The longest Finish's cascade of a whole game may take, ms (play.settings.FINISH_MS).",
+    "SCORE_BIN": "The width of the score histogram's bins, in cards (play.stats.SCORE_BIN).",
     "SETTING_DEFAULTS": "The player's settings as a new player has them (play.settings.Settings()).",
     "SETTING_CHOICES": "The settings that take one of a few words, and those words (play.settings.CHOICES).",
     "LANGS": "The languages every catalog speaks (i18n.LANGS).",
@@ -71,7 +73,7 @@ def module() -> str:
     names = {**vocabulary(), "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
              "SETTING_CHOICES": dict(CHOICES),
              "PACES": [asdict(p) for p in PACES],
-             "FINISH_MS": FINISH_MS, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
+             "FINISH_MS": FINISH_MS, "SCORE_BIN": SCORE_BIN, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
              "GRAMMAR": {lang: {**asdict(g), "plurals": g.plurals} for lang, g in GRAMMAR.items()},
              "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},
              "SUIT_GLYPHS": dict(SUIT_GLYPHS)}

@@ -5,6 +5,7 @@ import { api, errorText } from "./api.js";
 import { wireBackup } from "./backup.js";
 import { dateLocale, getLang, t, variantFromToken, variantLabel } from "./i18n.js";
 import { $, $dialog, $input, announce, onFileText, saveFile } from "./store.js";
+import { SCORE_BIN } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
 
@@ -46,7 +47,7 @@ function pct(x) {
   return t("percent", { p: num(x * 100, 1) });
 }
 
-/** Score histogram: 105 bins (0…104) grouped into bins of 8 cards, the win bin apart.
+/** Score histogram: 105 bins (0…104) grouped into bins of SCORE_BIN cards, the win bin apart.
  * Drawn at ``width`` CSS pixels (its units are pixels), so that its words are 12 px on
  * the screen however narrow the dialog (a phone): the bins' names turn aslant where
  * they do not fit across, and a count with no room above its bar is left to the bar's
@@ -54,8 +55,8 @@ function pct(x) {
  * @param {number[]} hist games by score @param {number} [width] the width it is drawn at */
 export function histogramSvg(hist, width = 560) {
   const groups = [];
-  for (let lo = 0; lo < 104; lo += 8) {
-    const hi = Math.min(103, lo + 7);
+  for (let lo = 0; lo < 104; lo += SCORE_BIN) {
+    const hi = Math.min(103, lo + SCORE_BIN - 1);
     let n = 0;
     for (let s = lo; s <= hi; s++) n += hist[s] || 0;
     groups.push({ label: `${lo}–${hi}`, n, win: false });

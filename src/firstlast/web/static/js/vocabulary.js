@@ -77,6 +77,9 @@ export const PACES = Object.freeze([Object.freeze({ "name": "instant", "moves_pe
 /** The longest Finish's cascade of a whole game may take, ms (play.settings.FINISH_MS). */
 export const FINISH_MS = 4000;
 
+/** The width of the score histogram's bins, in cards (play.stats.SCORE_BIN). */
+export const SCORE_BIN = 8;
+
 /** The languages every catalog speaks (i18n.LANGS). */
 export const LANGS = Object.freeze(["ru", "en"]);
 
