@@ -399,6 +399,10 @@ def test_history_is_a_list_that_fits(pg: Any) -> None:
     pg.click("#b-more")
     pg.click("#b-stats")
     pg.locator("#st-history tbody tr").first.wait_for()
+    # Measured once the dialog is whole and at rest (a box read mid-render or mid-way in
+    # its opening came back as none, once, on a loaded machine).
+    wait_js(pg, "!document.querySelector('#dlg-stats[aria-busy]')")
+    still(pg, "#dlg-stats")
     history = pg.locator("#st-history")
     width = pg.evaluate("(() => { const h = document.getElementById('st-history');"
                         " return [h.scrollWidth, h.clientWidth]; })()")
