@@ -6,7 +6,7 @@ markers mean, the same in every folder:
 * ``browser``: the test drives Chromium. A test that takes the ``browser`` fixture gets
   the marker here, so ``-m "not browser"`` leaves out every one of them.
 
-The ``browser`` fixture is here too: one Chromium for each module (tests/web and
+The ``browser`` fixture is here too: one Chromium for each test process (tests/web and
 tests/site), each test opening its own profile (a context) in it; and the session's
 static site (``site_root``, ``site_dir``), built once for tests/site and tests/packaging."""
 
@@ -28,23 +28,47 @@ sys.path.insert(0, str(Path(__file__).parent / "engine"))
 sys.path.insert(0, str(Path(__file__).parent))
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's chromium, headless (tests/web/browser.py launches it), started once for
-    a module: a launch costs seconds of CPU, and no test shares more than the process
-    (each opens a fresh context, so a new player). Not for the session: Playwright's sync
-    API holds an event loop in the main thread while it runs, and the modules after it
-    that call ``asyncio.run`` (the terminal's pilot tests) would fail. A test that needs a
-    profile of its own on disk launches it from ``browser.browser_type`` (one playwright
-    per process)."""
-    web = str(Path(__file__).parent / "web")
-    if web not in sys.path:
-        sys.path.insert(0, web)
-    from browser import chromium, require_browser
+class _Chromium:
+    """The test process's Chromium, launched when a test first asks for it and again if
+    it went away (a crash in one test must not fail every later one)."""
 
-    require_browser()  # skipped without chromium, failed under FIRSTLAST_NO_SKIP
-    with chromium() as b:
-        yield b
+    def __init__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        self._browser: Any = None
+
+    def get(self) -> Any:
+        if self._browser is None or not self._browser.is_connected():
+            web = str(Path(__file__).parent / "web")
+            if web not in sys.path:
+                sys.path.insert(0, web)
+            from browser import chromium, require_browser
+
+            require_browser()  # skipped without chromium, failed under FIRSTLAST_NO_SKIP
+            self.close()
+            self._browser = self._stack.enter_context(chromium())
+        return self._browser
+
+    def close(self) -> None:
+        self._stack.close()
+        self._browser = None
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[_Chromium]:
+    held = _Chromium()
+    yield held
+    held.close()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium: _Chromium) -> Any:
+    """Debian's chromium, headless (tests/web/browser.py launches it): one for the test
+    process, as a launch costs seconds of CPU and no test shares more than the process
+    (each opens a fresh context, so a new player). While it lives, Playwright's sync API
+    keeps an event loop marked as running in the main thread: tests run their coroutines
+    with ``loops.run`` (a thread of their own), never ``asyncio.run``. A test that needs
+    a profile of its own on disk launches it from ``browser.browser_type``."""
+    return _chromium.get()
 
 
 def _site_sub_path() -> str:
@@ -90,7 +114,7 @@ def site_dir(site_root: Path) -> Path:
 @pytest.fixture(autouse=True)
 def _contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
     """What a browser test left open (a failed test's profile) is closed after it, so that
-    no page of one test goes on drawing through the others in the module's browser."""
+    no page of one test goes on drawing through the others in the process's browser."""
     if "browser" not in request.fixturenames:
         yield
         return

@@ -9,11 +9,11 @@ is compared field by field (ids and times aside).
 
 from __future__ import annotations
 
-import asyncio
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+import loops
 import msgspec
 import pytest
 from starlette.testclient import TestClient
@@ -120,7 +120,7 @@ def through_the_terminal(store: GameStore, record: Path) -> None:
         await pilot.pause()
         assert "imported deal" in screen.message
 
-    asyncio.run(main())
+    loops.run(main())
 
 
 def test_the_web_and_the_terminal_store_the_same_games(tmp_path: Path) -> None:
@@ -231,7 +231,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
             assert both.startswith(plain + "\n\n")
             assert [ln.removeprefix("• ") for ln in both[len(plain) + 2:].splitlines()] == story["sentences"]
 
-    asyncio.run(main())
+    loops.run(main())
     assert story["what_if"] == {"fewest_redeals": 7, "comes_out_on_pass": 8,
                                 "variants_that_come_out": ["ru", "ruw", "run", "ruwn"]}
 
@@ -298,7 +298,7 @@ def test_both_faces_say_the_same_table_words(tmp_path: Path) -> None:
                         dialog.action_close()
                         await pilot.pause()
 
-    asyncio.run(main())
+    loops.run(main())
 
 
 @pytest.mark.parametrize(("deal", "token", "steps"), [(1, "r2", 0), (1, "r2", 40), (5, "r0n", 25), (7, "r1w", 120),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import loops
 from textual.pilot import Pilot
 
 from firstlast.tui import FirstLastApp, GameScreen
@@ -19,7 +20,7 @@ def run(app: FirstLastApp, script: Callable[[Pilot[None], GameScreen], Awaitable
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await script(pilot, app.game_screen)
-    asyncio.run(main())
+    loops.run(main())
 
 
 def screen_text(pilot: Pilot[None]) -> str:

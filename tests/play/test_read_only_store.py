@@ -8,7 +8,6 @@ firstlast database (unable to open database file)". The fixture ``read_only_fold
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
+import loops
 import pytest
 from spawn import drain_output, spawn_server, stop_server
 
@@ -134,7 +134,7 @@ def test_the_terminal_warns_and_says_each_refused_write(frozen: tuple[Path, str,
             assert screen.error and "attempt to write a readonly database" in screen.message, screen.message
             assert len(screen.session.game) == moves
 
-    asyncio.run(script())
+    loops.run(script())
 
 
 def test_the_terminal_with_nothing_to_show_says_why(read_only_folder: ReadOnlyFolder,

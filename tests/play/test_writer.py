@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import loops
 import pytest
 from playing import move, redo, step, undo
 
@@ -315,7 +316,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
             assert not any(t.done() for t in tasks)  # nobody is answered before the commit
         return await asyncio.gather(*tasks, return_exceptions=True)
 
-    answers = asyncio.run(main())
+    answers = loops.run(main())
     assert play._writer.batches - batches == 2  # the held job's, then the four's
     for (_, gid, version), r in zip(games[:3], answers[:3], strict=True):
         assert r.stored.version == version + 1 and stored_moves(path, gid) == [str(r.move)]
@@ -326,7 +327,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
     async def alone() -> Any:
         return await play.act_async(games[3][0], games[3][1], Steps(1))
 
-    r = asyncio.run(alone())
+    r = loops.run(alone())
     assert stored_moves(path, games[3][1]) == [str(r.move)]
     assert play._writer._thread is not None and play._writer._thread.is_alive()
 

@@ -7,6 +7,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import loops
 import pytest
 
 from firstlast.engine import Game
@@ -20,7 +21,7 @@ ORIGIN = "https://cards.example.org"
 def call(bridge: Bridge, method: str, target: str, body: object | None = None) -> tuple[int, object]:
     data = b"" if body is None else json.dumps(body).encode()
     headers = {} if body is None else {"content-type": "application/json"}
-    answer = asyncio.run(bridge.request(method, target, headers, data))
+    answer = loops.run(bridge.request(method, target, headers, data))
     kind = dict(answer.headers).get("content-type", "")
     return answer.status, json.loads(answer.body) if kind.startswith("application/json") else answer.body
 
@@ -54,7 +55,7 @@ def test_words_and_help_come_through_the_bridge(tmp_path: Path, no_threads: None
     bridge = Bridge(str(tmp_path / "db.sqlite3"), ORIGIN)
     status, catalog = call(bridge, "GET", "/i18n/ru.json")
     assert status == 200 and isinstance(catalog, dict) and catalog["title"]
-    answer = asyncio.run(bridge.request("GET", "/help/en", {}))
+    answer = loops.run(bridge.request("GET", "/help/en", {}))
     assert answer.status == 200 and b"<" in answer.body
     status, stats = call(bridge, "GET", "/api/stats")
     assert status == 200 and isinstance(stats, dict)
@@ -66,7 +67,7 @@ def test_the_guard_checks_the_site_origin(tmp_path: Path, no_threads: None) -> N
     status, _ = call(bridge, "PUT", "/api/settings", {"lang": "ru"})
     assert status == 200
     # ... and a body that is not JSON is refused as on the server.
-    answer = asyncio.run(bridge.request("POST", "/api/games", {"content-type": "text/plain"}, b"deal=1"))
+    answer = loops.run(bridge.request("POST", "/api/games", {"content-type": "text/plain"}, b"deal=1"))
     assert answer.status == 415
 
 
@@ -74,14 +75,14 @@ def test_bad_requests_are_refused_in_the_declared_shape(tmp_path: Path, no_threa
     bridge = Bridge(str(tmp_path / "db.sqlite3"), ORIGIN)
     for method, target, body in [("POST", "/api/games", b"{"), ("GET", "nowhere", b""),
                                  ("POST", "/api/games", b"x" * (49 * 1024 * 1024))]:
-        answer = asyncio.run(bridge.request(method, target, {"content-type": "application/json"}, body))
+        answer = loops.run(bridge.request(method, target, {"content-type": "application/json"}, body))
         assert 400 <= answer.status < 500, (target, answer.status)
         assert json.loads(answer.body)["code"].startswith("request.")
 
 
 def test_request_js_takes_plain_values(tmp_path: Path, no_threads: None) -> None:
     bridge = Bridge(str(tmp_path / "db.sqlite3"), ORIGIN)
-    status, headers, body = asyncio.run(bridge.request_js("GET", "/api/settings", "null", ""))
+    status, headers, body = loops.run(bridge.request_js("GET", "/api/settings", "null", ""))
     assert status == 200 and json.loads(body)["lang"] in (None, "en", "ru")
     assert ["content-type", "application/json"] in json.loads(headers)
 
@@ -113,7 +114,7 @@ def test_concurrent_requests_are_each_answered_after_their_commit(tmp_path: Path
             for _ in range(12)))
         return [a.status for a in answers]
 
-    assert asyncio.run(many()) == [200] * 12
+    assert loops.run(many()) == [200] * 12
     status, current = call(Bridge(str(tmp_path / "db.sqlite3"), ORIGIN), "GET", f"/api/games/{gid}")
     assert isinstance(current, dict) and current["moves"] == 12
 
@@ -138,7 +139,7 @@ def test_a_client_gone_mid_body_changes_nothing_and_logs_nothing(tmp_path: Path,
     async def send(message: dict[str, object]) -> None:
         sent.append(message)
 
-    asyncio.run(bridge.app(scope, receive, send))
+    loops.run(bridge.app(scope, receive, send))
     assert sent and sent[0]["status"] == 400
     assert not caplog.records
     status, games = call(bridge, "GET", "/api/games")

@@ -4,10 +4,10 @@ headless through Textual's pilot; "today" is faked through the play layer
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from pathlib import Path
 
+import loops
 import pytest
 from playing import step
 from textual.widgets import Label
@@ -93,4 +93,4 @@ def test_the_calendar_and_the_record_moment_in_the_terminal(tmp_path: Path, monk
             assert app.session.game.deal == daily_deal(lost) and app.session.stored.dealt == "daily"
             assert app.session.stored.wish == "an"
 
-    asyncio.run(main())
+    loops.run(main())

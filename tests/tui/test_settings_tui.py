@@ -7,8 +7,7 @@ saved for every face and kept in backups; each is honoured at once.
 
 from __future__ import annotations
 
-import asyncio
-
+import loops
 import pytest
 from playing import export_backup
 from textual.color import Color
@@ -136,7 +135,7 @@ def test_settings_light_or_dark_marks_and_a_wish(store: GameStore, lang: str) ->
             await pilot.pause()
             assert app.theme == "textual-dark" and screen.has_class("felt-night")
 
-    asyncio.run(main())
+    loops.run(main())
     # Kept for every face and in a backup: a fresh database restores them all.
     text = export_backup(play, player)
     other = PlayService(GameStore(store.path.with_name("other.sqlite3")))
@@ -151,4 +150,4 @@ def test_settings_light_or_dark_marks_and_a_wish(store: GameStore, lang: str) ->
             await pilot.pause()
             assert again.theme == "textual-dark" and again.game_screen.has_class("felt-night")
 
-    asyncio.run(reopen())
+    loops.run(reopen())

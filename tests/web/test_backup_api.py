@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import loops
 import msgspec
 import pytest
 from playing import export_backup, restart
@@ -183,7 +184,6 @@ def test_too_large_a_body_and_a_foreign_page(fresh: TestClient, monkeypatch: pyt
 def test_a_player_moves_from_the_static_site_to_the_local_server_and_back(tmp_path: Path, no_threads: None) -> None:
     """The site's app (``site.bridge``, thread-free) makes the file; the local store
     (the CLI's and ``firstlast play``'s local player) restores it, and the other way."""
-    import asyncio
 
     from firstlast.play import PlayService
     from firstlast.site.bridge import Bridge
@@ -191,7 +191,7 @@ def test_a_player_moves_from_the_static_site_to_the_local_server_and_back(tmp_pa
     def call(bridge: Bridge, method: str, target: str, body: object | None = None) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
         headers = {} if body is None else {"content-type": "application/json"}
-        answer = asyncio.run(bridge.request(method, target, headers, data))
+        answer = loops.run(bridge.request(method, target, headers, data))
         return answer.status, answer.body
 
     site = Bridge(str(tmp_path / "site.sqlite3"), "https://cards.example.org")

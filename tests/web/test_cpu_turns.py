@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import loops
 import pytest
 
 from firstlast.store import GameStore
@@ -85,11 +86,11 @@ async def _chances(tmp_path: Path, players: int, rounds: int, meter: Meter) -> l
 
 def test_one_players_estimates_take_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     meter = metered(monkeypatch, requests=4)
-    assert asyncio.run(_chances(tmp_path, players=1, rounds=4, meter=meter)) == [200] * 4
+    assert loops.run(_chances(tmp_path, players=1, rounds=4, meter=meter)) == [200] * 4
     assert meter.most == 1  # one after another: never two of one player's at once
 
 
 def test_two_players_estimate_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     meter = metered(monkeypatch, requests=4)
-    assert asyncio.run(_chances(tmp_path, players=2, rounds=2, meter=meter)) == [200] * 4
+    assert loops.run(_chances(tmp_path, players=2, rounds=2, meter=meter)) == [200] * 4
     assert meter.most == 2

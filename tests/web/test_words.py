@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import loops
 import msgspec
 import pytest
 from starlette.applications import Starlette
@@ -438,7 +439,7 @@ def test_a_story_told_for_a_cancelled_request_is_kept(app: Starlette, monkeypatc
             assert (await c.get(f"/api/games/{gid}/story")).status_code == 200
         assert told == [0]
 
-    asyncio.run(scenario())
+    loops.run(scenario())
 
 
 def test_a_story_the_odds_cannot_tell_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
