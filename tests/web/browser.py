@@ -111,11 +111,32 @@ def until(pg: Any, expression: str, timeout: float = 30_000) -> Any:
             return value
 
 
+#: What the page is doing, told with a wait that timed out: a rare failure seen once in CI
+#: can then be read, not guessed (the action queue, the game, the open dialogs, the last
+#: toast, the focus, the JavaScript errors).
+_PAGE_NOW = """(() => {
+  const fl = window.firstlast || {};
+  const toast = document.getElementById("toast");
+  return JSON.stringify({
+    busy: fl.busy, queued: fl.queue && fl.queue.length,
+    game: fl.state && { id: fl.state.id, deal: fl.state.deal, status: fl.state.status, moves: fl.state.moves },
+    dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.id),
+    toast: toast && toast.classList.contains("show") ? toast.textContent : null,
+    focus: document.activeElement && (document.activeElement.id || document.activeElement.tagName),
+  });
+})()"""
+
+
 def wait_js(pg: Any, expression: str, timeout: float = 30_000) -> None:
     """Wait until ``expression`` (or the promise it makes) is true in the page
-    (``timeout`` in ms)."""
+    (``timeout`` in ms); a timeout says what the page was doing."""
     if not until(pg, f"!!(await ({expression}))", timeout):
-        raise AssertionError(f"timed out waiting for {expression}")
+        try:
+            now = pg.evaluate(_PAGE_NOW)
+        except Exception as e:  # a page gone or crashed: say that instead
+            now = f"(the page could not be read: {e})"
+        raise AssertionError(f"timed out waiting for {expression}; the page: {now};"
+                             f" its JavaScript errors: {getattr(pg, 'errors', None)}")
 
 
 def still(pg: Any, selector: str = "body", timeout: float = 30_000) -> None:

@@ -400,6 +400,17 @@ def test_runs_of_moves_are_summed_up_not_flooded(table_en: Any) -> None:
     wait_js(pg, "window.firstlast.speed === 0")
 
 
+def choose_verbosity(pg: Any, value: str) -> None:
+    """Choose ``value`` in the open settings dialog and wait until it is saved: the page
+    saves in the background, so its PUT's answer is waited for (in CI the server was read
+    before the PUT had landed, under load)."""
+    with pg.expect_response(lambda r: r.request.method == "PUT" and r.url.endswith("/api/settings")
+                            and f'"verbosity":"{value}"' in (r.request.post_data or "").replace(" ", "")) as put:
+        pg.select_option("#set-verbosity", value)
+    assert put.value.ok, put.value.status
+    wait_js(pg, f"window.firstlast.settings.verbosity === '{value}'")
+
+
 def test_verbosity_is_a_setting_brief_says_less(table_en: Any) -> None:
     pg = table_en
     deal_by_number(pg, 6)  # R4 plays first
@@ -409,8 +420,7 @@ def test_verbosity_is_a_setting_brief_says_less(table_en: Any) -> None:
     pg.keyboard.press("u")
     heard(pg, "undone:")
     pg.click("#b-settings")
-    pg.select_option("#set-verbosity", "brief")
-    wait_js(pg, "window.firstlast.settings.verbosity === 'brief'")
+    choose_verbosity(pg, "brief")
     pg.keyboard.press("Escape")
     assert pg.request.get(f"{pg.base_url}api/settings").json()["verbosity"] == "brief"
     pg.evaluate("document.getElementById('announce').textContent = ''")
@@ -422,8 +432,7 @@ def test_verbosity_is_a_setting_brief_says_less(table_en: Any) -> None:
     settle(pg)
     pg.click("#b-settings")
     assert pg.locator("#set-verbosity").input_value() == "brief"
-    pg.select_option("#set-verbosity", "full")  # the shared page's setting again
-    wait_js(pg, "window.firstlast.settings.verbosity === 'full'")
+    choose_verbosity(pg, "full")  # the shared page's setting again
     pg.keyboard.press("Escape")
 
 
