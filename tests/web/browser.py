@@ -19,7 +19,14 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+#: ``--liftoff-only``: WebAssembly compiled by V8's baseline compiler alone. A fresh
+#: profile's first visit to the static site otherwise compiles Pyodide's 9.6 MB module a
+#: second time with the optimizing compiler, in the background, for the code cache
+#: (≈ 2.4 CPU-s a visit, seen in a trace as wasm.TopTierCompilation), which no test
+#: profile lives to use: tests/site's CPU fell from 388 to 338 s with it. The site's Python
+#: answers the same (WebAssembly is deterministic); how fast it is for players is
+#: bench/site_load.py's, which launches Chromium without it.
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--js-flags=--liftoff-only"]
 
 
 def require_browser(why: str = "end-to-end tests need Debian's chromium at /usr/bin/chromium",
