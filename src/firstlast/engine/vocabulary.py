@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final, get_args
 
-from .cards import RANK_CHARS, SUIT_CHARS
+from .cards import DECK_SIZE, RANK_CHARS, SUIT_CHARS
 from .errors import REFUSALS
 from .places import FIRST, PILES, PLACE_NAMES, PLACES, RESERVE, SOURCES, STOCK, WASTE, kind
 from .position import REDEAL, TABLE_MOVES, TURN, MoveKind
@@ -24,6 +24,7 @@ MOVE_KINDS: Final[tuple[MoveKind, ...]] = get_args(MoveKind)
 def vocabulary() -> dict[str, object]:
     """The engine's vocabulary as plain JSON-able values, by name."""
     return {
+        "DECK_SIZE": DECK_SIZE,
         "PLACES": list(PLACE_NAMES),
         "STOCK": STOCK.value,
         "WASTE": WASTE.value,

@@ -12,6 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from ..engine import Variant
+from ..engine.cards import DECK_SIZE
 from ..store import ResultRow, StoredGame, timestamp
 from .fields import VariantToken
 
@@ -45,7 +46,8 @@ class Stats(msgspec.Struct, frozen=True, kw_only=True):
     current_streak: int
     best_streak: int
     average_passes: float
-    score_histogram: Annotated[list[int], Meta(min_length=105, max_length=105, description="games by score 0…104")]
+    score_histogram: Annotated[list[int], Meta(min_length=DECK_SIZE + 1, max_length=DECK_SIZE + 1,
+                                               description="games by score 0…104")]
     fewest_passes: Annotated[int | None, Meta(description="record: the fewest passes a won game took; null: none won")]
     best_lost_score: Annotated[int | None, Meta(description="record: the best score of a lost game; null: none")]
 
@@ -53,7 +55,7 @@ class Stats(msgspec.Struct, frozen=True, kw_only=True):
 def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
     """Apply the policy above to a variant's games, oldest event first."""
     played = won = abandoned = best_streak = streak = passes_total = 0
-    histogram = [0] * 105
+    histogram = [0] * (DECK_SIZE + 1)
     fewest_passes: int | None = None
     best_lost_score: int | None = None
     for row in rows:
@@ -61,7 +63,7 @@ def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
             continue
         if row.result is not None:
             played += 1
-            histogram[min(104, max(0, row.score or 0))] += 1
+            histogram[min(DECK_SIZE, max(0, row.score or 0))] += 1
             passes_total += row.passes or 0
             if row.result == "won":
                 won += 1

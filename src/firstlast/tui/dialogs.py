@@ -22,6 +22,7 @@ from textual.widgets.button import ButtonVariant
 from textual.widgets.option_list import Option
 
 from ..engine import Game, Position, Variant
+from ..engine.cards import DECK_SIZE
 from ..engine.places import WASTE
 from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
 from ..i18n.table import REVIEW_PLACES, pile_review
@@ -474,8 +475,8 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
     """Scores of finished games in bins of ``SCORE_BIN`` cards plus a column for won
     games (104), drawn with eighth-block characters, ``rows`` lines high."""
     hist = stats.score_histogram
-    starts = range(0, 104, SCORE_BIN)
-    bins = [sum(hist[i:i + SCORE_BIN]) for i in starts] + [hist[104]]
+    starts = range(0, DECK_SIZE, SCORE_BIN)
+    bins = [sum(hist[i:i + SCORE_BIN]) for i in starts] + [hist[DECK_SIZE]]
     top = max(bins) or 1
     lines: list[Text] = []
     for r in range(rows - 1, -1, -1):

@@ -14,6 +14,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..engine import CANONICAL, Card, Game, Move, Movement, Step, Variant
+from ..engine.cards import DECK_SIZE
 from ..engine.places import FIRST, PILES, RESERVE, STOCK, WASTE
 from ..i18n import describe_variant, plural, t
 from ..play import view as V
@@ -205,7 +206,7 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     label("stock")
     out.append(t(lang, "tui.side.stock_waste", stock=view.stock_count, waste=len(view.waste)) + "\n")
     label("score")
-    out.append(f"{view.score}/104", style="bold")
+    out.append(f"{view.score}/{DECK_SIZE}", style="bold")
     out.append(" · " + t(lang, "tui.side.moves", n=view.moves) + "\n")
     if view.comes_out:  # dealt because it comes out (play is forced): said, not estimated
         out.append(t(lang, "chance.comes_out") + "\n", style=f"bold {C.tone('info')}")

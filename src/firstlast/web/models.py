@@ -19,6 +19,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from .. import engine
 from ..engine import MAX_REDEALS, Variant
+from ..engine.cards import DECK_SIZE
 from ..engine.position import TABLE_MOVES
 from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
@@ -189,7 +190,7 @@ class ErrorBody(Answer):
 
 
 class Card(Answer):
-    id: Annotated[int, Meta(ge=0, le=103)]
+    id: Annotated[int, Meta(ge=0, le=DECK_SIZE - 1)]
     rank: Annotated[int, Meta(ge=1, le=13)]
     suit: Literal["c", "d", "h", "s"]
     deck: Literal[1, 2]

@@ -17,6 +17,7 @@ import msgspec
 
 from ..engine import SUIT_CHARS, Card, Move, Position, Variant
 from ..engine import Movement as EngineMovement
+from ..engine.cards import DECK_SIZE
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
 from ..i18n import announce, record_text, t
@@ -32,7 +33,7 @@ from . import models as m
 from .errors import error_body
 
 _CARDS: Final = {c: m.Card(id=int(c), rank=c.rank, suit=SUIT_CHARS[c.suit], deck=c.deck,  # type: ignore[arg-type]
-                           symbol=c.symbol) for c in map(Card, range(104))}
+                           symbol=c.symbol) for c in map(Card, range(DECK_SIZE))}
 
 
 @lru_cache(maxsize=256)

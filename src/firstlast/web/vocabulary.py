@@ -21,6 +21,7 @@ MODULE: Final = Path(__file__).resolve().parent / "static" / "js" / "vocabulary.
 
 #: What each name is, for the module's readers (JSDoc above each export).
 _DOC: Final[dict[str, str]] = {
+    "DECK_SIZE": "The cards of the double deck (R1), 104: a won game's score (engine.cards.DECK_SIZE).",
     "PLACES": "Every place's one name (engine.places.PLACE_NAMES): stock and waste, F1…F8, R1…R8, P1…P8.",
     "STOCK": "The stock's name.",
     "WASTE": "The waste's name (also the move that plays its top card, V2).",

@@ -9,7 +9,7 @@ import {
   PLACES, STACKS, baseZ, canPlay, isSource, pressable, refusalFor, stackOffset, stateModel, tableGeometry,
 } from "./model.js";
 import { $, app } from "./store.js";
-import { PLACE_KINDS, REDEAL, ROWS, STOCK, WASTE } from "./vocabulary.js";
+import { DECK_SIZE, PLACE_KINDS, REDEAL, ROWS, STOCK, WASTE } from "./vocabulary.js";
 
 /** @type {Record<string, string>} */
 const KINDS = PLACE_KINDS;
@@ -78,7 +78,7 @@ export function buildBoard(on) {
   info.innerHTML = `<div class="need-big"><span class="need-caption"></span><span class="need-rank"></span></div>`;
   board.appendChild(info);
   app.info = info;
-  for (let i = 0; i < 104; i++) {
+  for (let i = 0; i < DECK_SIZE; i++) {
     const el = makeCardElement();
     el.addEventListener("pointerdown", on.press);
     layer.appendChild(el);

@@ -8,7 +8,7 @@
 
 import { getLang, t } from "./i18n.js";
 import { announce, app } from "./store.js";
-import { RANK_INDICES, SUIT_GLYPHS } from "./vocabulary.js";
+import { DECK_SIZE, RANK_INDICES, SUIT_GLYPHS } from "./vocabulary.js";
 
 /** How long the cascade plays at most, ms (the panel opens after it). */
 export const CELEBRATION_MS = 6500;
@@ -96,7 +96,7 @@ export function cascade() {
   const piles = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => (app.model[`P${k}`] || []).slice());
   /** @type {Map<string, HTMLCanvasElement>} */
   const drawn = new Map();
-  for (let depth = 0; queue.length < 104 && piles.some((p) => p.length); depth++) {
+  for (let depth = 0; queue.length < DECK_SIZE && piles.some((p) => p.length); depth++) {
     for (const pile of piles) {
       const el = pile.pop();
       if (!el || !el.card) continue;

@@ -5,7 +5,7 @@ import { api, errorText } from "./api.js";
 import { wireBackup } from "./backup.js";
 import { dateLocale, getLang, t, variantFromToken, variantLabel } from "./i18n.js";
 import { $, $dialog, $input, announce, onFileText, saveFile } from "./store.js";
-import { SCORE_BIN } from "./vocabulary.js";
+import { DECK_SIZE, SCORE_BIN } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").Stats} Stats */
 
@@ -55,13 +55,13 @@ function pct(x) {
  * @param {number[]} hist games by score @param {number} [width] the width it is drawn at */
 export function histogramSvg(hist, width = 560) {
   const groups = [];
-  for (let lo = 0; lo < 104; lo += SCORE_BIN) {
-    const hi = Math.min(103, lo + SCORE_BIN - 1);
+  for (let lo = 0; lo < DECK_SIZE; lo += SCORE_BIN) {
+    const hi = Math.min(DECK_SIZE - 1, lo + SCORE_BIN - 1);
     let n = 0;
     for (let s = lo; s <= hi; s++) n += hist[s] || 0;
     groups.push({ label: `${lo}–${hi}`, n, win: false });
   }
-  groups.push({ label: "104", n: hist[104] || 0, win: true });
+  groups.push({ label: String(DECK_SIZE), n: hist[DECK_SIZE] || 0, win: true });
   // Whole-number grid lines: the axis runs to a multiple of 4 steps.
   const step = Math.max(1, Math.ceil(Math.max(1, ...groups.map((g) => g.n)) / 4));
   const max = step * 4;

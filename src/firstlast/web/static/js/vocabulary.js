@@ -2,6 +2,9 @@
 // start kinds) by `python -m firstlast.web.generated`: do not edit. The page retypes no
 // name, grammar or limit of the game: it imports them from here.
 
+/** The cards of the double deck (R1), 104: a won game's score (engine.cards.DECK_SIZE). */
+export const DECK_SIZE = 104;
+
 /** Every place's one name (engine.places.PLACE_NAMES): stock and waste, F1…F8, R1…R8, P1…P8. */
 export const PLACES = Object.freeze(["stock", "waste", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]);
 
