@@ -17,10 +17,11 @@ fi
 # dask…), half its CPU time; Python compiles the few the tests import when they load.
 python -m pip install -q --no-compile -e ".[dev]"
 
-# Browser tests drive Debian's chromium (test tools cannot download browsers here).
-if ! command -v chromium >/dev/null 2>&1 && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
+# Browser tests drive Debian's Chromium headless shell (test tools cannot download
+# browsers here; tests/web/browser.py says why the shell, not the desktop chromium).
+if ! command -v chromium-headless-shell >/dev/null 2>&1 && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium tmux >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell tmux >/dev/null
   fi
 fi
 if ! command -v tmux >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "${FIRSTLAST_SKIP_APT:-}" ]; then
@@ -51,7 +52,7 @@ fi
 "$JS/node_modules/.bin/tsc" -p "$JS/tsconfig.workers.json"   # the static site's workers (docs/site.md)
 if ! out=$(node --test "$JS"/test/*.test.js 2>&1); then echo "$out"; exit 1; fi
 echo "== pytest"
-# Browser and terminal tests must run here: a missing chromium or tmux fails them.
+# Browser and terminal tests must run here: a missing Chromium or tmux fails them.
 export FIRSTLAST_NO_SKIP=1
 # Test modules run side by side, one process per core (pytest-xdist; a module's tests stay
 # together, so its browser and server start once): most of the suite waits on Chromium,

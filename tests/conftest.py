@@ -62,7 +62,7 @@ def _chromium() -> Iterator[_Chromium]:
 
 @pytest.fixture(scope="module")
 def browser(_chromium: _Chromium) -> Any:
-    """Debian's chromium, headless (tests/web/browser.py launches it): one for the test
+    """Debian's Chromium headless shell (tests/web/browser.py launches it): one for the test
     process, as a launch costs seconds of CPU and no test shares more than the process
     (each opens a fresh context, so a new player). While it lives, Playwright's sync API
     keeps an event loop marked as running in the main thread: tests run their coroutines

@@ -3,7 +3,7 @@ plain static file server under a sub-path, played through the page alone — the
 game as the local server's, kept across reloads, offline, one tab at a time, in both
 languages and at phone size, with no request to any other origin.
 
-Needs Debian's chromium (the test script installs it); under FIRSTLAST_NO_SKIP=1 a
+Needs Debian's chromium-headless-shell (the test script installs it); under FIRSTLAST_NO_SKIP=1 a
 missing browser fails instead of skipping (tests/web/browser.py).
 """
 
@@ -23,7 +23,7 @@ from firstlast.engine import Game
 from firstlast.engine.cards import SUIT_CHARS
 from firstlast.play.deals import WELCOME_DEAL
 
-require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+require_browser("the site's browser tests need Debian's chromium-headless-shell")
 
 #: The table is on the page (from the browser's storage, on a later visit, while Python starts).
 TABLE_SHOWN = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"

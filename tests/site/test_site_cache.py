@@ -16,7 +16,7 @@ from browser import require_browser, state, wait_js
 from hosting import SUB_PATH, free_port, serve_folder
 from test_site_browser import READY, open_site, site_context, turn
 
-require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+require_browser("the site's browser tests need Debian's chromium-headless-shell")
 
 CATALOG = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "i18n"
 #: Replace (or drop, with ``null``) files of the site's offline copy, from the page.

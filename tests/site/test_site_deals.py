@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from browser import require_browser, state, wait_js
 
-require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+require_browser("the site's browser tests need Debian's chromium-headless-shell")
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -9,7 +9,7 @@ local server's, because the computing worker runs the fast forced line (the comm
 * A move made while estimates run is answered while they run, not after them.
 * The computing worker's kernel is the engine's forced line, under every variant.
 
-Needs Debian's chromium (tests/web/browser.py).
+Needs Debian's chromium-headless-shell (tests/web/browser.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from sitecalls import IN_A_COMPUTING_WORKER, as_rows, call, engine_cases, outcom
 from firstlast.engine import Position
 from firstlast.odds import fastline, live
 
-require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+require_browser("the site's browser tests need Debian's chromium-headless-shell")
 
 #: The table has appeared: the loading screen is gone and the game is on it.
 TABLE = ("document.body.classList.contains('ready') && !document.getElementById('site-loading')"

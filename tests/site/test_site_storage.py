@@ -24,7 +24,7 @@ import pytest
 from browser import CHROMIUM, LAUNCH_ARGS, deal_by_number, require_browser, state, wait_js
 from test_site_browser import READY, open_site, turn
 
-require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+require_browser("the site's browser tests need Debian's chromium-headless-shell")
 
 CATALOG = Path(__file__).resolve().parents[2] / "src" / "firstlast" / "i18n"
 #: Records every state the storage notice shows (it may pass "failed" quickly: the retry

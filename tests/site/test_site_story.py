@@ -3,7 +3,7 @@ Lighthouse's mobile CPU throttling (4×), tells deal 1's story and those of the 
 golden games, lost and won, byte for byte as the play layer and the local server do
 (the golden ``tests/data/stories.json``; words aside, which follow the language).
 
-Needs Debian's chromium (tests/web/browser.py).
+Needs Debian's chromium-headless-shell (tests/web/browser.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from browser import require_browser, wait_js
 from test_site_browser import READY
 from test_site_meter import fresh_page
 
-require_browser("the site's browser tests need Debian's chromium at /usr/bin/chromium")
+require_browser("the site's browser tests need Debian's chromium-headless-shell")
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 

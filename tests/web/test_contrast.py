@@ -34,7 +34,7 @@ from browser import close, new_page, require_browser, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-require_browser("contrast tests need Debian's chromium")
+require_browser("contrast tests need Debian's chromium-headless-shell")
 
 DEAL = 6
 DEAL_FRESH = 1  # the fresh table's deal: a fixed one, so that every run measures the same texts

@@ -1,7 +1,7 @@
 """End-to-end tests of the browser game: the real server (`firstlast play`) driven in
 headless Chromium through Playwright.
 
-They need Debian's chromium at /usr/bin/chromium (`apt-get install chromium`) and the
+They need Debian's Chromium headless shell (`apt-get install chromium-headless-shell`) and the
 playwright Python package; without either they are skipped with the reason, or fail
 under FIRSTLAST_NO_SKIP=1 (browser.py, shared with the other browser tests; fixtures in
 conftest.py). Screenshots go to test-artifacts/ (gitignored). The deals used were picked

@@ -3,7 +3,7 @@ made on one server is downloaded (through a Blob URL, as the static site needs) 
 restored into a fresh server, which then shows the same statistics and games; a second
 restore adds nothing; a bad file is refused in words.
 
-Browser rules as in test_e2e (browser.py): Debian's chromium and playwright, else skipped
+Browser rules as in test_e2e (browser.py): Debian's chromium-headless-shell and playwright, else skipped
 (failed under FIRSTLAST_NO_SKIP=1)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ table and the story at three sizes in both languages.
 Screenshots go to test-artifacts/screenshots/ (gitignored). Two of them are the
 documentation's (docs/screenshots/table.png, story.png): they are rewritten only when
 FIRSTLAST_UPDATE_SCREENSHOTS=1, and checked every time. Needs what tests/web/test_e2e.py
-needs (Debian's chromium, playwright).
+needs (Debian's chromium-headless-shell, playwright).
 """
 
 from __future__ import annotations
