@@ -23,7 +23,7 @@ from test_a11y import AXE, axe
 from test_e2e_layout import SIDEWAYS, UPRIGHT, measure
 from test_site_browser import READY, open_site, site_context
 
-require_browser("the site's accessibility tests need Debian's chromium-headless-shell and axe-core", AXE)
+require_browser("the site's accessibility tests need chromium-headless-shell and axe-core", AXE)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -25,7 +25,7 @@ from firstlast.store import GameStore
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
-require_browser("the calendar's test needs Debian's chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
+require_browser("the calendar's test needs chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

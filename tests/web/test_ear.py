@@ -43,7 +43,7 @@ from firstlast.i18n.table import hint_text, pile_review, review_words, table_sum
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
-require_browser("accessibility tests need Debian's chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
+require_browser("accessibility tests need chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

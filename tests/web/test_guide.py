@@ -24,7 +24,7 @@ from test_e2e_layout import MEASURE
 
 from firstlast.engine import Game, Variant
 
-require_browser("the guide's tests need Debian's chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
+require_browser("the guide's tests need chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

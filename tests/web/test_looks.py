@@ -27,7 +27,7 @@ from test_contrast import settle as still
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
-require_browser("looks tests need Debian's chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
+require_browser("looks tests need chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
 
 #: Counts what the page asks of Web Audio: contexts made and sounds started.
 AUDIO_SPY = """
