@@ -212,7 +212,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
             await pilot.pause()
             screen = app.game_screen
             screen.session.act("step", 100_000)
-            screen._maybe_end()
+            screen._shown()
             def shown() -> str:
                 panel = pilot.app.screen.query("#end-story") if isinstance(pilot.app.screen, EndDialog) else None
                 return str(panel.first().render()) if panel else ""  # "" until the panel is up

@@ -28,8 +28,7 @@ class Pace:
     """One pace of play (the ``speed`` setting), the same for every face: ``name`` (its
     words are the catalogs' ``speed_<n>``), Auto's rate in moves per second (``None``:
     as fast as the face can, no animation) and one card's flight on the page, ms (0:
-    cards move at once). At the faster paces Auto starts a move before the last one
-    has landed, so several cards are in the air at once (docs/page.md)."""
+    cards move at once)."""
 
     name: str
     moves_per_s: float | None
@@ -57,24 +56,9 @@ DEFAULT_VOLUME: Final = 60
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    """A player's settings (defaults for a key never set).
-
-    ``lang``: the interface language (``None``: follow the browser or terminal);
-    ``speed``: pace of play (``PACES``); ``variant``: the rules for new games (V1–V3);
-    ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
-    said to a screen reader.
-
-    Looks and sound (issue 28; the page applies them, the terminal honours ``felt``'s
-    light or dark and ``four_colour``): ``felt`` the table's cloth; ``back`` the cards'
-    backs; ``four_colour`` diamonds blue and clubs green; ``large_index`` faces with a
-    large rank and suit (small screens, low vision); ``layout`` ``mirrored`` puts the
-    stock on the other side; ``sound`` card sounds on (off by default: a page does not
-    speak up unasked) and their ``volume``.
-
-    Guidance (issue 26): ``show_playable`` marks the cards that can be played now on the
-    table (the legal moves, ``play.view.TableView.playable``); ``tour_seen``: the
-    first-visit tour of the table has been shown (or skipped), so it opens again only
-    when asked for (the page's Help).
+    """A player's settings, defaults for a key never set (docs/play.md's table says what
+    each does; ``lang`` ``None``: follow the browser or terminal; ``sound`` is off by
+    default: a page does not speak up unasked).
 
     Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
     ``SettingsChange`` body (so the served schema and the page's typedefs), the

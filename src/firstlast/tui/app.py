@@ -31,7 +31,7 @@ from ..play.view import table_view
 from . import cards as C
 from .autoplay import PACE_SPEED, SPEEDS, moves_per_tick, tick_interval
 from .calendar import CalendarScreen
-from .chance import Answer, ChanceClock, Estimator, describe_answer
+from .chance import Answer, ChanceClock, Estimator
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -154,8 +154,7 @@ class GameScreen(Screen[None]):
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
     def _follow_looks(self) -> None:
-        """Draw with the player's felt, deck and marks as now saved (chosen here or in the
-        browser)."""
+        """Draw with the looks as now saved (chosen here or in the browser)."""
         s = self.session.settings()
         if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
             C.set_look(s.felt, s.four_colour)
@@ -182,7 +181,6 @@ class GameScreen(Screen[None]):
         if pending is not None:
             # ``firstlast tui N`` with a game under way on the table: ask first.
             self.session.pending = None
-
             await self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=pending.deal),
                                         lambda: self._start("number", pending.deal, pending.variant),
                                         t(self.lang, "tui.msg.kept_pending", deal=self.session.game.deal,
@@ -249,11 +247,6 @@ class GameScreen(Screen[None]):
             view = self.view
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
-
-    @property
-    def chance_text(self) -> str | None:
-        """The side bar's chance line."""
-        return describe_answer(self.chance_answer, self.lang)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -337,17 +330,12 @@ class GameScreen(Screen[None]):
             self.say(message)
         self.version += 1
         self._request_chance()
-        self._maybe_end()
-
-    def _maybe_end(self) -> None:
-        game = self.session.game
-        if game.position.status == "playing":
-            return
-        self.stop_auto()
-        key = (self.session.game_id, len(game))
-        if self._ended_shown != key:
-            self._ended_shown = key
-            self._show_end()
+        if self.pos.status != "playing":
+            self.stop_auto()
+            ended = (self.session.game_id, len(self.session.game))
+            if self._ended_shown != ended:
+                self._ended_shown = ended
+                self._show_end()
 
     def _show_end(self) -> None:
         """The end panel of the finished game on the table, with its story."""

@@ -67,8 +67,7 @@ class ChanceClock:
                  autoplaying: Callable[[], bool], estimator: Estimator | None = None) -> None:
         self._node, self._wanted, self._show, self._autoplaying = node, wanted, show, autoplaying
         self._book = ChanceBook(estimator=estimator)
-        self._loaded = estimator is not None
-        #: Whether an estimator can be loaded here (``None``: not known yet).
+        #: Whether an estimator can be loaded here (``None``: not tried yet).
         self.available: bool | None = None if estimator is None else True
         self._cache: Kept[str, Pooled | Failed] = Kept(BOOK_SIZE)  # the latest answer of each position
         self._lock = threading.Lock()
@@ -110,9 +109,8 @@ class ChanceClock:
                 self._node.app.call_from_thread(self._arrived, pos, answer)
 
     def _compute(self, pos: Position, refine: bool) -> Answer:
-        if not self._loaded:
+        if self.available is None:
             self.available = estimator_available()
-            self._loaded = True
         if not self.available:
             return None
         key = str(pos)
