@@ -138,41 +138,35 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
 def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json: bool, plot: Path | None,
          workers: int | None, scheduler: str | None, deal_number: int | None, position_text: str | None,
          samples: int, seed: int) -> None:
-    """Win rates of the forced line with 95 % Wilson intervals, or the live chance of a deal or position.
-
-    Runs of different --seed never share a deal, so their results can be added up.
-    """
+    """Win rates, or the live chance of a deal or position (help: ``cli.odds.help``)."""
     if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
         raise click.UsageError(msg("cli.odds.no_scheduler"))
     if direct and not all_:
         raise click.UsageError(msg("cli.odds.direct_needs_all"))
-    if deal_number is not None or position_text is not None:
-        if deal_number is not None and position_text is not None:
-            raise click.UsageError(msg("cli.odds.deal_and_position"))
-        if all_ or plot is not None or scheduler is not None:
-            raise click.UsageError(msg("cli.odds.run_only"))
-        if position_text is not None:
-            try:
-                pos = position_from_text(position_text)
-            except FirstLastError as e:
-                raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
-            if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
-                # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
-                raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
-            # Flags must not silently lose to the notation, even flags that name the canonical
-            # variant (`--redeals 3` on an unlimited-redeal position).
-            if variant is not None and variant != pos.variant:
-                raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
-            _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
-            return
-        assert deal_number is not None
-        variant = variant or Variant()
-        o = play_out(deal_number, variant)
-        _chance_command(Position.deal(deal_number, variant), msg("cli.deal.title", deal=deal_number),
+    if deal_number is not None and position_text is not None:
+        raise click.UsageError(msg("cli.odds.deal_and_position"))
+    if (deal_number is not None or position_text is not None) and (all_ or plot is not None or scheduler is not None):
+        raise click.UsageError(msg("cli.odds.run_only"))
+    if position_text is not None:
+        try:
+            pos = position_from_text(position_text)
+        except FirstLastError as e:
+            raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
+        if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
+            # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
+            raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
+        # Flags must not silently lose to the notation, even flags that name the canonical
+        # variant (`--redeals 3` on an unlimited-redeal position).
+        if variant is not None and variant != pos.variant:
+            raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
+        _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
+    elif deal_number is not None:
+        o = play_out(deal_number, variant or Variant())
+        _chance_command(Position.deal(deal_number, variant or Variant()), msg("cli.deal.title", deal=deal_number),
                         samples, seed, as_json,
                         {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
-        return
-    _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
+    else:
+        _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
 
 
 def _check_plot_path(plot: Path) -> None:

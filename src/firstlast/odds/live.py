@@ -60,10 +60,6 @@ class ChanceEstimate:
             raise ValueError("cannot merge estimates of different positions (one is certain, the other not)")
         return ChanceEstimate.of(self.wins + other.wins, self.samples + other.samples, self.certain)
 
-    def __str__(self) -> str:
-        return (f"{100 * self.probability:.1f} % (95 % CI {100 * self.low:.1f}–{100 * self.high:.1f} %, "
-                f"{self.samples:,} samples)")
-
     def to_json(self) -> dict[str, float | int | bool]:
         return dataclasses.asdict(self)
 

@@ -110,22 +110,16 @@ class GameStore:
                 db = self._open()
             with closing(db):
                 check_integrity(db)  # before a migration writes anything
-                if self.read_only:
-                    self._check_read_only(db)
-                else:
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                if self.read_only and version != SCHEMA_VERSION:  # an upgrade would have to write
+                    raise StoreError(f"{self.path}: the database is read-only and needs upgrading (schema {version},"
+                                     f" this firstlast writes {SCHEMA_VERSION}); make it writable")
+                if not self.read_only:
                     self._upgrade(db)
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable firstlast database ({e})") from None
         except OSError as e:
             raise StoreError(f"{self.path}: cannot open the database ({e.strerror or e})") from None
-
-    def _check_read_only(self, db: sqlite3.Connection) -> None:
-        """A read-only database is served as it is, if it needs no upgrade (which would
-        have to write)."""
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        if version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: the database is read-only and needs upgrading (schema {version},"
-                             f" this firstlast writes {SCHEMA_VERSION}); make it writable")
 
     def _upgrade(self, db: sqlite3.Connection) -> None:
         """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
@@ -152,14 +146,13 @@ class GameStore:
         db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
 
     def _open(self) -> sqlite3.Connection:
-        """A new connection to the database: its path, or the read-only URI."""
         return sqlite3.connect(self._uri or self.path, uri=self._uri is not None, timeout=10, isolation_level=None,
                                check_same_thread=False)
 
     def _connect(self, *pragmas: str) -> sqlite3.Connection:
-        """A connection set up (a commit is on disk, fsync, when it returns), with ``pragmas``."""
         db = self._open()
         try:
+            # synchronous=FULL: a commit is on disk (fsync) when it returns.
             for pragma in ("synchronous=FULL", "foreign_keys=ON", *pragmas):
                 db.execute(f"PRAGMA {pragma}")
         except BaseException:

@@ -683,9 +683,8 @@ export interface Backup {
 }
 
 /**
- * One game of a backup: everything the store keeps of it (docs/backup.md), in the
- * order the file writes it. What the replay derives (``status``, ``score``,
- * ``passes``) may be left out; when given it must be the replay's.
+ * One game of a backup: everything the store keeps of it (docs/backup.md). What the
+ * replay derives (``status``, ``score``, ``passes``) may be left out.
  */
 export interface BackupGame {
   /** 1…64 letters, digits, - or _; pattern `^[A-Za-z0-9_-]{1,64}$` */
@@ -728,10 +727,7 @@ export interface BackupGame {
   wish: string | null;
 }
 
-/**
- * A stored game an export left out: an import would refuse it (docs/backup.md;
- * ``Skipped.to_json``).
- */
+/** A stored game an export left out: an import would refuse it (``Skipped.to_json``). */
 export interface LeftOut {
   /** its place among the player's games, from 1; ≥ 1 */
   n: number;
