@@ -138,10 +138,7 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
 def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json: bool, plot: Path | None,
          workers: int | None, scheduler: str | None, deal_number: int | None, position_text: str | None,
          samples: int, seed: int) -> None:
-    """Win rates of the forced line with 95 % Wilson intervals, or the live chance of a deal or position.
-
-    Runs of different --seed never share a deal, so their results can be added up.
-    """
+    """Win rates, or the live chance of a deal or position (help: ``cli.odds.help``)."""
     if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
         raise click.UsageError(msg("cli.odds.no_scheduler"))
     if direct and not all_:

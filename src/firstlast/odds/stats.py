@@ -15,8 +15,6 @@ from typing import Final
 
 from ..engine import Variant
 
-__all__ = ["STUCK_PASSES", "Tally", "UnlimitedTally", "wilson"]
-
 #: Redeal counts 0 … STUCK_PASSES − 1 that an ``UnlimitedTally`` counts too (as many as
 #: the kernel's ``fl_tally_stuck`` records).
 STUCK_PASSES: Final = 16

@@ -48,12 +48,10 @@ class PathRoute(Route):
 
 def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", site_url: str | None = None,
                new_players: PlayerBudget | None = None) -> Starlette:
-    """The browser game over ``store`` (or over a play layer already made on one).
-    ``bind_host``: the address the server listens on; with the loopback names, the only
-    names ``Host`` may carry. ``site_url``: where the player's static site is online
-    (docs/site.md): the page shares deals as links to it, since a link to this server
-    reaches no one else. ``new_players``: how many new players may be made
-    (``context.PlayerBudget``)."""
+    """The browser game over ``store`` (or a play layer made on one). ``bind_host``: with
+    the loopback names, the only names ``Host`` may carry. ``site_url``: where the
+    player's static site is online (docs/site.md): the page shares deals as links to it,
+    since a link to this server reaches no one else."""
     play = store if isinstance(store, PlayService) else PlayService(store)
     web = WebGame(play, site_url=site_url, new_players=new_players)
     served: dict[str, dict[str, Handler]] = {}  # path → method → handler, in the table's order

@@ -68,10 +68,8 @@ def odds_refusals() -> Iterator[None]:
 
 
 def error_body(exc: PlayError | WebError, lang: Lang = "en") -> ErrorBody:
-    """A refusal's body: the English sentence, code and params, ``text`` in ``lang``
-    (``i18n.error_text``: the one renderer of refusals), and a play-layer refusal's
-    ``rule``/``line`` at the top when there is one (the page reads them without knowing
-    the code)."""
+    """A refusal's body, ``text`` in ``lang``; a play-layer refusal's ``rule``/``line`` at
+    the top, so that the page reads them without knowing the code."""
     params = exc.to_json()["params"] if isinstance(exc, PlayError) else dict(exc.params)
     assert isinstance(params, dict)
     rule, line = params.get("rule", UNSET), params.get("line", UNSET)
