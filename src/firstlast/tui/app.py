@@ -131,8 +131,9 @@ class GameScreen(Screen[None]):
         #: Autoplay's clock while it runs (``auto``), and whether its tick waits in the queue.
         self._ticker: Timer | None = None
         self._tick_waiting = False
-        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto,
-                                  estimator) if chance else None
+        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto, estimator)
+        if not chance:  # off (``--no-chance``, the setting): nothing is ever estimated
+            self.chance.available = False
         #: The stories told (the play layer's one cache of them; worded in the language
         #: of the moment whenever shown).
         self.stories = story_book()
@@ -329,7 +330,7 @@ class GameScreen(Screen[None]):
         if message is not None:
             self.say(message)
         self.version += 1
-        self._request_chance()
+        self.chance.request()
         if self.pos.status != "playing":
             self.stop_auto()
             ended = (self.session.game_id, len(self.session.game))
@@ -379,10 +380,8 @@ class GameScreen(Screen[None]):
 
     async def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
                      day: dt.date | None = None) -> None:
-        """A new game on the table (the play layer leaves the one there: abandoned if
-        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``);
-        ``day``: an earlier day's deal of the day (the calendar). On a wish (the
-        setting), the wish is asked for first (``WishDialog``)."""
+        """A new game on the table (the play layer leaves the one there, docs/play.md; the
+        keys ask first); ``day``: a deal of the day. On a wish (the setting), asked first."""
         self.stop_auto()
 
         async def deal_it(wish: str | None = None) -> None:
@@ -459,7 +458,7 @@ class GameScreen(Screen[None]):
         if self.auto:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
-            self._request_chance()
+            self.chance.request()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
@@ -509,8 +508,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(DealDialog(self.lang), chosen)
 
     def action_settings(self) -> None:
-        """The settings the terminal honours (``SettingsDialog``): saved for every face
-        (the play layer's settings, kept in backups), then drawn at once."""
+        """The settings the terminal honours: saved for every face, then drawn at once."""
 
         async def chosen(changes: dict[str, object] | None) -> None:
             if changes and await self._write(lambda: self.session.save_settings(**changes)) is not None:
@@ -602,8 +600,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(StatsScreen(self.session.play, self.session.player, self.lang))
 
     def action_calendar(self) -> None:
-        """The calendar of deals of the day (``tui/calendar.py``); Enter on a day plays
-        its deal (asking first before a game under way is left)."""
+        """The calendar of deals of the day; Enter on a day plays its deal (asking first)."""
 
         async def chosen(day: dt.date | None) -> None:
             if day is not None:
@@ -628,10 +625,6 @@ class GameScreen(Screen[None]):
             await self.action_act("move", place)
 
     # ------------------------------------------------------------ chance
-    def _request_chance(self) -> None:
-        if self.chance is not None:
-            self.chance.request()
-
     def _chance_wanted(self) -> Position | None:
         """The position whose figure to show, or ``None`` (and no stale figure shown)
         when none is: the game is over, or the side bar says it comes out."""

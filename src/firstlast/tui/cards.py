@@ -17,7 +17,6 @@ from ..i18n import SUIT_GLYPHS, t
 #: A suit's glyph by the card's suit number (``i18n.SUIT_GLYPHS``).
 SUIT_SYMBOLS: Final = tuple(SUIT_GLYPHS[c] for c in SUIT_CHARS)
 
-FELT: Final = "#0b4d22"
 FACE: Final = "#f4f1e6"
 RED: Final = "#c40c2a"
 BLACK: Final = "#151515"
@@ -26,9 +25,6 @@ EDGE: Final = "#8a8a80"
 # as in the browser game.
 BACK: Final = "#7b1e2e"
 BACK_2: Final = "#1b2f5e"
-ACTIVE: Final = "#ffd24a"
-PLAYABLE: Final = "#3fe05a"
-PRIVILEGED: Final = "#ff9f1c"
 #: The face of the card(s) the last action moved, so autoplay can be followed.
 FACE_MOVED: Final = "#fff0a8"
 #: The four-colour deck's inks (settings.four_colour): diamonds blue, clubs green, on
@@ -38,31 +34,30 @@ INK4_BRIGHT: Final = {0: "#5fd37a", 1: "#7fb0ff"}
 
 class Felt(NamedTuple):
     """A felt's colours: the table's, its labels', the outline of an empty place, and
-    the marks' (active, playable, privileged)."""
+    the marks' (active, playable, privileged), the same on the dark felts."""
 
     cloth: str
     label: str
     outline: str
-    active: str
-    playable: str
-    privileged: str
+    active: str = "#ffd24a"
+    playable: str = "#3fe05a"
+    privileged: str = "#ff9f1c"
 
 
 #: The terminal's felts (settings.felt, the page's four); the marks are darker on the
 #: light paper so that they still read there.
 FELTS: Final = {
-    "green": Felt(FELT, "#cfe8d4", "#3f8f5a", ACTIVE, PLAYABLE, PRIVILEGED),
-    "blue": Felt("#0f3a5e", "#d6e4f2", "#5384b3", ACTIVE, PLAYABLE, PRIVILEGED),
-    "night": Felt("#17191d", "#dcdee2", "#5f6675", ACTIVE, PLAYABLE, PRIVILEGED),
+    "green": Felt("#0b4d22", "#cfe8d4", "#3f8f5a"),
+    "blue": Felt("#0f3a5e", "#d6e4f2", "#5384b3"),
+    "night": Felt("#17191d", "#dcdee2", "#5f6675"),
     "paper": Felt("#efe6cf", "#2a2418", "#8a7650", "#8a4b00", "#17692c", "#a33f00"),
 }
 
 
 @dataclass(slots=True)
 class Look:
-    """How the terminal draws the table now (the player's settings): ``felt`` one of
-    ``FELTS`` and its colours (``colours``: ``LOOK.colours.active``, …); ``four_colour``
-    the four-colour deck. ``light``: the paper felt, drawn with a light theme."""
+    """How the terminal draws the table now: the player's felt and deck (``set_look``);
+    the paper felt is drawn with a light theme."""
 
     felt: str = "green"
     four_colour: bool = False

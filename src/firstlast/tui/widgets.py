@@ -237,20 +237,12 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     return out
 
 
-def place_label(place: str, lang: str) -> str:
-    """A place as the table labels it: its code, but the stock and the waste in words."""
-    if place == STOCK:
-        return t(lang, "story.map.stock")
-    if place == WASTE:
-        return t(lang, "story.map.waste")
-    return place
-
-
 def step_text(move: Move, movements: tuple[Movement, ...], lang: str = "en") -> str:
-    """One line of the move log: ``R3 7♥→P1 2♣→R3``."""
+    """One line of the move log: ``R3 7♥→P1 2♣→R3`` (the stock and the waste in words)."""
     if move.kind == "redeal":
         return t(lang, "tui.log.redeal", n=len(movements))
-    moved = " ".join(f"{C.pretty(m.card, lang)}→{place_label(m.target, lang)}" for m in movements)
+    words = {STOCK: t(lang, "story.map.stock"), WASTE: t(lang, "story.map.waste")}
+    moved = " ".join(f"{C.pretty(m.card, lang)}→{words.get(m.target, m.target)}" for m in movements)
     return f"{move_name(move, lang)} {moved}"
 
 
