@@ -41,18 +41,9 @@ class TableFacts(msgspec.Struct, frozen=True, kw_only=True):
 
 class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
     """A game's table at one position, as the faces show it: everything but the stock's
-    order (R1: ``stock_decks``, the backs only).
-
-    What the controls ask for, decided here so that no face needs a rule to wire them:
-    ``stock_move`` (a click on the stock, the turn key: R9, R10), ``base_move`` (the base
-    key: R5), ``drop_target`` (where drops go: R3) and ``pressable``, in ``places.PLACES``
-    order: a card whose play is legal, any reserve card (R4 tells what the pile needs),
-    the privileged card (R8) and the waste's top where it is a source (V2); other
-    first-row cards never move (R8), and nothing answers a press once the game is over
-    (R11). Whether a move is then legal is the engine's decision. ``hint``: the first
-    legal move (the forced line's next). ``moves``: the moves made (0 for the deal as
-    dealt in a replay). ``comes_out``: ``known_to_come_out``, said in place of a chance
-    estimate."""
+    order (R1: ``stock_decks``, the backs only). What the controls ask for (``stock_move``,
+    ``base_move``, ``drop_target``, ``pressable``) is decided here, so that no face needs
+    a rule to wire them; whether a move is then legal is the engine's decision."""
 
     deal: DealText
     variant: Variant
@@ -104,7 +95,7 @@ def table_facts(pos: Position) -> TableFacts:
 def table_view(game: Game, at: Position | None = None, stored: StoredGame | None = None) -> TableView:
     """The view of ``game`` at its position, or at ``at`` (a past position shown in a
     replay: no undo or redo, no moves made); ``stored``: the stored game it is, for its
-    start kind. Built once per answer: the legal moves are worked out once."""
+    start kind."""
     past = at is not None
     pos = game.position if at is None else at
     legal = tuple(pos.legal_moves())
@@ -117,6 +108,9 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
         legal_moves=legal, stock_move=TURN if pos.stock else REDEAL,
         base_move=None if k is None else Move("play", places.FIRST[k]),
         drop_target=None if k is None else places.PILES[k],
+        # A card whose play is legal, any reserve card (R4 tells what the pile needs), the
+        # privileged card (R8), the waste's top where it is a source (V2); other first-row
+        # cards never move (R8), and nothing answers a press once the game is over (R11).
         pressable=() if not legal else tuple(
             p for p in places.PLACES
             if pos.card_at(p) is not None and (
@@ -129,9 +123,6 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
 
 
 def known_to_come_out(dealt: str | None, status: str) -> bool:
-    """Whether a game under way is known to come out: it was dealt because it does
-    (``dealt`` ``winnable``, docs/play.md) and play is forced (docs/rules.md §2: the deal
-    and its redeals decide), so it comes out whatever the order of moves. The chance
-    estimate, made over the cards not yet seen, would give it the chance of any deal that
-    looks like it: every face says "this deal comes out" instead."""
+    """Whether a game under way is known to come out: dealt as ``winnable``, and play is
+    forced (docs/play.md, "Deal numbers": every face says so instead of a chance)."""
     return dealt == "winnable" and status == "playing"

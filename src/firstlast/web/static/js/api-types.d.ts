@@ -594,9 +594,8 @@ export interface CalendarDay {
 }
 
 /**
- * Days in a row whose deal of the day was played, or won, on its own date (today
- * not yet played does not break them), now and at best; and the days played and won
- * in all. Declared once: the web's answer is this Struct.
+ * The daily streaks (docs/play.md, "The deal of the day"), now and at best, and the
+ * days played and won in all. Declared once: the web's answer is this Struct.
  */
 export interface Streaks {
   played: number;
