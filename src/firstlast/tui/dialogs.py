@@ -482,12 +482,9 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
     for r in range(rows - 1, -1, -1):
         line = Text()
         for b, count in enumerate(bins):
-            eighths = round(count / top * rows * 8)
+            eighths = max(1, round(count / top * rows * 8)) if count else 0  # a non-empty bin never vanishes
             level = max(0, min(8, eighths - r * 8))
-            ch = BLOCKS[level] if count else " "
-            if r == 0 and count and level == 0:
-                ch = BLOCKS[1]  # never let a non-empty bin vanish
-            line.append(ch * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
+            line.append(BLOCKS[level] * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
         lines.append(line)
     axis = Text("".join(f"{i:<4}" for i in starts) + t(lang, "tui.stats.won_column"), style="dim")
     lines.append(axis)
