@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
-from ..play import GameStore, PlayError, PlayService, StoreError
+from ..play import GameStore, PlayError, PlayService
 from . import errors
 from .context import Handler, PlayerBudget, WebGame
 from .middleware import Guard
@@ -70,8 +70,8 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
     app = Starlette(
         routes=routes,
         exception_handlers={errors.WebError: errors.on_web_error, HTTPException: errors.on_http_error,
-                            PlayError: errors.on_play_error, FirstLastError: errors.on_engine_error,
-                            StoreError: errors.on_storage_error, sqlite3.Error: errors.on_storage_error},
+                            PlayError: errors.on_play_error, FirstLastError: errors.on_slipped_error,
+                            sqlite3.Error: errors.on_slipped_error},
     )
     app.add_middleware(Guard, bind_host=bind_host)
     app.state.web = web

@@ -53,17 +53,15 @@ def more_files(want: int = WANT_FILES) -> int:
     POSIX); the soft limit now (512 where it cannot be read: Windows)."""
     try:
         import resource
-    except ImportError:
-        return 512
-    try:
+
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         target = want if hard == resource.RLIM_INFINITY else min(want, hard)
         if soft != resource.RLIM_INFINITY and soft < target:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    except (OSError, ValueError):
+    except (ImportError, OSError, ValueError):
         return 512
-    return want if soft == resource.RLIM_INFINITY else int(soft)
+    return max(want, WANT_FILES) if soft == resource.RLIM_INFINITY else int(soft)  # unlimited: plenty
 
 
 def limits(open_files: int) -> int:
