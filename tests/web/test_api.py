@@ -32,7 +32,7 @@ from firstlast.engine.position import TABLE_MOVES
 from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
 from firstlast.play.settings import Settings
-from firstlast.store import GameStore
+from firstlast.store import GameStore, UnknownGame
 from firstlast.web import create_app
 
 # Starlette 1.x nags that its TestClient will move to httpx2; the client works as is.
@@ -1076,7 +1076,8 @@ def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starl
     except InvalidMoveError as e:
         invalid = e
     slipped: dict[str, Exception] = {"/illegal": IllegalMoveError("R6.waste"), "/invalid": invalid,
-                                     "/storage": sqlite3.OperationalError("disk I/O error")}
+                                     "/storage": sqlite3.OperationalError("disk I/O error"),
+                                     "/unknown": UnknownGame("no such game")}
 
     def raising(exc: Exception) -> Callable[[Any], Any]:
         async def endpoint(request: Any) -> Any:
@@ -1085,9 +1086,10 @@ def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starl
 
     app.router.routes.extend(Route(path, raising(exc)) for path, exc in slipped.items())
     with TestClient(app, base_url="http://127.0.0.1") as c:
-        illegal, bad, storage = (c.get(path) for path in slipped)
+        illegal, bad, storage, unknown = (c.get(path) for path in slipped)
     assert illegal.status_code == 409 and illegal.json()["code"] == "move.illegal", illegal.text
     assert illegal.json()["rule"] == "R6" and illegal.json()["params"]["refusal"] == "R6.waste"
     assert bad.status_code == 422 and bad.json()["code"] == "move.invalid", bad.text
     assert bad.json()["params"]["invalid"] == "move.syntax" and bad.json()["params"]["text"] == "R9"
     assert storage.status_code == 503 and storage.json()["code"] == "storage", storage.text
+    assert unknown.status_code == 404 and unknown.json()["code"] == "game.unknown", unknown.text

@@ -442,10 +442,9 @@ def merge(tx: Transaction, player: str, backup: Checked, dropped: Callable[[str]
         updated += 1
     # Settings: only those the player still has at their default.
     mine = Settings.from_stored(tx.settings(player))
-    theirs = Settings().updated(backup.settings)
-    default = Settings()
+    theirs = DEFAULTS.updated(backup.settings)
     taken = tuple(key for key in Settings.__struct_fields__ if key in backup.settings
-                  and getattr(mine, key) == getattr(default, key) != getattr(theirs, key))
+                  and getattr(mine, key) == getattr(DEFAULTS, key) != getattr(theirs, key))
     if taken:
         tx.save_settings(player, mine.updated({k: theirs.to_json()[k] for k in taken}).to_json())
     # The table: the file's game, when the player has none there.

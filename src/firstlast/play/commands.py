@@ -76,9 +76,6 @@ class Advance:
     takes_back: ClassVar[bool] = False
 
     def apply(self, game: Game) -> tuple[Step, ...]:
-        """Forced moves, stopping after a turn whose card went onto a pile (R9), before
-        anything but a turn (a card to play, a redeal), or at the end. The first move is
-        always made, whatever it is, so advancing never stalls."""
         _playing(game)
         made: list[Step] = []
         while (move := game.position.forced_move()) is not None:

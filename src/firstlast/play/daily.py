@@ -26,9 +26,8 @@ ONE_DAY: Final = dt.timedelta(days=1)
 
 @dataclass(frozen=True)
 class Day:
-    """One date of the calendar: its deal, what the player did with it (``state``),
-    whether that was on the day itself (``on_day``: it counts in the streaks), and
-    whether it is today, or still to come (not playable yet)."""
+    """One date of the calendar: its deal, what the player did with it, and whether that
+    was on the day itself (``on_day``: it counts in the streaks)."""
 
     date: dt.date
     deal: int
@@ -39,9 +38,8 @@ class Day:
 
 
 class Streaks(msgspec.Struct, frozen=True, kw_only=True):
-    """Days in a row whose deal of the day was played, or won, on its own date (today
-    not yet played does not break them), now and at best; and the days played and won
-    in all. Declared once: the web's answer is this Struct."""
+    """The daily streaks (docs/play.md, "The deal of the day"), now and at best, and the
+    days played and won in all. Declared once: the web's answer is this Struct."""
 
     played: int = 0
     won: int = 0
@@ -53,8 +51,8 @@ class Streaks(msgspec.Struct, frozen=True, kw_only=True):
 
 @dataclass(frozen=True)
 class Calendar:
-    """One month of deals of the day (``days``, the 1st first), today, the streaks, and
-    the months next to it that can be shown (``None``: none before or after)."""
+    """One month of deals of the day, today, the streaks, and the months next to it that
+    can be shown (``None``: none)."""
 
     today: dt.date
     year: int

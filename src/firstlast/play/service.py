@@ -142,15 +142,11 @@ class PlayService:
     # ------------------------------------------------------------ players
     def known_player(self, player: str | None) -> str | None:
         """``player`` if the store knows it, else ``None``."""
-        if player is None:
-            return None
-        if player in self._known:
-            return player
-        with self._read() as tx:
-            if tx.has_player(player):
-                self._known.add(player)
-                return player
-        return None
+        if player is not None and player not in self._known:
+            with self._read() as tx:
+                if tx.has_player(player):
+                    self._known.add(player)
+        return player if player in self._known else None
 
     def is_known(self, player: str) -> bool:
         """Whether ``player`` is already known to be a player (no store call: ``False``

@@ -1,9 +1,6 @@
-"""A player's settings: one schema, read and written by every face.
-
-Stored as JSON with the player; ``Settings.from_stored`` reads it leniently (a value
-this version does not understand falls back to its default), ``Settings.updated``
-checks a change strictly (``PlayError`` naming the setting). A browser may cache the
-settings in ``localStorage`` but the stored ones always win.
+"""A player's settings: one schema, read and written by every face (docs/play.md,
+"Settings"): read leniently as stored (``Settings.from_stored``), a change checked
+strictly (``Settings.updated``).
 """
 
 from __future__ import annotations
@@ -35,22 +32,19 @@ class Pace:
     flight_ms: int
 
 
-#: Pace of play, by the ``speed`` setting: 0 instant (no animation), 1 slow, 2 normal,
-#: 3 fast. The page (vocabulary.js, generated) and the terminal (tui.app) read it here.
+#: Pace of play, by the ``speed`` setting; the page (vocabulary.js) and the terminal read it here.
 PACES: Final = (Pace("instant", None, 0), Pace("slow", 2.0, 480), Pace("normal", 8.0, 300),
                 Pace("fast", 32.0, 220))
 DEFAULT_SPEED: Final = 2
 #: How long Finish's cascade of the rest of a game may take on the page, at most (ms);
 #: the moves are spaced so that a whole game fits (issue 26).
 FINISH_MS: Final = 4000
-#: Looks (issue 28): the table's cloth, the cards' backs, the layout. Every one is drawn
-#: by the project (web/static/css/table.css, web/static/js/cards.js); ``paper`` is the
-#: light one (the terminal then takes a light theme), ``night`` the dark one.
+#: Looks (issue 28): the table's cloth, the cards' backs, the layout, each drawn by the
+#: project (web/static/css/table.css, web/static/js/cards.js).
 Felt = Literal["green", "blue", "night", "paper"]
 FELTS: Final = get_args(Felt)
 #: Every back comes in two colours, one per deck (R1: the two decks stay told apart).
 Back = Literal["lattice", "stripes", "rosette"]
-#: ``mirrored``: the stock and the waste on the other side (for the left hand).
 Layout = Literal["standard", "mirrored"]
 DEFAULT_VOLUME: Final = 60
 

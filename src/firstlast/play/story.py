@@ -45,16 +45,12 @@ REFINE_POINTS: Final = 16
 #: Samples per point: the kernel plays thousands in milliseconds, the engine a few hundred a second.
 KERNEL_SAMPLES: Final = 5000
 ENGINE_SAMPLES: Final = 24
-#: Samples a story plays at most, in points' samples (a fixed count, never a time): the
-#: checks of unclear moments stop there, and a change still unclear is not told. Deal 1
-#: plays 115 points' worth; without the cap a rare game played 960 (4.8 million samples,
-#: 4.7 s of CPU; bench/story_cost.py).
+#: Samples a story plays at most, in points' samples (docs/story.md): deal 1 plays 115;
+#: without the cap a rare game played 960 (4.7 s of CPU; bench/story_cost.py).
 WORK_POINTS: Final = 240
 #: How many of the largest changes are told as moments.
 MOMENTS: Final = 3
-#: A candidate moment's two points get up to this many times a point's samples, to
-#: tell whether the change is clear (its intervals apart); a change still unclear
-#: then is not told.
+#: Most samples of a candidate moment's points, in a point's (docs/story.md, "Clear moments").
 CLEAR_FACTOR: Final = 16
 #: Version of the story's layout, ``Story.version`` (2: ``what_if``, ``won_on_pass``; moments are clear;
 #: 3: told whole, by no clock: no ``complete``).
@@ -650,9 +646,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
         estimate((pts[wide].move + pts[wide + 1].move) // 2)
         narrowings -= 1
 
-    # Tell only clear changes: the candidates (the largest changes not yet found
-    # unclear with the most samples) get more samples, 4 times as many at a time, until
-    # their intervals are apart or they have CLEAR_FACTOR times a point's samples.
+    # Tell only clear changes (docs/story.md, "Clear moments").
     most = n_samples * CLEAR_FACTOR
 
     def spent(p: Point) -> bool:

@@ -79,9 +79,6 @@ class CalendarScreen(Page[dt.date | None]):
             yield Static(Text(t(self.lang, "daily.legend"), style="dim"), id="calendar-legend")
         yield KeyBar((BarKey("←→", "tui.calendar.keys"), BarKey("Esc", "tui.binding.back")), self.lang)
 
-    def _show(self) -> None:
-        self.query_one("#calendar-body", Static).update(calendar_renderable(self.cal, self.chosen, self.lang))
-
     def _go(self, date: dt.date) -> None:
         date = min(max(date, FIRST_DAY), self.today)
         if (date.year, date.month) != (self.cal.year, self.cal.month):
@@ -91,7 +88,7 @@ class CalendarScreen(Page[dt.date | None]):
                 self.notify(e.text(self.lang), severity="error")
                 return
         self.chosen = date
-        self._show()
+        self.query_one("#calendar-body", Static).update(calendar_renderable(self.cal, self.chosen, self.lang))
 
     def action_move(self, days: int) -> None:
         self._go(self.chosen + dt.timedelta(days=days))

@@ -60,8 +60,7 @@ class ChanceClock:
     """The figure for ``node``'s screen. ``wanted()``: the position to estimate now
     (``None``: no figure wanted); ``show(position, answer)``, on the UI thread: whether
     the answer was shown (its position still on the table); ``autoplaying()``: whether
-    autoplay runs (figures are then fewer, and not refined). The estimator runs on one
-    worker thread at a time, for the latest position asked for."""
+    autoplay runs (figures are then fewer, and not refined)."""
 
     def __init__(self, node: Widget, wanted: Callable[[], Position | None], show: Callable[[Position, Answer], bool],
                  autoplaying: Callable[[], bool], estimator: Estimator | None = None) -> None:
@@ -82,8 +81,8 @@ class ChanceClock:
         if self._refine_timer is not None and not refine:
             self._refine_timer.stop()
             self._refine_timer = None
-        pos = self._wanted()
-        if pos is None or self.available is False:
+        pos = None if self.available is False else self._wanted()
+        if pos is None:
             return
         now = time.monotonic()
         if self._autoplaying() and now - self._asked < AUTO_CHANCE_INTERVAL_S:

@@ -88,18 +88,17 @@ def table_keys() -> tuple[BarKey, ...]:
 
 
 class KeyBar(Widget):
-    """The keys of the screen it is on, in ``lang``; set ``keys`` and ``lang``."""
+    """The keys of the screen it is on, in ``lang``."""
 
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; background: #08361a; color: #e8f3ea; }
     """
 
     lang: reactive[str] = reactive("en")
-    keys: reactive[tuple[BarKey, ...]] = reactive(())
 
     def __init__(self, keys: Sequence[BarKey] = (), lang: str = "en", id: str | None = None) -> None:
         super().__init__(id=id)
-        self.set_reactive(KeyBar.keys, tuple(keys))
+        self.keys = tuple(keys)
         self.set_reactive(KeyBar.lang, lang)
 
     def render(self) -> Text:

@@ -193,10 +193,9 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     if view.privileged is not None:
         out.append_text(C.pretty_text(view.first[-1], lang))
         out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.colours.privileged)
-    elif not view.variant.privileged_last:
-        out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
-    else:
-        out.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
+    else:  # V3 has no privileged card; else it is not on P8 now
+        none = "tui.side.no_privileged_p8" if view.variant.privileged_last else "tui.side.no_privileged_v3"
+        out.append(t(lang, none) + "\n", style="dim")
     total = "∞" if view.passes_allowed is None else str(view.passes_allowed)
     left = view.redeals_left
     label("pass")
@@ -237,20 +236,12 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     return out
 
 
-def place_label(place: str, lang: str) -> str:
-    """A place as the table labels it: its code, but the stock and the waste in words."""
-    if place == STOCK:
-        return t(lang, "story.map.stock")
-    if place == WASTE:
-        return t(lang, "story.map.waste")
-    return place
-
-
 def step_text(move: Move, movements: tuple[Movement, ...], lang: str = "en") -> str:
-    """One line of the move log: ``R3 7♥→P1 2♣→R3``."""
+    """One line of the move log: ``R3 7♥→P1 2♣→R3`` (the stock and the waste in words)."""
     if move.kind == "redeal":
         return t(lang, "tui.log.redeal", n=len(movements))
-    moved = " ".join(f"{C.pretty(m.card, lang)}→{place_label(m.target, lang)}" for m in movements)
+    words = {STOCK: t(lang, "story.map.stock"), WASTE: t(lang, "story.map.waste")}
+    moved = " ".join(f"{C.pretty(m.card, lang)}→{words.get(m.target, m.target)}" for m in movements)
     return f"{move_name(move, lang)} {moved}"
 
 

@@ -1,11 +1,7 @@
 """The HTTP API's declared models (docs/web-api.md): one msgspec Struct per request body,
-query and answer. Requests are decoded and checked against them (unknown fields, types,
-bounds); answers are encoded from them by one reused encoder. ``firstlast.web.schema``
-turns them into the OpenAPI document, the doc's reference and the page's typedefs.
-
-Bounds declared here are the contract's; the play layer stays the authority for what
-needs the game (a deal number's range is ``play.deals.parse_deal``'s, a move's legality
-the engine's).
+query and answer; ``schema`` turns them into the OpenAPI document, the doc's reference
+and the page's typedefs. Bounds declared here are the contract's; the play layer stays
+the authority for what needs the game (a deal number's range, a move's legality).
 """
 
 from __future__ import annotations
@@ -44,10 +40,8 @@ else:
     #: for the schema, made from them (never retyped).
     MoveText = Literal[TABLE_MOVES]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
-#: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
-#: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
-#: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
-#: (issue 25.2; ``bench/request_cost.py``).
+#: The policy's last refinement round (``ChanceQuery.round``), so that a request at the
+#: bounds stays near a second of CPU (issue 25.2; ``bench/request_cost.py``).
 MAX_ROUND: Final = MAX_ROUNDS - 1
 
 
@@ -460,5 +454,4 @@ class RestoreReport(Answer):
 
 
 #: Every answer leaves through this one encoder (made once: no per-request setup).
-_ENCODER: Final = msgspec.json.Encoder()
-encode: Final = _ENCODER.encode
+encode: Final = msgspec.json.Encoder().encode

@@ -113,7 +113,7 @@ export interface GameState {
   can_undo: boolean;
   can_redo: boolean;
   moves: number;
-  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.table_view): the page says so instead of asking for the chance */
   comes_out: boolean;
 }
 
@@ -594,9 +594,8 @@ export interface CalendarDay {
 }
 
 /**
- * Days in a row whose deal of the day was played, or won, on its own date (today
- * not yet played does not break them), now and at best; and the days played and won
- * in all. Declared once: the web's answer is this Struct.
+ * The daily streaks (docs/play.md, "The deal of the day"), now and at best, and the
+ * days played and won in all. Declared once: the web's answer is this Struct.
  */
 export interface Streaks {
   played: number;
