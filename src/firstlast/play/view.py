@@ -64,7 +64,7 @@ class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
     can_redo: bool
     moves: int
     comes_out: Annotated[bool, Meta(description=(
-        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
+        "under way and known to come out (dealt as winnable: play is forced; play.view.table_view): "
         "the page says so instead of asking for the chance"))] = False
 
     @cached_property
@@ -118,11 +118,6 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
                 or (p == places.WASTE and pos.variant.waste_playable))),
         hint=legal[0] if legal else None,
         moves=0 if past else len(game), can_undo=game.can_undo and not past, can_redo=game.can_redo and not past,
-        comes_out=not past and stored is not None and known_to_come_out(stored.dealt, pos.status),
+        # Dealt as winnable and play is forced: known to come out (docs/play.md, "Deal numbers").
+        comes_out=not past and stored is not None and stored.dealt == "winnable" and pos.status == "playing",
     )
-
-
-def known_to_come_out(dealt: str | None, status: str) -> bool:
-    """Whether a game under way is known to come out: dealt as ``winnable``, and play is
-    forced (docs/play.md, "Deal numbers": every face says so instead of a chance)."""
-    return dealt == "winnable" and status == "playing"

@@ -113,7 +113,7 @@ export interface GameState {
   can_undo: boolean;
   can_redo: boolean;
   moves: number;
-  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.table_view): the page says so instead of asking for the chance */
   comes_out: boolean;
 }
 
