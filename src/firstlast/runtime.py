@@ -60,7 +60,7 @@ async def run_blocking(fn: Callable[..., T], *args: Any, limiter: anyio.Capacity
 
 
 def call_pickled(payload: str) -> str:
-    """The other side of ``Offload`` (the site's computing worker, ``site.compute``): run
+    """The other side of ``Offload`` (the site's computing worker, ``static/files/compute.js``): run
     a pickled ``(fn, args)`` and pickle what came of it (an exception that cannot be
     pickled is sent as a ``RuntimeError``)."""
     fn, args = pickle.loads(payload.encode("latin-1"))

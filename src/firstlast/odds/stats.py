@@ -139,10 +139,7 @@ class UnlimitedTally:
     """A run with unlimited redeals (``unlimited``, a ``Tally``) and what the same deals
     do with r = 0 … STUCK_PASSES − 1 redeals: ``stuck[r][s]`` deals that do not come out
     with r redeals and stop with s cards on the piles. ``finite(r)`` is then the whole
-    tally of those deals with r redeals, exactly as a run of them would count it.
-
-    Exact because a game with r redeals plays the first r + 1 passes of the same deal with
-    unlimited redeals (rules §4.6; docs/odds.md, "Passes needed")."""
+    tally of those deals with r redeals, exactly (docs/odds.md, "Passes needed")."""
 
     unlimited: Tally
     stuck: tuple[tuple[int, ...], ...] = field(default=((0,) * 105,) * STUCK_PASSES)

@@ -1,17 +1,12 @@
 """Saved games, players and settings in an embedded SQLite database (docs/play.md,
-"Storage and migrations").
+"Storage and migrations", "Storage faults").
 
-Shared by the browser game and the terminal game. It stores and reads, and decides
-nothing: what is stored when is the play layer's policy (``firstlast.play``). Each
-transaction is atomic, and every game update is guarded by a version number, so two
-writers can never silently lose a move.
-
-A database file that stops being writable while open (read-only, or ``chattr +i``) is
-refused before SQLite touches it (``StoreError``): in WAL mode SQLite writes its index
-through a shared memory map of ``<db>-shm``, and a write through that map to a file that
-may no longer be written kills the process with SIGBUS, which no handler can catch. A
-connection that could only be closed by writing to such a file is kept open instead. A
-database that is read-only when opened opens ``read_only`` (``files.read_only_uri``).
+It stores and reads, and decides nothing: what is stored when is the play layer's policy
+(``firstlast.play``). Each transaction is atomic, and every game update is guarded by a
+version number, so two writers can never silently lose a move. WAL files that stop being
+writable while open are refused before SQLite touches them (``_check_files``): a write
+through ``<db>-shm``'s memory map would kill the process with SIGBUS, which no handler
+can catch.
 """
 
 from __future__ import annotations
@@ -227,8 +222,7 @@ class GameStore:
         return self._reads.opened
 
     def _check_files(self) -> None:
-        """Refuse (``StoreError``) while a WAL file of an opened, writable database cannot
-        be written: SQLite would write to it through its memory map (module docstring)."""
+        """Refuse (``StoreError``) while a WAL file of a writable database cannot be written."""
         if self.read_only or runtime.JOURNAL_MODE != "WAL":
             return
         name = unwritable(self.path)

@@ -54,8 +54,7 @@ DIALOG_CSS = """
 .dialog RadioSet { width: 100%; height: auto; }
 """
 
-#: The story's curve is drawn this many columns wide (the story itself is told by the
-#: play layer's policy, ``play.chance.tell_story``, the page's too).
+#: The story's curve is drawn this many columns wide.
 STORY_WIDTH: Final = 56
 
 T = TypeVar("T")
@@ -249,8 +248,7 @@ class VariantDialog(Dialog[Variant]):
         yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
     def _ok(self) -> None:
-        """Answer the variant asked for, checked by the play layer's parsers (the same
-        bounds as the settings everywhere); a refusal is shown and the dialog stays."""
+        """Answer the variant asked for, checked by the play layer; a refusal is shown."""
         try:
             redeals = parse_redeals(self.query_one("#redeals", Input).value)
             variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
@@ -274,9 +272,8 @@ class VariantDialog(Dialog[Variant]):
 
 
 class SettingsDialog(Dialog[dict[str, object]]):
-    """The player's settings the terminal honours (``play.settings``, docs/play.md): the
-    felt (here light or dark too), the four-colour deck, the marks and "on a wish". OK
-    answers the changes; Escape answers ``None``."""
+    """The player's settings the terminal honours (docs/play.md). OK answers the changes;
+    Escape answers ``None``."""
 
     # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
     DEFAULT_CSS = """
@@ -324,9 +321,8 @@ class SettingsDialog(Dialog[dict[str, object]]):
 
 
 class EndDialog(Dialog[str]):
-    """The game is over: result, score, deal, and the page's whole story of the game
-    (``Story.text``, docs/story.md) in a box that scrolls, once told; play again, next
-    deal, random deal."""
+    """The game is over: result, score, deal, and the page's story of the game (docs/story.md)
+    in a box that scrolls, once told; play again, next deal, random deal."""
 
     DEFAULT_CSS = """
     EndDialog .dialog { width: 76; }
@@ -427,8 +423,7 @@ def help_text(lang: str) -> str:
 
 
 class Page(Screen[T]):
-    """A page over the whole table (help, statistics, the calendar): dark, its body
-    (``.body``) padded."""
+    """A page over the whole table (help, statistics, the calendar)."""
 
     DEFAULT_CSS = "Page { background: #0e2416; } Page .body { padding: 1 2; }"
 
@@ -492,7 +487,7 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
 
 
 def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table | Text:
-    """The player's statistics per variant (the play layer's policy: docs/play.md)."""
+    """The player's statistics per variant."""
     all_stats = play.stats(player)
     if not all_stats:
         return Text(t(lang, "tui.stats.none"))

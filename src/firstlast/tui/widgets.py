@@ -61,11 +61,9 @@ class TitleBar(Widget):
         deal_part = t(lang, "tui.title.deal", deal=game.deal)
         names = (t(lang, "tui.title"), t(lang, "title"), "")
         rules = (describe_variant(game.variant, lang), compact_variant(game.variant, lang), game.variant.token)
-        candidates = [(name, rule) for rule in rules for name in names]
-        name, rule = candidates[-1]
-        for name, rule in candidates:
-            if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width:
-                break
+        name, rule = next(((name, rule) for rule in rules for name in names
+                           if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width),
+                          (names[-1], rules[-1]))
         title = Text()
         if name:
             title.append(name, style="bold")
@@ -193,10 +191,9 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     if view.privileged is not None:
         out.append_text(C.pretty_text(view.first[-1], lang))
         out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.colours.privileged)
-    elif not view.variant.privileged_last:
-        out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
-    else:
-        out.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
+    else:  # V3 has no privileged card; else it is not on P8 now
+        none = "tui.side.no_privileged_p8" if view.variant.privileged_last else "tui.side.no_privileged_v3"
+        out.append(t(lang, none) + "\n", style="dim")
     total = "∞" if view.passes_allowed is None else str(view.passes_allowed)
     left = view.redeals_left
     label("pass")
