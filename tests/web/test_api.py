@@ -14,7 +14,6 @@ import threading
 import types
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,6 @@ from firstlast.web import create_app
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
 #: The address the in-process clients use: a loopback name (the server refuses others).
-BASE = "http://127.0.0.1"
 COOKIE = "fl_player_80"  # named by the port (80: the in-process clients' default)
 #: What a browser says of a typed address, or one ``firstlast play`` opened: the sign-in
 #: link signs in at once only then (issue 29.6).
@@ -59,39 +57,7 @@ STATE_KEYS = {
 }
 
 
-# ---------------------------------------------------------------------------- fixtures
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def store(db_path: Path) -> GameStore:
-    return GameStore(db_path)
-
-
-@pytest.fixture
-def app(store: GameStore) -> Starlette:
-    return create_app(store)
-
-
-@pytest.fixture
-def clients(app: Starlette) -> Iterator[Callable[..., TestClient]]:
-    """A factory of browsers: each has its own cookie jar, so each is its own player.
-    Each runs as a context (one event loop per client), as a real server would."""
-    with ExitStack() as stack:
-
-        def make(target: Starlette | None = None) -> TestClient:
-            return stack.enter_context(TestClient(target or app, base_url=BASE, follow_redirects=False))
-
-        yield make
-
-
-@pytest.fixture
-def client(clients: Callable[..., TestClient]) -> TestClient:
-    return clients()
-
-
+# ---------------------------------------------------------------------------- helpers
 def new_game(c: TestClient, deal: object = str(WON_DEAL), variant: object = None) -> dict[str, Any]:
     body: dict[str, object] = {"deal": deal}
     if variant is not None:
