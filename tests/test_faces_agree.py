@@ -152,7 +152,8 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
     no policy of its own (chance.js asks for the round the server names)."""
     from firstlast.engine import Position
     from firstlast.play import chance as policy
-    from firstlast.tui.chance import Answer, ChanceClock, Pooled, describe_answer
+    from firstlast.play.chance import Pooled
+    from firstlast.tui.chance import Answer, ChanceClock, describe_answer
 
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()

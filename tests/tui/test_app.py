@@ -21,14 +21,14 @@ from firstlast.engine import Card, Game, Move, Position, Variant, play_out
 from firstlast.i18n import card_name, chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import MAX_REDEALS, PlayService
-from firstlast.play.chance import story_key
+from firstlast.play.chance import Pooled, story_key
 from firstlast.play.stats import keep_result
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as tui_app
 from firstlast.tui import cards as C
 from firstlast.tui.autoplay import SPEEDS
-from firstlast.tui.chance import Failed, Pooled, describe_answer
+from firstlast.tui.chance import Failed, describe_answer
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.table import Slot
 from firstlast.tui.widgets import compact_variant

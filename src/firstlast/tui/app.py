@@ -25,13 +25,13 @@ from ..engine.places import PILES, STOCK
 from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
-from ..play.chance import story_book
+from ..play.chance import Estimator, story_book
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
 from .autoplay import PACE_SPEED, SPEEDS, moves_per_tick, tick_interval
 from .calendar import CalendarScreen
-from .chance import Answer, ChanceClock, Estimator
+from .chance import Answer, ChanceClock
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -61,8 +61,6 @@ WATCH_INTERVAL_S: Final = 2.0
 
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
-
-__all__ = ["FirstLastApp", "GameScreen"]
 
 T = TypeVar("T")
 

@@ -21,8 +21,6 @@ from ..i18n import chance_text, t
 from ..play.chance import BOOK_SIZE, ChanceBook, Estimator, Pooled, estimator_available
 from ..play.kept import Kept
 
-__all__ = ["Answer", "ChanceClock", "Estimator", "Failed", "Pooled", "describe_answer", "refinable"]
-
 
 @dataclass(frozen=True, slots=True)
 class Failed:

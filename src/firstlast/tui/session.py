@@ -84,15 +84,13 @@ class Session:
         return self.play.settings(self.player)
 
     def under_way(self) -> bool:
-        """Whether leaving the game on the table would abandon it (ask first): the play
-        layer's policy, ``play.leaving``."""
+        """Whether leaving the game on the table would abandon it (ask first)."""
         return leaving(self.stored) == "abandon"
 
     # ------------------------------------------------------------ doing
     def act(self, action: ActionName, argument: str | int | None = None) -> ActionResult:
-        """Ask the play layer for ``action`` (its typed command, ``play.command``) on the
-        game shown, at the version shown; refused as changed or unknown, the table as
-        now stored is followed first."""
+        """``action`` on the game shown, at the version shown; refused as changed or
+        unknown, the table as now stored is followed first."""
         try:
             result = self.play.act(self.player, self.stored.id, command(action, argument), self.stored.version)
         except PlayError as e:

@@ -61,11 +61,9 @@ class TitleBar(Widget):
         deal_part = t(lang, "tui.title.deal", deal=game.deal)
         names = (t(lang, "tui.title"), t(lang, "title"), "")
         rules = (describe_variant(game.variant, lang), compact_variant(game.variant, lang), game.variant.token)
-        candidates = [(name, rule) for rule in rules for name in names]
-        name, rule = candidates[-1]
-        for name, rule in candidates:
-            if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width:
-                break
+        name, rule = next(((name, rule) for rule in rules for name in names
+                           if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width),
+                          (names[-1], rules[-1]))
         title = Text()
         if name:
             title.append(name, style="bold")
