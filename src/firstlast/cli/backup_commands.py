@@ -66,12 +66,14 @@ def export(file: Path, db: Path | None) -> None:
         raise click.ClickException(e.text(current_lang())) from None
     for line in skipped_lines(skipped, "backup.left_out_game"):
         click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
-    _write_atomic(file, text)  # '-': printed
-    games = i18n.plural(current_lang(), "count.games", len(json.loads(text)["games"]))
+    games = len(json.loads(text)["games"])
     if to_stdout:
-        click.echo(msg("cli.export.done_stdout", games=games), err=True)
-    else:
-        click.echo(msg("cli.export.done", path=file, games=games))
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        click.echo(msg("cli.export.done_stdout", games=i18n.plural(current_lang(), "count.games", games)), err=True)
+        return
+    _write_atomic(file, text)
+    click.echo(msg("cli.export.done", path=file, games=i18n.plural(current_lang(), "count.games", games)))
 
 
 def _read(file: Path) -> str:
