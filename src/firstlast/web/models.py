@@ -21,6 +21,7 @@ from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
+from ..play.daily import MONTH_PATTERN
 from ..play.daily import Calendar as Calendar  # the play layer's one declaration, answered as it is
 from ..play.fields import MAX_SAFE, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
@@ -96,8 +97,7 @@ RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
 
 
 class CalendarQuery(msgspec.Struct, kw_only=True):
-    month: Annotated[str, Meta(pattern="^[0-9]{4}-(0[1-9]|1[0-2])$", description=(
-        "YYYY-MM; today's month by default"))] | None = None
+    month: Annotated[str, Meta(pattern=MONTH_PATTERN, description="YYYY-MM; today's month by default")] | None = None
 
 
 class MoveRequest(Body):
