@@ -23,7 +23,7 @@ from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
 from ..play.daily import MONTH_PATTERN
 from ..play.daily import Calendar as Calendar  # the play layer's one declaration, answered as it is
-from ..play.fields import MAX_SAFE, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
+from ..play.fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.service import Leaving
 from ..play.settings import Settings as PlaySettings
@@ -73,7 +73,7 @@ class NewGame(Body):
     date: Annotated[dt.date, Meta(description=(
         "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); "
         "today by default, never a day to come"))] | None = None
-    wish: Annotated[str, Meta(max_length=200, description=(
+    wish: Annotated[str, Meta(max_length=MAX_WISH, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None
     make_default: Annotated[bool, Meta(description=(
