@@ -102,14 +102,14 @@ class ConfirmDialog(Dialog[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class Refused(str):
-    """Why an ``_AskDialog``'s line was refused (shown under it)."""
+class Refused(Exception):
+    """Why an ``_AskDialog``'s line was refused, in words (shown under it)."""
 
 
 class _AskDialog(Dialog[T]):
     """One line asked for (a prompt, an input, a line for its error, the keys): Enter
-    reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
-    open — and Escape answers ``None``."""
+    reads it with ``read``, whose refusal (``Refused``, the play layer's ``PlayError``)
+    is shown and keeps the dialog open; Escape answers ``None``."""
 
     #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the input's id.
     words: ClassVar[str]
@@ -123,14 +123,14 @@ class _AskDialog(Dialog[T]):
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
 
-    def read(self, value: str) -> T | Refused:
-        """The answer to ``value``, or a ``Refused`` sentence."""
+    def read(self, value: str) -> T:
         raise NotImplementedError
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        answer = self.read(event.value.strip())
-        if isinstance(answer, Refused):
-            self.query_one(".error", Label).update(answer)
+        try:
+            answer = self.read(event.value.strip())
+        except (Refused, PlayError) as e:
+            self.query_one(".error", Label).update(e.text(self.lang) if isinstance(e, PlayError) else str(e))
             return
         self.dismiss(answer)
 
@@ -140,11 +140,8 @@ class DealDialog(_AskDialog[int]):
 
     words, input_id = "deal", "deal-input"
 
-    def read(self, value: str) -> int | Refused:
-        try:
-            return parse_deal(value)
-        except PlayError as e:
-            return Refused(e.text(self.lang))
+    def read(self, value: str) -> int:
+        return parse_deal(value)
 
 
 class WishDialog(_AskDialog[str]):
@@ -153,9 +150,9 @@ class WishDialog(_AskDialog[str]):
 
     words, input_id = "wish", "wish-input"
 
-    def read(self, value: str) -> str | Refused:
+    def read(self, value: str) -> str:
         if len(value) > MAX_WISH:
-            return Refused(PlayError("wish.long", max=MAX_WISH).text(self.lang))
+            raise PlayError("wish.long", max=MAX_WISH)
         return value
 
 
@@ -164,13 +161,13 @@ class ImportDialog(_AskDialog[str]):
 
     words, input_id = "import", "record-path"
 
-    def read(self, value: str) -> str | Refused:
+    def read(self, value: str) -> str:
         try:
             return read_record_file(Path(value).expanduser())
         except RecordFileError as e:
             # The file's own problem, from its code, in the player's language.
             reason = file_error_text(e.code, value, e.limit, self.lang, os_error=e.os_error)
-            return Refused(t(self.lang, "tui.import.error", reason=reason))
+            raise Refused(t(self.lang, "tui.import.error", reason=reason)) from None
 
 
 class UnfinishedDialog(Dialog[str]):
@@ -212,12 +209,9 @@ class Toggle(Horizontal):
     since a switch's look alone does not say which way is on."""
 
     def __init__(self, text: str, value: bool, switch_id: str, lang: str = "en") -> None:
-        super().__init__(classes="toggle")
-        self._text, self._value, self._switch_id, self._lang = text, value, switch_id, lang
-
-    def compose(self) -> ComposeResult:
-        yield Switch(self._value, id=self._switch_id)
-        yield Label(self._words(self._value), id=f"{self._switch_id}-label")
+        self._text, self._lang = text, lang
+        super().__init__(Switch(value, id=switch_id), Label(self._words(value), id=f"{switch_id}-label"),
+                         classes="toggle")
 
     def _words(self, on: bool) -> str:
         state = t(self._lang, "tui.toggle.on" if on else "tui.toggle.off")

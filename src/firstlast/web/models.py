@@ -21,8 +21,9 @@ from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
-from ..play.daily import DayState, Streaks
-from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, KeptResult, Lang, Origin, Probability, VariantToken
+from ..play.daily import MONTH_PATTERN
+from ..play.daily import Calendar as Calendar  # the play layer's one declaration, answered as it is
+from ..play.fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.service import Leaving
 from ..play.settings import Settings as PlaySettings
@@ -72,7 +73,7 @@ class NewGame(Body):
     date: Annotated[dt.date, Meta(description=(
         "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); "
         "today by default, never a day to come"))] | None = None
-    wish: Annotated[str, Meta(max_length=200, description=(
+    wish: Annotated[str, Meta(max_length=MAX_WISH, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None
     make_default: Annotated[bool, Meta(description=(
@@ -96,8 +97,7 @@ RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
 
 
 class CalendarQuery(msgspec.Struct, kw_only=True):
-    month: Annotated[str, Meta(pattern="^[0-9]{4}-(0[1-9]|1[0-2])$", description=(
-        "YYYY-MM; today's month by default"))] | None = None
+    month: Annotated[str, Meta(pattern=MONTH_PATTERN, description="YYYY-MM; today's month by default")] | None = None
 
 
 class MoveRequest(Body):
@@ -337,29 +337,6 @@ class GameList(Answer):
 
 class StatsList(Answer):
     variants: Annotated[list[stats.Stats], Meta(description="the canonical variant first")]
-
-
-class CalendarDay(Answer):
-    """One date's deal of the day (play.daily)."""
-
-    date: IsoDate
-    deal: DealText
-    state: Annotated[DayState, Meta(description=(
-        "played: a move was made in a game of its deal; won: one came out"))]
-    on_day: Annotated[bool, Meta(description="played (or won) on its own date: it counts in the streaks")]
-    today: bool
-    future: Annotated[bool, Meta(description="a day to come: not playable yet")]
-
-
-class Calendar(Answer):
-    """A month of deals of the day (docs/play.md, "The deal of the day")."""
-
-    today: IsoDate
-    month: Annotated[str, Meta(description="YYYY-MM")]
-    days: Annotated[list[CalendarDay], Meta(description="the 1st first")]
-    streaks: Streaks
-    previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
-    next: Annotated[str | None, Meta(description="the month after, up to today's")]
 
 
 #: The player's settings as answered: the play layer's one declaration

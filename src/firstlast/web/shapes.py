@@ -22,7 +22,6 @@ from ..play import ActionResult as PlayResult
 from ..play import Settings as PlaySettings
 from ..play import StoredGame, leaving
 from ..play.commands import refusal
-from ..play.daily import Calendar as PlayCalendar
 from ..play.stats import RecordNews
 from ..play.view import table_facts, table_view
 from . import models as m
@@ -104,16 +103,6 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
 def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
     return [m.RecordNews(*msgspec.structs.astuple(n), text=record_text(n.kind, n.value, n.previous, lang))
             for n in news]
-
-
-def calendar(c: PlayCalendar) -> m.Calendar:
-    return m.Calendar(
-        today=c.today.isoformat(), month=f"{c.year:04d}-{c.month:02d}",
-        days=[m.CalendarDay(date=d.date.isoformat(), deal=str(d.deal), state=d.state, on_day=d.on_day, today=d.today,
-                            future=d.future) for d in c.days],
-        streaks=c.streaks,
-        previous=None if c.previous is None else f"{c.previous[0]:04d}-{c.previous[1]:02d}",
-        next=None if c.next is None else f"{c.next[0]:04d}-{c.next[1]:02d}")
 
 
 def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:

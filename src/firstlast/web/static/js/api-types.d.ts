@@ -565,7 +565,7 @@ export interface CalendarQuery {
 
 /** A month of deals of the day (docs/play.md, "The deal of the day"). */
 export interface Calendar {
-  /** YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  /** YYYY-MM-DD */
   today: string;
   /** YYYY-MM */
   month: string;
@@ -580,7 +580,7 @@ export interface Calendar {
 
 /** One date's deal of the day (play.daily). */
 export interface CalendarDay {
-  /** YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  /** YYYY-MM-DD */
   date: string;
   /** ASCII digits, 0…2^64−1 */
   deal: string;
