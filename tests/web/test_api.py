@@ -47,6 +47,8 @@ TYPED = {"sec-fetch-site": "none"}
 def player_of(cookie: str) -> str:
     """The player a cookie names (its value is ``TOKEN.MAC``)."""
     return cookie.rpartition(".")[0]
+
+
 WON_DEAL = 7  # canonical rules: comes out after 223 moves
 LOST_DEAL = 1  # canonical rules: lost with 52 cards on the piles
 PLAY_FIRST_DEAL = 0  # the first legal move is a reserve play (R3), so "turn" is refused (R9)

@@ -28,7 +28,7 @@ from ..odds.live import MAX_SEED as MAX_SEED_SAMPLES
 from ..odds.live import chance_to_come_out, kernel_available
 from ..odds.runner import MAX_GAMES
 from ..odds.runner import MAX_SEED as MAX_SEED_RUN
-from ..odds.stats import Tally
+from ..odds.stats import FAMILIES, VARIANTS, Tally
 from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, FilePath, WholeNumber, progress_bar, variant_options
 
@@ -214,8 +214,8 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     # --all: the four unlimited runs, each counting what its deals do with fewer redeals
     # (the 16 finite rows follow exactly); --direct: the 20 variants one by one.
     derived = all_ and not direct
-    variants = list(runner.VARIANTS) if all_ else [variant]
-    unlimited = [Variant(None, wp, pr) for wp, pr in runner.FAMILIES]  # the plot's curves
+    variants = list(VARIANTS) if all_ else [variant]
+    unlimited = [Variant(None, wp, pr) for wp, pr in FAMILIES]  # the plot's curves
     extra = [v for v in unlimited if v not in variants] if plot is not None and not derived else []
     deals = runner.deal_block(seed, games)
     client = None
@@ -231,7 +231,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         # Progress moves once per chunk: with the runner's 2^20-deal chunks the default
         # million-game run was one jump from 0 to done. Tallies do not depend on the chunks.
         chunk = max(1 << 16, min(runner.CHUNK, games // 100))
-        played = games * (len(runner.FAMILIES) if derived else len(variants) + len(extra))
+        played = games * (len(FAMILIES) if derived else len(variants) + len(extra))
         with progress_bar(msg("cli.odds.progress"), played) as (prog, task):
             if derived:
                 tallies, _ = runner.table(games, seed, workers, client,

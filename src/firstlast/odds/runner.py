@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar
 
 from ..engine import Variant
 from . import fastline
-from .stats import Tally, UnlimitedTally
+from .stats import FAMILIES, TABLE_REDEALS, Tally, UnlimitedTally
 
 SEED_SPAN: Final = 2**32
 MAX_SEED: Final = 2**32 - 1
@@ -21,13 +21,6 @@ MAX_GAMES: Final = SEED_SPAN
 CHUNK: Final = 1 << 20
 
 Progress = Callable[[int], None]
-#: The four families of the table (waste playable, privileged last card), in its order.
-FAMILIES: Final = ((False, True), (True, True), (False, False), (True, False))
-#: The table's redeal counts (None: unlimited), within each family.
-TABLE_REDEALS: Final = (0, 1, 2, 3, None)
-#: The table's 20 variants, in its order.
-VARIANTS: Final = tuple(Variant(r, wp, pr) for wp, pr in FAMILIES for r in TABLE_REDEALS)
-
 T = TypeVar("T", Tally, UnlimitedTally)
 
 

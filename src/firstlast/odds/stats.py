@@ -15,6 +15,13 @@ from typing import Final
 
 from ..engine import Variant
 
+#: The four families of the odds table (waste playable, privileged last card), in its
+#: order (docs/odds.md; the story's what-if names them too, so the site ships it here).
+FAMILIES: Final = ((False, True), (True, True), (False, False), (True, False))
+#: The table's redeal counts (None: unlimited), within each family.
+TABLE_REDEALS: Final = (0, 1, 2, 3, None)
+#: The table's 20 variants, in its order.
+VARIANTS: Final = tuple(Variant(r, wp, pr) for wp, pr in FAMILIES for r in TABLE_REDEALS)
 #: Redeal counts 0 … STUCK_PASSES − 1 that an ``UnlimitedTally`` counts too (as many as
 #: the kernel's ``fl_tally_stuck`` records).
 STUCK_PASSES: Final = 16

@@ -24,6 +24,8 @@ DayState = Literal["none", "played", "won"]
 #: playable by number.
 FIRST_DAY: Final = dt.date(1900, 1, 1)
 ONE_DAY: Final = dt.timedelta(days=1)
+#: A month of the calendar as written, YYYY-MM (``parse_month``; the web's query says it too).
+MONTH_PATTERN: Final = "^[0-9]{4}-(0[1-9]|1[0-2])$"
 
 
 class CalendarDay(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,10 +117,9 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
 
 def parse_month(text: str) -> tuple[int, int]:
     """``YYYY-MM`` as (year, month); ``daily.month`` when it is not one."""
-    found = re.fullmatch(r"([0-9]{4})-(0[1-9]|1[0-2])", text)
-    if found is None:
+    if re.fullmatch(MONTH_PATTERN, text) is None:
         raise PlayError("daily.month", text=text[:20])
-    return int(found[1]), int(found[2])
+    return int(text[:4]), int(text[5:])
 
 
 def check_day(date: dt.date, today: dt.date) -> dt.date:

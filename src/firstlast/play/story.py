@@ -34,6 +34,7 @@ from ..i18n import (
     t,
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+from ..odds.stats import VARIANTS
 from .fields import PlaceName, Probability, VariantToken
 
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
@@ -55,13 +56,8 @@ CLEAR_FACTOR: Final = 16
 #: Version of the story's layout, ``Story.version`` (2: ``what_if``, ``won_on_pass``; moments are clear;
 #: 3: told whole, by no clock: no ``complete``).
 JSON_VERSION: Final = 3
-#: The 20 variants of docs/odds.md's table, in its order: 0–3 redeals and unlimited
-#: (V1), for each of: canonical, waste playable (V2), no privilege (V3), both.
-VARIANT_TOKENS: Final = tuple(
-    Variant(r, w, p).token
-    for w, p in ((False, True), (True, True), (False, False), (True, False))
-    for r in (0, 1, 2, 3, None)
-)
+#: The 20 variants of docs/odds.md's table, in its order.
+VARIANT_TOKENS: Final = tuple(v.token for v in VARIANTS)
 
 StopCode = Literal["R11.no_redeal", "R11.waste_empty"]
 PlaceCode = Literal["waste", "stock", "reserve", "first", "privileged", "pile"]

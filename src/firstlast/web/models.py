@@ -21,8 +21,9 @@ from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
+from ..play.daily import MONTH_PATTERN
 from ..play.daily import Calendar as Calendar  # the play layer's one declaration, answered as it is
-from ..play.fields import MAX_SAFE, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
+from ..play.fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.service import Leaving
 from ..play.settings import Settings as PlaySettings
@@ -72,7 +73,7 @@ class NewGame(Body):
     date: Annotated[dt.date, Meta(description=(
         "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); "
         "today by default, never a day to come"))] | None = None
-    wish: Annotated[str, Meta(max_length=200, description=(
+    wish: Annotated[str, Meta(max_length=MAX_WISH, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None
     make_default: Annotated[bool, Meta(description=(
@@ -96,8 +97,7 @@ RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
 
 
 class CalendarQuery(msgspec.Struct, kw_only=True):
-    month: Annotated[str, Meta(pattern="^[0-9]{4}-(0[1-9]|1[0-2])$", description=(
-        "YYYY-MM; today's month by default"))] | None = None
+    month: Annotated[str, Meta(pattern=MONTH_PATTERN, description="YYYY-MM; today's month by default")] | None = None
 
 
 class MoveRequest(Body):
