@@ -433,9 +433,7 @@ class GameScreen(Screen[None]):
         self._tick_waiting = False
         if not self.auto:
             return
-        await self.action_act("step", moves_per_tick(self.speed))  # committed together
-        if self.pos.status != "playing":
-            self.stop_auto()
+        await self.action_act("step", moves_per_tick(self.speed))  # committed together; the end stops it
 
     def stop_auto(self) -> None:
         if self._ticker is not None:

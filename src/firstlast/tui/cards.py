@@ -133,8 +133,7 @@ _BOXES: Final = {
 
 
 def rank_text(rank: int, lang: str = "en") -> str:
-    """Rank ``rank`` (1 = ace … 13 = king) as a card's corner says it in ``lang``:
-    ``Q`` in English, ``Д`` in Russian (the catalog's ``rank.<n>.short``)."""
+    """Rank ``rank`` as a card's corner says it in ``lang``: ``Q`` in English, ``Д`` in Russian."""
     return t(lang, f"rank.{rank}.short")
 
 
@@ -206,8 +205,7 @@ def depth_footer(depth: int, size: CardSize) -> str:
 
 
 def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[Text]:
-    """A face-down card (the stock) with the back of ``deck`` (1 or 2), optionally with
-    a count in the middle."""
+    """A face-down card (the stock) with the back of ``deck`` (1 or 2), and a count."""
     w, h = size.width, size.height
     iw = w - 2
     colour = BACK if deck == 1 else BACK_2
@@ -236,8 +234,7 @@ def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_c
 
 
 def table_width(card_width: int) -> int:
-    """Columns the table takes with cards ``card_width`` wide (8 columns, a gap after
-    each, a margin)."""
+    """Columns the table takes with cards ``card_width`` wide (a gap after each, a margin)."""
     return 8 * (card_width + 1) + 3
 
 

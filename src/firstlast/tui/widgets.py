@@ -127,8 +127,7 @@ class TableView(Vertical):
 
     def show(self, view: V.TableView, size: C.CardSize, moved: frozenset[Card], lang: str,
              marked: frozenset[str] | None = None) -> None:
-        """Draw the play layer's view of the table (``play.view``), the web's too;
-        ``marked``: the places framed as playable (``paint_slot``)."""
+        """Draw the play layer's view of the table; ``marked``: as in ``paint_slot``."""
         for slot in self.query(Slot):
             slot.shown = paint_slot(slot.place, view, size, moved, lang, marked)
         fan = self.query_one(WasteFan)
