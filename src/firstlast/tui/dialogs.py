@@ -5,13 +5,13 @@ shown are always the keys that work there."""
 from __future__ import annotations
 
 import contextlib
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
 from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -373,10 +373,10 @@ class EndDialog(Dialog[str]):
         self.told = self.stories.get(story_key(self.game))
         if self.told is None:
             # A copy, made here: the worker reads its positions while the player may undo on the table.
-            game = Game(self.game.deal, self.game.variant, self.game.moves)
-            self.run_worker(partial(self._tell, game), thread=True, exit_on_error=False)
+            self._tell(Game(self.game.deal, self.game.variant, self.game.moves))
         self.watch_told()
 
+    @work(thread=True, exit_on_error=False)
     def _tell(self, game: Game) -> None:
         """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
         screen never waits for it; the story is a bonus: its failure is said, and the

@@ -106,13 +106,8 @@ class KeyBar(Widget):
         shown = list(self.keys)
 
         def line() -> Text:
-            out = Text()
-            for i, k in enumerate(shown):
-                if i:
-                    out.append("  ")
-                out.append(k.key, style="bold #ffd24a")
-                out.append(" " + t(self.lang, k.label), style="#e8f3ea")
-            return out
+            return Text("  ").join(Text.assemble((k.key, "bold #ffd24a"), (" " + t(self.lang, k.label), "#e8f3ea"))
+                                   for k in shown)
 
         text = line()
         while shown and cell_len(text.plain) > self.size.width:

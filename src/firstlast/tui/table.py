@@ -60,16 +60,11 @@ class Slot(Widget):
         self.place = place
 
     def render(self) -> Text:
-        out = Text()
         label, lines = self.shown
         label = label.copy()
         label.truncate(self.size.width or 1, pad=True)
         label.stylize(Style(bgcolor=C.LOOK.colours.cloth))
-        out.append_text(label)
-        for line in lines:
-            out.append("\n")
-            out.append_text(line)
-        return out
+        return Text("\n").join([label, *lines])
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
