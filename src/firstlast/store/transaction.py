@@ -35,12 +35,6 @@ def _origin(value: object) -> Origin:
     return "imported" if value == "imported" else "played"
 
 
-def _summary(r: sqlite3.Row) -> GameSummary:
-    return GameSummary(r["id"], r["deal"], r["variant"], Variant.from_token(r["variant"]).describe(), r["status"],
-                       r["score"], r["passes"], len(r["moves"].split()), r["created"], r["updated"], r["finished"],
-                       _origin(r["origin"]), r["result"], r["abandoned"] is not None)
-
-
 #: The columns of a game row, by name: ``GameRow``'s fields.
 _COLUMNS: Final = GameRow.__struct_fields__
 _ROW_COLUMNS: Final = ", ".join(_COLUMNS)
@@ -209,7 +203,10 @@ class Transaction:
             args.append(status)
         sql += " ORDER BY updated DESC, rowid DESC LIMIT ?"
         args.append(limit)
-        return [_summary(r) for r in self.db.execute(sql, args).fetchall()]
+        return [GameSummary(r["id"], r["deal"], r["variant"], Variant.from_token(r["variant"]).describe(), r["status"],
+                            r["score"], r["passes"], len(r["moves"].split()), r["created"], r["updated"],
+                            r["finished"], _origin(r["origin"]), r["result"], r["abandoned"] is not None)
+                for r in self.db.execute(sql, args).fetchall()]
 
     def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
         """Every game of ``variant`` (of ``player``, or of all), oldest event first."""
