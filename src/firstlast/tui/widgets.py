@@ -204,18 +204,16 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     label("score")
     out.append(f"{view.score}/{DECK_SIZE}", style="bold")
     out.append(" · " + t(lang, "tui.side.moves", n=view.moves) + "\n")
-    if view.comes_out:  # dealt because it comes out (play is forced): said, not estimated
-        out.append(t(lang, "chance.comes_out") + "\n", style=f"bold {C.tone('info')}")
-    elif chance_text:
-        out.append(chance_text + "\n", style=f"bold {C.tone('info')}")
+    chance = t(lang, "chance.comes_out") if view.comes_out else chance_text  # a forced win: said, not estimated
+    if chance:
+        out.append(chance + "\n", style=f"bold {C.tone('info')}")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.toggle.off"),
                style=f"bold {C.LOOK.colours.playable}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
-    legal = view.legal_moves
-    if legal:
+    if view.legal_moves:
         label("next")
-        out.append(", ".join(move_name(m, lang) for m in legal) + "\n")
+        out.append(", ".join(move_name(m, lang) for m in view.legal_moves) + "\n")
     # The keys, as many lines as the side bar has room for (the key bar has the rest).
     room = height - len(out.plain.splitlines()) - 1
     if room >= 2:
