@@ -47,13 +47,11 @@ class Session:
     @classmethod
     def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
              lang: str | None = None) -> Session:
-        """``deal`` given: a new game of it (with ``resume``, its latest unfinished game).
-        No deal: the game on the table, else the latest unfinished game, else a new
-        random deal (with ``variant``, only games with those rules). Raises
-        ``LookupError`` when ``resume`` finds nothing. A new game that would abandon
-        the game under way on the table is not started: that game is opened, and the
-        new one is ``pending`` until the player confirms. ``lang``: the language of the
-        ``LookupError`` (default: the player's setting, else English)."""
+        """``deal`` given: a new game of it (``resume``: its latest unfinished game); no deal:
+        the table's game, else the latest unfinished, else a new random deal (``variant``:
+        only games with those rules). A new game that would abandon the one under way
+        waits, ``pending``, for the player's yes. ``LookupError`` (in ``lang``, else the
+        setting's) when ``resume`` finds nothing."""
         play = PlayService(store)
         player = play.local_player()
         if resume:
