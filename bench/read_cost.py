@@ -37,7 +37,7 @@ def main() -> None:
         play = PlayService(store)
         player = play.local_player()
         g = play.start(player, "number", "1", Variant(redeals=None))
-        moves = len(play.act(player, g.id, Steps.of(100_000)).stored.game)
+        moves = len(play.act(player, g.id, Steps(100_000)).stored.game)
         assert len(Game(1, Variant(redeals=None)).autoplay()) == moves
         replay = per_call(lambda: store.load(g.id), max(1, n // 10))
         read = per_call(lambda: play.game(player, g.id), n)

@@ -13,7 +13,7 @@ def move(play: PlayService, player: str | None, game_id: str, move: str | Move,
 
 
 def step(play: PlayService, player: str | None, game_id: str, n: int = 1, version: int | None = None) -> ActionResult:
-    return play.act(player, game_id, Steps.of(n), version)
+    return play.act(player, game_id, Steps(n), version)
 
 
 def advance(play: PlayService, player: str | None, game_id: str, version: int | None = None) -> ActionResult:

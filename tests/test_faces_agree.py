@@ -152,7 +152,8 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
     no policy of its own (chance.js asks for the round the server names)."""
     from firstlast.engine import Position
     from firstlast.play import chance as policy
-    from firstlast.tui.chance import Answer, ChanceClock, Pooled, describe_answer
+    from firstlast.play.chance import Pooled
+    from firstlast.tui.chance import Answer, ChanceClock, describe_answer
 
     store = GameStore(tmp_path / "g.sqlite3")
     player = PlayService(store).local_player()
@@ -212,7 +213,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
             await pilot.pause()
             screen = app.game_screen
             screen.session.act("step", 100_000)
-            screen._maybe_end()
+            screen._shown()
             def shown() -> str:
                 panel = pilot.app.screen.query("#end-story") if isinstance(pilot.app.screen, EndDialog) else None
                 return str(panel.first().render()) if panel else ""  # "" until the panel is up

@@ -13,8 +13,6 @@ from typing import BinaryIO
 
 from .engine.record import MAX_RECORD_BYTES
 
-__all__ = ["MAX_RECORD_BYTES", "RecordFileError", "read_record_file", "read_record_stream"]
-
 
 class RecordFileError(ValueError):
     """A record file that cannot be read, and why: ``code`` is ``not_regular``,

@@ -1,9 +1,8 @@
 """The runtime the package runs in, decided here and nowhere else (docs/site.md, "One
-implementation, several runtimes"): natively CPython, with threads, child processes and
-a real file system; in the browser Pyodide in a Web Worker, where no thread or process
-can start. Code that would assume threads, processes or files asks this module instead,
-so the browser's mode is the same code (and tests run it on CPython too, with
-``THREADS`` off).
+implementation, several runtimes"): natively CPython, with threads and child processes;
+in the browser Pyodide in a Web Worker, where neither can start. Code that would assume
+them asks this module, so the browser's mode is the same code (tests run it on CPython
+too, with ``THREADS`` off).
 """
 
 from __future__ import annotations
@@ -61,7 +60,7 @@ async def run_blocking(fn: Callable[..., T], *args: Any, limiter: anyio.Capacity
 
 
 def call_pickled(payload: str) -> str:
-    """The other side of ``Offload`` (the site's computing worker, ``site.compute``): run
+    """The other side of ``Offload`` (the site's computing worker, ``static/files/compute.js``): run
     a pickled ``(fn, args)`` and pickle what came of it (an exception that cannot be
     pickled is sent as a ``RuntimeError``)."""
     fn, args = pickle.loads(payload.encode("latin-1"))
@@ -144,19 +143,17 @@ def run_apart(fn: Callable[..., T], *args: Any) -> T:
 
 
 def _apart_child() -> None:
-    """In the helper process: Ctrl-C in a terminal reaches the whole process group, and
-    stopping is the parent's to decide (it ends this process), so the child ignores it
-    (else it would print a traceback of its own)."""
+    """Ctrl-C reaches the whole process group; stopping is the parent's to decide, so the
+    helper ignores it (else it would print a traceback of its own)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def stop_apart(wait: bool = True) -> None:
-    """End the helper process, if one runs: calls queued are cancelled (their callers
-    get ``ApartStopped``), the one under way is let finish (a chunk is short; ``wait``:
-    and waited for, else it ends on its own). A later ``run_apart`` starts a new one.
-    For a program that is stopping."""
+    """End the helper process, if one runs, for a program that is stopping: calls queued
+    are cancelled (``ApartStopped``), the one under way is let finish (``wait``: and
+    waited for). A later ``run_apart`` starts a new one."""
     global _apart
     with _apart_lock:
         pool, _apart = _apart, None
@@ -188,8 +185,7 @@ def fan_out(fn: Callable[[A], T], items: Sequence[A]) -> list[T]:
 
 
 def _private_dir(path: Path) -> bool:
-    """Whether ``path`` and the folder it is in are folders only this user can write
-    (made, 0700, if missing)."""
+    """Whether ``path`` (made, 0700, if missing) and its parent only this user can write."""
     import stat
 
     try:

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from firstlast.engine import Variant
-from firstlast.odds import fastline, runner
+from firstlast.odds import fastline, runner, stats
 from firstlast.odds.stats import Tally
 
 
@@ -56,11 +56,11 @@ def test_the_table_from_unlimited_runs_equals_direct_runs_of_every_variant() -> 
     # run to as many passes (13 to 15 per family) as they did on 300,000.
     games, seed = 60_000, 7
     rows, unlimited = runner.table(games, seed)
-    variants = [Variant(r, wp, pr) for wp, pr in runner.FAMILIES for r in runner.TABLE_REDEALS]
+    variants = [Variant(r, wp, pr) for wp, pr in stats.FAMILIES for r in stats.TABLE_REDEALS]
     assert [t.variant for t in rows] == variants
-    assert [u.variant for u in unlimited] == [Variant(None, wp, pr) for wp, pr in runner.FAMILIES]
+    assert [u.variant for u in unlimited] == [Variant(None, wp, pr) for wp, pr in stats.FAMILIES]
     assert all(t.wins for t in rows)
-    family_rows = [rows[i:i + len(runner.TABLE_REDEALS)] for i in range(0, len(rows), len(runner.TABLE_REDEALS))]
+    family_rows = [rows[i:i + len(stats.TABLE_REDEALS)] for i in range(0, len(rows), len(stats.TABLE_REDEALS))]
     assert all(a.wins < b.wins for family in family_rows for a, b in itertools.pairwise(family))
     assert [len(t.passes_all) for t in family_rows[0]] == [2, 3, 4, 5, 13]  # cut at each count
     assert rows == runner.run(variants, games, seed)

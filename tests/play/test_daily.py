@@ -141,7 +141,7 @@ def test_an_earlier_day_is_playable_but_not_a_day_to_come(play: PlayService, clo
     cal = play.calendar(player, "2026-11")
     day2 = cal.days[1]
     assert day2.state == "played" and not day2.on_day and cal.streaks.played == 0
-    assert cal.previous == (2026, 10) and cal.next is None and len(cal.days) == 30 and cal.days[-1].today
+    assert cal.previous == "2026-10" and cal.next is None and len(cal.days) == 30 and cal.days[-1].today
     for bad in (dict(day=D(2026, 12, 1)), dict(day=D(1899, 12, 31))):
         with pytest.raises(PlayError) as e:
             play.start(player, "daily", **bad)  # type: ignore[arg-type]

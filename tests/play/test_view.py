@@ -86,7 +86,7 @@ def test_a_replays_deal_as_dealt_has_no_moves_and_no_undo() -> None:
 
 
 def test_a_stored_game_dealt_as_winnable_is_said_to_come_out() -> None:
-    """``comes_out`` (``known_to_come_out``) while under way, never in a replay; and
+    """``comes_out`` (dealt as winnable) while under way, never in a replay; and
     ``leaving``, the play layer's policy the web sends beside the view: one dealt and
     never played is deleted, one with moves made is abandoned, a finished one kept."""
     game = Game(7)
@@ -98,6 +98,7 @@ def test_a_stored_game_dealt_as_winnable_is_said_to_come_out() -> None:
     assert leaving(StoredGame.new("p", game)) == "abandon"
     game.autoplay()
     assert leaving(StoredGame.new("p", game)) == "keep"
+    assert not table_view(game, stored=StoredGame.new("p", game, dealt="winnable")).comes_out  # over: said as such
 
 
 def test_the_view_is_frozen() -> None:

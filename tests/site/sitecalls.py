@@ -2,7 +2,7 @@
 
 The computing worker (``static/site/compute.js``) takes a pickled ``(fn, args)`` as
 latin-1 text and answers the pickled ``("ok", value)`` or ``("error", exception)``
-(``firstlast.site.compute``, ``runtime.call_pickled``). Tests and the bench make
+(``runtime.call_pickled``). Tests and the bench make
 such calls here (``call``), run them in a built site's Python — under node
 (``run_under_node``: the site's Pyodide and ``site-packages.zip``) or in Chromium
 (``IN_A_COMPUTING_WORKER``, evaluated in the site's page: a computing worker of its own,
@@ -59,7 +59,7 @@ IN_A_COMPUTING_WORKER = """async (calls) => {
 }"""
 
 #: node's side of ``run_under_node``: the site's Pyodide and package, as python.js and
-#: compute.js start them in the browser, then each call through ``site.compute``.
+#: compute.js start them in the browser, then each call through ``runtime.call_pickled``.
 _NODE = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -68,12 +68,12 @@ const { loadPyodide } = await import(pathToFileURL(site + "/pyodide/pyodide.mjs"
 const py = await loadPyodide({ indexURL: site + "/pyodide/", fullStdLib: false });
 const target = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
 py.unpackArchive(new Uint8Array(fs.readFileSync(site + "/py/site-packages.zip")), "zip", { extractDir: target });
-const mod = py.pyimport("firstlast.site.compute");
-mod.warm();
+py.pyimport("firstlast.play.chance").warm();
+const runtime = py.pyimport("firstlast.runtime");
 const out = [];
 for (const call of JSON.parse(fs.readFileSync(job, "utf8"))) {
   const t = performance.now();
-  const answer = String(mod.compute(call));
+  const answer = String(runtime.call_pickled(call));
   out.push([performance.now() - t, answer]);
 }
 fs.writeFileSync(answers, JSON.stringify(out));

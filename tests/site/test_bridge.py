@@ -147,10 +147,10 @@ def test_a_client_gone_mid_body_changes_nothing_and_logs_nothing(tmp_path: Path,
 
 
 def test_the_computing_worker_warms_the_fast_line_at_start() -> None:
-    """compute.js calls ``site.compute.warm`` once Python runs: the kernel is loaded
+    """compute.js calls ``play.chance.warm`` once Python runs: the kernel is loaded
     then, and its route (or why there is none) is answered."""
     from firstlast.odds import fastline
-    from firstlast.site.compute import warm
+    from firstlast.play.chance import warm
 
     route = warm()
     assert route == fastline.backend_name() if fastline.available() else route.startswith("engine (no fast line")

@@ -21,14 +21,14 @@ from firstlast.engine import Card, Game, Move, Position, Variant, play_out
 from firstlast.i18n import card_name, chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import MAX_REDEALS, PlayService
-from firstlast.play.chance import story_key
+from firstlast.play.chance import Pooled, story_key
 from firstlast.play.stats import keep_result
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as tui_app
 from firstlast.tui import cards as C
 from firstlast.tui.autoplay import SPEEDS
-from firstlast.tui.chance import Failed, Pooled
+from firstlast.tui.chance import Failed, describe_answer
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.table import Slot
 from firstlast.tui.widgets import compact_variant
@@ -418,7 +418,7 @@ def test_chance_figure_from_worker_refines_while_idle(store: GameStore) -> None:
         assert isinstance(refined, Pooled) and refined.rounds >= 2 and refined.estimate.samples >= 4000
         assert refined.estimate == ChanceEstimate.of(740 * refined.rounds, 2000 * refined.rounds)
         assert refined.estimate.high - refined.estimate.low < first.high - first.low
-        assert screen.chance_text == "Chance " + chance_text(refined.estimate, "en")
+        assert describe_answer(screen.chance_answer) == "Chance " + chance_text(refined.estimate, "en")
         rounds = [seed for pos, seed in seen if pos == str(start)]
         assert rounds[:3] == [refine_seed(start, r) for r in range(len(rounds[:3]))]
         await pilot.press("t")
@@ -486,7 +486,6 @@ def test_chance_hidden_without_odds_module(store: GameStore, monkeypatch: pytest
     app = FirstLastApp(store, deal=1)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        assert screen.chance is not None
         clock = screen.chance
         await wait_for(pilot, lambda: clock.available is False, timeout=5)
         await pilot.press("t")
@@ -590,7 +589,7 @@ def test_chance_figure_with_the_real_odds_module(store: GameStore) -> None:
         answer = screen.chance_answer
         assert isinstance(answer, Pooled)
         # The real rounds: the estimator's answer shown by the shared rule.
-        assert screen.chance_text == "Chance " + chance_text(answer.estimate, "en")
+        assert describe_answer(screen.chance_answer) == "Chance " + chance_text(answer.estimate, "en")
 
     run(app, script)
 
@@ -626,7 +625,7 @@ def test_end_dialog_keys_mean_what_they_mean_on_the_table(store: GameStore) -> N
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.press("s")
         screen.session.act("step", 100_000)  # to the end, as if by autoplay
-        screen._maybe_end()
+        screen._shown()
         await pilot.pause()
         assert isinstance(pilot.app.screen, EndDialog)
         gid, moves = screen.session.game_id, len(screen.session.game)
@@ -704,14 +703,14 @@ def test_no_stale_chance_beside_the_end(store: GameStore) -> None:
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         screen.session.act("step", 100_000)
-        screen._maybe_end()
+        screen._shown()
         await pilot.pause()
         await pilot.press("u")  # from the end panel: undo the last move
-        await wait_for(pilot, lambda: screen.chance_text is not None, timeout=5)
+        await wait_for(pilot, lambda: screen.chance_answer is not None, timeout=5)
         await pilot.press("r")
         await pilot.pause()
         assert screen.session.game.position.status == "lost"
-        assert screen.chance_text is None
+        assert screen.chance_answer is None
         assert "Chance" not in str(screen.query_one("#side").render())
 
     run(app, script)
@@ -1029,7 +1028,7 @@ def test_the_end_panel_tells_the_story(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.press("s")
         screen.session.act("step", 100_000)  # to the end, as if by autoplay
-        screen._maybe_end()
+        screen._shown()
         await pilot.pause()
         assert isinstance(pilot.app.screen, EndDialog)
         assert screen.session.game.position.status == "lost"
@@ -1086,7 +1085,7 @@ def test_a_story_that_cannot_be_told_says_why_and_the_game_goes_on(store: GameSt
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         screen.session.act("step", 100_000)
-        screen._maybe_end()
+        screen._shown()
         await pilot.pause()
         dialog = pilot.app.screen
         assert isinstance(dialog, EndDialog)

@@ -35,7 +35,7 @@ def test_next_deal_keeps_the_command_lines_variant(store: GameStore) -> None:
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         screen.session.act("step", 100_000)  # to the end, as if by autoplay
-        screen._maybe_end()
+        screen._shown()
         await pilot.pause()
         assert isinstance(pilot.app.screen, EndDialog)
         await pilot.press("right")  # Next deal (→)
@@ -66,7 +66,7 @@ def test_a_deal_that_comes_out_says_so_instead_of_a_figure(store: GameStore, lan
         await wait_for(pilot, lambda: WHY[lang] in side(screen))
         # Nothing estimated (no estimate asked for, none on its way), no figure.
         assert not any(worker.group == "chance" for worker in pilot.app.workers)
-        assert screen.chance_text is None and "%" not in side(screen)
+        assert screen.chance_answer is None and "%" not in side(screen)
         await pilot.press("L")  # the other language
         other = "en" if lang == "ru" else "ru"
         await wait_for(pilot, lambda: WHY[other] in side(screen))
@@ -76,7 +76,7 @@ def test_a_deal_that_comes_out_says_so_instead_of_a_figure(store: GameStore, lan
             await pilot.press("y")
             await pilot.pause()
         assert screen.session.stored.dealt == "random"
-        await wait_for(pilot, lambda: screen.chance_text is not None)
+        await wait_for(pilot, lambda: screen.chance_answer is not None)
         assert WHY[other] not in side(screen) and WHY[lang] not in side(screen)
 
     run(app, script, size=(120, 40))

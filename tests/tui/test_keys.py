@@ -186,7 +186,7 @@ def test_import_reasons_in_russian_kept_once_and_watchable(store: GameStore, tmp
         await pilot.press("enter")
         await pilot.pause()
         replay = pilot.app.screen
-        assert isinstance(replay, ReplayScreen) and replay.at == 0
+        assert isinstance(replay, ReplayScreen) and replay.at == 0 and "ход 0 из" in screen_text(pilot)
         await pilot.press("right", "right")
         await pilot.pause()
         assert replay.at == 2 and "ход 2 из" in screen_text(pilot)

@@ -15,11 +15,12 @@ from firstlast.engine import CARDS, Card, Game, Position, Variant
 from firstlast.i18n import chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import PlayError, PlayService
+from firstlast.play.chance import Pooled
 from firstlast.play.stats import compute
 from firstlast.play.view import table_view
 from firstlast.store import GameStore, ResultRow
 from firstlast.tui import cards as C
-from firstlast.tui.chance import Answer, ChanceClock, Failed, Pooled, describe_answer, refinable
+from firstlast.tui.chance import Answer, ChanceClock, Failed, describe_answer, refinable
 from firstlast.tui.dialogs import histogram_lines
 from firstlast.tui.table import paint_slot
 

@@ -1,5 +1,5 @@
 """What the browser tests (test_e2e, test_e2e_story, test_a11y) share: the rule for a
-missing browser, how chromium is launched, and the helpers that drive the page. The
+missing browser, how chromium is launched, the helpers that drive the page, and axe. The
 fixtures (``server``, ``browser``) are in this folder's conftest.py.
 
 They drive Debian's Chromium headless shell (test tools cannot download browsers here)
@@ -22,6 +22,8 @@ import pytest
 #: itself runs headless): the browser without the desktop browser's layers, which a test
 #: never shows. test_guide cost 60 CPU-s in it against 87 in ``chromium --headless``.
 CHROMIUM = Path("/usr/bin/chromium-headless-shell")
+#: axe-core, pinned in tools/js/package-lock.json (npm ci --prefix tools/js).
+AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 #: ``--liftoff-only``: WebAssembly compiled by V8's baseline compiler alone. A fresh
 #: profile's first visit to the static site otherwise compiles Pyodide's 9.6 MB module a
 #: second time with the optimizing compiler, in the background, for the code cache
@@ -161,6 +163,21 @@ def still(pg: Any, selector: str = "body", timeout: float = 30_000) -> None:
     wait_js(pg, f"(() => {{ const el = document.querySelector({json.dumps(selector)});"
                 " return !!el && el.getAnimations({ subtree: true }).every((a) => a.playState !== 'running'"
                 " || a.effect.getComputedTiming().endTime === Infinity); })()", timeout)
+
+
+def axe(pg: Any, what: str, within: str | None = None) -> None:
+    """No axe-core violation (WCAG 2.1 A and AA, and axe's best practices) on the page as
+    it is now, its transitions done, or ``within`` a selector. axe is injected: the page's
+    context must bypass the CSP (the only thing the bypass is for)."""
+    if not pg.evaluate("typeof window.axe === 'object'"):
+        pg.add_script_tag(path=str(AXE))
+    still(pg)
+    result = pg.evaluate("""async (within) => {
+        const r = await axe.run(within ?? document, { resultTypes: ["violations"] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " :: " + n.failureSummary) }));
+    }""", within)
+    assert result == [], f"axe violations ({what}): {result}"
 
 
 def frames(pg: Any, n: int = 2) -> None:

@@ -14,16 +14,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, deal_by_number, new_page, open_table, require_browser, settle, state, still, wait_js
+from browser import AXE, axe, close, deal_by_number, new_page, open_table, require_browser, settle, state, wait_js
 
 from firstlast.engine import Game
-
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
 require_browser("accessibility tests need chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
 
@@ -31,20 +27,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 DEAL_RESERVE = 6  # forced line starts R4, R5
 DEAL_LOST = 1
-
-
-def axe(pg: Any, what: str) -> None:
-    """No axe-core violation on the page as it is now (WCAG 2.1 A and AA, and axe's
-    best practices)."""
-    if not pg.evaluate("typeof window.axe === 'object'"):
-        pg.add_script_tag(path=str(AXE))
-    still(pg)  # transitions (dialogs fading in) done
-    result = pg.evaluate("""async () => {
-        const r = await axe.run(document, { resultTypes: ["violations"] });
-        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " :: " + n.failureSummary) }));
-    }""")
-    assert result == [], f"axe violations ({what}): {result}"
 
 
 def set_lang(pg: Any, lang: str) -> None:

@@ -14,7 +14,6 @@ import threading
 import types
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +31,13 @@ from firstlast.engine.position import TABLE_MOVES
 from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
 from firstlast.play.settings import Settings
-from firstlast.store import GameStore
+from firstlast.store import GameStore, UnknownGame
 from firstlast.web import create_app
 
 # Starlette 1.x nags that its TestClient will move to httpx2; the client works as is.
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
 #: The address the in-process clients use: a loopback name (the server refuses others).
-BASE = "http://127.0.0.1"
 COOKIE = "fl_player_80"  # named by the port (80: the in-process clients' default)
 #: What a browser says of a typed address, or one ``firstlast play`` opened: the sign-in
 #: link signs in at once only then (issue 29.6).
@@ -49,6 +47,8 @@ TYPED = {"sec-fetch-site": "none"}
 def player_of(cookie: str) -> str:
     """The player a cookie names (its value is ``TOKEN.MAC``)."""
     return cookie.rpartition(".")[0]
+
+
 WON_DEAL = 7  # canonical rules: comes out after 223 moves
 LOST_DEAL = 1  # canonical rules: lost with 52 cards on the piles
 PLAY_FIRST_DEAL = 0  # the first legal move is a reserve play (R3), so "turn" is refused (R9)
@@ -59,39 +59,7 @@ STATE_KEYS = {
 }
 
 
-# ---------------------------------------------------------------------------- fixtures
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def store(db_path: Path) -> GameStore:
-    return GameStore(db_path)
-
-
-@pytest.fixture
-def app(store: GameStore) -> Starlette:
-    return create_app(store)
-
-
-@pytest.fixture
-def clients(app: Starlette) -> Iterator[Callable[..., TestClient]]:
-    """A factory of browsers: each has its own cookie jar, so each is its own player.
-    Each runs as a context (one event loop per client), as a real server would."""
-    with ExitStack() as stack:
-
-        def make(target: Starlette | None = None) -> TestClient:
-            return stack.enter_context(TestClient(target or app, base_url=BASE, follow_redirects=False))
-
-        yield make
-
-
-@pytest.fixture
-def client(clients: Callable[..., TestClient]) -> TestClient:
-    return clients()
-
-
+# ---------------------------------------------------------------------------- helpers
 def new_game(c: TestClient, deal: object = str(WON_DEAL), variant: object = None) -> dict[str, Any]:
     body: dict[str, object] = {"deal": deal}
     if variant is not None:
@@ -1076,7 +1044,8 @@ def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starl
     except InvalidMoveError as e:
         invalid = e
     slipped: dict[str, Exception] = {"/illegal": IllegalMoveError("R6.waste"), "/invalid": invalid,
-                                     "/storage": sqlite3.OperationalError("disk I/O error")}
+                                     "/storage": sqlite3.OperationalError("disk I/O error"),
+                                     "/unknown": UnknownGame("no such game")}
 
     def raising(exc: Exception) -> Callable[[Any], Any]:
         async def endpoint(request: Any) -> Any:
@@ -1085,9 +1054,10 @@ def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starl
 
     app.router.routes.extend(Route(path, raising(exc)) for path, exc in slipped.items())
     with TestClient(app, base_url="http://127.0.0.1") as c:
-        illegal, bad, storage = (c.get(path) for path in slipped)
+        illegal, bad, storage, unknown = (c.get(path) for path in slipped)
     assert illegal.status_code == 409 and illegal.json()["code"] == "move.illegal", illegal.text
     assert illegal.json()["rule"] == "R6" and illegal.json()["params"]["refusal"] == "R6.waste"
     assert bad.status_code == 422 and bad.json()["code"] == "move.invalid", bad.text
     assert bad.json()["params"]["invalid"] == "move.syntax" and bad.json()["params"]["text"] == "R9"
     assert storage.status_code == 503 and storage.json()["code"] == "storage", storage.text
+    assert unknown.status_code == 404 and unknown.json()["code"] == "game.unknown", unknown.text

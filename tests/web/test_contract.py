@@ -6,8 +6,6 @@ game together, a concrete path that is no template's value, the statuses declare
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
@@ -16,19 +14,11 @@ from starlette.testclient import TestClient
 
 from firstlast.engine import MAX_DEAL
 from firstlast.play import PlayError, deals
-from firstlast.store import GameStore
-from firstlast.web import create_app, schema
+from firstlast.web import schema
 from firstlast.web.routes import ENDPOINTS
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
-BASE = "http://127.0.0.1"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(GameStore(tmp_path / "games.sqlite3")), base_url=BASE, follow_redirects=False) as c:
-        yield c
 
 
 def game(client: TestClient) -> dict[str, Any]:

@@ -14,17 +14,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, new_page, require_browser, settle, state, wait_js
+from browser import axe, close, new_page, require_browser, settle, state, wait_js
 
 require_browser()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
 #: A box of each visible row name and of each card and slot on the table.
 ROW_NAMES = """() => {
@@ -51,14 +49,6 @@ RING = """() => {
   const s = getComputedStyle(el);
   return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 ? (el.id || el.className) : null;
 }"""
-
-
-def axe(pg: Any, where: str) -> None:
-    if not pg.evaluate("!!window.axe"):
-        pg.add_script_tag(path=str(AXE))
-    found = pg.evaluate("""async () => (await axe.run(document, { resultTypes: ['violations'] }))
-        .violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '))""")
-    assert found == [], (where, found)
 
 
 def open_from_menu(pg: Any, button: str) -> None:

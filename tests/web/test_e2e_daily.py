@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, frames, new_page, require_browser, settle, state, still, wait_js
+from browser import AXE, axe, close, frames, new_page, require_browser, settle, state, still, wait_js
 from playing import step
 from spawn import spawn_server, stop_server
 
@@ -21,9 +21,6 @@ from firstlast.i18n import t
 from firstlast.play import PlayService
 from firstlast.play.deals import daily_deal
 from firstlast.store import GameStore
-
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 
 require_browser("the calendar's test needs chromium-headless-shell and axe-core (npm ci --prefix tools/js)", AXE)
 
@@ -37,18 +34,6 @@ def lost_then_won(start: dt.date) -> tuple[dt.date, dt.date]:
            or (d + dt.timedelta(days=1)).month != d.month):
         d += dt.timedelta(days=1)
     return d, d + dt.timedelta(days=1)
-
-
-def axe(pg: Any, what: str) -> None:
-    if not pg.evaluate("typeof window.axe === 'object'"):
-        pg.add_script_tag(path=str(AXE))
-    still(pg)  # transitions done: colours as seen
-    result = pg.evaluate("""async () => {
-        const r = await axe.run(document, { resultTypes: ["violations"] });
-        return r.violations.map((v) => ({ id: v.id, help: v.help,
-          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " :: " + n.failureSummary) }));
-    }""")
-    assert result == [], f"axe violations ({what}): {result}"
 
 
 def day(pg: Any, date: dt.date, attr: str) -> str | None:

@@ -9,17 +9,15 @@ chromium and playwright (tests/web/browser.py).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import close, frames, new_page, require_browser, settle, state, wait_js
+from browser import axe, close, frames, new_page, require_browser, settle, state, wait_js
 
 require_browser()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 LONG_DEAL = "11760845860229611713"
 COMES_OUT = {"en": "This deal comes out", "ru": "Эта раскладка выходит"}
 
@@ -132,10 +130,7 @@ def test_a_deal_that_comes_out_says_so_and_the_status_never_moves_the_table(brow
     assert COMES_OUT[lang] in (pg.get_attribute("#s-chance", "aria-label") or "")
     table_stays(pg)
     # Readable: axe-core finds nothing on the status bar (contrast, names).
-    pg.add_script_tag(path=str(AXE))
-    found = pg.evaluate("""async () => (await axe.run('#statusbar', { resultTypes: ['violations'] }))
-        .violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '))""")
-    assert found == [], found
+    axe(pg, "the status bar", "#statusbar")
     # From the server's state, not from how the page started it: a reload still says it,
     # and the other language's words on the switch.
     pg.reload()

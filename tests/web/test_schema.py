@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,23 +17,10 @@ from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 
 from firstlast.engine.position import TABLE_MOVES
-from firstlast.store import GameStore
-from firstlast.web import create_app, generated, models, schema
+from firstlast.web import generated, models, schema
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
-BASE = "http://127.0.0.1"
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Starlette:
-    return create_app(GameStore(tmp_path / "games.sqlite3"))
-
-
-@pytest.fixture
-def client(app: Starlette) -> Iterator[TestClient]:
-    with TestClient(app, base_url=BASE, follow_redirects=False) as c:
-        yield c
 
 
 def served(app: Starlette) -> set[tuple[str, str]]:

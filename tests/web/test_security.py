@@ -6,8 +6,6 @@ scripts (the CSP), and cookies shared between servers on other ports."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -18,17 +16,6 @@ from firstlast.web import create_app
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
 BASE = "http://127.0.0.1"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
-def client(store: GameStore) -> Iterator[TestClient]:
-    with TestClient(create_app(store), base_url=BASE, follow_redirects=False) as c:
-        yield c
 
 
 def players(store: GameStore) -> int:

@@ -47,6 +47,14 @@ def test_the_soft_limit_of_files_is_raised_within_the_hard_one() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+def test_an_unlimited_soft_limit_reads_as_plenty(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    # uvicorn_config reads the limit with more_files(0): unlimited once read as 0 files, so 16 connections.
+    assert limits(more_files(0)) == MAX_CONNECTIONS
+
+
 def test_the_settings_are_uvicorns_own(tmp_path: Path) -> None:
     from firstlast.store import GameStore
     from firstlast.web import create_app

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -32,22 +31,11 @@ def player_of(cookie: str) -> str:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
 def local(store: GameStore) -> str:
     """The local player, with one game of theirs."""
     player = PlayService(store).local_player()
     PlayService(store).start(player, "number", 42)
     return player
-
-
-@pytest.fixture
-def client(store: GameStore) -> Iterator[TestClient]:
-    with TestClient(create_app(store), base_url=BASE, follow_redirects=False) as c:
-        yield c
 
 
 # ---------------------------------------------------------------------------- the sign-in link

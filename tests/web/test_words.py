@@ -9,7 +9,7 @@ import contextlib
 import re
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -30,7 +30,6 @@ from firstlast.play.chance import story_key
 from firstlast.play.errors import CODES
 from firstlast.play.story import story_of
 from firstlast.store import GameStore
-from firstlast.web import create_app
 from firstlast.web.context import WebGame
 from firstlast.web.errors import KIND_STATUS, WEB_CODES, WebError
 from firstlast.web.routes import story as story_route
@@ -42,37 +41,6 @@ BASE = "http://127.0.0.1"
 NBSP = "\u00a0"
 LOST_DEAL = 1  # canonical rules: lost, P5 waiting for a ten
 PLAY_FIRST_DEAL = 0  # the first legal move is a reserve play, so "turn" is refused (R9)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-@pytest.fixture
-def app(store: GameStore) -> Starlette:
-    return create_app(store)
-
-
-@pytest.fixture
-def clients(app: Starlette) -> Iterator[Callable[..., TestClient]]:
-    """Browsers, each its own player (its own cookie jar)."""
-    made: list[TestClient] = []
-
-    def make(**headers: str) -> TestClient:
-        c = TestClient(app, base_url=BASE, follow_redirects=False, headers=headers)
-        c.__enter__()
-        made.append(c)
-        return c
-
-    yield make
-    for c in made:
-        c.__exit__(None, None, None)
-
-
-@pytest.fixture
-def client(clients: Callable[..., TestClient]) -> TestClient:
-    return clients()
 
 
 def new_game(c: TestClient, deal: int) -> dict[str, Any]:

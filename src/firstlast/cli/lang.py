@@ -52,14 +52,12 @@ def asked_lang() -> str | None:
 
 
 def set_lang(lang: str | None) -> None:
-    """Choose the language (``None``: back to the environment's)."""
-    if lang is not None and lang not in LANGS:
-        raise ValueError(f"no catalog for language {lang!r}")
+    """Choose the language (``--lang``'s choices; ``None``: back to the environment's)."""
     _chosen.set(lang)
 
 
 def msg(key: str, /, **params: object) -> str:
-    """``t(current_lang(), key, **params)``: one CLI message in the current language."""
+    """One CLI message in the current language."""
     return t(current_lang(), key, **params)
 
 
@@ -81,7 +79,6 @@ class CatalogOption(click.Option):
 
 def option(*decls: str, help_key: str, help_params: Mapping[str, object] | None = None,
            **kwargs: Any) -> Callable[[F], F]:
-    """``click.option`` with a catalog help text (``CatalogOption``)."""
     return click.option(*decls, cls=CatalogOption, help_key=help_key, help_params=help_params, **kwargs)
 
 
@@ -119,12 +116,10 @@ class CatalogGroup(_CatalogHelp, click.Group):
 
 
 def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], CatalogCommand]:
-    """``click.command`` with a catalog help text (``CatalogCommand``)."""
     return click.command(cls=CatalogCommand, help_key=help_key, **kwargs)
 
 
 def os_error_text(e: OSError) -> str:
-    """Why an ``OSError`` happened, in the current language (``i18n.os_error_text``)."""
     return i18n_os_error_text(e, current_lang())
 
 

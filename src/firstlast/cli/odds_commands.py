@@ -28,7 +28,7 @@ from ..odds.live import MAX_SEED as MAX_SEED_SAMPLES
 from ..odds.live import chance_to_come_out, kernel_available
 from ..odds.runner import MAX_GAMES
 from ..odds.runner import MAX_SEED as MAX_SEED_RUN
-from ..odds.stats import Tally
+from ..odds.stats import FAMILIES, VARIANTS, Tally
 from .lang import command, current_lang, msg, option, os_error_text
 from .options import DEAL, FilePath, WholeNumber, progress_bar, variant_options
 
@@ -138,41 +138,35 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
 def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json: bool, plot: Path | None,
          workers: int | None, scheduler: str | None, deal_number: int | None, position_text: str | None,
          samples: int, seed: int) -> None:
-    """Win rates of the forced line with 95 % Wilson intervals, or the live chance of a deal or position.
-
-    Runs of different --seed never share a deal, so their results can be added up.
-    """
+    """Win rates, or the live chance of a deal or position (help: ``cli.odds.help``)."""
     if scheduler is not None and not scheduler.strip():  # else '' would quietly run here
         raise click.UsageError(msg("cli.odds.no_scheduler"))
     if direct and not all_:
         raise click.UsageError(msg("cli.odds.direct_needs_all"))
-    if deal_number is not None or position_text is not None:
-        if deal_number is not None and position_text is not None:
-            raise click.UsageError(msg("cli.odds.deal_and_position"))
-        if all_ or plot is not None or scheduler is not None:
-            raise click.UsageError(msg("cli.odds.run_only"))
-        if position_text is not None:
-            try:
-                pos = position_from_text(position_text)
-            except FirstLastError as e:
-                raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
-            if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
-                # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
-                raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
-            # Flags must not silently lose to the notation, even flags that name the canonical
-            # variant (`--redeals 3` on an unlimited-redeal position).
-            if variant is not None and variant != pos.variant:
-                raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
-            _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
-            return
-        assert deal_number is not None
-        variant = variant or Variant()
-        o = play_out(deal_number, variant)
-        _chance_command(Position.deal(deal_number, variant), msg("cli.deal.title", deal=deal_number),
+    if deal_number is not None and position_text is not None:
+        raise click.UsageError(msg("cli.odds.deal_and_position"))
+    if (deal_number is not None or position_text is not None) and (all_ or plot is not None or scheduler is not None):
+        raise click.UsageError(msg("cli.odds.run_only"))
+    if position_text is not None:
+        try:
+            pos = position_from_text(position_text)
+        except FirstLastError as e:
+            raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
+        if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
+            # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
+            raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
+        # Flags must not silently lose to the notation, even flags that name the canonical
+        # variant (`--redeals 3` on an unlimited-redeal position).
+        if variant is not None and variant != pos.variant:
+            raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
+        _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
+    elif deal_number is not None:
+        o = play_out(deal_number, variant or Variant())
+        _chance_command(Position.deal(deal_number, variant or Variant()), msg("cli.deal.title", deal=deal_number),
                         samples, seed, as_json,
                         {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
-        return
-    _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
+    else:
+        _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
 
 
 def _check_plot_path(plot: Path) -> None:
@@ -220,8 +214,8 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
     # --all: the four unlimited runs, each counting what its deals do with fewer redeals
     # (the 16 finite rows follow exactly); --direct: the 20 variants one by one.
     derived = all_ and not direct
-    variants = list(runner.VARIANTS) if all_ else [variant]
-    unlimited = [Variant(None, wp, pr) for wp, pr in runner.FAMILIES]  # the plot's curves
+    variants = list(VARIANTS) if all_ else [variant]
+    unlimited = [Variant(None, wp, pr) for wp, pr in FAMILIES]  # the plot's curves
     extra = [v for v in unlimited if v not in variants] if plot is not None and not derived else []
     deals = runner.deal_block(seed, games)
     client = None
@@ -237,7 +231,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         # Progress moves once per chunk: with the runner's 2^20-deal chunks the default
         # million-game run was one jump from 0 to done. Tallies do not depend on the chunks.
         chunk = max(1 << 16, min(runner.CHUNK, games // 100))
-        played = games * (len(runner.FAMILIES) if derived else len(variants) + len(extra))
+        played = games * (len(FAMILIES) if derived else len(variants) + len(extra))
         with progress_bar(msg("cli.odds.progress"), played) as (prog, task):
             if derived:
                 tallies, _ = runner.table(games, seed, workers, client,

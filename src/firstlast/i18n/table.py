@@ -16,8 +16,6 @@ from ..engine.places import FIRST, PILES, RESERVE, WASTE
 from ..engine.position import Position
 from . import card_name, place_name, plural, rank_name, t
 
-__all__ = ["REVIEW_PLACES", "Verbosity", "hint_text", "pile_review", "review_words", "table_summary"]
-
 #: How much a screen reader is told: ``brief`` (each move, the hint's move, a summary
 #: when Auto stops) or ``full`` (also what the active pile needs after a move, a running
 #: summary during Auto, why the hint turns). The page reads it (docs/page.md).

@@ -52,25 +52,19 @@ class ChanceEstimate:
         return cls(wins / samples, low, high, samples, wins, certain)
 
     def merge(self, other: ChanceEstimate) -> ChanceEstimate:
-        """Both estimates pooled: wins and samples summed, the interval recomputed. Only
-        for independent estimates of the same position, e.g. rounds ``refine_seed(pos,
-        0)``, ``refine_seed(pos, 1)``, …: the same samples counted twice would give an
+        """Both estimates pooled (docs/odds.md): only for independent estimates of one
+        position, such as refinement rounds; the same samples counted twice would give an
         interval narrower than the evidence."""
         if self.certain != other.certain or (self.certain and self.probability != other.probability):
             raise ValueError("cannot merge estimates of different positions (one is certain, the other not)")
         return ChanceEstimate.of(self.wins + other.wins, self.samples + other.samples, self.certain)
-
-    def __str__(self) -> str:
-        return (f"{100 * self.probability:.1f} % (95 % CI {100 * self.low:.1f}–{100 * self.high:.1f} %, "
-                f"{self.samples:,} samples)")
 
     def to_json(self) -> dict[str, float | int | bool]:
         return dataclasses.asdict(self)
 
 
 def position_key(position: Position) -> str:
-    """What the player can see of ``position``, as text: first row, reserve, waste (in
-    its order), piles, redeals used and variant, and the stock's cards sorted (their
+    """What the player can see of ``position``, as text (the stock's cards sorted: their
     order is what the estimate does not know). Positions that look alike share it."""
     def row(cards: Iterable[Card | None]) -> str:
         return " ".join("--" if c is None else c.token for c in cards)
@@ -82,10 +76,8 @@ def position_key(position: Position) -> str:
 
 
 def refine_seed(position: Position, round: int) -> int:
-    """The sampling seed of refinement round ``round`` (0, 1, 2, …) for ``position``:
-    the first 8 bytes of BLAKE2b of ``position_key(position)`` and the round, so round 0
-    is the same in every run and face, and rounds are independent estimates to ``merge``
-    (docs/odds.md, "Refinement rounds", says why)."""
+    """The sampling seed of refinement round ``round`` (0, 1, 2, …) for ``position``
+    (docs/odds.md, "Refinement rounds")."""
     if isinstance(round, bool) or not isinstance(round, int) or not 0 <= round < 2**63:
         raise ValueError(f"round must be a whole number 0…2^63−1, not {round!r}")
     digest = hashlib.blake2b(f"{position_key(position)}#{round}".encode(), digest_size=8).digest()

@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar
 
 from ..engine import Variant
 from . import fastline
-from .stats import Tally, UnlimitedTally
+from .stats import FAMILIES, TABLE_REDEALS, Tally, UnlimitedTally
 
 SEED_SPAN: Final = 2**32
 MAX_SEED: Final = 2**32 - 1
@@ -21,13 +21,6 @@ MAX_GAMES: Final = SEED_SPAN
 CHUNK: Final = 1 << 20
 
 Progress = Callable[[int], None]
-#: The four families of the table (waste playable, privileged last card), in its order.
-FAMILIES: Final = ((False, True), (True, True), (False, False), (True, False))
-#: The table's redeal counts (None: unlimited), within each family.
-TABLE_REDEALS: Final = (0, 1, 2, 3, None)
-#: The table's 20 variants, in its order.
-VARIANTS: Final = tuple(Variant(r, wp, pr) for wp, pr in FAMILIES for r in TABLE_REDEALS)
-
 T = TypeVar("T", Tally, UnlimitedTally)
 
 
@@ -51,20 +44,16 @@ def chunks(deals: range, size: int = CHUNK) -> list[range]:
 
 
 def tally_chunk(token: str, start: int, stop: int) -> Tally:
-    """Tally deals [start, stop) of the variant named ``token`` with the kernel, on the
-    calling thread (a Dask worker's threads run such tasks side by side).
-
-    Plain arguments, so a Dask task pickles nothing of ours but the result."""
-    variant = Variant.from_token(token)
-    return fastline.need().count_deals(range(start, stop), variant, parallel=False)
+    """Tally deals [start, stop) of the variant named ``token`` on the calling thread (a
+    Dask worker's, or one of a local run's); plain arguments, so that a Dask task pickles
+    nothing of ours but the result."""
+    return fastline.need().count_deals(range(start, stop), Variant.from_token(token), parallel=False)
 
 
 def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
-    """Deals [start, stop) of the unlimited-redeal variant named ``token``, with what they
-    do with fewer redeals (``Kernel.count_unlimited``), on the calling thread: a Dask
-    task, or one of a local run's threads."""
-    variant = Variant.from_token(token)
-    return fastline.need().count_unlimited(range(start, stop), variant, parallel=False)
+    """``tally_chunk`` of an unlimited-redeal variant, with what the deals do with fewer
+    redeals (``Kernel.count_unlimited``)."""
+    return fastline.need().count_unlimited(range(start, stop), Variant.from_token(token), parallel=False)
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:

@@ -15,8 +15,13 @@ from typing import Final
 
 from ..engine import Variant
 
-__all__ = ["STUCK_PASSES", "Tally", "UnlimitedTally", "wilson"]
-
+#: The four families of the odds table (waste playable, privileged last card), in its
+#: order (docs/odds.md; the story's what-if names them too, so the site ships it here).
+FAMILIES: Final = ((False, True), (True, True), (False, False), (True, False))
+#: The table's redeal counts (None: unlimited), within each family.
+TABLE_REDEALS: Final = (0, 1, 2, 3, None)
+#: The table's 20 variants, in its order.
+VARIANTS: Final = tuple(Variant(r, wp, pr) for wp, pr in FAMILIES for r in TABLE_REDEALS)
 #: Redeal counts 0 … STUCK_PASSES − 1 that an ``UnlimitedTally`` counts too (as many as
 #: the kernel's ``fl_tally_stuck`` records).
 STUCK_PASSES: Final = 16
@@ -141,10 +146,7 @@ class UnlimitedTally:
     """A run with unlimited redeals (``unlimited``, a ``Tally``) and what the same deals
     do with r = 0 … STUCK_PASSES − 1 redeals: ``stuck[r][s]`` deals that do not come out
     with r redeals and stop with s cards on the piles. ``finite(r)`` is then the whole
-    tally of those deals with r redeals, exactly as a run of them would count it.
-
-    Exact because a game with r redeals plays the first r + 1 passes of the same deal with
-    unlimited redeals (rules §4.6; docs/odds.md, "Passes needed")."""
+    tally of those deals with r redeals, exactly (docs/odds.md, "Passes needed")."""
 
     unlimited: Tally
     stuck: tuple[tuple[int, ...], ...] = field(default=((0,) * 105,) * STUCK_PASSES)

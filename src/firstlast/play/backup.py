@@ -1,11 +1,6 @@
 """Backups: one file with all of a player's games and settings, the one policy of every
-face (docs/backup.md tells it whole).
-
-A backup carries everything the store keeps of the games, so that the statistics come
-back the same. Nothing in the file is trusted: every field is checked against its
-declaration (``Backup``, ``BackupGame``) and every game replayed (what it derives is the
-replay's); a damaged game is left out and named (``Skipped``); export never writes what
-import would refuse; the merge adds no duplicate and never erases a result (``merged``).
+face (docs/backup.md tells it whole: nothing in the file is trusted; export never writes
+what import would refuse; the merge adds no duplicate and never erases a result).
 """
 
 from __future__ import annotations
@@ -44,9 +39,8 @@ MAX_BACKUP_GAMES: Final = 10_000
 #: replayed, at about 100,000 moves a second.
 MAX_BACKUP_MOVES: Final = 3_000_000
 #: Most JSON values (strings, objects and lists, and the commas between values) a
-#: backup's text may hold: a game holds about 60, so 10,000 games fit with room to
-#: spare. Counted before the text is read (``_check_values``): read whole, 16 MiB of
-#: ``{}``s made 4 million objects (384 MiB, a second with the interpreter held).
+#: backup's text may hold (a game holds about 60), counted before the text is read: read
+#: whole, 16 MiB of ``{}``s made 4 million objects (384 MiB, a second with the GIL held).
 MAX_BACKUP_VALUES: Final = 100 * MAX_BACKUP_GAMES
 #: A JSON string (its escapes skipped), or a character that opens a value or parts them,
 #: with what comes before it (one match a value: the scanner is not restarted between).
@@ -64,9 +58,8 @@ Params = dict[str, str | int | float | bool | None]
 # ---------------------------------------------------------------------------- the file
 # The store's row, its fields (in their order) the file's, each with its bounds.
 class BackupGame(GameRow, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One game of a backup: everything the store keeps of it (docs/backup.md), in the
-    order the file writes it. What the replay derives (``status``, ``score``,
-    ``passes``) may be left out; when given it must be the replay's."""
+    """One game of a backup: everything the store keeps of it (docs/backup.md). What the
+    replay derives (``status``, ``score``, ``passes``) may be left out."""
 
     id: Annotated[str, Meta(pattern=ID_PATTERN, description="1…64 letters, digits, - or _")]
     # A file may give the deal as a number, and leave out what the replay derives: wider than the row's.
@@ -94,8 +87,7 @@ class BackupGame(GameRow, frozen=True, kw_only=True, forbid_unknown_fields=True)
 
 
 class LeftOut(msgspec.Struct, kw_only=True):
-    """A stored game an export left out: an import would refuse it (docs/backup.md;
-    ``Skipped.to_json``)."""
+    """A stored game an export left out: an import would refuse it (``Skipped.to_json``)."""
 
     n: Annotated[int, Meta(ge=1, description="its place among the player's games, from 1")]
     id: str | None
@@ -123,9 +115,8 @@ class Backup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 @dataclass(frozen=True)
 class Skipped:
     """A game left out of a restore (or of an export), and why: its place ``n`` (1…) in
-    the file (in the store's order, on export), its id and deal as far as they could be
-    read, and the refusal (``backup.field``/``backup.game``: a code and its params,
-    worded by each face in its language)."""
+    the file (or the store's order), its id and deal as far as they could be read, and
+    the refusal, worded by each face in its language."""
 
     n: int
     id: str | None
@@ -139,8 +130,7 @@ class Skipped:
 @dataclass(frozen=True)
 class Checked:
     """A backup file, read and checked (``read_backup``): its settings (only the keys it
-    gives), the id of its game on the table, its good games as rows to store, and the
-    games left out (``skipped``)."""
+    gives), the id of its game on the table, its good games as rows to store."""
 
     settings: Mapping[str, object]
     table: str | None
@@ -150,9 +140,8 @@ class Checked:
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What an import did: games ``added``, ``updated`` (the file's copy was newer, or
-    brought a result), ``kept`` (already here as they are, or newer here); the setting
-    keys taken from the file; whether the file's game went on the table."""
+    """What an import did (docs/backup.md, "The merge rule"): games ``added``,
+    ``updated``, ``kept``; the setting keys taken; whether the file's game went on the table."""
 
     player: str
     added: int
@@ -170,8 +159,7 @@ class ImportReport:
 # ---------------------------------------------------------------------------- export
 def export(rows: list[GameRow], settings: Settings, table: str | None) -> tuple[str, tuple[Skipped, ...]]:
     """The backup's text of a player's games, settings and table, and the games left out
-    of it (named in ``left_out`` too): those ``read_backup`` would refuse, so that no
-    backup is written that cannot be restored. Replays: call it outside any transaction."""
+    of it: those ``read_backup`` would refuse. Replays: call it outside any transaction."""
     if len(rows) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
     moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
@@ -214,9 +202,8 @@ def dumps(doc: Mapping[str, object]) -> str:
 # ---------------------------------------------------------------------------- reading
 def _check_values(text: str) -> None:
     """Refuse (``backup.too_complex``) a text of more than ``MAX_BACKUP_VALUES`` JSON
-    values, before any is made (tiny values cost 20 times their text in memory). The
-    characters that may open or part values, counted in milliseconds, overstate the
-    count; only past the bound are values counted one by one (strings skipped)."""
+    values, before any is made. The characters that may open or part values, counted in
+    milliseconds, overstate the count; only past the bound are values counted one by one."""
     if sum(text.count(c) for c in '"[{,') <= MAX_BACKUP_VALUES:
         return
     for n, _ in enumerate(_VALUE.finditer(text), start=1):
@@ -244,9 +231,8 @@ S = TypeVar("S", bound=msgspec.Struct)
 
 
 def _decoded(value: object, model: type[S], where: str) -> S:
-    """``value`` as a ``model`` (its declared fields and bounds), or ``backup.field``
-    naming the first field it refuses (``where``'s path), worded from that field's
-    declared bounds (``fields.refused``)."""
+    """``value`` as a ``model``, or ``backup.field`` naming the first field it refuses,
+    worded from that field's declared bounds (``fields.refused``)."""
     try:
         return msgspec.convert(value, model)
     except msgspec.ValidationError as e:
@@ -307,10 +293,8 @@ def _read_game(n: int, value: object) -> tuple[BackupGame, GameRow]:
 
 def _checked(n: int, file: BackupGame, row: GameRow) -> GameRow:
     """The ``n``th game's ``row`` once it replays move by move (its redo line too, then
-    taken back; moves read as a record's are: ``read_move``), with what the replay
-    derives, whatever the ``file`` says: its status, score and passes, and its result
-    (R11), the end its line reaches (docs/backup.md: a backup cannot make a lost deal a
-    win)."""
+    taken back), with what the replay derives, whatever the ``file`` says (docs/backup.md:
+    a backup cannot make a lost deal a win)."""
     game = Game(int(row.deal), Variant.from_token(row.variant))
     redo = move_words(row.redo)
     for i, text in enumerate([*move_words(row.moves), *redo], start=1):
@@ -344,10 +328,9 @@ def _skip(n: int, value: object, error: PlayError) -> Skipped:
 
 
 def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Checked:
-    """Read and check a backup's text whole: every field, every game replayed. Any
-    fault is a ``PlayError`` (``backup.*``); nothing is stored here. ``go_on`` is asked
-    before each game is replayed (seconds for thousands of games): false ends the check
-    with ``PlayError('stopping')``."""
+    """Read and check a backup's text whole: every field, every game replayed; nothing is
+    stored here. ``go_on`` is asked before each game is replayed (seconds for thousands
+    of games): false ends the check with ``PlayError('stopping')``."""
     if len(text) > MAX_BACKUP_CHARS:
         raise PlayError("backup.too_large", max=MAX_BACKUP_CHARS // 2**20)
     # One byte-order mark is not part of the text; JSON refuses a second (backup.json),
@@ -411,11 +394,8 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Checked:
 
 # ---------------------------------------------------------------------------- merging
 def merged(here: GameRow, there: GameRow) -> GameRow:
-    """The stored game ``here`` once the file's copy ``there`` of it is merged in: the
-    newer copy's moves, redo line, abandoned mark and times; the result reached first
-    (by ``finished``) by either copy; ``here``'s id, origin and creation. Its version is
-    past both when it changes anything, so that a face showing the old copy is told
-    (``game.changed``)."""
+    """The stored game ``here`` once the file's copy ``there`` of it is merged in
+    (docs/backup.md, "The merge rule")."""
     # Updated later, or as late with a higher version (the store's timestamps compare as text).
     newer = there if (there.updated, there.version) > (here.updated, here.version) else here
     results = [r for r in (here, there) if r.result is not None]
@@ -432,9 +412,9 @@ def merged(here: GameRow, there: GameRow) -> GameRow:
 
 
 def merge(tx: Transaction, player: str, backup: Checked, dropped: Callable[[str], None]) -> ImportReport:
-    """Store ``backup`` into ``player``'s games and settings (the merge rule above), in
-    the caller's transaction; ``dropped(id)`` is told each stored game that changed
-    (the service's cached copy of it is stale)."""
+    """Store ``backup`` into ``player``'s games and settings, in the caller's
+    transaction; ``dropped(id)`` is told each stored game that changed (a cached copy
+    of it is stale)."""
     stored = tx.rows(player)
     by_id = {r.id: r for r in stored}
     file_ids = {g.id for g in backup.games}
@@ -462,10 +442,9 @@ def merge(tx: Transaction, player: str, backup: Checked, dropped: Callable[[str]
         updated += 1
     # Settings: only those the player still has at their default.
     mine = Settings.from_stored(tx.settings(player))
-    theirs = Settings().updated(backup.settings)
-    default = Settings()
+    theirs = DEFAULTS.updated(backup.settings)
     taken = tuple(key for key in Settings.__struct_fields__ if key in backup.settings
-                  and getattr(mine, key) == getattr(default, key) != getattr(theirs, key))
+                  and getattr(mine, key) == getattr(DEFAULTS, key) != getattr(theirs, key))
     if taken:
         tx.save_settings(player, mine.updated({k: theirs.to_json()[k] for k in taken}).to_json())
     # The table: the file's game, when the player has none there.

@@ -1,10 +1,6 @@
 """The chance to come out as every face shows it: one policy, one cache (docs/odds.md,
-"Refinement rounds"), and the story told and kept.
-
-The figure after round ``r`` is rounds ``0 … r`` merged (``pool``), each a fixed number
-of samples, so every face shows the same numbers on every machine; ``ChanceBook`` keeps
-the rounds. The odds package is imported when the first estimate is made, so a face can
-import this module where the odds are missing (``estimator_available`` says so).
+"Refinement rounds"), and the story told and kept. The odds package is imported when
+the first estimate is made, so a face can import this module where the odds are missing.
 """
 
 from __future__ import annotations
@@ -59,20 +55,17 @@ def warm() -> str:
 
 
 def one_round_per_ask(estimate: ChanceEstimate, samples: int) -> bool:
-    """Whether an ask (one request) stops after the round that gave ``estimate``,
-    asked for at ``samples``: when the engine sampled it alone (fewer samples came back
-    than were asked for: about half a second of CPU a round), so that no request costs
-    more than about a second (issue 25.2). With the fast forced line every missing round
-    is computed (``bench/request_cost.py``: about 0.6 s of CPU at the bounds)."""
+    """Whether an ask (one request) stops after the round that gave ``estimate``: when
+    the engine sampled it alone (fewer samples than asked for: about half a second of CPU
+    a round), so that no request costs more than about a second (issue 25.2)."""
     return not estimate.certain and estimate.samples < samples
 
 
 def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_ROUND,
                    estimator: Estimator | None = None) -> ChanceEstimate:
-    """Round ``round_`` of ``position``: ``samples`` samples seeded by ``refine_seed``
-    with the fast forced line, at most ``ENGINE_SAMPLES_PER_ROUND`` without it (never a
-    time budget). Module-level and picklable, so the site can run it in its computing
-    worker."""
+    """Round ``round_`` of ``position`` (at most ``ENGINE_SAMPLES_PER_ROUND`` samples
+    without the fast forced line; never a time budget). Module-level and picklable, so
+    the site can run it in its computing worker."""
     from ..odds.live import chance_to_come_out, kernel_available, refine_seed
 
     seed = refine_seed(position, round_)
@@ -119,9 +112,8 @@ def pool(rounds: list[ChanceEstimate]) -> Pooled:
 
 
 class ChanceBook:
-    """Round estimates by position and round: what a face has computed, so that each
-    round is played once and the pooled figure is the same whoever asks (``Kept``: the
-    oldest of ``size`` rounds goes first). ``estimator`` replaces the sampler (tests)."""
+    """Round estimates by position and round, so that each round is played once and the
+    pooled figure is the same whoever asks. ``estimator`` replaces the sampler (tests)."""
 
     def __init__(self, size: int = BOOK_SIZE, samples: int = SAMPLES_PER_ROUND,
                  estimator: Estimator | None = None) -> None:
@@ -163,8 +155,7 @@ def held_rounds(rounds: list[ChanceEstimate | None]) -> list[ChanceEstimate]:
 
 
 # ------------------------------------------------------------------------- stories
-#: Stories a face keeps, by ``story_key`` (``Kept``: the oldest goes first), so that a
-#: game that has not changed is told once, in whichever face asks.
+#: Stories a face keeps, by ``story_key``: a game that has not changed is told once.
 STORIES_KEPT: Final = 64
 
 StoryKey = tuple[int, str, str]
@@ -176,9 +167,8 @@ def story_key(game: Game) -> StoryKey:
 
 
 def tell_story(game: Game) -> Story:
-    """``game``'s story by the faces' policy, ``story_of``'s (blocking; module-level, so
-    the site's computing worker can run it). Loads the odds with the first story
-    (``ImportError`` where they are missing)."""
+    """``game``'s story by the faces' policy (blocking; module-level, so the site's
+    computing worker can run it; ``ImportError`` where the odds are missing)."""
     from .story import story_of
 
     return story_of(game)

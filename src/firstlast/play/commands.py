@@ -55,13 +55,9 @@ class Steps:
     takes_back: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        _whole_steps(self.n)
-
-    @classmethod
-    def of(cls, n: object) -> Steps:
-        """``Steps(n)`` for any ``n`` a face was given: ``move.invalid`` unless it is a
-        whole number 1 … ``MAX_STEPS``."""
-        return cls(_whole_steps(n))
+        n: object = self.n  # as a face was given it: checked, not trusted
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
+            raise PlayError("move.invalid", reason=f"steps must be a whole number 1…{MAX_STEPS}")
 
     def apply(self, game: Game) -> tuple[Step, ...]:
         """Refused once the game is over."""
@@ -72,12 +68,6 @@ class Steps:
         return tuple(made)
 
 
-def _whole_steps(n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STEPS:
-        raise PlayError("move.invalid", reason=f"steps must be a whole number 1…{MAX_STEPS}")
-    return n
-
-
 @dataclass(frozen=True, slots=True)
 class Advance:
     """Turn until a card fits (docs/play.md, "Actions")."""
@@ -86,9 +76,6 @@ class Advance:
     takes_back: ClassVar[bool] = False
 
     def apply(self, game: Game) -> tuple[Step, ...]:
-        """Forced moves, stopping after a turn whose card went onto a pile (R9), before
-        anything but a turn (a card to play, a redeal), or at the end. The first move is
-        always made, whatever it is, so advancing never stalls."""
         _playing(game)
         made: list[Step] = []
         while (move := game.position.forced_move()) is not None:
@@ -155,7 +142,7 @@ def command(name: str, argument: str | int | Move | None = None) -> Command:
     if name == "move":
         return MakeMove.parse(argument)
     if name == "step":
-        return Steps.of(1 if argument is None else argument)
+        return Steps(1 if argument is None else argument)  # type: ignore[arg-type]  # checked as made
     for plain in (Advance, Undo, Redo, Restart):
         if plain.name == name:
             return plain()

@@ -9,39 +9,40 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
+from msgspec import Meta
 
 from ..store import DailyRow
 from .deals import daily_date, daily_deal
 from .errors import PlayError
+from .fields import DealText
 
 DayState = Literal["none", "played", "won"]
 #: The first date the calendar offers (deal 19000101); deals of earlier dates stay
 #: playable by number.
 FIRST_DAY: Final = dt.date(1900, 1, 1)
 ONE_DAY: Final = dt.timedelta(days=1)
+#: A month of the calendar as written, YYYY-MM (``parse_month``; the web's query says it too).
+MONTH_PATTERN: Final = "^[0-9]{4}-(0[1-9]|1[0-2])$"
 
 
-@dataclass(frozen=True)
-class Day:
-    """One date of the calendar: its deal, what the player did with it (``state``),
-    whether that was on the day itself (``on_day``: it counts in the streaks), and
-    whether it is today, or still to come (not playable yet)."""
+class CalendarDay(msgspec.Struct, frozen=True, kw_only=True):
+    """One date's deal of the day (play.daily)."""
 
-    date: dt.date
-    deal: int
-    state: DayState
-    on_day: bool
+    date: Annotated[dt.date, Meta(description="YYYY-MM-DD")]
+    deal: DealText
+    state: Annotated[DayState, Meta(description=(
+        "played: a move was made in a game of its deal; won: one came out"))]
+    on_day: Annotated[bool, Meta(description="played (or won) on its own date: it counts in the streaks")]
     today: bool
-    future: bool
+    future: Annotated[bool, Meta(description="a day to come: not playable yet")]
 
 
 class Streaks(msgspec.Struct, frozen=True, kw_only=True):
-    """Days in a row whose deal of the day was played, or won, on its own date (today
-    not yet played does not break them), now and at best; and the days played and won
-    in all. Declared once: the web's answer is this Struct."""
+    """The daily streaks (docs/play.md, "The deal of the day"), now and at best, and the
+    days played and won in all. Declared once: the web's answer is this Struct."""
 
     played: int = 0
     won: int = 0
@@ -51,18 +52,16 @@ class Streaks(msgspec.Struct, frozen=True, kw_only=True):
     days_won: int = 0
 
 
-@dataclass(frozen=True)
-class Calendar:
-    """One month of deals of the day (``days``, the 1st first), today, the streaks, and
-    the months next to it that can be shown (``None``: none before or after)."""
+# Declared once: the web's answer is this Struct.
+class Calendar(msgspec.Struct, frozen=True, kw_only=True):
+    """A month of deals of the day (docs/play.md, "The deal of the day")."""
 
-    today: dt.date
-    year: int
-    month: int
-    days: tuple[Day, ...]
+    today: Annotated[dt.date, Meta(description="YYYY-MM-DD")]
+    month: Annotated[str, Meta(description="YYYY-MM")]
+    days: Annotated[tuple[CalendarDay, ...], Meta(description="the 1st first")]
     streaks: Streaks
-    previous: tuple[int, int] | None
-    next: tuple[int, int] | None
+    previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
+    next: Annotated[str | None, Meta(description="the month after, up to today's")]
 
 
 @dataclass(frozen=True)
@@ -118,10 +117,9 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
 
 def parse_month(text: str) -> tuple[int, int]:
     """``YYYY-MM`` as (year, month); ``daily.month`` when it is not one."""
-    found = re.fullmatch(r"([0-9]{4})-(0[1-9]|1[0-2])", text)
-    if found is None:
+    if re.fullmatch(MONTH_PATTERN, text) is None:
         raise PlayError("daily.month", text=text[:20])
-    return int(found[1]), int(found[2])
+    return int(text[:4]), int(text[5:])
 
 
 def check_day(date: dt.date, today: dt.date) -> dt.date:
@@ -137,22 +135,26 @@ def _shift(year: int, month: int, by: int) -> tuple[int, int]:
     return k // 12, k % 12 + 1
 
 
+def _month(year_month: tuple[int, int]) -> str:
+    return f"{year_month[0]:04d}-{year_month[1]:02d}"
+
+
 def calendar(f: DayFacts, today: dt.date, year: int | None = None, month: int | None = None) -> Calendar:
     """The month ``year``-``month`` (today's by default), FIRST_DAY's month … today's."""
     if year is None or month is None:
         year, month = today.year, today.month
-    if not (FIRST_DAY.year, FIRST_DAY.month) <= (year, month) <= (today.year, today.month):
-        raise PlayError("daily.date", date=f"{year:04d}-{month:02d}", first=FIRST_DAY.isoformat(),
+    first, last = (FIRST_DAY.year, FIRST_DAY.month), (today.year, today.month)
+    if not first <= (year, month) <= last:
+        raise PlayError("daily.date", date=_month((year, month)), first=FIRST_DAY.isoformat(),
                         today=today.isoformat())
     days = []
     d = dt.date(year, month, 1)
     while d.month == month:
         state: DayState = "won" if d in f.won else "played" if d in f.played else "none"
         on_day = d in (f.won_on_day if state == "won" else f.played_on_day)
-        days.append(Day(d, daily_deal(d), state, on_day, d == today, d > today))
+        days.append(CalendarDay(date=d, deal=str(daily_deal(d)), state=state, on_day=on_day, today=d == today,
+                                future=d > today))
         d += ONE_DAY
-    before = _shift(year, month, -1)
-    after = _shift(year, month, 1)
-    return Calendar(today, year, month, tuple(days), streaks(f, today),
-                    before if before >= (FIRST_DAY.year, FIRST_DAY.month) else None,
-                    after if after <= (today.year, today.month) else None)
+    before, after = _shift(year, month, -1), _shift(year, month, 1)
+    return Calendar(today=today, month=_month((year, month)), days=tuple(days), streaks=streaks(f, today),
+                    previous=_month(before) if before >= first else None, next=_month(after) if after <= last else None)

@@ -18,9 +18,7 @@ from typing import Final, Literal, get_args
 from ..engine import MAX_DEAL, Variant, play_out
 from .errors import PlayError
 
-#: How a new game picks its deal: ``number`` (given), ``random``, ``next`` (the deal
-#: after the one on the table), ``again`` (the table's deal and variant), ``daily``,
-#: ``winnable`` (a random deal that comes out). A stored game keeps it (``dealt``).
+#: How a new game picks its deal (docs/play.md's table); a stored game keeps it (``dealt``).
 StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
 START_KINDS: Final[tuple[StartKind, ...]] = get_args(StartKind)
 #: The first deal a newcomer meets on the static site (its table is made at build time,
@@ -33,24 +31,18 @@ MAX_DEAL_DIGITS: Final = 20
 #: Deals drawn at random are 1…RANDOM_DEAL_MAX (§4 allows 0…2^64−1; these are the
 #: ones a person can say).
 RANDOM_DEAL_MAX: Final = 999_999_999
-#: A winnable deal is looked for among this many random deals at most, played out by
-#: the engine (no fast forced line), ``WINNABLE_CHUNK`` per chunk (about 0.1–0.6 s in
-#: pure Python): a search is a series of chunks, so that searches of several players
-#: take turns and a stopping server waits for one chunk at most (``PlayService``).
-#: Enough for every variant not in ``KNOWN_WINNABLE`` (each comes out at least 5 % of
-#: the time: none in 5,000 has a chance below e^−250).
+#: Most random deals a search for a winnable deal plays out with the engine alone, and
+#: per chunk (0.1–0.6 s: searches take turns by chunks, docs/play.md). Enough for every
+#: variant not listed (each comes out at least 5 % of the time: none in 5,000 has a
+#: chance below e^−250).
 WINNABLE_TRIES: Final = 5_000
 WINNABLE_CHUNK: Final = 250
-#: The same with the fast forced line (``odds.fastline``, about a million deals a second
-#: natively); chunks of about 20 ms.
+#: The same with the fast forced line (about a million deals a second; chunks of ~20 ms).
 FAST_WINNABLE_TRIES: Final = 2_000_000
 FAST_WINNABLE_CHUNK: Final = 20_000
-#: The shipped list of deals known to come out, for the rare variants (made by
-#: ``scripts/winnable_deals.py`` with the fast forced line; tests/play re-plays it with
-#: the engine).
+#: The shipped deals known to come out (``scripts/winnable_deals.py``), for the variants
+#: rarer than ``RARE_BELOW`` (docs/odds.md), which a search would take too long to find.
 KNOWN_WINNABLE: Final = "winnable-deals.json"
-#: Variants rarer than this (docs/odds.md) have a list: a search would take too many
-#: tries (r0n comes out about 4 times in a million deals).
 RARE_BELOW: Final = 0.05
 
 
@@ -70,10 +62,8 @@ def parse_deal(value: object) -> int:
 
 
 def random_deal(rng: random.Random | None = None) -> int:
-    """A deal drawn at random, 1…``RANDOM_DEAL_MAX`` uniformly: every random deal of
-    every face (New, the terminal's new game, a deal that comes out) is drawn here.
-    ``rng``: where the chance comes from (a seeded one makes the draw reproducible);
-    by default the system's randomness."""
+    """A deal drawn at random, 1…``RANDOM_DEAL_MAX`` uniformly (every face's random deal);
+    from ``rng`` when given (seeded: reproducible), else the system's randomness."""
     if rng is None:
         return secrets.randbelow(RANDOM_DEAL_MAX) + 1
     return rng.randrange(RANDOM_DEAL_MAX) + 1
@@ -99,9 +89,8 @@ def today() -> dt.date:
 
 
 def daily_deal(date: dt.date | None = None) -> int:
-    """The deal of the day: the date written as the number YYYYMMDD (30 November 2026
-    is deal 20261130), so everyone gets the same deal on the same calendar date and can
-    type it back. ``date`` defaults to today (``today()``)."""
+    """The deal of the day: the date (today by default) as the number YYYYMMDD (30
+    November 2026 is deal 20261130)."""
     d = date or today()
     return d.year * 10_000 + d.month * 100 + d.day
 
@@ -119,9 +108,8 @@ def daily_date(deal: int) -> dt.date | None:
 
 def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
     """The first of ``candidates`` whose forced line comes out under ``variant``, if
-    any: one chunk of the search, pure (the draws are made by the caller), so that it
-    can run in another process or worker. The fast forced line plays them where it runs
-    (the same results, proven by tests/odds), else the engine."""
+    any: one chunk of the search, pure, so that it can run in another process or worker
+    (by the fast forced line where it runs, else the engine)."""
     from ..odds import fastline
 
     if fastline.available():
@@ -138,9 +126,7 @@ Search = Callable[[list[int], Variant], int | None]
 
 
 def search_size() -> tuple[int, int]:
-    """How many candidates a search for a deal that comes out plays at most, and per
-    chunk: more where the fast forced line runs (its chunks run where ``first_winnable``
-    runs, which finds the same line there)."""
+    """How many candidates a search plays at most, and per chunk."""
     from ..odds import fastline
 
     return (FAST_WINNABLE_TRIES, FAST_WINNABLE_CHUNK) if fastline.available() else (WINNABLE_TRIES, WINNABLE_CHUNK)
@@ -164,10 +150,9 @@ def _read_known() -> Mapping[str, tuple[int, ...]]:
 def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries: int | None = None,
                   search: Search = first_winnable, rng: random.Random | None = None) -> int:
     """A random deal whose forced line comes out under ``variant`` (docs/play.md, the
-    ``winnable`` row): a rare variant's from its ``known_winnable`` list, checked by
-    ``search``; any other's searched, candidates drawn by ``draw`` (``random_deal`` by
-    default) played out by ``search`` a chunk at a time, ``tries`` at most
-    (``search_size()``). The chance comes from ``rng``: the same seed, the same deal."""
+    ``winnable`` row): candidates drawn by ``draw`` (``random_deal`` by default) played
+    out by ``search`` a chunk at a time, ``tries`` at most (``search_size()``). The
+    chance comes from ``rng``: the same seed, the same deal."""
     if rng is None:
         rng = random.Random(secrets.randbits(64))
     listed = known_winnable().get(variant.token)

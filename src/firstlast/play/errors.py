@@ -1,9 +1,5 @@
-"""The play layer's refusals: a stable code, its parameters, and a kind.
-
-Faces never read the English sentence to decide anything: the web maps ``kind`` to an
-HTTP status and sends ``code`` and ``params``; the terminal shows the sentence in its
-status line. ``message`` is the English sentence, from the catalog (``i18n.error_text``,
-the one renderer of every refusal: other languages are said by it too).
+"""The play layer's refusals: a stable code, its parameters, and a kind (docs/play.md,
+"Errors"). Faces never read the English sentence to decide anything.
 """
 
 from __future__ import annotations

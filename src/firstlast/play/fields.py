@@ -1,8 +1,6 @@
 """The bounded field types the play layer's records share, declared once with their
-bounds (msgspec ``Meta``): the settings (``play.settings``), the backup file
-(``play.backup``) and, through them, the web's models, its served schema and the page's
-typedefs (``web.models``, ``web.schema``) read the same declaration. ``worded`` says a
-field's bounds as the reason a refusal gives ("must be a whole number 0…104").
+bounds (msgspec ``Meta``), which the web's models, schema and the page's typedefs read
+too; ``worded`` says a field's bounds as a refusal's reason ("must be a whole number 0…104").
 """
 
 from __future__ import annotations
@@ -87,10 +85,9 @@ def _words(t: mi.Type) -> list[str]:
 def refused(model: type[msgspec.Struct], raw: object, where: str = "", *,
             word: bool = False) -> tuple[str, str] | None:
     """The first field of ``raw`` that ``model`` refuses, by its path (``variant.redeals``),
-    with the reason for that value alone (msgspec's, or with ``word`` the field's bounds
-    in words: ``worded``): found field by field from the model's declared fields, never
-    read out of msgspec's sentence. ``None`` if every field is accepted on its own (or
-    ``raw`` is no object). Unknown fields are the caller's to name."""
+    with the reason for that value alone (msgspec's, or with ``word`` ``worded``'s), found
+    field by field, never read out of msgspec's sentence. ``None`` if every field is
+    accepted on its own (or ``raw`` is no object). Unknown fields are the caller's to name."""
     if not isinstance(raw, dict):
         return None
     for f in msgspec.structs.fields(model):

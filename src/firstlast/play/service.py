@@ -1,10 +1,7 @@
 """``PlayService``: a player's games over time, the one policy every face calls
-(docs/play.md: the table, actions, two writers on one game, records, statistics).
-
-The methods are synchronous and thread-safe. Writes go through one ``Writer``
-(``play/writer.py``), each answered once it is on disk; reads run on the store's read
-connection. A ``StoredGame`` answered is for the caller to read, never to change: the
-service keeps it (``GameCache``), so that nothing it has seen is replayed.
+(docs/play.md). Synchronous and thread-safe. A ``StoredGame`` answered is for the caller
+to read, never to change: the service keeps it (``GameCache``), so that nothing it has
+seen is replayed.
 """
 
 from __future__ import annotations
@@ -39,16 +36,14 @@ Leaving = Literal["abandon", "delete", "keep"]
 LOCAL_PLAYER: Final = "local_player"
 #: Players whose settings a service remembers (``known_settings``).
 SETTINGS_KNOWN: Final = 4096
-#: Searches for a deal that comes out under way at once, for all players together (each
-#: holds a caller's thread while its chunks take turns in the helper process); one
-#: player has at most one. More are refused ``winnable.busy`` at once.
+#: Searches for a deal that comes out under way at once, for all players together
+#: (docs/play.md, "Long work beside play"); more are refused ``winnable.busy``.
 MAX_SEARCHES: Final = 4
 
 
 @dataclass
 class ActionResult:
-    """What an action did (docs/play.md, "Actions"): ``new_game``: a restart of a
-    finished game put a new game on the table."""
+    """What an action did (docs/play.md, "Actions")."""
 
     stored: StoredGame
     steps: tuple[Step, ...]
@@ -106,16 +101,14 @@ class PlayService:
         self._writer.close(timeout)
 
     def changes(self) -> int:
-        """A number that moves whenever anything is committed to the store, by this
-        process or another (SQLite's ``PRAGMA data_version``): a face polls it, cheaply,
-        and reads the table again only when it moved (the terminal, issue 25.5)."""
+        """A number that moves whenever anything is committed to the store, by any
+        process: a face polls it, cheaply (docs/play.md, "Reads without replays")."""
         with self._read() as tx:
             return self.store.readers << 32 | tx.data_version()
 
     @property
     def commits(self) -> int:
-        """Batches this service has committed so far (the static site syncs its storage
-        when this moves: docs/site.md)."""
+        """Batches this service has committed so far (the static site syncs when it moves)."""
         return self._writer.batches
 
     # ------------------------------------------------------------ plumbing
@@ -130,10 +123,9 @@ class PlayService:
             raise as_play_error(e) from None
 
     def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:
-        """``player``'s game as stored, to read (shared: change only a ``copy``): the
-        cached entry at the stored version, else loaded and kept, so that a game is
-        replayed only when it changed elsewhere (issue 25.5). ``pending``: in a write job
-        (the batch's own entries count); ``game.unknown`` for none, or another player's."""
+        """``player``'s game as stored, to read (shared: change only a ``copy``), replayed
+        only when it changed elsewhere. ``pending``: in a write job (the batch's own
+        entries count); ``game.unknown`` for none, or another player's."""
         head = tx.head(game_id)
         if head is None or head[0] != player:
             raise PlayError("game.unknown")
@@ -150,15 +142,11 @@ class PlayService:
     # ------------------------------------------------------------ players
     def known_player(self, player: str | None) -> str | None:
         """``player`` if the store knows it, else ``None``."""
-        if player is None:
-            return None
-        if player in self._known:
-            return player
-        with self._read() as tx:
-            if tx.has_player(player):
-                self._known.add(player)
-                return player
-        return None
+        if player is not None and player not in self._known:
+            with self._read() as tx:
+                if tx.has_player(player):
+                    self._known.add(player)
+        return player if player in self._known else None
 
     def is_known(self, player: str) -> bool:
         """Whether ``player`` is already known to be a player (no store call: ``False``
@@ -166,18 +154,16 @@ class PlayService:
         return player in self._known
 
     def local_player(self) -> str:
-        """This machine's own player (the terminal plays as it; ``firstlast play``
-        signs the browser in as it): made the first time it is asked for, and noted in
-        the store, so that every face and process finds the same one."""
+        """This machine's own player (the terminal's, and the browser's that ``firstlast
+        play`` signs in), noted in the store so that every face and process finds it."""
         pid = self._noted(LOCAL_PLAYER, Transaction.new_player)
         self._known.add(pid)
         return pid
 
     def secret(self, name: str) -> str:
-        """A random key noted in the store under ``name``, made the first time it is
-        asked for (as ``local_player``), so that every process on this database finds
-        the same one: what a face signs with, so that what it signed is honoured by this
-        database alone (the web's player cookie, issue 29.6). Never in a backup."""
+        """A random key noted in the store under ``name`` (as ``local_player``): what a
+        face signs with, so that what it signed is honoured by this database alone (the
+        web's player cookie, issue 29.6). Never in a backup."""
         return self._noted(f"secret.{name}", lambda tx: secrets.token_urlsafe(32))
 
     def _noted(self, key: str, make: Callable[[Transaction], str]) -> str:
@@ -207,12 +193,11 @@ class PlayService:
     def start(self, player: str | None, how: StartKind = "random", deal: object = None,
               variant: Variant | None = None, *, day: dt.date | None = None, wish: str | None = None,
               make_default: bool = False) -> StoredGame:
-        """Put a new game on ``player``'s table (a new player when ``None`` or unknown;
-        ``.player`` of the answer tells which), its deal picked by ``how`` and its
-        variant the one given, else the player's (docs/play.md, "Deal numbers");
-        ``make_default``: the variant given becomes the setting too, in the same write.
-        ``day``: for ``daily``, the date (today by default). ``wish``: the wish made
-        before the deal ("" in silence), kept privately with the game."""
+        """Put a new game on ``player``'s table (a new player when ``None`` or unknown),
+        its deal picked by ``how`` (docs/play.md, "Deal numbers"), its variant the one
+        given, else the player's; ``make_default``: the variant given becomes the setting
+        too, in the same write. ``wish``: made before the deal ("" in silence), kept
+        privately with the game."""
         if how not in START_KINDS:
             raise PlayError("settings.value", key="how", reason=f"must be one of {', '.join(START_KINDS)}")
         today = self.today()
@@ -267,10 +252,8 @@ class PlayService:
         return stored
 
     def _winnable(self, player: str | None, variant: Variant) -> int:
-        """A deal that comes out under ``variant``: searched a chunk at a time in the
-        helper process (``runtime.run_apart``: a core of its own, so no player's move
-        waits behind it; inline in the browser), at most one search per player and
-        ``MAX_SEARCHES`` in all (else ``winnable.busy``), ended by ``stop_searches``."""
+        """A deal that comes out under ``variant``, searched a chunk at a time in the
+        helper process (docs/play.md, "Long work beside play")."""
         with self._searches_lock:
             if self.stopping:
                 raise PlayError("stopping")
@@ -317,10 +300,8 @@ class PlayService:
 
     def import_record(self, player: str | None, text: str) -> tuple[StoredGame, bool]:
         """Store someone's game from its text record (checked by replaying it), and say
-        whether it is new to the player. Imported games are kept and replayable but never
-        counted as the importer's own play (docs/play.md). The same deal, rules and moves
-        imported before are the same game, stored once: its stored copy is the answer (as
-        a backup's games are never stored twice, docs/backup.md)."""
+        whether it is new to the player: the same deal, rules and moves imported before
+        are the same game, stored once. Never counted as the importer's own play."""
         # The engine's one record reader decides, as for ``firstlast replay``: size,
         # byte-order mark, characters, the Redeals cap (MAX_REDEALS) and the replay.
         try:
@@ -360,8 +341,7 @@ class PlayService:
             return self._stored(tx, game_id, player)
 
     def games(self, player: str | None, status: str | None = None, limit: int = 100) -> list[GameSummary]:
-        """``player``'s games, latest first; ``status`` as in ``Transaction.games``
-        (``unfinished`` lists the games that can be reopened)."""
+        """``player``'s games, latest first; ``status`` as in ``Transaction.games``."""
         if player is None:
             return []
         with self._read() as tx:
@@ -413,17 +393,14 @@ class PlayService:
 
     async def act_async(self, player: str | None, game_id: str, command: Command,
                         version: int | None = None) -> ActionResult:
-        """``act`` for an event loop: the job is queued to the writer and awaited,
-        with no worker thread of the caller's own (the writer's thread commits the batch
-        and wakes the loop), so that a server pays no thread hop per move."""
+        """``act`` for an event loop: awaited, with no worker thread of the caller's own,
+        so that a server pays no thread hop per move."""
         return await self._writer.run_async(self._act_job(player, game_id, command, version))
 
     def _act_job(self, player: str | None, game_id: str, command: Command,
                  version: int | None) -> Callable[[Transaction], ActionResult]:
-        """The write job of an action: do ``command`` on ``player``'s game and put it on
-        the table, and only that (no settings read, nothing worded). ``version``: the
-        one the face showed; a game saved since is refused ``game.changed`` (docs/play.md,
-        "Two writers on one game")."""
+        """The write job of an action, and only that (no settings read, nothing worded).
+        ``version``: the one the face showed (docs/play.md, "Two writers on one game")."""
         if player is None:
             raise PlayError("game.unknown")
         if not isinstance(command, Command):  # a caller that is not type-checked
@@ -452,9 +429,8 @@ class PlayService:
         return job
 
     def _apply(self, tx: Transaction, stored: StoredGame, command: Command) -> ActionResult:
-        """What ``command`` does to ``stored`` (``Command.apply``). A restart of a game
-        that has reached a result opens a new attempt at the same deal and rules, chosen
-        as before (a new game on the table): a result is never erased."""
+        """What ``command`` does to ``stored``; a restart of a game that has reached a
+        result is a new attempt, so that a result is never erased."""
         if isinstance(command, Restart) and stored.result is not None:
             fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt,
                             dealt_on=self.today().isoformat())
@@ -465,8 +441,7 @@ class PlayService:
     # ------------------------------------------------------------ backups
     def backup_file(self, player: str | None) -> tuple[str, tuple[backup.Skipped, ...]]:
         """The text of ``player``'s backup (docs/backup.md), read from one snapshot and
-        checked (replayed) outside any transaction; and the games left out of it
-        because an import would refuse them, which every face names."""
+        checked outside any transaction, and the games left out of it."""
         rows, settings, table = [], Settings(), None
         if player is not None:
             with self._read() as tx:
@@ -476,9 +451,8 @@ class PlayService:
     @contextmanager
     def restoring(self) -> Iterator[None]:
         """The one restore at a time (its check replays thousands of games: seconds of
-        CPU beside everyone's moves): held while a restore is read and checked; another
-        meanwhile is ``PlayError('backup.busy')``. A face that receives the file (the
-        web's 32 MiB body) takes it before reading the file, so that only one is held."""
+        CPU beside everyone's moves); another meanwhile is ``PlayError('backup.busy')``.
+        A face that receives the file takes it first, so that only one file is held."""
         if not self._restoring.acquire(blocking=False):
             raise PlayError("backup.busy")
         try:
@@ -487,10 +461,9 @@ class PlayService:
             self._restoring.release()
 
     def import_backup(self, player: str | None, text: str, *, slot_held: bool = False) -> backup.ImportReport:
-        """Merge a backup into ``player``'s games and settings (a new player when
-        ``None`` or unknown): checked whole and replayed outside the write, then merged
-        in one job (docs/backup.md). One restore at a time (``restoring``, unless the
-        caller holds it: ``slot_held``); a stopping service ends it between games."""
+        """Merge a backup into ``player``'s games and settings (docs/backup.md): checked
+        outside the write, then merged in one job; ``slot_held``: the caller holds
+        ``restoring``."""
         with nullcontext() if slot_held else self.restoring():
             checked = backup.read_backup(text, go_on=lambda: not self.stopping)
 
@@ -505,8 +478,7 @@ class PlayService:
 
     # ------------------------------------------------------------ statistics
     def stats(self, player: str | None) -> list[Stats]:
-        """Per variant the player has counted games in (canonical first); see
-        ``firstlast.play.stats`` for what counts."""
+        """Per variant the player has counted games in (canonical first)."""
         if player is None:
             return []
         with self._read() as tx:
@@ -526,8 +498,7 @@ class PlayService:
 
     # ------------------------------------------------------------ the deal of the day
     def calendar(self, player: str | None, month: str | None = None) -> daily.Calendar:
-        """A month of deals of the day (``YYYY-MM``; today's month by default): which were
-        played and won, today, and the daily streaks (``play/daily.py``)."""
+        """A month of deals of the day (``YYYY-MM``; today's month by default)."""
         today = self.today()
         year, mon = (None, None) if month is None else daily.parse_month(month)
         rows = []
@@ -549,8 +520,7 @@ class PlayService:
 
     def known_settings(self, player: str | None) -> Settings | None:
         """``player``'s settings as this service last read or wrote them, with no store
-        call (``None``: not known yet: ask ``settings``): a face words an action's
-        answer from this, so that the write job reads no settings (docs/play.md)."""
+        call (``None``: ask ``settings``), so that an action's write job reads none."""
         if player is None:
             return Settings()
         return self._settings.get(player)
@@ -570,8 +540,7 @@ class PlayService:
                 self._settings.put(player, settings)
 
     def update_settings(self, player: str | None, changes: Mapping[str, object]) -> PlayerSettings:
-        """Apply ``changes`` (checked first: a refused change stores nothing, not even
-        a player); ``null`` restores a setting's default."""
+        """Apply ``changes``; ``null`` restores a setting's default."""
         Settings().updated(changes)  # refuse bad input before anything is stored
 
         def job(tx: Transaction) -> PlayerSettings:
@@ -589,8 +558,7 @@ class PlayService:
 # ---------------------------------------------------------------------------- the actions
 def _insert(tx: Transaction, player: str, game: Game, origin: Origin = "played",
             dealt: str | None = None, dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
-    """Store ``game`` as a new game of ``player`` (``StoredGame.new``), with its result if
-    it has reached one."""
+    """Store ``game`` as a new game of ``player``, with its result if it has one."""
     stored = StoredGame.new(player, game, origin, dealt, dealt_on, wish)
     keep_result(stored)
     tx.insert(stored)
@@ -599,8 +567,7 @@ def _insert(tx: Transaction, player: str, game: Game, origin: Origin = "played",
 
 def leaving(table: StoredGame) -> Leaving:
     """What becomes of ``table`` when another game takes the table (docs/play.md, *The
-    table*). Faces ask this before they ask the player "leave this game?" (only
-    ``"abandon"`` needs the question)."""
+    table*); only ``"abandon"`` needs the player's "leave this game?"."""
     if table.result is not None or table.origin != "played" or table.abandoned is not None:
         return "keep"
     if table.game.position.status != "playing":

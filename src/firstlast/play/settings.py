@@ -1,9 +1,6 @@
-"""A player's settings: one schema, read and written by every face.
-
-Stored as JSON with the player; ``Settings.from_stored`` reads it leniently (a value
-this version does not understand falls back to its default), ``Settings.updated``
-checks a change strictly (``PlayError`` naming the setting). A browser may cache the
-settings in ``localStorage`` but the stored ones always win.
+"""A player's settings: one schema, read and written by every face (docs/play.md,
+"Settings"): read leniently as stored (``Settings.from_stored``), a change checked
+strictly (``Settings.updated``).
 """
 
 from __future__ import annotations
@@ -28,53 +25,34 @@ class Pace:
     """One pace of play (the ``speed`` setting), the same for every face: ``name`` (its
     words are the catalogs' ``speed_<n>``), Auto's rate in moves per second (``None``:
     as fast as the face can, no animation) and one card's flight on the page, ms (0:
-    cards move at once). At the faster paces Auto starts a move before the last one
-    has landed, so several cards are in the air at once (docs/page.md)."""
+    cards move at once)."""
 
     name: str
     moves_per_s: float | None
     flight_ms: int
 
 
-#: Pace of play, by the ``speed`` setting: 0 instant (no animation), 1 slow, 2 normal,
-#: 3 fast. The page (vocabulary.js, generated) and the terminal (tui.app) read it here.
+#: Pace of play, by the ``speed`` setting; the page (vocabulary.js) and the terminal read it here.
 PACES: Final = (Pace("instant", None, 0), Pace("slow", 2.0, 480), Pace("normal", 8.0, 300),
                 Pace("fast", 32.0, 220))
 DEFAULT_SPEED: Final = 2
 #: How long Finish's cascade of the rest of a game may take on the page, at most (ms);
 #: the moves are spaced so that a whole game fits (issue 26).
 FINISH_MS: Final = 4000
-#: Looks (issue 28): the table's cloth, the cards' backs, the layout. Every one is drawn
-#: by the project (web/static/css/table.css, web/static/js/cards.js); ``paper`` is the
-#: light one (the terminal then takes a light theme), ``night`` the dark one.
+#: Looks (issue 28): the table's cloth, the cards' backs, the layout, each drawn by the
+#: project (web/static/css/table.css, web/static/js/cards.js).
 Felt = Literal["green", "blue", "night", "paper"]
 FELTS: Final = get_args(Felt)
 #: Every back comes in two colours, one per deck (R1: the two decks stay told apart).
 Back = Literal["lattice", "stripes", "rosette"]
-#: ``mirrored``: the stock and the waste on the other side (for the left hand).
 Layout = Literal["standard", "mirrored"]
 DEFAULT_VOLUME: Final = 60
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    """A player's settings (defaults for a key never set).
-
-    ``lang``: the interface language (``None``: follow the browser or terminal);
-    ``speed``: pace of play (``PACES``); ``variant``: the rules for new games (V1–V3);
-    ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
-    said to a screen reader.
-
-    Looks and sound (issue 28; the page applies them, the terminal honours ``felt``'s
-    light or dark and ``four_colour``): ``felt`` the table's cloth; ``back`` the cards'
-    backs; ``four_colour`` diamonds blue and clubs green; ``large_index`` faces with a
-    large rank and suit (small screens, low vision); ``layout`` ``mirrored`` puts the
-    stock on the other side; ``sound`` card sounds on (off by default: a page does not
-    speak up unasked) and their ``volume``.
-
-    Guidance (issue 26): ``show_playable`` marks the cards that can be played now on the
-    table (the legal moves, ``play.view.TableView.playable``); ``tour_seen``: the
-    first-visit tour of the table has been shown (or skipped), so it opens again only
-    when asked for (the page's Help).
+    """A player's settings, defaults for a key never set (docs/play.md's table says what
+    each does; ``lang`` ``None``: follow the browser or terminal; ``sound`` is off by
+    default: a page does not speak up unasked).
 
     Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
     ``SettingsChange`` body (so the served schema and the page's typedefs), the

@@ -84,9 +84,7 @@ def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
                  score_histogram=histogram, fewest_passes=fewest_passes, best_lost_score=best_lost_score)
 
 
-#: The personal records a game's end can set (docs/play.md, "Records"): the first game
-#: won under a variant, the longest run of wins, the fewest passes to come out, the best
-#: score of a lost game.
+#: The personal records a game's end can set (docs/play.md, "Records").
 RecordKind = Literal["first_win", "streak", "passes", "lost_score"]
 
 
@@ -102,10 +100,8 @@ class RecordNews(msgspec.Struct, frozen=True):
 
 
 def news(variant: Variant, rows: Sequence[ResultRow], game_id: str) -> tuple[RecordNews, ...]:
-    """The records the game ``game_id`` set when it ended, among ``rows`` (the player's
-    games of ``variant``, as ``compute`` takes them): what its result changed in the
-    records of the games that ended before it (docs/play.md, "Records"); none for a
-    game without a result or not counted."""
+    """The records the game ``game_id`` set when it ended (docs/play.md, "Records"), among
+    ``rows`` (as ``compute`` takes them): what its result changed in those before it."""
     at = next((i for i, r in enumerate(rows) if r.id == game_id), None)
     if at is None or rows[at].origin != "played" or rows[at].result is None:
         return ()

@@ -34,6 +34,7 @@ from ..i18n import (
     t,
 )
 from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+from ..odds.stats import VARIANTS
 from .fields import PlaceName, Probability, VariantToken
 
 #: Most points on the curve (the deal, the pass starts and the end are always among them).
@@ -45,27 +46,18 @@ REFINE_POINTS: Final = 16
 #: Samples per point: the kernel plays thousands in milliseconds, the engine a few hundred a second.
 KERNEL_SAMPLES: Final = 5000
 ENGINE_SAMPLES: Final = 24
-#: Samples a story plays at most, in points' samples (a fixed count, never a time): the
-#: checks of unclear moments stop there, and a change still unclear is not told. Deal 1
-#: plays 115 points' worth; without the cap a rare game played 960 (4.8 million samples,
-#: 4.7 s of CPU; bench/story_cost.py).
+#: Samples a story plays at most, in points' samples (docs/story.md): deal 1 plays 115;
+#: without the cap a rare game played 960 (4.7 s of CPU; bench/story_cost.py).
 WORK_POINTS: Final = 240
 #: How many of the largest changes are told as moments.
 MOMENTS: Final = 3
-#: A candidate moment's two points get up to this many times a point's samples, to
-#: tell whether the change is clear (its intervals apart); a change still unclear
-#: then is not told.
+#: Most samples of a candidate moment's points, in a point's (docs/story.md, "Clear moments").
 CLEAR_FACTOR: Final = 16
 #: Version of the story's layout, ``Story.version`` (2: ``what_if``, ``won_on_pass``; moments are clear;
 #: 3: told whole, by no clock: no ``complete``).
 JSON_VERSION: Final = 3
-#: The 20 variants of docs/odds.md's table, in its order: 0–3 redeals and unlimited
-#: (V1), for each of: canonical, waste playable (V2), no privilege (V3), both.
-VARIANT_TOKENS: Final = tuple(
-    Variant(r, w, p).token
-    for w, p in ((False, True), (True, True), (False, False), (True, False))
-    for r in (0, 1, 2, 3, None)
-)
+#: The 20 variants of docs/odds.md's table, in its order.
+VARIANT_TOKENS: Final = tuple(v.token for v in VARIANTS)
 
 StopCode = Literal["R11.no_redeal", "R11.waste_empty"]
 PlaceCode = Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
@@ -157,11 +149,8 @@ class Crossing(msgspec.Struct, frozen=True):
 
 
 class CardPlace(msgspec.Struct, frozen=True):
-    """Where one card of the needed rank lay: ``code`` and its ``params`` (docs/story.md's
-    table): ``waste`` (``depth``, 1 = top; ``size``), ``stock`` (``position``, 1 = next;
-    ``size``), ``reserve`` (``place``), ``privileged`` (``place`` F8, R8), ``first``
-    (``place``, ``pile``, ``rule``: R3, R5 or V3), ``pile`` (``pile``, ``height``, 1 =
-    bottom; ``base``: its 13th card, R5)."""
+    """Where one card of the needed rank lay: ``code`` and its ``params``, as docs/story.md's
+    table lists them."""
 
     card: str
     token: str
@@ -184,8 +173,7 @@ class Stop(msgspec.Struct, frozen=True):
 
 
 class WhatIf(msgspec.Struct, frozen=True):
-    """What would have brought a lost deal out, by exact forced play-outs of the same
-    deal (``engine.play_out``; ``what_if``); each field's description says what it holds."""
+    """What would have brought a lost deal out (``what_if``)."""
 
     fewest_redeals: Annotated[Annotated[int, Meta(ge=0)] | None, Meta(description=(
         "the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; "
@@ -197,8 +185,7 @@ class WhatIf(msgspec.Struct, frozen=True):
 
 
 def what_if(deal: int, variant: Variant) -> WhatIf:
-    """What would have brought ``deal`` out: see ``WhatIf``. Deterministic and exact:
-    each answer is a forced play-out of the deal (a few milliseconds each)."""
+    """What would have brought ``deal`` out: exact forced play-outs of it (docs/story.md)."""
     unlimited = play_out(deal, Variant(None, variant.waste_playable, variant.privileged_last))
     fewest = passes = None
     if unlimited.won:
@@ -244,9 +231,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return at[moment.first_move - 1], at[moment.move]
 
     def conclusion(self, lang: str) -> list[str]:
-        """How it ended, in sentences, in ``lang``: the result, then for a lost game why
-        it stopped and what would have brought it out, for a won one the pass it came
-        out on. A face shows these first (the page above its chart)."""
+        """How it ended, in sentences, in ``lang``: what a face shows first (the page
+        above its chart)."""
         variant = describe_variant(Variant.from_token(self.variant), lang)
         lines = [t(lang, f"story.head.{self.status}", deal=self.deal, variant=variant, score=self.score,
                    moves=plural(lang, "count.moves", self.moves), passes=plural(lang, "story.passes", self.passes),
@@ -260,9 +246,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return lines
 
     def details(self, lang: str) -> list[str]:
-        """The rest, in sentences, in ``lang``: the chance at the deal (and now), the
-        moments, a won game's 50 % crossing and lowest point, or where every card of
-        the rank a lost one needed lay."""
+        """The rest, in sentences, in ``lang``."""
         first, cur = self.points[0], self.current
         lines: list[str] = []
         if self.status == "playing" and cur is not first:
@@ -283,15 +267,12 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return lines
 
     def describe(self, lang: str) -> list[str]:
-        """The whole story in sentences, in ``lang``: ``conclusion`` then ``details``."""
         return self.conclusion(lang) + self.details(lang)
 
     def plain(self, lang: str) -> list[str]:
         """The story's first view, in plain words a player reads in ten seconds, in
-        ``lang`` (issue 26): how it ended, why it stopped and what would have brought it
-        out, the chance at the deal and the few moments that mattered — no rule code,
-        variant token or interval (those are in ``conclusion`` and ``details``, shown
-        for the curious). Where the needed cards lay is ``where`` (the page draws it)."""
+        ``lang`` (issue 26): no rule code, variant token or interval (those are
+        ``conclusion`` and ``details``, for the curious)."""
         lines = [t(lang, f"story.plain.{self.status}", moves=self.moves, score=self.score,
                    **{"pass": self.won_on_pass or self.passes})]
         if self.stop is not None:
@@ -311,24 +292,20 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return lines
 
     def where(self, lang: str) -> str | None:
-        """Where every card of the rank a lost game needed lay, in plain words
-        (``copies_sentence``), or ``None`` (not lost). The page draws it as a map of the
-        table, this its name."""
+        """Where every card of the rank a lost game needed lay, in plain words, or
+        ``None`` (not lost): the name of the page's map of them."""
         return None if self.stop is None else copies_sentence(self.stop, lang, plain=True)
 
     def chart_name(self, lang: str) -> str:
-        """A short name for the chart of the curve (its accessible name): what it shows,
-        from the chance at the deal to the end or now."""
+        """The chart of the curve's accessible name."""
         first, cur = self.points[0], self.current
         return t(lang, "story.chart.name", moves=plural(lang, "count.moves", self.moves),
                  start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
-        """The story's first view for a text face, in ``lang``: the curve as a sparkline
-        between the chance at the deal and now (single figures), then ``plain``'s
-        sentences after the first and ``where``, one a line (the terminal's end panel,
-        whose result, score and passes say how it ended already: one fact once, issue
-        26; its details, ``details_text``, are a key away)."""
+        """The story's first view for a text face, in ``lang``: a sparkline of the curve,
+        then ``plain`` without its first sentence (the terminal's end panel says how it
+        ended already: one fact once, issue 26) and ``where``, one a line."""
         start, now = (plain_chance(p.estimate, lang) for p in (self.points[0], self.current))
         head = f"{start} {sparkline(self.points, width)} {now}"
         where = self.where(lang)
@@ -336,8 +313,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return "\n".join([head, *("• " + line for line in lines)])
 
     def details_text(self, lang: str) -> str:
-        """The whole story in the rules' terms, for the curious: ``describe``'s sentences
-        (rule numbers, variants, intervals), one a line."""
+        """``describe``'s sentences, one a line: the story in the rules' terms."""
         return "\n".join("• " + line for line in self.describe(lang))
 
 
@@ -364,8 +340,7 @@ def sparkline(points: Sequence[Point], width: int = 48) -> str:
 # ------------------------------------------------------------------ in words
 def moment_sentence(moment: Moment, before: Point, after: Point, lang: str) -> str:
     """One moment, between its points ``before`` and ``after`` (``Story.ends``): "Move 37
-    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %." (Only
-    clear changes are told: ``story_of``.)"""
+    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English)."""
     chance = {"before": chance_text(before.estimate, lang), "after": chance_text(after.estimate, lang)}
     params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, **chance}
     if moment.span == 1:
@@ -436,8 +411,7 @@ def copies_sentence(stop: Stop, lang: str = "en", *, plain: bool = False) -> str
 
 
 def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[str]:
-    """What would have brought a lost deal out: the fewest redeals (or that no number
-    would), then which of the 20 variants bring it out."""
+    """What would have brought a lost deal out: the fewest redeals, then which variants."""
     if what.fewest_redeals is None:
         lines = [t(lang, "story.what_if.never")]
     else:
@@ -491,8 +465,8 @@ def plain_change(game: Variant, other: Variant, lang: str) -> str:
 
 
 def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
-    """What would have brought a lost deal out, in one plain sentence: more redeals, or
-    other rules (the nearest of the variants that bring it out), or nothing at all."""
+    """What would have brought a lost deal out, in one plain sentence (other rules: the
+    nearest of the variants that bring it out)."""
     if what.fewest_redeals is not None and what.comes_out_on_pass is not None:
         if variant.redeals is not None and what.fewest_redeals <= variant.redeals:
             return t(lang, "story.plain.what_if.same", **{"pass": what.comes_out_on_pass})
@@ -512,8 +486,7 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
 
 
 def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
-    """A moment that mattered, in plain words: the move (what it did) and how the chance
-    rose or fell, as single figures."""
+    """A moment that mattered, in plain words, its chances as single figures."""
     way = "up" if moment.change > 0 else "down"
     params: dict[str, object] = {"move": moment.move, "before": plain_chance(before.estimate, lang),
                                  "after": plain_chance(after.estimate, lang)}
@@ -621,12 +594,10 @@ def _crossing_gap(points: Sequence[Point]) -> int | None:
 
 def story_of(game: Game, max_points: int | None = None, samples: int | None = None,
              sampler: Sampler = "auto") -> Story:
-    """Tell ``game``'s story: every planned point (at most ``max_points``) with its
-    samples, the moments' points with theirs, no clock read, so the same game and route
-    tell the same story on any machine under any load. ``max_points`` defaults to
-    ``MAX_POINTS`` with the fast forced line, ``ENGINE_POINTS`` without; ``samples`` per
-    point to ``KERNEL_SAMPLES``, ``ENGINE_SAMPLES``; ``sampler`` as in
-    ``chance_to_come_out``."""
+    """Tell ``game``'s story (docs/story.md), no clock read: the same game and route tell
+    the same story on any machine under any load. ``max_points`` and ``samples`` (per
+    point) default by route: ``MAX_POINTS``, ``KERNEL_SAMPLES`` with the fast forced
+    line, ``ENGINE_POINTS``, ``ENGINE_SAMPLES`` without."""
     use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
     if max_points is None:
         max_points = MAX_POINTS if use_kernel else ENGINE_POINTS
@@ -671,9 +642,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
         estimate((pts[wide].move + pts[wide + 1].move) // 2)
         narrowings -= 1
 
-    # Tell only clear changes: the candidates (the largest changes not yet found
-    # unclear with the most samples) get more samples, 4 times as many at a time, until
-    # their intervals are apart or they have CLEAR_FACTOR times a point's samples.
+    # Tell only clear changes (docs/story.md, "Clear moments").
     most = n_samples * CLEAR_FACTOR
 
     def spent(p: Point) -> bool:

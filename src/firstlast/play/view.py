@@ -41,18 +41,9 @@ class TableFacts(msgspec.Struct, frozen=True, kw_only=True):
 
 class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
     """A game's table at one position, as the faces show it: everything but the stock's
-    order (R1: ``stock_decks``, the backs only).
-
-    What the controls ask for, decided here so that no face needs a rule to wire them:
-    ``stock_move`` (a click on the stock, the turn key: R9, R10), ``base_move`` (the base
-    key: R5), ``drop_target`` (where drops go: R3) and ``pressable``, in ``places.PLACES``
-    order: a card whose play is legal, any reserve card (R4 tells what the pile needs),
-    the privileged card (R8) and the waste's top where it is a source (V2); other
-    first-row cards never move (R8), and nothing answers a press once the game is over
-    (R11). Whether a move is then legal is the engine's decision. ``hint``: the first
-    legal move (the forced line's next). ``moves``: the moves made (0 for the deal as
-    dealt in a replay). ``comes_out``: ``known_to_come_out``, said in place of a chance
-    estimate."""
+    order (R1: ``stock_decks``, the backs only). What the controls ask for (``stock_move``,
+    ``base_move``, ``drop_target``, ``pressable``) is decided here, so that no face needs
+    a rule to wire them; whether a move is then legal is the engine's decision."""
 
     deal: DealText
     variant: Variant
@@ -73,7 +64,7 @@ class TableView(TableFacts, frozen=True, kw_only=True, dict=True):
     can_redo: bool
     moves: int
     comes_out: Annotated[bool, Meta(description=(
-        "under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): "
+        "under way and known to come out (dealt as winnable: play is forced; play.view.table_view): "
         "the page says so instead of asking for the chance"))] = False
 
     @cached_property
@@ -104,7 +95,7 @@ def table_facts(pos: Position) -> TableFacts:
 def table_view(game: Game, at: Position | None = None, stored: StoredGame | None = None) -> TableView:
     """The view of ``game`` at its position, or at ``at`` (a past position shown in a
     replay: no undo or redo, no moves made); ``stored``: the stored game it is, for its
-    start kind. Built once per answer: the legal moves are worked out once."""
+    start kind."""
     past = at is not None
     pos = game.position if at is None else at
     legal = tuple(pos.legal_moves())
@@ -117,6 +108,9 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
         legal_moves=legal, stock_move=TURN if pos.stock else REDEAL,
         base_move=None if k is None else Move("play", places.FIRST[k]),
         drop_target=None if k is None else places.PILES[k],
+        # A card whose play is legal, any reserve card (R4 tells what the pile needs), the
+        # privileged card (R8), the waste's top where it is a source (V2); other first-row
+        # cards never move (R8), and nothing answers a press once the game is over (R11).
         pressable=() if not legal else tuple(
             p for p in places.PLACES
             if pos.card_at(p) is not None and (
@@ -124,14 +118,6 @@ def table_view(game: Game, at: Position | None = None, stored: StoredGame | None
                 or (p == places.WASTE and pos.variant.waste_playable))),
         hint=legal[0] if legal else None,
         moves=0 if past else len(game), can_undo=game.can_undo and not past, can_redo=game.can_redo and not past,
-        comes_out=not past and stored is not None and known_to_come_out(stored.dealt, pos.status),
+        # Dealt as winnable and play is forced: known to come out (docs/play.md, "Deal numbers").
+        comes_out=not past and stored is not None and stored.dealt == "winnable" and pos.status == "playing",
     )
-
-
-def known_to_come_out(dealt: str | None, status: str) -> bool:
-    """Whether a game under way is known to come out: it was dealt because it does
-    (``dealt`` ``winnable``, docs/play.md) and play is forced (docs/rules.md §2: the deal
-    and its redeals decide), so it comes out whatever the order of moves. The chance
-    estimate, made over the cards not yet seen, would give it the chance of any deal that
-    looks like it: every face says "this deal comes out" instead."""
-    return dealt == "winnable" and status == "playing"

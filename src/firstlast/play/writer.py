@@ -1,10 +1,7 @@
 """One writer: the play layer's writes, on one thread with a queue, many to one fsync,
 and the games as committed (``GameCache``); docs/play.md, "Writes and speed", tells the
-policy.
-
-Every write of ``PlayService`` is a *job* (a function of a ``Transaction``), answered
-through a ``concurrent.futures.Future`` only once its batch is committed. Where no
-thread can start (the browser: ``runtime.THREADS``) each job is done the same way inline.
+policy. A write is a *job* (a function of a ``Transaction``), answered through a
+``concurrent.futures.Future`` once its batch is committed.
 """
 
 from __future__ import annotations
@@ -37,10 +34,10 @@ def storage_error(e: BaseException) -> PlayError:
 
 
 class GameCache:
-    """The games as this process last committed them, by id (``Kept``), and those the
-    batch under way wrote (*pending* until it commits). No entry is ever changed, so
-    readers share the committed ones (``peek``, ``keep``); a job changes its own
-    ``StoredGame.copy``. Pending entries are touched only by the ``Writer``'s jobs, one at a time."""
+    """The games as this process last committed them, by id, and those the batch under
+    way wrote (*pending* until it commits). No entry is ever changed, so readers share
+    them; a job changes its own ``StoredGame.copy``. Only the ``Writer``'s jobs, one at
+    a time, touch the pending ones."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)
@@ -53,8 +50,7 @@ class GameCache:
         return stored if stored is not None and stored.version == version else None
 
     def put(self, stored: StoredGame) -> None:
-        """``stored`` is the game as written by the batch under way (pending until it
-        commits)."""
+        """``stored`` is the game as the batch under way wrote it."""
         self._pending[stored.id] = stored
 
     def keep(self, stored: StoredGame) -> None:
@@ -115,8 +111,7 @@ def _write(line: _Line, writer: weakref.ref[Writer]) -> None:
 
 
 class Writer:
-    """Runs write jobs on one thread, in batches: one transaction and one commit per
-    batch (see the module's docstring)."""
+    """Runs write jobs on one thread, in batches: one transaction and one commit per batch."""
 
     def __init__(self, store: GameStore, cache: GameCache) -> None:
         self.store = store
@@ -138,13 +133,12 @@ class Writer:
         return self._enqueue(fn).result()
 
     async def run_async(self, fn: Callable[[Transaction], T]) -> T:
-        """``run`` for a caller on an event loop: the same batching and guarantees, the
-        answer awaited instead of waited for on a thread."""
+        """``run`` for a caller on an event loop: the answer awaited."""
         return await asyncio.wrap_future(self._enqueue(fn))
 
     def _enqueue(self, fn: Callable[[Transaction], T]) -> Future[T]:
         """Queue ``fn`` for the writer's thread, or do it here and now where no thread
-        can start; the future of its answer."""
+        can start (the browser: ``runtime.THREADS``)."""
         future: Future[T] = Future()
         with self._line.ready:
             if self._line.closed:

@@ -1,17 +1,12 @@
 """Saved games, players and settings in an embedded SQLite database (docs/play.md,
-"Storage and migrations").
+"Storage and migrations", "Storage faults").
 
-Shared by the browser game and the terminal game. It stores and reads, and decides
-nothing: what is stored when is the play layer's policy (``firstlast.play``). Each
-transaction is atomic, and every game update is guarded by a version number, so two
-writers can never silently lose a move.
-
-A database file that stops being writable while open (read-only, or ``chattr +i``) is
-refused before SQLite touches it (``StoreError``): in WAL mode SQLite writes its index
-through a shared memory map of ``<db>-shm``, and a write through that map to a file that
-may no longer be written kills the process with SIGBUS, which no handler can catch. A
-connection that could only be closed by writing to such a file is kept open instead. A
-database that is read-only when opened opens ``read_only`` (``files.read_only_uri``).
+It stores and reads, and decides nothing: what is stored when is the play layer's policy
+(``firstlast.play``). Each transaction is atomic, and every game update is guarded by a
+version number, so two writers can never silently lose a move. WAL files that stop being
+writable while open are refused before SQLite touches them (``_check_files``): a write
+through ``<db>-shm``'s memory map would kill the process with SIGBUS, which no handler
+can catch.
 """
 
 from __future__ import annotations
@@ -110,22 +105,16 @@ class GameStore:
                 db = self._open()
             with closing(db):
                 check_integrity(db)  # before a migration writes anything
-                if self.read_only:
-                    self._check_read_only(db)
-                else:
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                if self.read_only and version != SCHEMA_VERSION:  # an upgrade would have to write
+                    raise StoreError(f"{self.path}: the database is read-only and needs upgrading (schema {version},"
+                                     f" this firstlast writes {SCHEMA_VERSION}); make it writable")
+                if not self.read_only:
                     self._upgrade(db)
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable firstlast database ({e})") from None
         except OSError as e:
             raise StoreError(f"{self.path}: cannot open the database ({e.strerror or e})") from None
-
-    def _check_read_only(self, db: sqlite3.Connection) -> None:
-        """A read-only database is served as it is, if it needs no upgrade (which would
-        have to write)."""
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        if version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: the database is read-only and needs upgrading (schema {version},"
-                             f" this firstlast writes {SCHEMA_VERSION}); make it writable")
 
     def _upgrade(self, db: sqlite3.Connection) -> None:
         """Bring the schema to ``SCHEMA_VERSION``, one migration after another, all in
@@ -152,14 +141,13 @@ class GameStore:
         db.execute(f"PRAGMA journal_mode={runtime.JOURNAL_MODE}")
 
     def _open(self) -> sqlite3.Connection:
-        """A new connection to the database: its path, or the read-only URI."""
         return sqlite3.connect(self._uri or self.path, uri=self._uri is not None, timeout=10, isolation_level=None,
                                check_same_thread=False)
 
     def _connect(self, *pragmas: str) -> sqlite3.Connection:
-        """A connection set up (a commit is on disk, fsync, when it returns), with ``pragmas``."""
         db = self._open()
         try:
+            # synchronous=FULL: a commit is on disk (fsync) when it returns.
             for pragma in ("synchronous=FULL", "foreign_keys=ON", *pragmas):
                 db.execute(f"PRAGMA {pragma}")
         except BaseException:
@@ -234,8 +222,7 @@ class GameStore:
         return self._reads.opened
 
     def _check_files(self) -> None:
-        """Refuse (``StoreError``) while a WAL file of an opened, writable database cannot
-        be written: SQLite would write to it through its memory map (module docstring)."""
+        """Refuse (``StoreError``) while a WAL file of a writable database cannot be written."""
         if self.read_only or runtime.JOURNAL_MODE != "WAL":
             return
         name = unwritable(self.path)

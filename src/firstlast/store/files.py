@@ -1,7 +1,6 @@
-"""The database's files, as SQLite cannot guard them: a special file refused, a file or
-folder that can only be read opened read-only (``read_only_uri``), a damaged file refused
-at the start (``check_integrity``), and WAL files that stop being writable while open
-(``unwritable``, ``strand``; the package's docstring says why)."""
+"""The database's files, as SQLite cannot guard them (docs/play.md, "Storage faults"): a
+special file refused, a read-only one opened read-only, a damaged one refused at the
+start, and WAL files that stop being writable while open."""
 
 from __future__ import annotations
 
@@ -62,11 +61,9 @@ def code(e: sqlite3.Error) -> int:
 def read_only_uri(path: Path) -> str:
     """The URI that opens ``path`` for reading where SQLite cannot create the files it
     keeps beside a database (a read-only folder or mount): ``immutable=1``, SQLite's
-    documented way to read a file on read-only media (no locks, no ``-shm`` index, no
-    journal; every write is refused, SQLITE_READONLY). It would not see changes still in
+    documented way to read a file on read-only media. It would not see changes still in
     a ``-wal`` or a hot ``-journal``: such a file is refused, in words, rather than read
-    as it was before them. (With ``-wal`` and ``-shm`` both there, SQLite opens the file
-    by its path and never comes here.)"""
+    as it was before them."""
     for suffix in ("-wal", "-journal"):
         side = Path(f"{path}{suffix}")
         with suppress(OSError):

@@ -75,9 +75,7 @@ class StoredGame:
     @classmethod
     def new(cls, player: str, game: Game, origin: Origin = "played", dealt: str | None = None,
             dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
-        """``game`` as a new game of ``player``, not stored yet (``Transaction.insert``):
-        a new id, created now, version 0, no result; ``dealt``: how its deal was chosen,
-        ``dealt_on``: the player's date then, ``wish``: the wish made before it."""
+        """``game`` as a new game of ``player``, not stored yet (``Transaction.insert``)."""
         now = timestamp()
         return cls(new_id(), player, game, 0, now, now, None, origin, dealt=dealt, dealt_on=dealt_on, wish=wish)
 

@@ -35,12 +35,6 @@ def _origin(value: object) -> Origin:
     return "imported" if value == "imported" else "played"
 
 
-def _summary(r: sqlite3.Row) -> GameSummary:
-    return GameSummary(r["id"], r["deal"], r["variant"], Variant.from_token(r["variant"]).describe(), r["status"],
-                       r["score"], r["passes"], len(r["moves"].split()), r["created"], r["updated"], r["finished"],
-                       _origin(r["origin"]), r["result"], r["abandoned"] is not None)
-
-
 #: The columns of a game row, by name: ``GameRow``'s fields.
 _COLUMNS: Final = GameRow.__struct_fields__
 _ROW_COLUMNS: Final = ", ".join(_COLUMNS)
@@ -82,7 +76,6 @@ class Transaction:
             self._savepoints -= 1
 
     def _unbroken(self, *statements: str) -> None:
-        """Run ``statements``; a failure is ``TransactionBroken``."""
         try:
             for sql in statements:
                 self.db.execute(sql)
@@ -91,7 +84,6 @@ class Transaction:
 
     # ------------------------------------------------------------ the store's own notes
     def meta(self, key: str) -> str | None:
-        """The value noted under ``key`` (``set_meta``), if any."""
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
@@ -126,8 +118,6 @@ class Transaction:
 
     # ------------------------------------------------------------ games
     def insert(self, stored: StoredGame) -> None:
-        """Store ``stored`` (``StoredGame.new``: its moves and redo line too) as a new
-        game, every field as given."""
         self.insert_row(stored.player, stored.row())
 
     def load(self, game_id: str, player: str | None = None) -> StoredGame:
@@ -213,11 +203,13 @@ class Transaction:
             args.append(status)
         sql += " ORDER BY updated DESC, rowid DESC LIMIT ?"
         args.append(limit)
-        return [_summary(r) for r in self.db.execute(sql, args).fetchall()]
+        return [GameSummary(r["id"], r["deal"], r["variant"], Variant.from_token(r["variant"]).describe(), r["status"],
+                            r["score"], r["passes"], len(r["moves"].split()), r["created"], r["updated"],
+                            r["finished"], _origin(r["origin"]), r["result"], r["abandoned"] is not None)
+                for r in self.db.execute(sql, args).fetchall()]
 
     def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
-        """Every game of ``variant`` (of ``player``, or of all) with what statistics need,
-        oldest event first."""
+        """Every game of ``variant`` (of ``player``, or of all), oldest event first."""
         sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL AS left,"
                " COALESCE(finished, abandoned, updated) AS at, id FROM games WHERE variant=?")
         args: list[object] = [variant.token]
@@ -245,23 +237,19 @@ class Transaction:
 
     # ------------------------------------------------------------ whole rows (backups)
     def rows(self, player: str) -> list[GameRow]:
-        """Every game of ``player``, every column, in the order they were stored."""
         return [_row(r) for r in self.db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE player=? ORDER BY rowid",
                                                  (player,)).fetchall()]
 
     def owner(self, game_id: str) -> str | None:
-        """The player whose game ``game_id`` is, or ``None`` when there is none."""
         head = self.head(game_id)
         return None if head is None else head[0]
 
     def insert_row(self, player: str, row: GameRow) -> None:
-        """Store ``row`` as a new game of ``player``, every column as given."""
         self.db.execute(f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (:player, {_NAMED})",
                         msgspec.structs.asdict(row) | {"player": player})
 
     def replace_row(self, player: str, row: GameRow) -> None:
-        """Overwrite ``player``'s game ``row.id`` with ``row`` (every column);
-        ``UnknownGame`` if ``player`` has no such game."""
+        """Overwrite ``player``'s game ``row.id`` with ``row``: ``UnknownGame`` if there is none."""
         cur = self.db.execute(f"UPDATE games SET {_ASSIGNED} WHERE id=:id AND player=:player",
                               msgspec.structs.asdict(row) | {"player": player})
         if cur.rowcount != 1:

@@ -25,13 +25,13 @@ from ..engine.places import PILES, STOCK
 from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
 from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
-from ..play.chance import story_book
+from ..play.chance import Estimator, story_book
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
 from . import cards as C
 from .autoplay import PACE_SPEED, SPEEDS, moves_per_tick, tick_interval
 from .calendar import CalendarScreen
-from .chance import Answer, ChanceClock, Estimator, describe_answer
+from .chance import Answer, ChanceClock
 from .dialogs import (
     ConfirmDialog,
     DealDialog,
@@ -62,15 +62,12 @@ WATCH_INTERVAL_S: Final = 2.0
 #: The actions autoplay goes on through; any other stops it first.
 KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
 
-__all__ = ["FirstLastApp", "GameScreen"]
-
 T = TypeVar("T")
 
 
 def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_LANG) -> str:
-    """The language the terminal opens in: the first that names a catalog language of
-    the one asked for by name on this start (``--lang``, ``FIRSTLAST_LANG``), the
-    player's saved setting and the terminal's locale (``system``); else English."""
+    """The first catalog language of: asked for on this start (``--lang``,
+    ``FIRSTLAST_LANG``), the saved setting, the terminal's locale; else English."""
     return next((lang for lang in (asked, setting, system) if lang in LANGS), DEFAULT_LANG)
 
 
@@ -118,7 +115,6 @@ class GameScreen(Screen[None]):
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
         self.set_reactive(GameScreen.lang, lang)
-        # The player's looks (issue 28): the felt, light or dark, and the four-colour deck.
         C.set_look(settings.felt, settings.four_colour)
         #: The marks on the cards that can be played now (the setting ``show_playable``,
         #: issue 26); with them off, only the hint's card is framed, once asked for.
@@ -131,10 +127,10 @@ class GameScreen(Screen[None]):
         #: Autoplay's clock while it runs (``auto``), and whether its tick waits in the queue.
         self._ticker: Timer | None = None
         self._tick_waiting = False
-        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto,
-                                  estimator) if chance else None
-        #: The stories told (the play layer's one cache of them; worded in the language
-        #: of the moment whenever shown).
+        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto, estimator)
+        if not chance:  # off (``--no-chance``, the setting): nothing is ever estimated
+            self.chance.available = False
+        #: The stories told (the play layer's one cache of them).
         self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
@@ -154,8 +150,7 @@ class GameScreen(Screen[None]):
         yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
 
     def _follow_looks(self) -> None:
-        """Draw with the player's felt, deck and marks as now saved (chosen here or in the
-        browser)."""
+        """Draw with the looks as now saved (chosen here or in the browser)."""
         s = self.session.settings()
         if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
             C.set_look(s.felt, s.four_colour)
@@ -164,9 +159,8 @@ class GameScreen(Screen[None]):
             self.version += 1
 
     def _apply_look(self) -> None:
-        """The felt of the moment (``cards.LOOK``) on the screen's classes, and Textual's
-        theme (its documented ``App.theme``) for the dialogs and the help: light on the
-        paper felt, else dark."""
+        """The felt of the moment on the screen's classes, and Textual's theme for the
+        dialogs and the help: light on the paper felt, else dark."""
         for felt in C.FELTS:
             self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
         self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
@@ -182,7 +176,6 @@ class GameScreen(Screen[None]):
         if pending is not None:
             # ``firstlast tui N`` with a game under way on the table: ask first.
             self.session.pending = None
-
             await self._confirm_leaving(t(self.lang, "tui.confirm.what.deal", deal=pending.deal),
                                         lambda: self._start("number", pending.deal, pending.variant),
                                         t(self.lang, "tui.msg.kept_pending", deal=self.session.game.deal,
@@ -198,7 +191,7 @@ class GameScreen(Screen[None]):
 
     async def _watch_store(self) -> None:
         """Show moves made on this game elsewhere (the browser, another terminal), and the
-        looks and marks chosen there (the settings are the player's, one for every face)."""
+        looks chosen there."""
         if self.auto or self.app.screen is not self or self._writing.locked():
             return
         if not self.session.store_changed():  # the store's change counter: nothing read else
@@ -211,7 +204,6 @@ class GameScreen(Screen[None]):
         self._apply_size(event.size.width, event.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
-        """Lay the screen out for ``width`` × ``height`` cells, and draw the table."""
         # Below MIN_SIZE the table cannot be drawn whole: say so instead of a cut table.
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.query_one("#body").display = not small
@@ -221,8 +213,7 @@ class GameScreen(Screen[None]):
                         min_height=MIN_SIZE[1]))
         size = C.choose_size(width, height, SIDE_WIDTH)
         self.size_now = size
-        # The side bar takes what the table leaves, within bounds; the table is centred
-        # in the rest.
+        # The side bar takes what the table leaves, within bounds.
         drawn = 8 * (size.width + 1) + 1  # the eight columns and the table's left padding
         side = max(SIDE_WIDTH - 2, min(SIDE_MAX_WIDTH, width - drawn))
         self.query_one(SideBar).styles.width = side
@@ -236,8 +227,8 @@ class GameScreen(Screen[None]):
 
     @property
     def view(self) -> TableViewModel:
-        """The play layer's view of the table (``play.view``), the web's answer's too:
-        made once per position, which the table and the side bar both draw."""
+        """The play layer's view of the table, made once per position for the table and
+        the side bar."""
         stored = self.session.stored
         key = (stored, stored.version, stored.game.position)
         if self._view is None or self._view_of != key:
@@ -249,11 +240,6 @@ class GameScreen(Screen[None]):
             view = self.view
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
-
-    @property
-    def chance_text(self) -> str | None:
-        """The side bar's chance line."""
-        return describe_answer(self.chance_answer, self.lang)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message
@@ -289,8 +275,7 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------ making moves
     async def action_act(self, action: ActionName, argument: str | int | None = None) -> ActionResult | None:
-        """Ask the play layer for ``action`` (``move`` from a place, ``step``, ``advance``,
-        ``redo``, ``restart``, …); show what it did, or why it refused."""
+        """Ask the play layer for ``action``; show what it did, or why it refused."""
         try:
             done = await self.write(lambda: self.session.act(action, argument))
         except PlayError as e:
@@ -309,9 +294,8 @@ class GameScreen(Screen[None]):
         return done
 
     def _describe(self, action: ActionName, done: ActionResult) -> str:
-        """The status line after an action: what it did in short (cards as on the
-        table), then its card movements in words (``i18n.announce``), as a screen
-        reader would say them."""
+        """The status line after an action: what it did in short, then in words, as a
+        screen reader would say them."""
         lang = self.lang
         if not done.steps:
             return t(lang, "tui.msg.nothing")
@@ -336,18 +320,13 @@ class GameScreen(Screen[None]):
         if message is not None:
             self.say(message)
         self.version += 1
-        self._request_chance()
-        self._maybe_end()
-
-    def _maybe_end(self) -> None:
-        game = self.session.game
-        if game.position.status == "playing":
-            return
-        self.stop_auto()
-        key = (self.session.game_id, len(game))
-        if self._ended_shown != key:
-            self._ended_shown = key
-            self._show_end()
+        self.chance.request()
+        if self.pos.status != "playing":
+            self.stop_auto()
+            ended = (self.session.game_id, len(self.session.game))
+            if self._ended_shown != ended:
+                self._ended_shown = ended
+                self._show_end()
 
     def _show_end(self) -> None:
         """The end panel of the finished game on the table, with its story."""
@@ -391,10 +370,8 @@ class GameScreen(Screen[None]):
 
     async def _start(self, how: StartKind, deal: object = None, variant: Variant | None = None,
                      day: dt.date | None = None) -> None:
-        """A new game on the table (the play layer leaves the one there: abandoned if
-        it was under way, docs/play.md; the keys ask first, ``_confirm_leaving``);
-        ``day``: an earlier day's deal of the day (the calendar). On a wish (the
-        setting), the wish is asked for first (``WishDialog``)."""
+        """A new game on the table (the play layer leaves the one there, docs/play.md; the
+        keys ask first); ``day``: a deal of the day. On a wish (the setting), asked first."""
         self.stop_auto()
 
         async def deal_it(wish: str | None = None) -> None:
@@ -415,8 +392,7 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------ actions
     async def action_turn(self) -> None:
-        """The stock's move: turn, or redeal once the stock is empty (the play layer
-        says which; the engine whether it is allowed)."""
+        """The stock's move: turn, or redeal once the stock is empty (the play layer says which)."""
         await self.action_act("move", str(self.view.stock_move))
 
     async def action_play(self, source: str) -> None:
@@ -457,9 +433,7 @@ class GameScreen(Screen[None]):
         self._tick_waiting = False
         if not self.auto:
             return
-        await self.action_act("step", moves_per_tick(self.speed))  # committed together
-        if self.pos.status != "playing":
-            self.stop_auto()
+        await self.action_act("step", moves_per_tick(self.speed))  # committed together; the end stops it
 
     def stop_auto(self) -> None:
         if self._ticker is not None:
@@ -471,7 +445,7 @@ class GameScreen(Screen[None]):
         if self.auto:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
-            self._request_chance()
+            self.chance.request()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
@@ -484,17 +458,15 @@ class GameScreen(Screen[None]):
             self._ended_shown = None
 
     def action_hint(self) -> None:
-        """Say the forced line's next move in words (``i18n.table.hint_text``, the
-        words the page says too); the card is framed on the table as playable (with the
-        marks off, it alone)."""
+        """Say the forced line's next move in words (the page's too), and frame its card
+        (with the marks off, it alone)."""
         self.say(hint_text(self.pos, self.lang, self.session.settings().verbosity))
         hint = self.view.hint
         self.hinted = hint.source if hint is not None and hint.kind == "play" else None
         self._paint()
 
     def action_summary(self) -> None:
-        """The whole table in words (``i18n.table.table_summary``); 1–8 and w then
-        read a pile or the waste."""
+        """The whole table in words; 1–8 and w then read a pile or the waste."""
         text = table_summary(self.pos, self.lang, self.session.settings().verbosity)
         self.say(text)
         self.app.push_screen(WordsDialog(self.pos, self.lang, text), self._reviewed)
@@ -521,8 +493,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(DealDialog(self.lang), chosen)
 
     def action_settings(self) -> None:
-        """The settings the terminal honours (``SettingsDialog``): saved for every face
-        (the play layer's settings, kept in backups), then drawn at once."""
+        """The settings the terminal honours: saved for every face, then drawn at once."""
 
         async def chosen(changes: dict[str, object] | None) -> None:
             if changes and await self._write(lambda: self.session.save_settings(**changes)) is not None:
@@ -541,8 +512,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(VariantDialog(self.new_variant, self.lang), chosen)
 
     def action_import(self) -> None:
-        """Store someone's game from a record file (the play layer checks it by replaying
-        it, and keeps it once: importing it again finds it); ``l`` lists it to watch."""
+        """Store someone's game from a record file (kept once); ``l`` lists it to watch."""
 
         async def chosen(text: str | None) -> None:
             got = None if text is None else await self._write(
@@ -614,8 +584,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(StatsScreen(self.session.play, self.session.player, self.lang))
 
     def action_calendar(self) -> None:
-        """The calendar of deals of the day (``tui/calendar.py``); Enter on a day plays
-        its deal (asking first before a game under way is left)."""
+        """The calendar of deals of the day; Enter on a day plays its deal (asking first)."""
 
         async def chosen(day: dt.date | None) -> None:
             if day is not None:
@@ -640,10 +609,6 @@ class GameScreen(Screen[None]):
             await self.action_act("move", place)
 
     # ------------------------------------------------------------ chance
-    def _request_chance(self) -> None:
-        if self.chance is not None:
-            self.chance.request()
-
     def _chance_wanted(self) -> Position | None:
         """The position whose figure to show, or ``None`` (and no stale figure shown)
         when none is: the game is over, or the side bar says it comes out."""
@@ -660,9 +625,8 @@ class GameScreen(Screen[None]):
 
 
 class FirstLastApp(App[None]):
-    """``FirstLastApp(store, deal=None, variant=None, resume=False)``: see ``Session.open``
-    for which game goes on the table. ``variant=None``: new games use the player's
-    variant setting (shared with the browser game; the ``v`` key changes it)."""
+    """``Session.open`` decides which game goes on the table; ``variant=None``: new games
+    use the player's variant setting."""
 
     ENABLE_COMMAND_PALETTE = False
 
@@ -673,8 +637,7 @@ class FirstLastApp(App[None]):
         self.session = Session.open(store, deal, variant, resume, lang)
         settings = self.session.settings()
         self.chance = chance and settings.show_chance
-        #: The language the terminal opens in (``starting_lang``; ``lang`` is not saved:
-        #: the L key saves).
+        #: ``lang`` is not saved: the L key saves.
         self.lang = starting_lang(lang, settings.lang, system_lang)
         self.title = t(self.lang, "title")
         self.game_screen = GameScreen(self.session, variant, self.chance, estimator, self.lang)

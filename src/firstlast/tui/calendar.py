@@ -24,10 +24,12 @@ from .keys import BarKey, KeyBar, binding
 def calendar_renderable(cal: Calendar, chosen: dt.date, lang: str = "en") -> Table:
     """``cal`` as a grid, Monday first: ★ won, • played, [today], (played on another
     day); the chosen day reversed; then the streaks and the chosen day's deal."""
-    grid = Table(title=t(lang, f"daily.month.{cal.month}", year=cal.year), show_edge=False, box=None, padding=(0, 1))
+    first = cal.days[0].date
+    grid = Table(title=t(lang, f"daily.month.{first.month}", year=first.year), show_edge=False, box=None,
+                 padding=(0, 1))
     for w in range(1, 8):
         grid.add_column(t(lang, f"daily.weekday.{w}"), justify="right")
-    row: list[Text] = [Text("")] * cal.days[0].date.weekday()
+    row: list[Text] = [Text("")] * first.weekday()
     for day in cal.days:
         mark = {"won": "★", "played": "•", "none": " "}[day.state]
         n = f"{day.date.day:2d}{mark}"
@@ -79,19 +81,17 @@ class CalendarScreen(Page[dt.date | None]):
             yield Static(Text(t(self.lang, "daily.legend"), style="dim"), id="calendar-legend")
         yield KeyBar((BarKey("←→", "tui.calendar.keys"), BarKey("Esc", "tui.binding.back")), self.lang)
 
-    def _show(self) -> None:
-        self.query_one("#calendar-body", Static).update(calendar_renderable(self.cal, self.chosen, self.lang))
-
     def _go(self, date: dt.date) -> None:
         date = min(max(date, FIRST_DAY), self.today)
-        if (date.year, date.month) != (self.cal.year, self.cal.month):
+        month = f"{date.year:04d}-{date.month:02d}"
+        if month != self.cal.month:
             try:
-                self.cal = self.play.calendar(self.player, f"{date.year:04d}-{date.month:02d}")
+                self.cal = self.play.calendar(self.player, month)
             except PlayError as e:
                 self.notify(e.text(self.lang), severity="error")
                 return
         self.chosen = date
-        self._show()
+        self.query_one("#calendar-body", Static).update(calendar_renderable(self.cal, self.chosen, self.lang))
 
     def action_move(self, days: int) -> None:
         self._go(self.chosen + dt.timedelta(days=days))

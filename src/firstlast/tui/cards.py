@@ -17,7 +17,6 @@ from ..i18n import SUIT_GLYPHS, t
 #: A suit's glyph by the card's suit number (``i18n.SUIT_GLYPHS``).
 SUIT_SYMBOLS: Final = tuple(SUIT_GLYPHS[c] for c in SUIT_CHARS)
 
-FELT: Final = "#0b4d22"
 FACE: Final = "#f4f1e6"
 RED: Final = "#c40c2a"
 BLACK: Final = "#151515"
@@ -26,9 +25,6 @@ EDGE: Final = "#8a8a80"
 # as in the browser game.
 BACK: Final = "#7b1e2e"
 BACK_2: Final = "#1b2f5e"
-ACTIVE: Final = "#ffd24a"
-PLAYABLE: Final = "#3fe05a"
-PRIVILEGED: Final = "#ff9f1c"
 #: The face of the card(s) the last action moved, so autoplay can be followed.
 FACE_MOVED: Final = "#fff0a8"
 #: The four-colour deck's inks (settings.four_colour): diamonds blue, clubs green, on
@@ -38,31 +34,30 @@ INK4_BRIGHT: Final = {0: "#5fd37a", 1: "#7fb0ff"}
 
 class Felt(NamedTuple):
     """A felt's colours: the table's, its labels', the outline of an empty place, and
-    the marks' (active, playable, privileged)."""
+    the marks' (active, playable, privileged), the same on the dark felts."""
 
     cloth: str
     label: str
     outline: str
-    active: str
-    playable: str
-    privileged: str
+    active: str = "#ffd24a"
+    playable: str = "#3fe05a"
+    privileged: str = "#ff9f1c"
 
 
 #: The terminal's felts (settings.felt, the page's four); the marks are darker on the
 #: light paper so that they still read there.
 FELTS: Final = {
-    "green": Felt(FELT, "#cfe8d4", "#3f8f5a", ACTIVE, PLAYABLE, PRIVILEGED),
-    "blue": Felt("#0f3a5e", "#d6e4f2", "#5384b3", ACTIVE, PLAYABLE, PRIVILEGED),
-    "night": Felt("#17191d", "#dcdee2", "#5f6675", ACTIVE, PLAYABLE, PRIVILEGED),
+    "green": Felt("#0b4d22", "#cfe8d4", "#3f8f5a"),
+    "blue": Felt("#0f3a5e", "#d6e4f2", "#5384b3"),
+    "night": Felt("#17191d", "#dcdee2", "#5f6675"),
     "paper": Felt("#efe6cf", "#2a2418", "#8a7650", "#8a4b00", "#17692c", "#a33f00"),
 }
 
 
 @dataclass(slots=True)
 class Look:
-    """How the terminal draws the table now (the player's settings): ``felt`` one of
-    ``FELTS`` and its colours (``colours``: ``LOOK.colours.active``, …); ``four_colour``
-    the four-colour deck. ``light``: the paper felt, drawn with a light theme."""
+    """How the terminal draws the table now: the player's felt and deck (``set_look``);
+    the paper felt is drawn with a light theme."""
 
     felt: str = "green"
     four_colour: bool = False
@@ -138,8 +133,7 @@ _BOXES: Final = {
 
 
 def rank_text(rank: int, lang: str = "en") -> str:
-    """Rank ``rank`` (1 = ace … 13 = king) as a card's corner says it in ``lang``:
-    ``Q`` in English, ``Д`` in Russian (the catalog's ``rank.<n>.short``)."""
+    """Rank ``rank`` as a card's corner says it in ``lang``: ``Q`` in English, ``Д`` in Russian."""
     return t(lang, f"rank.{rank}.short")
 
 
@@ -158,19 +152,16 @@ def pretty_text(card: Card | None, lang: str = "en") -> Text:
     return Text(pretty(card, lang), style=Style(color=ink(card, bright=not LOOK.light), bold=True))
 
 
-def _frame(width: int, height: int, box: str, edge: Style, fill: Style,
-           inner: list[list[tuple[str, Style]]], footer: str = "") -> list[Text]:
-    """A box of ``width``×``height`` whose interior rows are given as styled segments;
+def _frame(width: int, box: str, edge: Style, fill: Style, inner: list[tuple[str, Style]],
+           footer: str = "") -> list[Text]:
+    """A box ``width`` wide around ``inner``, a styled text a row, padded with ``fill``;
     ``footer`` is written into the bottom edge (cut to fit)."""
     tl, tr, bl, br, hz, vt = tuple(box)
     lines = [Text(tl + hz * (width - 2) + tr, style=edge)]
-    for row in inner:
+    for chunk, style in inner:
         line = Text(vt, style=edge)
-        used = 0
-        for chunk, style in row:
-            line.append(chunk, style=style)
-            used += len(chunk)
-        line.append(" " * max(0, width - 2 - used), style=fill)
+        line.append(chunk, style=style)
+        line.append(" " * max(0, width - 2 - len(chunk)), style=fill)
         line.append(vt, style=edge)
         lines.append(line)
     lines.append(Text(bl + footer[:width - 2].center(width - 2, hz) + br, style=edge))
@@ -190,21 +181,21 @@ def card_lines(card: Card, size: CardSize, emphasis: str = "plain", edge_color: 
     edge = Style(color=edge_color, bgcolor=face, bold=emphasis != "plain")
     label = pretty(card, lang)
     suit = SUIT_SYMBOLS[card.suit]
-    rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
+    rows = [("", fill)] * (h - 2)
     if h == 3:
-        rows[0] = [(label.rjust(iw), ink_)]
+        rows[0] = (label.rjust(iw), ink_)
     else:
-        rows[0] = [(label, ink_)]
-        rows[-1] = [(label.rjust(iw), ink_)]
+        rows[0] = (label, ink_)
+        rows[-1] = (label.rjust(iw), ink_)
         mid = (h - 2) // 2
         if size.width >= 11 and h - 2 >= 5:
             # Big cards show the rank large in the middle as well as the pip.
-            rows[mid - 1] = [(suit.center(iw), ink_)]
-            rows[mid] = [(rank_text(card.rank, lang).center(iw), ink_)]
-            rows[mid + 1] = [(suit.center(iw), ink_)]
+            rows[mid - 1] = (suit.center(iw), ink_)
+            rows[mid] = (rank_text(card.rank, lang).center(iw), ink_)
+            rows[mid + 1] = (suit.center(iw), ink_)
         else:
-            rows[mid] = [(suit.center(iw), ink_)]
-    return _frame(w, h, _BOXES[emphasis], edge, fill, rows, footer)
+            rows[mid] = (suit.center(iw), ink_)
+    return _frame(w, _BOXES[emphasis], edge, fill, rows, footer)
 
 
 def depth_footer(depth: int, size: CardSize) -> str:
@@ -214,19 +205,18 @@ def depth_footer(depth: int, size: CardSize) -> str:
 
 
 def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[Text]:
-    """A face-down card (the stock) with the back of ``deck`` (1 or 2), optionally with
-    a count in the middle."""
+    """A face-down card (the stock) with the back of ``deck`` (1 or 2), and a count."""
     w, h = size.width, size.height
     iw = w - 2
     colour = BACK if deck == 1 else BACK_2
     fill = Style(color="#9fb4e8", bgcolor=colour)
     edge = Style(color="#c8d4f0", bgcolor=colour)
-    rows: list[list[tuple[str, Style]]] = [[("░" * iw, fill)] for _ in range(h - 2)]
+    rows = [("░" * iw, fill)] * (h - 2)
     if count is not None:
         mid = (h - 2) // 2
         num = str(count)
-        rows[mid] = [(num.center(iw, "░")[:iw], Style(color="white", bgcolor=colour, bold=True))]
-    return _frame(w, h, _BOXES["plain"], edge, fill, rows)
+        rows[mid] = (num.center(iw, "░")[:iw], Style(color="white", bgcolor=colour, bold=True))
+    return _frame(w, _BOXES["plain"], edge, fill, rows)
 
 
 def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_color: str | None = None) -> list[Text]:
@@ -237,15 +227,14 @@ def empty_lines(size: CardSize, text: str = "", emphasis: str = "dashed", edge_c
     edge_color = edge_color or LOOK.colours.outline
     fill = Style(bgcolor=felt)
     edge = Style(color=edge_color, bgcolor=felt, bold=emphasis != "dashed")
-    rows: list[list[tuple[str, Style]]] = [[] for _ in range(h - 2)]
+    rows = [("", fill)] * (h - 2)
     if text:
-        rows[(h - 2) // 2] = [(text[:iw].center(iw), Style(color=edge_color, bgcolor=felt, bold=True))]
-    return _frame(w, h, _BOXES[emphasis], edge, fill, rows)
+        rows[(h - 2) // 2] = (text[:iw].center(iw), Style(color=edge_color, bgcolor=felt, bold=True))
+    return _frame(w, _BOXES[emphasis], edge, fill, rows)
 
 
 def table_width(card_width: int) -> int:
-    """Columns the table takes with cards ``card_width`` wide (8 columns, a gap after
-    each, a margin)."""
+    """Columns the table takes with cards ``card_width`` wide (a gap after each, a margin)."""
     return 8 * (card_width + 1) + 3
 
 

@@ -21,8 +21,6 @@ from ..i18n import chance_text, t
 from ..play.chance import BOOK_SIZE, ChanceBook, Estimator, Pooled, estimator_available
 from ..play.kept import Kept
 
-__all__ = ["Answer", "ChanceClock", "Estimator", "Failed", "Pooled", "describe_answer", "refinable"]
-
 
 @dataclass(frozen=True, slots=True)
 class Failed:
@@ -60,15 +58,13 @@ class ChanceClock:
     """The figure for ``node``'s screen. ``wanted()``: the position to estimate now
     (``None``: no figure wanted); ``show(position, answer)``, on the UI thread: whether
     the answer was shown (its position still on the table); ``autoplaying()``: whether
-    autoplay runs (figures are then fewer, and not refined). The estimator runs on one
-    worker thread at a time, for the latest position asked for."""
+    autoplay runs (figures are then fewer, and not refined)."""
 
     def __init__(self, node: Widget, wanted: Callable[[], Position | None], show: Callable[[Position, Answer], bool],
                  autoplaying: Callable[[], bool], estimator: Estimator | None = None) -> None:
         self._node, self._wanted, self._show, self._autoplaying = node, wanted, show, autoplaying
         self._book = ChanceBook(estimator=estimator)
-        self._loaded = estimator is not None
-        #: Whether an estimator can be loaded here (``None``: not known yet).
+        #: Whether an estimator can be loaded here (``None``: not tried yet).
         self.available: bool | None = None if estimator is None else True
         self._cache: Kept[str, Pooled | Failed] = Kept(BOOK_SIZE)  # the latest answer of each position
         self._lock = threading.Lock()
@@ -83,8 +79,8 @@ class ChanceClock:
         if self._refine_timer is not None and not refine:
             self._refine_timer.stop()
             self._refine_timer = None
-        pos = self._wanted()
-        if pos is None or self.available is False:
+        pos = None if self.available is False else self._wanted()
+        if pos is None:
             return
         now = time.monotonic()
         if self._autoplaying() and now - self._asked < AUTO_CHANCE_INTERVAL_S:
@@ -110,9 +106,8 @@ class ChanceClock:
                 self._node.app.call_from_thread(self._arrived, pos, answer)
 
     def _compute(self, pos: Position, refine: bool) -> Answer:
-        if not self._loaded:
+        if self.available is None:
             self.available = estimator_available()
-            self._loaded = True
         if not self.available:
             return None
         key = str(pos)

@@ -5,13 +5,13 @@ shown are always the keys that work there."""
 from __future__ import annotations
 
 import contextlib
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
 from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -54,8 +54,7 @@ DIALOG_CSS = """
 .dialog RadioSet { width: 100%; height: auto; }
 """
 
-#: The story's curve is drawn this many columns wide (the story itself is told by the
-#: play layer's policy, ``play.chance.tell_story``, the page's too).
+#: The story's curve is drawn this many columns wide.
 STORY_WIDTH: Final = 56
 
 T = TypeVar("T")
@@ -103,14 +102,14 @@ class ConfirmDialog(Dialog[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class Refused(str):
-    """Why an ``_AskDialog``'s line was refused (shown under it)."""
+class Refused(Exception):
+    """Why an ``_AskDialog``'s line was refused, in words (shown under it)."""
 
 
 class _AskDialog(Dialog[T]):
     """One line asked for (a prompt, an input, a line for its error, the keys): Enter
-    reads it with ``read`` — its answer, or the refusal to show, which keeps the dialog
-    open — and Escape answers ``None``."""
+    reads it with ``read``, whose refusal (``Refused``, the play layer's ``PlayError``)
+    is shown and keeps the dialog open; Escape answers ``None``."""
 
     #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the input's id.
     words: ClassVar[str]
@@ -124,14 +123,14 @@ class _AskDialog(Dialog[T]):
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
 
-    def read(self, value: str) -> T | Refused:
-        """The answer to ``value``, or a ``Refused`` sentence."""
+    def read(self, value: str) -> T:
         raise NotImplementedError
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        answer = self.read(event.value.strip())
-        if isinstance(answer, Refused):
-            self.query_one(".error", Label).update(answer)
+        try:
+            answer = self.read(event.value.strip())
+        except (Refused, PlayError) as e:
+            self.query_one(".error", Label).update(e.text(self.lang) if isinstance(e, PlayError) else str(e))
             return
         self.dismiss(answer)
 
@@ -141,11 +140,8 @@ class DealDialog(_AskDialog[int]):
 
     words, input_id = "deal", "deal-input"
 
-    def read(self, value: str) -> int | Refused:
-        try:
-            return parse_deal(value)
-        except PlayError as e:
-            return Refused(e.text(self.lang))
+    def read(self, value: str) -> int:
+        return parse_deal(value)
 
 
 class WishDialog(_AskDialog[str]):
@@ -154,9 +150,9 @@ class WishDialog(_AskDialog[str]):
 
     words, input_id = "wish", "wish-input"
 
-    def read(self, value: str) -> str | Refused:
+    def read(self, value: str) -> str:
         if len(value) > MAX_WISH:
-            return Refused(PlayError("wish.long", max=MAX_WISH).text(self.lang))
+            raise PlayError("wish.long", max=MAX_WISH)
         return value
 
 
@@ -165,13 +161,13 @@ class ImportDialog(_AskDialog[str]):
 
     words, input_id = "import", "record-path"
 
-    def read(self, value: str) -> str | Refused:
+    def read(self, value: str) -> str:
         try:
             return read_record_file(Path(value).expanduser())
         except RecordFileError as e:
             # The file's own problem, from its code, in the player's language.
             reason = file_error_text(e.code, value, e.limit, self.lang, os_error=e.os_error)
-            return Refused(t(self.lang, "tui.import.error", reason=reason))
+            raise Refused(t(self.lang, "tui.import.error", reason=reason)) from None
 
 
 class UnfinishedDialog(Dialog[str]):
@@ -213,12 +209,9 @@ class Toggle(Horizontal):
     since a switch's look alone does not say which way is on."""
 
     def __init__(self, text: str, value: bool, switch_id: str, lang: str = "en") -> None:
-        super().__init__(classes="toggle")
-        self._text, self._value, self._switch_id, self._lang = text, value, switch_id, lang
-
-    def compose(self) -> ComposeResult:
-        yield Switch(self._value, id=self._switch_id)
-        yield Label(self._words(self._value), id=f"{self._switch_id}-label")
+        self._text, self._lang = text, lang
+        super().__init__(Switch(value, id=switch_id), Label(self._words(value), id=f"{switch_id}-label"),
+                         classes="toggle")
 
     def _words(self, on: bool) -> str:
         state = t(self._lang, "tui.toggle.on" if on else "tui.toggle.off")
@@ -249,8 +242,7 @@ class VariantDialog(Dialog[Variant]):
         yield KeyBar((BarKey("Enter", "tui.button.ok"), BarKey("Esc", "cancel")), lang)
 
     def _ok(self) -> None:
-        """Answer the variant asked for, checked by the play layer's parsers (the same
-        bounds as the settings everywhere); a refusal is shown and the dialog stays."""
+        """Answer the variant asked for, checked by the play layer; a refusal is shown."""
         try:
             redeals = parse_redeals(self.query_one("#redeals", Input).value)
             variant = parse_variant({"redeals": redeals, "waste_playable": self.query_one("#waste", Switch).value,
@@ -274,9 +266,8 @@ class VariantDialog(Dialog[Variant]):
 
 
 class SettingsDialog(Dialog[dict[str, object]]):
-    """The player's settings the terminal honours (``play.settings``, docs/play.md): the
-    felt (here light or dark too), the four-colour deck, the marks and "on a wish". OK
-    answers the changes; Escape answers ``None``."""
+    """The player's settings the terminal honours (docs/play.md). OK answers the changes;
+    Escape answers ``None``."""
 
     # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
     DEFAULT_CSS = """
@@ -324,9 +315,8 @@ class SettingsDialog(Dialog[dict[str, object]]):
 
 
 class EndDialog(Dialog[str]):
-    """The game is over: result, score, deal, and the page's whole story of the game
-    (``Story.text``, docs/story.md) in a box that scrolls, once told; play again, next
-    deal, random deal."""
+    """The game is over: result, score, deal, and the page's story of the game (docs/story.md)
+    in a box that scrolls, once told; play again, next deal, random deal."""
 
     DEFAULT_CSS = """
     EndDialog .dialog { width: 76; }
@@ -383,10 +373,10 @@ class EndDialog(Dialog[str]):
         self.told = self.stories.get(story_key(self.game))
         if self.told is None:
             # A copy, made here: the worker reads its positions while the player may undo on the table.
-            game = Game(self.game.deal, self.game.variant, self.game.moves)
-            self.run_worker(partial(self._tell, game), thread=True, exit_on_error=False)
+            self._tell(Game(self.game.deal, self.game.variant, self.game.moves))
         self.watch_told()
 
+    @work(thread=True, exit_on_error=False)
     def _tell(self, game: Game) -> None:
         """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
         screen never waits for it; the story is a bonus: its failure is said, and the
@@ -427,8 +417,7 @@ def help_text(lang: str) -> str:
 
 
 class Page(Screen[T]):
-    """A page over the whole table (help, statistics, the calendar): dark, its body
-    (``.body``) padded."""
+    """A page over the whole table (help, statistics, the calendar)."""
 
     DEFAULT_CSS = "Page { background: #0e2416; } Page .body { padding: 1 2; }"
 
@@ -482,12 +471,9 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
     for r in range(rows - 1, -1, -1):
         line = Text()
         for b, count in enumerate(bins):
-            eighths = round(count / top * rows * 8)
+            eighths = max(1, round(count / top * rows * 8)) if count else 0  # a non-empty bin never vanishes
             level = max(0, min(8, eighths - r * 8))
-            ch = BLOCKS[level] if count else " "
-            if r == 0 and count and level == 0:
-                ch = BLOCKS[1]  # never let a non-empty bin vanish
-            line.append(ch * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
+            line.append(BLOCKS[level] * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
         lines.append(line)
     axis = Text("".join(f"{i:<4}" for i in starts) + t(lang, "tui.stats.won_column"), style="dim")
     lines.append(axis)
@@ -495,7 +481,7 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
 
 
 def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table | Text:
-    """The player's statistics per variant (the play layer's policy: docs/play.md)."""
+    """The player's statistics per variant."""
     all_stats = play.stats(player)
     if not all_stats:
         return Text(t(lang, "tui.stats.none"))

@@ -88,18 +88,17 @@ def table_keys() -> tuple[BarKey, ...]:
 
 
 class KeyBar(Widget):
-    """The keys of the screen it is on, in ``lang``; set ``keys`` and ``lang``."""
+    """The keys of the screen it is on, in ``lang``."""
 
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; background: #08361a; color: #e8f3ea; }
     """
 
     lang: reactive[str] = reactive("en")
-    keys: reactive[tuple[BarKey, ...]] = reactive(())
 
     def __init__(self, keys: Sequence[BarKey] = (), lang: str = "en", id: str | None = None) -> None:
         super().__init__(id=id)
-        self.set_reactive(KeyBar.keys, tuple(keys))
+        self.keys = tuple(keys)
         self.set_reactive(KeyBar.lang, lang)
 
     def render(self) -> Text:
@@ -107,13 +106,8 @@ class KeyBar(Widget):
         shown = list(self.keys)
 
         def line() -> Text:
-            out = Text()
-            for i, k in enumerate(shown):
-                if i:
-                    out.append("  ")
-                out.append(k.key, style="bold #ffd24a")
-                out.append(" " + t(self.lang, k.label), style="#e8f3ea")
-            return out
+            return Text("  ").join(Text.assemble((k.key, "bold #ffd24a"), (" " + t(self.lang, k.label), "#e8f3ea"))
+                                   for k in shown)
 
         text = line()
         while shown and cell_len(text.plain) > self.size.width:

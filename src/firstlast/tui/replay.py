@@ -58,12 +58,9 @@ class ReplayScreen(Screen[None]):
                       BarKey("space", "tui.replay.keys.play"), BarKey("Esc", "tui.replay.keys.close")), self.lang)
 
     def on_mount(self) -> None:
-        self.query_one(TableView).lay_out(self.card_size, self.lang)
-        self.watch_at(self.at)
+        self.query_one(TableView).lay_out(self.card_size, self.lang)  # then ``at``'s first watch, after mounting
 
     def watch_at(self, at: int) -> None:
-        if not self.is_mounted:
-            return
         game = self.game
         moved: frozenset[Card] = frozenset()
         if at:

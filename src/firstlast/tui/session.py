@@ -47,13 +47,11 @@ class Session:
     @classmethod
     def open(cls, store: GameStore, deal: int | None, variant: Variant | None, resume: bool,
              lang: str | None = None) -> Session:
-        """``deal`` given: a new game of it (with ``resume``, its latest unfinished game).
-        No deal: the game on the table, else the latest unfinished game, else a new
-        random deal (with ``variant``, only games with those rules). Raises
-        ``LookupError`` when ``resume`` finds nothing. A new game that would abandon
-        the game under way on the table is not started: that game is opened, and the
-        new one is ``pending`` until the player confirms. ``lang``: the language of the
-        ``LookupError`` (default: the player's setting, else English)."""
+        """``deal`` given: a new game of it (``resume``: its latest unfinished game); no deal:
+        the table's game, else the latest unfinished, else a new random deal (``variant``:
+        only games with those rules). A new game that would abandon the one under way
+        waits, ``pending``, for the player's yes. ``LookupError`` (in ``lang``, else the
+        setting's) when ``resume`` finds nothing."""
         play = PlayService(store)
         player = play.local_player()
         if resume:
@@ -84,15 +82,13 @@ class Session:
         return self.play.settings(self.player)
 
     def under_way(self) -> bool:
-        """Whether leaving the game on the table would abandon it (ask first): the play
-        layer's policy, ``play.leaving``."""
+        """Whether leaving the game on the table would abandon it (ask first)."""
         return leaving(self.stored) == "abandon"
 
     # ------------------------------------------------------------ doing
     def act(self, action: ActionName, argument: str | int | None = None) -> ActionResult:
-        """Ask the play layer for ``action`` (its typed command, ``play.command``) on the
-        game shown, at the version shown; refused as changed or unknown, the table as
-        now stored is followed first."""
+        """``action`` on the game shown, at the version shown; refused as changed or
+        unknown, the table as now stored is followed first."""
         try:
             result = self.play.act(self.player, self.stored.id, command(action, argument), self.stored.version)
         except PlayError as e:

@@ -60,16 +60,11 @@ class Slot(Widget):
         self.place = place
 
     def render(self) -> Text:
-        out = Text()
         label, lines = self.shown
         label = label.copy()
         label.truncate(self.size.width or 1, pad=True)
         label.stylize(Style(bgcolor=C.LOOK.colours.cloth))
-        out.append_text(label)
-        for line in lines:
-            out.append("\n")
-            out.append_text(line)
-        return out
+        return Text("\n").join([label, *lines])
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -122,11 +117,9 @@ def _label(text: str, style: Style | None = None, moved: bool = False) -> Text:
 def paint_slot(place: str, view: TableView, size: CardSize,
                moved: frozenset[Card] = frozenset(), lang: str = "en",
                marked: frozenset[str] | None = None) -> tuple[Text, list[Text]]:
-    """Label and card lines for ``place`` in the table ``view``; ``moved``: the cards the last
-    action moved, marked where they lie on top; ``lang``: the language of the labels
-    and of the cards' rank letters; ``marked``: the places whose card is framed as one
-    that can be played now (``None``: every one that can, ``view.playable``; the setting
-    ``show_playable`` off leaves only the hint's card, if asked for)."""
+    """Label and card lines for ``place``; ``moved``: the cards the last action moved,
+    marked where they lie on top; ``marked``: the places framed as playable (``None``:
+    every one that can; with the marks off, only the hint's card)."""
     LABEL, LABEL_ACTIVE, _, LABEL_PLAYABLE, LABEL_PRIVILEGED = label_styles()
     sources = view.playable if marked is None else marked
     active = view.active

@@ -61,11 +61,9 @@ class TitleBar(Widget):
         deal_part = t(lang, "tui.title.deal", deal=game.deal)
         names = (t(lang, "tui.title"), t(lang, "title"), "")
         rules = (describe_variant(game.variant, lang), compact_variant(game.variant, lang), game.variant.token)
-        candidates = [(name, rule) for rule in rules for name in names]
-        name, rule = candidates[-1]
-        for name, rule in candidates:
-            if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width:
-                break
+        name, rule = next(((name, rule) for rule in rules for name in names
+                           if cell_len(" · ".join(x for x in (name, deal_part, rule) if x)) <= self.size.width),
+                          (names[-1], rules[-1]))
         title = Text()
         if name:
             title.append(name, style="bold")
@@ -129,8 +127,7 @@ class TableView(Vertical):
 
     def show(self, view: V.TableView, size: C.CardSize, moved: frozenset[Card], lang: str,
              marked: frozenset[str] | None = None) -> None:
-        """Draw the play layer's view of the table (``play.view``), the web's too;
-        ``marked``: the places framed as playable (``paint_slot``)."""
+        """Draw the play layer's view of the table; ``marked``: as in ``paint_slot``."""
         for slot in self.query(Slot):
             slot.shown = paint_slot(slot.place, view, size, moved, lang, marked)
         fan = self.query_one(WasteFan)
@@ -193,10 +190,9 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     if view.privileged is not None:
         out.append_text(C.pretty_text(view.first[-1], lang))
         out.append(" " + t(lang, "tui.side.privileged_at") + "\n", style=C.LOOK.colours.privileged)
-    elif not view.variant.privileged_last:
-        out.append(t(lang, "tui.side.no_privileged_v3") + "\n", style="dim")
-    else:
-        out.append(t(lang, "tui.side.no_privileged_p8") + "\n", style="dim")
+    else:  # V3 has no privileged card; else it is not on P8 now
+        none = "tui.side.no_privileged_p8" if view.variant.privileged_last else "tui.side.no_privileged_v3"
+        out.append(t(lang, none) + "\n", style="dim")
     total = "∞" if view.passes_allowed is None else str(view.passes_allowed)
     left = view.redeals_left
     label("pass")
@@ -208,18 +204,16 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     label("score")
     out.append(f"{view.score}/{DECK_SIZE}", style="bold")
     out.append(" · " + t(lang, "tui.side.moves", n=view.moves) + "\n")
-    if view.comes_out:  # dealt because it comes out (play is forced): said, not estimated
-        out.append(t(lang, "chance.comes_out") + "\n", style=f"bold {C.tone('info')}")
-    elif chance_text:
-        out.append(chance_text + "\n", style=f"bold {C.tone('info')}")
+    chance = t(lang, "chance.comes_out") if view.comes_out else chance_text  # a forced win: said, not estimated
+    if chance:
+        out.append(chance + "\n", style=f"bold {C.tone('info')}")
     label("auto")
     out.append(t(lang, "tui.side.auto_on" if auto else "tui.toggle.off"),
                style=f"bold {C.LOOK.colours.playable}" if auto else "")
     out.append(" · " + t(lang, "tui.side.speed", speed=speed) + "\n")
-    legal = view.legal_moves
-    if legal:
+    if view.legal_moves:
         label("next")
-        out.append(", ".join(move_name(m, lang) for m in legal) + "\n")
+        out.append(", ".join(move_name(m, lang) for m in view.legal_moves) + "\n")
     # The keys, as many lines as the side bar has room for (the key bar has the rest).
     room = height - len(out.plain.splitlines()) - 1
     if room >= 2:
@@ -237,20 +231,12 @@ def side_text(view: V.TableView, steps: Sequence[Step], lang: str, chance_text: 
     return out
 
 
-def place_label(place: str, lang: str) -> str:
-    """A place as the table labels it: its code, but the stock and the waste in words."""
-    if place == STOCK:
-        return t(lang, "story.map.stock")
-    if place == WASTE:
-        return t(lang, "story.map.waste")
-    return place
-
-
 def step_text(move: Move, movements: tuple[Movement, ...], lang: str = "en") -> str:
-    """One line of the move log: ``R3 7♥→P1 2♣→R3``."""
+    """One line of the move log: ``R3 7♥→P1 2♣→R3`` (the stock and the waste in words)."""
     if move.kind == "redeal":
         return t(lang, "tui.log.redeal", n=len(movements))
-    moved = " ".join(f"{C.pretty(m.card, lang)}→{place_label(m.target, lang)}" for m in movements)
+    words = {STOCK: t(lang, "story.map.stock"), WASTE: t(lang, "story.map.waste")}
+    moved = " ".join(f"{C.pretty(m.card, lang)}→{words.get(m.target, m.target)}" for m in movements)
     return f"{move_name(move, lang)} {moved}"
 
 

@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from ..engine.errors import FirstLastError
-from ..play import GameStore, PlayError, PlayService, StoreError
+from ..play import GameStore, PlayError, PlayService
 from . import errors
 from .context import Handler, PlayerBudget, WebGame
 from .middleware import Guard
@@ -48,12 +48,10 @@ class PathRoute(Route):
 
 def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", site_url: str | None = None,
                new_players: PlayerBudget | None = None) -> Starlette:
-    """The browser game over ``store`` (or over a play layer already made on one).
-    ``bind_host``: the address the server listens on; with the loopback names, the only
-    names ``Host`` may carry. ``site_url``: where the player's static site is online
-    (docs/site.md): the page shares deals as links to it, since a link to this server
-    reaches no one else. ``new_players``: how many new players may be made
-    (``context.PlayerBudget``)."""
+    """The browser game over ``store`` (or a play layer made on one). ``bind_host``: with
+    the loopback names, the only names ``Host`` may carry. ``site_url``: where the
+    player's static site is online (docs/site.md): the page shares deals as links to it,
+    since a link to this server reaches no one else."""
     play = store if isinstance(store, PlayService) else PlayService(store)
     web = WebGame(play, site_url=site_url, new_players=new_players)
     served: dict[str, dict[str, Handler]] = {}  # path → method → handler, in the table's order
@@ -72,8 +70,8 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
     app = Starlette(
         routes=routes,
         exception_handlers={errors.WebError: errors.on_web_error, HTTPException: errors.on_http_error,
-                            PlayError: errors.on_play_error, FirstLastError: errors.on_engine_error,
-                            StoreError: errors.on_storage_error, sqlite3.Error: errors.on_storage_error},
+                            PlayError: errors.on_play_error, FirstLastError: errors.on_slipped_error,
+                            sqlite3.Error: errors.on_slipped_error},
     )
     app.add_middleware(Guard, bind_host=bind_host)
     app.state.web = web

@@ -54,7 +54,6 @@ MAC_CHARS: Final = 22
 
 
 def cookie_name(request: Request) -> str:
-    """``fl_player_<port>``, the port this server answers on."""
     server = request.scope.get("server")
     port = server[1] if server and server[1] is not None else (443 if request.url.scheme == "https" else 80)
     return f"{COOKIE}_{port}"
@@ -87,10 +86,9 @@ class PlayerSeal:
 
 
 class PlayerBudget:
-    """How many new players may be made now: a bucket of ``size`` that fills again at
-    ``size`` per ``window_s`` seconds (``clock``: monotonic seconds; tests pass their
-    own); ``size`` is ``NEW_PLAYERS`` unless ``$FIRSTLAST_NEW_PLAYERS`` gives a whole
-    number. Taken only on the event loop: no lock."""
+    """A bucket of ``size`` new players (``NEW_PLAYERS`` unless ``$FIRSTLAST_NEW_PLAYERS``
+    gives a whole number) that fills again at ``size`` per ``window_s`` seconds. Taken
+    only on the event loop: no lock."""
 
     def __init__(self, size: int | None = None, window_s: float = NEW_PLAYERS_WINDOW_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -103,8 +101,7 @@ class PlayerBudget:
         self._at = clock()
 
     def take(self) -> int | None:
-        """Take one new player's place: ``None`` if taken, else the whole seconds until
-        one is free again."""
+        """``None`` if a place was taken, else the whole seconds until one is free."""
         now = self._clock()
         rate = self.size / self.window_s
         self._left = min(float(self.size), self._left + max(0.0, now - self._at) * rate)
@@ -143,8 +140,7 @@ PLAY_THREADS: Final = 32
 
 
 class WebGame:
-    """The state the routes share over ``PlayService``, which decides everything (and
-    serialises the writes: an answered game is never changed, ``play.writer.GameCache``)."""
+    """The state the routes share over ``PlayService``, which decides everything."""
 
     def __init__(self, play: PlayService, *, site_url: str | None = None, new_players: PlayerBudget | None = None
                  ) -> None:
@@ -156,9 +152,7 @@ class WebGame:
             key = play.secret("cookie")
         except PlayError:
             key = secrets.token_urlsafe(32)
-        #: Signs the player cookie.
         self.seal = PlayerSeal(key)
-        #: How many new players may still be made.
         self.new_players = new_players or PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
@@ -178,9 +172,8 @@ class WebGame:
         self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` (play-layer work: SQLite with fsync, replays) in a worker
-        thread, so one slow request never stalls the others (inline where there are no
-        threads: ``runtime``)."""
+        """``fn(*args)`` (SQLite with fsync, replays) in a worker thread, so one slow
+        request never stalls the others (inline where there are no threads: ``runtime``)."""
         return await runtime.run_blocking(fn, *args, limiter=self._play_limiter)
 
     async def lang(self, request: Request, player: str | None) -> Lang:
@@ -202,8 +195,7 @@ class WebGame:
         return result, settings.lang or browser_lang(request)
 
     async def player(self, request: Request) -> str | None:
-        """The player of the request's cookie, if this database signed it and the store
-        knows the player."""
+        """The player of the request's cookie, if this database signed it and knows them."""
         value = request.cookies.get(cookie_name(request))
         token = self.seal.open(value) if value is not None else None
         if token is None:
@@ -233,7 +225,7 @@ class WebGame:
 
     def answer(self, request: Request, pid: str | None, player: str, body: msgspec.Struct,
                status: int = 200) -> Response:
-        """A JSON answer; sets the cookie when the play layer made ``player`` new."""
+        """A JSON answer, with the cookie when the play layer made ``player`` new."""
         response = json_response(body, status)
         if player != pid:
             self.set_cookie(request, response, player)
@@ -256,8 +248,7 @@ class WebGame:
         return gid
 
     async def load_lang(self, request: Request, read: Callable[[str | None, str], T]) -> tuple[T, Lang]:
-        """``read(player, game id)`` of the request's game (``PlayService.game``: the
-        game) and its player's language."""
+        """``read(player, game id)`` of the request's game, and the player's language."""
         gid = self.game_id(request)
         pid = await self.player(request)
         return await self.run_lang(request, pid, read, pid, gid)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
@@ -16,9 +17,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..engine.errors import FirstLastError, IllegalMoveError, InvalidMoveError
+from ..engine.errors import IllegalMoveError, InvalidMoveError
 from ..i18n import catalog, error_text, placeholders
-from ..play import PlayError
+from ..play import PlayError, StoreError, UnknownGame
 from ..play.errors import engine_params
 from .context import WebGame, browser_lang, json_response
 from .models import UNSET, ErrorBody, Lang, UnsetType
@@ -68,10 +69,8 @@ def odds_refusals() -> Iterator[None]:
 
 
 def error_body(exc: PlayError | WebError, lang: Lang = "en") -> ErrorBody:
-    """A refusal's body: the English sentence, code and params, ``text`` in ``lang``
-    (``i18n.error_text``: the one renderer of refusals), and a play-layer refusal's
-    ``rule``/``line`` at the top when there is one (the page reads them without knowing
-    the code)."""
+    """A refusal's body, ``text`` in ``lang``; a play-layer refusal's ``rule``/``line`` at
+    the top, so that the page reads them without knowing the code."""
     params = exc.to_json()["params"] if isinstance(exc, PlayError) else dict(exc.params)
     assert isinstance(params, dict)
     rule, line = params.get("rule", UNSET), params.get("line", UNSET)
@@ -118,21 +117,17 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     return json_response(body, exc.status_code, headers)
 
 
-async def on_engine_error(request: Request, exc: Exception) -> Response:
-    # Engine errors that reach here were not turned into PlayErrors: bad input all the same.
-    assert isinstance(exc, FirstLastError)
+async def on_slipped_error(request: Request, exc: Exception) -> Response:
+    """Last resort: an engine or storage error the play layer did not turn into a
+    ``PlayError`` is answered as it would have been: bad input, or a JSON 503 for a
+    storage fault (not a plain 500)."""
     if isinstance(exc, IllegalMoveError):
-        return await on_play_error(request, PlayError("move.illegal", **engine_params(exc)))
-    said = engine_params(exc) if isinstance(exc, InvalidMoveError) else {}
-    return await on_play_error(request, PlayError("move.invalid", reason=str(exc), **said))
-
-
-async def on_storage_error(request: Request, exc: Exception) -> Response:
-    """Last resort: PlayService turns storage failures into ``PlayError('storage')``; one
-    that slips past it is still a JSON 503 (not a plain 500, nor the engine handler's
-    422 that ``StoreError``, a ``FirstLastError``, would otherwise get)."""
-    from ..play import UnknownGame
-
-    if isinstance(exc, UnknownGame):
-        return await on_play_error(request, PlayError("game.unknown"))
-    return await on_play_error(request, PlayError("storage", reason=str(exc) or type(exc).__name__))
+        refusal = PlayError("move.illegal", **engine_params(exc))
+    elif isinstance(exc, UnknownGame):
+        refusal = PlayError("game.unknown")
+    elif isinstance(exc, StoreError | sqlite3.Error):
+        refusal = PlayError("storage", reason=str(exc) or type(exc).__name__)
+    else:
+        said = engine_params(exc) if isinstance(exc, InvalidMoveError) else {}
+        refusal = PlayError("move.invalid", reason=str(exc), **said)
+    return await on_play_error(request, refusal)

@@ -154,10 +154,6 @@ def _a_date(value: object) -> object:
         raise WebError("request.value", field="date", reason="must be a date, YYYY-MM-DD") from None
 
 
-def _setting(name: str) -> Callable[[object], object]:
-    return lambda value: Settings().updated({name: value})
-
-
 #: The play layer's parser for a model's field: called on a value the model refused, it
 #: raises the play layer's refusal (when it accepts the value, msgspec's sentence stands:
 #: a good move refused means another field's refusal, a bad version).
@@ -165,7 +161,6 @@ _REFUSERS: Final[Mapping[type[msgspec.Struct], Mapping[str, Callable[[object], o
     NewGame: {"deal": _unless_none(parse_deal), "variant": _unless_none(parse_variant), "date": _unless_none(_a_date)},
     MoveRequest: {"move": MakeMove.parse},
     ImportRequest: {"record": _refuse_record},
-    SettingsChange: {name: _setting(name) for name in SettingsChange.__struct_fields__},
 }
 
 
@@ -194,12 +189,13 @@ def _explain(model: type[msgspec.Struct], raw: dict[str, Any], exc: Exception) -
     """Raise the refusal of a body ``model`` refused with ``exc``: the play layer's, for
     the first field its parser refuses, else ``request.field``/``request.value``; each
     names its field."""
+    if model is SettingsChange:  # the play layer names an unknown key or a bad value
+        for key, value in raw.items():
+            with about(key[:40]):
+                Settings().updated({key: value})
     names = model.__struct_encode_fields__
     for key in raw:
         if key not in names:
-            if model is SettingsChange:
-                with about(key[:40]):
-                    _setting(key)(None)  # settings.unknown, named by the play layer
             raise WebError("request.field", field=key[:40], where=model.__name__,
                            expected=", ".join(names) or "no fields")
     for name, refuse in _REFUSERS.get(model, {}).items():

@@ -1,11 +1,7 @@
 """The HTTP API's declared models (docs/web-api.md): one msgspec Struct per request body,
-query and answer. Requests are decoded and checked against them (unknown fields, types,
-bounds); answers are encoded from them by one reused encoder. ``firstlast.web.schema``
-turns them into the OpenAPI document, the doc's reference and the page's typedefs.
-
-Bounds declared here are the contract's; the play layer stays the authority for what
-needs the game (a deal number's range is ``play.deals.parse_deal``'s, a move's legality
-the engine's).
+query and answer; ``schema`` turns them into the OpenAPI document, the doc's reference
+and the page's typedefs. Bounds declared here are the contract's; the play layer stays
+the authority for what needs the game (a deal number's range, a move's legality).
 """
 
 from __future__ import annotations
@@ -25,8 +21,9 @@ from ..play import MAX_STEPS, StartKind, stats, story
 from ..play import GameSummary as StoredSummary
 from ..play.backup import Backup, Params
 from ..play.chance import MAX_ROUNDS, SAMPLES_PER_ROUND
-from ..play.daily import DayState, Streaks
-from ..play.fields import MAX_SAFE, DealNumber, DealText, IsoDate, KeptResult, Lang, Origin, Probability, VariantToken
+from ..play.daily import MONTH_PATTERN
+from ..play.daily import Calendar as Calendar  # the play layer's one declaration, answered as it is
+from ..play.fields import MAX_SAFE, MAX_WISH, DealNumber, DealText, KeptResult, Lang, Origin, Probability, VariantToken
 from ..play.fields import PlaceName as Place
 from ..play.service import Leaving
 from ..play.settings import Settings as PlaySettings
@@ -44,10 +41,8 @@ else:
     #: for the schema, made from them (never retyped).
     MoveText = Literal[TABLE_MOVES]
 ListStatus = Literal["finished", "unfinished", "playing", "abandoned", "won", "lost"]
-#: Last refinement round of the chance estimate (``ChanceQuery.round``): the policy's
-#: last (``play.chance.MAX_ROUNDS``), so that a request at the bounds — every round
-#: 0 … MAX_ROUND of ``SAMPLES_PER_ROUND`` from cold — stays near a second of CPU
-#: (issue 25.2; ``bench/request_cost.py``).
+#: The policy's last refinement round (``ChanceQuery.round``), so that a request at the
+#: bounds stays near a second of CPU (issue 25.2; ``bench/request_cost.py``).
 MAX_ROUND: Final = MAX_ROUNDS - 1
 
 
@@ -78,7 +73,7 @@ class NewGame(Body):
     date: Annotated[dt.date, Meta(description=(
         "with how=daily: the date (YYYY-MM-DD) whose deal of the day to play (an earlier day of the calendar); "
         "today by default, never a day to come"))] | None = None
-    wish: Annotated[str, Meta(max_length=200, description=(
+    wish: Annotated[str, Meta(max_length=MAX_WISH, description=(
         "the wish made before the deal (the setting wish; \"\" in silence): kept privately with the game, "
         "in the player's backup only"))] | None = None
     make_default: Annotated[bool, Meta(description=(
@@ -102,8 +97,7 @@ RULES: Final[dict[type[msgspec.Struct], dict[str, Any]]] = {
 
 
 class CalendarQuery(msgspec.Struct, kw_only=True):
-    month: Annotated[str, Meta(pattern="^[0-9]{4}-(0[1-9]|1[0-2])$", description=(
-        "YYYY-MM; today's month by default"))] | None = None
+    month: Annotated[str, Meta(pattern=MONTH_PATTERN, description="YYYY-MM; today's month by default")] | None = None
 
 
 class MoveRequest(Body):
@@ -345,29 +339,6 @@ class StatsList(Answer):
     variants: Annotated[list[stats.Stats], Meta(description="the canonical variant first")]
 
 
-class CalendarDay(Answer):
-    """One date's deal of the day (play.daily)."""
-
-    date: IsoDate
-    deal: DealText
-    state: Annotated[DayState, Meta(description=(
-        "played: a move was made in a game of its deal; won: one came out"))]
-    on_day: Annotated[bool, Meta(description="played (or won) on its own date: it counts in the streaks")]
-    today: bool
-    future: Annotated[bool, Meta(description="a day to come: not playable yet")]
-
-
-class Calendar(Answer):
-    """A month of deals of the day (docs/play.md, "The deal of the day")."""
-
-    today: IsoDate
-    month: Annotated[str, Meta(description="YYYY-MM")]
-    days: Annotated[list[CalendarDay], Meta(description="the 1st first")]
-    streaks: Streaks
-    previous: Annotated[str | None, Meta(description="the month before (YYYY-MM), if the calendar has it")]
-    next: Annotated[str | None, Meta(description="the month after, up to today's")]
-
-
 #: The player's settings as answered: the play layer's one declaration
 #: (``play.settings.Settings``), the variant as its token.
 Settings: Final = SettingsJSON
@@ -460,5 +431,4 @@ class RestoreReport(Answer):
 
 
 #: Every answer leaves through this one encoder (made once: no per-request setup).
-_ENCODER: Final = msgspec.json.Encoder()
-encode: Final = _ENCODER.encode
+encode: Final = msgspec.json.Encoder().encode

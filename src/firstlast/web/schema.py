@@ -164,6 +164,13 @@ def _notes(s: Schema) -> str:
     return "; ".join(dict.fromkeys(parts))
 
 
+def _fields(s: Schema) -> list[tuple[str, str, str]]:
+    """Each field: its name (``?`` after it: it may be left out), its type and notes."""
+    required = set(s.get("required", []))
+    return [(field + ("" if field in required else "?"), ts_type(prop), _notes(prop))
+            for field, prop in s["properties"].items()]
+
+
 def typedefs() -> str:
     out = ["// The HTTP API's models (docs/web-api.md), generated from firstlast.web.models by",
            "// `python -m firstlast.web.generated`: do not edit. Use in JSDoc as",
@@ -174,11 +181,9 @@ def typedefs() -> str:
             out += [f"export type {name} = {ts_type(s)};", ""]
             continue
         out.append(f"export interface {name} {{")
-        required = set(s.get("required", []))
-        for field, prop in s["properties"].items():
-            if note := _notes(prop):
-                out += _comment(note, "  ")
-            out.append(f"  {field}{'' if field in required else '?'}: {ts_type(prop)};")
+        for field, type_, note in _fields(s):
+            out += _comment(note, "  ") if note else []
+            out.append(f"  {field}: {type_};")
         out += ["}", ""]
     return "\n".join(out)
 
@@ -214,10 +219,7 @@ def markdown() -> str:
         if rules := [r["description"] for r in s.get("anyOf", ())]:  # the fields together (``models.RULES``)
             out += ["One of: " + _cell("; ".join(rules)) + ".", ""]
         out += ["| field | type | notes |", "|---|---|---|"]
-        required = set(s.get("required", []))
-        for field, prop in s["properties"].items():
-            mark = "" if field in required else "?"
-            out.append(f"| `{field}{mark}` | `{_cell(ts_type(prop))}` | {_cell(_notes(prop))} |")
+        out += [f"| `{field}` | `{_cell(type_)}` | {_cell(note)} |" for field, type_, note in _fields(s)]
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -53,17 +53,15 @@ def more_files(want: int = WANT_FILES) -> int:
     POSIX); the soft limit now (512 where it cannot be read: Windows)."""
     try:
         import resource
-    except ImportError:
-        return 512
-    try:
+
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         target = want if hard == resource.RLIM_INFINITY else min(want, hard)
         if soft != resource.RLIM_INFINITY and soft < target:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    except (OSError, ValueError):
+    except (ImportError, OSError, ValueError):
         return 512
-    return want if soft == resource.RLIM_INFINITY else int(soft)
+    return max(want, WANT_FILES) if soft == resource.RLIM_INFINITY else int(soft)  # unlimited: plenty
 
 
 def limits(open_files: int) -> int:
@@ -122,9 +120,8 @@ LOGGING: Final = {**LOGGING_CONFIG, "loggers": {
 
 
 def uvicorn_config(app: ASGIApp, open_files: int | None = None) -> uvicorn.Config:
-    """The uvicorn settings ``serve`` runs under (``bench/bare_server.py`` runs its
-    baseline under the same); ``open_files``: the descriptors allowed (default: the soft
-    limit now)."""
+    """The settings ``serve`` runs under (``bench/bare_server.py``'s baseline too);
+    ``open_files``: the descriptors allowed (default: the soft limit now)."""
     if open_files is None:
         open_files = more_files(0)
     return uvicorn.Config(
@@ -138,9 +135,8 @@ def uvicorn_config(app: ASGIApp, open_files: int | None = None) -> uvicorn.Confi
 
 def sign_in_url(base: str, player: str, deal: int | None = None, variant: str | None = None,
                 lang: str | None = None) -> str:
-    """The address that signs the browser in as ``player`` and, with ``deal``, opens the
-    page on that deal; with ``lang``, in that language (the sign-in keeps ``deal``,
-    ``variant`` and ``lang`` through its redirect)."""
+    """The address that signs the browser in as ``player``, opening the page on ``deal``
+    and ``variant``, in ``lang`` (kept through the sign-in's redirect)."""
     query = {"player": player, "deal": deal, "variant": None if deal is None else variant, "lang": lang}
     return f"{base}?{urlencode({k: v for k, v in query.items() if v is not None})}"
 
@@ -159,12 +155,9 @@ def serve(
     lang: str | None = None,
 ) -> None:
     """Serve until Ctrl-C (SIGINT) or SIGTERM, then return. ``port`` 0 or ``None``: a free
-    port. One address is printed, and opened: the sign-in's (``sign_in_url``: on ``deal``
-    and ``variant``, in ``lang``), so that the browser shares the terminal's games and
-    statistics (the store's local player). ``site_url``: where shared links point
-    (``create_app``). The status lines are catalog messages (``cli.play.*``) worded by
-    ``say(key, **params)`` in the CLI's language (English by default), written with
-    ``echo``."""
+    port. The sign-in's address is printed and opened, so that the browser shares the
+    terminal's games and statistics (the store's local player). The status lines
+    (``cli.play.*``) are worded by ``say(key, **params)``, English by default."""
     words: Callable[..., str] = say if say is not None else partial(t, "en")
     play = PlayService(store)
     player = play.local_player()
@@ -218,11 +211,10 @@ def serve(
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, which calls ``on_start`` once it accepts connections (so that
-    the browser never finds it closed; in a thread: opening a browser may take a while),
-    and tells the play layer as soon as it begins to stop: the searches for deals that
-    come out end at once (answered 503 ``stopping``) instead of holding the graceful
-    shutdown for seconds."""
+    """uvicorn's server, which calls ``on_start`` once it accepts connections (in a thread:
+    opening a browser may take a while), and ``on_stop`` as soon as it begins to stop: the
+    searches for deals that come out end at once (503 ``stopping``) instead of holding the
+    graceful shutdown for seconds."""
 
     def __init__(self, config: uvicorn.Config, on_start: Callable[[], None], on_stop: Callable[[], None]) -> None:
         super().__init__(config)

@@ -1,11 +1,7 @@
-"""Engine and play-layer objects → the declared answer models (``models``).
-
-Nothing is decided here: what the table shows is the play layer's one view model
-(``play.view.TableView``: the engine's ``Position`` and what the controls ask for), which
-the terminal renders too, each engine value in its JSON form (``fields_json``). The
-parts that recur from answer to answer (a card, a variant, a table's refusals) are made
-once and shared: answers are only ever encoded, never changed.
-"""
+"""Engine and play-layer objects → the declared answer models (``models``). Nothing is
+decided here: the table is the play layer's one view (``play.view.TableView``), each
+engine value in its JSON form. The parts that recur from answer to answer (a card, a
+variant, a table's refusals) are made once and shared: answers are never changed."""
 
 from __future__ import annotations
 
@@ -26,7 +22,6 @@ from ..play import ActionResult as PlayResult
 from ..play import Settings as PlaySettings
 from ..play import StoredGame, leaving
 from ..play.commands import refusal
-from ..play.daily import Calendar as PlayCalendar
 from ..play.stats import RecordNews
 from ..play.view import table_facts, table_view
 from . import models as m
@@ -84,9 +79,7 @@ def fields_json(record: msgspec.Struct) -> dict[str, Any]:
 
 
 def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.GameState:
-    """What the table shows of ``stored`` (at ``pos``, its deal as dealt for a replay):
-    the play layer's one view model (``play.view``), which the terminal renders too, and
-    the stored game's facts; its refusals' text in ``lang``."""
+    """The table of ``stored`` (at ``pos``: a replay's deal as dealt) and its facts."""
     v = table_view(stored.game, pos, stored)
     return m.GameState(
         **fields_json(v), id=stored.id, refusals=refusals(
@@ -97,39 +90,19 @@ def state(stored: StoredGame, lang: m.Lang, pos: Position | None = None) -> m.Ga
         wish=stored.wish is not None, leaving=leaving(stored))
 
 
-def announcement(r: PlayResult, lang: m.Lang, *, undo: bool) -> str:
-    """An action's card movements as words for a screen reader, in ``lang``: each move's
-    (``i18n.announce``, one step at a time, so that no movement of one move is read as
-    the refill of another's; ``step`` makes many), taken back when ``undo``."""
-    said = "; ".join(announce(s.movements, lang, undo=undo) for s in r.steps)
-    return said or announce((), lang, undo=undo)  # no step: nothing moved
-
-
 def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult:
-    """An action's answer: the state as stored, the last move, every card movement in
-    order, each move made (``steps``), whether a new game went on the table, and the
-    movements in words (``undo``: the action took moves back)."""
+    """An action's answer (``undo``: it took moves back)."""
+    # Announced one step at a time, so that no movement of one move is read as the
+    # refill of another's (``step`` makes many); no step: nothing moved.
+    said = "; ".join(announce(s.movements, lang, undo=undo) for s in r.steps) or announce((), lang, undo=undo)
     return m.ActionResult(state=state(r.stored, lang), move=None if r.move is None else str(r.move),
                           movements=[movement(mv) for mv in r.movements], steps=[str(s.move) for s in r.steps],
-                          new_game=r.new_game, announcement=announcement(r, lang, undo=undo),
-                          records=records(r.records, lang))
+                          new_game=r.new_game, announcement=said, records=records(r.records, lang))
 
 
 def records(news: tuple[RecordNews, ...], lang: m.Lang) -> list[m.RecordNews]:
-    """The records a game set, with their words in ``lang``."""
     return [m.RecordNews(*msgspec.structs.astuple(n), text=record_text(n.kind, n.value, n.previous, lang))
             for n in news]
-
-
-def calendar(c: PlayCalendar) -> m.Calendar:
-    """A month of deals of the day (``play.daily``)."""
-    return m.Calendar(
-        today=c.today.isoformat(), month=f"{c.year:04d}-{c.month:02d}",
-        days=[m.CalendarDay(date=d.date.isoformat(), deal=str(d.deal), state=d.state, on_day=d.on_day, today=d.today,
-                            future=d.future) for d in c.days],
-        streaks=c.streaks,
-        previous=None if c.previous is None else f"{c.previous[0]:04d}-{c.previous[1]:02d}",
-        next=None if c.next is None else f"{c.next[0]:04d}-{c.next[1]:02d}")
 
 
 def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
@@ -144,9 +117,9 @@ def replay(stored: StoredGame, lang: m.Lang) -> m.Replay:
 
 
 def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.TableWords:
-    """The table at ``pos`` in words (``i18n.table``, the terminal's too), in ``lang``,
-    both verbosities; made when asked (``GET /api/games/{id}/words``), not with every
-    move's answer. A replay's table has no hint (its state has none)."""
+    """The table at ``pos`` in words (``i18n.table``, the terminal's too), both
+    verbosities; made when asked, not with every move's answer. A replay's table has no
+    hint (its state has none)."""
     reviews = []
     for place in REVIEW_PLACES:
         title, cards = review_words(pos, place, lang)

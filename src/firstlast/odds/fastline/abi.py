@@ -16,8 +16,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-__all__ = ["ABI", "JOB_BYTES", "PASS_BINS", "SIGNATURES", "Calls", "NativeCalls", "Unavailable", "WasmCalls"]
-
 #: The C source and its WebAssembly build, in ``firstlast.odds``.
 SOURCE: Final = "forced_line.c"
 WASM: Final = "forced_line.wasm"

@@ -105,10 +105,10 @@ class Kernel:
         self._head = struct.Struct(calls.order + "4Q3q6i")
 
     # --------------------------------------------------------------- jobs
-    def _job(self, *, rng: Sequence[int] = (0, 0, 0, 0), first_index: int = 0, redeals_used: int = 0,
-             redeals_left: int = 0, count: int = 0, flags: int = 0, rp: RankPosition | None = None) -> bytes:
-        if rp is None:
-            head = self._head.pack(*rng, first_index, redeals_used, redeals_left, count, 0, 0, 0, 0, flags)
+    def _job(self, *, rng: Sequence[int] = (0, 0, 0, 0), first_index: int = 0, redeals_left: int = 0,
+             count: int = 0, flags: int = 0, rp: RankPosition | None = None) -> bytes:
+        if rp is None:  # no position (a deal from its start, or a stream alone): no redeal made
+            head = self._head.pack(*rng, first_index, 0, redeals_left, count, 0, 0, 0, 0, flags)
             return head + bytes(JOB_BYTES - self._head.size)
         # Checked here: the C side trusts every index it is given.
         if not (len(rp.first) == 8 and len(rp.rcount) == 13 and len(rp.stock) + len(rp.waste) <= 104

@@ -113,7 +113,7 @@ ENDPOINTS: Final = (
     Endpoint("POST", "/api/games/{id}/moves", _acting(m.MoveRequest, lambda b: MakeMove.parse(b.move)),
              "make a move (409: the rules refuse it, with rule)", body=m.MoveRequest, answers={200: m.ActionResult},
              errors=(409,)),
-    Endpoint("POST", "/api/games/{id}/step", _acting(m.StepRequest, lambda b: Steps.of(b.n)),
+    Endpoint("POST", "/api/games/{id}/step", _acting(m.StepRequest, lambda b: Steps(b.n)),
              "make up to n forced moves (409 when over)", body=m.StepRequest, answers={200: m.ActionResult},
              errors=(409,)),
     *(_action(c) for c in (Advance(), Undo(), Redo(), Restart())),

@@ -8,7 +8,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from .. import models as m
-from .. import shapes
 from ..context import Endpoint, WebGame, json_response
 from ..inputs import query
 
@@ -21,7 +20,7 @@ async def stats(web: WebGame, request: Request) -> Response:
 async def calendar(web: WebGame, request: Request) -> Response:
     q = query(request, m.CalendarQuery)
     found = await web.run(web.play.calendar, await web.player(request), q.month)
-    return json_response(shapes.calendar(found))
+    return json_response(found)
 
 
 ENDPOINTS: Final = (

@@ -8,9 +8,10 @@ import { startPython } from "./python.js";
 const scope = /** @type {DedicatedWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 /** @type {Promise<(call: string) => string>} */
 const ready = startPython().then((py) => {
-  const mod = py.pyimport("firstlast.site.compute");
-  mod.warm(); // the fast forced line loaded now, not in the first estimate
-  return (/** @type {string} */ call) => String(mod.compute(call));
+  // The play layer only, not the web app the play worker serves.
+  py.pyimport("firstlast.play.chance").warm(); // the fast forced line loaded now, not in the first estimate
+  const runtime = py.pyimport("firstlast.runtime");
+  return (/** @type {string} */ call) => String(runtime.call_pickled(call));
 });
 /** @type {Promise<void>} */
 let queue = Promise.resolve();

@@ -113,7 +113,7 @@ export interface GameState {
   can_undo: boolean;
   can_redo: boolean;
   moves: number;
-  /** under way and known to come out (dealt as winnable: play is forced; play.view.known_to_come_out): the page says so instead of asking for the chance */
+  /** under way and known to come out (dealt as winnable: play is forced; play.view.table_view): the page says so instead of asking for the chance */
   comes_out: boolean;
 }
 
@@ -509,11 +509,8 @@ export interface Stop {
 }
 
 /**
- * Where one card of the needed rank lay: ``code`` and its ``params`` (docs/story.md's
- * table): ``waste`` (``depth``, 1 = top; ``size``), ``stock`` (``position``, 1 = next;
- * ``size``), ``reserve`` (``place``), ``privileged`` (``place`` F8, R8), ``first``
- * (``place``, ``pile``, ``rule``: R3, R5 or V3), ``pile`` (``pile``, ``height``, 1 =
- * bottom; ``base``: its 13th card, R5).
+ * Where one card of the needed rank lay: ``code`` and its ``params``, as docs/story.md's
+ * table lists them.
  */
 export interface CardPlace {
   card: string;
@@ -522,10 +519,7 @@ export interface CardPlace {
   params: Record<string, string | number | boolean>;
 }
 
-/**
- * What would have brought a lost deal out, by exact forced play-outs of the same
- * deal (``engine.play_out``; ``what_if``); each field's description says what it holds.
- */
+/** What would have brought a lost deal out (``what_if``). */
 export interface WhatIf {
   /** the fewest redeals (V1; the game's V2 and V3 kept) with which the same deal comes out; null: no number does, not even unlimited; ≥ 0 */
   fewest_redeals: number | null;
@@ -571,7 +565,7 @@ export interface CalendarQuery {
 
 /** A month of deals of the day (docs/play.md, "The deal of the day"). */
 export interface Calendar {
-  /** YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  /** YYYY-MM-DD */
   today: string;
   /** YYYY-MM */
   month: string;
@@ -586,7 +580,7 @@ export interface Calendar {
 
 /** One date's deal of the day (play.daily). */
 export interface CalendarDay {
-  /** YYYY-MM-DD; pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+  /** YYYY-MM-DD */
   date: string;
   /** ASCII digits, 0…2^64−1 */
   deal: string;
@@ -600,9 +594,8 @@ export interface CalendarDay {
 }
 
 /**
- * Days in a row whose deal of the day was played, or won, on its own date (today
- * not yet played does not break them), now and at best; and the days played and won
- * in all. Declared once: the web's answer is this Struct.
+ * The daily streaks (docs/play.md, "The deal of the day"), now and at best, and the
+ * days played and won in all. Declared once: the web's answer is this Struct.
  */
 export interface Streaks {
   played: number;
@@ -614,24 +607,9 @@ export interface Streaks {
 }
 
 /**
- * A player's settings (defaults for a key never set).
- *
- * ``lang``: the interface language (``None``: follow the browser or terminal);
- * ``speed``: pace of play (``PACES``); ``variant``: the rules for new games (V1–V3);
- * ``show_chance``: show the live chance-to-come-out figure; ``verbosity``: how much is
- * said to a screen reader.
- *
- * Looks and sound (issue 28; the page applies them, the terminal honours ``felt``'s
- * light or dark and ``four_colour``): ``felt`` the table's cloth; ``back`` the cards'
- * backs; ``four_colour`` diamonds blue and clubs green; ``large_index`` faces with a
- * large rank and suit (small screens, low vision); ``layout`` ``mirrored`` puts the
- * stock on the other side; ``sound`` card sounds on (off by default: a page does not
- * speak up unasked) and their ``volume``.
- *
- * Guidance (issue 26): ``show_playable`` marks the cards that can be played now on the
- * table (the legal moves, ``play.view.TableView.playable``); ``tour_seen``: the
- * first-visit tour of the table has been shown (or skipped), so it opens again only
- * when asked for (the page's Help).
+ * A player's settings, defaults for a key never set (docs/play.md's table says what
+ * each does; ``lang`` ``None``: follow the browser or terminal; ``sound`` is off by
+ * default: a page does not speak up unasked).
  *
  * Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
  * ``SettingsChange`` body (so the served schema and the page's typedefs), the
@@ -704,9 +682,8 @@ export interface Backup {
 }
 
 /**
- * One game of a backup: everything the store keeps of it (docs/backup.md), in the
- * order the file writes it. What the replay derives (``status``, ``score``,
- * ``passes``) may be left out; when given it must be the replay's.
+ * One game of a backup: everything the store keeps of it (docs/backup.md). What the
+ * replay derives (``status``, ``score``, ``passes``) may be left out.
  */
 export interface BackupGame {
   /** 1…64 letters, digits, - or _; pattern `^[A-Za-z0-9_-]{1,64}$` */
@@ -749,10 +726,7 @@ export interface BackupGame {
   wish: string | null;
 }
 
-/**
- * A stored game an export left out: an import would refuse it (docs/backup.md;
- * ``Skipped.to_json``).
- */
+/** A stored game an export left out: an import would refuse it (``Skipped.to_json``). */
 export interface LeftOut {
   /** its place among the player's games, from 1; ≥ 1 */
   n: number;
