@@ -11,11 +11,6 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 . .venv/bin/activate
-# The venv's own pip is enough (Python 3.11's installs editable pyproject packages); an
-# upgrade first was one more round trip to the index on every run (issue 25.7).
-# --no-compile: pip byte-compiled every module of every dependency (numpy, matplotlib,
-# dask…), half its CPU time; Python compiles the few the tests import when they load.
-python -m pip install -q --no-compile -e ".[dev]"
 
 # Browser tests drive Debian's Chromium headless shell (test tools cannot download
 # browsers here; tests/web/browser.py says why the shell, not the desktop chromium).
@@ -36,21 +31,37 @@ if { ! command -v node || ! command -v npm; } >/dev/null 2>&1 && [ "$(id -u)" = 
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 
+# The page's checks' node packages install while pip runs (both mostly wait on the
+# network): npm ci only when the lock changed since the last install (a copy is kept beside it).
+JS=tools/js
+npm_log=$(mktemp)
+if ! cmp -s "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"; then
+  ( npm ci --prefix "$JS" --no-audit --no-fund --loglevel=error >"$npm_log" 2>&1 &&
+    cp "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json" ) &
+  npm_job=$!
+fi
+# The venv's own pip is enough (Python 3.11's installs editable pyproject packages); an
+# upgrade first was one more round trip to the index on every run (issue 25.7).
+# --no-compile: pip byte-compiled every module of every dependency (numpy, matplotlib,
+# dask…), half its CPU time; Python compiles the few the tests import when they load.
+python -m pip install -q --no-compile -e ".[dev]"
+if [ -n "${npm_job:-}" ] && ! wait "$npm_job"; then cat "$npm_log"; exit 1; fi
+
 echo "== ruff"
 ruff check src tests bench scripts
-echo "== mypy --strict (the whole package)"
-mypy
-echo "== the page's JavaScript: eslint, tsc --checkJs, node --test"
-JS=tools/js
-# npm ci only when the lock changed since the last install (a copy is kept beside it).
-if ! cmp -s "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"; then
-  npm ci --prefix "$JS" --no-audit --no-fund --loglevel=error >/dev/null
-  cp "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"
-fi
+# mypy runs on one core: the page's checks run on the other meanwhile.
+echo "== mypy --strict (the whole package), beside the page's JavaScript: eslint, tsc --checkJs, node --test"
+mypy_log=$(mktemp)
+mypy >"$mypy_log" 2>&1 &
+mypy_job=$!
 "$JS/node_modules/.bin/eslint" -c "$JS/eslint.config.js" src/firstlast/web/static/js src/firstlast/site/static "$JS"
 "$JS/node_modules/.bin/tsc" -p "$JS"
 "$JS/node_modules/.bin/tsc" -p "$JS/tsconfig.workers.json"   # the static site's workers (docs/site.md)
 if ! out=$(node --test "$JS"/test/*.test.js 2>&1); then echo "$out"; exit 1; fi
+mypy_status=0
+wait "$mypy_job" || mypy_status=$?
+cat "$mypy_log"
+[ "$mypy_status" = 0 ]
 echo "== pytest"
 # Browser and terminal tests must run here: a missing Chromium or tmux fails them.
 export FIRSTLAST_NO_SKIP=1
