@@ -45,7 +45,7 @@ from .dialogs import (
     WishDialog,
     WordsDialog,
 )
-from .keys import KeyBar, table_bindings, table_keys
+from .keys import TABLE_KEYS, KeyBar, table_bindings
 from .replay import ReplayScreen
 from .session import Session
 from .table import Slot
@@ -147,7 +147,7 @@ class GameScreen(Screen[None]):
             yield SideBar(lambda: self.view, lambda: self.session.game, id="side").data_bind(
                 GameScreen.lang, GameScreen.version, GameScreen.chance_answer, GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
-        yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
+        yield KeyBar(TABLE_KEYS, id="keys").data_bind(GameScreen.lang)
 
     def _follow_looks(self) -> None:
         """Draw with the looks as now saved (chosen here or in the browser)."""
