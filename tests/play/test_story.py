@@ -12,7 +12,7 @@ import time
 import msgspec
 import pytest
 
-from firstlast.engine import CANONICAL, Card, Game, Position, Variant, play_out
+from firstlast.engine import CANONICAL, Card, Game, Move, Position, Step, Variant, play_out
 from firstlast.engine.places import Place
 from firstlast.engine.position import Movement
 from firstlast.i18n import chance_parts, chance_text, rank_name
@@ -278,20 +278,20 @@ def _point(move: int, pass_no: int, wins: int, samples: int = 20_000) -> Point:
     return Point(move, pass_no, 0, e.probability, e.low, e.high, e.wins, e.samples)
 
 
-QH_PLAY = (Movement(Card.from_token("Qh"), Place("R2"), Place("P1")),)
+QH_PLAY = Step(Move.parse("R2"), (Movement(Card.from_token("Qh"), Place("R2"), Place("P1")),))
 
 
 def test_a_moment_in_words() -> None:
     ends = _point(36, 2, 6200), _point(37, 2, 10_400)
-    m = Moment.between(*ends, "R2", QH_PLAY)
-    assert m.clear and m.span == 1 and m.movements == QH_PLAY
+    m = Moment.between(*ends, QH_PLAY)
+    assert m.clear and m.span == 1 and m.movements == QH_PLAY.movements
     assert moment_sentence(m, *ends, "en") == ("Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 — "
                                         "chance 31\u00a0% (30–32\u00a0%) → 52\u00a0% (51–53\u00a0%).")
     assert moment_sentence(m, *ends, "ru") == ("Ход 37 (проход 2): дама червей с места 2 нижнего ряда на кучку 1 — "
                                         "шанс 31\u00a0% (30–32\u00a0%) → 52\u00a0% (51–53\u00a0%).")
     # A span names its moves (intervals that overlap are not clear: story_of never tells them).
     ends = _point(30, 1, 6, 24), _point(37, 2, 10, 24)
-    vague = Moment.between(*ends, "R2", QH_PLAY)
+    vague = Moment.between(*ends, QH_PLAY)
     assert not vague.clear
     assert moment_sentence(vague, *ends, "en") == "Moves 31–37 (pass 2): chance 11–45\u00a0% → 24–62\u00a0%."
     assert moment_sentence(vague, *ends, "ru") == "Ходы 31–37 (проход 2): шанс 11–45\u00a0% → 24–62\u00a0%."

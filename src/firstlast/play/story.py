@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import Meta
 
-from ..engine import Game, Position, Status, Variant, play_out
+from ..engine import Game, Position, Status, Step, Variant, play_out
 from ..engine.cards import Card, rank_char
 from ..engine.places import FIRST, RESERVE, Place
 from ..engine.places import PILES as PILE_PLACES
@@ -125,9 +125,10 @@ class Moment(msgspec.Struct, frozen=True):
     clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
 
     @classmethod
-    def between(cls, before: Point, after: Point, play: str, movements: Sequence[Movement]) -> Moment:
-        return cls(after.move, before.move + 1, after.move - before.move, after.pass_no, play,
-                   tuple(map(MovedCard.of, movements)), before.probability, after.probability,
+    def between(cls, before: Point, after: Point, step: Step) -> Moment:
+        """The change from ``before`` to ``after``, ``step`` the move that ended it."""
+        return cls(after.move, before.move + 1, after.move - before.move, after.pass_no, str(step.move),
+                   tuple(map(MovedCard.of, step.movements)), before.probability, after.probability,
                    after.probability - before.probability, _apart(before, after))
 
     @property
@@ -662,12 +663,9 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
             narrowings -= 1
 
     points = tuple(sorted(est.values(), key=lambda p: p.move))
-    moments = tuple(
-        Moment.between(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
-                       steps[points[g + 1].move - 1].movements)
-        for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
-                        key=lambda g: points[g].move)
-    )
+    moments = tuple(Moment.between(points[g], points[g + 1], steps[points[g + 1].move - 1])
+                    for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
+                                    key=lambda g: points[g].move))
     crossing = low_point = None
     if won:
         c = _crossing_gap(points)
