@@ -181,20 +181,19 @@ class WhatIf(msgspec.Struct, frozen=True):
 
 
 def what_if(deal: int, variant: Variant) -> WhatIf:
-    """What would have brought ``deal`` out: exact forced play-outs of it (docs/story.md)."""
-    unlimited = play_out(deal, Variant(None, variant.waste_playable, variant.privileged_last))
-    fewest = passes = None
-    if unlimited.won:
-        # With R redeals a game is the first R + 1 passes of the unlimited one
-        # (docs/odds.md), so the answer is at most its passes − 1; tried upwards, each
-        # count played out afresh.
-        for r in range(unlimited.passes):
-            out = play_out(deal, Variant(r, variant.waste_playable, variant.privileged_last))
-            if out.won:
-                fewest, passes = r, out.passes
-                break
-    tokens = tuple(tok for tok in VARIANT_TOKENS if play_out(deal, Variant.from_token(tok)).won)
-    return WhatIf(fewest, passes, tokens)
+    """What would have brought ``deal`` out (docs/story.md). A game with R redeals is the
+    first R + 1 passes of the unlimited one (docs/odds.md): it comes out exactly when that
+    one comes out within R + 1 passes, on the same pass. So the exact forced play-outs of
+    the four unlimited variants answer for every redeal count."""
+    unlimited = {(w, n): play_out(deal, Variant(None, w, n)) for w in (False, True) for n in (False, True)}
+
+    def comes_out(v: Variant) -> bool:
+        out = unlimited[v.waste_playable, v.privileged_last]
+        return out.won and (v.redeals is None or out.passes <= v.redeals + 1)
+
+    own = unlimited[variant.waste_playable, variant.privileged_last]
+    fewest, passes = (own.passes - 1, own.passes) if own.won else (None, None)
+    return WhatIf(fewest, passes, tuple(tok for tok in VARIANT_TOKENS if comes_out(Variant.from_token(tok))))
 
 
 class Story(msgspec.Struct, frozen=True, kw_only=True):
