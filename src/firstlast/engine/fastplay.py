@@ -23,12 +23,8 @@ class Outcome(NamedTuple):
     score: int  # cards on the piles, 104 when won (R11)
     passes: int  # passes through the stock used: 1 + redeals (R11)
 
-    @classmethod
-    def of(cls, position: Position) -> Outcome:
-        """The result as ``position`` stands (won, score, passes)."""
-        return cls(position.status == "won", position.score, position.passes)
-
 
 def play_out(deal: int, variant: Variant = CANONICAL) -> Outcome:
     """Deal ``deal`` (R2, §4.5) and play the forced line to its end (R9–R11)."""
-    return Outcome.of(Position.deal(deal, variant).play_forced())
+    end = Position.deal(deal, variant).play_forced()
+    return Outcome(end.status == "won", end.score, end.passes)

@@ -180,13 +180,10 @@ class Position:
         k = self.active
         if k is None:
             return None
-        pile = self.piles[k]
-        if pile:
-            return next_rank(pile[-1].rank)
-        base = self.first[k]
         # The base of an active pile is never missing: see E5 and the 104-card count.
-        assert base is not None, "active pile without a base"
-        return next_rank(base.rank)
+        top = self.piles[k][-1] if self.piles[k] else self.first[k]
+        assert top is not None, "active pile without a base"
+        return next_rank(top.rank)
 
     @property
     def need_card(self) -> Card | None:
@@ -237,9 +234,10 @@ class Position:
         return None
 
     # ------------------------------------------------------------ legal moves
-    def _fitting_plays(self) -> list[Move]:
-        """Plays the rules allow now, precedence (R8) applied, in autoplay's order of
-        preference: base, privileged card, reserve left to right, waste."""
+    def legal_moves(self) -> list[Move]:
+        """Every legal move; the first one is the one autoplay makes (the forced line).
+        Plays come in autoplay's order of preference: base, privileged card, reserve
+        left to right, waste."""
         k = self.active
         if k is None:
             return []
@@ -249,20 +247,9 @@ class Position:
         priv = self.privileged
         if priv is not None and priv.rank == need:
             return [PLAY[F8]]  # R8 precedence
-        plays = [
-            PLAY[RESERVE[i]]
-            for i, c in enumerate(self.reserve)
-            if c is not None and c.rank == need
-        ]
+        plays = [PLAY[RESERVE[i]] for i, c in enumerate(self.reserve) if c is not None and c.rank == need]
         if self.variant.waste_playable and self.waste and self.waste[-1].rank == need:
             plays.append(PLAY[WASTE])  # V2
-        return plays
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal move; the first one is the one autoplay makes (the forced line)."""
-        if self.active is None:
-            return []
-        plays = self._fitting_plays()
         if plays:
             return plays  # R9: a card that fits must be played before turning
         if self.stock:

@@ -66,7 +66,6 @@ def record_to_text(game: Game, *, date: str = "?") -> str:
     """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
     reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
     over ``MAX_RECORD_BYTES``), so that every record written reads back."""
-    pos = game.position
     v = game.variant
     if v.redeals is not None and v.redeals > MAX_REDEALS:
         raise ValueError(f"a record holds a game of at most {MAX_REDEALS} redeals or unlimited ones (V1)")
@@ -78,10 +77,7 @@ def record_to_text(game: Game, *, date: str = "?") -> str:
         "Redeals": "unlimited" if v.redeals is None else str(v.redeals),
         "WastePlayable": "yes" if v.waste_playable else "no",
         "PrivilegedLast": "yes" if v.privileged_last else "no",
-        "Result": "unfinished" if pos.status == "playing" else pos.status,
-        "Score": str(pos.score),
-        "Passes": str(pos.passes),
-        "Moves": str(len(game)),
+        **_result_headers(game),
     }
     for k, val in headers.items():
         if '"' in val or "\\" in val or _FORBIDDEN.search(val):
@@ -97,11 +93,11 @@ def record_to_text(game: Game, *, date: str = "?") -> str:
     return text
 
 
-def read_headers(text: str) -> dict[str, str]:
-    """Only the headers of a record (for listings), checked as ``game_from_record``
-    checks them for syntax."""
-    headers, _ = _split(text)
-    return {k: v for k, (v, _) in headers.items()}
+def _result_headers(game: Game) -> dict[str, str]:
+    """The headers a replay of the moves decides, written and then checked."""
+    pos = game.position
+    return {"Result": "unfinished" if pos.status == "playing" else pos.status, "Score": str(pos.score),
+            "Passes": str(pos.passes), "Moves": str(len(game))}
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -165,11 +161,9 @@ def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
         return value == "yes"
 
     value, n = headers["Redeals"]
-    if value == "unlimited":
-        return Variant(None, flag("WastePlayable"), flag("PrivilegedLast"))
     try:
         # New games' own cap (V1): a record past it could not be stored or estimated.
-        redeals = parse_whole(value, MAX_REDEALS)  # the length is bounded before int()
+        redeals = None if value == "unlimited" else parse_whole(value, MAX_REDEALS)  # length bounded before int()
     except ValueError:
         raise RecordError(f"Redeals must be unlimited or a whole number 0…{MAX_REDEALS}, not {clip(value)!r}",
                           n) from None
@@ -213,10 +207,7 @@ def game_from_record(text: str) -> Game:
             except FirstLastError as e:
                 raise RecordError(f"move {len(game) + 1} {clip(token)!r}: {e}", n, move=len(game) + 1,
                                   token=clip(token)) from None
-    pos = game.position
-    result = "unfinished" if pos.status == "playing" else pos.status
-    for name, actual in (("Result", result), ("Score", str(pos.score)),
-                         ("Passes", str(pos.passes)), ("Moves", str(len(game)))):
+    for name, actual in _result_headers(game).items():
         if name in headers and headers[name][0] != actual:
             value, n = headers[name]
             raise RecordError(f"{name} says {clip(value)!r} but replaying the moves gives {actual!r}", n)
