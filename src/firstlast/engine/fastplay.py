@@ -1,11 +1,5 @@
-"""A deal's result along the forced line: ``play_out(deal, variant)``.
-
-This is the engine's own forced line, nothing else: ``Position.deal(deal, variant)``
-played to its end by ``Position.play_forced`` (the same code as ``Position.apply``,
-without the movement lists an interface needs), so ``play_out`` is the rules
-(R2–R11, V1–V3, docs/rules.md) by construction. It is the same line ``Game.autoplay``
-walks move by move, and the one the fast forced line (``firstlast.odds.fastline``) is
-proven equal to (``position``'s docstring).
+"""A deal's result along the forced line: the engine's own (``Position.play_forced``), so
+the rules (R2–R11, V1–V3) by construction; the compiled forced line is proven equal to it.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """Game records: the save file, the export and the replay (docs/record-format.md says
 what a record is and everything its reader accepts).
 
-``game_from_record`` is the one reader of a record's text, for every face (the engine
-API, ``firstlast replay``, the imports of the web and the terminal), so that no face
-accepts a record another refuses. It replays every move through the rules and checks the
-result headers against the replay, so a corrupt or tampered record is refused with the
-line at fault, and a half-loaded game is never returned. Backups carry moves too, and
-read them with ``read_move``; ``W``, the waste's old name in moves, is still read.
+``game_from_record`` is the one reader of a record's text, for every face, so that no
+face accepts a record another refuses. It replays every move through the rules and checks
+the result headers against the replay, so a corrupt or tampered record is refused with
+the line at fault, and a half-loaded game is never returned.
 """
 
 from __future__ import annotations
@@ -25,9 +23,7 @@ from .variant import MAX_REDEALS, Variant
 FORMAT = "firstlast-record 1"
 MOVES_PER_LINE = 10
 #: Largest record read, in bytes of its UTF-8 text (a byte-order mark counted): one
-#: bound whether the record comes as a file (``firstlast.recordfile``) or as text (the
-#: web's import), so that a record is not refused by one face and read by another. A
-#: whole game's record is a few KiB.
+#: bound for a file and for text (the web's import). A whole game's record is a few KiB.
 MAX_RECORD_BYTES: Final = 2**20
 _BOM: Final = "\ufeff"
 #: Blanks around a line and between moves: ASCII space and tab only. Other Unicode
@@ -44,11 +40,9 @@ _KNOWN = (*_REQUIRED, "Program", "Date", "Result", "Score", "Passes", "Moves")
 
 
 def read_move(word: str) -> Move:
-    """One move word of a stored move list (a record's, a backup's): ``turn``, ``redeal``,
-    ``R1``…``R8``, ``F1``…``F8``, ``waste`` or ``W``, in any ASCII letter case, nothing
-    around it. Stricter than ``Move.parse``, which reads what a player types (``t``,
-    ``d``, blanks around): a file holds the words the engine writes. Anything else is an
-    ``InvalidMoveError`` (code ``move.syntax``)."""
+    """One move word of a stored move list (a record's, a backup's): a word of
+    ``MOVE_WORDS``, nothing around it. Stricter than ``Move.parse`` (no shorthand, no
+    blanks): a file holds the words the engine writes."""
     move = MOVE_WORDS.get(word.lower()) if word.isascii() else None
     if move is None:
         raise InvalidMoveError(f"not a move: {clip(word)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
@@ -57,15 +51,13 @@ def read_move(word: str) -> Move:
 
 
 def move_words(text: str) -> list[str]:
-    """The words of a move list: separated by blanks (spaces and tabs, as in a record's
-    move lines), nothing else; each is then read by ``read_move``."""
+    """The words of a move list, separated by blanks (as in a record's move lines)."""
     return [w for w in _BLANK_RUN.split(text) if w]
 
 
 def record_to_text(game: Game, *, date: str = "?") -> str:
     """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
-    reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
-    over ``MAX_RECORD_BYTES``), so that every record written reads back."""
+    reader would refuse, so that every record written reads back."""
     v = game.variant
     if v.redeals is not None and v.redeals > MAX_REDEALS:
         raise ValueError(f"a record holds a game of at most {MAX_REDEALS} redeals or unlimited ones (V1)")

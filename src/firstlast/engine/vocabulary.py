@@ -1,9 +1,6 @@
 """The game's vocabulary, gathered from where the engine declares it: every name a face
-says, sends or reads — places and their kinds, the sources of a play, the moves a player
-can ask for, the variant token's grammar and the redeal limits, the refusals of the
-rules and their parameters. Nothing is declared here; ``vocabulary()`` is what the page
-is given of it (``firstlast.web.vocabulary`` generates ``static/js/vocabulary.js`` from
-it), so that no face retypes a name.
+says, sends or reads. Nothing is declared here; ``vocabulary()`` is what the page is
+given of it (generated into ``static/js/vocabulary.js``), so that no face retypes a name.
 """
 
 from __future__ import annotations
