@@ -92,9 +92,7 @@ class Move:
         """Read a move as a player types it: a move word (``MOVE_WORDS``) in any letter
         case with blanks around, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
         low = text.strip().lower()
-        move = MOVE_WORDS.get(low) if low.isascii() else None
-        if move is None:
-            move = {"t": TURN, "d": REDEAL}.get(low)
+        move = (MOVE_WORDS.get(low) or {"t": TURN, "d": REDEAL}.get(low)) if low.isascii() else None
         if move is not None:
             return move
         raise InvalidMoveError(
@@ -142,11 +140,7 @@ class Position:
     active: int | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        active = None
-        for i, pile in enumerate(self.piles):
-            if len(pile) < PILE_SIZE:
-                active = i
-                break
+        active = next((i for i, pile in enumerate(self.piles) if len(pile) < PILE_SIZE), None)
         object.__setattr__(self, "active", active)
 
     # ----------------------------------------------------------------- creation

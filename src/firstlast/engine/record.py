@@ -183,11 +183,8 @@ def game_from_record(text: str) -> Game:
         if not dot or not is_number(number_text) or rest[:1] not in ("", *_BLANKS):
             raise RecordError("a move line starts with its first move's number and a dot (then a blank and"
                               f" the moves): {line[:60]!r}", n)
-        try:
-            number: int | None = parse_whole(number_text)
-        except ValueError:
-            number = None  # too many digits to be any move's number (checked before int())
-        if number != len(game) + 1:
+        # Compared as text: leading zeros are allowed, and no int() is made of a huge number.
+        if number_text.lstrip("0") != str(len(game) + 1):
             raise RecordError(f"move number {clip(number_text)} where {len(game) + 1} was expected"
                               " (moves missing or added)", n)
         for token in move_words(rest):
