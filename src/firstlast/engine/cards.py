@@ -106,9 +106,8 @@ def clip(text: str, width: int = 40) -> str:
 
 def parse_whole(text: str, max_value: int | None = None) -> int:
     """``text`` as a whole number: ASCII digits only (leading zeros allowed), at most
-    ``MAX_DIGITS`` significant digits and at most ``max_value`` when given. The length
-    is checked *before* ``int()``. Raises ``ValueError`` with a one-line message; the
-    readers turn it into their own error (``RecordError``, ``InvalidPositionError``)."""
+    ``MAX_DIGITS`` significant digits (checked *before* ``int()``) and at most
+    ``max_value`` when given. ``ValueError`` with a one-line message otherwise."""
     if not is_number(text):
         raise ValueError(f"not a whole number in digits 0-9: {clip(text)!r}")
     digits = text.lstrip("0") or "0"

@@ -95,7 +95,6 @@ class RecordError(FirstLastError):
                  token: str | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line is not None else message)
         self.line = line
-        self.reason = message
         #: For a move the rules refused or could not read: its number and its text (the
         #: engine's error is the ``__context__``), so that a face can word it itself.
         self.move = move

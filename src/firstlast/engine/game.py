@@ -123,11 +123,6 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def restart(self) -> None:
-        """Back to the deal; the moves made can be redone."""
-        while self._steps:
-            self.undo()
-
     def step(self) -> Step | None:
         """Make the forced move (R9: play is forced); ``None`` when the game is over."""
         move = self.position.forced_move()

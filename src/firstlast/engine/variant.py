@@ -27,9 +27,8 @@ UNLIMITED_WORDS: Final = ("unlimited", "u", "∞")
 
 def token_pattern(redeals: str = "[0-9]+") -> str:
     """The variant token's grammar as a regular expression (to match in full), the one
-    declaration every reader uses (``Variant.from_token``, the web's models and address,
-    the page's generated ``vocabulary.js``); ``redeals`` is the pattern of the redeal
-    count (e.g. bounded to ``MAX_REDEALS``'s digits). Groups: redeals, waste, no-privilege."""
+    declaration every reader uses; ``redeals`` is the pattern of the redeal count.
+    Groups: redeals, waste, no-privilege."""
     L = TOKEN_LETTERS
     return f"{L['prefix']}({redeals}|{L['unlimited']})({L['waste_playable']}?)({L['no_privileged']}?)"
 
@@ -58,7 +57,7 @@ class Variant:
             raise ValueError(f"redeals must be a whole number ≥ 0 or None (unlimited), not {self.redeals!r}")
 
     def redeals_left(self, used: int) -> int | None:
-        """Redeals still allowed after ``used`` (None when unlimited)."""
+        """Redeals still allowed after ``used`` (``None``: unlimited)."""
         return None if self.redeals is None else max(0, self.redeals - used)
 
     @property
@@ -105,11 +104,8 @@ CANONICAL: Final = Variant()
 
 def parse_redeals(text: str) -> int | None:
     """Redeals (V1) as typed (``--redeals``, the terminal's dialog): one of
-    ``UNLIMITED_WORDS`` (``unlimited``, ``u``, ``∞``; any letter case) or a whole number
-    0…``MAX_REDEALS`` in ASCII digits; surrounding blanks ignored. ``ValueError``
-    otherwise. The cap is the one every stored game keeps (a record or backup past it
-    could not be read back, and the odds cannot follow it): a game that needs more
-    redeals than that is played unlimited."""
+    ``UNLIMITED_WORDS`` (any letter case) or a whole number 0…``MAX_REDEALS`` (the cap
+    every stored game keeps) in ASCII digits, blanks around ignored; ``ValueError`` otherwise."""
     t = text.strip()
     if t.lower() in UNLIMITED_WORDS:
         return None
