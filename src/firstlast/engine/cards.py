@@ -61,8 +61,7 @@ class Card(int):
     @classmethod
     def from_token(cls, token: str) -> Card:
         """Parse ``5h`` (deck 1), ``5H`` (deck 2): the rank exactly as ``RANK_CHARS``
-        writes it (upper case: ``t5`` is not ten-five), then the suit, whose case names
-        the deck. Raises ``ValueError`` on anything else."""
+        writes it (``t5`` is not ten-five), then the suit, whose case names the deck."""
         rank = RANK_CHARS.find(token[:1]) if len(token) == 2 else -1
         suit = SUIT_CHARS.find(token[1:].lower()) if token[1:].isascii() else -1
         if rank < 0 or suit < 0:

@@ -14,9 +14,8 @@ from .cards import clip, is_number, parse_whole
 
 CANONICAL_REDEALS: Final = 3
 #: The most redeals (V1) a game that is stored or recorded may have; beyond it, choose
-#: unlimited. New games (``play.settings``), records (``engine.record``) and backups
-#: all stop here: past it the odds estimate cannot follow, and a record or backup of
-#: such a game could not be read back.
+#: unlimited. Past it the odds estimate cannot follow, and a record or backup of such a
+#: game could not be read back.
 MAX_REDEALS: Final = 1000
 #: The letters of a variant token (docs/notation.md): the prefix, unlimited redeals (V1),
 #: the waste playable (V2), no privileged card (V3). ``r3``, ``ru``, ``r0w``, ``r3wn``.
@@ -72,8 +71,7 @@ class Variant:
 
     @classmethod
     def from_token(cls, token: str) -> Variant:
-        """Read ``r3``, ``ru``, ``r0w``, ``r3wn``; ``ValueError`` (one line) otherwise,
-        including a redeal count too long to be a number (``parse_whole``)."""
+        """Read ``r3``, ``ru``, ``r0w``, ``r3wn``; ``ValueError`` (one line) otherwise."""
         m = _TOKEN.fullmatch(token)
         if m is None:
             raise ValueError(f"not a variant: {clip(token)!r} (expected r<redeals>|ru, then optional w, n)")
@@ -88,7 +86,7 @@ class Variant:
         )
 
     def describe(self) -> str:
-        """Human description, e.g. ``3 redeals, privileged last card``."""
+        """In English, e.g. ``3 redeals, privileged last card`` (``i18n`` says it in others)."""
         parts = [
             "unlimited redeals" if self.redeals is None
             else f"{self.redeals} redeal" + ("" if self.redeals == 1 else "s")
