@@ -36,7 +36,6 @@ _BLANK_RUN: Final = re.compile(r"[ \t]+")
 _FORBIDDEN: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _HEADER = re.compile(r'\[([A-Za-z]+) "([^"\\]*)"\]')
 _REQUIRED = ("Format", "Deal", "Redeals", "WastePlayable", "PrivilegedLast")
-_KNOWN = (*_REQUIRED, "Program", "Date", "Result", "Score", "Passes", "Moves")
 
 
 def read_move(word: str) -> Move:

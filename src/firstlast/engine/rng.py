@@ -29,12 +29,10 @@ def seed(deal: int) -> RngState:
     """The xoshiro256** state for deal number ``deal`` (0 … 2^64−1)."""
     if not 0 <= deal <= MAX_DEAL:
         raise ValueError(f"deal number out of range 0…{MAX_DEAL}: {deal}")
-    s = deal
-    words = []
-    for _ in range(4):
-        s, out = splitmix64(s)
-        words.append(out)
-    return (words[0], words[1], words[2], words[3])
+    s, a = splitmix64(deal)
+    s, b = splitmix64(s)
+    s, c = splitmix64(s)
+    return a, b, c, splitmix64(s)[1]
 
 
 def shuffle(state: RngState, items: list[T]) -> RngState:

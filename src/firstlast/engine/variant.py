@@ -32,11 +32,9 @@ def token_pattern(redeals: str = "[0-9]+") -> str:
     return f"{L['prefix']}({redeals}|{L['unlimited']})({L['waste_playable']}?)({L['no_privileged']}?)"
 
 
-#: The grammar with any count of redeals (``from_token`` refuses none for its size).
-TOKEN_PATTERN: Final = token_pattern()
 #: The grammar of a token a stored game may have: at most ``MAX_REDEALS``'s digits.
 STORED_TOKEN_PATTERN: Final = token_pattern(f"[0-9]{{1,{len(str(MAX_REDEALS))}}}")
-_TOKEN = re.compile(TOKEN_PATTERN)
+_TOKEN = re.compile(token_pattern())  # any count of redeals: from_token refuses none for its size
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         i = FIRST.index(place)
         card = view.first[i]
         privileged = i == len(FIRST) - 1 and view.privileged is not None
-        label_text = place + ("★" if privileged else "")
+        label_text = place + ("▼" if i == active else "★" if privileged else "")
         if place in sources:
             emphasis, edge, style = "heavy", C.LOOK.colours.playable, LABEL_PLAYABLE
         elif i == active:
@@ -136,8 +136,6 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             emphasis, edge, style = "heavy", C.LOOK.colours.privileged, LABEL_PRIVILEGED
         else:
             emphasis, edge, style = "plain", C.EDGE, LABEL
-        if i == active:
-            label_text = place + "▼"
         if card is None:
             return _label(label_text, style), C.empty_lines(size, "↓" if i != active else "")
         hit = card in moved
@@ -170,19 +168,16 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         if card is None:
             return _label(text), C.empty_lines(size)
         hit = card in moved
-        if playable:
-            return (_label(text, LABEL_PLAYABLE, hit),
-                    C.card_lines(card, size, "heavy", C.LOOK.colours.playable, moved=hit, lang=lang))
-        return _label(text, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
+        emphasis, edge, style = (("heavy", C.LOOK.colours.playable, LABEL_PLAYABLE) if playable
+                                 else ("plain", C.EDGE, LABEL))
+        return _label(text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
 
     if place in RESERVE:
         return on_top(place, view.reserve[RESERVE.index(place)], place in sources)
     if place == STOCK:
         stock = t(lang, "tui.table.stock", n=view.stock_count)
-        label = _label(stock)
+        label = _label(stock, LABEL_PLAYABLE if view.stock_live else LABEL)  # live: turn (R9)
         if view.stock_count:
-            if view.stock_live:  # turn (R9)
-                label = _label(stock, LABEL_PLAYABLE)
             # The back of the card to be turned next, as at a real table: the decks
             # differ only in their backs (R1), which lie face up on the stock.
             return label, C.back_lines(size, view.stock_count, view.stock_decks[0])
