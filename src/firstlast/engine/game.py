@@ -34,7 +34,7 @@ class Game:
         self._redo: list[Move] = []
         for m in moves:
             self.push(m)
-        # ``redo``: moves taken back, next first; they are checked when redone.
+        # Moves taken back are checked when redone.
         self._redo = [Move.parse(m) if isinstance(m, str) else m for m in reversed(list(redo))]
 
     def copy(self) -> Game:

@@ -133,9 +133,7 @@ def position_from_text(text: str) -> Position:
 
 def validate(pos: Position) -> None:
     """Check that ``pos`` can occur in play; raise ``InvalidPositionError`` if not."""
-    every = [c for c in (*pos.first, *pos.reserve, *pos.stock, *pos.waste) if c is not None]
-    for pile in pos.piles:
-        every.extend(pile)
+    every = [c for row in (pos.first, pos.reserve, pos.stock, pos.waste, *pos.piles) for c in row if c is not None]
     if len(every) != DECK_SIZE or len(set(every)) != DECK_SIZE:  # E6
         twice = sorted(c.token for c, n in Counter(every).items() if n > 1)
         detail = f"; named twice: {', '.join(twice)}" if twice else ""

@@ -5,6 +5,7 @@ given of it (generated into ``static/js/vocabulary.js``), so that no face retype
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import get_args
 
 from .cards import DECK_SIZE, RANK_CHARS, SUIT_CHARS
@@ -34,8 +35,7 @@ def vocabulary() -> dict[str, object]:
         "TOKEN_LETTERS": dict(TOKEN_LETTERS),
         "UNLIMITED_WORDS": list(UNLIMITED_WORDS),
         "MAX_REDEALS": MAX_REDEALS,
-        "CANONICAL": {"redeals": CANONICAL.redeals, "waste_playable": CANONICAL.waste_playable,
-                      "privileged_last": CANONICAL.privileged_last, "token": CANONICAL.token},
+        "CANONICAL": {**asdict(CANONICAL), "token": CANONICAL.token},
         "MAX_DEAL": str(MAX_DEAL),  # text: a JSON number loses digits past 2^53 in a browser
         "DEAL_DIGITS": len(str(MAX_DEAL)),
         "RANK_CHARS": RANK_CHARS,
