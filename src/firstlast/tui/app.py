@@ -237,9 +237,8 @@ class GameScreen(Screen[None]):
 
     def _paint(self) -> None:
         if self.is_mounted:
-            view = self.view
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
-            self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
+            self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang, marked)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message

@@ -355,10 +355,7 @@ class EndDialog(Dialog[str]):
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position
         with Vertical(classes="dialog", id="end"):
-            if pos.status == "won":
-                yield Label(t(lang, "tui.end.won"), classes="won")
-            else:
-                yield Label(t(lang, "tui.end.lost"), classes="lost")
+            yield Label(t(lang, f"tui.end.{pos.status}"), classes=pos.status)  # won or lost: its sentence and colour
             yield Label(t(lang, "tui.end.deal", deal=game.deal, variant=describe_variant(game.variant, lang)))
             yield Label(plural(lang, "tui.end.score", pos.passes, score=pos.score, passes=pos.passes,
                                moves=len(game)))

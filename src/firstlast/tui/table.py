@@ -84,23 +84,20 @@ class WasteFan(Widget):
 
     def render(self) -> Text:
         LABEL = label_styles()[0]
-        out = Text(t(self.lang, "tui.table.waste_fan"), style=LABEL)
-        width = max(4, self.size.width)
-        line = Text()
-        cards = list(self.waste)
-        fits = max(1, (width - 2) // 4)
-        shown = cards[-fits:]
-        if len(cards) > len(shown):
-            line.append("… ", style=LABEL)
+        out = Text(t(self.lang, "tui.table.waste_fan") + "\n", style=LABEL)
+        if not self.waste:
+            out.append(t(self.lang, "tui.table.empty"), style="dim")
+            return out
+        shown = self.waste[-max(1, (max(4, self.size.width) - 2) // 4):]  # a card and a space: 4 cells
+        if len(self.waste) > len(shown):
+            out.append("… ", style=LABEL)
             shown = shown[1:]
         for i, card in enumerate(shown):
             text = C.pretty_text(card, self.lang)
             if i == len(shown) - 1:
                 text.stylize("reverse")
-            line.append_text(text)
-            line.append(" ")
-        out.append("\n")
-        out.append_text(line if cards else Text(t(self.lang, "tui.table.empty"), style="dim"))
+            out.append_text(text)
+            out.append(" ")
         return out
 
 
@@ -156,8 +153,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             if top is None:
                 return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.colours.active)
             return label, C.card_lines(top, size, "double", C.LOOK.colours.active, depth, hit, lang=lang)
-        done = view.pile_complete(i)
-        label = _label(place + (" ✓" if done else ""), LABEL, hit)
+        label = _label(place + (" ✓" if view.pile_complete(i) else ""), LABEL, hit)
         if top is None:
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
