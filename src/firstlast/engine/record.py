@@ -91,10 +91,10 @@ def _result_headers(game: Game) -> dict[str, str]:
             "Passes": str(pos.passes), "Moves": str(len(game))}
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    """The record's lines, numbered from 1, without the blanks around them, once the
-    text as a whole is a record's: its size, no NUL, one byte-order mark at most, lines
-    ending with LF or CR LF, no forbidden characters, not empty."""
+def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]]:
+    """The headers (name -> value, line) and the move lines (line, text) of a record, once
+    the text as a whole is a record's: its size, no NUL, one byte-order mark at most, lines
+    ending with LF or CR LF, no forbidden characters, not empty. Lines count from 1."""
     too_long = f"the record is too long (over {MAX_RECORD_BYTES:,} bytes)"
     if len(text) > MAX_RECORD_BYTES:  # a character is at least one byte: no need to encode
         raise RecordError(too_long)
@@ -111,27 +111,22 @@ def _lines(text: str) -> list[tuple[int, str]]:
     body = text.removeprefix(_BOM)
     if body.startswith(_BOM):
         raise RecordError("two byte-order marks (U+FEFF) at the start: only one is ignored", 1)
-    out: list[tuple[int, str]] = []
-    for n, raw in enumerate(body.split("\n"), start=1):
-        line = raw.removesuffix("\r")  # Windows line ends
+    lines = [raw.removesuffix("\r") for raw in body.split("\n")]  # Windows line ends
+    for n, line in enumerate(lines, start=1):
         bad = _FORBIDDEN.search(line)
         if bad is not None:
             raise RecordError(f"character U+{ord(bad.group()):04X} is not allowed in a record"
                               " (lines end with LF or CR LF; blanks are spaces and tabs)", n)
-        out.append((n, line.strip(_BLANKS)))
-    if not any(line for _, line in out):
+    if not any(line.strip(_BLANKS) for line in lines):
         raise EmptyRecordError()
-    return out
-
-
-def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]]:
     headers: dict[str, tuple[str, int]] = {}
-    body: list[tuple[int, str]] = []
-    for n, line in _lines(text):
+    moves: list[tuple[int, str]] = []
+    for n, raw in enumerate(lines, start=1):
+        line = raw.strip(_BLANKS)
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
-            if body:
+            if moves:
                 raise RecordError("header after the moves began", n)
             m = _HEADER.fullmatch(line)
             if m is None:
@@ -140,8 +135,8 @@ def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]
                 raise RecordError(f"header {clip(m.group(1))} given twice", n)
             headers[m.group(1)] = (m.group(2), n)
         else:
-            body.append((n, line))
-    return headers, body
+            moves.append((n, line))
+    return headers, moves
 
 
 def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
