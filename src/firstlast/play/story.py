@@ -103,10 +103,6 @@ class MovedCard(msgspec.Struct, frozen=True):
     def of(cls, m: Movement) -> MovedCard:
         return cls(m.card.symbol, m.card.token, m.card.deck, m.source.value, m.target.value, m.face_up)  # type: ignore[arg-type]  # deck: 1 or 2
 
-    @property
-    def movement(self) -> Movement:
-        return Movement(Card.from_token(self.token), Place(self.from_), Place(self.to), self.face_up)
-
 
 class Moment(msgspec.Struct, frozen=True):
     """One of the largest changes of the curve, from the point after ``first_move`` − 1
@@ -133,7 +129,7 @@ class Moment(msgspec.Struct, frozen=True):
 
     @property
     def movements(self) -> tuple[Movement, ...]:
-        return tuple(c.movement for c in self.cards)
+        return tuple(Movement(Card.from_token(c.token), Place(c.from_), Place(c.to), c.face_up) for c in self.cards)
 
 
 class Crossing(msgspec.Struct, frozen=True):
