@@ -189,7 +189,7 @@ def what_if(deal: int, variant: Variant) -> WhatIf:
 
     own = unlimited[variant.waste_playable, variant.privileged_last]
     fewest, passes = (own.passes - 1, own.passes) if own.won else (None, None)
-    return WhatIf(fewest, passes, tuple(tok for tok in VARIANT_TOKENS if comes_out(Variant.from_token(tok))))
+    return WhatIf(fewest, passes, tuple(v.token for v in VARIANTS if comes_out(v)))
 
 
 class Story(msgspec.Struct, frozen=True, kw_only=True):
@@ -409,7 +409,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
                    allowed="∞" if variant.redeals is None else variant.redeals,
                    **{"pass": what.comes_out_on_pass})]
     tokens = what.variants_that_come_out
-    unlimited = [tok for tok in VARIANT_TOKENS if Variant.from_token(tok).redeals is None]
+    unlimited = [v.token for v in VARIANTS if v.redeals is None]
     every_unlimited = all(tok in tokens for tok in unlimited)
     # Every unlimited variant comes out (docs/rules.md, V1): said once, not four times.
     named = [tok for tok in tokens if not (every_unlimited and tok in unlimited)]
