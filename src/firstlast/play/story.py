@@ -534,27 +534,17 @@ def stop_of(pos: Position) -> Stop | None:
 
 
 # ------------------------------------------------------------------ the curve
-def _plan(positions: Sequence[Position], max_points: int) -> tuple[list[int], list[int], int]:
+def _plan(positions: Sequence[Position], max_points: int) -> tuple[list[int], int]:
     """Indices to estimate: the ones always told (the deal, the end, each pass start,
-    R10), then the others, evenly spaced, coarse to fine; and how many points
-    refinement may add."""
+    R10) and others evenly spaced; and how many points refinement may add. Each point
+    has its own seed, so the order they are estimated in changes nothing."""
     n = len(positions) - 1
-    must = [0, n] if n else [0]
-    must += [i for i in range(1, n) if positions[i].redeals_used != positions[i - 1].redeals_used]
+    must = {0, n} | {i for i in range(1, n) if positions[i].redeals_used != positions[i - 1].redeals_used}
     if n + 1 <= max_points:  # short: every position, nothing to narrow down
-        return must, [i for i in range(n + 1) if i not in set(must)], 0
+        return list(range(n + 1)), 0
     reserve = min(REFINE_POINTS, max(0, max_points - len(must)) // 4)
     spare = max(0, max_points - len(must) - reserve)
-    taken = set(must)
-    even: list[tuple[int, int]] = []
-    for j in range(1, spare + 1):
-        i = round(j * n / (spare + 1))
-        if i not in taken:
-            taken.add(i)
-            # Coarse to fine: ordinals with more trailing zero bits first, so a cut keeps an even spread.
-            even.append((-((j & -j).bit_length()), i))
-    even.sort()
-    return must, [i for _, i in even], reserve
+    return sorted(must | {round(j * n / (spare + 1)) for j in range(1, spare + 1)}), reserve
 
 
 def _apart(before: Point, after: Point) -> bool:
@@ -596,8 +586,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     n_samples = samples if samples is not None else KERNEL_SAMPLES if use_kernel else ENGINE_SAMPLES
     positions = game.positions
     steps = game.steps
-    must, even, reserve = _plan(positions, max_points)
-    plan = must + even
+    plan, reserve = _plan(positions, max_points)
 
     est: dict[int, Point] = {}
     work = [0]  # samples played so far (a point told again plays its samples again)
