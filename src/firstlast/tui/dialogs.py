@@ -302,12 +302,11 @@ class SettingsDialog(Dialog[dict[str, object]]):
 
     def chosen(self) -> dict[str, object]:
         """The settings as the dialog shows them, where they differ from the current ones."""
+        out: dict[str, object] = {key: self.query_one(f"#{key.replace('_', '-')}", Switch).value
+                                  for key, _ in self.SWITCHES}
         pressed = self.query_one("#felt", RadioSet).pressed_button
-        out: dict[str, object] = {}
         if pressed is not None and pressed.id is not None:
             out["felt"] = pressed.id.removeprefix("felt-")
-        for key, _ in self.SWITCHES:
-            out[key] = self.query_one(f"#{key.replace('_', '-')}", Switch).value
         return {k: v for k, v in out.items() if getattr(self.current, k) != v}
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
