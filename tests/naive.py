@@ -6,12 +6,15 @@ independent reading of the same rules (R2–R11, V1–V3, docs/rules.md) on bare
 lists, written for reading, not speed. The tests prove it equal to the engine, and then
 use it, being a few times faster than the engine, to check the compiled kernel
 (``firstlast.odds.fastline``) on many more deals than the engine alone could.
+
+``next64`` and ``below`` are §4.1 and §4.2 written out step by step, which the engine's
+``rng.shuffle`` inlines: the tests check that shuffle and the kernel's draws against them.
 """
 
 from __future__ import annotations
 
 from firstlast.engine import CANONICAL, CARDS, Variant
-from firstlast.engine.rng import RngState, seed, shuffle
+from firstlast.engine.rng import MASK64, RngState, seed, shuffle
 
 _RANKS0 = [c.rank - 1 for c in CARDS]  # ranks 0…12, in unshuffled card order
 
@@ -72,3 +75,35 @@ def play_ranks(first: list[int], reserve: list[int], stock: list[int], waste: li
             return False, done + held, redeals + 1
         held += 1
         need = (need + 1) % 13
+
+
+def next64(state: RngState) -> tuple[RngState, int]:
+    """One xoshiro256** step (§4.1): (new state, 64-bit output)."""
+    s0, s1, s2, s3 = state
+    x = (s1 * 5) & MASK64
+    result = ((((x << 7) | (x >> 57)) & MASK64) * 9) & MASK64
+    t = (s1 << 17) & MASK64
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = ((s3 << 45) | (s3 >> 19)) & MASK64
+    return (s0, s1, s2, s3), result
+
+
+def below(state: RngState, n: int) -> tuple[RngState, int]:
+    """A literal transcription of §4.2: Lemire's unbiased draw in [0, n) from 32-bit
+    values, 1 ≤ n < 2^32."""
+    state, r = next64(state)
+    x = r >> 32
+    m = x * n
+    lo = m % 2**32
+    if lo < n:
+        t = (2**32 - n) % n
+        while lo < t:
+            state, r = next64(state)
+            x = r >> 32
+            m = x * n
+            lo = m % 2**32
+    return state, m >> 32

@@ -1,6 +1,6 @@
 """The record and notation readers on hostile text: only the project's own errors.
 
-Whatever the text, ``game_from_record``, ``read_headers``, ``position_from_text`` and
+Whatever the text, ``game_from_record``, ``position_from_text`` and
 ``Variant.from_token`` either succeed or raise a ``FirstLastError`` subclass (a
 ``RecordError`` or an ``InvalidPositionError``; ``ValueError`` for ``from_token``,
 its documented error) — never a plain ``ValueError`` from ``int()`` of 5,000 digits,
@@ -21,7 +21,7 @@ from firstlast.engine import MAX_REDEALS, Game, Position, Variant, position_from
 from firstlast.engine.cards import CARDS, MAX_DIGITS, Card, next_rank, parse_whole
 from firstlast.engine.errors import FirstLastError, InvalidNotationError, InvalidPositionError, RecordError
 from firstlast.engine.notation import position_to_text, validate
-from firstlast.engine.record import game_from_record, read_headers, record_to_text
+from firstlast.engine.record import game_from_record, record_to_text
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit for int()
 
@@ -102,7 +102,6 @@ def test_a_byte_order_mark_is_not_part_of_the_record() -> None:
     # Regression: a record saved by a Windows editor was "line 2: header after the moves began".
     game = game_from_record("\ufeff" + RECORD)
     assert game.deal == 1 and len(game) == 310
-    assert read_headers("\ufeff" + RECORD)["Format"] == "firstlast-record 1"
 
 
 # -------------------------------------------------------- notation: huge numbers, piles
@@ -221,7 +220,7 @@ def _variant_token(text: str) -> object:
         raise FirstLastError(str(e)) from None
 
 
-PARSERS: tuple[Callable[[str], object], ...] = (game_from_record, read_headers, position_from_text, _variant_token)
+PARSERS: tuple[Callable[[str], object], ...] = (game_from_record, position_from_text, _variant_token)
 
 
 @st.composite
@@ -315,7 +314,6 @@ def test_edited_records_give_only_record_errors(text: str) -> None:
 @given(edited_lines(RECORD))
 def test_edited_long_records_give_only_record_errors(text: str) -> None:
     _only_own_errors(game_from_record, text)
-    _only_own_errors(read_headers, text)
 
 
 @FUZZ

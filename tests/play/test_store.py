@@ -155,7 +155,8 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     game.redo()
     game.push(game.legal_moves()[-1])  # another move than the one taken back, maybe
     check()
-    game.restart()
+    while game.can_undo:
+        game.undo()
     check()
     for _ in range(3):
         game.step()

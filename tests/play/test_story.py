@@ -12,7 +12,7 @@ import time
 import msgspec
 import pytest
 
-from firstlast.engine import CANONICAL, Card, Game, Position, Variant, play_out
+from firstlast.engine import CANONICAL, Card, Game, Move, Position, Step, Variant, play_out
 from firstlast.engine.places import Place
 from firstlast.engine.position import Movement
 from firstlast.i18n import chance_parts, chance_text, rank_name
@@ -151,7 +151,7 @@ def test_lost_deal_in_words_in_both_languages(lost: tuple[Game, Story]) -> None:
     # Every copy is told, in the order of stop.copies.
     assert en[-1].count(";") == ru[-1].count(";") == len(story.stop.copies) - 1  # type: ignore[union-attr]
     # The chance at the deal by the one display rule: 16 samples support no single number.
-    assert en[4] == f"Its chance to come out at the deal: {chance_text(story.points[0].estimate, 'en')}."
+    assert en[4] == f"Its chance to come out at the deal: {chance_text(story.points[0], 'en')}."
     assert "–" in en[4] and ru[4].startswith("Шанс, что пасьянс выйдет, при раскладке: ")
     # The terminal's first view: the curve (single figures), then the plain words after
     # how it ended (the end panel's result says it); its details: every sentence.
@@ -160,7 +160,7 @@ def test_lost_deal_in_words_in_both_languages(lost: tuple[Game, Story]) -> None:
     assert text[1:] == ["• " + line for line in [*story.plain("ru")[1:], story.where("ru")]]
     assert story.details_text("ru").splitlines() == ["• " + line for line in ru]
     assert story.chart_name("en") == (f"The chance to come out over 310 moves: "
-                                      f"{chance_text(story.points[0].estimate, 'en')} at the deal, "
+                                      f"{chance_text(story.points[0], 'en')} at the deal, "
                                       "0\u00a0% at the last move.")
     assert story.points[-1].certain and not story.points[0].certain
 
@@ -211,7 +211,7 @@ def test_points_include_every_pass_start_and_stay_bounded(lost: tuple[Game, Stor
 
 def _shown_apart(a: Point, b: Point) -> bool:
     """The two intervals as the display rule shows them do not overlap."""
-    pa, pb = chance_parts(a.estimate), chance_parts(b.estimate)
+    pa, pb = chance_parts(a), chance_parts(b)
     return pb.low > pa.high or pb.high < pa.low
 
 
@@ -254,7 +254,7 @@ def test_won_game_reports_its_crossing_and_lowest_point(won: tuple[Game, Story])
     en, ru = story.describe("en"), story.describe("ru")
     assert en[0].startswith("Deal 0 (3 redeals, privileged last card) came out: ")
     assert ru[0].startswith("Раскладка 0 (3 перекладки, последняя карта идёт на любую кучку): пасьянс вышел — ")
-    after = chance_text(c.estimate, "ru")
+    after = chance_text(c, "ru")
     assert any(line.startswith("Шанс впервые дошёл до 50 %") and line.endswith(f" → {after}.") for line in ru)
     assert any(line.startswith("Ниже всего шанс был") for line in ru)
 
@@ -268,7 +268,7 @@ def test_unfinished_game_tells_the_curve_so_far_and_the_chance_now() -> None:
     assert story.current.move == 100 and story.current.probability == now.probability
     en = story.describe("en")
     assert en[0].startswith("Deal 1 (3 redeals, privileged last card) is under way: 100 moves so far, pass 2, ")
-    assert en[1] == (f"Its chance to come out at the deal: {chance_text(story.points[0].estimate, 'en')}; "
+    assert en[1] == (f"Its chance to come out at the deal: {chance_text(story.points[0], 'en')}; "
                      f"now: {chance_text(now, 'en')}.")
 
 
@@ -278,20 +278,20 @@ def _point(move: int, pass_no: int, wins: int, samples: int = 20_000) -> Point:
     return Point(move, pass_no, 0, e.probability, e.low, e.high, e.wins, e.samples)
 
 
-QH_PLAY = (Movement(Card.from_token("Qh"), Place("R2"), Place("P1")),)
+QH_PLAY = Step(Move.parse("R2"), (Movement(Card.from_token("Qh"), Place("R2"), Place("P1")),))
 
 
 def test_a_moment_in_words() -> None:
     ends = _point(36, 2, 6200), _point(37, 2, 10_400)
-    m = Moment.between(*ends, "R2", QH_PLAY)
-    assert m.clear and m.span == 1 and m.movements == QH_PLAY
+    m = Moment.between(*ends, QH_PLAY)
+    assert m.clear and m.span == 1 and m.movements == QH_PLAY.movements
     assert moment_sentence(m, *ends, "en") == ("Move 37 (pass 2): queen of hearts from reserve 2 onto pile 1 — "
                                         "chance 31\u00a0% (30–32\u00a0%) → 52\u00a0% (51–53\u00a0%).")
     assert moment_sentence(m, *ends, "ru") == ("Ход 37 (проход 2): дама червей с места 2 нижнего ряда на кучку 1 — "
                                         "шанс 31\u00a0% (30–32\u00a0%) → 52\u00a0% (51–53\u00a0%).")
     # A span names its moves (intervals that overlap are not clear: story_of never tells them).
     ends = _point(30, 1, 6, 24), _point(37, 2, 10, 24)
-    vague = Moment.between(*ends, "R2", QH_PLAY)
+    vague = Moment.between(*ends, QH_PLAY)
     assert not vague.clear
     assert moment_sentence(vague, *ends, "en") == "Moves 31–37 (pass 2): chance 11–45\u00a0% → 24–62\u00a0%."
     assert moment_sentence(vague, *ends, "ru") == "Ходы 31–37 (проход 2): шанс 11–45\u00a0% → 24–62\u00a0%."

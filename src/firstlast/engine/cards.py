@@ -61,8 +61,7 @@ class Card(int):
     @classmethod
     def from_token(cls, token: str) -> Card:
         """Parse ``5h`` (deck 1), ``5H`` (deck 2): the rank exactly as ``RANK_CHARS``
-        writes it (upper case: ``t5`` is not ten-five), then the suit, whose case names
-        the deck. Raises ``ValueError`` on anything else."""
+        writes it (``t5`` is not ten-five), then the suit, whose case names the deck."""
         rank = RANK_CHARS.find(token[:1]) if len(token) == 2 else -1
         suit = SUIT_CHARS.find(token[1:].lower()) if token[1:].isascii() else -1
         if rank < 0 or suit < 0:
@@ -106,9 +105,8 @@ def clip(text: str, width: int = 40) -> str:
 
 def parse_whole(text: str, max_value: int | None = None) -> int:
     """``text`` as a whole number: ASCII digits only (leading zeros allowed), at most
-    ``MAX_DIGITS`` significant digits and at most ``max_value`` when given. The length
-    is checked *before* ``int()``. Raises ``ValueError`` with a one-line message; the
-    readers turn it into their own error (``RecordError``, ``InvalidPositionError``)."""
+    ``MAX_DIGITS`` significant digits (checked *before* ``int()``) and at most
+    ``max_value`` when given. ``ValueError`` with a one-line message otherwise."""
     if not is_number(text):
         raise ValueError(f"not a whole number in digits 0-9: {clip(text)!r}")
     digits = text.lstrip("0") or "0"
@@ -116,10 +114,7 @@ def parse_whole(text: str, max_value: int | None = None) -> int:
     if len(digits) > limit:
         raise ValueError(f"number too large: {clip(text)} ({len(digits):,} digits)"
                          + ("" if max_value is None else f", at most {max_value}"))
-    try:
-        value = int(digits)
-    except ValueError:  # a process that lowered Python's digit limit below MAX_DIGITS
-        raise ValueError(f"number too large: {clip(text)} ({len(digits):,} digits)") from None
+    value = int(digits)
     if max_value is not None and value > max_value:
         raise ValueError(f"number too large: {clip(text)}, at most {max_value}")
     return value

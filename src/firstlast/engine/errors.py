@@ -23,8 +23,7 @@ class InvalidMoveError(FirstLastError):
 
 
 class InvalidPlaceError(InvalidMoveError):
-    """Text that names no place of the table (``places.parse_place``): code
-    ``place.unknown``, parameter ``text`` (the text, cut to one short line)."""
+    """Text that names no place of the table (``places.parse_place``)."""
 
     def __init__(self, text: str) -> None:
         shown = clip(text)
@@ -35,11 +34,9 @@ class InvalidPlaceError(InvalidMoveError):
 
 
 #: Every refusal of the rules: code (the rule, a dot, why) -> its parameters. The code and
-#: its parameters *are* the refusal; its words are the catalogs' (``refusal.<code>`` in
-#: ``i18n/en.json`` and ``ru.json``, said by ``i18n.refusal_text``), so that every face
-#: says it alike in its own language. Parameters: ``card`` (notation, e.g. ``Qh``),
-#: ``pile``/``place``/``source``/``base`` (a place's one name, ``places.PLACE_NAMES``:
-#: ``P1``, ``R3``, ``F8``, ``waste``) and ``need`` (the rank the pile needs, 1…13).
+#: its parameters *are* the refusal; its words are the catalogs' (``refusal.<code>``), so
+#: that every face says it alike in its own language. Parameters: ``card`` (notation),
+#: ``pile``/``place``/``source``/``base`` (a place's one name) and ``need`` (a rank, 1…13).
 REFUSALS: Final[dict[str, tuple[str, ...]]] = {
     "R11.won": (),
     "R11.stuck": (),
@@ -63,9 +60,8 @@ REFUSALS: Final[dict[str, tuple[str, ...]]] = {
 
 class IllegalMoveError(FirstLastError):
     """A well-formed move that the rules forbid in this position: ``rule`` names the rule,
-    ``code`` (a key of ``REFUSALS``) and ``params`` say exactly why. ``str()`` is the code
-    and its parameters, language-free (``R4.rank (card=8s, pile=P1, need=12)``); the
-    sentence a player reads is ``firstlast.i18n.refusal_text(e.code, e.params, lang)``."""
+    ``code`` (a key of ``REFUSALS``) and ``params`` say exactly why. ``str()`` is
+    language-free (``R4.rank (card=8s, pile=P1, need=12)``); the words are ``i18n``'s."""
 
     def __init__(self, code: str, **params: str | int) -> None:
         names = REFUSALS[code]
@@ -83,9 +79,7 @@ class InvalidPositionError(FirstLastError):
 
 
 class InvalidNotationError(InvalidPositionError):
-    """Position notation that cannot be read at all: not the syntax of docs/notation.md
-    (fields, separators, card letters, numbers, hex). A position that reads but cannot
-    occur is a plain ``InvalidPositionError``."""
+    """Position notation that cannot be read at all (not the syntax of docs/notation.md)."""
 
 
 class RecordError(FirstLastError):
@@ -95,7 +89,6 @@ class RecordError(FirstLastError):
                  token: str | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line is not None else message)
         self.line = line
-        self.reason = message
         #: For a move the rules refused or could not read: its number and its text (the
         #: engine's error is the ``__context__``), so that a face can word it itself.
         self.move = move

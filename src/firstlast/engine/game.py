@@ -34,12 +34,11 @@ class Game:
         self._redo: list[Move] = []
         for m in moves:
             self.push(m)
-        # ``redo``: moves taken back, next first; they are checked when redone.
+        # Moves taken back are checked when redone.
         self._redo = [Move.parse(m) if isinstance(m, str) else m for m in reversed(list(redo))]
 
     def copy(self) -> Game:
-        """The same game, not replayed: the positions are immutable and shared, the
-        lists that change are the copy's own."""
+        """The same game, not replayed: the positions are immutable and shared."""
         twin = Game.__new__(Game)
         twin.deal, twin.variant = self.deal, self.variant
         twin._positions, twin._steps, twin._redo = self._positions.copy(), self._steps.copy(), self._redo.copy()
@@ -87,9 +86,8 @@ class Game:
 
     # --------------------------------------------------------------- playing
     def push(self, move: Move | str) -> tuple[Movement, ...]:
-        """Make ``move``; raises ``InvalidMoveError``/``IllegalMoveError`` and changes
-        nothing if it is not a legal move. Keeps the redo line if ``move`` is its next
-        move, otherwise clears it."""
+        """Make ``move`` (nothing changes if it is not legal); the redo line is kept if
+        ``move`` is its next move, otherwise cleared."""
         m = Move.parse(move) if isinstance(move, str) else move
         pos, movements = self.position.apply(m)
         self._positions.append(pos)
@@ -122,11 +120,6 @@ class Game:
     @property
     def can_redo(self) -> bool:
         return bool(self._redo)
-
-    def restart(self) -> None:
-        """Back to the deal; the moves made can be redone."""
-        while self._steps:
-            self.undo()
 
     def step(self) -> Step | None:
         """Make the forced move (R9: play is forced); ``None`` when the game is over."""

@@ -3,11 +3,8 @@ space-separated fields (docs/notation.md)::
 
     <first> <reserve> <piles> <stock> <waste> <redeals used> <variant> <rng>
 
-The reader takes exactly what ``position_to_text`` writes, nothing looser (single ASCII
-spaces, upper-case ranks, lower-case hex, numbers without leading zeros): each position
-has one text, so notation can be compared, cached and pasted as it is. Text that is not
-notation is an ``InvalidNotationError``; notation of a position that cannot occur, an
-``InvalidPositionError``.
+The reader takes exactly what ``position_to_text`` writes, nothing looser: each position
+has one text, so notation can be compared, cached and pasted as it is.
 """
 
 from __future__ import annotations
@@ -83,7 +80,7 @@ def _solid(cards: list[Card | None]) -> tuple[Card, ...]:
 def position_from_text(text: str) -> Position:
     """Parse and validate position notation: ``InvalidNotationError`` for text that is
     not notation (docs/notation.md), ``InvalidPositionError`` for a position that cannot
-    occur. Whatever it accepts, ``position_to_text`` writes back character for character."""
+    occur."""
     if _CHARS.fullmatch(text) is None:
         c = next(ch for ch in text if _CHARS.fullmatch(ch) is None)
         raise InvalidNotationError(f"character U+{ord(c):04X} is not part of position notation"
@@ -136,9 +133,7 @@ def position_from_text(text: str) -> Position:
 
 def validate(pos: Position) -> None:
     """Check that ``pos`` can occur in play; raise ``InvalidPositionError`` if not."""
-    every = [c for c in (*pos.first, *pos.reserve, *pos.stock, *pos.waste) if c is not None]
-    for pile in pos.piles:
-        every.extend(pile)
+    every = [c for row in (pos.first, pos.reserve, pos.stock, pos.waste, *pos.piles) for c in row if c is not None]
     if len(every) != DECK_SIZE or len(set(every)) != DECK_SIZE:  # E6
         twice = sorted(c.token for c, n in Counter(every).items() if n > 1)
         detail = f"; named twice: {', '.join(twice)}" if twice else ""

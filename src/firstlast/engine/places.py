@@ -1,12 +1,8 @@
 """The places of the table, each with exactly one name (python-chess style, like its
-``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*): ``stock``,
-``waste``, the first row ``F1…F8``, the reserve ``R1…R8`` and the piles ``P1…P8``.
+``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*).
 
-A ``Place`` is a ``str`` (a ``StrEnum``): ``str(place)`` is its name, it compares equal
-to that name and writes as it in JSON, so it can go anywhere a place's name went before.
-The name is also the move that plays a card from that place (``SOURCES``, R6). Reading
-ignores ASCII letter case; the only other spelling read is ``W`` for ``waste`` in a move
-(``SOURCE_ALIASES``), which older records and clients wrote.
+A ``Place`` is a ``StrEnum``, so it can go anywhere a place's name went before (JSON,
+comparisons). The name is also the move that plays a card from that place (R6).
 """
 
 from __future__ import annotations
@@ -68,10 +64,10 @@ PLACES: Final[tuple[Place, ...]] = tuple(Place)
 PLACE_NAMES: Final[tuple[str, ...]] = tuple(p.value for p in PLACES)
 
 #: The places a card can be played from (R6): the reserve, the first row (the
-#: privileged card, R8, or a full pile's own base, R5) and the waste top (V2 only).
+#: privileged card, R8, or a full pile's own base, R5) and the waste top (V2).
 SOURCES: Final[frozenset[Place]] = frozenset((*RESERVE, *FIRST, WASTE))
-#: Other spellings of a source read in moves (never written): ``W`` is how moves named
-#: the waste before places had one name, and old records and clients still say it.
+#: Other spellings of a source read in moves (never written): ``W``, the waste's name in
+#: older records and clients.
 SOURCE_ALIASES: Final[dict[str, Place]] = {"W": WASTE}
 
 _KIND: Final[dict[Place, PlaceKind]] = {
@@ -95,7 +91,6 @@ def parse_place(text: str) -> Place:
 
 
 def kind(place: Place) -> PlaceKind:
-    """``stock``, ``waste``, ``first`` (F1…F8), ``reserve`` (R1…R8) or ``pile`` (P1…P8)."""
     return _KIND[place]
 
 

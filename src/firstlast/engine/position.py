@@ -40,8 +40,7 @@ F8: Final = FIRST[ROW - 1]  # the privileged card's place (R8)
 
 @dataclass(frozen=True, slots=True)
 class Movement:
-    """One card moving from one place to another (``places.Place``: ``stock``,
-    ``waste``, ``F1``…``F8``, ``R1``…``R8``, ``P1``…``P8``). ``face_up`` tells how it lands."""
+    """One card moving from one place to another; ``face_up`` tells how it lands."""
 
     card: Card
     source: Place
@@ -62,12 +61,9 @@ _SOURCE_BY_NAME: Final[dict[str, Place]] = {p.value: p for p in SOURCES}
 
 @dataclass(frozen=True, slots=True, init=False)
 class Move:
-    """A player's move. ``source`` is the place a played card comes from (R6):
-    ``R1``…``R8`` (reserve), ``F1``…``F8`` (first row: the privileged card, R8, or a full
-    pile's base, R5) or ``waste`` (its top card, variant V2).
-
+    """A player's move. ``source`` is the place a played card comes from (R6, ``SOURCES``).
     ``Move("play", "R3")`` takes a place's one name as well as a ``Place``; old
-    spellings (``W``) are read only from text (``MOVE_WORDS``, ``Move.parse``)."""
+    spellings (``W``) are read only from text (``MOVE_WORDS``)."""
 
     kind: MoveKind
     source: Place | None
@@ -93,13 +89,10 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read a move as a player types it: a move word (``MOVE_WORDS``: ``turn``,
-        ``redeal``, a source ``R3``, ``F8``, ``waste``, or ``W``, the waste's old name) in
-        any letter case, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
+        """Read a move as a player types it: a move word (``MOVE_WORDS``) in any letter
+        case with blanks around, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
         low = text.strip().lower()
-        move = MOVE_WORDS.get(low) if low.isascii() else None
-        if move is None:
-            move = {"t": TURN, "d": REDEAL}.get(low)
+        move = (MOVE_WORDS.get(low) or {"t": TURN, "d": REDEAL}.get(low)) if low.isascii() else None
         if move is not None:
             return move
         raise InvalidMoveError(
@@ -115,13 +108,12 @@ TURN: Final = Move("turn")
 REDEAL: Final = Move("redeal")
 #: The move that plays the card at each source (R6), made once: moves are immutable.
 PLAY: Final[dict[Place, Move]] = {p: Move("play", p) for p in SOURCES}
-#: Every move a player can ask for, as the engine writes it (its one word): turn and
-#: redeal (R9, R10), then a card played from each source (R6): R1…R8, F1…F8, waste.
+#: Every move a player can ask for, as the engine writes it: turn and redeal (R9, R10),
+#: then a card played from each source (R6).
 TABLE_MOVES: Final[tuple[str, ...]] = ("turn", "redeal", *(p.value for p in (*RESERVE, *FIRST, WASTE)))
 #: The words of a move in text (a record's, a backup's, one typed), letter case folded:
-#: the engine's own (``TABLE_MOVES``) and the one place old spellings of a source are
-#: read (``places.SOURCE_ALIASES``: ``W``, the waste's name before places had one name).
-#: They are never written.
+#: the engine's own and the old spellings of a source (``places.SOURCE_ALIASES``), which
+#: are read here alone and never written.
 MOVE_WORDS: Final[dict[str, Move]] = {
     "turn": TURN, "redeal": REDEAL,
     **{p.value.lower(): PLAY[p] for p in SOURCES},
@@ -148,11 +140,7 @@ class Position:
     active: int | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        active = None
-        for i, pile in enumerate(self.piles):
-            if len(pile) < PILE_SIZE:
-                active = i
-                break
+        active = next((i for i, pile in enumerate(self.piles) if len(pile) < PILE_SIZE), None)
         object.__setattr__(self, "active", active)
 
     # ----------------------------------------------------------------- creation
@@ -180,13 +168,10 @@ class Position:
         k = self.active
         if k is None:
             return None
-        pile = self.piles[k]
-        if pile:
-            return next_rank(pile[-1].rank)
-        base = self.first[k]
         # The base of an active pile is never missing: see E5 and the 104-card count.
-        assert base is not None, "active pile without a base"
-        return next_rank(base.rank)
+        top = self.piles[k][-1] if self.piles[k] else self.first[k]
+        assert top is not None, "active pile without a base"
+        return next_rank(top.rank)
 
     @property
     def need_card(self) -> Card | None:
@@ -224,9 +209,8 @@ class Position:
         return "playing" if self.legal_moves() else "lost"
 
     def card_at(self, place: Place) -> Card | None:
-        """The card a move from ``place`` would play: the card at ``R1``…``R8`` or
-        ``F1``…``F8``, or the waste's top card (``waste``); ``None`` for a gap, an empty
-        waste, or a place no card is played from (stock, piles)."""
+        """The card a move from ``place`` would play (the waste's top card for ``waste``);
+        ``None`` for a gap, an empty waste, or a place no card is played from."""
         if place is WASTE:
             return self.waste[-1] if self.waste else None
         row = place_kind(place)
@@ -237,9 +221,10 @@ class Position:
         return None
 
     # ------------------------------------------------------------ legal moves
-    def _fitting_plays(self) -> list[Move]:
-        """Plays the rules allow now, precedence (R8) applied, in autoplay's order of
-        preference: base, privileged card, reserve left to right, waste."""
+    def legal_moves(self) -> list[Move]:
+        """Every legal move; the first one is the one autoplay makes (the forced line).
+        Plays come in autoplay's order of preference: base, privileged card, reserve
+        left to right, waste."""
         k = self.active
         if k is None:
             return []
@@ -249,20 +234,9 @@ class Position:
         priv = self.privileged
         if priv is not None and priv.rank == need:
             return [PLAY[F8]]  # R8 precedence
-        plays = [
-            PLAY[RESERVE[i]]
-            for i, c in enumerate(self.reserve)
-            if c is not None and c.rank == need
-        ]
+        plays = [PLAY[RESERVE[i]] for i, c in enumerate(self.reserve) if c is not None and c.rank == need]
         if self.variant.waste_playable and self.waste and self.waste[-1].rank == need:
             plays.append(PLAY[WASTE])  # V2
-        return plays
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal move; the first one is the one autoplay makes (the forced line)."""
-        if self.active is None:
-            return []
-        plays = self._fitting_plays()
         if plays:
             return plays  # R9: a card that fits must be played before turning
         if self.stock:
@@ -332,13 +306,10 @@ class Position:
 
     # ------------------------------------------------------------ applying
     def apply(self, move: Move, shuffle: Sequence[int] | None = None) -> tuple[Position, tuple[Movement, ...]]:
-        """Play ``move``: the new position and the card movements, in order.
-        Raises ``IllegalMoveError`` (with the rule) if the move is not legal here.
-
-        ``shuffle`` supplies a redeal's chance outcome from outside: a permutation of
-        ``range(len(self.waste))``, the new stock in turning order being ``waste[order[0]]``,
-        ``waste[order[1]]``, … Without it the redeal shuffles with the deal's stream,
-        exactly as §4.6 says."""
+        """Play ``move``: the new position and the card movements, in order; raises
+        ``IllegalMoveError`` if the move is not legal here. ``shuffle`` supplies a redeal's
+        chance outcome: a permutation of the waste's indices giving the new stock in
+        turning order (``waste[order[0]]`` first); without it, the deal's stream (§4.6)."""
         self.check(move)
         if shuffle is not None and move.kind != "redeal":
             raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}", "move.shuffle", {"move": str(move)})
@@ -346,11 +317,8 @@ class Position:
         return self._after(move, shuffle, out), tuple(out)
 
     def play_forced(self) -> Position:
-        """The position at the end of the forced line from here (``forced_move`` until
-        there is none), redeals drawn from the deal's stream. The same moves as
-        ``Game.autoplay`` through the same code as ``apply``, without the legality
-        re-checks and movement lists that a move-by-move game needs (the forced move is
-        legal by construction). ``firstlast.engine.play_out`` is this from a deal."""
+        """The position at the end of the forced line from here: ``apply``'s code without
+        the legality checks (the forced move is legal by construction) and movement lists."""
         pos = self
         while (move := pos.forced_move()) is not None:
             pos = pos._after(move, None, None)

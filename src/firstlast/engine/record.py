@@ -1,12 +1,10 @@
 """Game records: the save file, the export and the replay (docs/record-format.md says
 what a record is and everything its reader accepts).
 
-``game_from_record`` is the one reader of a record's text, for every face (the engine
-API, ``firstlast replay``, the imports of the web and the terminal), so that no face
-accepts a record another refuses. It replays every move through the rules and checks the
-result headers against the replay, so a corrupt or tampered record is refused with the
-line at fault, and a half-loaded game is never returned. Backups carry moves too, and
-read them with ``read_move``; ``W``, the waste's old name in moves, is still read.
+``game_from_record`` is the one reader of a record's text, for every face, so that no
+face accepts a record another refuses. It replays every move through the rules and checks
+the result headers against the replay, so a corrupt or tampered record is refused with
+the line at fault, and a half-loaded game is never returned.
 """
 
 from __future__ import annotations
@@ -25,9 +23,7 @@ from .variant import MAX_REDEALS, Variant
 FORMAT = "firstlast-record 1"
 MOVES_PER_LINE = 10
 #: Largest record read, in bytes of its UTF-8 text (a byte-order mark counted): one
-#: bound whether the record comes as a file (``firstlast.recordfile``) or as text (the
-#: web's import), so that a record is not refused by one face and read by another. A
-#: whole game's record is a few KiB.
+#: bound for a file and for text (the web's import). A whole game's record is a few KiB.
 MAX_RECORD_BYTES: Final = 2**20
 _BOM: Final = "\ufeff"
 #: Blanks around a line and between moves: ASCII space and tab only. Other Unicode
@@ -40,15 +36,12 @@ _BLANK_RUN: Final = re.compile(r"[ \t]+")
 _FORBIDDEN: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _HEADER = re.compile(r'\[([A-Za-z]+) "([^"\\]*)"\]')
 _REQUIRED = ("Format", "Deal", "Redeals", "WastePlayable", "PrivilegedLast")
-_KNOWN = (*_REQUIRED, "Program", "Date", "Result", "Score", "Passes", "Moves")
 
 
 def read_move(word: str) -> Move:
-    """One move word of a stored move list (a record's, a backup's): ``turn``, ``redeal``,
-    ``R1``…``R8``, ``F1``…``F8``, ``waste`` or ``W``, in any ASCII letter case, nothing
-    around it. Stricter than ``Move.parse``, which reads what a player types (``t``,
-    ``d``, blanks around): a file holds the words the engine writes. Anything else is an
-    ``InvalidMoveError`` (code ``move.syntax``)."""
+    """One move word of a stored move list (a record's, a backup's): a word of
+    ``MOVE_WORDS``, nothing around it. Stricter than ``Move.parse`` (no shorthand, no
+    blanks): a file holds the words the engine writes."""
     move = MOVE_WORDS.get(word.lower()) if word.isascii() else None
     if move is None:
         raise InvalidMoveError(f"not a move: {clip(word)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
@@ -57,16 +50,13 @@ def read_move(word: str) -> Move:
 
 
 def move_words(text: str) -> list[str]:
-    """The words of a move list: separated by blanks (spaces and tabs, as in a record's
-    move lines), nothing else; each is then read by ``read_move``."""
+    """The words of a move list, separated by blanks (as in a record's move lines)."""
     return [w for w in _BLANK_RUN.split(text) if w]
 
 
 def record_to_text(game: Game, *, date: str = "?") -> str:
     """The record of ``game``: headers, then its moves. ``ValueError`` for a record the
-    reader would refuse (over ``MAX_REDEALS`` redeals, a header value it cannot hold,
-    over ``MAX_RECORD_BYTES``), so that every record written reads back."""
-    pos = game.position
+    reader would refuse, so that every record written reads back."""
     v = game.variant
     if v.redeals is not None and v.redeals > MAX_REDEALS:
         raise ValueError(f"a record holds a game of at most {MAX_REDEALS} redeals or unlimited ones (V1)")
@@ -78,10 +68,7 @@ def record_to_text(game: Game, *, date: str = "?") -> str:
         "Redeals": "unlimited" if v.redeals is None else str(v.redeals),
         "WastePlayable": "yes" if v.waste_playable else "no",
         "PrivilegedLast": "yes" if v.privileged_last else "no",
-        "Result": "unfinished" if pos.status == "playing" else pos.status,
-        "Score": str(pos.score),
-        "Passes": str(pos.passes),
-        "Moves": str(len(game)),
+        **_result_headers(game),
     }
     for k, val in headers.items():
         if '"' in val or "\\" in val or _FORBIDDEN.search(val):
@@ -97,17 +84,17 @@ def record_to_text(game: Game, *, date: str = "?") -> str:
     return text
 
 
-def read_headers(text: str) -> dict[str, str]:
-    """Only the headers of a record (for listings), checked as ``game_from_record``
-    checks them for syntax."""
-    headers, _ = _split(text)
-    return {k: v for k, (v, _) in headers.items()}
+def _result_headers(game: Game) -> dict[str, str]:
+    """The headers a replay of the moves decides, written and then checked."""
+    pos = game.position
+    return {"Result": "unfinished" if pos.status == "playing" else pos.status, "Score": str(pos.score),
+            "Passes": str(pos.passes), "Moves": str(len(game))}
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    """The record's lines, numbered from 1, without the blanks around them, once the
-    text as a whole is a record's: its size, no NUL, one byte-order mark at most, lines
-    ending with LF or CR LF, no forbidden characters, not empty."""
+def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]]:
+    """The headers (name -> value, line) and the move lines (line, text) of a record, once
+    the text as a whole is a record's: its size, no NUL, one byte-order mark at most, lines
+    ending with LF or CR LF, no forbidden characters, not empty. Lines count from 1."""
     too_long = f"the record is too long (over {MAX_RECORD_BYTES:,} bytes)"
     if len(text) > MAX_RECORD_BYTES:  # a character is at least one byte: no need to encode
         raise RecordError(too_long)
@@ -124,27 +111,22 @@ def _lines(text: str) -> list[tuple[int, str]]:
     body = text.removeprefix(_BOM)
     if body.startswith(_BOM):
         raise RecordError("two byte-order marks (U+FEFF) at the start: only one is ignored", 1)
-    out: list[tuple[int, str]] = []
-    for n, raw in enumerate(body.split("\n"), start=1):
-        line = raw.removesuffix("\r")  # Windows line ends
+    lines = [raw.removesuffix("\r") for raw in body.split("\n")]  # Windows line ends
+    for n, line in enumerate(lines, start=1):
         bad = _FORBIDDEN.search(line)
         if bad is not None:
             raise RecordError(f"character U+{ord(bad.group()):04X} is not allowed in a record"
                               " (lines end with LF or CR LF; blanks are spaces and tabs)", n)
-        out.append((n, line.strip(_BLANKS)))
-    if not any(line for _, line in out):
+    if not any(line.strip(_BLANKS) for line in lines):
         raise EmptyRecordError()
-    return out
-
-
-def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]]:
     headers: dict[str, tuple[str, int]] = {}
-    body: list[tuple[int, str]] = []
-    for n, line in _lines(text):
+    moves: list[tuple[int, str]] = []
+    for n, raw in enumerate(lines, start=1):
+        line = raw.strip(_BLANKS)
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
-            if body:
+            if moves:
                 raise RecordError("header after the moves began", n)
             m = _HEADER.fullmatch(line)
             if m is None:
@@ -153,8 +135,8 @@ def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]
                 raise RecordError(f"header {clip(m.group(1))} given twice", n)
             headers[m.group(1)] = (m.group(2), n)
         else:
-            body.append((n, line))
-    return headers, body
+            moves.append((n, line))
+    return headers, moves
 
 
 def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
@@ -165,11 +147,9 @@ def _variant(headers: dict[str, tuple[str, int]]) -> Variant:
         return value == "yes"
 
     value, n = headers["Redeals"]
-    if value == "unlimited":
-        return Variant(None, flag("WastePlayable"), flag("PrivilegedLast"))
     try:
         # New games' own cap (V1): a record past it could not be stored or estimated.
-        redeals = parse_whole(value, MAX_REDEALS)  # the length is bounded before int()
+        redeals = None if value == "unlimited" else parse_whole(value, MAX_REDEALS)  # length bounded before int()
     except ValueError:
         raise RecordError(f"Redeals must be unlimited or a whole number 0…{MAX_REDEALS}, not {clip(value)!r}",
                           n) from None
@@ -197,11 +177,8 @@ def game_from_record(text: str) -> Game:
         if not dot or not is_number(number_text) or rest[:1] not in ("", *_BLANKS):
             raise RecordError("a move line starts with its first move's number and a dot (then a blank and"
                               f" the moves): {line[:60]!r}", n)
-        try:
-            number: int | None = parse_whole(number_text)
-        except ValueError:
-            number = None  # too many digits to be any move's number (checked before int())
-        if number != len(game) + 1:
+        # Compared as text: leading zeros are allowed, and no int() is made of a huge number.
+        if number_text.lstrip("0") != str(len(game) + 1):
             raise RecordError(f"move number {clip(number_text)} where {len(game) + 1} was expected"
                               " (moves missing or added)", n)
         for token in move_words(rest):
@@ -213,10 +190,7 @@ def game_from_record(text: str) -> Game:
             except FirstLastError as e:
                 raise RecordError(f"move {len(game) + 1} {clip(token)!r}: {e}", n, move=len(game) + 1,
                                   token=clip(token)) from None
-    pos = game.position
-    result = "unfinished" if pos.status == "playing" else pos.status
-    for name, actual in (("Result", result), ("Score", str(pos.score)),
-                         ("Passes", str(pos.passes)), ("Moves", str(len(game)))):
+    for name, actual in _result_headers(game).items():
         if name in headers and headers[name][0] != actual:
             value, n = headers[name]
             raise RecordError(f"{name} says {clip(value)!r} but replaying the moves gives {actual!r}", n)

@@ -29,48 +29,18 @@ def seed(deal: int) -> RngState:
     """The xoshiro256** state for deal number ``deal`` (0 … 2^64−1)."""
     if not 0 <= deal <= MAX_DEAL:
         raise ValueError(f"deal number out of range 0…{MAX_DEAL}: {deal}")
-    s = deal
-    words = []
-    for _ in range(4):
-        s, out = splitmix64(s)
-        words.append(out)
-    return (words[0], words[1], words[2], words[3])
-
-
-def next64(state: RngState) -> tuple[RngState, int]:
-    """One xoshiro256** step: returns (new state, 64-bit output)."""
-    s0, s1, s2, s3 = state
-    x = (s1 * 5) & MASK64
-    result = ((((x << 7) | (x >> 57)) & MASK64) * 9) & MASK64
-    t = (s1 << 17) & MASK64
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = ((s3 << 45) | (s3 >> 19)) & MASK64
-    return (s0, s1, s2, s3), result
-
-
-def below(state: RngState, n: int) -> tuple[RngState, int]:
-    """Lemire's unbiased draw in [0, n) from 32-bit values (§4.2); n < 2^32."""
-    state, r = next64(state)
-    m = (r >> 32) * n
-    low = m & 0xFFFFFFFF
-    if low < n:
-        t = ((1 << 32) - n) % n
-        while low < t:
-            state, r = next64(state)
-            m = (r >> 32) * n
-            low = m & 0xFFFFFFFF
-    return state, m >> 32
+    s, a = splitmix64(deal)
+    s, b = splitmix64(s)
+    s, c = splitmix64(s)
+    return a, b, c, splitmix64(s)[1]
 
 
 def shuffle(state: RngState, items: list[T]) -> RngState:
     """Fisher–Yates ``items`` in place (§4.3) and return the advanced state.
 
-    The generator is inlined: this runs for every deal and every redeal, and is most
-    of the time the engine spends playing a game out.
+    The generator and Lemire's draw (§4.1, §4.2) are inlined: this runs for every deal
+    and every redeal, and is most of the time the engine spends playing a game out.
+    ``tests/naive.py`` keeps them written out, to check this and the compiled kernel.
     """
     s0, s1, s2, s3 = state
     m64 = MASK64

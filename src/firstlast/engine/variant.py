@@ -14,9 +14,8 @@ from .cards import clip, is_number, parse_whole
 
 CANONICAL_REDEALS: Final = 3
 #: The most redeals (V1) a game that is stored or recorded may have; beyond it, choose
-#: unlimited. New games (``play.settings``), records (``engine.record``) and backups
-#: all stop here: past it the odds estimate cannot follow, and a record or backup of
-#: such a game could not be read back.
+#: unlimited. Past it the odds estimate cannot follow, and a record or backup of such a
+#: game could not be read back.
 MAX_REDEALS: Final = 1000
 #: The letters of a variant token (docs/notation.md): the prefix, unlimited redeals (V1),
 #: the waste playable (V2), no privileged card (V3). ``r3``, ``ru``, ``r0w``, ``r3wn``.
@@ -27,18 +26,15 @@ UNLIMITED_WORDS: Final = ("unlimited", "u", "∞")
 
 def token_pattern(redeals: str = "[0-9]+") -> str:
     """The variant token's grammar as a regular expression (to match in full), the one
-    declaration every reader uses (``Variant.from_token``, the web's models and address,
-    the page's generated ``vocabulary.js``); ``redeals`` is the pattern of the redeal
-    count (e.g. bounded to ``MAX_REDEALS``'s digits). Groups: redeals, waste, no-privilege."""
+    declaration every reader uses; ``redeals`` is the pattern of the redeal count.
+    Groups: redeals, waste, no-privilege."""
     L = TOKEN_LETTERS
     return f"{L['prefix']}({redeals}|{L['unlimited']})({L['waste_playable']}?)({L['no_privileged']}?)"
 
 
-#: The grammar with any count of redeals (``from_token`` refuses none for its size).
-TOKEN_PATTERN: Final = token_pattern()
 #: The grammar of a token a stored game may have: at most ``MAX_REDEALS``'s digits.
 STORED_TOKEN_PATTERN: Final = token_pattern(f"[0-9]{{1,{len(str(MAX_REDEALS))}}}")
-_TOKEN = re.compile(TOKEN_PATTERN)
+_TOKEN = re.compile(token_pattern())  # any count of redeals: from_token refuses none for its size
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +54,7 @@ class Variant:
             raise ValueError(f"redeals must be a whole number ≥ 0 or None (unlimited), not {self.redeals!r}")
 
     def redeals_left(self, used: int) -> int | None:
-        """Redeals still allowed after ``used`` (None when unlimited)."""
+        """Redeals still allowed after ``used`` (``None``: unlimited)."""
         return None if self.redeals is None else max(0, self.redeals - used)
 
     @property
@@ -73,8 +69,7 @@ class Variant:
 
     @classmethod
     def from_token(cls, token: str) -> Variant:
-        """Read ``r3``, ``ru``, ``r0w``, ``r3wn``; ``ValueError`` (one line) otherwise,
-        including a redeal count too long to be a number (``parse_whole``)."""
+        """Read ``r3``, ``ru``, ``r0w``, ``r3wn``; ``ValueError`` (one line) otherwise."""
         m = _TOKEN.fullmatch(token)
         if m is None:
             raise ValueError(f"not a variant: {clip(token)!r} (expected r<redeals>|ru, then optional w, n)")
@@ -89,7 +84,7 @@ class Variant:
         )
 
     def describe(self) -> str:
-        """Human description, e.g. ``3 redeals, privileged last card``."""
+        """In English, e.g. ``3 redeals, privileged last card`` (``i18n`` says it in others)."""
         parts = [
             "unlimited redeals" if self.redeals is None
             else f"{self.redeals} redeal" + ("" if self.redeals == 1 else "s")
@@ -105,11 +100,8 @@ CANONICAL: Final = Variant()
 
 def parse_redeals(text: str) -> int | None:
     """Redeals (V1) as typed (``--redeals``, the terminal's dialog): one of
-    ``UNLIMITED_WORDS`` (``unlimited``, ``u``, ``∞``; any letter case) or a whole number
-    0…``MAX_REDEALS`` in ASCII digits; surrounding blanks ignored. ``ValueError``
-    otherwise. The cap is the one every stored game keeps (a record or backup past it
-    could not be read back, and the odds cannot follow it): a game that needs more
-    redeals than that is played unlimited."""
+    ``UNLIMITED_WORDS`` (any letter case) or a whole number 0…``MAX_REDEALS`` (the cap
+    every stored game keeps) in ASCII digits, blanks around ignored; ``ValueError`` otherwise."""
     t = text.strip()
     if t.lower() in UNLIMITED_WORDS:
         return None

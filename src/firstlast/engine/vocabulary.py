@@ -1,14 +1,12 @@
 """The game's vocabulary, gathered from where the engine declares it: every name a face
-says, sends or reads — places and their kinds, the sources of a play, the moves a player
-can ask for, the variant token's grammar and the redeal limits, the refusals of the
-rules and their parameters. Nothing is declared here; ``vocabulary()`` is what the page
-is given of it (``firstlast.web.vocabulary`` generates ``static/js/vocabulary.js`` from
-it), so that no face retypes a name.
+says, sends or reads. Nothing is declared here; ``vocabulary()`` is what the page is
+given of it (generated into ``static/js/vocabulary.js``), so that no face retypes a name.
 """
 
 from __future__ import annotations
 
-from typing import Final, get_args
+from dataclasses import asdict
+from typing import get_args
 
 from .cards import DECK_SIZE, RANK_CHARS, SUIT_CHARS
 from .errors import REFUSALS
@@ -16,9 +14,6 @@ from .places import FIRST, PILES, PLACE_NAMES, PLACES, RESERVE, SOURCES, STOCK, 
 from .position import REDEAL, TABLE_MOVES, TURN, MoveKind
 from .rng import MAX_DEAL
 from .variant import CANONICAL, MAX_REDEALS, STORED_TOKEN_PATTERN, TOKEN_LETTERS, UNLIMITED_WORDS
-
-#: The kinds of move (``Move.kind``).
-MOVE_KINDS: Final[tuple[MoveKind, ...]] = get_args(MoveKind)
 
 
 def vocabulary() -> dict[str, object]:
@@ -32,7 +27,7 @@ def vocabulary() -> dict[str, object]:
                  "pile": [p.value for p in PILES]},
         "PLACE_KINDS": {p.value: kind(p) for p in PLACES},
         "SOURCES": [p.value for p in PLACES if p in SOURCES],
-        "MOVE_KINDS": list(MOVE_KINDS),
+        "MOVE_KINDS": list(get_args(MoveKind)),
         "TABLE_MOVES": list(TABLE_MOVES),
         "TURN": str(TURN),
         "REDEAL": str(REDEAL),
@@ -40,8 +35,7 @@ def vocabulary() -> dict[str, object]:
         "TOKEN_LETTERS": dict(TOKEN_LETTERS),
         "UNLIMITED_WORDS": list(UNLIMITED_WORDS),
         "MAX_REDEALS": MAX_REDEALS,
-        "CANONICAL": {"redeals": CANONICAL.redeals, "waste_playable": CANONICAL.waste_playable,
-                      "privileged_last": CANONICAL.privileged_last, "token": CANONICAL.token},
+        "CANONICAL": {**asdict(CANONICAL), "token": CANONICAL.token},
         "MAX_DEAL": str(MAX_DEAL),  # text: a JSON number loses digits past 2^53 in a browser
         "DEAL_DIGITS": len(str(MAX_DEAL)),
         "RANK_CHARS": RANK_CHARS,

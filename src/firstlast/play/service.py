@@ -235,10 +235,9 @@ class PlayService:
                     # The same deal under the same rules: chosen as that game's was (a
                     # deal that comes out still comes out).
                     dealt = table.dealt
-            stored = _insert(tx, pid, Game(n, chosen), "played", dealt, today.isoformat(), wish)
+            stored = self._insert(tx, pid, Game(n, chosen), "played", dealt, today.isoformat(), wish)
             self._leave(tx, table)
             tx.set_current(pid, stored.id)
-            self._cache.put(stored)
             default = None
             if make_default and variant is not None:
                 default = Settings.from_stored(tx.settings(pid)).updated({"variant": variant.token})
@@ -281,11 +280,9 @@ class PlayService:
             raise PlayError("game.unknown")
 
         def job(tx: Transaction) -> StoredGame:
-            stored = self._stored(tx, game_id, player, pending=True)
-            reopened = self._switch(tx, player, stored)
-            if reopened is not stored:
-                self._cache.put(reopened)
-            return reopened
+            stored = self._switch(tx, player, self._stored(tx, game_id, player, pending=True))
+            self._cache.put(stored)
+            return stored
 
         return self._writer.run(job)
 
@@ -325,9 +322,7 @@ class PlayService:
                 return self._stored(tx, seen, pid, pending=True), False
             # Kept beside the player's games, not put on the table: looking at someone
             # else's game abandons nothing (``open`` puts it there to play it on).
-            stored = _insert(tx, pid, game, "imported")
-            self._cache.put(stored)
-            return stored, True
+            return self._insert(tx, pid, game, "imported"), True
 
         stored, new = self._writer.run(job)
         self._known.add(stored.player)
@@ -360,6 +355,15 @@ class PlayService:
             return self._stored(tx, gid, player, pending=pending)
         except PlayError:  # game.unknown
             return None
+
+    def _insert(self, tx: Transaction, player: str, game: Game, origin: Origin = "played",
+                dealt: str | None = None, dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
+        """Store ``game`` as a new game of ``player``, with its result if it has one."""
+        stored = StoredGame.new(player, game, origin, dealt, dealt_on, wish)
+        keep_result(stored)
+        tx.insert(stored)
+        self._cache.put(stored)
+        return stored
 
     def _switch(self, tx: Transaction, player: str, stored: StoredGame) -> StoredGame:
         """Put ``stored`` on the table, leaving the one there; reopened, it is abandoned
@@ -412,14 +416,18 @@ class PlayService:
             stored = self._stored(tx, game_id, player, pending=True).copy()
             if version is not None and stored.version != version:
                 raise PlayError("game.changed", version=stored.version)
+            if isinstance(command, Restart) and stored.result is not None:
+                # A new attempt, so that a result is never erased.
+                fresh = self._insert(tx, player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt,
+                                     dealt_on=self.today().isoformat())
+                return ActionResult(self._switch(tx, player, fresh), (), (), new_game=True)
             ended_before = stored.result is not None
-            result = self._apply(tx, stored, command)
-            if result.stored is stored and result.steps:
+            steps = command.apply(stored.game)
+            if steps:
                 keep_result(stored)
                 tx.save(stored)  # at the version just read, under the write lock: no conflict
-            ended = not ended_before and result.stored is stored and stored.result is not None
-            result.stored = self._switch(tx, player, result.stored)
-            if ended:
+            result = ActionResult(self._switch(tx, player, stored), steps, tuple(m for s in steps for m in s.movements))
+            if not ended_before and stored.result is not None:
                 # This action ended the game: the records it set, said at its end.
                 variant = stored.game.variant
                 result.records = news(variant, tx.result_rows(variant, player), stored.id)
@@ -427,16 +435,6 @@ class PlayService:
             return result
 
         return job
-
-    def _apply(self, tx: Transaction, stored: StoredGame, command: Command) -> ActionResult:
-        """What ``command`` does to ``stored``; a restart of a game that has reached a
-        result is a new attempt, so that a result is never erased."""
-        if isinstance(command, Restart) and stored.result is not None:
-            fresh = _insert(tx, stored.player, Game(stored.game.deal, stored.game.variant), dealt=stored.dealt,
-                            dealt_on=self.today().isoformat())
-            return ActionResult(fresh, (), (), new_game=True)
-        steps = command.apply(stored.game)
-        return ActionResult(stored, steps, tuple(m for s in steps for m in s.movements))
 
     # ------------------------------------------------------------ backups
     def backup_file(self, player: str | None) -> tuple[str, tuple[backup.Skipped, ...]]:
@@ -553,16 +551,6 @@ class PlayService:
         self._known.add(answer.player)
         self._note_settings(answer.player, answer.settings)
         return answer
-
-
-# ---------------------------------------------------------------------------- the actions
-def _insert(tx: Transaction, player: str, game: Game, origin: Origin = "played",
-            dealt: str | None = None, dealt_on: str | None = None, wish: str | None = None) -> StoredGame:
-    """Store ``game`` as a new game of ``player``, with its result if it has one."""
-    stored = StoredGame.new(player, game, origin, dealt, dealt_on, wish)
-    keep_result(stored)
-    tx.insert(stored)
-    return stored
 
 
 def leaving(table: StoredGame) -> Leaving:

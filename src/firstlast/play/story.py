@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import Meta
 
-from ..engine import Game, Position, Status, Variant, play_out
+from ..engine import Game, Position, Status, Step, Variant, play_out
 from ..engine.cards import Card, rank_char
 from ..engine.places import FIRST, RESERVE, Place
 from ..engine.places import PILES as PILE_PLACES
@@ -33,7 +33,7 @@ from ..i18n import (
     rank_name,
     t,
 )
-from ..odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+from ..odds.live import Sampler, chance_to_come_out, kernel_available
 from ..odds.stats import VARIANTS
 from .fields import PlaceName, Probability, VariantToken
 
@@ -87,11 +87,6 @@ class Point(msgspec.Struct, frozen=True):
     samples: int
     certain: bool = False
 
-    @property
-    def estimate(self) -> ChanceEstimate:
-        """The point's estimate, for ``i18n.chance_text``."""
-        return ChanceEstimate(self.probability, self.low, self.high, self.samples, self.wins, self.certain)
-
 
 class MovedCard(msgspec.Struct, frozen=True):
     """A card a moment's move moved (``engine.Movement``): ``card`` its symbol, ``token``
@@ -107,10 +102,6 @@ class MovedCard(msgspec.Struct, frozen=True):
     @classmethod
     def of(cls, m: Movement) -> MovedCard:
         return cls(m.card.symbol, m.card.token, m.card.deck, m.source.value, m.target.value, m.face_up)  # type: ignore[arg-type]  # deck: 1 or 2
-
-    @property
-    def movement(self) -> Movement:
-        return Movement(Card.from_token(self.token), Place(self.from_), Place(self.to), self.face_up)
 
 
 class Moment(msgspec.Struct, frozen=True):
@@ -130,14 +121,15 @@ class Moment(msgspec.Struct, frozen=True):
     clear: Annotated[bool, Meta(description="the two 95 % intervals are apart")]
 
     @classmethod
-    def between(cls, before: Point, after: Point, play: str, movements: Sequence[Movement]) -> Moment:
-        return cls(after.move, before.move + 1, after.move - before.move, after.pass_no, play,
-                   tuple(map(MovedCard.of, movements)), before.probability, after.probability,
+    def between(cls, before: Point, after: Point, step: Step) -> Moment:
+        """The change from ``before`` to ``after``, ``step`` the move that ended it."""
+        return cls(after.move, before.move + 1, after.move - before.move, after.pass_no, str(step.move),
+                   tuple(map(MovedCard.of, step.movements)), before.probability, after.probability,
                    after.probability - before.probability, _apart(before, after))
 
     @property
     def movements(self) -> tuple[Movement, ...]:
-        return tuple(c.movement for c in self.cards)
+        return tuple(Movement(Card.from_token(c.token), Place(c.from_), Place(c.to), c.face_up) for c in self.cards)
 
 
 class Crossing(msgspec.Struct, frozen=True):
@@ -185,20 +177,19 @@ class WhatIf(msgspec.Struct, frozen=True):
 
 
 def what_if(deal: int, variant: Variant) -> WhatIf:
-    """What would have brought ``deal`` out: exact forced play-outs of it (docs/story.md)."""
-    unlimited = play_out(deal, Variant(None, variant.waste_playable, variant.privileged_last))
-    fewest = passes = None
-    if unlimited.won:
-        # With R redeals a game is the first R + 1 passes of the unlimited one
-        # (docs/odds.md), so the answer is at most its passes − 1; tried upwards, each
-        # count played out afresh.
-        for r in range(unlimited.passes):
-            out = play_out(deal, Variant(r, variant.waste_playable, variant.privileged_last))
-            if out.won:
-                fewest, passes = r, out.passes
-                break
-    tokens = tuple(tok for tok in VARIANT_TOKENS if play_out(deal, Variant.from_token(tok)).won)
-    return WhatIf(fewest, passes, tokens)
+    """What would have brought ``deal`` out (docs/story.md). A game with R redeals is the
+    first R + 1 passes of the unlimited one (docs/odds.md): it comes out exactly when that
+    one comes out within R + 1 passes, on the same pass. So the exact forced play-outs of
+    the four unlimited variants answer for every redeal count."""
+    unlimited = {(w, n): play_out(deal, Variant(None, w, n)) for w in (False, True) for n in (False, True)}
+
+    def comes_out(v: Variant) -> bool:
+        out = unlimited[v.waste_playable, v.privileged_last]
+        return out.won and (v.redeals is None or out.passes <= v.redeals + 1)
+
+    own = unlimited[variant.waste_playable, variant.privileged_last]
+    fewest, passes = (own.passes - 1, own.passes) if own.won else (None, None)
+    return WhatIf(fewest, passes, tuple(v.token for v in VARIANTS if comes_out(v)))
 
 
 class Story(msgspec.Struct, frozen=True, kw_only=True):
@@ -250,16 +241,15 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         first, cur = self.points[0], self.current
         lines: list[str] = []
         if self.status == "playing" and cur is not first:
-            lines.append(t(lang, "story.chance.now", start=chance_text(first.estimate, lang),
-                           now=chance_text(cur.estimate, lang)))
+            lines.append(t(lang, "story.chance.now", start=chance_text(first, lang), now=chance_text(cur, lang)))
         else:
-            lines.append(t(lang, "story.chance.start", chance=chance_text(first.estimate, lang)))
+            lines.append(t(lang, "story.chance.start", chance=chance_text(first, lang)))
         lines += [moment_sentence(m, *self.ends(m), lang) for m in self.moments]
         if self.crossing is not None:
             lines.append(crossing_sentence(self.crossing, lang))
         if self.low_point is not None:
             lo = self.low_point
-            chance = chance_text(lo.estimate, lang)
+            chance = chance_text(lo, lang)
             lines.append(t(lang, "story.low.start", chance=chance) if lo.move == 0 else
                          t(lang, "story.low", chance=chance, move=lo.move, **{"pass": lo.pass_no}))
         if self.stop is not None:
@@ -280,7 +270,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         if self.what_if is not None:
             lines.append(plain_what_if(self.what_if, Variant.from_token(self.variant), lang))
         first = self.points[0]
-        lines.append(t(lang, "story.plain.start", chance=plain_chance(first.estimate, lang)))
+        lines.append(t(lang, "story.plain.start", chance=plain_chance(first, lang)))
         if self.crossing is not None and self.crossing.previous is None:
             lines.append(t(lang, "story.plain.crossing.start"))
         elif self.crossing is not None:
@@ -288,7 +278,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         lines += [plain_moment(m, *self.ends(m), lang) for m in self.moments]
         if self.low_point is not None and self.low_point.move > 0 and not self.moments:
             lo = self.low_point
-            lines.append(t(lang, "story.plain.low", chance=plain_chance(lo.estimate, lang), move=lo.move))
+            lines.append(t(lang, "story.plain.low", chance=plain_chance(lo, lang), move=lo.move))
         return lines
 
     def where(self, lang: str) -> str | None:
@@ -300,13 +290,13 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         """The chart of the curve's accessible name."""
         first, cur = self.points[0], self.current
         return t(lang, "story.chart.name", moves=plural(lang, "count.moves", self.moves),
-                 start=chance_text(first.estimate, lang), end=chance_text(cur.estimate, lang))
+                 start=chance_text(first, lang), end=chance_text(cur, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
         """The story's first view for a text face, in ``lang``: a sparkline of the curve,
         then ``plain`` without its first sentence (the terminal's end panel says how it
         ended already: one fact once, issue 26) and ``where``, one a line."""
-        start, now = (plain_chance(p.estimate, lang) for p in (self.points[0], self.current))
+        start, now = (plain_chance(p, lang) for p in (self.points[0], self.current))
         head = f"{start} {sparkline(self.points, width)} {now}"
         where = self.where(lang)
         lines = self.plain(lang)[1:] + ([] if where is None else [where])
@@ -341,7 +331,7 @@ def sparkline(points: Sequence[Point], width: int = 48) -> str:
 def moment_sentence(moment: Moment, before: Point, after: Point, lang: str) -> str:
     """One moment, between its points ``before`` and ``after`` (``Story.ends``): "Move 37
     (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English)."""
-    chance = {"before": chance_text(before.estimate, lang), "after": chance_text(after.estimate, lang)}
+    chance = {"before": chance_text(before, lang), "after": chance_text(after, lang)}
     params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, **chance}
     if moment.span == 1:
         text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
@@ -354,9 +344,9 @@ def crossing_sentence(crossing: Crossing, lang: str) -> str:
     """Where a won game's chance first reached 50 %."""
     c, prev = crossing.point, crossing.previous
     if prev is None:
-        return t(lang, "story.crossing.start", chance=chance_text(c.estimate, lang))
-    params: dict[str, object] = {"move": c.move, "pass": c.pass_no, "before": chance_text(prev.estimate, lang),
-                                 "after": chance_text(c.estimate, lang)}
+        return t(lang, "story.crossing.start", chance=chance_text(c, lang))
+    params: dict[str, object] = {"move": c.move, "pass": c.pass_no, "before": chance_text(prev, lang),
+                                 "after": chance_text(c, lang)}
     if c.move - prev.move == 1:
         return t(lang, "story.crossing", **params)
     return t(lang, "story.crossing.span", first=prev.move + 1, **params)
@@ -419,7 +409,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
                    allowed="∞" if variant.redeals is None else variant.redeals,
                    **{"pass": what.comes_out_on_pass})]
     tokens = what.variants_that_come_out
-    unlimited = [tok for tok in VARIANT_TOKENS if Variant.from_token(tok).redeals is None]
+    unlimited = [v.token for v in VARIANTS if v.redeals is None]
     every_unlimited = all(tok in tokens for tok in unlimited)
     # Every unlimited variant comes out (docs/rules.md, V1): said once, not four times.
     named = [tok for tok in tokens if not (every_unlimited and tok in unlimited)]
@@ -433,16 +423,16 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
 
 
 # ------------------------------------------------------------------ plain words
-def plain_chance(estimate: ChanceEstimate, lang: str) -> str:
+def plain_chance(point: Point, lang: str) -> str:
     """A chance as a player says it: one figure, no interval ("25 %", "0.4 %"; "almost
     0 %" when the samples saw no win, "almost 100 %" when they saw no loss; "0 %" and
     "100 %" only when certain). Enough decimals to show a small chance at all."""
-    p = 100 * estimate.probability
-    if estimate.certain:
+    p = 100 * point.probability
+    if point.certain:
         return t(lang, "percent", p="100" if p >= 50 else "0")
-    if estimate.wins == 0 or p < 0.005:
+    if point.wins == 0 or p < 0.005:
         return t(lang, "story.plain.pct.nil")
-    if estimate.wins == estimate.samples or p > 99.5:
+    if point.wins == point.samples or p > 99.5:
         return t(lang, "story.plain.pct.full")
     decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
     return t(lang, "percent", p=percent_number(round(p, decimals), decimals, lang))
@@ -488,8 +478,8 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
 def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
     """A moment that mattered, in plain words, its chances as single figures."""
     way = "up" if moment.change > 0 else "down"
-    params: dict[str, object] = {"move": moment.move, "before": plain_chance(before.estimate, lang),
-                                 "after": plain_chance(after.estimate, lang)}
+    params: dict[str, object] = {"move": moment.move, "before": plain_chance(before, lang),
+                                 "after": plain_chance(after, lang)}
     if moment.span == 1:
         # The card that moved, not what followed it (a refill): a sentence to read at a glance.
         return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
@@ -544,27 +534,17 @@ def stop_of(pos: Position) -> Stop | None:
 
 
 # ------------------------------------------------------------------ the curve
-def _plan(positions: Sequence[Position], max_points: int) -> tuple[list[int], list[int], int]:
+def _plan(positions: Sequence[Position], max_points: int) -> tuple[list[int], int]:
     """Indices to estimate: the ones always told (the deal, the end, each pass start,
-    R10), then the others, evenly spaced, coarse to fine; and how many points
-    refinement may add."""
+    R10) and others evenly spaced; and how many points refinement may add. Each point
+    has its own seed, so the order they are estimated in changes nothing."""
     n = len(positions) - 1
-    must = [0, n] if n else [0]
-    must += [i for i in range(1, n) if positions[i].redeals_used != positions[i - 1].redeals_used]
+    must = {0, n} | {i for i in range(1, n) if positions[i].redeals_used != positions[i - 1].redeals_used}
     if n + 1 <= max_points:  # short: every position, nothing to narrow down
-        return must, [i for i in range(n + 1) if i not in set(must)], 0
+        return list(range(n + 1)), 0
     reserve = min(REFINE_POINTS, max(0, max_points - len(must)) // 4)
     spare = max(0, max_points - len(must) - reserve)
-    taken = set(must)
-    even: list[tuple[int, int]] = []
-    for j in range(1, spare + 1):
-        i = round(j * n / (spare + 1))
-        if i not in taken:
-            taken.add(i)
-            # Coarse to fine: ordinals with more trailing zero bits first, so a cut keeps an even spread.
-            even.append((-((j & -j).bit_length()), i))
-    even.sort()
-    return must, [i for _, i in even], reserve
+    return sorted(must | {round(j * n / (spare + 1)) for j in range(1, spare + 1)}), reserve
 
 
 def _apart(before: Point, after: Point) -> bool:
@@ -572,7 +552,7 @@ def _apart(before: Point, after: Point) -> bool:
     outward by the one display rule (``i18n.chance_parts``), so that a reader sees them
     apart too ("11 % (9–12 %) → 9 % (8–10 %)" is not told; the intervals themselves
     are then apart all the more)."""
-    a, b = chance_parts(before.estimate), chance_parts(after.estimate)
+    a, b = chance_parts(before), chance_parts(after)
     return b.low > a.high or b.high < a.low
 
 
@@ -606,8 +586,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     n_samples = samples if samples is not None else KERNEL_SAMPLES if use_kernel else ENGINE_SAMPLES
     positions = game.positions
     steps = game.steps
-    must, even, reserve = _plan(positions, max_points)
-    plan = must + even
+    plan, reserve = _plan(positions, max_points)
 
     est: dict[int, Point] = {}
     work = [0]  # samples played so far (a point told again plays its samples again)
@@ -668,12 +647,9 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
             narrowings -= 1
 
     points = tuple(sorted(est.values(), key=lambda p: p.move))
-    moments = tuple(
-        Moment.between(points[g], points[g + 1], str(steps[points[g + 1].move - 1].move),
-                       steps[points[g + 1].move - 1].movements)
-        for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
-                        key=lambda g: points[g].move)
-    )
+    moments = tuple(Moment.between(points[g], points[g + 1], steps[points[g + 1].move - 1])
+                    for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
+                                    key=lambda g: points[g].move))
     crossing = low_point = None
     if won:
         c = _crossing_gap(points)

@@ -45,7 +45,7 @@ from .dialogs import (
     WishDialog,
     WordsDialog,
 )
-from .keys import KeyBar, table_bindings, table_keys
+from .keys import TABLE_KEYS, KeyBar, table_bindings
 from .replay import ReplayScreen
 from .session import Session
 from .table import Slot
@@ -147,7 +147,7 @@ class GameScreen(Screen[None]):
             yield SideBar(lambda: self.view, lambda: self.session.game, id="side").data_bind(
                 GameScreen.lang, GameScreen.version, GameScreen.chance_answer, GameScreen.auto, GameScreen.speed)
         yield StatusLine(id="status").data_bind(GameScreen.message, GameScreen.error)
-        yield KeyBar(table_keys(), id="keys").data_bind(GameScreen.lang)
+        yield KeyBar(TABLE_KEYS, id="keys").data_bind(GameScreen.lang)
 
     def _follow_looks(self) -> None:
         """Draw with the looks as now saved (chosen here or in the browser)."""
@@ -237,9 +237,8 @@ class GameScreen(Screen[None]):
 
     def _paint(self) -> None:
         if self.is_mounted:
-            view = self.view
             marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
-            self.query_one(TableView).show(view, self.size_now, self.moved, self.lang, marked)
+            self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang, marked)
 
     def say(self, message: str, error: bool = False) -> None:
         self.message = message

@@ -29,7 +29,7 @@ def calendar_renderable(cal: Calendar, chosen: dt.date, lang: str = "en") -> Tab
                  padding=(0, 1))
     for w in range(1, 8):
         grid.add_column(t(lang, f"daily.weekday.{w}"), justify="right")
-    row: list[Text] = [Text("")] * first.weekday()
+    cells: list[Text] = [Text("")] * first.weekday()
     for day in cal.days:
         mark = {"won": "★", "played": "•", "none": " "}[day.state]
         n = f"{day.date.day:2d}{mark}"
@@ -37,12 +37,10 @@ def calendar_renderable(cal: Calendar, chosen: dt.date, lang: str = "en") -> Tab
         style = "dim" if day.future else "bold #ffd24a" if day.state == "won" else ""
         if day.date == chosen:
             style += " reverse"
-        row.append(Text(text, style=style.strip()))
-        if len(row) == 7:
-            grid.add_row(*row)
-            row = []
-    if row:
-        grid.add_row(*row, *([Text("")] * (7 - len(row))))
+        cells.append(Text(text, style=style.strip()))
+    cells += [Text("")] * (-len(cells) % 7)  # the last week filled out
+    for week in range(0, len(cells), 7):
+        grid.add_row(*cells[week:week + 7])
     s = cal.streaks
     grid.caption = "\n".join((
         t(lang, "daily.streak", played=s.played, won=s.won, best_played=s.best_played, best_won=s.best_won),

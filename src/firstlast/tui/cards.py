@@ -242,14 +242,8 @@ def choose_size(width: int, height: int, side_width: int) -> CardSize:
     """The biggest card size whose table (8 columns, 4 rows of cards, each with a label
     line) fits a ``width``×``height`` screen beside a side bar of ``side_width``; on a
     screen wider than that size needs, wider cards (up to ``MAX_EXTRA_WIDTH`` more)."""
-    best = SMALL
-    for size in SIZES:
-        need_h = 4 * (size.height + 1) + 5
-        if width >= table_width(size.width) + side_width and height >= need_h:
-            best = size
-    fits = [w for w in WIDTHS if best.width <= w <= best.width + MAX_EXTRA_WIDTH
-            and width >= table_width(w) + side_width]
-    wide = max(fits, default=best.width)
-    if wide == best.width:
-        return best
-    return CardSize(f"{best.name}, {wide} wide", wide, best.height)
+    best = next((size for size in reversed(SIZES)
+                 if width >= table_width(size.width) + side_width and height >= 4 * (size.height + 1) + 5), SMALL)
+    wide = max((w for w in WIDTHS if best.width <= w <= best.width + MAX_EXTRA_WIDTH
+                and width >= table_width(w) + side_width), default=best.width)
+    return best if wide == best.width else CardSize(f"{best.name}, {wide} wide", wide, best.height)

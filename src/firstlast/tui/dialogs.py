@@ -25,7 +25,7 @@ from ..engine import Game, Position, Variant
 from ..engine.cards import DECK_SIZE
 from ..engine.places import WASTE
 from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
-from ..i18n.table import REVIEW_PLACES, pile_review
+from ..i18n.table import pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
 from ..play.chance import StoryKey, kept_story, story_book, story_key
@@ -302,12 +302,11 @@ class SettingsDialog(Dialog[dict[str, object]]):
 
     def chosen(self) -> dict[str, object]:
         """The settings as the dialog shows them, where they differ from the current ones."""
+        out: dict[str, object] = {key: self.query_one(f"#{key.replace('_', '-')}", Switch).value
+                                  for key, _ in self.SWITCHES}
         pressed = self.query_one("#felt", RadioSet).pressed_button
-        out: dict[str, object] = {}
         if pressed is not None and pressed.id is not None:
             out["felt"] = pressed.id.removeprefix("felt-")
-        for key, _ in self.SWITCHES:
-            out[key] = self.query_one(f"#{key.replace('_', '-')}", Switch).value
         return {k: v for k, v in out.items() if getattr(self.current, k) != v}
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -355,10 +354,7 @@ class EndDialog(Dialog[str]):
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position
         with Vertical(classes="dialog", id="end"):
-            if pos.status == "won":
-                yield Label(t(lang, "tui.end.won"), classes="won")
-            else:
-                yield Label(t(lang, "tui.end.lost"), classes="lost")
+            yield Label(t(lang, f"tui.end.{pos.status}"), classes=pos.status)  # won or lost: its sentence and colour
             yield Label(t(lang, "tui.end.deal", deal=game.deal, variant=describe_variant(game.variant, lang)))
             yield Label(plural(lang, "tui.end.score", pos.passes, score=pos.score, passes=pos.passes,
                                moves=len(game)))
@@ -475,9 +471,7 @@ def histogram_lines(stats: Stats, rows: int = 4, lang: str = "en") -> list[Text]
             level = max(0, min(8, eighths - r * 8))
             line.append(BLOCKS[level] * 3 + " ", style="#ffd24a" if b == len(bins) - 1 else "#7fd08f")
         lines.append(line)
-    axis = Text("".join(f"{i:<4}" for i in starts) + t(lang, "tui.stats.won_column"), style="dim")
-    lines.append(axis)
-    return lines
+    return [*lines, Text("".join(f"{i:<4}" for i in starts) + t(lang, "tui.stats.won_column"), style="dim")]
 
 
 def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table | Text:
@@ -553,9 +547,7 @@ class WordsDialog(Dialog[str]):
         yield KeyBar((BarKey("1–8", "tui.binding.review"), BarKey("w", "tui.binding.waste"),
                       BarKey("r", "review.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
 
-    def action_review(self, place: str) -> None:
-        if place not in REVIEW_PLACES:
-            return
+    def action_review(self, place: str) -> None:  # one of i18n.table.REVIEW_PLACES, as bound
         self.text = pile_review(self.pos, place, self.lang)
         self.query_one("#words", Static).update(self.text)
 

@@ -82,9 +82,8 @@ class BarKey:
     rank: int = 5
 
 
-def table_keys() -> tuple[BarKey, ...]:
-    """The table's key bar: the table's actions that have a place on it."""
-    return tuple(BarKey(a.keys[0], a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
+#: The table's key bar: the table's actions that have a place on it.
+TABLE_KEYS: Final = tuple(BarKey(a.keys[0], a.label, a.bar) for a in actions_for("tui") if a.bar > 0)
 
 
 class KeyBar(Widget):

@@ -125,9 +125,7 @@ class Session:
             table = self.play.current(self.player)
         except PlayError:
             return False  # unreadable for now; the next action reports any real problem
-        if table is None:
-            return False
-        if table.id == self.stored.id and table.version == self.stored.version:
+        if table is None or (table.id, table.version) == (self.stored.id, self.stored.version):
             return False
         self.stored = table
         return True

@@ -84,23 +84,20 @@ class WasteFan(Widget):
 
     def render(self) -> Text:
         LABEL = label_styles()[0]
-        out = Text(t(self.lang, "tui.table.waste_fan"), style=LABEL)
-        width = max(4, self.size.width)
-        line = Text()
-        cards = list(self.waste)
-        fits = max(1, (width - 2) // 4)
-        shown = cards[-fits:]
-        if len(cards) > len(shown):
-            line.append("… ", style=LABEL)
+        out = Text(t(self.lang, "tui.table.waste_fan") + "\n", style=LABEL)
+        if not self.waste:
+            out.append(t(self.lang, "tui.table.empty"), style="dim")
+            return out
+        shown = self.waste[-max(1, (max(4, self.size.width) - 2) // 4):]  # a card and a space: 4 cells
+        if len(self.waste) > len(shown):
+            out.append("… ", style=LABEL)
             shown = shown[1:]
         for i, card in enumerate(shown):
             text = C.pretty_text(card, self.lang)
             if i == len(shown) - 1:
                 text.stylize("reverse")
-            line.append_text(text)
-            line.append(" ")
-        out.append("\n")
-        out.append_text(line if cards else Text(t(self.lang, "tui.table.empty"), style="dim"))
+            out.append_text(text)
+            out.append(" ")
         return out
 
 
@@ -127,7 +124,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         i = FIRST.index(place)
         card = view.first[i]
         privileged = i == len(FIRST) - 1 and view.privileged is not None
-        label_text = place + ("★" if privileged else "")
+        label_text = place + ("▼" if i == active else "★" if privileged else "")
         if place in sources:
             emphasis, edge, style = "heavy", C.LOOK.colours.playable, LABEL_PLAYABLE
         elif i == active:
@@ -136,8 +133,6 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             emphasis, edge, style = "heavy", C.LOOK.colours.privileged, LABEL_PRIVILEGED
         else:
             emphasis, edge, style = "plain", C.EDGE, LABEL
-        if i == active:
-            label_text = place + "▼"
         if card is None:
             return _label(label_text, style), C.empty_lines(size, "↓" if i != active else "")
         hit = card in moved
@@ -158,8 +153,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             if top is None:
                 return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.colours.active)
             return label, C.card_lines(top, size, "double", C.LOOK.colours.active, depth, hit, lang=lang)
-        done = view.pile_complete(i)
-        label = _label(place + (" ✓" if done else ""), LABEL, hit)
+        label = _label(place + (" ✓" if view.pile_complete(i) else ""), LABEL, hit)
         if top is None:
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
@@ -170,19 +164,16 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         if card is None:
             return _label(text), C.empty_lines(size)
         hit = card in moved
-        if playable:
-            return (_label(text, LABEL_PLAYABLE, hit),
-                    C.card_lines(card, size, "heavy", C.LOOK.colours.playable, moved=hit, lang=lang))
-        return _label(text, LABEL, hit), C.card_lines(card, size, moved=hit, lang=lang)
+        emphasis, edge, style = (("heavy", C.LOOK.colours.playable, LABEL_PLAYABLE) if playable
+                                 else ("plain", C.EDGE, LABEL))
+        return _label(text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
 
     if place in RESERVE:
         return on_top(place, view.reserve[RESERVE.index(place)], place in sources)
     if place == STOCK:
         stock = t(lang, "tui.table.stock", n=view.stock_count)
-        label = _label(stock)
+        label = _label(stock, LABEL_PLAYABLE if view.stock_live else LABEL)  # live: turn (R9)
         if view.stock_count:
-            if view.stock_live:  # turn (R9)
-                label = _label(stock, LABEL_PLAYABLE)
             # The back of the card to be turned next, as at a real table: the decks
             # differ only in their backs (R1), which lie face up on the stock.
             return label, C.back_lines(size, view.stock_count, view.stock_decks[0])

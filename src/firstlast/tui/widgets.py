@@ -116,7 +116,7 @@ class TableView(Vertical):
     def lay_out(self, size: C.CardSize, lang: str) -> None:
         """Size the places for cards of ``size``; the stock's and the waste's places are
         as wide as their labels in ``lang`` ("Сборная 104"), so no count is cut."""
-        wide = max(size.width, 9, *(cell_len(t(lang, k, n=104)) for k in ("tui.table.stock", "tui.table.waste")),
+        wide = max(size.width, 9, *(cell_len(t(lang, k, n=DECK_SIZE)) for k in ("tui.table.stock", "tui.table.waste")),
                    cell_len(t(lang, "tui.table.redeal")))
         for slot in self.query(Slot):
             slot.styles.width = wide if slot.place in (STOCK, WASTE) else size.width
