@@ -33,7 +33,9 @@ AXE = Path(__file__).resolve().parents[2] / "tools" / "js" / "node_modules" / "a
 #: bench/site_load.py's, which launches Chromium without it.
 #: ``--disable-gpu-compositing``: the renderer composites its frames itself; without a GPU
 #: they otherwise go through the GPU process's emulated one, which cost test_e2e ≈ 8 %
-#: more CPU (86–91 vs 81 CPU-s, two runs each); the pixels the tests read are the same.
+#: more CPU (86–91 vs 81 CPU-s, two runs each, in the desktop chromium); the pixels the
+#: tests read are the same. In the headless shell it is about even (test_guide 54–56 vs
+#: 56–62 CPU-s without it, test_e2e_layout 53–54 vs 57–59 with ``--in-process-gpu`` too).
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--js-flags=--liftoff-only",
                "--disable-gpu-compositing"]
 
