@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import close, new_page, open_table, require_browser, settle, state, wait_js
+from browser import close, frames, new_page, open_table, require_browser, settle, state, wait_js
 
 from firstlast.play.actions import actions_for
 
@@ -75,3 +75,26 @@ def test_the_table_of_keys_on_the_page(page: Any) -> None:
                 " && document.querySelector('#help-body table.keys th').textContent.includes('(')")
     keys = pg.locator("#help-body table.keys th").all_inner_texts()
     assert "h (р)" in keys and "L (Д)" in keys and "t (е), Пробел" in keys, keys
+
+
+def test_the_help_keeps_the_tab_chosen_while_the_rules_were_coming(page: Any) -> None:
+    """The help opens on the rules, which the page fetches; the keys tab chosen before they
+    come stays on screen when they do (they once replaced it: the keys tab selected, the
+    rules under it)."""
+    pg = page
+    held: list[Any] = []
+    pg.route("**/help/**", lambda route: held.append(route))  # the rules' answer waits until the test lets it go
+    open_table(pg, speed=0)
+    pg.keyboard.press("?")
+    wait_js(pg, "document.querySelector('#dlg-help').open")
+    pg.click('#dlg-help [data-tab="keys"]')
+    rows = len(actions_for("page"))
+    keys = f"document.querySelectorAll('#help-body table.keys tr').length === {rows}"
+    wait_js(pg, keys)
+    assert len(held) == 1, held
+    held[0].continue_()
+    # The rules' text has come whole, and the page has had its turn to handle it.
+    wait_js(pg, "performance.getEntriesByType('resource').some((e) => e.name.includes('/help/en'))")
+    frames(pg)
+    assert pg.evaluate(keys), pg.inner_text("#help-body")[:200]
+    assert pg.get_attribute('#dlg-help [data-tab="keys"]', "aria-selected") == "true"

@@ -32,31 +32,39 @@ export function escapeHtml(s) {
 }
 
 let shown = "rules";
+/** Which draw of the help's body is the latest: a text fetched for an earlier one (the
+ * rules asked for, then the keys tab chosen before they came) must not replace it. */
+let drawing = 0;
 
 /** @param {string} tab rules, keys or book */
 async function show(tab) {
   shown = tab;
+  const mine = ++drawing;
   const body = $("#help-body");
   const list = $("#dlg-help [role=tablist]");
   const chosen = /** @type {HTMLElement | null} */ (list.querySelector(`[data-tab="${tab}"]`));
   if (chosen) selectTab(list, chosen, body);
+  /** @type {string} */
+  let html;
   try {
     if (tab === "rules") {
       // The server's own fragment: rendered from our Markdown with raw HTML escaped.
-      body.innerHTML = await fetchText(`/help/${getLang()}`);
+      html = await fetchText(`/help/${getLang()}`);
     } else if (tab === "keys") {
-      body.innerHTML =
+      html =
         `<table class="keys">` +
         keyTable().map(([k, d]) => `<tr><th scope="row"><kbd>${escapeHtml(k)}</kbd></th><td>${escapeHtml(d)}</td></tr>`).join("") +
         `</table>`;
     } else {
       // The title, then the paragraphs, one blank line apart (i18n.book_text).
       const paras = (await fetchText("/book.txt")).trim().split("\n\n");
-      body.innerHTML = `<div class="book" lang="ru">${paras.map((p, i) => (i === 0 ? `<h3>${escapeHtml(p)}</h3>` : `<p>${escapeHtml(p)}</p>`)).join("")}</div>`;
+      html = `<div class="book" lang="ru">${paras.map((p, i) => (i === 0 ? `<h3>${escapeHtml(p)}</h3>` : `<p>${escapeHtml(p)}</p>`)).join("")}</div>`;
     }
   } catch (err) {
-    body.textContent = String(err instanceof Error ? err.message : err);
+    html = escapeHtml(String(err instanceof Error ? err.message : err));
   }
+  if (mine !== drawing) return;
+  body.innerHTML = html;
   body.scrollTop = 0;
 }
 
