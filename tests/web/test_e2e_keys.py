@@ -68,8 +68,8 @@ def test_the_table_of_keys_on_the_page(page: Any) -> None:
     pg.keyboard.press("?")
     wait_js(pg, "document.querySelector('#dlg-help').open")
     pg.click('#dlg-help [data-tab="keys"]')
-    # A row for each key action, waited for whole: the help is drawn again in Russian once
-    # its catalog has come (in CI a count read mid-way found none).
+    # A row for each key action, in Russian. (In CI this once found no table: the rules,
+    # fetched as the help opened, had replaced the keys tab; see the test below.)
     rows = len(actions_for("page"))
     wait_js(pg, f"document.querySelectorAll('#help-body table.keys tr').length === {rows}"
                 " && document.querySelector('#help-body table.keys th').textContent.includes('(')")
