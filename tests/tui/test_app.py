@@ -1000,7 +1000,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         assert CYRILLIC_FACES.search(log) and not LATIN_FACES.search(side), side
         assert not LATIN_FACES.search(screen_text(pilot))
         # The chance line, capitalised as the labels beside it.
-        screen._chance_done(screen.pos, Pooled(ChanceEstimate.of(5000, 20_000), rounds=2))
+        screen.chance_answer = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
         await pilot.pause()
         assert "Шанс 25" in str(screen.query_one("#side").render())
         await pilot.press("L")  # English: the letters are A, J, Q, K again

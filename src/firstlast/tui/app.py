@@ -127,9 +127,7 @@ class GameScreen(Screen[None]):
         #: Autoplay's clock while it runs (``auto``), and whether its tick waits in the queue.
         self._ticker: Timer | None = None
         self._tick_waiting = False
-        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto, estimator)
-        if not chance:  # off (``--no-chance``, the setting): nothing is ever estimated
-            self.chance.available = False
+        self.chance = ChanceClock(self, estimator, available=chance)
         #: The stories told (the play layer's one cache of them).
         self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
@@ -606,21 +604,6 @@ class GameScreen(Screen[None]):
             await self.action_act("step")
         else:
             await self.action_act("move", place)
-
-    # ------------------------------------------------------------ chance
-    def _chance_wanted(self) -> Position | None:
-        """The position whose figure to show, or ``None`` (and no stale figure shown)
-        when none is: the game is over, or the side bar says it comes out."""
-        if self.pos.status != "playing" or self.view.comes_out:
-            self.chance_answer = None
-            return None
-        return self.pos
-
-    def _chance_done(self, pos: Position, answer: Answer) -> bool:
-        if pos is not self.pos:
-            return False  # a newer position is on the table; its estimate is on the way
-        self.chance_answer = answer
-        return True
 
 
 class FirstLastApp(App[None]):
