@@ -25,7 +25,7 @@ from firstlast.tui.dialogs import histogram_lines
 from firstlast.tui.table import paint_slot
 
 
-@pytest.mark.parametrize("size", C.SIZES, ids=lambda s: s.name)
+@pytest.mark.parametrize("size", C.SIZES, ids=lambda s: f"{s.width}x{s.height}")
 def test_every_card_is_a_box_of_its_size(size: C.CardSize) -> None:
     for card in CARDS[:52]:
         lines = C.card_lines(card, size)

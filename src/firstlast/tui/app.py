@@ -436,13 +436,14 @@ class GameScreen(Screen[None]):
         if self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
+            # Autoplay asked for few figures: the position's own, after the action that stopped it.
+            self.call_later(self.chance.request)
         self.auto = False
 
     def action_pause(self) -> None:
         if self.auto:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
-            self.chance.request()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
