@@ -16,7 +16,7 @@ import click
 
 from .. import i18n
 from ..play import PlayError, PlayService, StoreError
-from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
+from ..play.backup import MAX_BACKUP_CHARS, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
 from .engine_commands import _save_target, _write_atomic
 from .lang import command, current_lang, msg, option
@@ -32,21 +32,6 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
     in the current language."""
     return [msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
                 error=s.error.text(current_lang())) for s in skipped]
-
-
-def report_text(report: ImportReport) -> str:
-    """What an import did, in words ("12 games imported, 3 already here.")."""
-    lang = current_lang()
-    added = i18n.plural(lang, "backup.added", report.added)
-    kept = i18n.plural(lang, "backup.kept", report.kept)
-    if report.updated:
-        text = msg("backup.done_updated", added=added, updated=i18n.plural(lang, "backup.updated", report.updated),
-                   kept=kept)
-    else:
-        text = msg("backup.done", added=added, kept=kept)
-    if report.settings:
-        text += " " + i18n.plural(lang, "backup.settings", len(report.settings))
-    return text
 
 
 @command("cli.export.help")
@@ -107,7 +92,7 @@ def import_(file: Path, db: Path | None) -> None:
         raise click.ClickException(msg("cli.import.bad", path=file, error=e.text(current_lang()))) from None
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(str(e)) from None
-    click.echo(report_text(report))
+    click.echo(report.text(current_lang()))
     for line in skipped_lines(report.skipped, "backup.skipped_game"):
         click.echo(line, err=True)
 
