@@ -98,8 +98,8 @@ def _check(samples: int, seed: int) -> None:
 
 
 def sample_stream(seed: int, i: int) -> RngState:
-    """The stream sample ``i`` of ``seed`` draws from (the kernel's ``sample_start``, in
-    pure Python): the §4.1 seeding of (the SplitMix64 output of ``seed``) + ``i``, modulo
+    """The stream sample ``i`` of ``seed`` draws from (the kernel's ``fl_sample_start``,
+    in pure Python): the §4.1 seeding of (the SplitMix64 output of ``seed``) + ``i``, modulo
     2^64. It shuffles the stock (Fisher–Yates in turning order, §4.3), then each redeal
     it makes (§4.6)."""
     if not (0 <= seed <= MAX_SEED and 0 <= i < 2**63):
