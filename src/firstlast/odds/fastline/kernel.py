@@ -3,7 +3,7 @@
 Results come as ``array.array`` (no numpy needed): ``won`` (``'B'``, 0 or 1), ``score``
 (``'b'``) and ``passes`` (``'i'``), one entry per deal or sample; counts as
 ``stats.Tally`` and ``stats.UnlimitedTally``. A batch is shared out over this process's
-cores where the route runs calls side by side (``runtime.fan_out``).
+cores where the route runs calls side by side (a thread each, where threads may start).
 """
 
 from __future__ import annotations
@@ -182,13 +182,19 @@ class Kernel:
     def _shared(self, count: int, parallel: bool, workers: int | None,
                 fn: Callable[[int, int], Any]) -> list[Any]:
         """``fn(offset, size)`` over the parts a batch is shared out in: one per thread,
-        where the route runs calls side by side (``runtime.fan_out``)."""
+        where the route runs calls side by side and threads may start (``fn`` lets go of
+        the interpreter lock, as the native kernel does)."""
         n = 1
         if parallel and self.calls.parallel:
             n = max(1, min(workers or runtime.cores(), -(-count // BLOCK)))
         size = -(-count // n) if count else 0
         parts = [(lo, min(size, count - lo)) for lo in range(0, count, size)] if count else []
-        return runtime.fan_out(lambda p: fn(*p), parts)
+        if len(parts) <= 1 or not runtime.THREADS:
+            return [fn(*p) for p in parts]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=len(parts), thread_name_prefix="firstlast-fan") as pool:
+            return list(pool.map(lambda p: fn(*p), parts))
 
     def play_deals(self, deals: range | Iterable[int], variant: Variant, parallel: bool = True,
                    workers: int | None = None) -> Lines:
