@@ -802,9 +802,12 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
     live = types.ModuleType("firstlast.odds.live")
     live.chance_to_come_out = chance_to_come_out  # type: ignore[attr-defined]
     live.refine_seed = refine_seed  # type: ignore[attr-defined]
-    live.kernel_available = lambda: True  # type: ignore[attr-defined]
+    fastline = types.ModuleType("firstlast.odds.fastline")
+    fastline.available = lambda: True  # type: ignore[attr-defined]
+    package.fastline = fastline  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "firstlast.odds", package)
     monkeypatch.setitem(sys.modules, "firstlast.odds.live", live)
+    monkeypatch.setitem(sys.modules, "firstlast.odds.fastline", fastline)
     return calls
 
 
@@ -855,7 +858,7 @@ def test_where_the_engine_samples_alone_a_request_computes_one_round(
     """Issue 25.2: without the fast forced line a round is the engine's 200 samples,
     about half a second of CPU; a request for round 19 from cold computes round 0 alone
     and says so (round 0, next 1), and each later request one more round."""
-    sys.modules["firstlast.odds.live"].kernel_available = lambda: False  # type: ignore[attr-defined]
+    sys.modules["firstlast.odds.fastline"].available = lambda: False  # type: ignore[attr-defined]
     gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
     r = client.get(f"/api/games/{gid}/chance?round=19").json()
     assert (r["round"], r["next_round"], r["pooled"]["rounds"], r["samples"]) == (0, 1, 1, 200)

@@ -19,9 +19,7 @@ from pathlib import Path
 
 from .. import runtime
 from .files import (
-    SQLITE_CANTOPEN,
     check_integrity,
-    code,
     read_only_uri,
     refuse_special_file,
     strand,
@@ -95,7 +93,7 @@ class GameStore:
                 # SQLite opens a file it may not write read-only, but in a folder it may
                 # not write it cannot make the files a read needs beside it either.
                 db.close()
-                if code(e) != SQLITE_CANTOPEN:
+                if e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_CANTOPEN:
                     raise
                 if not self.path.exists():
                     raise StoreError(f"{self.path}: cannot create the database there ({e}); can its folder be"

@@ -40,22 +40,12 @@ def writable(db: sqlite3.Connection) -> bool:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         db.execute(f"PRAGMA user_version={version}")
     except sqlite3.OperationalError as e:
-        if code(e) == SQLITE_READONLY:  # and its extended codes
+        if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:  # the primary code: its extended codes too
             return False
         raise
     finally:
         db.execute("ROLLBACK")
     return True
-
-
-#: SQLite's primary result codes the store tells apart (``sqlite_errorcode & 0xFF``).
-SQLITE_READONLY: Final = 8
-SQLITE_CANTOPEN: Final = 14
-
-
-def code(e: sqlite3.Error) -> int:
-    """SQLite's primary result code of ``e`` (0 when it has none)."""
-    return int(getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
 
 
 def read_only_uri(path: Path) -> str:
