@@ -160,7 +160,7 @@ def test_nothing_falls_back_to_the_engine(empty: Path, monkeypatch: pytest.Monke
     assert [w.split(":")[0] for w in fastline.why_not] == ["native", "wasmtime"]
     # The callers then use the engine itself: the same samples, only slower.
     monkeypatch.setattr(fastline, "_chosen", [None])
-    assert not live.kernel_available() and fastline.backend_name() is None and fastline.max_threads() == 1
+    assert not fastline.available() and fastline.backend_name() is None and fastline.max_threads() == 1
     pos = Position.deal(1)
     assert live.chance_to_come_out(pos, 40, 2, budget_s=None) == live.chance_to_come_out(
         pos, 40, 2, budget_s=None, sampler="engine")

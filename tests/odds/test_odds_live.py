@@ -300,8 +300,9 @@ def test_live_chance_works_without_a_fast_line_or_numpy() -> None:
 
     code = ("import sys; sys.modules['numba'] = sys.modules['numpy'] = sys.modules['scipy'] = None\n"
             "from firstlast.engine import Position\n"
-            "from firstlast.odds.live import chance_to_come_out, kernel_available\n"
-            "assert not kernel_available()\n"
+            "from firstlast.odds import fastline\n"
+            "from firstlast.odds.live import chance_to_come_out\n"
+            "assert not fastline.available()\n"
             "e = chance_to_come_out(Position.deal(1), samples=60, seed=3, budget_s=None)\n"
             "print(e.probability, e.low, e.high, e.samples)\n"
             "print(chance_to_come_out(Position.deal(1), samples=10**6, budget_s=0.2).samples)\n")

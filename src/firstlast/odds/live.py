@@ -84,12 +84,6 @@ def refine_seed(position: Position, round: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def kernel_available() -> bool:
-    """Whether the fast forced line runs here (``fastline.available()``: decided, and
-    built if need be, once per process)."""
-    return fastline.available()
-
-
 def _check(samples: int, seed: int) -> None:
     if isinstance(samples, bool) or not isinstance(samples, int) or samples <= 0:
         raise ValueError(f"samples must be a whole number > 0, not {samples!r}")
@@ -150,7 +144,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
-    if sampler == "kernel" or (sampler == "auto" and kernel_available()):
+    if sampler == "kernel" or (sampler == "auto" and fastline.available()):
         kernel = fastline.need()  # loaded (built, the first time) before the budget starts
         rp = fastline.RankPosition.of(position)
 
