@@ -28,7 +28,7 @@ from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as tui_app
 from firstlast.tui import cards as C
 from firstlast.tui.autoplay import SPEEDS
-from firstlast.tui.chance import Failed, describe_answer
+from firstlast.tui.chance import describe_answer
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.replay import ReplayScreen
 from firstlast.tui.table import Slot
@@ -475,7 +475,7 @@ def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.session.game_id == huge.id
         await wait_for(pilot, lambda: "cannot estimate" in screen_text(pilot), timeout=5)
-        assert isinstance(screen.chance_answer, Failed)
+        assert isinstance(screen.chance_answer, OverflowError)
         await pilot.press("g", "5", "enter")  # no moves yet: nothing to abandon, no question
         await pilot.pause()
         assert screen.session.game.deal == 5
