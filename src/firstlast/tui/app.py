@@ -59,7 +59,7 @@ MIN_SIZE: Final = (80, 24)
 WATCH_INTERVAL_S: Final = 2.0
 
 #: The actions autoplay goes on through; any other stops it first.
-KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
+KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint"})
 
 T = TypeVar("T")
 
@@ -588,7 +588,6 @@ class GameScreen(FeltScreen):
         self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
 
     def action_quit(self) -> None:
-        self.stop_auto()
         self.app.exit()
 
     # ------------------------------------------------------------ mouse
