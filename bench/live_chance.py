@@ -16,7 +16,8 @@ import statistics
 import time
 
 from firstlast.engine import Game, Position, Variant
-from firstlast.odds.live import BUDGET_S, chance_to_come_out, kernel_available
+from firstlast.odds import fastline
+from firstlast.odds.live import BUDGET_S, chance_to_come_out
 
 
 def _after(deal: int, steps: int) -> Position:
@@ -42,7 +43,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--sampler", choices=["auto", "kernel", "engine"], default="auto")
     args = ap.parse_args()
-    print(f"budget {BUDGET_S} s per estimate; kernel installed: {kernel_available()}; sampler {args.sampler}")
+    print(f"budget {BUDGET_S} s per estimate; kernel installed: {fastline.available()}; sampler {args.sampler}")
     t0 = time.perf_counter()
     chance_to_come_out(Position.deal(0), samples=10, sampler=args.sampler)
     print(f"first call (loads or compiles the kernel): {1000 * (time.perf_counter() - t0):.0f} ms")

@@ -9,7 +9,7 @@ import math
 import random
 
 import pytest
-from kernels import play_position, replay_sample
+from kernels import play_position, replay_sample, sample_start
 
 from firstlast.engine import REDEAL, Game, Position, Variant, position_from_text
 from firstlast.engine.rng import MASK64, seed, shuffle, splitmix64
@@ -93,12 +93,10 @@ def test_replayed_samples_draw_the_documented_stream() -> None:
     # stream then shuffles the stock, then each redeal's waste, in that order.
     for sd in (0, 1, 2**64 - 1):
         for i in (0, 1, 2**63 - 1):
-            assert fastline.need().sample_start(sd, i) == seed((splitmix64(sd)[1] + i) & MASK64)
-    with pytest.raises(ValueError):
-        fastline.need().sample_start(0, -1)
+            assert sample_start(fastline.need(), sd, i) == seed((splitmix64(sd)[1] + i) & MASK64)
     pos = Position.deal(1)
     end = replay_sample(pos, 3, 5)
-    stream = fastline.need().sample_start(5, 3)
+    stream = sample_start(fastline.need(), 5, 3)
     order = list(range(len(pos.stock)))
     stream = shuffle(stream, order)
     walk = dataclasses.replace(pos, stock=tuple(pos.stock[j] for j in order))
@@ -221,7 +219,7 @@ def _positions(rnd: random.Random) -> list[tuple[Variant, Position]]:
 def test_sample_stream_is_the_kernels() -> None:
     for sd in (0, 1, 12345, 2**64 - 1):
         for i in (0, 1, 77, 2**63 - 1):
-            assert sample_stream(sd, i) == fastline.need().sample_start(sd, i)
+            assert sample_stream(sd, i) == sample_start(fastline.need(), sd, i)
     with pytest.raises(ValueError):
         sample_stream(0, 2**63)
 
@@ -302,8 +300,9 @@ def test_live_chance_works_without_a_fast_line_or_numpy() -> None:
 
     code = ("import sys; sys.modules['numba'] = sys.modules['numpy'] = sys.modules['scipy'] = None\n"
             "from firstlast.engine import Position\n"
-            "from firstlast.odds.live import chance_to_come_out, kernel_available\n"
-            "assert not kernel_available()\n"
+            "from firstlast.odds import fastline\n"
+            "from firstlast.odds.live import chance_to_come_out\n"
+            "assert not fastline.available()\n"
             "e = chance_to_come_out(Position.deal(1), samples=60, seed=3, budget_s=None)\n"
             "print(e.probability, e.low, e.high, e.samples)\n"
             "print(chance_to_come_out(Position.deal(1), samples=10**6, budget_s=0.2).samples)\n")

@@ -67,7 +67,7 @@ def test_next_daily_and_winnable_deals() -> None:
     assert winnable_deal(Variant(), draw=lambda: next(draws)) == WON_DEAL
     game = Game(winnable_deal(Variant()))
     game.autoplay()
-    assert game.status == "won"
+    assert game.position.status == "won"
     assert codes(winnable_deal, Variant(), lambda: LOST_DEAL, 3) == "winnable.none"
 
 

@@ -605,7 +605,7 @@ def test_waste_key_in_variant_v2(store: GameStore) -> None:
         await type_ahead(pilot, ["s"] * 8, lambda: len(game) >= 8)
         assert len(game) == 8
         waste = Move.parse("waste")
-        assert waste in game.legal_moves()
+        assert waste in game.position.legal_moves()
         top = game.position.waste[-1]
         assert "Waste" in screen_text(pilot)
         assert "Next    waste" in screen_text(pilot)  # the move by the engine's name

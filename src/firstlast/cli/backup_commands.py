@@ -19,8 +19,8 @@ from ..play import PlayError, PlayService, StoreError
 from ..play.backup import MAX_BACKUP_CHARS, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
 from .engine_commands import _save_target, _write_atomic
-from .lang import command, current_lang, msg, option
-from .options import FilePath, open_store
+from .lang import command, current_lang, msg
+from .options import FilePath, db_option, open_store
 
 #: The most bytes read from a file or standard input: a backup's characters are at
 #: least that many bytes.
@@ -36,7 +36,7 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
 
 @command("cli.export.help")
 @click.argument("file", type=FilePath())
-@option("--db", "db", type=FilePath(), default=None, help_key="cli.backup.help.db")
+@db_option
 def export(file: Path, db: Path | None) -> None:
     """Write the local player's backup to FILE (``-``: standard output)."""
     to_stdout = str(file) == "-"
@@ -75,7 +75,7 @@ def _read(file: Path) -> str:
 
 @command("cli.import.help", name="import")
 @click.argument("file", type=FilePath())
-@option("--db", "db", type=FilePath(), default=None, help_key="cli.backup.help.db")
+@db_option
 def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
     text = _read(file)

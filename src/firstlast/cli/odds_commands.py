@@ -25,7 +25,7 @@ from ..i18n import describe_variant, plural, plural_category
 from ..i18n import t as text_of
 from ..odds import fastline, runner
 from ..odds.live import MAX_SEED as MAX_SEED_SAMPLES
-from ..odds.live import chance_to_come_out, kernel_available
+from ..odds.live import chance_to_come_out
 from ..odds.runner import MAX_GAMES
 from ..odds.runner import MAX_SEED as MAX_SEED_RUN
 from ..odds.stats import FAMILIES, VARIANTS, Tally
@@ -101,7 +101,7 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, seconds: float, 
 
 def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: bool,
                     extra: dict[str, object]) -> None:
-    if not kernel_available():
+    if not fastline.available():
         click.echo(msg("cli.odds.engine_note"), err=True)
     # Exactly --samples samples (no time budget): the command's answer is reproducible.
     est = chance_to_come_out(pos, samples, seed, budget_s=None)

@@ -84,12 +84,6 @@ def refine_seed(position: Position, round: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def kernel_available() -> bool:
-    """Whether the fast forced line runs here (``fastline.available()``: decided, and
-    built if need be, once per process)."""
-    return fastline.available()
-
-
 def _check(samples: int, seed: int) -> None:
     if isinstance(samples, bool) or not isinstance(samples, int) or samples <= 0:
         raise ValueError(f"samples must be a whole number > 0, not {samples!r}")
@@ -98,8 +92,8 @@ def _check(samples: int, seed: int) -> None:
 
 
 def sample_stream(seed: int, i: int) -> RngState:
-    """The stream sample ``i`` of ``seed`` draws from (the kernel's ``sample_start``, in
-    pure Python): the §4.1 seeding of (the SplitMix64 output of ``seed``) + ``i``, modulo
+    """The stream sample ``i`` of ``seed`` draws from (the kernel's ``fl_sample_start``,
+    in pure Python): the §4.1 seeding of (the SplitMix64 output of ``seed``) + ``i``, modulo
     2^64. It shuffles the stock (Fisher–Yates in turning order, §4.3), then each redeal
     it makes (§4.6)."""
     if not (0 <= seed <= MAX_SEED and 0 <= i < 2**63):
@@ -150,7 +144,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
-    if sampler == "kernel" or (sampler == "auto" and kernel_available()):
+    if sampler == "kernel" or (sampler == "auto" and fastline.available()):
         kernel = fastline.need()  # loaded (built, the first time) before the budget starts
         rp = fastline.RankPosition.of(position)
 

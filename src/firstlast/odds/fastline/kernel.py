@@ -3,7 +3,7 @@
 Results come as ``array.array`` (no numpy needed): ``won`` (``'B'``, 0 or 1), ``score``
 (``'b'``) and ``passes`` (``'i'``), one entry per deal or sample; counts as
 ``stats.Tally`` and ``stats.UnlimitedTally``. A batch is shared out over this process's
-cores where the route runs calls side by side (``runtime.fan_out``).
+cores where the route runs calls side by side (a thread each, where threads may start).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import Any, Final, NamedTuple
 
 from ... import runtime
 from ...engine import Position, Variant
-from ...engine.rng import RngState
 from ..stats import STUCK_PASSES, Tally, UnlimitedTally
 from .abi import JOB_BYTES, PASS_BINS, Calls
 
@@ -183,13 +182,19 @@ class Kernel:
     def _shared(self, count: int, parallel: bool, workers: int | None,
                 fn: Callable[[int, int], Any]) -> list[Any]:
         """``fn(offset, size)`` over the parts a batch is shared out in: one per thread,
-        where the route runs calls side by side (``runtime.fan_out``)."""
+        where the route runs calls side by side and threads may start (``fn`` lets go of
+        the interpreter lock, as the native kernel does)."""
         n = 1
         if parallel and self.calls.parallel:
             n = max(1, min(workers or runtime.cores(), -(-count // BLOCK)))
         size = -(-count // n) if count else 0
         parts = [(lo, min(size, count - lo)) for lo in range(0, count, size)] if count else []
-        return runtime.fan_out(lambda p: fn(*p), parts)
+        if len(parts) <= 1 or not runtime.THREADS:
+            return [fn(*p) for p in parts]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=len(parts), thread_name_prefix="firstlast-fan") as pool:
+            return list(pool.map(lambda p: fn(*p), parts))
 
     def play_deals(self, deals: range | Iterable[int], variant: Variant, parallel: bool = True,
                    workers: int | None = None) -> Lines:
@@ -238,27 +243,10 @@ class Kernel:
         return sum(parts, UnlimitedTally.empty(variant))
 
     # --------------------------------------------------------------- positions
-    def play_line(self, rp: RankPosition, rng: RngState) -> tuple[bool, int, int]:
-        """Play ``rp`` out as it stands (its stock order; its redeals shuffled with the
-        stream ``rng``, as ``Position.rng`` is): (won, score, passes), the same as
-        walking ``Position.forced_move()`` to the end."""
-        out = array.array("i", [0, 0, 0])
-        self.calls.call("fl_play_line", self._job(rng=rng, rp=rp), out)
-        return bool(out[0]), out[1], out[2]
-
-    def sample_start(self, seed: int, i: int) -> RngState:
-        """The stream sample ``i`` of ``sample_lines(…, seed)`` draws from, as the kernel
-        seeds it (``live.sample_stream`` says how). ``seed``: 0…2^64−1; ``i``: 0…2^63−1."""
-        if not (0 <= seed <= _TOP and 0 <= i <= _I64_MAX):
-            raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
-        out = array.array("Q", [0, 0, 0, 0])
-        self.calls.call("fl_sample_start", self._job(rng=(seed, 0, 0, 0), first_index=i), out)
-        return out[0], out[1], out[2], out[3]
-
     def sample_lines(self, rp: RankPosition, samples: int, seed: int, start: int = 0) -> Lines:
         """Play ``rp`` out as samples ``start … start+samples−1``, sample ``i`` with the
         unseen stock shuffled uniformly and random redeals, all drawn from its own
-        stream (``sample_start``): ``Lines``, one entry per sample. The same seed gives
+        stream (``live.sample_stream``): ``Lines``, one entry per sample. The same seed gives
         the same results, and a run cut in parts (``start``) the same samples."""
         if not (0 <= seed <= _TOP):
             raise ValueError(f"seed must be 0…2^64−1, not {seed}")
