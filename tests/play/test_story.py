@@ -69,7 +69,7 @@ def lost() -> tuple[Game, Story]:
 @pytest.fixture(scope="module")
 def won() -> tuple[Game, Story]:
     game = _played(0)
-    assert game.status == "won"
+    assert game.position.status == "won"
     return game, quick(game)
 
 
@@ -436,14 +436,14 @@ def _independent_what_if(deal: int, variant: Variant) -> tuple[int | None, list[
     for r in range(40):
         g = Game(deal, Variant(r, variant.waste_playable, variant.privileged_last))
         g.autoplay()
-        if g.status == "won":
+        if g.position.status == "won":
             fewest = r
             break
     tokens = []
     for v in VARIANTS:
         g = Game(deal, v)
         g.autoplay()
-        if g.status == "won":
+        if g.position.status == "won":
             tokens.append(v.token)
     return fewest, tokens
 
@@ -459,7 +459,7 @@ def test_the_20_variants_are_the_odds_tables() -> None:
 def test_what_if_matches_an_independent_play_out(deal: int, token: str) -> None:
     variant = Variant.from_token(token)
     game = _played(deal, variant)
-    assert game.status == "lost"
+    assert game.position.status == "lost"
     what = what_if(deal, variant)
     fewest, tokens = _independent_what_if(deal, variant)
     assert (what.fewest_redeals, list(what.variants_that_come_out)) == (fewest, tokens)

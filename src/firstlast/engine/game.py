@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from .errors import FirstLastError
-from .position import Move, Movement, Position, Status
+from .position import Move, Movement, Position
 from .variant import CANONICAL, Variant
 
 
@@ -70,13 +70,6 @@ class Game:
     def redo_moves(self) -> tuple[Move, ...]:
         """Moves that ``redo`` would make, next first."""
         return tuple(reversed(self._redo))
-
-    @property
-    def status(self) -> Status:
-        return self.position.status
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
 
     def __len__(self) -> int:
         return len(self._steps)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .cards import CARDS, Card, clip, next_rank
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError, not_a_move
 from .places import FIRST, RESERVE, ROW, SOURCE_ALIASES, SOURCES, STOCK, WASTE, Place
 from .places import PILES as PILE_PLACES
 from .places import index as place_index
@@ -93,12 +93,9 @@ class Move:
         case with blanks around, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
         low = text.strip().lower()
         move = (MOVE_WORDS.get(low) or {"t": TURN, "d": REDEAL}.get(low)) if low.isascii() else None
-        if move is not None:
-            return move
-        raise InvalidMoveError(
-            f"not a move: {clip(text)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
-            "move.syntax", {"text": clip(text)},
-        )
+        if move is None:
+            raise not_a_move(text)
+        return move
 
     def __str__(self) -> str:
         return self.source.value if self.source is not None else self.kind

@@ -14,7 +14,7 @@ from typing import Final
 
 from .. import __version__
 from .cards import clip, is_number, parse_whole
-from .errors import EmptyRecordError, FirstLastError, InvalidMoveError, RecordError
+from .errors import EmptyRecordError, FirstLastError, RecordError, not_a_move
 from .game import Game
 from .position import MOVE_WORDS, Move
 from .rng import MAX_DEAL
@@ -44,8 +44,7 @@ def read_move(word: str) -> Move:
     blanks): a file holds the words the engine writes."""
     move = MOVE_WORDS.get(word.lower()) if word.isascii() else None
     if move is None:
-        raise InvalidMoveError(f"not a move: {clip(word)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
-                               "move.syntax", {"text": clip(word)})
+        raise not_a_move(word)
     return move
 
 
