@@ -428,6 +428,34 @@ def test_chance_figure_from_worker_refines_while_idle(store: GameStore) -> None:
     run(app, script)
 
 
+def test_a_key_that_stops_autoplay_brings_the_figure_up_to_date(store: GameStore,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autoplay asks for few figures (``AUTO_CHANCE_INTERVAL_S``); once any key stops
+    it, the figure shown is the position's own, not that of a few moves before."""
+    monkeypatch.setattr("firstlast.tui.chance.AUTO_CHANCE_INTERVAL_S", 10.0**12)  # autoplay asks for none
+    numbered: dict[str, int] = {}
+
+    def estimator(position: Position, samples: int, seed: int) -> ChanceEstimate:
+        return ChanceEstimate.of(numbered.setdefault(str(position), len(numbered) + 1), 1000, certain=True)
+
+    def shown_is_the_positions() -> bool:
+        answer = screen.chance_answer
+        return isinstance(answer, Pooled) and answer.estimate.wins == numbered.get(str(screen.pos))
+
+    app = FirstLastApp(store, deal=5, estimator=estimator)
+    screen = app.game_screen
+
+    async def script(pilot: Pilot[None], _: GameScreen) -> None:
+        await wait_for(pilot, shown_is_the_positions)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: len(screen.session.game) >= 3)
+        await pilot.press("e")  # the table in words: no move, and autoplay stops
+        assert not screen.auto
+        await wait_for(pilot, shown_is_the_positions, timeout=5)
+
+    run(app, script)
+
+
 def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
     """An estimator failing on one game (10^20 redeals overflow the kernel) says so for
     that position only: the next game has its figure again."""
@@ -1000,7 +1028,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         assert CYRILLIC_FACES.search(log) and not LATIN_FACES.search(side), side
         assert not LATIN_FACES.search(screen_text(pilot))
         # The chance line, capitalised as the labels beside it.
-        screen._chance_done(screen.pos, Pooled(ChanceEstimate.of(5000, 20_000), rounds=2))
+        screen.chance_answer = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
         await pilot.pause()
         assert "Шанс 25" in str(screen.query_one("#side").render())
         await pilot.press("L")  # English: the letters are A, J, Q, K again

@@ -120,9 +120,8 @@ class Writer:
         self._thread: threading.Thread | None = None
         self._writing: int | None = None  # the thread running a batch's jobs
         weakref.finalize(self, self._line.close)
-        #: Batches committed and jobs done in them, for the curious (bench, tests).
+        #: Batches committed (``PlayService.commits``).
         self.batches = 0
-        self.jobs = 0
 
     def run(self, fn: Callable[[Transaction], T]) -> T:
         """Do ``fn(tx)`` in a write transaction and answer once it is committed: its
@@ -177,7 +176,6 @@ class Writer:
         else:
             self.cache.committed()
             self.batches += 1
-            self.jobs += len(batch)
         finally:
             self._writing = None
             for (_, future), (value, error) in zip(batch, answers, strict=True):

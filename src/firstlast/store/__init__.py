@@ -46,15 +46,8 @@ from .transaction import Transaction
 __all__ = [
     "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "Origin",
     "ResultRow", "StoreConflict", "StoreError", "StoredGame", "Transaction", "TransactionBroken", "UnknownGame",
-    "default_db_path", "new_id", "timestamp",
+    "new_id", "timestamp",
 ]
-
-
-def default_db_path() -> Path:
-    """``firstlast.sqlite3`` in the user's data folder (platformdirs)."""
-    import platformdirs  # here: the site's worker never asks, and it costs a start tempfile and more
-
-    return Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
 
 
 class _Seat:
@@ -74,7 +67,11 @@ class GameStore:
     turns on one connection) and processes (SQLite's locks) at once."""
 
     def __init__(self, path: Path | str | None = None) -> None:
-        self.path = Path(path) if path is not None else default_db_path()
+        if path is None:  # the player's own, in the user's data folder
+            import platformdirs  # here: the site's worker never asks, and it costs a start tempfile and more
+
+            path = Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
+        self.path = Path(path)
         #: True when SQLite opened the file read-only (its permissions, a read-only file
         #: system, an immutable file): games can be read, every write will fail.
         self.read_only = False

@@ -76,9 +76,6 @@ def check_integrity(db: sqlite3.Connection) -> None:
 
 #: The files SQLite writes beside a database in WAL mode (the journal, the index map).
 WAL_FILES: Final = ("", "-wal", "-shm")
-#: Connections kept open for good because closing them could not be done safely (see the
-#: module's docstring): their objects are never freed, so no close runs at exit either.
-STRANDED: list[sqlite3.Connection] = []
 
 
 def unwritable(path: Path) -> str | None:
@@ -96,10 +93,8 @@ def strand(db: sqlite3.Connection) -> None:
     clean-up (which would free the object, and closing it would write): it is held by
     a daemon thread that waits for ever, whose frame the interpreter leaves as it is
     when it stops (it never frees a daemon thread's frame)."""
-    STRANDED.append(db)
-    if len(STRANDED) == 1:
-        threading.Thread(target=hold, args=(STRANDED,), name="firstlast-stranded", daemon=True).start()
+    threading.Thread(target=_hold, args=(db,), name="firstlast-stranded", daemon=True).start()
 
 
-def hold(connections: list[sqlite3.Connection]) -> None:
+def _hold(db: sqlite3.Connection) -> None:
     threading.Event().wait()

@@ -127,9 +127,7 @@ class GameScreen(Screen[None]):
         #: Autoplay's clock while it runs (``auto``), and whether its tick waits in the queue.
         self._ticker: Timer | None = None
         self._tick_waiting = False
-        self.chance = ChanceClock(self, self._chance_wanted, self._chance_done, lambda: self.auto, estimator)
-        if not chance:  # off (``--no-chance``, the setting): nothing is ever estimated
-            self.chance.available = False
+        self.chance = ChanceClock(self, estimator, available=chance)
         #: The stories told (the play layer's one cache of them).
         self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
@@ -438,13 +436,14 @@ class GameScreen(Screen[None]):
         if self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
+            # Autoplay asked for few figures: the position's own, after the action that stopped it.
+            self.call_later(self.chance.request)
         self.auto = False
 
     def action_pause(self) -> None:
         if self.auto:
             self.stop_auto()
             self.say(t(self.lang, "tui.msg.paused"))
-            self.chance.request()
 
     def action_speed(self, delta: int | str) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + int(delta)))
@@ -606,21 +605,6 @@ class GameScreen(Screen[None]):
             await self.action_act("step")
         else:
             await self.action_act("move", place)
-
-    # ------------------------------------------------------------ chance
-    def _chance_wanted(self) -> Position | None:
-        """The position whose figure to show, or ``None`` (and no stale figure shown)
-        when none is: the game is over, or the side bar says it comes out."""
-        if self.pos.status != "playing" or self.view.comes_out:
-            self.chance_answer = None
-            return None
-        return self.pos
-
-    def _chance_done(self, pos: Position, answer: Answer) -> bool:
-        if pos is not self.pos:
-            return False  # a newer position is on the table; its estimate is on the way
-        self.chance_answer = answer
-        return True
 
 
 class FirstLastApp(App[None]):
