@@ -646,9 +646,9 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
             narrowings -= 1
 
     points = tuple(sorted(est.values(), key=lambda p: p.move))
+    # Told in the order they happened: the points are in move order, so a gap's index is its order.
     moments = tuple(Moment.between(points[g], points[g + 1], steps[points[g + 1].move - 1])
-                    for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
-                                    key=lambda g: points[g].move))
+                    for g in sorted(g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])))
     crossing = low_point = None
     if won:
         c = _crossing_gap(points)
