@@ -129,10 +129,8 @@ def os_error_text(e: OSError) -> str:
 CLICK_WORDS: Final = {
     "Usage:": "click.usage", "Options": "click.options", "Commands": "click.commands",
     "Positional arguments": "click.positional", "No such command {name!r}.": "click.no_such_command",
-    "Missing command.": "click.missing_command", "Try '{command} {option}' for help.": "click.try_help",
-    "Error: {message}": "click.error", "Aborted!": "click.aborted", "default: {default}": "click.default",
-    "env var: {var}": "click.env_var", "Show the version and exit.": "cli.help.version",
-    "Show this message and exit.": "cli.help.help", "Invalid value for {param_hint}: {message}": "click.bad_value",
+    "Missing command.": "click.missing_command", "default: {default}": "click.default",
+    "env var: {var}": "click.env_var", "Invalid value for {param_hint}: {message}": "click.bad_value",
     "Missing argument": "click.missing_argument", "Missing option": "click.missing_option",
     "Did you mean {possibility}?": "click.did_you_mean",
     "(Did you mean one of: {possibilities}?)": "click.did_you_mean_one_of",

@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     set_lang(None)  # each call reads --lang afresh (tests call main() many times)
     try:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort:  # Ctrl-C: click makes it an Abort
         click.echo(msg("cli.aborted"), err=True)
         return 130
     except click.ClickException as e:
@@ -67,11 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     except FirstLastError as e:
         click.echo(msg("cli.error", message=str(e)), err=True)
         return 1
-    except KeyboardInterrupt:
-        click.echo(msg("cli.interrupted"), err=True)
-        return 130
-    except BrokenPipeError:
-        return 0
     return 0
 
 

@@ -6,7 +6,7 @@ passed through so that undo is instant and redo replays the same random stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .errors import FirstLastError
@@ -73,9 +73,6 @@ class Game:
 
     def __len__(self) -> int:
         return len(self._steps)
-
-    def __iter__(self) -> Iterator[Step]:
-        return iter(self._steps)
 
     # --------------------------------------------------------------- playing
     def push(self, move: Move | str) -> tuple[Movement, ...]:

@@ -16,7 +16,6 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -49,7 +48,7 @@ from .keys import TABLE_KEYS, KeyBar, table_bindings
 from .replay import ReplayScreen
 from .session import Session
 from .table import Slot
-from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
+from .widgets import FeltScreen, SideBar, StatusLine, TableView, TitleBar, move_name, step_text
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -60,7 +59,7 @@ MIN_SIZE: Final = (80, 24)
 WATCH_INTERVAL_S: Final = 2.0
 
 #: The actions autoplay goes on through; any other stops it first.
-KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
+KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint"})
 
 T = TypeVar("T")
 
@@ -71,7 +70,7 @@ def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_
     return next((lang for lang in (asked, setting, system) if lang in LANGS), DEFAULT_LANG)
 
 
-class GameScreen(Screen[None]):
+class GameScreen(FeltScreen):
     """The table, the side bar, the status line and the key bar. Game keys live here
     rather than on the app so that dialogs and the help screen on top of it do not
     trigger them."""
@@ -85,9 +84,7 @@ class GameScreen(Screen[None]):
     GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
     GameScreen.felt-paper StatusLine.error { color: #a3271b; }
     GameScreen.felt-paper #too-small { color: #8a4b00; }
-    """ + "".join(  # the player's felt (settings.felt, as on the page): its cloth (cards.FELTS)
-        ", ".join(f"GameScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
-        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items())
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
 
@@ -157,10 +154,9 @@ class GameScreen(Screen[None]):
             self.version += 1
 
     def _apply_look(self) -> None:
-        """The felt of the moment on the screen's classes, and Textual's theme for the
-        dialogs and the help: light on the paper felt, else dark."""
-        for felt in C.FELTS:
-            self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
+        """The felt of the moment, and Textual's theme for the dialogs and the help:
+        light on the paper felt, else dark."""
+        self.show_felt()
         self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
 
     async def on_mount(self) -> None:
@@ -592,7 +588,6 @@ class GameScreen(Screen[None]):
         self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
 
     def action_quit(self) -> None:
-        self.stop_auto()
         self.app.exit()
 
     # ------------------------------------------------------------ mouse

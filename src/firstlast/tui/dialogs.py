@@ -28,7 +28,7 @@ from ..i18n import book_text, describe_variant, file_error_text, other_lang, per
 from ..i18n.table import pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
-from ..play.chance import StoryKey, kept_story, story_book, story_key
+from ..play.chance import StoryKey, kept_story, story_key
 from ..play.fields import MAX_WISH
 from ..play.kept import Kept
 from ..play.settings import FELTS, Settings, parse_redeals
@@ -176,11 +176,10 @@ class UnfinishedDialog(Dialog[str]):
 
     DEFAULT_CSS = "UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }"
 
-    def __init__(self, games: list[GameSummary], current: str, lang: str = "en",
-                 imported: list[GameSummary] | None = None) -> None:
+    def __init__(self, games: list[GameSummary], current: str, lang: str, imported: list[GameSummary]) -> None:
         super().__init__(lang)
         self.games = [g for g in games if g.id != current and g.origin != "imported"]
-        self.imported = imported or []
+        self.imported = imported
 
     def compose(self) -> ComposeResult:
         lang = self.lang
@@ -344,12 +343,11 @@ class EndDialog(Dialog[str]):
     told: reactive[Story | Exception | None] = reactive(None, init=False)
     details: reactive[bool] = reactive(False, init=False)
 
-    def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
-                 stories: Kept[StoryKey, Story] | None = None) -> None:
+    def __init__(self, game: Game, lang: str, news: list[str], stories: Kept[StoryKey, Story]) -> None:
         super().__init__(lang)
         self.game = game
-        self.news = news or []  # new records (play.stats.news) and the wish, in words
-        self.stories = story_book() if stories is None else stories  # one kept is shown at once
+        self.news = news  # new records (play.stats.news) and the wish, in words
+        self.stories = stories  # the screen's stories told: one kept is shown at once
 
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position

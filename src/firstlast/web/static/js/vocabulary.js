@@ -1,4 +1,4 @@
-// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's
+// The game's vocabulary, generated from the engine's declarations (and the play layer's
 // start kinds, settings and table of keys) by `python -m firstlast.web.generated`: do not edit.
 // The page retypes no name, grammar, limit or key of the game: it imports them from here.
 
