@@ -23,7 +23,7 @@ from ..engine import Card, Position, Variant
 from ..engine.places import PILES, STOCK
 from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
-from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
+from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import Estimator, story_book
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
@@ -129,8 +129,7 @@ class GameScreen(FeltScreen):
         self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
-        self._view: TableViewModel | None = None
-        self._view_of: object = None
+        self._view: tuple[StoredGame, TableViewModel] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -221,13 +220,12 @@ class GameScreen(FeltScreen):
 
     @property
     def view(self) -> TableViewModel:
-        """The play layer's view of the table, made once per position for the table and
-        the side bar."""
+        """The play layer's view of the table, made once per stored game for the table
+        and the side bar (the play layer changes only a copy of a game it answered)."""
         stored = self.session.stored
-        key = (stored, stored.version, stored.game.position)
-        if self._view is None or self._view_of != key:
-            self._view, self._view_of = table_view(stored.game, stored=stored), key
-        return self._view
+        if self._view is None or self._view[0] is not stored:
+            self._view = (stored, table_view(stored.game, stored=stored))
+        return self._view[1]
 
     def _paint(self) -> None:
         if self.is_mounted:
