@@ -112,10 +112,8 @@ class GameScreen(FeltScreen):
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
         self.set_reactive(GameScreen.lang, lang)
-        C.set_look(settings.felt, settings.four_colour)
-        #: The marks on the cards that can be played now (the setting ``show_playable``,
-        #: issue 26); with them off, only the hint's card is framed, once asked for.
-        self.show_playable = settings.show_playable
+        C.set_look(settings.felt, settings.four_colour, settings.show_playable)
+        #: The hint's card, framed once asked for when the marks are off (issue 26).
         self.hinted: str | None = None
         self._ended_shown: tuple[str, int] | None = None
         #: Writes go one at a time, in the order asked (keys, autoplay's ticks), each on a
@@ -146,9 +144,8 @@ class GameScreen(FeltScreen):
     def _follow_looks(self) -> None:
         """Draw with the looks as now saved (chosen here or in the browser)."""
         s = self.session.settings()
-        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
-            C.set_look(s.felt, s.four_colour)
-            self.show_playable = s.show_playable
+        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, C.LOOK.marks):
+            C.set_look(s.felt, s.four_colour, s.show_playable)
             self._apply_look()
             self.version += 1
 
@@ -229,7 +226,7 @@ class GameScreen(FeltScreen):
 
     def _paint(self) -> None:
         if self.is_mounted:
-            marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
+            marked = None if C.LOOK.marks else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang, marked)
 
     def say(self, message: str, error: bool = False) -> None:
