@@ -1,13 +1,13 @@
 """Live odds: the chance that a position comes out, estimated by sampling what the player
 cannot know, the stock's order and the redeals' shuffles (docs/odds.md, "Live chance of
 a position"). Sample ``i`` draws everything from its own stream (``sample_stream``), so
-the fast forced line and the engine (``engine_sample``) play the very same sample ``i``,
-and ``refine_seed`` seeds reproducible, independent rounds that ``merge`` pools.
+the fast forced line (``sample_outcomes``) and the engine (``engine_sample``) play the
+very same sample ``i``, and ``refine_seed`` seeds reproducible, independent rounds that
+``merge`` pools.
 """
 
 from __future__ import annotations
 
-import array
 import dataclasses
 import hashlib
 from collections.abc import Iterable
@@ -114,15 +114,11 @@ def engine_sample(pos: Position, i: int, seed: int = 0) -> tuple[bool, int, int]
     return end.status == "won", end.score, end.passes
 
 
-def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) -> fastline.Lines:
-    """Per-sample results (won, score, passes) of samples ``start … start+samples−1``
-    with the fast forced line (``fastline.Unavailable`` where none runs); see the
-    module doc."""
-    _check(samples, seed)
-    if pos.active is None:  # already won: nothing is unknown
-        return fastline.Lines(array.array("B", [1]) * samples, array.array("b", [104]) * samples,
-                              array.array("i", [pos.passes]) * samples)
-    return fastline.need().sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
+def sample_outcomes(pos: Position, samples: int, seed: int = 0) -> fastline.Lines:
+    """Per-sample results (won, score, passes) of samples 0 … ``samples`` − 1 of a position
+    still playing, played by the fast forced line (``fastline.Unavailable`` where none
+    runs): ``engine_sample``'s, all at once."""
+    return fastline.need().sample_lines(fastline.RankPosition.of(pos), samples, seed)
 
 
 def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
@@ -137,7 +133,7 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
     if sampler == "kernel" or (sampler == "auto" and fastline.available()):
-        wins = fastline.need().sample_lines(fastline.RankPosition.of(position), samples, seed).won.count(1)
+        wins = sample_outcomes(position, samples, seed).won.count(1)
     else:
         wins = sum(engine_sample(position, i, seed)[0] for i in range(samples))
     # Nothing is unknown when stuck (R11), or with a stock of at most one card (its order
