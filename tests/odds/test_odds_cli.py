@@ -95,7 +95,7 @@ def test_deal_chance(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--deal", "1", "--samples", "2000", "--json")
     assert code == 0
     data = json.loads(out)
-    est = chance_to_come_out(Position.deal(1), 2000, 0, budget_s=None)
+    est = chance_to_come_out(Position.deal(1), 2000, 0)
     assert (data["probability"], data["low"], data["high"], data["samples"]) == (
         est.probability, est.low, est.high, 2000)
     assert data["outcome"] == {"won": False, "score": 52, "passes": 4}
@@ -109,7 +109,7 @@ def test_position_chance(capsys: pytest.CaptureFixture[str]) -> None:
         g.step()
     code, out, _ = run(capsys, "--position", str(g.position), "--samples", "1000", "--seed", "4", "--json")
     assert code == 0
-    assert json.loads(out)["probability"] == chance_to_come_out(g.position, 1000, 4, budget_s=None).probability
+    assert json.loads(out)["probability"] == chance_to_come_out(g.position, 1000, 4).probability
 
 
 @pytest.mark.parametrize("args,message", [

@@ -31,7 +31,7 @@ from firstlast.tui.autoplay import SPEEDS
 from firstlast.tui.chance import describe_answer
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
 from firstlast.tui.replay import ReplayScreen
-from firstlast.tui.table import Slot
+from firstlast.tui.table import Slot, marks
 from firstlast.tui.widgets import compact_variant
 
 
@@ -1218,6 +1218,34 @@ def test_a_replay_is_drawn_on_the_players_felt(store: GameStore) -> None:
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
         assert blue in cloths() and green not in cloths()
+
+    try:
+        run(app, script)
+    finally:
+        C.set_look("green", False)
+
+
+def test_a_replay_marks_the_playable_cards_as_the_setting_says(store: GameStore) -> None:
+    """The marks on the cards that can be played (the setting ``show_playable``) are
+    left off in a replay too, as on the table and on the page."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"show_playable": False})
+    app = FirstLastApp(store, deal=6, chance=False)  # a card can be played at once
+    playable = marks()["playable"][2]
+
+    def framed() -> set[str]:
+        return {slot.place for slot in app.screen.query(Slot) if slot.shown[0].spans[0].style == playable}
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert screen.view.playable and framed() == set()
+        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and framed() == set()
+        app.pop_screen()
+        C.set_look("green", False, marks=True)  # the marks on: the replay frames what can be played
+        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        await pilot.pause()
+        assert framed() == set(screen.view.playable)
 
     try:
         run(app, script)

@@ -101,7 +101,7 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
     if not fastline.available():
         click.echo(msg("cli.odds.engine_note"), err=True)
     # Exactly --samples samples (no time budget): the command's answer is reproducible.
-    est = chance_to_come_out(pos, samples, seed, budget_s=None)
+    est = chance_to_come_out(pos, samples, seed)
     if as_json:
         click.echo(json.dumps({**extra, "variant": pos.variant.token, **est.to_json(), "seed": seed}))
         return

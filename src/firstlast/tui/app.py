@@ -23,7 +23,7 @@ from ..engine import Card, Position, Variant
 from ..engine.places import PILES, STOCK
 from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
-from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
+from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import Estimator, story_book
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
@@ -112,10 +112,8 @@ class GameScreen(FeltScreen):
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
         self.set_reactive(GameScreen.lang, lang)
-        C.set_look(settings.felt, settings.four_colour)
-        #: The marks on the cards that can be played now (the setting ``show_playable``,
-        #: issue 26); with them off, only the hint's card is framed, once asked for.
-        self.show_playable = settings.show_playable
+        C.set_look(settings.felt, settings.four_colour, settings.show_playable)
+        #: The hint's card, framed once asked for when the marks are off (issue 26).
         self.hinted: str | None = None
         self._ended_shown: tuple[str, int] | None = None
         #: Writes go one at a time, in the order asked (keys, autoplay's ticks), each on a
@@ -129,8 +127,7 @@ class GameScreen(FeltScreen):
         self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
-        self._view: TableViewModel | None = None
-        self._view_of: object = None
+        self._view: tuple[StoredGame, TableViewModel] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -147,9 +144,8 @@ class GameScreen(FeltScreen):
     def _follow_looks(self) -> None:
         """Draw with the looks as now saved (chosen here or in the browser)."""
         s = self.session.settings()
-        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
-            C.set_look(s.felt, s.four_colour)
-            self.show_playable = s.show_playable
+        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, C.LOOK.marks):
+            C.set_look(s.felt, s.four_colour, s.show_playable)
             self._apply_look()
             self.version += 1
 
@@ -221,17 +217,16 @@ class GameScreen(FeltScreen):
 
     @property
     def view(self) -> TableViewModel:
-        """The play layer's view of the table, made once per position for the table and
-        the side bar."""
+        """The play layer's view of the table, made once per stored game for the table
+        and the side bar (the play layer changes only a copy of a game it answered)."""
         stored = self.session.stored
-        key = (stored, stored.version, stored.game.position)
-        if self._view is None or self._view_of != key:
-            self._view, self._view_of = table_view(stored.game, stored=stored), key
-        return self._view
+        if self._view is None or self._view[0] is not stored:
+            self._view = (stored, table_view(stored.game, stored=stored))
+        return self._view[1]
 
     def _paint(self) -> None:
         if self.is_mounted:
-            marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
+            marked = None if C.LOOK.marks else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang, marked)
 
     def say(self, message: str, error: bool = False) -> None:

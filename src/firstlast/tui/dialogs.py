@@ -111,14 +111,13 @@ class _AskDialog(Dialog[T]):
     reads it with ``read``, whose refusal (``Refused``, the play layer's ``PlayError``)
     is shown and keeps the dialog open; Escape answers ``None``."""
 
-    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the input's id.
+    #: Its catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``); its input is ``#<words>-input``.
     words: ClassVar[str]
-    input_id: ClassVar[str]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(t(self.lang, f"tui.{self.words}.prompt"))
-            yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
+            yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=f"{self.words}-input")
             yield Label("", classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
@@ -138,7 +137,7 @@ class _AskDialog(Dialog[T]):
 class DealDialog(_AskDialog[int]):
     """Ask for a deal number."""
 
-    words, input_id = "deal", "deal-input"
+    words = "deal"
 
     def read(self, value: str) -> int:
         return parse_deal(value)
@@ -148,7 +147,7 @@ class WishDialog(_AskDialog[str]):
     """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
     (Enter: "I have made a wish"); Escape deals without one."""
 
-    words, input_id = "wish", "wish-input"
+    words = "wish"
 
     def read(self, value: str) -> str:
         if len(value) > MAX_WISH:
@@ -159,7 +158,7 @@ class WishDialog(_AskDialog[str]):
 class ImportDialog(_AskDialog[str]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
-    words, input_id = "import", "record-path"
+    words = "import"
 
     def read(self, value: str) -> str:
         try:

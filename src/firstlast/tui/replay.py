@@ -68,7 +68,8 @@ class ReplayScreen(FeltScreen):
             said = announce(step.movements, self.lang)
         else:
             said = t(self.lang, "tui.replay.start")
-        self.query_one(TableView).show(table_view(game, self.positions[at]), self.card_size, moved, self.lang)
+        marked: frozenset[str] | None = None if C.LOOK.marks else frozenset()  # as the setting show_playable says
+        self.query_one(TableView).show(table_view(game, self.positions[at]), self.card_size, moved, self.lang, marked)
         self.query_one("#replay-title", StatusLine).message = t(
             self.lang, "tui.replay.title", deal=game.deal, variant=describe_variant(game.variant, self.lang),
             move=at, moves=len(game))
