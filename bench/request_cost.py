@@ -28,8 +28,8 @@ from starlette.testclient import TestClient
 
 from firstlast.engine import Game, Position, Variant
 from firstlast.engine.record import record_to_text
+from firstlast.odds.stats import VARIANTS
 from firstlast.play import GameStore, chance, deals
-from firstlast.play.story import VARIANT_TOKENS
 from firstlast.web import create_app, models
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
@@ -76,8 +76,8 @@ def main() -> None:
                 took = cpu(lambda p=path: c.get(p).raise_for_status())  # type: ignore[misc]
                 print(f"{name}: {took:.2f} s CPU")
     worst: list[tuple[float, str]] = []
-    for token in VARIANT_TOKENS:
-        variant = Variant.from_token(token)
+    for variant in VARIANTS:
+        token = variant.token
         worst.append((max(cpu(lambda s=seed, v=variant: deals.winnable_deal(  # type: ignore[misc]
             v, rng=random.Random(s))) for seed in range(3)), token))
     worst.sort(reverse=True)

@@ -14,15 +14,15 @@ import time
 
 from firstlast.engine import Game, Position, Variant
 from firstlast.odds.live import chance_to_come_out
+from firstlast.odds.stats import VARIANTS
 from firstlast.play.chance import tell_story
-from firstlast.play.story import VARIANT_TOKENS
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)  # load the fast line once
+    chance_to_come_out(Position.deal(0), samples=1)  # load the fast line once
     rng = random.Random(5)
-    picks = [(1, "r3")] + [(rng.randrange(10**6), rng.choice(VARIANT_TOKENS)) for _ in range(games)]
+    picks = [(1, "r3")] + [(rng.randrange(10**6), rng.choice(VARIANTS).token) for _ in range(games)]
     rows = []
     for deal, token in picks:
         game = Game(deal, Variant.from_token(token))

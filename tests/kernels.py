@@ -45,7 +45,7 @@ def play_position(pos: Position) -> tuple[bool, int, int]:
     the fast forced line: (won, score, passes), to compare with ``pos.play_forced()``."""
     if pos.active is None:
         return True, 104, pos.passes
-    return fastline.need().play_line(fastline.RankPosition.of(pos), pos.rng)
+    return play_line(fastline.need(), fastline.RankPosition.of(pos), pos.rng)
 
 
 def replay_sample(pos: Position, i: int, seed: int = 0) -> Position:
@@ -98,3 +98,20 @@ def shuffled(k: fastline.Kernel, state: RngState, items: Sequence[int]) -> tuple
     s, a = array.array("Q", state), array.array("b", items)
     k.calls.call("fl_shuffle", s, a, len(a))
     return (s[0], s[1], s[2], s[3]), a.tolist()
+
+
+def play_line(k: fastline.Kernel, rp: fastline.RankPosition, rng: RngState) -> tuple[bool, int, int]:
+    """``rp`` played out as it stands (its stock order; its redeals shuffled with the
+    stream ``rng``, as ``Position.rng`` is): (won, score, passes), as walking
+    ``Position.forced_move()`` to the end gives them."""
+    out = array.array("i", [0, 0, 0])
+    k.calls.call("fl_play_line", k._job(rng=rng, rp=rp), out)
+    return bool(out[0]), out[1], out[2]
+
+
+def sample_start(k: fastline.Kernel, seed: int, i: int) -> RngState:
+    """The stream sample ``i`` of ``Kernel.sample_lines(…, seed)`` draws from, as the
+    kernel seeds it (``live.sample_stream`` says how)."""
+    out = array.array("Q", [0, 0, 0, 0])
+    k.calls.call("fl_sample_start", k._job(rng=(seed, 0, 0, 0), first_index=i), out)
+    return out[0], out[1], out[2], out[3]

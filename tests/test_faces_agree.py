@@ -153,6 +153,7 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
     from firstlast.engine import Position
     from firstlast.play import chance as policy
     from firstlast.play.chance import Pooled
+    from firstlast.play.view import table_view
     from firstlast.tui.chance import Answer, ChanceClock, describe_answer
 
     store = GameStore(tmp_path / "g.sqlite3")
@@ -173,9 +174,21 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
                  for lang in ("en",)}["en"]
 
     # The terminal's clock, as the table drives it: the position, then refinements.
-    class Screen:  # stands in for the game screen: its worker runs at once, its answers come at once
+    answers: list[Answer] = []
+
+    class Screen:  # stands in for the game screen: its worker runs at once, its figures come at once
+        auto = False
+
         def __init__(self) -> None:
-            self.app = self
+            self.app, self.pos, self.view = self, Position.deal(FIRST), table_view(Game(FIRST))
+
+        @property
+        def chance_answer(self) -> Answer:
+            raise NotImplementedError
+
+        @chance_answer.setter
+        def chance_answer(self, answer: Answer) -> None:
+            answers.append(answer)
 
         def run_worker(self, fn: Callable[[], None], **_: object) -> None:
             fn()
@@ -183,14 +196,10 @@ def test_both_faces_show_the_same_chance_and_the_same_story(tmp_path: Path) -> N
         def call_from_thread(self, fn: Callable[..., None], *args: object) -> None:
             fn(*args)
 
-    answers: list[Answer] = []
-    pos = Position.deal(FIRST)
+        def set_timer(self, *_: object) -> None:
+            return None  # no refinement timer: the refinements are asked for below
 
-    def show(_: Position, answer: Answer) -> bool:
-        answers.append(answer)
-        return False  # not shown: no refinement timer
-
-    clock = ChanceClock(Screen(), lambda: pos, show, lambda: False)  # type: ignore[arg-type]
+    clock = ChanceClock(Screen())  # type: ignore[arg-type]
     clock.request()
     for _ in range(2):
         clock.request(refine=True)
@@ -314,7 +323,7 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
     from firstlast.play import StoredGame
     from firstlast.play.view import table_view
     from firstlast.tui import cards as C
-    from firstlast.tui.table import label_styles, paint_slot
+    from firstlast.tui.table import marks, paint_slot
     from firstlast.tui.widgets import side_text
     from firstlast.web import shapes
 
@@ -349,4 +358,4 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
         assert f"{t('en', 'tui.side.needs')}" in side and C.rank_text(view.need) in side
     for place in (*FIRSTS, *RESERVE, "waste"):
         slot, _ = paint_slot(place, view, C.MEDIUM)
-        assert (slot.spans[0].style == label_styles()[3]) == (place in view.playable), place
+        assert (slot.spans[0].style == marks()["playable"][2]) == (place in view.playable), place

@@ -11,7 +11,7 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # anyio is imported when first needed: the store and the CLI 
     import anyio
 
 T = TypeVar("T")
-A = TypeVar("A")
 
 #: Running under Pyodide (the static site's Web Worker).
 BROWSER: Final = sys.platform == "emscripten"
@@ -170,18 +169,6 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def fan_out(fn: Callable[[A], T], items: Sequence[A]) -> list[T]:
-    """``[fn(x) for x in items]``, on a thread each when there is more than one item
-    (``fn`` should let go of the interpreter lock, as the native kernel does); inline
-    where no thread may start."""
-    if len(items) <= 1 or not THREADS:
-        return [fn(x) for x in items]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=len(items), thread_name_prefix="firstlast-fan") as pool:
-        return list(pool.map(fn, items))
 
 
 def _private_dir(path: Path) -> bool:

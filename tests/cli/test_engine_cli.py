@@ -166,6 +166,18 @@ def test_range_output_to_a_closed_pipe_stops_quietly() -> None:
     assert proc.stderr.read() == b""
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "firstlast: aborted"), ("ru", "firstlast: прервано")])
+def test_ctrl_c_is_one_line(lang: str, said: str, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    # click turns Ctrl-C (KeyboardInterrupt) in a command into an Abort.
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("firstlast.cli.engine_commands.Position.deal", interrupted)
+    code, out, err = run(capsys, "--lang", lang, "deal", "1")
+    assert (code, out, err) == (130, "", f"\n{said}\n")
+
+
 def test_autoplay_ranges_past_2_63_deals_are_counted_not_len(capsys: pytest.CaptureFixture[str]) -> None:
     """``len(range)`` overflows past 2^63; the last deals up to 2^64 play (issue: a range of
     2^63 deals or more ended in an OverflowError traceback)."""

@@ -119,7 +119,7 @@ def test_undo_redo_and_restart() -> None:
 
 def test_undo_returns_the_reverse_movements() -> None:
     game = Game(1)
-    forward = game.push(game.legal_moves()[0])
+    forward = game.push(game.position.legal_moves()[0])
     back = game.undo()
     assert [(m.card, m.source, m.target) for m in back] == [(m.card, m.target, m.source) for m in reversed(forward)]
 
@@ -239,7 +239,7 @@ def test_record_round_trip_and_headers() -> None:
     text = record_to_text(game, date="2026-11-29")
     headers = dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.M))
     assert headers["Deal"] == str(2**64 - 1) and headers["Redeals"] == "1" and headers["PrivilegedLast"] == "no"
-    assert headers["Result"] == game.status and headers["Date"] == "2026-11-29"
+    assert headers["Result"] == game.position.status and headers["Date"] == "2026-11-29"
     again = game_from_record(text)
     assert again.moves == game.moves and again.position == game.position
 

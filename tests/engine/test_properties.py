@@ -23,7 +23,7 @@ def random_game(data: st.DataObject, deal: int, variant: Variant, limit: int = 6
     several reserve cards, or a reserve and the waste card, fit)."""
     game = Game(deal, variant)
     for _ in range(limit):
-        moves = game.legal_moves()
+        moves = game.position.legal_moves()
         if not moves:
             break
         game.push(moves[data.draw(st.integers(0, len(moves) - 1))] if len(moves) > 1 else moves[0])

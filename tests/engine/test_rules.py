@@ -173,7 +173,7 @@ def test_r11_end_won_lost_score_passes() -> None:
     assert lost.status == "lost" and lost.score == 4 and lost.passes == 4
     game = Game(1)
     game.autoplay()
-    assert (game.status, game.position.score, game.position.passes) == ("lost", 52, 4)
+    assert (game.position.status, game.position.score, game.position.passes) == ("lost", 52, 4)
 
 
 def test_e1_wrap_from_king_to_ace() -> None:
@@ -239,4 +239,4 @@ def test_e6_card_count_through_whole_games() -> None:
         game = Game(deal, Variant(redeals=None))
         while game.step() is not None:
             validate(game.position)
-        assert game.status == "won"
+        assert game.position.status == "won"

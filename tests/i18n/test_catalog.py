@@ -206,8 +206,8 @@ def test_the_page_keeps_no_copy_of_the_strings() -> None:
     assert len(scripts) > 10
     # Cyrillic that is not a string to translate: the generated files, made from Python
     # (the letters of the Russian keyboard layout in the key map, the catalogs' rank
-    # indices in the vocabulary for the card faces).
-    allowed = {"keymap.js", "vocabulary.js"}
+    # indices for the card faces).
+    allowed = {"vocabulary.js"}
     for path in scripts:
         text = path.read_text(encoding="utf-8")
         # The old string table was ``const STR``; ``const STREAM_GAP`` is a number.
@@ -317,7 +317,7 @@ def test_the_page_decides_no_language_rule_and_no_r5() -> None:
     no language by name, picks no plural by arithmetic and counts no pile for R5 (the
     state's ``need_card`` says the base)."""
     for path in sorted((STATIC / "js").glob("*.js")):
-        if path.name in ("lang.js", "vocabulary.js", "keymap.js"):
+        if path.name in ("lang.js", "vocabulary.js"):
             continue
         code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(encoding="utf-8"), flags=re.S)
         assert not re.search(r"""[!=]==?\s*["'](ru|en)["']|["'](ru|en)["']\s*[!=]==?""", code), path.name

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kernels import load_route, need_compiler
+from kernels import load_route, need_compiler, play_line
 
 from firstlast import runtime
 from firstlast.engine import Game, Position, Variant
@@ -160,10 +160,10 @@ def test_nothing_falls_back_to_the_engine(empty: Path, monkeypatch: pytest.Monke
     assert [w.split(":")[0] for w in fastline.why_not] == ["native", "wasmtime"]
     # The callers then use the engine itself: the same samples, only slower.
     monkeypatch.setattr(fastline, "_chosen", [None])
-    assert not live.kernel_available() and fastline.backend_name() is None and fastline.max_threads() == 1
+    assert not fastline.available() and fastline.backend_name() is None and fastline.max_threads() == 1
     pos = Position.deal(1)
-    assert live.chance_to_come_out(pos, 40, 2, budget_s=None) == live.chance_to_come_out(
-        pos, 40, 2, budget_s=None, sampler="engine")
+    assert live.chance_to_come_out(pos, 40, 2) == live.chance_to_come_out(
+        pos, 40, 2, sampler="engine")
     with pytest.raises(fastline.Unavailable, match="no fast forced line here: native"):
         fastline.play_deals(range(3), Variant())
 
@@ -265,7 +265,7 @@ def test_the_browser_route_runs_the_same_wasm(monkeypatch: pytest.MonkeyPatch) -
     g.autoplay()
     rp = fastline.RankPosition.of(g.positions[30])
     assert k.sample_lines(rp, 500, 9) == native.sample_lines(rp, 500, 9)
-    assert k.play_line(rp, g.positions[30].rng) == native.play_line(rp, g.positions[30].rng)
+    assert play_line(k, rp, g.positions[30].rng) == play_line(native, rp, g.positions[30].rng)
 
 
 def test_outside_the_browser_there_is_no_js_bridge(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,7 @@ import pytest
 from firstlast.i18n import LANGS, catalog, help_markdown
 from firstlast.play import actions
 from firstlast.play.actions import ACTIONS, key_map, keys_markdown, russian_twin
-from firstlast.web import keymap
+from firstlast.web import vocabulary
 
 
 def test_the_faces_agree_on_every_key_they_share() -> None:
@@ -66,8 +66,8 @@ def test_the_help_lists_every_key_of_the_table(lang: str) -> None:
 
 
 def test_the_pages_key_map_is_the_generated_one() -> None:
-    assert keymap.KEYMAP_JS.read_text(encoding="utf-8") == keymap.keymap_js(), "run: python -m firstlast.web.generated"
-    text = keymap.keymap_js()
+    text = vocabulary.module()
+    assert vocabulary.MODULE.read_text(encoding="utf-8") == text, "run: python -m firstlast.web.generated"
     assert '"е": "turn"' in text and '"h": "hint"' in text and '"q"' not in text  # quit is the terminal's
     assert text.count('"id":') == len(actions.actions_for("page"))
 

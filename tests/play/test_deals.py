@@ -40,7 +40,7 @@ def comes_out(deal: int, token: str) -> bool:
     """The engine itself (no kernel) plays the deal's forced line to its end."""
     game = Game(deal, Variant.from_token(token))
     game.autoplay()
-    return game.status == "won"
+    return game.position.status == "won"
 
 
 # ---------------------------------------------------------------------------- random deals
@@ -180,7 +180,7 @@ def test_how_a_game_was_dealt_is_kept(play: PlayService, tmp_path: Path) -> None
     assert play.start(me, "again").dealt == "winnable"  # the same deal and rules: it still comes out
     assert play.start(me, "again", variant=Variant()).dealt == "again"  # other rules: no such claim
     table = play.start(me, "winnable", variant=r0n)
-    assert step(play, me, table.id, n=100_000).stored.game.status == "won"
+    assert step(play, me, table.id, n=100_000).stored.game.position.status == "won"
     fresh = restart(play, me, table.id)
     assert fresh.new_game and fresh.stored.dealt == "winnable"
     other = PlayService(GameStore(tmp_path / "other.sqlite3"))

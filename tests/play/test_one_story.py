@@ -20,7 +20,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from firstlast.engine import Game, Variant
-from firstlast.odds.live import kernel_available
+from firstlast.odds import fastline
 from firstlast.play import GameStore, PlayService
 from firstlast.play.chance import tell_story
 from firstlast.web.app import create_app
@@ -49,7 +49,7 @@ def told(deal: str, token: str) -> dict[str, object]:
 
 
 def test_the_same_stories_under_load(busy: None) -> None:
-    assert kernel_available(), "the golden stories are the fast forced line's (a C compiler or wasmtime)"
+    assert fastline.available(), "the golden stories are the fast forced line's (a C compiler or wasmtime)"
     stories = {f"{deal} {token}": told(deal, token) for deal, token in GAMES}
     if os.environ.get("FIRSTLAST_UPDATE_GOLDEN"):
         GOLDEN.write_text(json.dumps(stories, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import threading
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ from firstlast.play import (
     winnable_deal,
 )
 from firstlast.play.settings import parse_redeals
-from firstlast.store import GameStore
+from firstlast.store import GameStore, Transaction
 
 WON_DEAL, LOST_DEAL = 7, 1
 
@@ -66,7 +67,7 @@ def test_next_daily_and_winnable_deals() -> None:
     assert winnable_deal(Variant(), draw=lambda: next(draws)) == WON_DEAL
     game = Game(winnable_deal(Variant()))
     game.autoplay()
-    assert game.status == "won"
+    assert game.position.status == "won"
     assert codes(winnable_deal, Variant(), lambda: LOST_DEAL, 3) == "winnable.none"
 
 
@@ -356,3 +357,32 @@ def test_the_settings_a_service_knows_follow_its_reads_and_writes(play: PlayServ
     assert play.settings(pid).lang == "en" and play.known_settings(pid) == Settings(lang="en")
     play.import_backup(pid, export_backup(other, pid))
     assert play.known_settings(pid) is None  # a backup may bring settings: read again
+
+
+def test_a_read_of_the_settings_never_undoes_a_later_writes_note(play: PlayService,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read that got the old settings, then a write of new ones: the note is the write's."""
+    pid = play.start(None, "number", "1").player
+    read, go = threading.Event(), threading.Event()
+    stored = Transaction.settings
+
+    def slow(tx: Transaction, player: str) -> dict[str, object]:
+        found = stored(tx, player)
+        if threading.current_thread().name == "reader":
+            read.set()
+            go.wait()
+        return found
+
+    monkeypatch.setattr(Transaction, "settings", slow)
+    reader = threading.Thread(target=play.settings, args=(pid,), name="reader")
+    reader.start()
+    read.wait()  # the old settings read, not yet noted
+    commits = play.commits
+    writer = threading.Thread(target=play.update_settings, args=(pid, {"lang": "ru"}))
+    writer.start()
+    while play.commits == commits:  # until the write is committed (its note may wait for the read's)
+        writer.join(0.01)
+    go.set()
+    reader.join()
+    writer.join()
+    assert play.known_settings(pid) == Settings(lang="ru")

@@ -153,7 +153,7 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     game.undo()
     check()
     game.redo()
-    game.push(game.legal_moves()[-1])  # another move than the one taken back, maybe
+    game.push(game.position.legal_moves()[-1])  # another move than the one taken back, maybe
     check()
     while game.can_undo:
         game.undo()
@@ -162,12 +162,12 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
         game.step()
     check()
     # Taken back and replaced by another move between two saves: as long as before.
-    while len(game.legal_moves()) < 2:
+    while len(game.position.legal_moves()) < 2:
         assert game.step() is not None
-    game.push(game.legal_moves()[0])
+    game.push(game.position.legal_moves()[0])
     check()
     game.undo()
-    game.push(game.legal_moves()[1])
+    game.push(game.position.legal_moves()[1])
     check()
     stored = store.load(stored.id)  # a fresh copy
     game = stored.game

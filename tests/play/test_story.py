@@ -16,9 +16,10 @@ from firstlast.engine import CANONICAL, Card, Game, Move, Position, Step, Varian
 from firstlast.engine.places import Place
 from firstlast.engine.position import Movement
 from firstlast.i18n import chance_parts, chance_text, rank_name
-from firstlast.odds.live import ChanceEstimate, Sampler, chance_to_come_out, kernel_available
+from firstlast.odds import fastline
+from firstlast.odds.live import ChanceEstimate, Sampler, chance_to_come_out
+from firstlast.odds.stats import VARIANTS
 from firstlast.play.story import (
-    VARIANT_TOKENS,
     CardPlace,
     Crossing,
     Moment,
@@ -68,7 +69,7 @@ def lost() -> tuple[Game, Story]:
 @pytest.fixture(scope="module")
 def won() -> tuple[Game, Story]:
     game = _played(0)
-    assert game.status == "won"
+    assert game.position.status == "won"
     return game, quick(game)
 
 
@@ -187,7 +188,7 @@ def test_curve_starts_at_the_starts_estimate_and_ends_certain(lost: tuple[Game, 
         assert first.move == 0 and last.move == len(game) == story.moves
         # 16 samples, or more where a moment's clarity asked for them: the same seed.
         assert first.samples in (16, 64, 256)
-        start = chance_to_come_out(game.initial, samples=first.samples, seed=point_seed(game.deal, 0), budget_s=None)
+        start = chance_to_come_out(game.initial, samples=first.samples, seed=point_seed(game.deal, 0))
         assert (first.probability, first.low, first.high, first.samples) == (
             start.probability, start.low, start.high, start.samples)
         assert first.wins == round(start.probability * start.samples)
@@ -264,7 +265,7 @@ def test_unfinished_game_tells_the_curve_so_far_and_the_chance_now() -> None:
     story = quick(game)
     assert story.status == "playing" and story.stop is None and story.crossing is None
     # 16 samples, or more where a candidate moment's clarity asked for them: the same seed.
-    now = chance_to_come_out(game.position, samples=story.current.samples, seed=point_seed(1, 100), budget_s=None)
+    now = chance_to_come_out(game.position, samples=story.current.samples, seed=point_seed(1, 100))
     assert story.current.move == 100 and story.current.probability == now.probability
     en = story.describe("en")
     assert en[0].startswith("Deal 1 (3 redeals, privileged last card) is under way: 100 moves so far, pass 2, ")
@@ -415,7 +416,7 @@ def test_arguments_are_checked() -> None:
     assert [p.move for p in short.points] == [0] and short.moments == ()
 
 
-@pytest.mark.skipif(not kernel_available(), reason="needs the fast forced line (odds.fastline)")
+@pytest.mark.skipif(not fastline.available(), reason="needs the fast forced line (odds.fastline)")
 def test_kernel_and_engine_tell_the_same_story(lost: tuple[Game, Story]) -> None:
     # Sample i is the same whichever sampler plays it (docs/odds.md), so only the label differs.
     game, story = lost
@@ -435,21 +436,22 @@ def _independent_what_if(deal: int, variant: Variant) -> tuple[int | None, list[
     for r in range(40):
         g = Game(deal, Variant(r, variant.waste_playable, variant.privileged_last))
         g.autoplay()
-        if g.status == "won":
+        if g.position.status == "won":
             fewest = r
             break
     tokens = []
-    for tok in VARIANT_TOKENS:
-        g = Game(deal, Variant.from_token(tok))
+    for v in VARIANTS:
+        g = Game(deal, v)
         g.autoplay()
-        if g.status == "won":
-            tokens.append(tok)
+        if g.position.status == "won":
+            tokens.append(v.token)
     return fewest, tokens
 
 
 def test_the_20_variants_are_the_odds_tables() -> None:
-    assert len(VARIANT_TOKENS) == len(set(VARIANT_TOKENS)) == 20
-    assert VARIANT_TOKENS[:5] == ("r0", "r1", "r2", "r3", "ru") and VARIANT_TOKENS[-1] == "ruwn"
+    tokens = [v.token for v in VARIANTS]
+    assert len(tokens) == len(set(tokens)) == 20
+    assert tokens[:5] == ["r0", "r1", "r2", "r3", "ru"] and tokens[-1] == "ruwn"
 
 
 @pytest.mark.parametrize(("deal", "token"), [(1, "r3"), (2, "r3"), (4, "r3"), (11, "r3"), (1, "r0"), (5, "r1w"),
@@ -457,7 +459,7 @@ def test_the_20_variants_are_the_odds_tables() -> None:
 def test_what_if_matches_an_independent_play_out(deal: int, token: str) -> None:
     variant = Variant.from_token(token)
     game = _played(deal, variant)
-    assert game.status == "lost"
+    assert game.position.status == "lost"
     what = what_if(deal, variant)
     fewest, tokens = _independent_what_if(deal, variant)
     assert (what.fewest_redeals, list(what.variants_that_come_out)) == (fewest, tokens)

@@ -165,7 +165,7 @@ def test_the_rarest_variant_finds_a_deal_that_comes_out_with_the_fast_line() -> 
         deal = winnable_deal(variant, rng=random.Random(2026))
         game = Game(deal, variant)
         game.autoplay()
-        assert game.status == "won"
+        assert game.position.status == "won"
 
 
 def test_a_helper_process_that_died_is_replaced() -> None:

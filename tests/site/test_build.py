@@ -121,3 +121,18 @@ def test_a_folder_that_cannot_be_made_is_refused_before_anything_is_fetched(
         assert main(["site", "build", "-q", dest, "--cache", str(tmp_path / "cache")]) == 1, dest
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and dest in err[0], err
+
+
+def test_a_previous_listing_never_removes_a_file_outside_the_site(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    site, victim = tmp_path / "site", tmp_path / "victim.txt"
+    site.mkdir()
+    victim.write_text("mine")
+    (site / "old.txt").write_text("the previous build's")
+    listing = [{"path": "old.txt"}, {"path": "../victim.txt"}, {"path": str(victim)}]
+    (site / "build.json").write_text(json.dumps({"files": listing}))
+    monkeypatch.setattr(site_build, "_fetch", lambda *args: b"")
+    monkeypatch.setattr(site_build, "site_files", lambda *args: {"index.html": b"<p>new</p>"})
+    site_build.build_site(site, cache=tmp_path / "cache")
+    assert not (site / "old.txt").exists() and (site / "index.html").read_bytes() == b"<p>new</p>"
+    assert victim.read_text() == "mine"

@@ -268,7 +268,7 @@ def test_the_end_of_a_game_is_the_engines(table: Any) -> None:
     game = Game(7)
     game.autoplay()
     s = state(pg)
-    assert s["status"] == game.status and s["score"] == game.position.score
+    assert s["status"] == game.position.status and s["score"] == game.position.score
     pg.locator("#ending.show").wait_for()
     assert f"{game.position.score}" in pg.inner_text("#ending")
     # The story is told by the computing worker, beside play.

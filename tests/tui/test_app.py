@@ -28,9 +28,10 @@ from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as tui_app
 from firstlast.tui import cards as C
 from firstlast.tui.autoplay import SPEEDS
-from firstlast.tui.chance import Failed, describe_answer
+from firstlast.tui.chance import describe_answer
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
-from firstlast.tui.table import Slot
+from firstlast.tui.replay import ReplayScreen
+from firstlast.tui.table import Slot, marks
 from firstlast.tui.widgets import compact_variant
 
 
@@ -428,6 +429,34 @@ def test_chance_figure_from_worker_refines_while_idle(store: GameStore) -> None:
     run(app, script)
 
 
+def test_a_key_that_stops_autoplay_brings_the_figure_up_to_date(store: GameStore,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autoplay asks for few figures (``AUTO_CHANCE_INTERVAL_S``); once any key stops
+    it, the figure shown is the position's own, not that of a few moves before."""
+    monkeypatch.setattr("firstlast.tui.chance.AUTO_CHANCE_INTERVAL_S", 10.0**12)  # autoplay asks for none
+    numbered: dict[str, int] = {}
+
+    def estimator(position: Position, samples: int, seed: int) -> ChanceEstimate:
+        return ChanceEstimate.of(numbered.setdefault(str(position), len(numbered) + 1), 1000, certain=True)
+
+    def shown_is_the_positions() -> bool:
+        answer = screen.chance_answer
+        return isinstance(answer, Pooled) and answer.estimate.wins == numbered.get(str(screen.pos))
+
+    app = FirstLastApp(store, deal=5, estimator=estimator)
+    screen = app.game_screen
+
+    async def script(pilot: Pilot[None], _: GameScreen) -> None:
+        await wait_for(pilot, shown_is_the_positions)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: len(screen.session.game) >= 3)
+        await pilot.press("e")  # the table in words: no move, and autoplay stops
+        assert not screen.auto
+        await wait_for(pilot, shown_is_the_positions, timeout=5)
+
+    run(app, script)
+
+
 def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
     """An estimator failing on one game (10^20 redeals overflow the kernel) says so for
     that position only: the next game has its figure again."""
@@ -446,7 +475,7 @@ def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.session.game_id == huge.id
         await wait_for(pilot, lambda: "cannot estimate" in screen_text(pilot), timeout=5)
-        assert isinstance(screen.chance_answer, Failed)
+        assert isinstance(screen.chance_answer, OverflowError)
         await pilot.press("g", "5", "enter")  # no moves yet: nothing to abandon, no question
         await pilot.pause()
         assert screen.session.game.deal == 5
@@ -605,7 +634,7 @@ def test_waste_key_in_variant_v2(store: GameStore) -> None:
         await type_ahead(pilot, ["s"] * 8, lambda: len(game) >= 8)
         assert len(game) == 8
         waste = Move.parse("waste")
-        assert waste in game.legal_moves()
+        assert waste in game.position.legal_moves()
         top = game.position.waste[-1]
         assert "Waste" in screen_text(pilot)
         assert "Next    waste" in screen_text(pilot)  # the move by the engine's name
@@ -1000,7 +1029,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         assert CYRILLIC_FACES.search(log) and not LATIN_FACES.search(side), side
         assert not LATIN_FACES.search(screen_text(pilot))
         # The chance line, capitalised as the labels beside it.
-        screen._chance_done(screen.pos, Pooled(ChanceEstimate.of(5000, 20_000), rounds=2))
+        screen.chance_answer = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
         await pilot.pause()
         assert "Шанс 25" in str(screen.query_one("#side").render())
         await pilot.press("L")  # English: the letters are A, J, Q, K again
@@ -1167,5 +1196,58 @@ def test_the_terminal_honours_the_felt_and_the_four_colour_deck(store: GameStore
             assert not any(C.INK4[1] in str(span.style) for span in C.card_lines(diamond, C.SMALL)[1].spans)
 
         run(app, dark)
+    finally:
+        C.set_look("green", False)
+
+
+def test_a_replay_is_drawn_on_the_players_felt(store: GameStore) -> None:
+    """Watching a game, the table lies on the player's felt as on the game screen (it
+    was green under every felt, with the places' labels on the felt chosen)."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"felt": "blue"})
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    def cloths() -> set[str]:
+        return {seg.style.bgcolor.name for strip in app.screen._compositor.render_strips() for seg in strip
+                if seg.style is not None and seg.style.bgcolor is not None}
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        blue, green = C.FELTS["blue"].cloth, C.FELTS["green"].cloth
+        assert blue in cloths() and green not in cloths()
+        app.push_screen(ReplayScreen(Game(1, moves=["t", "t"]), "en", screen.size_now))
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert blue in cloths() and green not in cloths()
+
+    try:
+        run(app, script)
+    finally:
+        C.set_look("green", False)
+
+
+def test_a_replay_marks_the_playable_cards_as_the_setting_says(store: GameStore) -> None:
+    """The marks on the cards that can be played (the setting ``show_playable``) are
+    left off in a replay too, as on the table and on the page."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"show_playable": False})
+    app = FirstLastApp(store, deal=6, chance=False)  # a card can be played at once
+    playable = marks()["playable"][2]
+
+    def framed() -> set[str]:
+        return {slot.place for slot in app.screen.query(Slot) if slot.shown[0].spans[0].style == playable}
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert screen.view.playable and framed() == set()
+        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and framed() == set()
+        app.pop_screen()
+        C.set_look("green", False, marks=True)  # the marks on: the replay frames what can be played
+        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        await pilot.pause()
+        assert framed() == set(screen.view.playable)
+
+    try:
+        run(app, script)
     finally:
         C.set_look("green", False)

@@ -255,7 +255,7 @@ def test_a_move_answers_the_movements_in_order(client: TestClient, store: GameSt
     r = client.post(f"/api/games/{gid}/moves", json={"move": "R3"})
     assert r.status_code == 200, r.text
     result = r.json()
-    expected_pos, movements = Position.deal(PLAY_FIRST_DEAL).apply(Game(PLAY_FIRST_DEAL).legal_moves()[0])
+    expected_pos, movements = Position.deal(PLAY_FIRST_DEAL).apply(Game(PLAY_FIRST_DEAL).position.legal_moves()[0])
     assert result["move"] == "R3"
     assert [(m["card"]["id"], m["from"], m["to"], m["face_up"]) for m in result["movements"]] == [
         (int(m.card), m.source, m.target, m.face_up) for m in movements
@@ -330,7 +330,7 @@ def test_the_server_follows_the_engine(client: TestClient, deal: int, variant: s
             move = state["hint"] if action == "hint" else action
             if move is None:
                 continue
-            legal = move in [str(m) for m in game.legal_moves()]
+            legal = move in [str(m) for m in game.position.legal_moves()]
             r = client.post(f"/api/games/{gid}/moves", json={"move": move})
             assert r.status_code == (200 if legal else 409), (move, r.text)
             if legal:
@@ -339,10 +339,10 @@ def test_the_server_follows_the_engine(client: TestClient, deal: int, variant: s
                 assert r.json()["rule"]
         state = client.get(f"/api/games/{gid}").json()
         # Every table move is either legal or comes with the engine's refusal.
-        legal_now = [str(m) for m in game.legal_moves()]
+        legal_now = [str(m) for m in game.position.legal_moves()]
         assert sorted(state["refusals"]) == sorted(m for m in MOVE_TEXTS if m not in legal_now)
         assert state["moves"] == len(game) and state["score"] == game.position.score
-        assert state["legal_moves"] == [str(m) for m in game.legal_moves()]
+        assert state["legal_moves"] == [str(m) for m in game.position.legal_moves()]
         assert [c and c["id"] for c in state["reserve"]] == [c if c is None else int(c) for c in game.position.reserve]
         assert state["stock_count"] == len(game.position.stock)
 
@@ -454,7 +454,7 @@ def test_a_game_changed_by_the_terminal_is_decided_on_the_stored_state(client: T
         tx.save(terminal)
     reference = Game(6, moves=["R4", "R5"])
     stale = Game(6, moves=["R4"])
-    assert "R6" not in map(str, stale.legal_moves()) and "R6" in map(str, reference.legal_moves())
+    assert "R6" not in map(str, stale.position.legal_moves()) and "R6" in map(str, reference.position.legal_moves())
     r = client.post(f"/api/games/{gid}/moves", json={"move": "R5"})  # legal only in the stale game
     assert r.status_code == 409
     r = client.post(f"/api/games/{gid}/moves", json={"move": "R6"})  # legal only in the stored game
@@ -514,7 +514,7 @@ def test_new_game_kinds(client: TestClient, how: str, deal: object) -> None:
     if how == "winnable":
         game = Game(int(state["deal"]))
         game.autoplay()
-        assert game.status == "won"
+        assert game.position.status == "won"
     again = client.post("/api/games", json={"how": "again"}).json()
     assert again["deal"] == state["deal"] and again["variant"]["token"] == "r3"
     following = client.post("/api/games", json={"how": "next"}).json()
@@ -559,12 +559,12 @@ def test_advance_turns_until_a_card_fits(client: TestClient) -> None:
     body = r.json()
     reference = Game(1)
     for move in body["steps"]:
-        assert reference.legal_moves()[0] == reference.position.forced_move()
+        assert reference.position.legal_moves()[0] == reference.position.forced_move()
         reference.push(move)
     assert set(body["steps"]) == {"turn"} and len(body["steps"]) > 1
     # It stopped where the last turned card went onto the pile, or where a card fits.
     assert body["movements"][-1]["to"].startswith("P") or any(
-        m.kind != "turn" for m in reference.legal_moves())
+        m.kind != "turn" for m in reference.position.legal_moves())
     assert body["state"]["moves"] == len(body["steps"])
 
 
@@ -790,8 +790,7 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
         return types.SimpleNamespace(probability=wins / samples, low=0.2, high=0.3, samples=samples, wins=wins,
                                      certain=False, merge=lambda o: estimate(wins + o.wins, samples + o.samples))
 
-    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
-                           budget_s: float | None = 0.5) -> object:
+    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> object:
         calls.append((str(position), samples, seed))
         return estimate(samples // 4, samples)
 
@@ -802,9 +801,12 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
     live = types.ModuleType("firstlast.odds.live")
     live.chance_to_come_out = chance_to_come_out  # type: ignore[attr-defined]
     live.refine_seed = refine_seed  # type: ignore[attr-defined]
-    live.kernel_available = lambda: True  # type: ignore[attr-defined]
+    fastline = types.ModuleType("firstlast.odds.fastline")
+    fastline.available = lambda: True  # type: ignore[attr-defined]
+    package.fastline = fastline  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "firstlast.odds", package)
     monkeypatch.setitem(sys.modules, "firstlast.odds.live", live)
+    monkeypatch.setitem(sys.modules, "firstlast.odds.fastline", fastline)
     return calls
 
 
@@ -855,7 +857,7 @@ def test_where_the_engine_samples_alone_a_request_computes_one_round(
     """Issue 25.2: without the fast forced line a round is the engine's 200 samples,
     about half a second of CPU; a request for round 19 from cold computes round 0 alone
     and says so (round 0, next 1), and each later request one more round."""
-    sys.modules["firstlast.odds.live"].kernel_available = lambda: False  # type: ignore[attr-defined]
+    sys.modules["firstlast.odds.fastline"].available = lambda: False  # type: ignore[attr-defined]
     gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
     r = client.get(f"/api/games/{gid}/chance?round=19").json()
     assert (r["round"], r["next_round"], r["pooled"]["rounds"], r["samples"]) == (0, 1, 1, 200)

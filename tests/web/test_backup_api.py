@@ -89,6 +89,7 @@ def test_restore_into_a_fresh_server_then_again(source: TestClient, fresh: TestC
     report = strict(models.RestoreReport, r.content)
     assert (report.games, report.added, report.updated, report.kept) == (3, 3, 0, 0)
     assert report.settings == ["speed"] and report.table is True
+    assert report.text == "3 games imported, 0 already here. 1 setting was taken from the backup."
     assert fresh.get("/api/stats").json() == source.get("/api/stats").json()
     assert fresh.get("/api/stats").json()["variants"][0]["won"] == 1
     assert fresh.get("/api/stats").json()["variants"][0]["abandoned"] == 1
@@ -141,6 +142,10 @@ def test_a_damaged_game_is_named_and_the_others_restored(source: TestClient, fre
     assert (skipped.n, skipped.id, skipped.deal) == (3, json.loads(text)["games"][-1]["id"], "0")
     assert skipped.error.params["refusal"] == "R9.play_before_turn" and skipped.error.rule == "R9"
     assert skipped.error.params["move"] == 1 and "ход 1" in skipped.error.text  # in the player's language
+    # The page's one line: what was done, each game left out a sentence of its own, their count.
+    refusal = skipped.error.text[0].upper() + skipped.error.text[1:]
+    assert report.text == ("2 игры загружены, 0 уже были здесь. 1 настройка взята из резервной копии. "
+                           f"{refusal}. 1 повреждённая игра не восстановлена.")
     assert len(fresh.get("/api/games").json()["games"]) == 2
 
 

@@ -87,6 +87,22 @@ def test_an_over_long_digit_string_in_a_query_is_out_of_range(client: TestClient
     assert client.get("/api/games?limit=" + "0" * 5000 + "7").status_code == 200  # 7 all the same
 
 
+def test_a_query_value_is_text_never_json(client: TestClient) -> None:
+    """A query's value is a number's digits or the text it is: ``null`` and an empty
+    value are refused like any other text, never read as "not given" (msgspec's lax
+    reading, ``strict=False``, would take ``null`` as None and refuse ``007``); of a key
+    given twice, the last counts."""
+    gid = game(client)["id"]
+    for path in ("/api/games?limit=null", "/api/games?limit=", "/api/games?status=null", "/api/games?status=",
+                 f"/api/games/{gid}/words?step=null", f"/api/games/{gid}/words?step=",
+                 f"/api/games/{gid}/chance?round=null"):
+        r = client.get(path)
+        assert r.status_code == 422 and r.json()["code"] == "request.value", (path, r.text)
+    assert client.get(f"/api/games/{gid}/words?step=00").status_code == 200
+    assert client.get("/api/games?limit=0&limit=7").status_code == 200
+    assert client.get("/api/games?limit=7&limit=0").status_code == 422
+
+
 def test_over_long_deal_numbers_are_range_errors(client: TestClient) -> None:
     for body in ('{"deal": "%s"}' % ("9" * 21), '{"deal": "%s"}' % (MAX_DEAL + 1), '{"deal": %s}' % (MAX_DEAL + 1),
                  '{"deal": %s}' % ("9" * 5000), '{"deal": 1e400}'):

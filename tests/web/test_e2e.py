@@ -203,7 +203,7 @@ def test_autoplay_matches_engine(page: Any, deal: int, title: str) -> None:
     page.click("#b-auto")
     wait_js(page, "window.firstlast.state.status !== 'playing' && !window.firstlast.busy", timeout=90_000)
     s = state(page)
-    assert s["status"] == expected.status
+    assert s["status"] == expected.position.status
     assert s["score"] == expected.position.score
     assert s["passes"] == expected.position.passes
     assert s["moves"] == len(steps)
@@ -421,7 +421,7 @@ def test_the_waste_is_played_by_its_name(page: Any) -> None:
     without a request."""
     # Deal 1 under V2: its forced line plays the waste's top card after a few turns.
     reference = Game(DEAL_LOST, Variant(waste_playable=True))
-    while str(reference.legal_moves()[0]) != "waste":
+    while str(reference.position.legal_moves()[0]) != "waste":
         reference.step()
     before = len(reference)
     bodies: list[str] = []

@@ -1,5 +1,5 @@
 """The page's keys in Chromium, from the one table of keys (play/actions.py, generated into
-keymap.js): the Russian layout's letters play as the Latin ones, the keys the faces once
+vocabulary.js): the Russian layout's letters play as the Latin ones, the keys the faces once
 disagreed on mean what they mean in the terminal (h hint, ? help, l unfinished games,
 Shift+L language, r redo, Shift+S settings), and the help's keys tab lists the table."""
 

@@ -39,10 +39,10 @@ def test_the_vocabulary_is_the_engines() -> None:
     from firstlast.engine import MAX_REDEALS, PLACE_NAMES, Variant
     from firstlast.engine.errors import REFUSALS
     from firstlast.engine.position import TABLE_MOVES
-    from firstlast.engine.vocabulary import vocabulary
     from firstlast.play import START_KINDS
+    from firstlast.web.vocabulary import names
 
-    v = vocabulary()
+    v = names()
     assert v["PLACES"] == list(PLACE_NAMES) and v["TABLE_MOVES"] == list(TABLE_MOVES) and "W" not in v["TABLE_MOVES"]
     assert v["MAX_REDEALS"] == MAX_REDEALS and set(v["REFUSALS"]) == set(REFUSALS)  # type: ignore[arg-type]
     assert len(START_KINDS) == 6 and "winnable" in START_KINDS

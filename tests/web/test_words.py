@@ -424,7 +424,8 @@ def test_a_story_the_odds_cannot_tell_is_503(client: TestClient, monkeypatch: py
 
 # ---------------------------------------------------------------------------- the chance by round
 def test_each_round_is_a_new_sample_set(client: TestClient) -> None:
-    from firstlast.odds.live import chance_to_come_out, kernel_available, refine_seed
+    from firstlast.odds import fastline
+    from firstlast.odds.live import chance_to_come_out, refine_seed
 
     gid = new_game(client, LOST_DEAL)["id"]
     pos = Position.deal(LOST_DEAL)
@@ -434,7 +435,7 @@ def test_each_round_is_a_new_sample_set(client: TestClient) -> None:
         assert a["samples"] > 0 and not a["certain"]
         assert a["probability"] == pytest.approx(a["wins"] / a["samples"])
         assert a["text"] == i18n.chance_text(_estimate(a), "en") and a["text"].endswith(f"{NBSP}%")
-    if kernel_available():  # within the budget: every sample asked for, so exactly reproducible
+    if fastline.available():  # within the budget: every sample asked for, so exactly reproducible
         for r, a in enumerate(answers):
             est = chance_to_come_out(pos, samples=2000, seed=refine_seed(pos, r))
             assert (a["wins"], a["samples"]) == (est.wins, est.samples)

@@ -16,11 +16,11 @@ import click
 
 from .. import i18n
 from ..play import PlayError, PlayService, StoreError
-from ..play.backup import MAX_BACKUP_CHARS, ImportReport, Skipped
+from ..play.backup import MAX_BACKUP_CHARS, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
-from .engine_commands import _save_target, _write_atomic
-from .lang import command, current_lang, msg, option
-from .options import FilePath, open_store
+from .engine_commands import _is_stdout, _save_target, _write_atomic
+from .lang import command, current_lang, msg
+from .options import FilePath, db_option, open_store
 
 #: The most bytes read from a file or standard input: a backup's characters are at
 #: least that many bytes.
@@ -34,27 +34,12 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
                 error=s.error.text(current_lang())) for s in skipped]
 
 
-def report_text(report: ImportReport) -> str:
-    """What an import did, in words ("12 games imported, 3 already here.")."""
-    lang = current_lang()
-    added = i18n.plural(lang, "backup.added", report.added)
-    kept = i18n.plural(lang, "backup.kept", report.kept)
-    if report.updated:
-        text = msg("backup.done_updated", added=added, updated=i18n.plural(lang, "backup.updated", report.updated),
-                   kept=kept)
-    else:
-        text = msg("backup.done", added=added, kept=kept)
-    if report.settings:
-        text += " " + i18n.plural(lang, "backup.settings", len(report.settings))
-    return text
-
-
 @command("cli.export.help")
 @click.argument("file", type=FilePath())
-@option("--db", "db", type=FilePath(), default=None, help_key="cli.backup.help.db")
+@db_option
 def export(file: Path, db: Path | None) -> None:
     """Write the local player's backup to FILE (``-``: standard output)."""
-    to_stdout = str(file) == "-"
+    to_stdout = _is_stdout(file)  # '-', /dev/stdout: what it says goes to stderr, not into the backup
     if not to_stdout:
         _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
     play = PlayService(open_store(db))
@@ -66,14 +51,12 @@ def export(file: Path, db: Path | None) -> None:
         raise click.ClickException(e.text(current_lang())) from None
     for line in skipped_lines(skipped, "backup.left_out_game"):
         click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
-    games = len(json.loads(text)["games"])
-    if to_stdout:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        click.echo(msg("cli.export.done_stdout", games=i18n.plural(current_lang(), "count.games", games)), err=True)
-        return
+    games = i18n.plural(current_lang(), "count.games", len(json.loads(text)["games"]))
     _write_atomic(file, text)
-    click.echo(msg("cli.export.done", path=file, games=i18n.plural(current_lang(), "count.games", games)))
+    if to_stdout:
+        click.echo(msg("cli.export.done_stdout", games=games), err=True)
+    else:
+        click.echo(msg("cli.export.done", path=file, games=games))
 
 
 def _read(file: Path) -> str:
@@ -90,7 +73,7 @@ def _read(file: Path) -> str:
 
 @command("cli.import.help", name="import")
 @click.argument("file", type=FilePath())
-@option("--db", "db", type=FilePath(), default=None, help_key="cli.backup.help.db")
+@db_option
 def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
     text = _read(file)
@@ -107,7 +90,7 @@ def import_(file: Path, db: Path | None) -> None:
         raise click.ClickException(msg("cli.import.bad", path=file, error=e.text(current_lang()))) from None
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(str(e)) from None
-    click.echo(report_text(report))
+    click.echo(report.text(current_lang()))
     for line in skipped_lines(report.skipped, "backup.skipped_game"):
         click.echo(line, err=True)
 

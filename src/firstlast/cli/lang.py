@@ -124,15 +124,16 @@ def os_error_text(e: OSError) -> str:
 
 
 #: click's own words (its gettext message ids) → their catalog keys: click says "Usage:",
-#: "Options" and "No such command" through ``gettext``, which ``install_click_words``
-#: answers from the catalogs in the current language (English stays click's).
+#: "Options", "No such command" and its usage errors through ``gettext``, which
+#: ``install_click_words`` answers from the catalogs in the current language (English stays click's).
 CLICK_WORDS: Final = {
     "Usage:": "click.usage", "Options": "click.options", "Commands": "click.commands",
     "Positional arguments": "click.positional", "No such command {name!r}.": "click.no_such_command",
-    "Missing command.": "click.missing_command", "Try '{command} {option}' for help.": "click.try_help",
-    "Error: {message}": "click.error", "Aborted!": "click.aborted", "default: {default}": "click.default",
-    "env var: {var}": "click.env_var", "Show the version and exit.": "cli.help.version",
-    "Show this message and exit.": "cli.help.help",
+    "Missing command.": "click.missing_command", "default: {default}": "click.default",
+    "env var: {var}": "click.env_var", "Invalid value for {param_hint}: {message}": "click.bad_value",
+    "Missing argument": "click.missing_argument", "Missing option": "click.missing_option",
+    "Did you mean {possibility}?": "click.did_you_mean",
+    "(Did you mean one of: {possibilities}?)": "click.did_you_mean_one_of",
 }
 
 
@@ -143,9 +144,17 @@ def _click_gettext(message: str) -> str:
     return catalog(lang)[key] if key is not None and lang != DEFAULT else message
 
 
+def _click_ngettext(singular: str, plural: str, n: int) -> str:
+    """click's words that depend on a count: the catalogs' as ``_click_gettext``; click
+    picks by English's rule, and each of the two is a sentence of its own here."""
+    return _click_gettext(singular if n == 1 else plural)
+
+
 def install_click_words() -> None:
     """Let click's modules (all imported with ``click``) look their words up in the
     catalogs (``CLICK_WORDS``)."""
     for name, module in list(sys.modules.items()):
         if name.startswith("click.") and callable(getattr(module, "_", None)):
             module._ = _click_gettext  # type: ignore[attr-defined]
+        if name.startswith("click.") and callable(getattr(module, "ngettext", None)):
+            module.ngettext = _click_ngettext  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
 """Entry point: ``firstlast <command>``. Errors print one line, never a traceback, in the
 language of ``cli.lang``: click's own usage errors (bad value, missing argument, unknown
-option) are put in it here, the rarer ones stay click's English.
+option) are put in it by ``lang.CLICK_WORDS``, the rarer ones stay click's English.
 """
 
 from __future__ import annotations
@@ -37,51 +37,28 @@ def cli(ctx: click.Context) -> None:
         ctx.invoke(play)
 
 
-def _hint(e: click.BadParameter) -> str | None:
-    """The parameter a click error names, as click writes it ('NUMBER', '--games')."""
-    if e.param_hint is not None:
-        hint = e.param_hint
-    elif e.param is not None:
-        hint = e.param.get_error_hint(e.ctx)
-    else:
-        return None
-    return hint if isinstance(hint, str) else " / ".join(f"'{h}'" for h in hint)
-
-
 def usage_message(e: click.ClickException) -> str:
-    """The text of a click error in the current language (click's own English where
-    the catalog has no sentence for it)."""
-    if isinstance(e, click.MissingParameter):
-        hint = _hint(e)
-        kind = e.param_type or (e.param.param_type_name if e.param is not None else "parameter")
-        extra = e.param.type.get_missing_message(param=e.param, ctx=e.ctx) if e.param is not None else None
-        if hint is not None and kind in ("argument", "option") and not e.message and not extra:
-            return msg(f"cli.missing.{kind}", param=hint)
+    """The text of a click error, click's words in the current language
+    (``lang.CLICK_WORDS``), but for an unknown option: one that looks like a negative
+    deal number is said to be one, and a long one is named cut short."""
+    if not isinstance(e, click.NoSuchOption):
         return e.format_message()
-    if isinstance(e, click.BadParameter):
-        hint = _hint(e)
-        return e.format_message() if hint is None else msg("cli.bad_value", param=hint, message=e.message)
-    if isinstance(e, click.NoSuchOption):
-        takes_deal = e.ctx is not None and any(
-            isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
-        if takes_deal and e.option_name[1:2].isdigit():
-            # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
-            # does not tell the user what is wrong.
-            return msg("cli.negative_deal", option=clip(e.option_name, 24), max=MAX_DEAL)
-        text = msg("cli.no_such_option", option=repr(clip(e.option_name, 40)))
-        if e.possibilities:
-            options = ", ".join(repr(p) for p in sorted(e.possibilities))
-            key = "cli.did_you_mean" if len(e.possibilities) == 1 else "cli.did_you_mean_one_of"
-            return f"{text} {msg(key, options=options)}"
-        return text
-    return e.format_message()
+    takes_deal = e.ctx is not None and any(
+        isinstance(p, click.Argument) and p.type in (DEAL, DEAL_RANGE) for p in e.ctx.command.params)
+    if takes_deal and e.option_name[1:2].isdigit():
+        # '-1' given for a deal: click reads it as an option, and "No such option '-1'"
+        # does not tell the user what is wrong.
+        return msg("cli.negative_deal", option=clip(e.option_name, 24), max=MAX_DEAL)
+    # Named cut short: click names it in full, and 5,000 characters of it would fill the screen.
+    said = msg("cli.no_such_option", option=repr(clip(e.option_name, 40)))
+    return click.NoSuchOption(e.option_name, said, e.possibilities, e.ctx).format_message()
 
 
 def main(argv: list[str] | None = None) -> int:
     set_lang(None)  # each call reads --lang afresh (tests call main() many times)
     try:
         cli.main(args=argv, prog_name="firstlast", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort:  # Ctrl-C: click makes it an Abort
         click.echo(msg("cli.aborted"), err=True)
         return 130
     except click.ClickException as e:
@@ -90,11 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     except FirstLastError as e:
         click.echo(msg("cli.error", message=str(e)), err=True)
         return 1
-    except KeyboardInterrupt:
-        click.echo(msg("cli.interrupted"), err=True)
-        return 130
-    except BrokenPipeError:
-        return 0
     return 0
 
 

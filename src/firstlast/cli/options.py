@@ -143,6 +143,8 @@ def progress_bar(label: str, total: int, show: bool = True) -> Iterator[tuple[Pr
 
 
 DEAL_RANGE = DealRange()
+#: ``--db``: the game store (``None``: the player's own, which every command shares).
+db_option = option("--db", type=FilePath(), default=None, help_key="cli.help.db")
 
 
 def variant_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,7 +9,7 @@ import click
 
 from ..engine import Variant
 from .lang import asked_lang, command, lang_from_env, msg, option
-from .options import DEAL, FilePath, open_store, store_failures_said, variant_options
+from .options import DEAL, db_option, open_store, store_failures_said, variant_options
 
 
 def has_terminal() -> bool:
@@ -21,7 +21,7 @@ def has_terminal() -> bool:
 @command("cli.tui.help")
 @click.argument("deal", type=DEAL, required=False)
 @variant_options
-@option("--db", type=FilePath(), help_key="cli.tui.help.db")
+@db_option
 @option("--resume", is_flag=True, help_key="cli.tui.help.resume")
 @option("--no-chance", is_flag=True, help_key="cli.tui.help.no_chance")
 def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool, no_chance: bool) -> None:

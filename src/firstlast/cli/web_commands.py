@@ -14,7 +14,7 @@ import click
 from ..engine import MAX_DEAL
 from ..i18n import t
 from .lang import asked_lang, command, current_lang, msg, option, os_error_text
-from .options import DEAL, VARIANT, FilePath, WholeNumber, open_store, store_failures_said
+from .options import DEAL, VARIANT, WholeNumber, db_option, open_store, store_failures_said
 
 
 def _echo(message: str) -> None:
@@ -53,7 +53,7 @@ class SiteUrl(click.ParamType[str]):
 @command("cli.play.help")
 @option("--port", type=WholeNumber(0, 65535), default=0, show_default=True, help_key="cli.play.help.port")
 @option("--host", default="127.0.0.1", show_default=True, help_key="cli.play.help.host")
-@option("--db", "db", type=FilePath(), default=None, help_key="cli.play.help.db")
+@db_option
 @option("--no-browser", is_flag=True, help_key="cli.play.help.no_browser")
 @option("--deal", type=DEAL, default=None, help_key="cli.play.help.deal", help_params={"max": MAX_DEAL})
 @option("--variant", type=VARIANT, default=None, help_key="cli.play.help.variant")

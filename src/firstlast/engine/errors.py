@@ -22,6 +22,12 @@ class InvalidMoveError(FirstLastError):
         self.params: dict[str, str | int] = params or {}
 
 
+def not_a_move(text: str) -> InvalidMoveError:
+    """The error for text that is no move word (``Move.parse``, ``record.read_move``)."""
+    return InvalidMoveError(f"not a move: {clip(text)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
+                            "move.syntax", {"text": clip(text)})
+
+
 class InvalidPlaceError(InvalidMoveError):
     """Text that names no place of the table (``places.parse_place``)."""
 

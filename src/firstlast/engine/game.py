@@ -6,11 +6,12 @@ passed through so that undo is instant and redo replays the same random stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import copy
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .errors import FirstLastError
-from .position import Move, Movement, Position, Status
+from .position import Move, Movement, Position
 from .variant import CANONICAL, Variant
 
 
@@ -39,8 +40,7 @@ class Game:
 
     def copy(self) -> Game:
         """The same game, not replayed: the positions are immutable and shared."""
-        twin = Game.__new__(Game)
-        twin.deal, twin.variant = self.deal, self.variant
+        twin = copy.copy(self)
         twin._positions, twin._steps, twin._redo = self._positions.copy(), self._steps.copy(), self._redo.copy()
         return twin
 
@@ -71,18 +71,8 @@ class Game:
         """Moves that ``redo`` would make, next first."""
         return tuple(reversed(self._redo))
 
-    @property
-    def status(self) -> Status:
-        return self.position.status
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
-
     def __len__(self) -> int:
         return len(self._steps)
-
-    def __iter__(self) -> Iterator[Step]:
-        return iter(self._steps)
 
     # --------------------------------------------------------------- playing
     def push(self, move: Move | str) -> tuple[Movement, ...]:

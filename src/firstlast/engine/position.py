@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .cards import CARDS, Card, clip, next_rank
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError, not_a_move
 from .places import FIRST, RESERVE, ROW, SOURCE_ALIASES, SOURCES, STOCK, WASTE, Place
 from .places import PILES as PILE_PLACES
 from .places import index as place_index
@@ -93,12 +93,9 @@ class Move:
         case with blanks around, or the shorthand ``t`` (turn) or ``d`` (redeal)."""
         low = text.strip().lower()
         move = (MOVE_WORDS.get(low) or {"t": TURN, "d": REDEAL}.get(low)) if low.isascii() else None
-        if move is not None:
-            return move
-        raise InvalidMoveError(
-            f"not a move: {clip(text)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
-            "move.syntax", {"text": clip(text)},
-        )
+        if move is None:
+            raise not_a_move(text)
+        return move
 
     def __str__(self) -> str:
         return self.source.value if self.source is not None else self.kind
@@ -250,12 +247,6 @@ class Position:
         moves = self.legal_moves()
         return moves[0] if moves else None
 
-    def check(self, move: Move) -> None:
-        """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
-        why = self.refusal(move, self.legal_moves())
-        if why is not None:
-            raise IllegalMoveError(why[0], **why[1])
-
     def refusal(self, move: Move, legal: Sequence[Move]) -> tuple[str, dict[str, str | int]] | None:
         """Why ``move`` is not legal here, as data: the refusal's code (a key of
         ``errors.REFUSALS``) and its parameters; ``None`` if it is legal. ``legal`` is
@@ -310,7 +301,9 @@ class Position:
         ``IllegalMoveError`` if the move is not legal here. ``shuffle`` supplies a redeal's
         chance outcome: a permutation of the waste's indices giving the new stock in
         turning order (``waste[order[0]]`` first); without it, the deal's stream (§4.6)."""
-        self.check(move)
+        why = self.refusal(move, self.legal_moves())
+        if why is not None:
+            raise IllegalMoveError(why[0], **why[1])
         if shuffle is not None and move.kind != "redeal":
             raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}", "move.shuffle", {"move": str(move)})
         out: list[Movement] = []

@@ -14,7 +14,7 @@ from typing import Final
 
 from .. import __version__
 from .cards import clip, is_number, parse_whole
-from .errors import EmptyRecordError, FirstLastError, InvalidMoveError, RecordError
+from .errors import EmptyRecordError, FirstLastError, RecordError, not_a_move
 from .game import Game
 from .position import MOVE_WORDS, Move
 from .rng import MAX_DEAL
@@ -44,8 +44,7 @@ def read_move(word: str) -> Move:
     blanks): a file holds the words the engine writes."""
     move = MOVE_WORDS.get(word.lower()) if word.isascii() else None
     if move is None:
-        raise InvalidMoveError(f"not a move: {clip(word)!r} (expected turn, redeal, R1–R8, F1–F8 or waste)",
-                               "move.syntax", {"text": clip(word)})
+        raise not_a_move(word)
     return move
 
 
@@ -182,9 +181,6 @@ def game_from_record(text: str) -> Game:
             raise RecordError(f"move number {clip(number_text)} where {len(game) + 1} was expected"
                               " (moves missing or added)", n)
         for token in move_words(rest):
-            if len(token) > len("redeal"):  # not a move; keep the message one short line
-                raise RecordError(f"move {len(game) + 1} {clip(token)!r}: not a move"
-                                  " (expected turn, redeal, R1–R8, F1–F8 or waste)", n)
             try:
                 game.push(read_move(token))
             except FirstLastError as e:

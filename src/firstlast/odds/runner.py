@@ -47,13 +47,13 @@ def tally_chunk(token: str, start: int, stop: int) -> Tally:
     """Tally deals [start, stop) of the variant named ``token`` on the calling thread (a
     Dask worker's, or one of a local run's); plain arguments, so that a Dask task pickles
     nothing of ours but the result."""
-    return fastline.need().count_deals(range(start, stop), Variant.from_token(token), parallel=False)
+    return fastline.need().count_deals(range(start, stop), Variant.from_token(token))
 
 
 def tally_unlimited_chunk(token: str, start: int, stop: int) -> UnlimitedTally:
     """``tally_chunk`` of an unlimited-redeal variant, with what the deals do with fewer
     redeals (``Kernel.count_unlimited``)."""
-    return fastline.need().count_unlimited(range(start, stop), Variant.from_token(token), parallel=False)
+    return fastline.need().count_unlimited(range(start, stop), Variant.from_token(token))
 
 
 def connect(address: str, timeout: float = 5.0) -> Any:

@@ -20,6 +20,7 @@ from .. import __version__
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Status, Variant
 from ..engine.cards import clip
 from ..engine.record import move_words, read_move
+from ..i18n import plural, t
 from ..store import GameRow, Transaction, new_id
 from ..store.records import ID_PATTERN
 from . import jsontext
@@ -154,6 +155,25 @@ class ImportReport:
     @property
     def games(self) -> int:
         return self.added + self.updated + self.kept
+
+    def text(self, lang: str, *, skipped: bool = False) -> str:
+        """What the import did, in words ("12 games imported, 3 already here."); with
+        ``skipped``, each game left out after it, a sentence of its own (the refusal's
+        words were made to follow "not restored:"), then their count: the page's one line
+        (the CLI names them a line each)."""
+        added, kept = plural(lang, "backup.added", self.added), plural(lang, "backup.kept", self.kept)
+        if self.updated:
+            updated = plural(lang, "backup.updated", self.updated)
+            text = t(lang, "backup.done_updated", added=added, updated=updated, kept=kept)
+        else:
+            text = t(lang, "backup.done", added=added, kept=kept)
+        if self.settings:
+            text += " " + plural(lang, "backup.settings", len(self.settings))
+        if skipped and self.skipped:
+            for refusal in (s.error.text(lang) for s in self.skipped):
+                text += f" {refusal[:1].upper()}{refusal[1:]}."
+            text += " " + plural(lang, "backup.skipped", len(self.skipped))
+        return text
 
 
 # ---------------------------------------------------------------------------- export

@@ -50,7 +50,7 @@ def warm() -> str:
     from ..odds import fastline
     from ..odds.live import chance_to_come_out
 
-    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
+    chance_to_come_out(Position.deal(0), samples=1)
     return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
 
 
@@ -66,14 +66,15 @@ def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_R
     """Round ``round_`` of ``position`` (at most ``ENGINE_SAMPLES_PER_ROUND`` samples
     without the fast forced line; never a time budget). Module-level and picklable, so
     the site can run it in its computing worker."""
-    from ..odds.live import chance_to_come_out, kernel_available, refine_seed
+    from ..odds import fastline
+    from ..odds.live import chance_to_come_out, refine_seed
 
     seed = refine_seed(position, round_)
     if estimator is not None:
         return estimator(position, samples=samples, seed=seed)  # type: ignore[no-any-return]
-    if not kernel_available():
+    if not fastline.available():
         samples = min(samples, ENGINE_SAMPLES_PER_ROUND)
-    return chance_to_come_out(position, samples=samples, seed=seed, budget_s=None)
+    return chance_to_come_out(position, samples=samples, seed=seed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,8 +80,9 @@ class PlayService:
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
         # Players' settings as this service last read or wrote them (``known_settings``).
         self._settings: Kept[str, Settings] = Kept(SETTINGS_KNOWN)
+        # Held from a read of the store to its note: a write's note (made once it is
+        # committed) then comes after any read that began before it, never undone by it.
         self._settings_lock = threading.Lock()
-        self._settings_writes = 0  # so that a read that began before a write cannot undo its note
         # Winnable searches under way (``_winnable``): by player (None: a new player's).
         self._searches: list[str | None] = []
         self._searches_lock = threading.Lock()
@@ -509,11 +510,9 @@ class PlayService:
     def settings(self, player: str | None) -> Settings:
         if player is None:
             return Settings()
-        with self._settings_lock:
-            writes = self._settings_writes
-        with self._read() as tx:
+        with self._settings_lock, self._read() as tx:
             settings = Settings.from_stored(tx.settings(player))
-        self._note_settings(player, settings, read_after=writes)
+            self._settings.put(player, settings)
         return settings
 
     def known_settings(self, player: str | None) -> Settings | None:
@@ -523,15 +522,9 @@ class PlayService:
             return Settings()
         return self._settings.get(player)
 
-    def _note_settings(self, player: str, settings: Settings | None, read_after: int | None = None) -> None:
-        """Remember ``player``'s settings as now stored (``None``: forget them); a read
-        (``read_after``: the writes noted when it began) is not noted if a write was
-        noted meanwhile (it may be older)."""
+    def _note_settings(self, player: str, settings: Settings | None) -> None:
+        """Remember ``player``'s settings as a write just stored them (``None``: forget them)."""
         with self._settings_lock:
-            if read_after is None:
-                self._settings_writes += 1
-            elif read_after != self._settings_writes:
-                return
             if settings is None:
                 self._settings.pop(player)
             else:

@@ -33,7 +33,8 @@ from ..i18n import (
     rank_name,
     t,
 )
-from ..odds.live import Sampler, chance_to_come_out, kernel_available
+from ..odds import fastline
+from ..odds.live import Sampler, chance_to_come_out
 from ..odds.stats import VARIANTS
 from .fields import PlaceName, Probability, VariantToken
 
@@ -56,8 +57,6 @@ CLEAR_FACTOR: Final = 16
 #: Version of the story's layout, ``Story.version`` (2: ``what_if``, ``won_on_pass``; moments are clear;
 #: 3: told whole, by no clock: no ``complete``).
 JSON_VERSION: Final = 3
-#: The 20 variants of docs/odds.md's table, in its order.
-VARIANT_TOKENS: Final = tuple(v.token for v in VARIANTS)
 
 StopCode = Literal["R11.no_redeal", "R11.waste_empty"]
 PlaceCode = Literal["waste", "stock", "reserve", "first", "privileged", "pile"]
@@ -415,7 +414,7 @@ def what_if_sentences(what: WhatIf, variant: Variant, lang: str = "en") -> list[
     named = [tok for tok in tokens if not (every_unlimited and tok in unlimited)]
     names = t(lang, "list.join.parts").join(
         f"{describe_variant(Variant.from_token(tok), lang)} ({tok})" for tok in named)
-    params: dict[str, object] = {"n": len(tokens), "total": len(VARIANT_TOKENS), "variants": names,
+    params: dict[str, object] = {"n": len(tokens), "total": len(VARIANTS), "variants": names,
                                  "tokens": ", ".join(unlimited)}
     which = (".none" if not tokens else "" if not every_unlimited
              else ".and_unlimited" if named else ".unlimited")
@@ -578,7 +577,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
     the same story on any machine under any load. ``max_points`` and ``samples`` (per
     point) default by route: ``MAX_POINTS``, ``KERNEL_SAMPLES`` with the fast forced
     line, ``ENGINE_POINTS``, ``ENGINE_SAMPLES`` without."""
-    use_kernel = sampler == "kernel" or (sampler == "auto" and kernel_available())
+    use_kernel = sampler == "kernel" or (sampler == "auto" and fastline.available())
     if max_points is None:
         max_points = MAX_POINTS if use_kernel else ENGINE_POINTS
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
@@ -597,7 +596,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
         # The same seed with more samples: the first ones are the same samples, so a
         # point told again with more is the same estimate, narrowed.
         pos = positions[i]
-        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=None, sampler=sampler)
+        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), sampler=sampler)
         # A certain point is exact: its interval is the point itself (the estimator's
         # Wilson interval of its samples would claim a doubt there is none of).
         low, high = (e.probability, e.probability) if e.certain else (e.low, e.high)
@@ -647,9 +646,9 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
             narrowings -= 1
 
     points = tuple(sorted(est.values(), key=lambda p: p.move))
+    # Told in the order they happened: the points are in move order, so a gap's index is its order.
     moments = tuple(Moment.between(points[g], points[g + 1], steps[points[g + 1].move - 1])
-                    for g in sorted((g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])),
-                                    key=lambda g: points[g].move))
+                    for g in sorted(g for g in _largest_gaps(points, spent) if _apart(points[g], points[g + 1])))
     crossing = low_point = None
     if won:
         c = _crossing_gap(points)

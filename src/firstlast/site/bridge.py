@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
+import msgspec
 from starlette.types import Message
 
 from ..play import GameStore, PlayService
@@ -117,12 +118,10 @@ class Bridge:
         only (the page sends JSON text and every answer is text), so that no JS object
         is converted (``null`` and the like never reach Python)."""
         try:
-            headers = json.loads(headers_json or "{}")
-        except ValueError:
+            headers = msgspec.json.decode(headers_json or "{}", type=dict[str, str])
+        except ValueError:  # not one flat object of strings: no headers of the page's
             headers = {}
-        headers = headers if isinstance(headers, dict) else {}
-        answer = await self.request(str(method), str(target), {str(k): str(v) for k, v in headers.items()},
-                                    str(body).encode("utf-8", "surrogateescape"))
+        answer = await self.request(str(method), str(target), headers, str(body).encode("utf-8", "surrogateescape"))
         return answer.status, json.dumps(answer.headers), answer.body.decode("utf-8", "replace")
 
 

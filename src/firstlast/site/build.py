@@ -302,6 +302,8 @@ def build_site(dest: Path, *, cache: Path | None = None, say: Progress = lambda 
     for rel in [*sorted(set(files) - {"sw.js"}), "sw.js"]:
         _write_whole(dest / rel, files[rel])
     for rel in sorted(stale):
-        with contextlib.suppress(OSError):
-            (dest / rel).unlink()
+        # Only a file of the site: a listing that names one outside it (../x, /x) is not followed.
+        if (dest / rel).resolve().is_relative_to(dest.resolve()):
+            with contextlib.suppress(OSError):
+                (dest / rel).unlink()
     return build

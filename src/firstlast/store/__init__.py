@@ -19,9 +19,7 @@ from pathlib import Path
 
 from .. import runtime
 from .files import (
-    SQLITE_CANTOPEN,
     check_integrity,
-    code,
     read_only_uri,
     refuse_special_file,
     strand,
@@ -48,15 +46,8 @@ from .transaction import Transaction
 __all__ = [
     "MIGRATIONS", "SCHEMA_VERSION", "DailyRow", "GameRow", "GameStore", "GameSummary", "Origin",
     "ResultRow", "StoreConflict", "StoreError", "StoredGame", "Transaction", "TransactionBroken", "UnknownGame",
-    "default_db_path", "new_id", "timestamp",
+    "new_id", "timestamp",
 ]
-
-
-def default_db_path() -> Path:
-    """``firstlast.sqlite3`` in the user's data folder (platformdirs)."""
-    import platformdirs  # here: the site's worker never asks, and it costs a start tempfile and more
-
-    return Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
 
 
 class _Seat:
@@ -76,7 +67,11 @@ class GameStore:
     turns on one connection) and processes (SQLite's locks) at once."""
 
     def __init__(self, path: Path | str | None = None) -> None:
-        self.path = Path(path) if path is not None else default_db_path()
+        if path is None:  # the player's own, in the user's data folder
+            import platformdirs  # here: the site's worker never asks, and it costs a start tempfile and more
+
+            path = Path(platformdirs.user_data_dir("firstlast", appauthor=False)) / "firstlast.sqlite3"
+        self.path = Path(path)
         #: True when SQLite opened the file read-only (its permissions, a read-only file
         #: system, an immutable file): games can be read, every write will fail.
         self.read_only = False
@@ -95,7 +90,7 @@ class GameStore:
                 # SQLite opens a file it may not write read-only, but in a folder it may
                 # not write it cannot make the files a read needs beside it either.
                 db.close()
-                if code(e) != SQLITE_CANTOPEN:
+                if e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_CANTOPEN:
                     raise
                 if not self.path.exists():
                     raise StoreError(f"{self.path}: cannot create the database there ({e}); can its folder be"

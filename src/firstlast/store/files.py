@@ -40,22 +40,12 @@ def writable(db: sqlite3.Connection) -> bool:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         db.execute(f"PRAGMA user_version={version}")
     except sqlite3.OperationalError as e:
-        if code(e) == SQLITE_READONLY:  # and its extended codes
+        if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:  # the primary code: its extended codes too
             return False
         raise
     finally:
         db.execute("ROLLBACK")
     return True
-
-
-#: SQLite's primary result codes the store tells apart (``sqlite_errorcode & 0xFF``).
-SQLITE_READONLY: Final = 8
-SQLITE_CANTOPEN: Final = 14
-
-
-def code(e: sqlite3.Error) -> int:
-    """SQLite's primary result code of ``e`` (0 when it has none)."""
-    return int(getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
 
 
 def read_only_uri(path: Path) -> str:
@@ -86,9 +76,6 @@ def check_integrity(db: sqlite3.Connection) -> None:
 
 #: The files SQLite writes beside a database in WAL mode (the journal, the index map).
 WAL_FILES: Final = ("", "-wal", "-shm")
-#: Connections kept open for good because closing them could not be done safely (see the
-#: module's docstring): their objects are never freed, so no close runs at exit either.
-STRANDED: list[sqlite3.Connection] = []
 
 
 def unwritable(path: Path) -> str | None:
@@ -106,10 +93,8 @@ def strand(db: sqlite3.Connection) -> None:
     clean-up (which would free the object, and closing it would write): it is held by
     a daemon thread that waits for ever, whose frame the interpreter leaves as it is
     when it stops (it never frees a daemon thread's frame)."""
-    STRANDED.append(db)
-    if len(STRANDED) == 1:
-        threading.Thread(target=hold, args=(STRANDED,), name="firstlast-stranded", daemon=True).start()
+    threading.Thread(target=_hold, args=(db,), name="firstlast-stranded", daemon=True).start()
 
 
-def hold(connections: list[sqlite3.Connection]) -> None:
+def _hold(db: sqlite3.Connection) -> None:
     threading.Event().wait()

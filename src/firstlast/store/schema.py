@@ -41,11 +41,10 @@ CREATE INDEX IF NOT EXISTS games_finished ON games (variant, finished);
 
 def _script(db: sqlite3.Connection, sql: str) -> None:
     """Run ``sql`` statement by statement (``executescript`` would commit the open
-    transaction first, and migrations must be all or nothing)."""
+    transaction first, and migrations must be all or nothing). A part that is only a
+    comment or blank runs as nothing."""
     for statement in sql.split(";"):
-        lines = [line.split("--")[0] for line in statement.splitlines()]
-        if "".join(lines).strip():
-            db.execute("\n".join(lines))
+        db.execute(statement)
 
 
 def _migrate_2(db: sqlite3.Connection) -> None:

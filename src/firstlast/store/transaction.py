@@ -25,7 +25,6 @@ from .records import (
     StoreError,
     TransactionBroken,
     UnknownGame,
-    moves_line,
     new_id,
     timestamp,
 )
@@ -143,23 +142,15 @@ class Transaction:
         return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
     def save(self, stored: StoredGame) -> None:
-        """Write the game's moves, redo line, position and result fields as they are now;
-        ``StoreConflict`` if it was saved elsewhere since it was loaded (then nothing is
-        written)."""
-        g = stored.game
-        pos = g.position
-        now = timestamp()
-        cur = self.db.execute(
-            "UPDATE games SET moves=?, redo=?, status=?, score=?, passes=?, version=version+1, updated=?,"
-            " finished=?, result=?, result_score=?, result_passes=?, abandoned=? WHERE id=? AND version=?",
-            (moves_line(g.moves), moves_line(g.redo_moves), pos.status, pos.score, pos.passes, now,
-             stored.finished, stored.result, stored.result_score, stored.result_passes, stored.abandoned, stored.id,
-             stored.version),
-        )
+        """Write the game as it is now (``StoredGame.row``), a version on; ``StoreConflict``
+        if it was saved elsewhere since it was loaded (then nothing is written)."""
+        row = msgspec.structs.replace(stored.row(), version=stored.version + 1, updated=timestamp())
+        cur = self.db.execute(f"UPDATE games SET {_ASSIGNED} WHERE id=:id AND version=:loaded",
+                              msgspec.structs.asdict(row) | {"loaded": stored.version})
         if cur.rowcount != 1:
             raise StoreConflict(f"game {stored.id} was changed elsewhere; reload it")
-        stored.version += 1
-        stored.updated = now
+        stored.version = row.version
+        stored.updated = row.updated
 
     def imported(self, player: str, deal: int, variant: Variant, moves: Sequence[Move]) -> str | None:
         """The id of ``player``'s latest imported game of ``deal`` and ``variant`` with

@@ -56,11 +56,12 @@ FELTS: Final = {
 
 @dataclass(slots=True)
 class Look:
-    """How the terminal draws the table now: the player's felt and deck (``set_look``);
-    the paper felt is drawn with a light theme."""
+    """How the terminal draws the table now: the player's felt, deck and marks on the
+    cards that can be played (``set_look``); the paper felt is drawn with a light theme."""
 
     felt: str = "green"
     four_colour: bool = False
+    marks: bool = True
 
     @property
     def colours(self) -> Felt:
@@ -88,10 +89,11 @@ def tone(name: str) -> str:
 LOOK: Final = Look()
 
 
-def set_look(felt: str, four_colour: bool) -> None:
-    """Draw with the player's felt and deck from now on."""
+def set_look(felt: str, four_colour: bool, marks: bool = True) -> None:
+    """Draw with the player's felt, deck and marks (``show_playable``) from now on."""
     LOOK.felt = felt if felt in FELTS else "green"
     LOOK.four_colour = four_colour
+    LOOK.marks = marks
 
 
 def ink(card: Card, bright: bool = False) -> str:
@@ -108,15 +110,14 @@ def ink(card: Card, bright: bool = False) -> str:
 class CardSize:
     """A card's outer width and height in cells."""
 
-    name: str
     width: int
     height: int
 
 
-SMALL: Final = CardSize("small", 5, 3)
-MEDIUM: Final = CardSize("medium", 7, 5)
-LARGE: Final = CardSize("large", 9, 7)
-HUGE: Final = CardSize("huge", 11, 9)
+SMALL: Final = CardSize(5, 3)
+MEDIUM: Final = CardSize(7, 5)
+LARGE: Final = CardSize(9, 7)
+HUGE: Final = CardSize(11, 9)
 SIZES: Final = (SMALL, MEDIUM, LARGE, HUGE)
 #: Card widths the table may use; a card may be wider than its height's size when the
 #: terminal is wide but not tall (at most ``MAX_EXTRA_WIDTH`` wider).
@@ -246,4 +247,4 @@ def choose_size(width: int, height: int, side_width: int) -> CardSize:
                  if width >= table_width(size.width) + side_width and height >= 4 * (size.height + 1) + 5), SMALL)
     wide = max((w for w in WIDTHS if best.width <= w <= best.width + MAX_EXTRA_WIDTH
                 and width >= table_width(w) + side_width), default=best.width)
-    return best if wide == best.width else CardSize(f"{best.name}, {wide} wide", wide, best.height)
+    return CardSize(wide, best.height)

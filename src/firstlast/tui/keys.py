@@ -22,10 +22,6 @@ from textual.widget import Widget
 from ..i18n import DEFAULT_LANG, t
 from ..play.actions import actions_for, russian_twin
 
-#: Characters the table writes as typed, as Textual names their keys.
-_TEXTUAL_NAMES: Final = {"?": "question_mark", "+": "plus", "=": "equals_sign", "-": "minus", "_": "underscore",
-                         ",": "comma"}
-
 #: The table's actions that the screen does with another of its actions and an argument;
 #: each other is the screen's ``action_<id>``.
 DONE_AS: Final[dict[str, tuple[str, str]]] = {
@@ -41,11 +37,6 @@ def _queued(name: str, *args: str) -> str:
     return "queue(" + ", ".join(repr(a) for a in (name, *args)) + ")"
 
 
-def textual_key(key: str) -> str:
-    """A key of the table (``t``, ``?``, ``ctrl+z``, ``е``) as Textual names it."""
-    return _TEXTUAL_NAMES.get(key, key)
-
-
 def table_bindings() -> list[Binding]:
     """The game screen's bindings: every action of the table the terminal offers, on
     its keys and their Russian-layout twins. They are priority bindings: the app sees
@@ -53,7 +44,9 @@ def table_bindings() -> list[Binding]:
     the game screen's, so a dialog on top of it keeps its keys)."""
     out: list[Binding] = []
     for action in actions_for("tui"):
-        keys = [textual_key(k) for k in action.all_keys()]
+        # Textual names a typed character's key itself ("?" is question_mark), but a comma
+        # would split the binding's list of keys: it is bound by its name.
+        keys = ["comma" if k == "," else k for k in action.all_keys()]
         if action.place_of_key:  # 1–8: the key names the reserve card
             out += [Binding(k, _queued("play", f"R{k}"), t("en", action.label), show=False, priority=True,
                             id=f"table.{action.id}.{k}") for k in keys]

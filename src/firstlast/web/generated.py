@@ -1,5 +1,5 @@
 """Every file generated from Python for the page and the docs: the game's vocabulary
-(``vocabulary``), the key map (``keymap``), the API's typedefs and the reference in
+and the key map (``vocabulary``), the API's typedefs and the reference in
 docs/web-api.md (``schema``). A test finds a stale one.
 
     python -m firstlast.web.generated           # write those that differ
@@ -17,10 +17,9 @@ COMMAND = "python -m firstlast.web.generated"
 
 def files() -> dict[Path, str]:
     """Each generated file and the text it must hold."""
-    from . import keymap, schema, vocabulary
+    from . import schema, vocabulary
 
-    return {vocabulary.MODULE: vocabulary.module(), keymap.KEYMAP_JS: keymap.keymap_js(),
-            schema.TYPEDEFS: schema.typedefs(),
+    return {vocabulary.MODULE: vocabulary.module(), schema.TYPEDEFS: schema.typedefs(),
             schema.DOC: schema.doc_with_reference(schema.DOC.read_text(encoding="utf-8"))}
 
 

@@ -428,6 +428,7 @@ class RestoreReport(Answer):
     settings: Annotated[list[str], Meta(description="the settings taken from the file (those still at their default)")]
     table: Annotated[bool, Meta(description="the file's game went on the table (there was none)")]
     skipped: Annotated[list[SkippedGame], Meta(description="damaged games left out; every other one was restored")]
+    text: Annotated[str, Meta(description="what it did in the player's language, the games left out named")]
 
 
 #: Every answer leaves through this one encoder (made once: no per-request setup).

@@ -1,7 +1,8 @@
 """The page's copy of the game's vocabulary, generated: ``static/js/vocabulary.js`` is
-made from the engine's declarations (``engine.vocabulary``) and the play layer's start
-kinds, settings and histogram bin, so that the page retypes no name, grammar or limit (issue 18); written by
-``python -m firstlast.web.generated``.
+made from the engine's declarations (cards, places, moves, variants, limits, refusals) and
+the play layer's start kinds, settings, histogram bin and one table of keys
+(``play.actions``), so that the page retypes no name, grammar, limit or key (issue 18);
+written by ``python -m firstlast.web.generated``.
 """
 
 from __future__ import annotations
@@ -9,11 +10,17 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Final
+from typing import Final, get_args
 
-from ..engine.vocabulary import vocabulary
+from ..engine.cards import DECK_SIZE, RANK_CHARS, SUIT_CHARS
+from ..engine.errors import REFUSALS
+from ..engine.places import FIRST, PILES, PLACE_NAMES, PLACES, RESERVE, SOURCES, STOCK, WASTE, kind
+from ..engine.position import REDEAL, TABLE_MOVES, TURN, MoveKind
+from ..engine.rng import MAX_DEAL
+from ..engine.variant import CANONICAL, MAX_REDEALS, STORED_TOKEN_PATTERN, TOKEN_LETTERS, UNLIMITED_WORDS
 from ..i18n import DEFAULT_LANG, GRAMMAR, LANGS, SUIT_GLYPHS, t
 from ..play import START_KINDS
+from ..play.actions import actions_for, key_map, keys_display
 from ..play.settings import CHOICES, FINISH_MS, PACES, Settings
 from ..play.stats import SCORE_BIN
 
@@ -56,32 +63,69 @@ _DOC: Final[dict[str, str]] = {
     "RANK_INDICES": "Each language's rank indices on a card, ace first (the catalogs' rank.N.short), for the "
                     "card pictures drawn before a catalog is loaded.",
     "SUIT_GLYPHS": "A suit as the cards show it (i18n.SUIT_GLYPHS).",
+    "KEYMAP": "Every key the page answers to → its action (play.actions, the one table of keys both faces use).\n"
+              " * A key is ``KeyboardEvent.key`` for a character (Russian-layout letters included), else a lower-case\n"
+              " * name: space, escape, f1, ctrl+z.\n * @type {Readonly<Record<string, string>>}",
+    "KEY_HELP": "The keys help, in order: the action, its keys as the help writes them in each language, and the\n"
+                " * catalog key of what it does.\n"
+                " * @type {ReadonlyArray<{id: string, keys: Record<string, string>, does: string}>}",
 }
 
 
 def _frozen(value: object) -> str:
     """``value`` as a JavaScript expression, objects and arrays frozen all the way down."""
     if isinstance(value, dict):
-        inner = ", ".join(f"{json.dumps(k)}: {_frozen(v)}" for k, v in value.items())
+        inner = ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_frozen(v)}" for k, v in value.items())
         return f"Object.freeze({{ {inner} }})"
     if isinstance(value, list | tuple):
         return f"Object.freeze([{', '.join(_frozen(v) for v in value)}])"
     return json.dumps(value, ensure_ascii=False)
 
 
+def names() -> dict[str, object]:
+    """Every name the page is given, as plain JSON-able values, read from where it is declared."""
+    return {
+        "DECK_SIZE": DECK_SIZE,
+        "PLACES": list(PLACE_NAMES),
+        "STOCK": STOCK.value,
+        "WASTE": WASTE.value,
+        "ROWS": {"first": [p.value for p in FIRST], "reserve": [p.value for p in RESERVE],
+                 "pile": [p.value for p in PILES]},
+        "PLACE_KINDS": {p.value: kind(p) for p in PLACES},
+        "SOURCES": [p.value for p in PLACES if p in SOURCES],
+        "MOVE_KINDS": list(get_args(MoveKind)),
+        "TABLE_MOVES": list(TABLE_MOVES),
+        "TURN": str(TURN),
+        "REDEAL": str(REDEAL),
+        "VARIANT_TOKEN": f"^{STORED_TOKEN_PATTERN}$",
+        "TOKEN_LETTERS": dict(TOKEN_LETTERS),
+        "UNLIMITED_WORDS": list(UNLIMITED_WORDS),
+        "MAX_REDEALS": MAX_REDEALS,
+        "CANONICAL": {**asdict(CANONICAL), "token": CANONICAL.token},
+        "MAX_DEAL": str(MAX_DEAL),  # text: a JSON number loses digits past 2^53 in a browser
+        "DEAL_DIGITS": len(str(MAX_DEAL)),
+        "RANK_CHARS": RANK_CHARS,
+        "SUIT_CHARS": SUIT_CHARS,
+        "REFUSALS": {code: {"rule": code.partition(".")[0], "params": list(params)}
+                     for code, params in REFUSALS.items()},
+        "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
+        "SETTING_CHOICES": dict(CHOICES),
+        "PACES": [asdict(p) for p in PACES],
+        "FINISH_MS": FINISH_MS, "SCORE_BIN": SCORE_BIN, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
+        "GRAMMAR": {lang: {**asdict(g), "plurals": g.plurals} for lang, g in GRAMMAR.items()},
+        "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},
+        "SUIT_GLYPHS": dict(SUIT_GLYPHS), "KEYMAP": key_map("page"),
+        "KEY_HELP": [{"id": a.id, "keys": {lang: keys_display(a, lang) for lang in LANGS}, "does": a.help}
+                     for a in actions_for("page")],
+    }
+
+
 def module() -> str:
     """The text of ``vocabulary.js``."""
-    names = {**vocabulary(), "START_KINDS": list(START_KINDS), "SETTING_DEFAULTS": Settings().to_json(),
-             "SETTING_CHOICES": dict(CHOICES),
-             "PACES": [asdict(p) for p in PACES],
-             "FINISH_MS": FINISH_MS, "SCORE_BIN": SCORE_BIN, "LANGS": list(LANGS), "DEFAULT_LANG": DEFAULT_LANG,
-             "GRAMMAR": {lang: {**asdict(g), "plurals": g.plurals} for lang, g in GRAMMAR.items()},
-             "RANK_INDICES": {lang: [t(lang, f"rank.{r}.short") for r in range(1, 14)] for lang in LANGS},
-             "SUIT_GLYPHS": dict(SUIT_GLYPHS)}
-    out = ["// The game's vocabulary, generated from firstlast.engine.vocabulary (and the play layer's",
-           "// start kinds) by `python -m firstlast.web.generated`: do not edit. The page retypes no",
-           "// name, grammar or limit of the game: it imports them from here.", ""]
-    for name, value in names.items():
+    out = ["// The game's vocabulary, generated from the engine's declarations (and the play layer's",
+           "// start kinds, settings and table of keys) by `python -m firstlast.web.generated`: do not edit.",
+           "// The page retypes no name, grammar, limit or key of the game: it imports them from here.", ""]
+    for name, value in names().items():
         js = f"new RegExp({json.dumps(value)})" if name == "VARIANT_TOKEN" else _frozen(value)
         out += [f"/** {_DOC[name]} */", f"export const {name} = {js};", ""]
     return "\n".join(out)

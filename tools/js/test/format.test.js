@@ -17,7 +17,7 @@ const { cardName, cardWords, keyTable, placeName, plural, rankName, setCatalog, 
   variantLabel, variantToken } = await import("../../../src/firstlast/web/static/js/i18n.js");
 const { pluralForm } = await import("../../../src/firstlast/web/static/js/lang.js");
 
-const { KEYMAP, KEY_HELP } = await import("../../../src/firstlast/web/static/js/keymap.js");
+const { KEYMAP, KEY_HELP } = await import("../../../src/firstlast/web/static/js/vocabulary.js");
 const { keyName } = await import("../../../src/firstlast/web/static/js/keyname.js");
 
 // The page fetches the shared catalogs (GET /i18n/{lang}.json); here they are read from disk.

@@ -2,8 +2,10 @@
 
 Results come as ``array.array`` (no numpy needed): ``won`` (``'B'``, 0 or 1), ``score``
 (``'b'``) and ``passes`` (``'i'``), one entry per deal or sample; counts as
-``stats.Tally`` and ``stats.UnlimitedTally``. A batch is shared out over this process's
-cores where the route runs calls side by side (``runtime.fan_out``).
+``stats.Tally`` and ``stats.UnlimitedTally``. A batch of deals played out is shared out
+over this process's cores where the route runs calls side by side (a thread each, where
+threads may start); a count is one call's, on the caller's thread (``odds.runner`` shares
+a run's chunks out).
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ import array
 import struct
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from ... import runtime
 from ...engine import Position, Variant
-from ...engine.rng import RngState
 from ..stats import STUCK_PASSES, Tally, UnlimitedTally
 from .abi import JOB_BYTES, PASS_BINS, Calls
 
@@ -180,85 +181,63 @@ class Kernel:
                 stuck = [a + b for a, b in zip(stuck, t[_T_SIZE:], strict=True)]
         return tally, tuple(tuple(stuck[105 * r:105 * (r + 1)]) for r in range(STUCK_PASSES))
 
-    def _shared(self, count: int, parallel: bool, workers: int | None,
-                fn: Callable[[int, int], Any]) -> list[Any]:
+    def _shared(self, count: int, parallel: bool, fn: Callable[[int, int], Lines]) -> list[Lines]:
         """``fn(offset, size)`` over the parts a batch is shared out in: one per thread,
-        where the route runs calls side by side (``runtime.fan_out``)."""
+        where the route runs calls side by side and threads may start (``fn`` lets go of
+        the interpreter lock, as the native kernel does)."""
         n = 1
         if parallel and self.calls.parallel:
-            n = max(1, min(workers or runtime.cores(), -(-count // BLOCK)))
+            n = max(1, min(runtime.cores(), -(-count // BLOCK)))
         size = -(-count // n) if count else 0
         parts = [(lo, min(size, count - lo)) for lo in range(0, count, size)] if count else []
-        return runtime.fan_out(lambda p: fn(*p), parts)
+        if len(parts) <= 1 or not runtime.THREADS:
+            return [fn(*p) for p in parts]
+        from concurrent.futures import ThreadPoolExecutor
 
-    def play_deals(self, deals: range | Iterable[int], variant: Variant, parallel: bool = True,
-                   workers: int | None = None) -> Lines:
+        with ThreadPoolExecutor(max_workers=len(parts), thread_name_prefix="firstlast-fan") as pool:
+            return list(pool.map(lambda p: fn(*p), parts))
+
+    def play_deals(self, deals: range | Iterable[int], variant: Variant, parallel: bool = True) -> Lines:
         """Play many deals from their start: ``Lines``, one entry per deal.
 
         ``deals``: a ``range`` of deal numbers (step 1; no list is built for it) or any
         sequence of them (a list, ``array('Q')``, a numpy array). ``parallel``: share
-        the deals out over ``workers`` threads (all, by default) where the route allows;
+        the deals out over this process's cores where the route allows;
         ``False`` for callers that bring their own parallelism (Dask worker threads)."""
         if isinstance(deals, range):
             start, count = _check_range(deals)
-            parts = self._shared(count, parallel, workers,
-                                 lambda lo, n: self._play_range(variant, (start + lo) & _TOP, n))
+            parts = self._shared(count, parallel, lambda lo, n: self._play_range(variant, (start + lo) & _TOP, n))
         else:
             try:
                 arr = array.array("Q", (int(d) for d in deals))
             except OverflowError:
                 raise ValueError("deal numbers must be 0…2^64−1") from None
-            parts = self._shared(len(arr), parallel, workers, lambda lo, n: self._play_list(variant, arr[lo:lo + n]))
+            parts = self._shared(len(arr), parallel, lambda lo, n: self._play_list(variant, arr[lo:lo + n]))
         if len(parts) == 1:
-            return parts[0]  # type: ignore[no-any-return]
+            return parts[0]
         out = _lines(0)
         for part in parts:
             for column, more in zip(out, part, strict=True):
                 column.extend(more)
         return out
 
-    def count_deals(self, deals: range, variant: Variant, parallel: bool = True,
-                    workers: int | None = None) -> Tally:
+    def count_deals(self, deals: range, variant: Variant) -> Tally:
         """The tally of ``deals`` (a ``range``) played out, without per-deal results."""
-        start, count = _check_range(deals)
-        parts = self._shared(count, parallel, workers,
-                             lambda lo, n: self._tally(variant, (start + lo) & _TOP, n, False)[0])
-        return sum(parts, Tally(variant))
+        return self._tally(variant, *_check_range(deals), False)[0]
 
-    def count_unlimited(self, deals: range, variant: Variant, parallel: bool = True,
-                        workers: int | None = None) -> UnlimitedTally:
+    def count_unlimited(self, deals: range, variant: Variant) -> UnlimitedTally:
         """``deals`` (a ``range``) played out with unlimited redeals (``variant.redeals``
         is None), counted together with what the same deals do with 0 … STUCK_PASSES − 1
         redeals (``UnlimitedTally``): one run of the unlimited game counts them all."""
         if variant.redeals is not None:
             raise ValueError(f"count_unlimited plays unlimited redeals, not {variant.token}")
-        start, count = _check_range(deals)
-        parts = self._shared(count, parallel, workers,
-                             lambda lo, n: UnlimitedTally(*self._tally(variant, (start + lo) & _TOP, n, True)))
-        return sum(parts, UnlimitedTally.empty(variant))
+        return UnlimitedTally(*self._tally(variant, *_check_range(deals), True))
 
     # --------------------------------------------------------------- positions
-    def play_line(self, rp: RankPosition, rng: RngState) -> tuple[bool, int, int]:
-        """Play ``rp`` out as it stands (its stock order; its redeals shuffled with the
-        stream ``rng``, as ``Position.rng`` is): (won, score, passes), the same as
-        walking ``Position.forced_move()`` to the end."""
-        out = array.array("i", [0, 0, 0])
-        self.calls.call("fl_play_line", self._job(rng=rng, rp=rp), out)
-        return bool(out[0]), out[1], out[2]
-
-    def sample_start(self, seed: int, i: int) -> RngState:
-        """The stream sample ``i`` of ``sample_lines(…, seed)`` draws from, as the kernel
-        seeds it (``live.sample_stream`` says how). ``seed``: 0…2^64−1; ``i``: 0…2^63−1."""
-        if not (0 <= seed <= _TOP and 0 <= i <= _I64_MAX):
-            raise ValueError(f"seed 0…2^64−1 and sample 0…2^63−1, not {seed}, {i}")
-        out = array.array("Q", [0, 0, 0, 0])
-        self.calls.call("fl_sample_start", self._job(rng=(seed, 0, 0, 0), first_index=i), out)
-        return out[0], out[1], out[2], out[3]
-
     def sample_lines(self, rp: RankPosition, samples: int, seed: int, start: int = 0) -> Lines:
         """Play ``rp`` out as samples ``start … start+samples−1``, sample ``i`` with the
         unseen stock shuffled uniformly and random redeals, all drawn from its own
-        stream (``sample_start``): ``Lines``, one entry per sample. The same seed gives
+        stream (``live.sample_stream``): ``Lines``, one entry per sample. The same seed gives
         the same results, and a run cut in parts (``start``) the same samples."""
         if not (0 <= seed <= _TOP):
             raise ValueError(f"seed must be 0…2^64−1, not {seed}")

@@ -45,7 +45,7 @@ async def restore(web: WebGame, request: Request) -> Response:
     skipped = [m.SkippedGame(n=s.n, id=s.id, deal=s.deal, error=error_body(s.error, lang)) for s in report.skipped]
     return web.answer(request, pid, report.player, m.RestoreReport(
         games=report.games, added=report.added, updated=report.updated, kept=report.kept,
-        settings=list(report.settings), table=report.table, skipped=skipped))
+        settings=list(report.settings), table=report.table, skipped=skipped, text=report.text(lang, skipped=True)))
 
 
 ENDPOINTS: Final = (

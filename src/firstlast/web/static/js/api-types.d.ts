@@ -761,6 +761,8 @@ export interface RestoreReport {
   table: boolean;
   /** damaged games left out; every other one was restored */
   skipped: SkippedGame[];
+  /** what it did in the player's language, the games left out named */
+  text: string;
 }
 
 /** A game of the file a restore left out, and why (docs/backup.md). */

@@ -4,12 +4,10 @@
 // file is handed to the browser from a Blob URL, never from a link to the API.
 
 import { ApiError, api } from "./api.js";
-import { sentence } from "./format.js";
 import { plural, t } from "./i18n.js";
 import { loadSettings } from "./settings.js";
 import { $, $input, onFileText, saveFile } from "./store.js";
 
-/** @typedef {import("./api-types").RestoreReport} RestoreReport */
 /** @typedef {import("./i18n.js").Args} Args */
 
 /**
@@ -25,22 +23,6 @@ export function backupError(err) {
   if (!(err instanceof ApiError)) return String(err instanceof Error ? err.message : err);
   if (err.status === 0) return t("err_network");
   return err.text;
-}
-
-/** What a restore did, in words ("12 games imported, 3 already here.").
- * @param {RestoreReport} r */
-export function reportText(r) {
-  const added = plural("backup.added", r.added);
-  const kept = plural("backup.kept", r.kept);
-  let text = r.updated
-    ? t("backup.done_updated", { added, updated: plural("backup.updated", r.updated), kept })
-    : t("backup.done", { added, kept });
-  if (r.settings.length) text += " " + plural("backup.settings", r.settings.length);
-  // A damaged game is left out and the rest restored (docs/backup.md): say which, each a
-  // sentence of its own (the refusal's words were made to follow "not restored:").
-  for (const s of r.skipped) text += " " + sentence(s.error.text) + ".";
-  if (r.skipped.length) text += " " + plural("backup.skipped", r.skipped.length);
-  return sentence(text);
 }
 
 /** The file's name: the day it was made. */
@@ -69,7 +51,7 @@ export function wireBackup(ctx) {
     try {
       const report = await api.restoreBackup(text);
       if (report.settings.length) await loadSettings(); // the language or the speed may be the file's now
-      ctx.toast(reportText(report));
+      ctx.toast(report.text); // what it did, in the player's language: the server's words
       await ctx.reload();
     } catch (err) {
       ctx.toast(t("backup_bad", { error: backupError(err) }), "error");

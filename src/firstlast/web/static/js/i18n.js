@@ -5,11 +5,10 @@
 // data-i18n-title and data-i18n-aria are translated in place by translatePage().
 // No string lives here: a catalog is fetched at start and on a language switch.
 
-import { KEY_HELP } from "./keymap.js";
 import { send } from "./transport.js";
 import { langOf, pluralForm, rankKey, render } from "./lang.js";
 import {
-  CANONICAL, DEFAULT_LANG, PLACE_KINDS, ROWS, STOCK, SUIT_GLYPHS, TOKEN_LETTERS, VARIANT_TOKEN, WASTE,
+  CANONICAL, DEFAULT_LANG, KEY_HELP, PLACE_KINDS, ROWS, STOCK, SUIT_GLYPHS, TOKEN_LETTERS, VARIANT_TOKEN, WASTE,
 } from "./vocabulary.js";
 
 export { detectLang, langOf, otherLang } from "./lang.js";
@@ -96,7 +95,7 @@ export function plural(key, n, args = {}) {
   return t(`${key}.${pluralForm(current, n)}`, { ...args, n });
 }
 
-/** The keys help: [keys, what they do] rows, from the one table of keys (keymap.js,
+/** The keys help: [keys, what they do] rows, from the one table of keys (vocabulary.js,
  * generated). @returns {string[][]} */
 export function keyTable() {
   const lang = getLang();

@@ -1,4 +1,4 @@
-// A key press as the one table of keys names it (keymap.js): kept apart from keys.js so
+// A key press as the one table of keys names it (vocabulary.js's KEYMAP): kept apart from keys.js so
 // that it can be tested without a page.
 
 /** The table's name of a key press: ``KeyboardEvent.key`` for a character (a letter in

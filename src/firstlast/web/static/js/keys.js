@@ -1,4 +1,4 @@
-// The keyboard: which key asks for which action is the generated KEYMAP (keymap.js, made
+// The keyboard: which key asks for which action is the generated KEYMAP (vocabulary.js, made
 // from the play layer's one table of keys, the terminal's too: t/е turn, 1–8 reserve,
 // h/р hint, ? help, L/Д language …); this wires each action to what it does here, and
 // keeps the replay's arrows.
@@ -10,7 +10,6 @@ import { openCalendar } from "./daily.js";
 import { askNewGame, openDealDialog, openSettings, setMenu } from "./dialogs.js";
 import { openHelp } from "./help.js";
 import { getLang, otherLang } from "./i18n.js";
-import { KEYMAP } from "./keymap.js";
 import { keyName } from "./keyname.js";
 import { enqueue } from "./queue.js";
 import { exitReplay, replayPlay, replayStep } from "./replay.js";
@@ -19,6 +18,7 @@ import { saveSettings, switchLang } from "./settings.js";
 import { toggleSound } from "./sound.js";
 import { $, $input, app } from "./store.js";
 import { hideEnding, showEnding, toggleHint } from "./view.js";
+import { KEYMAP } from "./vocabulary.js";
 
 /** Open the statistics (its history lists the unfinished games and imports records). */
 function openStatsDialog() {

@@ -5,12 +5,12 @@
 // says the hint (view.js). The words are the server's (tablewords.js).
 
 import { placeName, t } from "./i18n.js";
-import { KEYMAP } from "./keymap.js";
 import { keyName } from "./keyname.js";
 import { $, $dialog, announce, app } from "./store.js";
 import { arrowTabs, selectTab } from "./tabs.js";
 import { chosen, withWords } from "./tablewords.js";
 import { toast } from "./view.js";
+import { KEYMAP } from "./vocabulary.js";
 
 /** @typedef {import("./api-types").TableWords} TableWords */
 
@@ -101,7 +101,7 @@ function openWith(w, place) {
     // As on the table: 1 … 8 a pile, W the waste, E the summary.
     dlg.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
-      // The table's keys, either layout, from the one table of keys (keymap.js).
+      // The table's keys, either layout, from the one table of keys (vocabulary.js's KEYMAP).
       const k = keyName(e);
       const action = KEYMAP[k];
       const id = action === "reserve" ? `P${k}` : action === "waste" ? "waste" : action === "summary" ? "summary" : null;
