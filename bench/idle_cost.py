@@ -1,5 +1,5 @@
 """What an open page costs while nobody plays (issue 25.7): the CPU seconds of the
-browser and of the local server over an idle stretch, in four cases.
+browser and of the local server over an idle stretch, in five cases.
 
     python bench/idle_cost.py [--seconds 30] [--deal 9100] [--runs 1]
 
@@ -11,6 +11,7 @@ none of its rounds):
 * ``table``: the table in view, the player idle: the chance meter refines (chance.js);
 * ``dialog``: the same with the settings dialog open over the table (its backdrop is
   blurred: every redraw of the meter under it repaints the blur);
+* ``hint``: the table with the hint shown (its card's glow pulses, its arrow flows);
 * ``hidden``: the page told it is hidden (``document.hidden`` made true and
   ``visibilitychange`` sent, in the page: headless Chromium keeps every page visible),
   so this case measures what the page itself does while hidden, not the drawing a
@@ -138,6 +139,9 @@ def case(browser: Any, url: str, deal: int, how: str, seconds: float, server_pid
     if how == "dialog":
         pg.click("#b-settings")
         pg.wait_for_selector("#dlg-settings[open]")
+    if how == "hint":
+        pg.click("#b-hint")
+        wait(pg, "document.querySelector('.card.hint, .slot.hint')")
     if how == "hidden":
         pg.evaluate(HIDE)
     asked.clear()
@@ -158,7 +162,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--deal", type=int, default=9100, help="the first deal played (each case takes the next)")
     ap.add_argument("--runs", type=int, default=1)
-    ap.add_argument("--cases", default="table,dialog,hidden,blank")
+    ap.add_argument("--cases", default="table,dialog,hint,hidden,blank")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 

@@ -92,8 +92,8 @@ def rate_calls(pos: Position, samples: int, runs: int, sampler: live.Sampler) ->
     out = []
     for r in range(runs):
         seed = live.refine_seed(pos, r)
-        out += [pickled(live.chance_to_come_out, pos, 1, seed, None, sampler),
-                pickled(live.chance_to_come_out, pos, samples, seed, None, sampler)]
+        out += [pickled(live.chance_to_come_out, pos, 1, seed, sampler),
+                pickled(live.chance_to_come_out, pos, samples, seed, sampler)]
     return out
 
 
@@ -109,7 +109,7 @@ def native_times(pos: Position, samples: int, runs: int, sampler: live.Sampler) 
         seed = live.refine_seed(pos, r)
         for n in (1, samples):
             t = time.perf_counter()
-            live.chance_to_come_out(pos, n, seed, None, sampler)
+            live.chance_to_come_out(pos, n, seed, sampler)
             out.append(1000 * (time.perf_counter() - t))
     return out
 
@@ -124,7 +124,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     pos = Position.deal(1)
-    live.chance_to_come_out(pos, 1, 0, None)  # the native kernel loaded (built) first
+    live.chance_to_come_out(pos, 1, 0)  # the native kernel loaded (built) first
     route = fastline.backend_name() or "engine"
     fast_native = rates(native_times(pos, args.samples, args.runs, "kernel"), args.samples)
     engine_native = rates(native_times(pos, args.engine_samples, args.runs, "engine"), args.engine_samples)
@@ -149,7 +149,7 @@ def main() -> None:
                     pg.wait_for_timeout(10)
                 narrowed = time.perf_counter() - appeared
                 steps = pg.evaluate(STEPS, [16, 20_000, args.runs])  # the most a request may ask (issue 25.2)
-                calls = [pickled(fastline.backend_name), pickled(live.chance_to_come_out, pos, 1, 0, None),
+                calls = [pickled(fastline.backend_name), pickled(live.chance_to_come_out, pos, 1, 0),
                          *rate_calls(pos, args.samples, args.runs, "kernel"),
                          *rate_calls(pos, args.engine_samples, args.runs, "engine")]
                 answers = pg.evaluate(COMPUTE, calls)

@@ -20,7 +20,7 @@ from firstlast.play.chance import tell_story
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)  # load the fast line once
+    chance_to_come_out(Position.deal(0), samples=1)  # load the fast line once
     rng = random.Random(5)
     picks = [(1, "r3")] + [(rng.randrange(10**6), rng.choice(VARIANTS).token) for _ in range(games)]
     rows = []

@@ -35,6 +35,8 @@ fi
 # network): npm ci only when the lock changed since the last install (a copy is kept beside it).
 JS=tools/js
 npm_log=$(mktemp)
+mypy_log=$(mktemp)
+trap 'rm -f "$npm_log" "$mypy_log"' EXIT   # the two logs are shown where a step fails, then go
 if ! cmp -s "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json"; then
   ( npm ci --prefix "$JS" --no-audit --no-fund --loglevel=error >"$npm_log" 2>&1 &&
     cp "$JS/package-lock.json" "$JS/node_modules/.installed-lock.json" ) &
@@ -57,7 +59,6 @@ echo "== ruff"
 ruff check src tests bench scripts
 # mypy runs on one core: the page's checks run on the other meanwhile.
 echo "== mypy --strict (the whole package), beside the page's JavaScript: eslint, tsc --checkJs, node --test"
-mypy_log=$(mktemp)
 mypy >"$mypy_log" 2>&1 &
 mypy_job=$!
 "$JS/node_modules/.bin/eslint" -c "$JS/eslint.config.js" src/firstlast/web/static/js src/firstlast/site/static "$JS"

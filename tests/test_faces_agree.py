@@ -323,7 +323,7 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
     from firstlast.play import StoredGame
     from firstlast.play.view import table_view
     from firstlast.tui import cards as C
-    from firstlast.tui.table import label_styles, paint_slot
+    from firstlast.tui.table import marks, paint_slot
     from firstlast.tui.widgets import side_text
     from firstlast.web import shapes
 
@@ -358,4 +358,4 @@ def test_both_faces_draw_the_table_from_one_view(deal: int, token: str, steps: i
         assert f"{t('en', 'tui.side.needs')}" in side and C.rank_text(view.need) in side
     for place in (*FIRSTS, *RESERVE, "waste"):
         slot, _ = paint_slot(place, view, C.MEDIUM)
-        assert (slot.spans[0].style == label_styles()[3]) == (place in view.playable), place
+        assert (slot.spans[0].style == marks()["playable"][2]) == (place in view.playable), place

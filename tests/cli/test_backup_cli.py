@@ -116,11 +116,16 @@ def test_standard_input_is_refused_as_a_file_is(tmp_path: Path, capsys: pytest.C
     assert code == 1 and err == "firstlast: error: -: not a text file (not UTF-8)\n" and out == ""
 
 
-def test_a_real_pipe_between_two_processes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_a_real_pipe_between_two_processes(out: str, tmp_path: Path) -> None:
+    # Regression: to /dev/stdout, "Backup written to /dev/stdout" followed the backup on the pipe.
+    if not Path(out).exists() and out != "-":
+        pytest.skip(f"no {out} here")
     source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     played(source)
     cli = [sys.executable, "-m", "firstlast.cli.main"]
-    export = subprocess.run([*cli, "export", "-", "--db", str(source)], capture_output=True, timeout=120, check=True)
+    export = subprocess.run([*cli, "export", out, "--db", str(source)], capture_output=True, timeout=120, check=True)
+    assert export.stderr.decode() == "Backup written: 3 games.\n"
     imported = subprocess.run([*cli, "import", "-", "--db", str(target)], input=export.stdout, capture_output=True,
                               timeout=120, check=False)
     assert imported.returncode == 0 and imported.stdout.decode().startswith("3 games imported")

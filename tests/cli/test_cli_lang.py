@@ -168,6 +168,9 @@ def _record_with(tmp_path: Path, move: str) -> Path:
      "верхняя карта сборной кучки в этих правилах в игру не идёт (R6; вариант V2 это разрешает)"),
     ("X9", "not a move: “X9” (expected turn, redeal, R1–R8, F1–F8 or waste)",
      "это не ход: «X9» (ходы: turn, redeal, R1–R8, F1–F8 или waste)"),
+    # Regression: a word longer than "redeal" was refused apart, in English only.
+    ("redeals", "not a move: “redeals” (expected turn, redeal, R1–R8, F1–F8 or waste)",
+     "это не ход: «redeals» (ходы: turn, redeal, R1–R8, F1–F8 или waste)"),
 ])
 def test_a_refused_move_in_a_record_is_said_from_its_code(move: str, english: str, russian_reason: str,
                                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

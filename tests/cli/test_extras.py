@@ -83,7 +83,7 @@ def test_chance_of_a_deal_works_without_a_fast_line() -> None:
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("\n") == 1 and "pip install wasmtime" in r.stderr
     got = json.loads(r.stdout)
-    want = chance_to_come_out(Position.deal(1), 150, 4, budget_s=None)
+    want = chance_to_come_out(Position.deal(1), 150, 4)
     assert (got["probability"], got["low"], got["high"], got["samples"]) == (
         want.probability, want.low, want.high, 150)
 

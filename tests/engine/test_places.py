@@ -148,15 +148,15 @@ def test_moves_carry_places_and_movements_name_them() -> None:
 def test_refusals_name_places_by_their_one_name() -> None:
     canonical = Game(1).position
     with pytest.raises(IllegalMoveError) as info:
-        canonical.check(Move.parse("W"))
+        canonical.apply(Move.parse("W"))
     assert info.value.code == "R6.waste"
     with pytest.raises(IllegalMoveError) as info:
-        canonical.check(Move.parse("R1"))
+        canonical.apply(Move.parse("R1"))
     assert info.value.code == "R4.rank" and info.value.params["pile"] == "P1"
     assert all(type(v) in (str, int) for v in info.value.params.values())  # plain data, no Place
     v2 = Game(1, Variant(waste_playable=True)).position  # an empty waste, named by its one name
     with pytest.raises(IllegalMoveError) as info:
-        v2.check(Move("play", "waste"))
+        v2.apply(Move("play", "waste"))
     assert info.value.code == "R6.empty" and info.value.params == {"place": "waste"}
 
 

@@ -26,7 +26,7 @@ def test_every_refusal_is_a_code_with_its_parameters() -> None:
                     continue
                 why = pos.refusal(move, pos.legal_moves())  # the same refusal, as data
                 try:
-                    pos.check(move)
+                    pos.apply(move)
                 except IllegalMoveError as e:
                     assert why == (e.code, e.params)
                     assert e.rule == e.code.partition(".")[0] and set(e.params) == set(REFUSALS[e.code])

@@ -103,7 +103,7 @@ def test_the_live_estimate_of_issue_11_is_shown_as_its_interval() -> None:
     from firstlast.engine import Position
     from firstlast.odds.live import chance_to_come_out
 
-    e = chance_to_come_out(Position.deal(1), samples=2000, seed=0, budget_s=None)
+    e = chance_to_come_out(Position.deal(1), samples=2000, seed=0)
     assert f"{100 * e.probability:.1f}" == "22.7"  # what the page used to print
     assert chance_text(e, "en") == f"20–25{NB}%"
 

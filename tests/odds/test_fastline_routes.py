@@ -162,8 +162,8 @@ def test_nothing_falls_back_to_the_engine(empty: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(fastline, "_chosen", [None])
     assert not fastline.available() and fastline.backend_name() is None and fastline.max_threads() == 1
     pos = Position.deal(1)
-    assert live.chance_to_come_out(pos, 40, 2, budget_s=None) == live.chance_to_come_out(
-        pos, 40, 2, budget_s=None, sampler="engine")
+    assert live.chance_to_come_out(pos, 40, 2) == live.chance_to_come_out(
+        pos, 40, 2, sampler="engine")
     with pytest.raises(fastline.Unavailable, match="no fast forced line here: native"):
         fastline.play_deals(range(3), Variant())
 

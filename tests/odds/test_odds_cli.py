@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import naive
 import pytest
 
+from firstlast.cli import odds_commands
 from firstlast.cli.main import main
 from firstlast.engine import Game, Position, Variant, play_out
 from firstlast.odds.live import chance_to_come_out
@@ -77,18 +79,23 @@ def test_all_from_unlimited_runs_equals_every_variant_played(capsys: pytest.Capt
     assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = iter((0.0, 2.0))  # the run takes 2 s
+    monkeypatch.setattr(odds_commands, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
     target = tmp_path / "odds.png"
-    code, _, err = run(capsys, "--games", "2000", "--plot", str(target))
+    code, out, err = run(capsys, "--games", "2000", "--plot", str(target))
     assert code == 0 and "Plot written" in err
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Regression: the speed counted the 2,000 games shown, not the 10,000 played for the plot
+    # (r3 and the four unlimited curves) in the same 2 s.
+    assert "Speed: 5,000 games/s (2.00 s, " in out
 
 
 def test_deal_chance(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--deal", "1", "--samples", "2000", "--json")
     assert code == 0
     data = json.loads(out)
-    est = chance_to_come_out(Position.deal(1), 2000, 0, budget_s=None)
+    est = chance_to_come_out(Position.deal(1), 2000, 0)
     assert (data["probability"], data["low"], data["high"], data["samples"]) == (
         est.probability, est.low, est.high, 2000)
     assert data["outcome"] == {"won": False, "score": 52, "passes": 4}
@@ -102,7 +109,7 @@ def test_position_chance(capsys: pytest.CaptureFixture[str]) -> None:
         g.step()
     code, out, _ = run(capsys, "--position", str(g.position), "--samples", "1000", "--seed", "4", "--json")
     assert code == 0
-    assert json.loads(out)["probability"] == chance_to_come_out(g.position, 1000, 4, budget_s=None).probability
+    assert json.loads(out)["probability"] == chance_to_come_out(g.position, 1000, 4).probability
 
 
 @pytest.mark.parametrize("args,message", [

@@ -188,7 +188,7 @@ def test_curve_starts_at_the_starts_estimate_and_ends_certain(lost: tuple[Game, 
         assert first.move == 0 and last.move == len(game) == story.moves
         # 16 samples, or more where a moment's clarity asked for them: the same seed.
         assert first.samples in (16, 64, 256)
-        start = chance_to_come_out(game.initial, samples=first.samples, seed=point_seed(game.deal, 0), budget_s=None)
+        start = chance_to_come_out(game.initial, samples=first.samples, seed=point_seed(game.deal, 0))
         assert (first.probability, first.low, first.high, first.samples) == (
             start.probability, start.low, start.high, start.samples)
         assert first.wins == round(start.probability * start.samples)
@@ -265,7 +265,7 @@ def test_unfinished_game_tells_the_curve_so_far_and_the_chance_now() -> None:
     story = quick(game)
     assert story.status == "playing" and story.stop is None and story.crossing is None
     # 16 samples, or more where a candidate moment's clarity asked for them: the same seed.
-    now = chance_to_come_out(game.position, samples=story.current.samples, seed=point_seed(1, 100), budget_s=None)
+    now = chance_to_come_out(game.position, samples=story.current.samples, seed=point_seed(1, 100))
     assert story.current.move == 100 and story.current.probability == now.probability
     en = story.describe("en")
     assert en[0].startswith("Deal 1 (3 redeals, privileged last card) is under way: 100 moves so far, pass 2, ")

@@ -311,7 +311,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
             tasks.append(asyncio.ensure_future(play.act_async(games[3][0], games[3][1], Steps(1), 99)))
             # Each task queues its job in its first step, then awaits the answer (a task
             # that did not wait would be done in that same step): yield until they have.
-            while len(play._writer._line.jobs) < len(tasks):
+            while play._writer._jobs.qsize() < len(tasks):
                 await asyncio.sleep(0)
             assert not any(t.done() for t in tasks)  # nobody is answered before the commit
         return await asyncio.gather(*tasks, return_exceptions=True)

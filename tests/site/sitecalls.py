@@ -140,8 +140,8 @@ def engine_cases(deals_per_variant: int, samples: int) -> list[tuple[str, str, A
         cases.append((f"samples of deal {deal} {v.token} at {at}", call(live.sample_outcomes, pos, samples, 99), want))
     pos = Position.deal(1)
     seed = live.refine_seed(pos, 0)
-    want_est = live.chance_to_come_out(pos, 5000, seed, budget_s=None, sampler="kernel")
-    cases.append(("deal 1, round 0", call(live.chance_to_come_out, pos, 5000, seed, None), want_est))
+    want_est = live.chance_to_come_out(pos, 5000, seed, sampler="kernel")
+    cases.append(("deal 1, round 0", call(live.chance_to_come_out, pos, 5000, seed), want_est))
     return cases
 
 

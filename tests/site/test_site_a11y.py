@@ -51,7 +51,7 @@ def first_visit(pg: Any, url: str, where: str, *, phone: bool) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_desktop_table_and_first_visit_pass_axe(browser: Any, site_url: str, lang: str) -> None:
-    ctx, _ = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
+    ctx = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
                           viewport=DESKTOP)
     pg = ctx.new_page()
     first_visit(pg, site_url, f"desktop {lang}", phone=False)
@@ -63,7 +63,7 @@ def test_desktop_table_and_first_visit_pass_axe(browser: Any, site_url: str, lan
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_phone_table_first_visit_and_other_tab_notice_pass_axe_and_fit_a_thumb(
         browser: Any, site_url: str, lang: str) -> None:
-    ctx, _ = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
+    ctx = site_context(browser, locale="ru-RU" if lang == "ru" else "en-US", bypass_csp=True,
                           viewport=UPRIGHT, device_scale_factor=2, has_touch=True, is_mobile=True)
     pg = ctx.new_page()
     errors: list[str] = []

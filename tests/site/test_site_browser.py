@@ -47,13 +47,18 @@ def open_site(ctx: Any, url: str, query: str = "") -> Any:
     return pg
 
 
-def site_context(browser: Any, **opts: Any) -> tuple[Any, list[str]]:
-    """A fresh profile; every URL it asks for is recorded (page and workers)."""
-    opts = {"viewport": {"width": 1440, "height": 900}, **opts}
-    ctx = browser.new_context(**opts)
+def site_context(browser: Any, **opts: Any) -> Any:
+    """A fresh profile, desktop-sized unless ``opts`` say otherwise."""
+    return browser.new_context(**{"viewport": {"width": 1440, "height": 900}, **opts})
+
+
+def recorded(ctx: Any) -> list[str]:
+    """Every URL ``ctx`` asks for from now on (page and workers). Only where a test reads
+    them: each of a first visit's ~130 requests is then an event sent through Playwright's
+    driver to pytest (≈ 0.3 CPU-s a visit)."""
     asked: list[str] = []
     ctx.on("request", lambda r: asked.append(r.url))
-    return ctx, asked
+    return asked
 
 
 def turn(pg: Any, times: int = 1) -> None:
@@ -83,7 +88,8 @@ def test_plays_keeps_its_moves_across_reloads_and_offline(browser: Any, site_roo
     profile for all of it: each reload starts Python again, seconds of CPU.)"""
     from test_looks import AUDIO_SPY
 
-    ctx, asked = site_context(browser)
+    ctx = site_context(browser)
+    asked = recorded(ctx)
     ctx.add_init_script(TABLE_AT)
     ctx.add_init_script(AUDIO_SPY)
     with serve_folder(site_root, SUB_PATH) as site_url:
@@ -174,7 +180,7 @@ def test_a_first_visit_plays_at_once_on_the_table_the_build_made(browser: Any, s
 
 
 def _first_visit(browser: Any, site_url: str) -> None:
-    ctx, _ = site_context(browser, locale="ru-RU")
+    ctx = site_context(browser, locale="ru-RU")
     lock = ctx.new_page()  # Python waits for the game, which this page of the test holds
     lock.goto(site_url + "build.json")
     lock.evaluate("""(name) => new Promise((held) => navigator.locks.request(name, () => {
@@ -211,7 +217,7 @@ def table(browser: Any, site_url: str) -> Iterator[Any]:
     need only a table to play on (not a first visit, a new player, storage or other tabs):
     each deals its own game by number (``deal_on``). Every Python start costs seconds of
     CPU (two Pyodides: play and the computing worker), so they share it."""
-    ctx, _ = site_context(browser)
+    ctx = site_context(browser)
     pg = open_site(ctx, site_url)
     yield pg
     ctx.close()
@@ -270,7 +276,7 @@ def test_the_end_of_a_game_is_the_engines(table: Any) -> None:
 
 
 def test_one_tab_holds_the_game_and_none_loses_a_move(browser: Any, site_url: str) -> None:
-    ctx, _ = site_context(browser)
+    ctx = site_context(browser)
     first = open_site(ctx, site_url)
     deal_by_number(first, 1)
     turn(first, 2)
@@ -318,7 +324,7 @@ def test_each_language_and_size_plays_and_passes_axe(browser: Any, site_url: str
     (its language key), deal 1 dealt again for it."""
     phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
     opts = phone if size == "phone" else {"viewport": {"width": 1280, "height": 800}}
-    ctx, _ = site_context(browser, locale="ru-RU", bypass_csp=True, **opts)
+    ctx = site_context(browser, locale="ru-RU", bypass_csp=True, **opts)
     pg = open_site(ctx, site_url, "&deal=1")  # deal 1 starts with turns to make
     wait_js(pg, "window.firstlast.state.deal === '1' && !window.firstlast.busy")
     plays_in_and_passes_axe(pg, "ru", size)
@@ -345,7 +351,7 @@ def test_share_links_and_records_work_from_the_site(browser: Any, site_url: str,
     assert "static host" in note and "firstlast site build" not in note
     pg.keyboard.press("Escape")
     # A shared link opens that deal for a visitor (a fresh profile).
-    other, _ = site_context(browser)
+    other = site_context(browser)
     visitor = other.new_page()
     visitor.goto(url + "&speed=0")
     wait_js(visitor, READY + " && window.firstlast.state.deal === '42'", timeout=90_000)
@@ -395,7 +401,7 @@ def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
     shutil.copytree(site_dir, tmp_path / "site")
     first = json.loads((tmp_path / "site" / "build.json").read_text())
     with serve_folder(tmp_path / "site") as url:
-        ctx, _ = site_context(browser, bypass_csp=True)  # axe is injected below
+        ctx = site_context(browser, bypass_csp=True)  # axe is injected below
         pg = open_site(ctx, url)
         assert pg.evaluate(VERSION) == first["version"]
         deal_by_number(pg, 3)
@@ -431,7 +437,7 @@ def test_a_new_build_is_offered_and_then_replaces_the_old_one_whole(
 def test_tabs_opened_together_each_end_up_playing_or_told(browser: Any, site_url: str) -> None:
     """A browser restoring its session opens several tabs at once: the game goes to one,
     each other tab says where it went, and none is left on the loading screen."""
-    ctx, _ = site_context(browser)
+    ctx = site_context(browser)
     holder = open_site(ctx, site_url)
     a, b = ctx.new_page(), ctx.new_page()
     a.goto(site_url + "?speed=0")
@@ -454,7 +460,7 @@ def test_two_sites_on_one_origin_keep_apart(browser: Any, site_dir: Path, tmp_pa
     for name in ("one", "two"):
         shutil.copytree(site_dir, host / name)
     with serve_folder(host) as root:
-        ctx, _ = site_context(browser)
+        ctx = site_context(browser)
         one = open_site(ctx, root + "one/", "&deal=1")
         turn(one, 2)
         two = open_site(ctx, root + "two/", "&deal=5")

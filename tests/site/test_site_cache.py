@@ -59,7 +59,7 @@ def test_a_damaged_copy_is_fetched_again_online_and_named_offline(browser: Any, 
     files = json.loads((site_root / SUB_PATH / "build.json").read_text(encoding="utf-8"))["files"]
     every = sorted(f["path"] for f in files)
     port = free_port()
-    ctx, _ = site_context(browser, locale="ru-RU")
+    ctx = site_context(browser, locale="ru-RU")
     with serve_folder(site_root, SUB_PATH, port=port) as url:
         pg = open_site(ctx, url, "&deal=1")
         turn(pg)

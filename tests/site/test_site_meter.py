@@ -106,7 +106,7 @@ def test_the_meter_narrows_to_3_points_and_tells_the_truth_at_deal_1(deal_1: Any
     # is the local server's, sample for sample.
     pos = Position.deal(1)
     if meter["samples"] == 20000:
-        native = live.chance_to_come_out(pos, 20000, live.refine_seed(pos, 0), budget_s=None)
+        native = live.chance_to_come_out(pos, 20000, live.refine_seed(pos, 0))
         assert meter["p"] == native.probability, (meter, native)
     else:
         assert meter["samples"] > 20000, meter

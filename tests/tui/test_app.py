@@ -28,9 +28,10 @@ from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import app as tui_app
 from firstlast.tui import cards as C
 from firstlast.tui.autoplay import SPEEDS
-from firstlast.tui.chance import Failed, describe_answer
+from firstlast.tui.chance import describe_answer
 from firstlast.tui.dialogs import ConfirmDialog, EndDialog, HelpScreen, StatsScreen, UnfinishedDialog, VariantDialog
-from firstlast.tui.table import Slot
+from firstlast.tui.replay import ReplayScreen
+from firstlast.tui.table import Slot, marks
 from firstlast.tui.widgets import compact_variant
 
 
@@ -474,7 +475,7 @@ def test_chance_recovers_after_a_failing_position(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.session.game_id == huge.id
         await wait_for(pilot, lambda: "cannot estimate" in screen_text(pilot), timeout=5)
-        assert isinstance(screen.chance_answer, Failed)
+        assert isinstance(screen.chance_answer, OverflowError)
         await pilot.press("g", "5", "enter")  # no moves yet: nothing to abandon, no question
         await pilot.pause()
         assert screen.session.game.deal == 5
@@ -1195,5 +1196,58 @@ def test_the_terminal_honours_the_felt_and_the_four_colour_deck(store: GameStore
             assert not any(C.INK4[1] in str(span.style) for span in C.card_lines(diamond, C.SMALL)[1].spans)
 
         run(app, dark)
+    finally:
+        C.set_look("green", False)
+
+
+def test_a_replay_is_drawn_on_the_players_felt(store: GameStore) -> None:
+    """Watching a game, the table lies on the player's felt as on the game screen (it
+    was green under every felt, with the places' labels on the felt chosen)."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"felt": "blue"})
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    def cloths() -> set[str]:
+        return {seg.style.bgcolor.name for strip in app.screen._compositor.render_strips() for seg in strip
+                if seg.style is not None and seg.style.bgcolor is not None}
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        blue, green = C.FELTS["blue"].cloth, C.FELTS["green"].cloth
+        assert blue in cloths() and green not in cloths()
+        app.push_screen(ReplayScreen(Game(1, moves=["t", "t"]), "en", screen.size_now))
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert blue in cloths() and green not in cloths()
+
+    try:
+        run(app, script)
+    finally:
+        C.set_look("green", False)
+
+
+def test_a_replay_marks_the_playable_cards_as_the_setting_says(store: GameStore) -> None:
+    """The marks on the cards that can be played (the setting ``show_playable``) are
+    left off in a replay too, as on the table and on the page."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"show_playable": False})
+    app = FirstLastApp(store, deal=6, chance=False)  # a card can be played at once
+    playable = marks()["playable"][2]
+
+    def framed() -> set[str]:
+        return {slot.place for slot in app.screen.query(Slot) if slot.shown[0].spans[0].style == playable}
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert screen.view.playable and framed() == set()
+        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and framed() == set()
+        app.pop_screen()
+        C.set_look("green", False, marks=True)  # the marks on: the replay frames what can be played
+        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        await pilot.pause()
+        assert framed() == set(screen.view.playable)
+
+    try:
+        run(app, script)
     finally:
         C.set_look("green", False)

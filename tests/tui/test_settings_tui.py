@@ -22,7 +22,7 @@ from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import cards as C
 from firstlast.tui.dialogs import SettingsDialog, WishDialog
-from firstlast.tui.table import Slot, label_styles
+from firstlast.tui.table import Slot, marks
 
 
 def contrast(widget: Widget) -> float:
@@ -42,7 +42,7 @@ def contrast(widget: Widget) -> float:
 
 def framed(screen: GameScreen) -> set[str]:
     """The reserve places whose label the table draws in the playable style."""
-    playable = label_styles()[3]
+    playable = marks()["playable"][2]
     return {p for p in RESERVE if screen.query_one(f"#slot-{p}", Slot).shown[0].spans[0].style == playable}
 
 

@@ -790,8 +790,7 @@ def fake_odds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
         return types.SimpleNamespace(probability=wins / samples, low=0.2, high=0.3, samples=samples, wins=wins,
                                      certain=False, merge=lambda o: estimate(wins + o.wins, samples + o.samples))
 
-    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
-                           budget_s: float | None = 0.5) -> object:
+    def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0) -> object:
         calls.append((str(position), samples, seed))
         return estimate(samples // 4, samples)
 

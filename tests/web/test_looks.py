@@ -46,6 +46,14 @@ AUDIO_SPY = """
 #: How the hint's motions play (its pulse, its arrow's flow): each play state once.
 HINT_MOTION = """[...new Set(document.getAnimations()
   .filter((a) => ["pulse", "hint-flow"].includes(a.animationName)).map((a) => a.playState))]"""
+#: What each of the hint's motions changes and how: the pulse only its glow's opacity
+#: (the compositor's work, nothing drawn again), the arrow's flow in steps (drawn again only
+#: when it moves); a pulsing box-shadow cost half a core (bench/idle_cost.py, its hint case).
+HINT_FRAMES = """[...new Set(document.getAnimations()
+  .filter((a) => ["pulse", "hint-flow"].includes(a.animationName))
+  .map((a) => `${a.animationName}: ${[...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k)
+     .filter((p) => !["offset", "computedOffset", "easing", "composite"].includes(p))))]}`
+     + ` ${[...new Set(a.effect.getKeyframes().map((k) => k.easing))]}`))].sort()"""
 #: Every felt, every back, the four faces and both layouts, in four looks.
 LOOKS = [
     {"felt": "green", "back": "lattice", "four_colour": False, "large_index": False, "layout": "standard"},
@@ -187,6 +195,7 @@ def test_every_look_is_kept_accessible_and_sound_follows_the_setting(browser: An
         pg.keyboard.press("h")  # the hint's words and arrow over this felt too
         wait_js(pg, "window.firstlast.hintOn")
         assert pg.evaluate(HINT_MOTION) == ["running"], look  # the pulse and the arrow's flow
+        assert pg.evaluate(HINT_FRAMES) == ["hint-flow: strokeDashoffset steps(5)", "pulse: opacity ease-in-out"]
         still(pg)
         axe(pg, f"table, {look}")
         problems += contrast(pg, f"{look['felt']}/table")

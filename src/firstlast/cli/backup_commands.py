@@ -18,7 +18,7 @@ from .. import i18n
 from ..play import PlayError, PlayService, StoreError
 from ..play.backup import MAX_BACKUP_CHARS, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
-from .engine_commands import _save_target, _write_atomic
+from .engine_commands import _is_stdout, _save_target, _write_atomic
 from .lang import command, current_lang, msg
 from .options import FilePath, db_option, open_store
 
@@ -39,7 +39,7 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
 @db_option
 def export(file: Path, db: Path | None) -> None:
     """Write the local player's backup to FILE (``-``: standard output)."""
-    to_stdout = str(file) == "-"
+    to_stdout = _is_stdout(file)  # '-', /dev/stdout: what it says goes to stderr, not into the backup
     if not to_stdout:
         _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
     play = PlayService(open_store(db))
@@ -51,14 +51,12 @@ def export(file: Path, db: Path | None) -> None:
         raise click.ClickException(e.text(current_lang())) from None
     for line in skipped_lines(skipped, "backup.left_out_game"):
         click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
-    games = len(json.loads(text)["games"])
-    if to_stdout:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        click.echo(msg("cli.export.done_stdout", games=i18n.plural(current_lang(), "count.games", games)), err=True)
-        return
+    games = i18n.plural(current_lang(), "count.games", len(json.loads(text)["games"]))
     _write_atomic(file, text)
-    click.echo(msg("cli.export.done", path=file, games=i18n.plural(current_lang(), "count.games", games)))
+    if to_stdout:
+        click.echo(msg("cli.export.done_stdout", games=games), err=True)
+    else:
+        click.echo(msg("cli.export.done", path=file, games=games))
 
 
 def _read(file: Path) -> str:

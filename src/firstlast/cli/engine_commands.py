@@ -208,14 +208,8 @@ def _record_error_text(file: Path, e: RecordError) -> str:
     ``invalid_text``); the record's own faults keep the engine's English sentence."""
     cause = e.__context__
     if e.move is not None and isinstance(cause, IllegalMoveError | InvalidMoveError):
-        lang = current_lang()
-        try:
-            if isinstance(cause, IllegalMoveError):
-                reason = refusal_text(cause.code, cause.params, lang)
-            else:
-                reason = invalid_text(cause.code, cause.params, lang)
-        except (KeyError, ValueError):
-            reason = str(cause)
+        words = refusal_text if isinstance(cause, IllegalMoveError) else invalid_text
+        reason = words(cause.code, cause.params, current_lang())
         return msg("cli.replay.bad_move", file=file, line=e.line, n=e.move, token=repr(e.token), reason=reason)
     return msg("cli.replay.bad", file=file, error=str(e))
 

@@ -1,6 +1,6 @@
 """Entry point: ``firstlast <command>``. Errors print one line, never a traceback, in the
 language of ``cli.lang``: click's own usage errors (bad value, missing argument, unknown
-option) are put in it here, the rarer ones stay click's English.
+option) are put in it by ``lang.CLICK_WORDS``, the rarer ones stay click's English.
 """
 
 from __future__ import annotations

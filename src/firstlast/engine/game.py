@@ -6,6 +6,7 @@ passed through so that undo is instant and redo replays the same random stream.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -39,8 +40,7 @@ class Game:
 
     def copy(self) -> Game:
         """The same game, not replayed: the positions are immutable and shared."""
-        twin = Game.__new__(Game)
-        twin.deal, twin.variant = self.deal, self.variant
+        twin = copy.copy(self)
         twin._positions, twin._steps, twin._redo = self._positions.copy(), self._steps.copy(), self._redo.copy()
         return twin
 

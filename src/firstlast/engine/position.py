@@ -247,12 +247,6 @@ class Position:
         moves = self.legal_moves()
         return moves[0] if moves else None
 
-    def check(self, move: Move) -> None:
-        """Raise ``IllegalMoveError`` naming the broken rule unless ``move`` is legal."""
-        why = self.refusal(move, self.legal_moves())
-        if why is not None:
-            raise IllegalMoveError(why[0], **why[1])
-
     def refusal(self, move: Move, legal: Sequence[Move]) -> tuple[str, dict[str, str | int]] | None:
         """Why ``move`` is not legal here, as data: the refusal's code (a key of
         ``errors.REFUSALS``) and its parameters; ``None`` if it is legal. ``legal`` is
@@ -307,7 +301,9 @@ class Position:
         ``IllegalMoveError`` if the move is not legal here. ``shuffle`` supplies a redeal's
         chance outcome: a permutation of the waste's indices giving the new stock in
         turning order (``waste[order[0]]`` first); without it, the deal's stream (§4.6)."""
-        self.check(move)
+        why = self.refusal(move, self.legal_moves())
+        if why is not None:
+            raise IllegalMoveError(why[0], **why[1])
         if shuffle is not None and move.kind != "redeal":
             raise InvalidMoveError(f"only a redeal takes a shuffle, not {move}", "move.shuffle", {"move": str(move)})
         out: list[Movement] = []

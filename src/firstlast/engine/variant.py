@@ -74,7 +74,7 @@ class Variant:
         if m is None:
             raise ValueError(f"not a variant: {clip(token)!r} (expected r<redeals>|ru, then optional w, n)")
         try:
-            redeals = None if m.group(1) == "u" else parse_whole(m.group(1))
+            redeals = None if m.group(1) == TOKEN_LETTERS["unlimited"] else parse_whole(m.group(1))
         except ValueError as e:
             raise ValueError(f"variant {clip(token)!r}: redeals: {e}") from None
         return cls(

@@ -1,16 +1,15 @@
 """Live odds: the chance that a position comes out, estimated by sampling what the player
 cannot know, the stock's order and the redeals' shuffles (docs/odds.md, "Live chance of
 a position"). Sample ``i`` draws everything from its own stream (``sample_stream``), so
-the fast forced line and the engine (``engine_sample``) play the very same sample ``i``,
-and ``refine_seed`` seeds reproducible, independent rounds that ``merge`` pools.
+the fast forced line (``sample_outcomes``) and the engine (``engine_sample``) play the
+very same sample ``i``, and ``refine_seed`` seeds reproducible, independent rounds that
+``merge`` pools.
 """
 
 from __future__ import annotations
 
-import array
 import dataclasses
 import hashlib
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -24,10 +23,6 @@ from .stats import wilson
 
 #: Largest seed: seeds are 64-bit, like deal numbers.
 MAX_SEED = 2**64 - 1
-#: Seconds one estimate may spend sampling (loading the kernel is not counted).
-BUDGET_S = 0.5
-#: Samples the kernel plays per call while the budget lasts: the first call, then doubling.
-_FIRST_CHUNK = 2048
 
 Sampler = Literal["auto", "kernel", "engine"]
 
@@ -119,54 +114,29 @@ def engine_sample(pos: Position, i: int, seed: int = 0) -> tuple[bool, int, int]
     return end.status == "won", end.score, end.passes
 
 
-def sample_outcomes(pos: Position, samples: int, seed: int = 0, start: int = 0) -> fastline.Lines:
-    """Per-sample results (won, score, passes) of samples ``start … start+samples−1``
-    with the fast forced line (``fastline.Unavailable`` where none runs); see the
-    module doc."""
-    _check(samples, seed)
-    if pos.active is None:  # already won: nothing is unknown
-        return fastline.Lines(array.array("B", [1]) * samples, array.array("b", [104]) * samples,
-                              array.array("i", [pos.passes]) * samples)
-    return fastline.need().sample_lines(fastline.RankPosition.of(pos), samples, seed, start)
+def sample_outcomes(pos: Position, samples: int, seed: int = 0) -> fastline.Lines:
+    """Per-sample results (won, score, passes) of samples 0 … ``samples`` − 1 of a position
+    still playing, played by the fast forced line (``fastline.Unavailable`` where none
+    runs): ``engine_sample``'s, all at once."""
+    return fastline.need().sample_lines(fastline.RankPosition.of(pos), samples, seed)
 
 
 def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
-                       budget_s: float | None = BUDGET_S, sampler: Sampler = "auto") -> ChanceEstimate:
+                       sampler: Sampler = "auto") -> ChanceEstimate:
     """Chance that ``position`` comes out along the forced line, with a 95 % Wilson
-    interval, from up to ``samples`` plays of the unseen stock order and future redeals,
-    as many as ``budget_s`` seconds allow (``None``: exactly ``samples``; at least one
-    sample is always played). ``sampler``: ``"kernel"`` (the fast forced line),
-    ``"engine"`` (pure Python) or ``"auto"`` (the kernel where it runs)."""
+    interval, from ``samples`` plays of the unseen stock order and future redeals (no
+    clock: the same figure on every machine). ``sampler``: ``"kernel"`` (the fast forced
+    line), ``"engine"`` (pure Python) or ``"auto"`` (the kernel where it runs)."""
     _check(samples, seed)
-    if budget_s is not None and not budget_s >= 0:  # also refuses NaN
-        raise ValueError(f"budget_s must be ≥ 0 seconds or None, not {budget_s!r}")
     if sampler not in ("auto", "kernel", "engine"):
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown
         return ChanceEstimate.of(samples, samples, certain=True)
     if sampler == "kernel" or (sampler == "auto" and fastline.available()):
-        kernel = fastline.need()  # loaded (built, the first time) before the budget starts
-        rp = fastline.RankPosition.of(position)
-
-        def play(start: int, n: int) -> int:
-            return kernel.sample_lines(rp, n, seed, start).won.count(1)
-
-        chunk, grow = _FIRST_CHUNK, 2  # growing chunks: few calls, yet the budget is kept
+        wins = sample_outcomes(position, samples, seed).won.count(1)
     else:
-        def play(start: int, n: int) -> int:
-            return sum(engine_sample(position, i, seed)[0] for i in range(start, start + n))
-
-        chunk, grow = 1, 1
-    end = None if budget_s is None else time.perf_counter() + budget_s
-    wins = played = 0
-    while played < samples:
-        n = min(chunk, samples - played)
-        wins += play(played, n)
-        played += n
-        chunk *= grow
-        if end is not None and time.perf_counter() >= end:
-            break
+        wins = sum(engine_sample(position, i, seed)[0] for i in range(samples))
     # Nothing is unknown when stuck (R11), or with a stock of at most one card (its order
     # known) and no redeal left (no shuffle to come): every sample plays the same line.
     certain = position.status != "playing" or (len(position.stock) <= 1 and position.redeals_left == 0)
-    return ChanceEstimate.of(wins, played, certain=certain)
+    return ChanceEstimate.of(wins, samples, certain=certain)

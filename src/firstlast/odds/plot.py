@@ -18,15 +18,6 @@ def _combo(v: Variant) -> str:
         ", privileged F8" if v.privileged_last else ", no privilege")
 
 
-def win_by_redeals(unlimited: Tally, max_redeals: int) -> np.ndarray:
-    """P(win with R redeals), R = 0…max_redeals, from an unlimited-redeal tally."""
-    counts = np.zeros(max_redeals + 3, np.int64)
-    n = min(len(unlimited.passes_won), counts.shape[0])
-    counts[:n] = unlimited.passes_won[:n]
-    cum = np.cumsum(counts)  # cum[p]: games won within p passes
-    return np.asarray(cum[1:max_redeals + 2] / unlimited.games, dtype=np.float64)
-
-
 def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: Tally,
                max_redeals: int = 10) -> None:
     """Write the figure: P(win) vs redeals, passes needed, score histogram."""
@@ -39,7 +30,9 @@ def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: 
     rs = np.arange(max_redeals + 1)
     for i, t in enumerate(unlimited):
         color = f"C{i}"
-        ax1.plot(rs, 100 * win_by_redeals(t, max_redeals), "-", color=color, label=_combo(t.variant))
+        # With R redeals a game comes out when the unlimited one does within R + 1 passes.
+        won = [100 * (sum(t.passes_won[:r + 2]) / t.games) for r in rs]
+        ax1.plot(rs, won, "-", color=color, label=_combo(t.variant))
         for d in direct:
             same = (d.variant.waste_playable, d.variant.privileged_last) == (
                 t.variant.waste_playable, t.variant.privileged_last)

@@ -50,7 +50,7 @@ def warm() -> str:
     from ..odds import fastline
     from ..odds.live import chance_to_come_out
 
-    chance_to_come_out(Position.deal(0), samples=1, budget_s=None)
+    chance_to_come_out(Position.deal(0), samples=1)
     return fastline.backend_name() or "engine (no fast line: " + "; ".join(fastline.why_not) + ")"
 
 
@@ -74,7 +74,7 @@ def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_R
         return estimator(position, samples=samples, seed=seed)  # type: ignore[no-any-return]
     if not fastline.available():
         samples = min(samples, ENGINE_SAMPLES_PER_ROUND)
-    return chance_to_come_out(position, samples=samples, seed=seed, budget_s=None)
+    return chance_to_come_out(position, samples=samples, seed=seed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -596,7 +596,7 @@ def story_of(game: Game, max_points: int | None = None, samples: int | None = No
         # The same seed with more samples: the first ones are the same samples, so a
         # point told again with more is the same estimate, narrowed.
         pos = positions[i]
-        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), budget_s=None, sampler=sampler)
+        e = chance_to_come_out(pos, samples=n, seed=point_seed(game.deal, i), sampler=sampler)
         # A certain point is exact: its interval is the point itself (the estimator's
         # Wilson interval of its samples would claim a doubt there is none of).
         low, high = (e.probability, e.probability) if e.certain else (e.low, e.high)

@@ -7,10 +7,10 @@ policy. A write is a *job* (a function of a ``Transaction``), answered through a
 from __future__ import annotations
 
 import asyncio
+import queue
 import sqlite3
 import threading
 import weakref
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from contextlib import suppress
@@ -73,41 +73,27 @@ class GameCache:
         self._committed.clear()
 
 
-#: A write job and the future of its answer.
+#: A write job and the future of its answer (``None`` in the queue: closed, no more jobs).
 _Job = tuple[Callable[[Transaction], object], Future[object]]
 
 
-class _Line:
-    """The queue the writer's thread shares with its ``Writer`` (never the writer
-    itself: a writer nobody holds any more is freed, and its store's connections with
-    it, and its thread ends): each job with the ``Future`` its caller waits on."""
-
-    def __init__(self) -> None:
-        self.ready = threading.Condition()
-        self.jobs: deque[_Job] = deque()
-        self.closed = False  # no more jobs
-
-    def close(self) -> None:
-        with self.ready:
-            self.closed = True
-            self.ready.notify()
-
-    def take(self) -> list[_Job] | None:
-        """The next batch (``None``: closed, and nothing is left)."""
-        with self.ready:
-            while not self.jobs and not self.closed:
-                self.ready.wait()
-            return [self.jobs.popleft() for _ in range(min(MAX_BATCH, len(self.jobs)))] or None
-
-
-def _write(line: _Line, writer: weakref.ref[Writer]) -> None:
-    """The writer's thread: a batch of what is queued at a time, until closed."""
-    while (batch := line.take()) is not None:
+def _write(jobs: queue.SimpleQueue[_Job | None], writer: weakref.ref[Writer]) -> None:
+    """The writer's thread: what is queued, a batch at a time, until ``None``. It holds
+    the queue, never the writer: a writer nobody holds any more is freed (and its
+    store's connections with it), which closes the queue, and the thread ends."""
+    while True:
+        batch = [jobs.get()]
+        while batch[-1] is not None and len(batch) < MAX_BATCH and not jobs.empty():
+            batch.append(jobs.get())
+        closed = batch[-1] is None
         held = writer()
         if held is None:
             return
-        held._commit(batch)
+        if batch[0] is not None:
+            held._commit([job for job in batch if job is not None])
         del held, batch  # nothing of them is kept while the thread waits
+        if closed:
+            return
 
 
 class Writer:
@@ -116,10 +102,12 @@ class Writer:
     def __init__(self, store: GameStore, cache: GameCache) -> None:
         self.store = store
         self.cache = cache
-        self._line = _Line()
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._closing = threading.Lock()  # no job is queued after the ``None`` that closes
+        self._closed = False
         self._thread: threading.Thread | None = None
         self._writing: int | None = None  # the thread running a batch's jobs
-        weakref.finalize(self, self._line.close)
+        weakref.finalize(self, self._jobs.put, None)
         #: Batches committed (``PlayService.commits``).
         self.batches = 0
 
@@ -139,16 +127,15 @@ class Writer:
         """Queue ``fn`` for the writer's thread, or do it here and now where no thread
         can start (the browser: ``runtime.THREADS``)."""
         future: Future[T] = Future()
-        with self._line.ready:
-            if self._line.closed:
+        with self._closing:
+            if self._closed:
                 raise PlayError("stopping")
             if runtime.THREADS:
-                self._line.jobs.append((fn, future))  # type: ignore[arg-type]
+                self._jobs.put((fn, future))  # type: ignore[arg-type]
                 if self._thread is None or not self._thread.is_alive():
-                    self._thread = threading.Thread(target=_write, args=(self._line, weakref.ref(self)),
+                    self._thread = threading.Thread(target=_write, args=(self._jobs, weakref.ref(self)),
                                                     name="firstlast-writer", daemon=True)
                     self._thread.start()
-                self._line.ready.notify()
                 return future
         self._commit([(fn, future)])  # type: ignore[list-item]
         return future
@@ -157,7 +144,9 @@ class Writer:
         """Stop for good: later jobs are refused ``PlayError('stopping')``; those queued
         are committed and answered (waited for up to ``timeout`` seconds); then the
         writer's thread ends and is joined."""
-        self._line.close()
+        with self._closing:
+            self._closed = True
+            self._jobs.put(None)
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(timeout)

@@ -16,7 +16,6 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -24,7 +23,7 @@ from ..engine import Card, Position, Variant
 from ..engine.places import PILES, STOCK
 from ..i18n import DEFAULT_LANG, LANGS, announce, describe_variant, other_lang, plural, record_text, t
 from ..i18n.table import hint_text, table_summary
-from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind
+from ..play import ActionName, ActionResult, GameStore, PlayError, StartKind, StoredGame
 from ..play.chance import Estimator, story_book
 from ..play.view import TableView as TableViewModel
 from ..play.view import table_view
@@ -49,7 +48,7 @@ from .keys import TABLE_KEYS, KeyBar, table_bindings
 from .replay import ReplayScreen
 from .session import Session
 from .table import Slot
-from .widgets import SideBar, StatusLine, TableView, TitleBar, move_name, step_text
+from .widgets import FeltScreen, SideBar, StatusLine, TableView, TitleBar, move_name, step_text
 
 SIDE_WIDTH: Final = 30
 #: The side bar grows up to this width when the terminal has room to spare.
@@ -60,7 +59,7 @@ MIN_SIZE: Final = (80, 24)
 WATCH_INTERVAL_S: Final = 2.0
 
 #: The actions autoplay goes on through; any other stops it first.
-KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint", "quit"})
+KEEP_AUTO: Final = frozenset({"tick", "auto", "pause", "speed", "hint"})
 
 T = TypeVar("T")
 
@@ -71,7 +70,7 @@ def starting_lang(asked: str | None, setting: str | None, system: str = DEFAULT_
     return next((lang for lang in (asked, setting, system) if lang in LANGS), DEFAULT_LANG)
 
 
-class GameScreen(Screen[None]):
+class GameScreen(FeltScreen):
     """The table, the side bar, the status line and the key bar. Game keys live here
     rather than on the app so that dialogs and the help screen on top of it do not
     trigger them."""
@@ -85,9 +84,7 @@ class GameScreen(Screen[None]):
     GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
     GameScreen.felt-paper StatusLine.error { color: #a3271b; }
     GameScreen.felt-paper #too-small { color: #8a4b00; }
-    """ + "".join(  # the player's felt (settings.felt, as on the page): its cloth (cards.FELTS)
-        ", ".join(f"GameScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
-        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items())
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
 
@@ -115,10 +112,8 @@ class GameScreen(Screen[None]):
         self.size_now = C.SMALL
         self.set_reactive(GameScreen.speed, PACE_SPEED[settings.speed])
         self.set_reactive(GameScreen.lang, lang)
-        C.set_look(settings.felt, settings.four_colour)
-        #: The marks on the cards that can be played now (the setting ``show_playable``,
-        #: issue 26); with them off, only the hint's card is framed, once asked for.
-        self.show_playable = settings.show_playable
+        C.set_look(settings.felt, settings.four_colour, settings.show_playable)
+        #: The hint's card, framed once asked for when the marks are off (issue 26).
         self.hinted: str | None = None
         self._ended_shown: tuple[str, int] | None = None
         #: Writes go one at a time, in the order asked (keys, autoplay's ticks), each on a
@@ -132,8 +127,7 @@ class GameScreen(Screen[None]):
         self.stories = story_book()
         #: The cards the last action moved (marked on the table until the next one).
         self.moved: frozenset[Card] = frozenset()
-        self._view: TableViewModel | None = None
-        self._view_of: object = None
+        self._view: tuple[StoredGame, TableViewModel] | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -150,17 +144,15 @@ class GameScreen(Screen[None]):
     def _follow_looks(self) -> None:
         """Draw with the looks as now saved (chosen here or in the browser)."""
         s = self.session.settings()
-        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, self.show_playable):
-            C.set_look(s.felt, s.four_colour)
-            self.show_playable = s.show_playable
+        if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, C.LOOK.marks):
+            C.set_look(s.felt, s.four_colour, s.show_playable)
             self._apply_look()
             self.version += 1
 
     def _apply_look(self) -> None:
-        """The felt of the moment on the screen's classes, and Textual's theme for the
-        dialogs and the help: light on the paper felt, else dark."""
-        for felt in C.FELTS:
-            self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
+        """The felt of the moment, and Textual's theme for the dialogs and the help:
+        light on the paper felt, else dark."""
+        self.show_felt()
         self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
 
     async def on_mount(self) -> None:
@@ -225,17 +217,16 @@ class GameScreen(Screen[None]):
 
     @property
     def view(self) -> TableViewModel:
-        """The play layer's view of the table, made once per position for the table and
-        the side bar."""
+        """The play layer's view of the table, made once per stored game for the table
+        and the side bar (the play layer changes only a copy of a game it answered)."""
         stored = self.session.stored
-        key = (stored, stored.version, stored.game.position)
-        if self._view is None or self._view_of != key:
-            self._view, self._view_of = table_view(stored.game, stored=stored), key
-        return self._view
+        if self._view is None or self._view[0] is not stored:
+            self._view = (stored, table_view(stored.game, stored=stored))
+        return self._view[1]
 
     def _paint(self) -> None:
         if self.is_mounted:
-            marked = None if self.show_playable else frozenset({self.hinted} if self.hinted else ())
+            marked = None if C.LOOK.marks else frozenset({self.hinted} if self.hinted else ())
             self.query_one(TableView).show(self.view, self.size_now, self.moved, self.lang, marked)
 
     def say(self, message: str, error: bool = False) -> None:
@@ -592,7 +583,6 @@ class GameScreen(Screen[None]):
         self.app.push_screen(CalendarScreen(self.session.play, self.session.player, self.lang), chosen)
 
     def action_quit(self) -> None:
-        self.stop_auto()
         self.app.exit()
 
     # ------------------------------------------------------------ mouse

@@ -56,11 +56,12 @@ FELTS: Final = {
 
 @dataclass(slots=True)
 class Look:
-    """How the terminal draws the table now: the player's felt and deck (``set_look``);
-    the paper felt is drawn with a light theme."""
+    """How the terminal draws the table now: the player's felt, deck and marks on the
+    cards that can be played (``set_look``); the paper felt is drawn with a light theme."""
 
     felt: str = "green"
     four_colour: bool = False
+    marks: bool = True
 
     @property
     def colours(self) -> Felt:
@@ -88,10 +89,11 @@ def tone(name: str) -> str:
 LOOK: Final = Look()
 
 
-def set_look(felt: str, four_colour: bool) -> None:
-    """Draw with the player's felt and deck from now on."""
+def set_look(felt: str, four_colour: bool, marks: bool = True) -> None:
+    """Draw with the player's felt, deck and marks (``show_playable``) from now on."""
     LOOK.felt = felt if felt in FELTS else "green"
     LOOK.four_colour = four_colour
+    LOOK.marks = marks
 
 
 def ink(card: Card, bright: bool = False) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
@@ -23,16 +22,10 @@ if TYPE_CHECKING:
     from .app import GameScreen
 
 
-@dataclass(frozen=True, slots=True)
-class Failed:
-    """The estimator failed on this position (``reason``: the error, for the curious)."""
-
-    reason: str
-
-
-#: What a request answers: an estimate, ``Failed`` for this position, or ``None`` when
-#: no estimator can be loaded at all (the figure is not shown this session).
-Answer = Pooled | Failed | None
+#: What a request answers: an estimate, the estimator's error on this position (as the
+#: end panel keeps its story's), or ``None`` when no estimator can be loaded at all (the
+#: figure is not shown this session).
+Answer = Pooled | Exception | None
 
 #: During autoplay the chance figure is refreshed at most this often.
 AUTO_CHANCE_INTERVAL_S: Final = 0.5
@@ -45,7 +38,7 @@ def describe_answer(answer: Answer, lang: str = "en") -> str | None:
     """The side bar's line for ``answer`` in ``lang``; ``None`` hides the figure."""
     if answer is None:
         return None
-    if isinstance(answer, Failed):
+    if isinstance(answer, Exception):
         return t(lang, "tui.chance.failed")
     return t(lang, "tui.chance.figure", chance=chance_text(answer.estimate, lang))
 
@@ -65,7 +58,7 @@ class ChanceClock:
         self._book = ChanceBook(estimator=estimator)
         #: Whether an estimator can be loaded here (``None``: not tried yet).
         self.available: bool | None = None if available and estimator is None else available
-        self._cache: Kept[str, Pooled | Failed] = Kept(BOOK_SIZE)  # the latest answer of each position
+        self._cache: Kept[str, Pooled | Exception] = Kept(BOOK_SIZE)  # the latest answer of each position
         # The fields below are kept on the UI thread; a worker only computes.
         self._next: tuple[Position, bool] | None = None  # the latest asked for, while one runs
         self._busy = False
@@ -120,13 +113,13 @@ class ChanceClock:
         if known is not None and not (refine and refinable(known)):
             return known
         round_ = known.next_round if isinstance(known, Pooled) and known.next_round is not None else 0
-        answer: Pooled | Failed
+        answer: Pooled | Exception
         try:
             answer = self._book.pooled(pos, round_)
         except Exception as e:
             # A failing estimator must not take the game down, nor the figure for the
             # rest of the session: this position says so, the next is tried afresh.
-            answer = Failed(f"{type(e).__name__}: {e}"[:200])
+            answer = e
         self._cache.put(key, answer)
         return answer
 

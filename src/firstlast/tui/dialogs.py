@@ -28,7 +28,7 @@ from ..i18n import book_text, describe_variant, file_error_text, other_lang, per
 from ..i18n.table import pile_review
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
-from ..play.chance import StoryKey, kept_story, story_book, story_key
+from ..play.chance import StoryKey, kept_story, story_key
 from ..play.fields import MAX_WISH
 from ..play.kept import Kept
 from ..play.settings import FELTS, Settings, parse_redeals
@@ -111,14 +111,13 @@ class _AskDialog(Dialog[T]):
     reads it with ``read``, whose refusal (``Refused``, the play layer's ``PlayError``)
     is shown and keeps the dialog open; Escape answers ``None``."""
 
-    #: Catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``) and the input's id.
+    #: Its catalog keys (``tui.<words>.prompt``, ``.placeholder``, ``.keys``); its input is ``#<words>-input``.
     words: ClassVar[str]
-    input_id: ClassVar[str]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(t(self.lang, f"tui.{self.words}.prompt"))
-            yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=self.input_id)
+            yield Input(placeholder=t(self.lang, f"tui.{self.words}.placeholder"), id=f"{self.words}-input")
             yield Label("", classes="error")
             yield Label(t(self.lang, f"tui.{self.words}.keys"))
         yield KeyBar((BarKey("Esc", "cancel"),), self.lang)
@@ -138,7 +137,7 @@ class _AskDialog(Dialog[T]):
 class DealDialog(_AskDialog[int]):
     """Ask for a deal number."""
 
-    words, input_id = "deal", "deal-input"
+    words = "deal"
 
     def read(self, value: str) -> int:
         return parse_deal(value)
@@ -148,7 +147,7 @@ class WishDialog(_AskDialog[str]):
     """"On a wish" (the setting ``wish``): a wish before the deal, a few words or none
     (Enter: "I have made a wish"); Escape deals without one."""
 
-    words, input_id = "wish", "wish-input"
+    words = "wish"
 
     def read(self, value: str) -> str:
         if len(value) > MAX_WISH:
@@ -159,7 +158,7 @@ class WishDialog(_AskDialog[str]):
 class ImportDialog(_AskDialog[str]):
     """Ask for a record file to import; answers its text (the play layer checks it)."""
 
-    words, input_id = "import", "record-path"
+    words = "import"
 
     def read(self, value: str) -> str:
         try:
@@ -176,11 +175,10 @@ class UnfinishedDialog(Dialog[str]):
 
     DEFAULT_CSS = "UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }"
 
-    def __init__(self, games: list[GameSummary], current: str, lang: str = "en",
-                 imported: list[GameSummary] | None = None) -> None:
+    def __init__(self, games: list[GameSummary], current: str, lang: str, imported: list[GameSummary]) -> None:
         super().__init__(lang)
         self.games = [g for g in games if g.id != current and g.origin != "imported"]
-        self.imported = imported or []
+        self.imported = imported
 
     def compose(self) -> ComposeResult:
         lang = self.lang
@@ -344,12 +342,11 @@ class EndDialog(Dialog[str]):
     told: reactive[Story | Exception | None] = reactive(None, init=False)
     details: reactive[bool] = reactive(False, init=False)
 
-    def __init__(self, game: Game, lang: str = "en", news: list[str] | None = None,
-                 stories: Kept[StoryKey, Story] | None = None) -> None:
+    def __init__(self, game: Game, lang: str, news: list[str], stories: Kept[StoryKey, Story]) -> None:
         super().__init__(lang)
         self.game = game
-        self.news = news or []  # new records (play.stats.news) and the wish, in words
-        self.stories = story_book() if stories is None else stories  # one kept is shown at once
+        self.news = news  # new records (play.stats.news) and the wish, in words
+        self.stories = stories  # the screen's stories told: one kept is shown at once
 
     def compose(self) -> ComposeResult:
         lang, game, pos = self.lang, self.game, self.game.position

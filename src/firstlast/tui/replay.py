@@ -9,7 +9,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.timer import Timer
 
 from ..engine import Card, Game
@@ -17,20 +16,19 @@ from ..i18n import announce, describe_variant, t
 from ..play.view import table_view
 from . import cards as C
 from .keys import BarKey, KeyBar, binding
-from .widgets import StatusLine, TableView
+from .widgets import FeltScreen, StatusLine, TableView
 
 #: Moves a second while the replay plays by itself.
 REPLAY_SPEED: Final = 4
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(FeltScreen):
     """→ the next move, ← the one before, Home/End the deal and the end, space plays
     or pauses, Escape (or q) leaves."""
 
     DEFAULT_CSS = """
-    ReplayScreen { background: #0b4d22; }
     ReplayScreen #replay-title { height: 1; background: #08361a; color: #ffd24a; padding: 0 1; text-style: bold; }
-    ReplayScreen #replay-area { height: 1fr; align: center middle; }
+    ReplayScreen #table-area { height: 1fr; align: center middle; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("right,s", "go(1)", "tui.replay.keys.step"),
@@ -48,10 +46,11 @@ class ReplayScreen(Screen[None]):
         self.game, self.lang, self.card_size = game, lang, size
         self.positions = game.positions
         self.timer: Timer | None = None
+        self.show_felt()
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="replay-title")
-        with Vertical(id="replay-area"):
+        with Vertical(id="table-area"):
             yield TableView(id="replay-table")
         yield StatusLine(id="replay-status")
         yield KeyBar((BarKey("→", "tui.replay.keys.step"), BarKey("←", "tui.replay.keys.back"),
@@ -69,7 +68,8 @@ class ReplayScreen(Screen[None]):
             said = announce(step.movements, self.lang)
         else:
             said = t(self.lang, "tui.replay.start")
-        self.query_one(TableView).show(table_view(game, self.positions[at]), self.card_size, moved, self.lang)
+        marked: frozenset[str] | None = None if C.LOOK.marks else frozenset()  # as the setting show_playable says
+        self.query_one(TableView).show(table_view(game, self.positions[at]), self.card_size, moved, self.lang, marked)
         self.query_one("#replay-title", StatusLine).message = t(
             self.lang, "tui.replay.title", deal=game.deal, variant=describe_variant(game.variant, self.lang),
             move=at, moves=len(game))

@@ -19,18 +19,20 @@ from . import cards as C
 from .cards import CardSize
 
 
-def _label_style(color: str | None = None, bold: bool | None = None, reverse: bool | None = None) -> Style:
+def label_style(color: str | None = None, bold: bool | None = None, reverse: bool | None = None) -> Style:
     """A label's style on the felt of the moment (``C.LOOK``): its colour, or the felt's."""
     return Style(color=color or C.LOOK.colours.label, bgcolor=C.LOOK.colours.cloth, bold=bold, reverse=reverse)
 
 
-def label_styles() -> tuple[Style, Style, Style, Style, Style]:
-    """The labels' styles on the felt of the moment: plain, active, moved, playable,
-    privileged. The active pile's label is drawn in reverse video (and bold): it stays
-    visible when colours are off (NO_COLOR), where a colour alone would vanish."""
-    return (_label_style(), _label_style(C.LOOK.colours.active, bold=True, reverse=True),
-            _label_style(C.FACE_MOVED if not C.LOOK.light else "#8a4b00", bold=True),
-            _label_style(C.LOOK.colours.playable, bold=True), _label_style(C.LOOK.colours.privileged, bold=True))
+def marks() -> dict[str, tuple[str, str, Style]]:
+    """Each mark a place can have, on the felt of the moment: its card's frame (box and
+    colour) and its label's style. The active pile's label is drawn in reverse video (and
+    bold): it stays visible when colours are off (NO_COLOR), where a colour alone would vanish."""
+    colours = C.LOOK.colours
+    return {"plain": ("plain", C.EDGE, label_style()),
+            "playable": ("heavy", colours.playable, label_style(colours.playable, bold=True)),
+            "active": ("double", colours.active, label_style(colours.active, bold=True, reverse=True)),
+            "privileged": ("heavy", colours.privileged, label_style(colours.privileged, bold=True))}
 
 
 #: Marks the label of a place whose top card the last action moved.
@@ -83,7 +85,7 @@ class WasteFan(Widget):
     lang: reactive[str] = reactive("en")
 
     def render(self) -> Text:
-        LABEL = label_styles()[0]
+        LABEL = label_style()
         out = Text(t(self.lang, "tui.table.waste_fan") + "\n", style=LABEL)
         if not self.waste:
             out.append(t(self.lang, "tui.table.empty"), style="dim")
@@ -105,9 +107,9 @@ def _label(text: str, style: Style | None = None, moved: bool = False) -> Text:
     """A place's label; ``moved`` adds the mark of the last action's cards (visible
     without colour, e.g. under ``NO_COLOR``). Its style is a span, not the Text's base
     style, which rich's Text equality leaves out: ``Slot.shown`` would keep a stale one."""
-    label = Text.assemble((text, style or label_styles()[0]))
+    label = Text.assemble((text, style or label_style()))
     if moved:
-        label.append(MOVED_MARK, style=label_styles()[2])
+        label.append(MOVED_MARK, style=label_style(C.FACE_MOVED if not C.LOOK.light else "#8a4b00", bold=True))
     return label
 
 
@@ -117,7 +119,7 @@ def paint_slot(place: str, view: TableView, size: CardSize,
     """Label and card lines for ``place``; ``moved``: the cards the last action moved,
     marked where they lie on top; ``marked``: the places framed as playable (``None``:
     every one that can; with the marks off, only the hint's card)."""
-    LABEL, LABEL_ACTIVE, _, LABEL_PLAYABLE, LABEL_PRIVILEGED = label_styles()
+    mark = marks()
     sources = view.playable if marked is None else marked
     active = view.active
     if place in FIRST:
@@ -125,14 +127,8 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         card = view.first[i]
         privileged = i == len(FIRST) - 1 and view.privileged is not None
         label_text = place + ("▼" if i == active else "★" if privileged else "")
-        if place in sources:
-            emphasis, edge, style = "heavy", C.LOOK.colours.playable, LABEL_PLAYABLE
-        elif i == active:
-            emphasis, edge, style = "double", C.LOOK.colours.active, LABEL_ACTIVE
-        elif privileged:
-            emphasis, edge, style = "heavy", C.LOOK.colours.privileged, LABEL_PRIVILEGED
-        else:
-            emphasis, edge, style = "plain", C.EDGE, LABEL
+        emphasis, edge, style = mark[
+            "playable" if place in sources else "active" if i == active else "privileged" if privileged else "plain"]
         if card is None:
             return _label(label_text, style), C.empty_lines(size, "↓" if i != active else "")
         hit = card in moved
@@ -149,11 +145,12 @@ def paint_slot(place: str, view: TableView, size: CardSize,
             # without colour too (NO_COLOR).
             rank = C.rank_text(need, lang)
             text = f"{place}→{rank}" if size.width < 7 else f"{ACTIVE_MARK}{place} →{rank}"
-            label = _label(text, LABEL_ACTIVE, hit)
+            emphasis, edge, style = mark["active"]
+            label = _label(text, style, hit)
             if top is None:
-                return label, C.empty_lines(size, "→" + rank, "double", C.LOOK.colours.active)
-            return label, C.card_lines(top, size, "double", C.LOOK.colours.active, depth, hit, lang=lang)
-        label = _label(place + (" ✓" if view.pile_complete(i) else ""), LABEL, hit)
+                return label, C.empty_lines(size, "→" + rank, emphasis, edge)
+            return label, C.card_lines(top, size, emphasis, edge, depth, hit, lang=lang)
+        label = _label(place + (" ✓" if view.pile_complete(i) else ""), moved=hit)
         if top is None:
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
@@ -164,22 +161,20 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         if card is None:
             return _label(text), C.empty_lines(size)
         hit = card in moved
-        emphasis, edge, style = (("heavy", C.LOOK.colours.playable, LABEL_PLAYABLE) if playable
-                                 else ("plain", C.EDGE, LABEL))
+        emphasis, edge, style = mark["playable" if playable else "plain"]
         return _label(text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
 
     if place in RESERVE:
         return on_top(place, view.reserve[RESERVE.index(place)], place in sources)
     if place == STOCK:
-        stock = t(lang, "tui.table.stock", n=view.stock_count)
-        label = _label(stock, LABEL_PLAYABLE if view.stock_live else LABEL)  # live: turn (R9)
+        emphasis, edge, style = mark["playable" if view.stock_live else "plain"]  # live: turn (R9)
+        label = _label(t(lang, "tui.table.stock", n=view.stock_count), style)
         if view.stock_count:
             # The back of the card to be turned next, as at a real table: the decks
             # differ only in their backs (R1), which lie face up on the stock.
             return label, C.back_lines(size, view.stock_count, view.stock_decks[0])
         if view.stock_live:  # redeal (R10)
-            return (_label(t(lang, "tui.table.redeal"), LABEL_PLAYABLE),
-                    C.empty_lines(size, "↻", "heavy", C.LOOK.colours.playable))
+            return _label(t(lang, "tui.table.redeal"), style), C.empty_lines(size, "↻", emphasis, edge)
         return label, C.empty_lines(size)
     if place == WASTE:
         return on_top(t(lang, "tui.table.waste", n=len(view.waste)), view.waste[-1] if view.waste else None,

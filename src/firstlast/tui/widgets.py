@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 
 from ..engine import CANONICAL, Card, Game, Move, Movement, Step, Variant
@@ -91,6 +92,20 @@ class StatusLine(Widget):
     def render(self) -> Text:
         text = ("✗ " if self.error else "") + self.message
         return Text(one_line(text, max(1, self.size.width)))
+
+
+class FeltScreen(Screen[None]):
+    """A screen with the table on it, on the player's felt (settings.felt, as on the page):
+    its cloth (``cards.FELTS``) behind the places, as behind their labels."""
+
+    DEFAULT_CSS = "".join(
+        ", ".join(f"FeltScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
+        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items())
+
+    def show_felt(self) -> None:
+        """The felt of the moment (``C.LOOK``) on the screen's classes."""
+        for felt in C.FELTS:
+            self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
 
 
 class TableView(Vertical):
