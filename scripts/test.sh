@@ -47,6 +47,12 @@ fi
 # --no-compile: pip byte-compiled every module of every dependency (numpy, matplotlib,
 # dask…), half its CPU time; Python compiles the few the tests import when they load.
 python -m pip install -q --no-compile -e ".[dev]"
+# ... and keeps them (__pycache__, which git ignores): the suite starts hundreds of Python
+# processes (servers, the CLI, the terminal, Dask workers), and where PYTHONDONTWRITEBYTECODE
+# is set each one compiled every module it imported from source again, dependencies
+# included: about 1 s of CPU a process (tests/cli with three server and terminal modules:
+# 57 CPU-s, 24 once kept).
+unset PYTHONDONTWRITEBYTECODE
 if [ -n "${npm_job:-}" ] && ! wait "$npm_job"; then cat "$npm_log"; exit 1; fi
 
 echo "== ruff"
