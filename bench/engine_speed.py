@@ -46,7 +46,7 @@ for variant in (Variant(), Variant(redeals=0), Variant(redeals=None), Variant(wa
 def full_game(deal: int) -> bool:
     game = Game(deal)
     game.autoplay()
-    return game.status == "won"
+    return game.position.status == "won"
 
 
 rate("Game.autoplay  [canonical, full positions]", max(1, args.games // 4), full_game)

@@ -30,7 +30,7 @@ def main() -> None:
         t = time.process_time()
         story = tell_story(game)
         cpu = time.process_time() - t
-        rows.append((cpu, deal, token, game.status, len(game.moves), sum(p.samples for p in story.points)))
+        rows.append((cpu, deal, token, game.position.status, len(game.moves), sum(p.samples for p in story.points)))
     first = rows[0]
     print(f"deal 1: {first[0]:.2f} s CPU, {first[5]:,} samples in its points")
     cpus = sorted(r[0] for r in rows)

@@ -61,7 +61,7 @@ def route(name: str, fastline: str | None, rounds: int) -> dict[str, tuple[list[
                     if r.status_code == 201:
                         game = Game(int(r.json()["deal"]), Variant.from_token(token))
                         game.autoplay()  # the engine itself: it comes out
-                        assert game.status == "won", (token, r.json()["deal"])
+                        assert game.position.status == "won", (token, r.json()["deal"])
                 out[token] = (took, codes)
     finally:
         stop_server(proc)

@@ -115,7 +115,7 @@ def through_the_terminal(store: GameStore, record: Path) -> None:
         await wait(pilot, lambda: screen.session.game.deal == SECOND)
         await pilot.press("o")
         await pilot.pause()
-        pilot.app.screen.query_one("#record-path").value = str(record)  # type: ignore[attr-defined]
+        pilot.app.screen.query_one("#import-input").value = str(record)  # type: ignore[attr-defined]
         await pilot.press("enter")
         await pilot.pause()
         assert "imported deal" in screen.message
