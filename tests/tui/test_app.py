@@ -1214,7 +1214,7 @@ def test_a_replay_is_drawn_on_the_players_felt(store: GameStore) -> None:
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         blue, green = C.FELTS["blue"].cloth, C.FELTS["green"].cloth
         assert blue in cloths() and green not in cloths()
-        app.push_screen(ReplayScreen(Game(1, moves=["t", "t"]), "en", screen.size_now))
+        app.push_screen(ReplayScreen(Game(1, moves=["t", "t"]), "en"))
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
         assert blue in cloths() and green not in cloths()
@@ -1238,12 +1238,12 @@ def test_a_replay_marks_the_playable_cards_as_the_setting_says(store: GameStore)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         assert screen.view.playable and framed() == set()
-        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        app.push_screen(ReplayScreen(screen.session.game, "en"))
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and framed() == set()
         app.pop_screen()
         C.set_look("green", False, marks=True)  # the marks on: the replay frames what can be played
-        app.push_screen(ReplayScreen(screen.session.game, "en", screen.size_now))
+        app.push_screen(ReplayScreen(screen.session.game, "en"))
         await pilot.pause()
         assert framed() == set(screen.view.playable)
 
@@ -1251,3 +1251,28 @@ def test_a_replay_marks_the_playable_cards_as_the_setting_says(store: GameStore)
         run(app, script)
     finally:
         C.set_look("green", False)
+
+
+def test_a_replay_follows_the_terminals_size(store: GameStore) -> None:
+    """A replay lays its table out again when the terminal changes size (it kept the
+    size it opened with: a smaller terminal cut the table), on the whole width: no side bar."""
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    def cut(width: int, height: int) -> list[str]:
+        return [s.place for s in app.screen.query(Slot) if s.region.right > width or s.region.bottom > height]
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        app.push_screen(ReplayScreen(Game(1, moves=["t", "t"]), "en"))
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.card_size == C.choose_size(160, 60, 0)
+        assert cut(160, 60) == []
+        await pilot.resize_terminal(80, 30)
+        await pilot.pause()
+        assert replay.card_size == C.choose_size(80, 30, 0) and replay.card_size.width < C.choose_size(160, 60, 0).width
+        assert cut(80, 30) == []
+        await pilot.press("right")  # the next move is drawn at the new size too
+        await pilot.pause()
+        assert replay.at == 1 and cut(80, 30) == []
+
+    run(app, script, size=(160, 60))

@@ -526,7 +526,7 @@ class GameScreen(FeltScreen):
                 return
             if any(g.id == game_id for g in imported):  # watched move by move: nothing is written
                 stored = self.session.play.game(self.session.player, game_id)
-                self.app.push_screen(ReplayScreen(stored.game, self.lang, self.size_now))
+                self.app.push_screen(ReplayScreen(stored.game, self.lang))
                 return
             deal = next((str(g.deal) for g in games if g.id == game_id), "?")
             await self._confirm_leaving(t(self.lang, "tui.confirm.what.unfinished", deal=deal),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
@@ -41,9 +42,10 @@ class ReplayScreen(FeltScreen):
 
     at: reactive[int] = reactive(0)
 
-    def __init__(self, game: Game, lang: str, size: C.CardSize) -> None:
+    def __init__(self, game: Game, lang: str) -> None:
         super().__init__()
-        self.game, self.lang, self.card_size = game, lang, size
+        self.game, self.lang = game, lang
+        self.card_size = C.SMALL  # until mounted, on the terminal's size
         self.positions = game.positions
         self.timer: Timer | None = None
         self.show_felt()
@@ -57,7 +59,18 @@ class ReplayScreen(FeltScreen):
                       BarKey("space", "tui.replay.keys.play"), BarKey("Esc", "tui.replay.keys.close")), self.lang)
 
     def on_mount(self) -> None:
-        self.query_one(TableView).lay_out(self.card_size, self.lang)  # then ``at``'s first watch, after mounting
+        self._lay_out(self.app.size.width, self.app.size.height)  # then ``at``'s first watch, after mounting
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The table follows the terminal, as the game screen's does (it kept the size it
+        # opened with, and a smaller terminal cut it).
+        self._lay_out(event.size.width, event.size.height)
+        self.watch_at(self.at)
+
+    def _lay_out(self, width: int, height: int) -> None:
+        """The biggest cards that fit: no side bar here, the table has the whole width."""
+        self.card_size = C.choose_size(width, height, 0)
+        self.query_one(TableView).lay_out(self.card_size, self.lang)
 
     def watch_at(self, at: int) -> None:
         game = self.game
