@@ -1225,6 +1225,30 @@ def test_a_replay_is_drawn_on_the_players_felt(store: GameStore) -> None:
         C.set_look("green", False)
 
 
+def test_a_replay_on_paper_has_the_paper_bars(store: GameStore) -> None:
+    """On the paper felt the replay's title and status bars are light with dark ink, as the
+    game screen's are (they stayed the dark felts' green)."""
+    play = PlayService(store)
+    play.update_settings(play.local_player(), {"felt": "paper"})
+    app = FirstLastApp(store, deal=1, chance=False)
+
+    def bars() -> set[str]:
+        return {seg.style.bgcolor.name for y in (0, app.screen.size.height - 2)
+                for seg in app.screen._compositor.render_strips()[y]
+                if seg.style is not None and seg.style.bgcolor is not None}
+
+    async def script(pilot: Pilot[None], screen: GameScreen) -> None:
+        assert bars() == {"#d9ccab"}  # the game screen's title and status
+        app.push_screen(ReplayScreen(Game(1, moves=["t", "t"]), "en"))
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and bars() == {"#d9ccab"}
+
+    try:
+        run(app, script)
+    finally:
+        C.set_look("green", False)
+
+
 def test_a_replay_marks_the_playable_cards_as_the_setting_says(store: GameStore) -> None:
     """The marks on the cards that can be played (the setting ``show_playable``) are
     left off in a replay too, as on the table and on the page."""

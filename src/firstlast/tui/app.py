@@ -81,8 +81,6 @@ class GameScreen(FeltScreen):
     #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
     #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
     GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
-    GameScreen.felt-paper TitleBar, GameScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
-    GameScreen.felt-paper StatusLine.error { color: #a3271b; }
     GameScreen.felt-paper #too-small { color: #8a4b00; }
     """
 

@@ -29,6 +29,7 @@ class ReplayScreen(FeltScreen):
 
     DEFAULT_CSS = """
     ReplayScreen #replay-title { height: 1; background: #08361a; color: #ffd24a; padding: 0 1; text-style: bold; }
+    ReplayScreen.felt-paper #replay-title { background: #d9ccab; color: #6b3a00; }
     ReplayScreen #table-area { height: 1fr; align: center middle; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -96,11 +96,15 @@ class StatusLine(Widget):
 
 class FeltScreen(Screen[None]):
     """A screen with the table on it, on the player's felt (settings.felt, as on the page):
-    its cloth (``cards.FELTS``) behind the places, as behind their labels."""
+    its cloth (``cards.FELTS``) behind the places, as behind their labels; on paper, light
+    bars with dark ink."""
 
     DEFAULT_CSS = "".join(
         ", ".join(f"FeltScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
-        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items())
+        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items()) + """
+    FeltScreen.felt-paper TitleBar, FeltScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
+    FeltScreen.felt-paper StatusLine.error { color: #a3271b; }
+    """
 
     def show_felt(self) -> None:
         """The felt of the moment (``C.LOOK``) on the screen's classes."""
