@@ -28,8 +28,8 @@ class ReplayScreen(FeltScreen):
     or pauses, Escape (or q) leaves."""
 
     DEFAULT_CSS = """
-    ReplayScreen #replay-title { height: 1; background: #08361a; color: #ffd24a; padding: 0 1; text-style: bold; }
-    ReplayScreen.felt-paper #replay-title { background: #d9ccab; color: #6b3a00; }
+    ReplayScreen #replay-title { color: #ffd24a; text-style: bold; }
+    ReplayScreen.felt-paper #replay-title { color: #6b3a00; }
     ReplayScreen #table-area { height: 1fr; align: center middle; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
