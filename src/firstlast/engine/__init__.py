@@ -27,8 +27,7 @@ from .errors import (
     InvalidPositionError,
     RecordError,
 )
-from .fastplay import Outcome, play_out
-from .game import Game, Step
+from .game import Game, Outcome, Step, play_out
 from .notation import position_from_text, position_to_text, validate
 from .places import PLACE_NAMES, PLACES, SOURCES, Place, PlaceKind, parse_place
 from .position import REDEAL, TURN, Move, Movement, Position, Status
