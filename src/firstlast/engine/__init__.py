@@ -1,8 +1,7 @@
 """The pure rules engine of First and Last: no I/O, no globals, no UI.
 
 ``Position`` is the rules (R1–R11, V1–V3, docs/rules.md); ``Game`` adds undo and redo,
-``play_out`` a deal's result along the forced line. Faster implementations elsewhere
-(the compiled kernel in ``firstlast.odds``) are derived from it and tested against it.
+``play_out`` a deal's result along the forced line.
 
 >>> from firstlast.engine import Game
 >>> game = Game(1)

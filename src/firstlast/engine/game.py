@@ -136,8 +136,7 @@ class Outcome(NamedTuple):
 
 
 def play_out(deal: int, variant: Variant = CANONICAL) -> Outcome:
-    """Deal ``deal`` (R2, §4.5) and play the forced line to its end (R9–R11): the
-    engine's own (``Position.play_forced``), so the rules by construction; the compiled
-    forced line is proven equal to it."""
+    """Deal ``deal`` (R2, §4.5) and play the forced line to its end (R9–R11) with
+    ``Position.play_forced``: the rules by construction."""
     end = Position.deal(deal, variant).play_forced()
     return Outcome(end.status == "won", end.score, end.passes)

@@ -274,7 +274,7 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
             lines.append(t(lang, "story.plain.crossing.start"))
         elif self.crossing is not None:
             lines.append(t(lang, "story.plain.crossing", move=self.crossing.point.move))
-        lines += [plain_moment(m, *self.ends(m), lang) for m in self.moments]
+        lines += [moment_sentence(m, *self.ends(m), lang, plain=True) for m in self.moments]
         if self.low_point is not None and self.low_point.move > 0 and not self.moments:
             lo = self.low_point
             lines.append(t(lang, "story.plain.low", chance=plain_chance(lo, lang), move=lo.move))
@@ -327,15 +327,23 @@ def sparkline(points: Sequence[Point], width: int = 48) -> str:
 
 
 # ------------------------------------------------------------------ in words
-def moment_sentence(moment: Moment, before: Point, after: Point, lang: str) -> str:
+def moment_sentence(moment: Moment, before: Point, after: Point, lang: str, *, plain: bool = False) -> str:
     """One moment, between its points ``before`` and ``after`` (``Story.ends``): "Move 37
-    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English)."""
-    chance = {"before": chance_text(before, lang), "after": chance_text(after, lang)}
-    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, **chance}
+    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English);
+    ``plain``: in plain words, its chances as single figures."""
+    chance = plain_chance if plain else chance_text
+    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, "first": moment.first_move,
+                                 "before": chance(before, lang), "after": chance(after, lang)}
+    if plain:
+        way = "up" if moment.change > 0 else "down"
+        if moment.span > 1:
+            return t(lang, f"story.plain.moment.span.{way}", **params)
+        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
+        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
     if moment.span == 1:
         text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
     else:
-        text = t(lang, "story.moment.span", first=moment.first_move, **params)
+        text = t(lang, "story.moment.span", **params)
     return t(lang, "story.moment.end", text=text)
 
 
@@ -472,17 +480,6 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
                 + (v.redeals != variant.redeals), 0 if v.redeals is None else v.redeals)
 
     return t(lang, "story.plain.what_if.other_rules", change=plain_change(variant, min(others, key=distance), lang))
-
-
-def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
-    """A moment that mattered, in plain words, its chances as single figures."""
-    way = "up" if moment.change > 0 else "down"
-    params: dict[str, object] = {"move": moment.move, "before": plain_chance(before, lang),
-                                 "after": plain_chance(after, lang)}
-    if moment.span == 1:
-        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
-        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
-    return t(lang, f"story.plain.moment.span.{way}", first=moment.first_move, **params)
 
 
 # ------------------------------------------------------------------ the stop (R11)
