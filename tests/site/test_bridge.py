@@ -129,7 +129,7 @@ def test_a_client_gone_mid_body_changes_nothing_and_logs_nothing(tmp_path: Path,
              "root_path": "", "server": ("cards.example.org", 443), "client": ("127.0.0.1", 1),
              "headers": [(b"host", b"cards.example.org"), (b"content-type", b"application/json"),
                          (b"content-length", b"40"), (b"cookie",
-                          f"fl_player_443={bridge.app.state.web.seal.seal(bridge.player)}".encode())]}
+                          f"fl_player_443={bridge.app.state.web.seal(bridge.player)}".encode())]}
     sent: list[dict[str, object]] = []
     parts = iter([{"type": "http.request", "body": b'{"deal": ', "more_body": True}, {"type": "http.disconnect"}])
 

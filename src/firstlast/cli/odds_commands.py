@@ -1,13 +1,7 @@
-"""``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or position.
-
-The fast forced line (``odds.fastline``) is loaded when the command first needs it, so
-that ``firstlast --help`` and the other commands never build or load it. What the command
-cannot do here says so in one line on stderr and exits 2: runs need the fast line (a C
-compiler or wasmtime: a million games with the engine would take about an hour, so
-there is no quiet fallback), ``--plot`` and ``--scheduler`` need the ``lab`` extra. The
-chance of a deal or position works without the fast line: the engine samples instead
-(slower, same samples), with a note on stderr.
-"""
+"""``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or
+position (docs/odds.md, "Commands"). The fast forced line (``odds.fastline``) is loaded
+when the command first needs it, so that ``firstlast --help`` and the other commands
+never build or load it."""
 
 from __future__ import annotations
 
@@ -186,8 +180,10 @@ def _check_plot_path(plot: Path) -> None:
 
 
 def _check_extras(plot: Path | None, scheduler: str | None) -> None:
-    """Stop with the one-line hint if a run needs what is not here: an extra, or the
-    fast forced line (exit status 2, as for a usage error)."""
+    """Stop with the one-line hint if a run needs what is not here (exit status 2, as
+    for a usage error): the ``lab`` extra for ``--plot`` and ``--scheduler``, or the fast
+    forced line (a C compiler or wasmtime), which has no quiet fallback: a million games
+    with the engine would take about an hour (the chance of a deal samples with it)."""
     if plot is not None and not _installed("matplotlib", "numpy"):
         raise click.UsageError(msg("cli.odds.need_lab_plot"))
     if scheduler and not _installed("distributed"):

@@ -1,11 +1,7 @@
-"""One message catalog per language, shared by the page, the terminal and the CLI.
-
-``en.json`` and ``ru.json`` beside this module are flat ``key → template`` maps with
-``{name}`` placeholders; the page loads the very same files. This module reads them and
-renders what needs grammar: cards and places in words, the engine's refusals and syntax
-errors, the card movements of a step as a sentence for screen readers, and the chance
-figure by its one display rule (``chance_text``: only the precision the samples
-support; docs/i18n.md).
+"""One message catalog per language (``en.json``, ``ru.json``: flat ``key → template``
+maps with ``{name}`` placeholders), shared by the page, the terminal and the CLI; this
+module reads them and renders what needs grammar (docs/i18n.md: the files, the API, the
+key names).
 
 Everything here is pure: the only state is the cache (``functools.cache``) of the files read.
 """
@@ -407,23 +403,17 @@ def help_markdown(lang: str, keys: str = "") -> str:
     return _read(f"help-{lang}.md").replace(KEYS_MARK, keys)
 
 
-def render_markdown(text: str) -> str:
-    """Markdown as an HTML fragment. Raw HTML in ``text`` is escaped, never passed
-    through (and markdown-it refuses ``javascript:`` links), so the fragment is safe
-    to insert into the page."""
+@cache
+def help_html(lang: str, keys: str = "") -> str:
+    """The help page as an HTML fragment for the browser (``keys``: as for
+    ``help_markdown``). Raw HTML in the Markdown is escaped, never passed through (and
+    markdown-it refuses ``javascript:`` links), so the fragment is safe to insert."""
     # Imported here: markdown-it is some sixty modules, and only the help page needs it
     # (the site's play worker would load them all before its first answer).
     from markdown_it import MarkdownIt
 
-    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(help_markdown(lang, keys))
     return html
-
-
-@cache
-def help_html(lang: str, keys: str = "") -> str:
-    """The help page as an HTML fragment for the browser (``keys``: as for
-    ``help_markdown``)."""
-    return render_markdown(help_markdown(lang, keys))
 
 
 @cache

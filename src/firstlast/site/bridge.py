@@ -54,7 +54,7 @@ class Bridge:
         self.player = self._play.local_player()
         self.app = create_app(self._play, bind_host=parts.hostname)
         # Signed with this database's key, as the app signs the cookies it sets.
-        self._cookie = f"{COOKIE}_{self.port}={self.app.state.web.seal.seal(self.player)}"
+        self._cookie = f"{COOKIE}_{self.port}={self.app.state.web.seal(self.player)}"
 
     @property
     def commits(self) -> int:

@@ -32,13 +32,6 @@ class _Decided:
         self.certain = True
 
 
-def _estimate(pos: Position, round_: int, samples: int) -> ChanceEstimate:
-    """One round (``play.chance.round_estimate``), its failures refused. Module-level:
-    the site's computing worker runs it."""
-    with odds_refusals():
-        return policy.round_estimate(pos, round_, samples)
-
-
 async def chance(web: WebGame, request: Request) -> Response:
     q = query(request, m.ChanceQuery)
     stored, lang = await web.load_lang(request, web.play.game)
@@ -70,7 +63,11 @@ async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery)
         held = web.chances.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
         for r, known in enumerate(held):
             if known is None:
-                held[r] = done = await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
+                # Refused here, not in the worker: the site's computing worker sends its
+                # failure back pickled, and only the odds' own exceptions come back whole.
+                with odds_refusals():
+                    held[r] = done = await runtime.run_cpu(policy.round_estimate, pos, r, q.samples,
+                                                           limiter=web.chance_limiter)
                 web.chances.put(pos, r, done, q.samples)
                 if policy.one_round_per_ask(done, q.samples):
                     break
