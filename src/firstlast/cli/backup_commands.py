@@ -18,7 +18,7 @@ from .. import i18n
 from ..play import PlayError, PlayService, StoreError
 from ..play.backup import MAX_BACKUP_CHARS, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
-from .engine_commands import _is_stdout, _save_target, _write_atomic
+from .engine_commands import save_target, write_atomic
 from .lang import command, current_lang, msg
 from .options import FilePath, db_option, open_store
 
@@ -39,9 +39,9 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
 @db_option
 def export(file: Path, db: Path | None) -> None:
     """Write the local player's backup to FILE (``-``: standard output)."""
-    to_stdout = _is_stdout(file)  # '-', /dev/stdout: what it says goes to stderr, not into the backup
-    if not to_stdout:
-        _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
+    # Standard output: what it says goes to stderr, not into the backup. A folder, a
+    # device or a FIFO is refused before anything is read.
+    to_stdout = save_target(file) is None
     play = PlayService(open_store(db))
     if play.store.read_only:  # read as it is (issue 29.5); stdout may be the backup itself
         click.echo(msg("cli.export.read_only", path=play.store.path), err=True)
@@ -52,7 +52,7 @@ def export(file: Path, db: Path | None) -> None:
     for line in skipped_lines(skipped, "backup.left_out_game"):
         click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
     games = i18n.plural(current_lang(), "count.games", len(json.loads(text)["games"]))
-    _write_atomic(file, text)
+    write_atomic(file, text)
     if to_stdout:
         click.echo(msg("cli.export.done_stdout", games=games), err=True)
     else:
