@@ -1,11 +1,7 @@
-"""The table in words, for the ear: the hint, the table's summary and a place's review.
-
-The one renderer of these words (catalog keys ``say.*``, ``aria.*``): the terminal says
-them, and the page shows and says them as the server sends them (``GET
-/api/games/{id}/words``, ``web.shapes.table_words``), so a player hears the same words in
-the terminal and in the browser.
-Everything said is read from the engine's ``Position`` (``forced_move``, ``active``,
-``need``…); nothing here decides a rule.
+"""The table in words, for the ear: the hint, the table's summary and a place's review;
+the one renderer of these words (keys ``say.*``, ``aria.*``), which the terminal and the
+page both say (docs/i18n.md, "The API"). Everything said is read from the engine's
+``Position``; nothing here decides a rule.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ import msgspec
 from starlette.requests import Request
 
 from ..play import MakeMove, PlayError, Settings, jsontext, parse_deal, parse_variant
+from ..play.backup import MAX_BACKUP_CHARS
 from ..play.fields import refused
 from .errors import WebError
 from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
@@ -29,6 +30,7 @@ from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
 B = TypeVar("B", bound=msgspec.Struct)
 MAX_BODY: Final = 64 * 1024
 MAX_RECORD: Final = 2 * 1024 * 1024  # an import's JSON body: a record of 1 Mi characters, escaped
+MAX_RESTORE_BODY: Final = 2 * MAX_BACKUP_CHARS + 64 * 1024  # a backup's text as a JSON string, escaped
 
 
 async def read_body(request: Request, limit: int) -> bytearray:

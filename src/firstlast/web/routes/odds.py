@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
-from ...i18n import chance_short_text, chance_text
+from ...i18n import chance_text
 from ...play import chance as policy
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
@@ -45,7 +45,7 @@ async def chance(web: WebGame, request: Request) -> Response:
     est, pool = pooled.latest, pooled.estimate
     return json_response(m.Chance(
         **_figure(est, lang), certain=bool(est.certain), round=answered, next_round=pooled.next_round,
-        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_short_text(pool, lang))))
+        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_text(pool, lang, short=True))))
 
 
 def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
