@@ -1,9 +1,5 @@
-"""``firstlast export`` and ``import``: the local player's backup (docs/backup.md).
-
-Both work on the local player (``PlayService.local_player()``, the one the terminal game and
-``firstlast play`` use) of the database ``--db`` names, through the play layer's one
-backup policy (``play/backup.py``). ``FILE`` ``-`` is standard output or input.
-"""
+"""``firstlast export`` and ``import``: the local player's backup (docs/backup.md,
+"Commands"), through the play layer's one backup policy (``play/backup.py``)."""
 
 from __future__ import annotations
 
