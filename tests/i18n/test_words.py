@@ -27,7 +27,6 @@ from firstlast.i18n import (
     place_name,
     rank_name,
     refusal_text,
-    render_markdown,
     t,
 )
 
@@ -268,7 +267,7 @@ def test_help_names_every_rule_and_the_chance(lang: str) -> None:
 
 
 def test_help_html_passes_no_raw_html() -> None:
-    out = render_markdown('<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[x](javascript:alert(1))')
+    out = help_html("en", '<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[x](javascript:alert(1))')
     assert "<script" not in out and "<img" not in out and 'href="javascript' not in out
     assert "&lt;script&gt;" in out
 

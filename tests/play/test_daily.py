@@ -12,7 +12,7 @@ from playing import export_backup, restart, step, undo
 
 from firstlast.engine import Variant, play_out
 from firstlast.play import PlayError, PlayService
-from firstlast.play.daily import DayFacts, current_run, facts, longest_run, streaks
+from firstlast.play.daily import DayFacts, calendar, current_run, facts, longest_run, streaks
 from firstlast.play.deals import daily_date, daily_deal
 from firstlast.play.stats import RecordNews, compute, news
 from firstlast.store import DailyRow, GameStore, ResultRow
@@ -107,6 +107,14 @@ def test_records_and_the_news_of_a_game() -> None:
     assert news(v, rows, "3") == (RecordNews("passes", 2, 4), RecordNews("streak", 2, 1))
     assert news(v, rows, "4") == (RecordNews("lost_score", 70, 40),)
     assert news(v, rows, "5") == () and news(v, rows, "6") == () and news(v, rows, "none") == ()
+
+
+def test_the_calendar_of_the_last_month_there_is() -> None:
+    # Its days and its next month were counted past 31 December 9999: OverflowError.
+    cal = calendar(facts([]), D(9999, 12, 31))
+    assert (cal.month, len(cal.days), cal.previous, cal.next) == ("9999-12", 31, "9999-11", None)
+    first = calendar(facts([]), D(9999, 12, 31), 1900, 1)
+    assert (first.previous, first.next, first.days[-1].date) == (None, "1900-02", D(1900, 1, 31))
 
 
 # ---------------------------------------------------------------------------- service

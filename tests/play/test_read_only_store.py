@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import httpx
 import loops
 import pytest
+from reading import read
 from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.cli import tui_commands
@@ -68,7 +69,7 @@ def test_it_opens_read_only_and_refuses_writes(frozen: tuple[Path, str, str | No
     assert store.read_only
     play = PlayService(store)
     assert play.local_player() == player
-    assert len(store.games(player)) == 4
+    assert len(read(store).games(player)) == 4
     assert play.current(player) is not None and play.current(player).id == table  # type: ignore[union-attr]
     with pytest.raises(sqlite3.OperationalError, match="readonly"), store.transaction() as tx:
         tx.new_player()

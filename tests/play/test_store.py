@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from reading import read
 
 from firstlast.engine import Game, Variant
 from firstlast.play import PlayService, Settings
@@ -50,8 +51,8 @@ def test_a_schema_1_database_is_upgraded_without_losing_a_game(old_db: Path) -> 
     assert len(before) == len(after) + 1
     play = PlayService(store)
     # Every game still replays.
-    for g in store.games(limit=100):
-        assert play.game(LOCAL if g.id in {x.id for x in store.games(LOCAL)} else BROWSER, g.id).game
+    for g in read(store).games(limit=100):
+        assert play.game(LOCAL if g.id in {x.id for x in read(store).games(LOCAL)} else BROWSER, g.id).game
     # The latest unfinished game is on the table; the other unfinished one was abandoned.
     assert play.current(LOCAL).game.deal == 5  # type: ignore[union-attr]
     assert [g.deal for g in play.games(LOCAL, "abandoned")] == ["3"]
@@ -144,7 +145,7 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     def check() -> None:
         with store.transaction() as tx:
             tx.save(stored)
-        assert [str(m) for m in store.load(stored.id).game.moves] == [str(m) for m in game.moves]
+        assert [str(m) for m in read(store).load(stored.id).game.moves] == [str(m) for m in game.moves]
 
     for _ in range(5):
         game.step()
@@ -169,7 +170,7 @@ def test_the_moves_text_follows_every_change_of_the_move_list(tmp_path: Path) ->
     game.undo()
     game.push(game.position.legal_moves()[1])
     check()
-    stored = store.load(stored.id)  # a fresh copy
+    stored = read(store).load(stored.id)  # a fresh copy
     game = stored.game
     game.undo()
     game.step()
@@ -202,7 +203,7 @@ def test_a_savepoint_that_cannot_be_undone_breaks_the_transaction(tmp_path: Path
         with tx.savepoint():
             tx.db.execute("RELEASE part0")  # gone behind its back: there is nothing to roll back to
             raise RuntimeError("a bug")
-    assert store.games() == [] and not store.has_player("x")
+    assert read(store).games() == [] and not read(store).has_player("x")
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
         assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0  # the whole transaction undone
 
@@ -216,7 +217,7 @@ def test_a_transaction_inside_another_of_its_kind_is_refused_at_once(tmp_path: P
         kept = tx.new_player()
         with pytest.raises(RuntimeError, match="inside another"), store.transaction():
             pass
-    assert store.has_player(kept)  # the outer transaction goes on and commits
+    assert read(store).has_player(kept)  # the outer transaction goes on and commits
     with store.reading() as tx:
         with pytest.raises(RuntimeError, match="inside another"), store.reading():
             pass
@@ -233,10 +234,10 @@ def test_the_store_writes_a_result_as_given_and_decides_none(tmp_path: Path) -> 
     with store.transaction() as tx:
         stored = StoredGame.new(tx.new_player(), game)
         tx.insert(stored)
-    assert store.load(stored.id).result is None
+    assert read(store).load(stored.id).result is None
     stored.result, stored.result_score, stored.result_passes, stored.finished = "won", 1, 2, "2026-01-01T00:00:00"
     with store.transaction() as tx:
         tx.save(stored)
-    again = store.load(stored.id)
+    again = read(store).load(stored.id)
     assert (again.result, again.result_score, again.result_passes, again.finished) == ("won", 1, 2,
                                                                                       "2026-01-01T00:00:00")

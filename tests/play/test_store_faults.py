@@ -17,6 +17,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
+from reading import read
 from starlette.testclient import TestClient
 
 from firstlast.cli.main import main
@@ -167,7 +168,7 @@ def test_a_read_only_database_opens_for_reading(read_only_db: tuple[Path, str]) 
     db, player = read_only_db
     store = GameStore(db)
     assert store.read_only
-    assert len(store.games(player)) == 3 and PlayService(store).local_player() == player
+    assert len(read(store).games(player)) == 3 and PlayService(store).local_player() == player
     with pytest.raises(sqlite3.OperationalError, match="readonly"), store.transaction() as tx:
         tx.new_player()
 
@@ -194,7 +195,7 @@ def test_chmod_444_as_root_is_not_read_only(tmp_path: Path) -> None:
     assert not store.read_only
     with store.transaction() as tx:
         tx.insert(StoredGame.new(player, Game(5)))
-    assert len(store.games(player)) == 2
+    assert len(read(store).games(player)) == 2
 
 
 def test_a_writable_database_is_not_read_only_and_the_probe_writes_nothing(tmp_path: Path) -> None:
@@ -221,7 +222,7 @@ class _ReadOnlyConnections(GameStore):
 def test_writes_to_a_read_only_store_answer_json_503(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     player = _games_db(db, games=1)
-    game = GameStore(db).games(player)[0].id
+    game = read(GameStore(db)).games(player)[0].id
     store = _ReadOnlyConnections(db)
     # The double is honest: SQLite itself refuses the write.
     with store.transaction() as tx, pytest.raises(sqlite3.OperationalError, match="readonly"):
@@ -239,7 +240,7 @@ def test_writes_to_a_read_only_store_answer_json_503(tmp_path: Path) -> None:
             answer = r.json()
             assert answer["code"] == "storage"
             assert answer["error"] == "the game store cannot be used right now: attempt to write a readonly database"
-    assert len(GameStore(db).games(player)) == 1
+    assert len(read(GameStore(db)).games(player)) == 1
 
 
 @pytest.mark.parametrize("exc", [sqlite3.OperationalError("disk I/O error"), StoreError("the store is gone")])

@@ -21,6 +21,7 @@ from typing import Any
 import loops
 import pytest
 from playing import move, redo, step, undo
+from reading import read
 
 from firstlast.engine import Game
 from firstlast.play import PlayError, PlayService, Steps
@@ -111,7 +112,7 @@ def concurrently(play: PlayService, calls: list[Callable[[], Any]]) -> tuple[lis
 
 def stored_moves(path: Path, game_id: str) -> list[str]:
     """The moves on disk, read by another store (another process would see these)."""
-    return [str(m) for m in GameStore(path).load(game_id).game.moves]
+    return [str(m) for m in read(GameStore(path)).load(game_id).game.moves]
 
 
 def test_concurrent_actions_commit_together(play: PlayService, tmp_path: Path) -> None:

@@ -89,7 +89,7 @@ def test_request_js_takes_plain_values(tmp_path: Path, no_threads: None) -> None
 
 def test_the_bridge_carries_the_largest_body_a_route_takes() -> None:
     from firstlast.site.bridge import MAX_BODY
-    from firstlast.web.routes.backup import MAX_RESTORE_BODY
+    from firstlast.web.inputs import MAX_RESTORE_BODY
 
     assert MAX_BODY >= MAX_RESTORE_BODY
 
@@ -129,7 +129,7 @@ def test_a_client_gone_mid_body_changes_nothing_and_logs_nothing(tmp_path: Path,
              "root_path": "", "server": ("cards.example.org", 443), "client": ("127.0.0.1", 1),
              "headers": [(b"host", b"cards.example.org"), (b"content-type", b"application/json"),
                          (b"content-length", b"40"), (b"cookie",
-                          f"fl_player_443={bridge.app.state.web.seal.seal(bridge.player)}".encode())]}
+                          f"fl_player_443={bridge.app.state.web.seal(bridge.player)}".encode())]}
     sent: list[dict[str, object]] = []
     parts = iter([{"type": "http.request", "body": b'{"deal": ', "more_body": True}, {"type": "http.disconnect"}])
 

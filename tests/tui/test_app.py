@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from playing import step
+from reading import read
 from textual import events
 from textual.color import Color
 from textual.filter import NoColor
@@ -104,7 +105,7 @@ def test_whole_game_by_keys_matches_engine(store: GameStore) -> None:
         text = screen_text(pilot)
         assert "came out" in text
         assert f"Deal {deal}" in text and "Score 104 of 104" in text
-        stored = store.load(screen.session.game_id)
+        stored = read(store).load(screen.session.game_id)
         assert stored.game.moves == expected.moves
         assert stored.finished is not None
         [stats] = PlayService(store).stats(PlayService(store).local_player())
@@ -124,12 +125,12 @@ def test_autoplay_reaches_the_engines_result_and_next_deal(store: GameStore) -> 
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, EndDialog))
         pos = screen.session.game.position
         assert (pos.status == "won", pos.score, pos.passes) == (outcome.won, outcome.score, outcome.passes)
-        assert store.load(screen.session.game_id).game.position.score == outcome.score
+        assert read(store).load(screen.session.game_id).game.position.score == outcome.score
         await pilot.press("right")  # next deal
         await pilot.pause()
         assert screen.session.game.deal == deal + 1
         assert len(screen.session.game) == 0
-        assert len(store.games(PlayService(store).local_player())) == 2
+        assert len(read(store).games(PlayService(store).local_player())) == 2
 
     run(app, script)
 
@@ -205,18 +206,18 @@ def test_turn_play_reserve_undo_redo(store: GameStore) -> None:
         assert game.moves[-1] == move
         assert game.position.piles[k][-1] == card
         n = len(game)
-        saved = store.load(screen.session.game_id)
+        saved = read(store).load(screen.session.game_id)
         assert len(saved.game) == n
         await pilot.press("u")
         await pilot.press("ctrl+z")
         assert len(game) == n - 2
-        assert store.load(screen.session.game_id).game.redo_moves[:2] == game.redo_moves[:2]
+        assert read(store).load(screen.session.game_id).game.redo_moves[:2] == game.redo_moves[:2]
         await pilot.press("r")
         await pilot.press("ctrl+y")
         assert len(game) == n and game.moves[-1] == move
         await pilot.press("ctrl+r")
         assert len(game) == 0 and len(game.redo_moves) == n
-        assert len(store.load(screen.session.game_id).game) == 0
+        assert len(read(store).load(screen.session.game_id).game) == 0
 
     run(app, script)
 
@@ -303,7 +304,7 @@ def test_new_deal_by_number_and_variant(store: GameStore) -> None:
         assert screen.session.game.variant == Variant(redeals=None, waste_playable=True)
         assert "unlimited redeals, waste playable" in screen_text(pilot)
         # The choice is remembered for the next session.
-        assert store.settings(PlayService(store).local_player())["variant"] == "ruw"
+        assert read(store).settings(PlayService(store).local_player())["variant"] == "ruw"
 
     run(app, script)
     app2 = FirstLastApp(store, deal=7, chance=False)
@@ -340,7 +341,7 @@ def test_game_is_stored_and_resumes_in_a_new_app(store: GameStore) -> None:
         assert len(screen.session.game) == 16
 
     run(again, script2)
-    assert len(store.load(again.session.game_id).game) == 16
+    assert len(read(store).load(again.session.game_id).game) == 16
     resumed = FirstLastApp(store, deal=42, resume=True, chance=False)
     assert resumed.session.game_id == again.session.game_id
     with pytest.raises(LookupError):
@@ -356,7 +357,7 @@ def test_change_elsewhere_is_reloaded(store: GameStore, monkeypatch: pytest.Monk
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.press("t")
-        other = store.load(screen.session.game_id)
+        other = read(store).load(screen.session.game_id)
         # Moved on, not to the end: an ended game's end panel would cover the message
         # (under load, or once the table redrew faster, the panel was up before the read).
         for _ in range(10):
@@ -564,7 +565,7 @@ def test_moves_made_elsewhere_show_up_while_idle(store: GameStore) -> None:
     app = FirstLastApp(store, deal=2, chance=False)
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
-        other = store.load(screen.session.game_id)
+        other = read(store).load(screen.session.game_id)
         for _ in range(5):
             other.game.step()
         with store.transaction() as tx:  # another process, writing the store directly
@@ -573,7 +574,7 @@ def test_moves_made_elsewhere_show_up_while_idle(store: GameStore) -> None:
         assert screen.session.game.moves == other.game.moves
         assert "changed elsewhere" in screen_text(pilot)
         await pilot.press("s")  # and our next move saves on top of it, without a conflict
-        assert len(store.load(screen.session.game_id).game) == 6
+        assert len(read(store).load(screen.session.game_id).game) == 6
 
     run(app, script)
 
@@ -593,7 +594,7 @@ def test_game_deleted_elsewhere_is_refused_and_a_new_one_can_start(store: GameSt
             await pilot.press("y")
         assert screen.session.game_id != old
         await pilot.press("s")
-        assert len(store.load(screen.session.game_id).game) == 1
+        assert len(read(store).load(screen.session.game_id).game) == 1
 
     run(app, script)
 
@@ -755,7 +756,7 @@ def test_leaving_a_game_under_way_asks_first(store: GameStore) -> None:
         await pilot.press("g", "4", "enter")  # no move made: nothing to abandon, no question
         await pilot.pause()
         assert pilot.app.screen is screen and screen.session.game.deal == 4
-        assert fresh not in {g.id for g in store.games(PlayService(store).local_player())}  # dealt, never played
+        assert fresh not in {g.id for g in read(store).games(PlayService(store).local_player())}  # dealt, never played
         await pilot.press("s", "s")
         under_way = screen.session.game_id
         for cancel in ("escape", "n"):
@@ -766,7 +767,7 @@ def test_leaving_a_game_under_way_asks_first(store: GameStore) -> None:
             await pilot.press(cancel)
             await pilot.pause()
             assert pilot.app.screen is screen and screen.session.game_id == under_way
-            assert store.load(under_way).abandoned is None
+            assert read(store).load(under_way).abandoned is None
         assert "kept deal 4" in screen_text(pilot)
         await pilot.press("g", "9", "enter")
         await pilot.pause()
@@ -774,7 +775,7 @@ def test_leaving_a_game_under_way_asks_first(store: GameStore) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert screen.session.game.deal == 9
-        assert store.load(under_way).abandoned is not None
+        assert read(store).load(under_way).abandoned is not None
         # A game that has ended is left without a question.
         screen.session.act("step", 100_000)
         assert screen.session.game.position.status != "playing"
@@ -795,7 +796,7 @@ def test_tui_with_a_deal_asks_before_abandoning(store: GameStore, answer: str) -
     first.act("step")
     app = FirstLastApp(store, deal=7, chance=False)
     assert app.session.game_id == first.game_id  # nothing started yet
-    assert store.load(first.game_id).abandoned is None
+    assert read(store).load(first.game_id).abandoned is None
 
     async def script(pilot: Pilot[None], screen: GameScreen) -> None:
         await pilot.pause()
@@ -806,10 +807,10 @@ def test_tui_with_a_deal_asks_before_abandoning(store: GameStore, answer: str) -
         assert pilot.app.screen is screen
         if answer == "y":
             assert screen.session.game.deal == 7
-            assert store.load(first.game_id).abandoned is not None
+            assert read(store).load(first.game_id).abandoned is not None
         else:
             assert screen.session.game_id == first.game_id
-            assert store.load(first.game_id).abandoned is None
+            assert read(store).load(first.game_id).abandoned is None
             assert "deal 7 was not started" in screen_text(pilot)
 
     run(app, script)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from reading import read
 
 from firstlast.cli import tui_commands
 from firstlast.cli.main import main
@@ -31,7 +32,7 @@ def test_deal_and_variant_flags(tmp_path: Path, started: list[FirstLastApp]) -> 
     assert app.session.game.deal == 77
     assert app.session.game.variant == Variant(redeals=None, waste_playable=True)
     assert app.chance is False
-    assert GameStore(db).games(PlayService(GameStore(db)).local_player())[0].deal == "77"
+    assert read(GameStore(db)).games(PlayService(GameStore(db)).local_player())[0].deal == "77"
 
 
 def test_no_deal_resumes_else_random(tmp_path: Path, started: list[FirstLastApp]) -> None:

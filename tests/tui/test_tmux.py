@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from playing import step
+from reading import read
 
 from firstlast.play import PlayService
 from firstlast.store import GameStore
@@ -119,7 +120,7 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
     store = GameStore(db)
-    [game] = store.games(PlayService(store).local_player())
+    [game] = read(store).games(PlayService(store).local_player())
     assert (game.deal, game.moves, game.status) == ("1", 1, "playing")
 
     # No deal: the unfinished game is resumed, on a small 80×24 terminal this time;
@@ -145,14 +146,14 @@ def test_tui_in_tmux(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for("deal 2 was not started", "Stock 87")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
-    assert [g.deal for g in store.games(PlayService(store).local_player())] == ["1"]
+    assert [g.deal for g in read(store).games(PlayService(store).local_player())] == ["1"]
     tmux.start(command(db, "2"), 100, 30)
     tmux.wait_for("Leave deal 1 for deal 2?")
     tmux.keys("y")
     tmux.wait_for("new game: deal 2", "Stock 88")
     tmux.keys("q")
     tmux.wait_for("EXIT=0")
-    games = {g.deal: g for g in store.games(PlayService(store).local_player())}
+    games = {g.deal: g for g in read(store).games(PlayService(store).local_player())}
     assert set(games) == {"1", "2"} and games["1"].abandoned
 
 

@@ -21,6 +21,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reading import read
 from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
@@ -71,7 +72,8 @@ def new_game(c: TestClient, deal: object = str(WON_DEAL), variant: object = None
 
 def game_rows(store: GameStore) -> list[tuple[str, str, int]]:
     """Every game as stored: (id, moves, version) — to prove a refusal wrote nothing."""
-    return [(s.id, " ".join(map(str, (g := store.load(s.id)).game.moves)), g.version) for s in store.games()]
+    with store.reading() as tx:
+        return [(s.id, " ".join(map(str, (g := tx.load(s.id)).game.moves)), g.version) for s in tx.games()]
 
 
 def card_ids(state: dict[str, Any]) -> list[int]:
@@ -94,14 +96,14 @@ def finished_record(deal: int, variant: Variant = CANONICAL) -> str:
 # ---------------------------------------------------------------------------- players
 def test_cookie_is_created_on_first_write_with_safe_flags(client: TestClient, store: GameStore) -> None:
     assert client.get("/api/games").json() == {"games": []}
-    assert store.games() == []
+    assert read(store).games() == []
     r = client.post("/api/games", json={"deal": "5"})
     assert r.status_code == 201
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict") and "Path=/" in cookie
     pid = player_of(client.cookies[COOKIE])
-    assert store.has_player(pid)
+    assert read(store).has_player(pid)
     # Later requests reuse the player: no second cookie, the game is listed (deal 5,
     # dealt and never played, is gone: leaving it deleted it, docs/play.md).
     r = client.post("/api/games", json={"deal": "6"})
@@ -122,7 +124,7 @@ def test_sign_in_link_accepts_only_known_players(client: TestClient, store: Game
     assert r.headers["referrer-policy"] == "no-referrer"
     assert player_of(client.cookies[COOKIE]) == local
     state = new_game(client)
-    assert [g.id for g in store.games(local)] == [state["id"]]
+    assert [g.id for g in read(store).games(local)] == [state["id"]]
 
 
 def test_the_table_page_stores_nothing_for_a_new_visitor(client: TestClient, store: GameStore) -> None:
@@ -145,8 +147,8 @@ def test_unknown_cookie_is_not_trusted(client: TestClient, store: GameStore) -> 
     r = client.post("/api/games", json={"deal": "1"})
     state = r.json()
     pid = player_of(r.cookies[COOKIE])
-    assert pid != "forged-token" and store.has_player(pid)
-    assert store.load(state["id"]).player == pid
+    assert pid != "forged-token" and read(store).has_player(pid)
+    assert read(store).load(state["id"]).player == pid
 
 
 # ---------------------------------------------------------------------------- new games and state
@@ -220,7 +222,7 @@ def test_bad_new_game_is_refused_and_creates_nothing(client: TestClient, store: 
     r = client.post("/api/games", json=body)
     assert r.status_code == 422, r.text
     assert isinstance(r.json()["error"], str) and r.json()["error"]
-    assert store.games() == []
+    assert read(store).games() == []
 
 
 @pytest.mark.parametrize(("content", "status"), [
@@ -232,7 +234,7 @@ def test_malformed_bodies(client: TestClient, store: GameStore, content: bytes, 
     r = client.post("/api/games", content=content, headers={"content-type": "application/json"})
     assert r.status_code == status, r.text
     assert "error" in r.json()
-    assert store.games() == []
+    assert read(store).games() == []
 
 
 def test_oversized_body_without_content_length_is_refused(client: TestClient) -> None:
@@ -263,7 +265,7 @@ def test_a_move_answers_the_movements_in_order(client: TestClient, store: GameSt
     assert result["movements"][0]["from"] == "R3" and result["movements"][0]["to"] == "P1"
     assert result["state"]["moves"] == 1 and result["state"]["score"] == expected_pos.score
     # Committed before the answer: the store already has it.
-    assert [str(m) for m in store.load(gid).game.moves] == ["R3"]
+    assert [str(m) for m in read(store).load(gid).game.moves] == ["R3"]
 
 
 @pytest.mark.parametrize(("move", "status", "rule"), [
@@ -362,7 +364,7 @@ def test_step_plays_the_forced_line_to_the_end(client: TestClient, store: GameSt
     assert r.status_code == 409 and r.json()["rule"] == "R11"
     r = client.post(f"/api/games/{gid}/moves", json={"move": "turn"})
     assert r.status_code == 409 and r.json()["rule"] == "R11"
-    assert store.games()[0].status == "lost" and store.games()[0].finished is not None
+    assert read(store).games()[0].status == "lost" and read(store).games()[0].finished is not None
 
 
 def test_undo_redo_restart(client: TestClient, store: GameStore) -> None:
@@ -395,7 +397,7 @@ def test_undo_redo_restart(client: TestClient, store: GameStore) -> None:
     assert fresh["moves"] == 0 and fresh["can_redo"] and not fresh["can_undo"]
     assert fresh["first"] == new_game(client, str(PLAY_FIRST_DEAL))["first"]
     # The redo line survives a reload (it is stored).
-    assert [str(m) for m in store.load(gid).game.redo_moves] == [x["move"] for x in results]
+    assert [str(m) for m in read(store).load(gid).game.redo_moves] == [x["move"] for x in results]
     for x in results:
         assert client.post(f"/api/games/{gid}/redo").json()["move"] == x["move"]
 
@@ -448,7 +450,7 @@ def test_a_game_changed_by_the_terminal_is_decided_on_the_stored_state(client: T
     # game" (another process: the store directly) plays R5 behind its back.
     gid = new_game(client, "6")["id"]
     assert client.post(f"/api/games/{gid}/moves", json={"move": "R4"}).status_code == 200
-    terminal = store.load(gid)
+    terminal = read(store).load(gid)
     terminal.game.push("R5")
     with store.transaction() as tx:
         tx.save(terminal)
@@ -459,16 +461,16 @@ def test_a_game_changed_by_the_terminal_is_decided_on_the_stored_state(client: T
     assert r.status_code == 409
     r = client.post(f"/api/games/{gid}/moves", json={"move": "R6"})  # legal only in the stored game
     assert r.status_code == 200 and r.json()["state"]["moves"] == 3
-    assert [str(m) for m in store.load(gid).game.moves] == ["R4", "R5", "R6"]
+    assert [str(m) for m in read(store).load(gid).game.moves] == ["R4", "R5", "R6"]
     # Same for "nothing to do": the cache says no moves, the store has one.
     client.post(f"/api/games/{gid}/restart")
-    terminal = store.load(gid)
+    terminal = read(store).load(gid)
     terminal.game.push("R4")
     with store.transaction() as tx:
         tx.save(terminal)
     r = client.post(f"/api/games/{gid}/restart")
     assert r.status_code == 200 and r.json()["state"]["moves"] == 0
-    assert store.load(gid).game.moves == ()
+    assert read(store).load(gid).game.moves == ()
 
 
 def test_current_game_is_the_one_on_the_table(client: TestClient, store: GameStore) -> None:
@@ -486,12 +488,12 @@ def test_current_game_is_the_one_on_the_table(client: TestClient, store: GameSto
     assert client.post(f"/api/games/{older['id']}/step").status_code == 200
     current = client.get("/api/games/current").json()
     assert current["id"] == older["id"] and current["abandoned"] is False and current["moves"] == 2
-    assert newer["id"] not in {g.id for g in store.games()}
+    assert newer["id"] not in {g.id for g in read(store).games()}
     # Reopening a game by id does the same.
     third = new_game(client, "5")
     assert client.post(f"/api/games/{older['id']}/open").json()["id"] == older["id"]
     assert client.get("/api/games/current").json()["id"] == older["id"]
-    assert third["id"] not in {g.id for g in store.games()}
+    assert third["id"] not in {g.id for g in read(store).games()}
     assert client.post("/api/games/nope/open").status_code == 404
     # An imported record is kept beside the player's games; it goes on the table only when opened.
     imported = import_record(client, finished_record(WON_DEAL)).json()
@@ -499,7 +501,7 @@ def test_current_game_is_the_one_on_the_table(client: TestClient, store: GameSto
     assert client.get("/api/games/current").json()["id"] == older["id"]
     assert client.post(f"/api/games/{imported['id']}/open").json()["id"] == imported["id"]
     assert client.get("/api/games/current").json()["id"] == imported["id"]
-    assert store.load(older["id"]).abandoned is not None
+    assert read(store).load(older["id"]).abandoned is not None
 
 
 @pytest.mark.parametrize(("how", "deal"), [("daily", None), ("winnable", None), ("random", None)])
@@ -540,14 +542,14 @@ def test_a_stale_version_is_refused_and_changes_nothing(client: TestClient, stor
     r = client.post(f"/api/games/{gid}/step", json={"version": version})
     assert r.status_code == 409 and r.json()["code"] == "game.changed"
     assert r.json()["params"]["version"] == version + 1
-    assert len(store.load(gid).game) == 1
+    assert len(read(store).load(gid).game) == 1
     for action in ("moves", "undo", "redo", "restart", "advance"):
         body: dict[str, object] = {"version": version}
         if action == "moves":
             body["move"] = "R3"
         r = client.post(f"/api/games/{gid}/{action}", json=body)
         assert r.status_code == 409 and r.json()["code"] == "game.changed", action
-    assert len(store.load(gid).game) == 1
+    assert len(read(store).load(gid).game) == 1
     for bad in (-1, "1", True, 1.5, 2**60):
         assert client.post(f"/api/games/{gid}/step", json={"version": bad}).status_code == 422
 
@@ -592,7 +594,7 @@ def _check_race(answers: list[httpx.Response], store: GameStore, gid: str, deal:
     assert all(r.status_code == 200 for r in answers), [r.text for r in answers if r.status_code != 200]
     # Every answer saw its own move: the move counts are exactly 1..N, none lost or doubled.
     assert sorted(r.json()["state"]["moves"] for r in answers) == list(range(1, len(answers) + 1))
-    stored = store.load(gid).game
+    stored = read(store).load(gid).game
     reference = Game(deal)
     reference.autoplay()
     assert stored.moves == reference.moves[:len(answers)]
@@ -665,7 +667,7 @@ def test_record_export_import_round_trip(clients: Callable[..., TestClient], sto
     bob = clients()
     # As text (what a cross-site form could send), it is refused; as JSON, imported.
     r = bob.post("/api/games/import", content=text.encode(), headers={"content-type": "text/plain"})
-    assert r.status_code == 415 and store.games(player_of(bob.cookies.get(COOKIE) or "nobody")) == []
+    assert r.status_code == 415 and read(store).games(player_of(bob.cookies.get(COOKIE) or "nobody")) == []
     r = import_record(bob, "\ufeff" + text)  # a byte-order mark, as read from a file, is fine
     assert r.status_code == 201, r.text
     imported = r.json()
@@ -674,7 +676,7 @@ def test_record_export_import_round_trip(clients: Callable[..., TestClient], sto
     same = {k for k in STATE_KEYS if k not in ("id", "can_redo")}
     assert {k: imported[k] for k in same} == {k: original[k] for k in same}
     assert bob.get(f"/api/games/{imported['id']}/record").text.split("\n")[3:] == text.split("\n")[3:]
-    assert store.load(imported["id"]).player == player_of(bob.cookies[COOKIE])
+    assert read(store).load(imported["id"]).player == player_of(bob.cookies[COOKIE])
 
 
 def test_bad_records_are_refused_naming_the_line(client: TestClient, store: GameStore) -> None:
@@ -701,7 +703,7 @@ def test_bad_records_are_refused_naming_the_line(client: TestClient, store: Game
         assert client.post("/api/games/import", json=body).status_code == 422
     r = import_record(client, "x" * (2 * 1024 * 1024 + 1))
     assert r.status_code == 413
-    assert store.games() == []
+    assert read(store).games() == []
     # A record just under the body limit is read, and refused for its length (1 Mi characters at most).
     r = import_record(client, "x" * (1024 * 1024 + 10))
     assert r.status_code == 422 and "too long" in r.json()["error"]
@@ -726,7 +728,7 @@ def test_stats_policy(client: TestClient, store: GameStore) -> None:
     assert client.post(f"/api/games/{lost}/undo").json()["state"]["status"] == "playing"
     r = client.post(f"/api/games/{lost}/restart")
     assert r.json()["new_game"] is True and r.json()["state"]["id"] != lost and r.json()["state"]["moves"] == 0
-    assert store.load(lost).result == "lost"
+    assert read(store).load(lost).result == "lost"
     # Left with moves made for another game: abandoned.
     attempt = r.json()["state"]["id"]
     client.post(f"/api/games/{attempt}/step")
@@ -957,12 +959,12 @@ def test_firstlast_play_serves_on_loopback_and_stops_on_sigint(tmp_path: Path) -
             state = http.post("/api/games", json={"deal": "42"}).json()
             assert http.post(f"/api/games/{state['id']}/step").status_code == 200
             # Committed before the answer: another process sees it while the server runs.
-            assert [g.moves for g in GameStore(db).games(local)] == [1]
+            assert [g.moves for g in read(GameStore(db)).games(local)] == [1]
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=20)
         assert proc.returncode == 0, out
         assert "Stopped." in out and "Traceback" not in out
-        assert [g.moves for g in GameStore(db).games(local)] == [1]
+        assert [g.moves for g in read(GameStore(db)).games(local)] == [1]
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from reading import read
 from spawn import drain_output, spawn_server, stop_server
 
 from firstlast.store import GameStore
@@ -135,7 +136,7 @@ def test_answered_moves_survive_kill_9(tmp_path: Path) -> None:
     assert min(answered.rounds) >= ANSWERS, answered.rounds  # every server was played on before it died
 
     store = GameStore(db)  # checks every page (quick_check) on opening
-    moves = {g.id: store.load(g.id).game.moves for g in store.games(None, limit=10_000)}  # every game loads
+    moves = {g.id: read(store).load(g.id).game.moves for g in read(store).games(None, limit=10_000)}  # every game loads
     assert answered.games <= moves.keys()
     for game, count, steps in answered.results:
         stored = [str(m) for m in moves[game]]

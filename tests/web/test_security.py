@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from reading import read
 from starlette.testclient import TestClient
 
 from firstlast.store import GameStore
@@ -24,7 +25,7 @@ def players(store: GameStore) -> int:
 
 
 def nothing_stored(store: GameStore) -> bool:
-    return players(store) == 0 and store.games() == []
+    return players(store) == 0 and read(store).games() == []
 
 
 @pytest.mark.parametrize("host", [
@@ -62,7 +63,7 @@ def test_the_bind_address_is_a_name_too(store: GameStore) -> None:
 @pytest.mark.parametrize("origin", ["https://evil.example", "http://127.0.0.1:9999", "null", "http://localhost"])
 def test_a_cross_site_write_is_refused(client: TestClient, store: GameStore, origin: str) -> None:
     gid = client.post("/api/games", json={"deal": "0"}).json()["id"]
-    before = store.load(gid).version
+    before = read(store).load(gid).version
     for method, path, body in [("POST", "/api/games", {"deal": "5"}),
                                ("POST", f"/api/games/{gid}/moves", {"move": "R3"}),
                                ("POST", f"/api/games/{gid}/step", None), ("PUT", "/api/settings", {"lang": "ru"}),
@@ -72,7 +73,7 @@ def test_a_cross_site_write_is_refused(client: TestClient, store: GameStore, ori
         assert r.json()["code"] == "request.origin"
     r = client.post(f"/api/games/{gid}/step", headers={"sec-fetch-site": "cross-site"})
     assert r.status_code == 403
-    assert store.load(gid).version == before and len(store.games()) == 1
+    assert read(store).load(gid).version == before and len(read(store).games()) == 1
     # The page itself (same origin) may; reads carry no such check.
     assert client.post(f"/api/games/{gid}/step", headers={"origin": BASE}).status_code == 200
     assert client.get("/api/games", headers={"origin": origin}).status_code == 200
@@ -136,10 +137,10 @@ def test_an_empty_form_post_is_refused_too(client: TestClient, store: GameStore,
     """A cross-site form with no fields and no Origin (an old browser) sends an empty
     body: it changes nothing either (issue: it passed the guard and stepped a game)."""
     gid = client.post("/api/games", json={"deal": "0"}).json()["id"]
-    before = store.load(gid).version
+    before = read(store).load(gid).version
     r = client.post(f"/api/games/{gid}/step", content=b"", headers={"content-type": content_type})
     assert r.status_code == 415 and r.json()["code"] == "request.content_type"
-    assert store.load(gid).version == before
+    assert read(store).load(gid).version == before
     # The page's own empty POST (no content type) still acts.
     assert client.post(f"/api/games/{gid}/step").status_code == 200
 
@@ -147,11 +148,11 @@ def test_an_empty_form_post_is_refused_too(client: TestClient, store: GameStore,
 def test_two_origin_headers_are_refused(client: TestClient, store: GameStore) -> None:
     """(issue: with two Origin headers, the last one won.)"""
     gid = client.post("/api/games", json={"deal": "0"}).json()["id"]
-    before = store.load(gid).version
+    before = read(store).load(gid).version
     headers = [("origin", "https://evil.example"), ("origin", BASE), ("content-type", "application/json")]
     r = client.post(f"/api/games/{gid}/step", content=b"{}", headers=headers)
     assert r.status_code == 403 and r.json()["code"] == "request.origin"
-    assert store.load(gid).version == before
+    assert read(store).load(gid).version == before
 
 
 def test_a_head_past_16_kib_is_431_before_anything(client: TestClient, store: GameStore) -> None:

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from reading import read
 from spawn import drain_output, spawn_server
 
 from firstlast.store import GameStore
@@ -100,4 +101,4 @@ def test_a_loaded_server_stops_and_keeps_every_answered_move(sig: signal.Signals
     assert text.strip().endswith("Stopped."), text[-2000:]
     store = GameStore(db)
     for game, moves in acked:
-        assert len(store.load(game).game.moves) >= moves, (game, moves)
+        assert len(read(store).load(game).game.moves) >= moves, (game, moves)

@@ -99,13 +99,13 @@ def test_a_cookie_not_signed_by_this_database_is_ignored(store: GameStore, local
     with TestClient(create_app(store), base_url=BASE) as c:
         c.cookies.set(COOKIE, local)  # the bare token (before: honoured)
         assert c.get("/api/games").json() == {"games": []}
-        elsewhere = create_app(GameStore(tmp_path / "other.sqlite3")).state.web.seal.seal(local)
+        elsewhere = create_app(GameStore(tmp_path / "other.sqlite3")).state.web.seal(local)
         for planted in (elsewhere, local + ".", local + ".x" * 11):
             c.cookies.set(COOKIE, planted)
             assert c.get("/api/games").json() == {"games": []}, planted
             assert c.get("/api/games/current").status_code == 204
         # What this database signed is honoured, by any app on it (a restart, a second server).
-        c.cookies.set(COOKIE, create_app(store).state.web.seal.seal(local))
+        c.cookies.set(COOKIE, create_app(store).state.web.seal(local))
         assert [g["deal"] for g in c.get("/api/games").json()["games"]] == ["42"]
 
 

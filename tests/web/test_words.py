@@ -314,7 +314,7 @@ def test_the_story_of_a_game_under_way_follows_its_version(client: TestClient, a
         told.append(len(game.moves))
         return story_of(game, max_points=8, samples=64)
 
-    monkeypatch.setattr(story_route, "tell", tell)
+    monkeypatch.setattr(story_route, "tell_story", tell)
     gid = new_game(client, LOST_DEAL)["id"]
     client.post(f"/api/games/{gid}/step", json={"n": 20})
     story = client.get(f"/api/games/{gid}/story").json()
@@ -357,7 +357,7 @@ def test_a_story_asked_for_twice_at_once_is_told_once(client: TestClient, app: S
         return story_of(game, max_points=8, samples=64)
 
     monkeypatch.setattr(app.state.web, "stories", Book())
-    monkeypatch.setattr(story_route, "tell", tell)
+    monkeypatch.setattr(story_route, "tell_story", tell)
     gid = new_game(client, LOST_DEAL)["id"]
     with ThreadPoolExecutor(3) as pool:
         answers = list(pool.map(lambda _: client.get(f"/api/games/{gid}/story"), range(3)))
@@ -390,7 +390,7 @@ def test_a_story_told_for_a_cancelled_request_is_kept(app: Starlette, monkeypatc
             kept.set()
 
     monkeypatch.setattr(app.state.web, "stories", Book())
-    monkeypatch.setattr(story_route, "tell", tell)
+    monkeypatch.setattr(story_route, "tell_story", tell)
 
     async def scenario() -> None:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE) as c:
@@ -420,6 +420,31 @@ def test_a_story_the_odds_cannot_tell_is_503(client: TestClient, monkeypatch: py
     gid = new_game(client, LOST_DEAL)["id"]
     r = client.get(f"/api/games/{gid}/story")
     assert r.status_code == 503 and r.json()["code"] == "chance.unavailable"
+
+
+@pytest.mark.parametrize(("failure", "code"), [(ValueError, "chance.unavailable"), (ImportError, "chance.missing")])
+@pytest.mark.parametrize(("ask", "sampler"), [("story", "firstlast.play.story.story_of"),
+                                              ("chance?samples=100", "firstlast.odds.live.chance_to_come_out")])
+def test_the_odds_failing_in_the_sites_computing_worker_is_503(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch, failure: type[Exception], code: str, ask: str,
+        sampler: str) -> None:
+    """As on the static site: each computation goes to the computing worker pickled and its
+    failure comes back pickled (``runtime.call_pickled``), then is refused as everywhere
+    (a refusal raised in the worker could not be unpickled: a crash, not a 503)."""
+    from firstlast import runtime
+
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise failure("no")
+
+    async def computing_worker(payload: str) -> str:
+        return runtime.call_pickled(payload)
+
+    monkeypatch.setattr(sampler, fail)
+    monkeypatch.setattr(runtime, "THREADS", False)
+    monkeypatch.setattr(runtime, "_offload", computing_worker)
+    gid = new_game(client, LOST_DEAL)["id"]
+    r = client.get(f"/api/games/{gid}/{ask}")
+    assert r.status_code == 503 and r.json()["code"] == code
 
 
 # ---------------------------------------------------------------------------- the chance by round

@@ -1,13 +1,7 @@
-"""``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or position.
-
-The fast forced line (``odds.fastline``) is loaded when the command first needs it, so
-that ``firstlast --help`` and the other commands never build or load it. What the command
-cannot do here says so in one line on stderr and exits 2: runs need the fast line (a C
-compiler or wasmtime: a million games with the engine would take about an hour, so
-there is no quiet fallback), ``--plot`` and ``--scheduler`` need the ``lab`` extra. The
-chance of a deal or position works without the fast line: the engine samples instead
-(slower, same samples), with a note on stderr.
-"""
+"""``firstlast odds``: win rates with 95 % intervals, and the live chance of a deal or
+position (docs/odds.md, "Commands"). The fast forced line (``odds.fastline``) is loaded
+when the command first needs it, so that ``firstlast --help`` and the other commands
+never build or load it."""
 
 from __future__ import annotations
 
@@ -158,10 +152,9 @@ def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json:
             raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
         _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
     elif deal_number is not None:
-        o = play_out(deal_number, variant or Variant())
-        _chance_command(Position.deal(deal_number, variant or Variant()), msg("cli.deal.title", deal=deal_number),
-                        samples, seed, as_json,
-                        {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
+        start = Position.deal(deal_number, variant or Variant())
+        _chance_command(start, msg("cli.deal.title", deal=deal_number), samples, seed, as_json,
+                        {"deal": deal_number, "outcome": play_out(deal_number, start.variant)._asdict()})
     else:
         _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
 
@@ -186,8 +179,10 @@ def _check_plot_path(plot: Path) -> None:
 
 
 def _check_extras(plot: Path | None, scheduler: str | None) -> None:
-    """Stop with the one-line hint if a run needs what is not here: an extra, or the
-    fast forced line (exit status 2, as for a usage error)."""
+    """Stop with the one-line hint if a run needs what is not here (exit status 2, as
+    for a usage error): the ``lab`` extra for ``--plot`` and ``--scheduler``, or the fast
+    forced line (a C compiler or wasmtime), which has no quiet fallback: a million games
+    with the engine would take about an hour (the chance of a deal samples with it)."""
     if plot is not None and not _installed("matplotlib", "numpy"):
         raise click.UsageError(msg("cli.odds.need_lab_plot"))
     if scheduler and not _installed("distributed"):

@@ -1,8 +1,7 @@
 """The pure rules engine of First and Last: no I/O, no globals, no UI.
 
 ``Position`` is the rules (R1–R11, V1–V3, docs/rules.md); ``Game`` adds undo and redo,
-``play_out`` a deal's result along the forced line. Faster implementations elsewhere
-(the compiled kernel in ``firstlast.odds``) are derived from it and tested against it.
+``play_out`` a deal's result along the forced line.
 
 >>> from firstlast.engine import Game
 >>> game = Game(1)
@@ -27,8 +26,7 @@ from .errors import (
     InvalidPositionError,
     RecordError,
 )
-from .fastplay import Outcome, play_out
-from .game import Game, Step
+from .game import Game, Outcome, Step, play_out
 from .notation import position_from_text, position_to_text, validate
 from .places import PLACE_NAMES, PLACES, SOURCES, Place, PlaceKind, parse_place
 from .position import REDEAL, TURN, Move, Movement, Position, Status

@@ -15,11 +15,10 @@ class InvalidMoveError(FirstLastError):
     """The text is not a move at all (e.g. ``R9``, ``xyz``). ``code`` and ``params``
     say which syntax was broken, for faces that word it themselves."""
 
-    def __init__(self, message: str, code: str = "move.syntax",
-                 params: dict[str, str | int] | None = None) -> None:
+    def __init__(self, message: str, code: str, params: dict[str, str | int]) -> None:
         super().__init__(message)
         self.code = code
-        self.params: dict[str, str | int] = params or {}
+        self.params = params
 
 
 def not_a_move(text: str) -> InvalidMoveError:

@@ -1,4 +1,5 @@
-"""A game: its deal number, its variant and its move list, with undo and redo.
+"""A game: its deal number, its variant and its move list, with undo and redo; and
+``play_out``, a deal's result along the forced line.
 
 The positions are derived from those three things; ``Game`` keeps every position it
 passed through so that undo is instant and redo replays the same random stream.
@@ -124,3 +125,18 @@ class Game:
         while (s := self.step()) is not None:
             made.append(s)
         return made
+
+
+class Outcome(NamedTuple):
+    """A finished forced line (R11)."""
+
+    won: bool
+    score: int  # cards on the piles, 104 when won (R11)
+    passes: int  # passes through the stock used: 1 + redeals (R11)
+
+
+def play_out(deal: int, variant: Variant = CANONICAL) -> Outcome:
+    """Deal ``deal`` (R2, §4.5) and play the forced line to its end (R9–R11) with
+    ``Position.play_forced``: the rules by construction."""
+    end = Position.deal(deal, variant).play_forced()
+    return Outcome(end.status == "won", end.score, end.passes)

@@ -1,10 +1,7 @@
 """Position notation: one line of text that *is* the position (like chess FEN), eight
-space-separated fields (docs/notation.md)::
-
-    <first> <reserve> <piles> <stock> <waste> <redeals used> <variant> <rng>
-
-The reader takes exactly what ``position_to_text`` writes, nothing looser: each position
-has one text, so notation can be compared, cached and pasted as it is.
+space-separated fields (``_FIELDS``, docs/notation.md). The reader takes exactly what
+``position_to_text`` writes, nothing looser: each position has one text, so notation
+can be compared, cached and pasted as it is.
 """
 
 from __future__ import annotations

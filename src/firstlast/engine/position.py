@@ -55,10 +55,6 @@ class Movement:
         return f"{self.card} {self.source}→{self.target}"
 
 
-#: A source's one name to its place (R6).
-_SOURCE_BY_NAME: Final[dict[str, Place]] = {p.value: p for p in SOURCES}
-
-
 @dataclass(frozen=True, slots=True, init=False)
 class Move:
     """A player's move. ``source`` is the place a played card comes from (R6, ``SOURCES``).
@@ -71,7 +67,7 @@ class Move:
     def __init__(self, kind: MoveKind, source: Place | str | None = None) -> None:
         place: Place | None = None
         if kind == "play":
-            place = _SOURCE_BY_NAME.get(source) if isinstance(source, str) else None
+            place = Place(source) if isinstance(source, str) and source in SOURCES else None
             if place is None:
                 raise InvalidMoveError(
                     f"not a card source: {clip(str(source))!r} (expected R1–R8, F1–F8 or waste)",

@@ -1,11 +1,7 @@
-"""One message catalog per language, shared by the page, the terminal and the CLI.
-
-``en.json`` and ``ru.json`` beside this module are flat ``key → template`` maps with
-``{name}`` placeholders; the page loads the very same files. This module reads them and
-renders what needs grammar: cards and places in words, the engine's refusals and syntax
-errors, the card movements of a step as a sentence for screen readers, and the chance
-figure by its one display rule (``chance_text``: only the precision the samples
-support; docs/i18n.md).
+"""One message catalog per language (``en.json``, ``ru.json``: flat ``key → template``
+maps with ``{name}`` placeholders), shared by the page, the terminal and the CLI; this
+module reads them and renders what needs grammar (docs/i18n.md: the files, the API, the
+key names).
 
 Everything here is pure: the only state is the cache (``functools.cache``) of the files read.
 """
@@ -314,35 +310,23 @@ def percent_number(value: float, decimals: int, lang: str) -> str:
     return text.replace(".", ",") if lang == "ru" else text
 
 
-def chance_text(estimate: Interval, lang: str) -> str:
+def chance_text(estimate: Interval, lang: str, *, short: bool = False) -> str:
     """The chance figure in words, per ``chance_parts``: "25 % (24–26 %)", "20–25 %",
     "100 %"; Russian "25 % (24–26 %)" with a decimal comma. A no-break space stands
-    before % in both languages, so the figure never breaks across lines."""
+    before % in both languages, so the figure never breaks across lines. ``short``: in at
+    most eight characters, for the page's meter: the figure without its interval, and
+    "< 1 %" / "> 99 %" rather than a run of decimals: the meter's width never changes
+    much, so the status bar never reflows the table (issue 26)."""
     parts = chance_parts(estimate)
-    def num(x: float) -> str:
-        return percent_number(x, parts.decimals, lang)
-
-    if parts.kind == "range":
-        return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
-    assert parts.point is not None  # certain and point carry the figure
-    if parts.kind == "certain":
-        return t(lang, "percent", p=num(parts.point))
-    return t(lang, "chance.point", p=num(parts.point), low=num(parts.low), high=num(parts.high))
-
-
-def chance_short_text(estimate: Interval, lang: str) -> str:
-    """The chance figure in at most eight characters, for the page's meter, by the same
-    rule without the interval, and "< 1 %" / "> 99 %" rather than a run of decimals: the
-    meter's width never changes much, so the status bar never reflows the table (issue 26)."""
-    parts = chance_parts(estimate)
-    if parts.kind != "certain" and parts.high < 1:
+    if short and parts.kind != "certain" and parts.high < 1:
         return t(lang, "chance.short.below", p=1)
-    if parts.kind != "certain" and parts.low > 99:
+    if short and parts.kind != "certain" and parts.low > 99:
         return t(lang, "chance.short.above", p=99)
-    if parts.kind == "point":  # the figure without its interval
-        assert parts.point is not None
-        return t(lang, "percent", p=percent_number(parts.point, parts.decimals, lang))
-    return chance_text(estimate, lang)  # certain, or the interval alone
+    low, high = (percent_number(x, parts.decimals, lang) for x in (parts.low, parts.high))
+    if parts.point is None:  # the interval alone
+        return t(lang, "chance.range", low=low, high=high)
+    p = percent_number(parts.point, parts.decimals, lang)
+    return t(lang, "percent" if short or parts.kind == "certain" else "chance.point", p=p, low=low, high=high)
 
 
 # ------------------------------------------------------------------ announcements
@@ -407,23 +391,17 @@ def help_markdown(lang: str, keys: str = "") -> str:
     return _read(f"help-{lang}.md").replace(KEYS_MARK, keys)
 
 
-def render_markdown(text: str) -> str:
-    """Markdown as an HTML fragment. Raw HTML in ``text`` is escaped, never passed
-    through (and markdown-it refuses ``javascript:`` links), so the fragment is safe
-    to insert into the page."""
+@cache
+def help_html(lang: str, keys: str = "") -> str:
+    """The help page as an HTML fragment for the browser (``keys``: as for
+    ``help_markdown``). Raw HTML in the Markdown is escaped, never passed through (and
+    markdown-it refuses ``javascript:`` links), so the fragment is safe to insert."""
     # Imported here: markdown-it is some sixty modules, and only the help page needs it
     # (the site's play worker would load them all before its first answer).
     from markdown_it import MarkdownIt
 
-    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(help_markdown(lang, keys))
     return html
-
-
-@cache
-def help_html(lang: str, keys: str = "") -> str:
-    """The help page as an HTML fragment for the browser (``keys``: as for
-    ``help_markdown``)."""
-    return render_markdown(help_markdown(lang, keys))
 
 
 @cache

@@ -1,11 +1,7 @@
-"""The table in words, for the ear: the hint, the table's summary and a place's review.
-
-The one renderer of these words (catalog keys ``say.*``, ``aria.*``): the terminal says
-them, and the page shows and says them as the server sends them (``GET
-/api/games/{id}/words``, ``web.shapes.table_words``), so a player hears the same words in
-the terminal and in the browser.
-Everything said is read from the engine's ``Position`` (``forced_move``, ``active``,
-``need``…); nothing here decides a rule.
+"""The table in words, for the ear: the hint, the table's summary and a place's review;
+the one renderer of these words (keys ``say.*``, ``aria.*``), which the terminal and the
+page both say (docs/i18n.md, "The API"). Everything said is read from the engine's
+``Position``; nothing here decides a rule.
 """
 
 from __future__ import annotations
@@ -31,9 +27,9 @@ def _period(text: str) -> str:
 
 
 def redeals_left_text(left: int | None, lang: str) -> str:
-    """"3 redeals left", "1 redeal left", "no redeals left"; empty when unlimited."""
+    """"3 redeals left", "1 redeal left", "no redeals left", "redeals unlimited"."""
     if left is None:
-        return ""
+        return t(lang, "say.summary.unlimited")
     if left in (0, 1):
         return t(lang, f"redeals_left_{left}")
     return t(lang, "redeals_left", n=left)
@@ -63,8 +59,7 @@ def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
             return t(lang, "say.hint.turn.why", pile=_pile_words(pos, lang))
         return t(lang, "say.hint.turn")
     if move.kind == "redeal":
-        return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang)
-                 or t(lang, "say.summary.unlimited"))
+        return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang))
     source = move.source
     card = None if source is None else pos.card_at(source)
     k = pos.active
@@ -112,7 +107,7 @@ def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> st
                 out.append(t(lang, "say.summary.elsewhere", piles=piles, stock=stock))
     out.append(t(lang, "say.summary.counts", stock=plural(lang, "aria.stock", len(pos.stock)),
                  waste=plural(lang, "aria.waste", len(pos.waste))))
-    out.append(redeals_left_text(pos.redeals_left, lang) or t(lang, "say.summary.unlimited"))
+    out.append(redeals_left_text(pos.redeals_left, lang))
     if verbosity == "full":
         others = [t(lang, "aria.pile.done" if len(p) == 13 else "aria.pile.count", pile=place_name(PILES[i], lang),
                     n=len(p)) for i, p in enumerate(pos.piles) if i != k and p]

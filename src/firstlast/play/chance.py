@@ -113,40 +113,38 @@ def pool(rounds: list[ChanceEstimate]) -> Pooled:
 
 
 class ChanceBook:
-    """Round estimates by position and round, so that each round is played once and the
-    pooled figure is the same whoever asks. ``estimator`` replaces the sampler (tests)."""
+    """Round estimates by position, samples and round, so that each round is played once
+    and the pooled figure is the same whoever asks. ``estimator`` replaces the sampler
+    (tests)."""
 
-    def __init__(self, size: int = BOOK_SIZE, samples: int = SAMPLES_PER_ROUND,
-                 estimator: Estimator | None = None) -> None:
-        self.samples = samples
+    def __init__(self, estimator: Estimator | None = None) -> None:
         self.estimator = estimator
-        self._rounds: Kept[tuple[str, int, int], ChanceEstimate] = Kept(size)
+        self._rounds: Kept[tuple[str, int, int], ChanceEstimate] = Kept(BOOK_SIZE)
 
-    def put(self, position: Position, round_: int, estimate: ChanceEstimate, samples: int | None = None) -> None:
-        self._rounds.put((str(position), samples or self.samples, round_), estimate)
+    def put(self, position: Position, round_: int, estimate: ChanceEstimate, samples: int = SAMPLES_PER_ROUND) -> None:
+        self._rounds.put((str(position), samples, round_), estimate)
 
-    def rounds(self, position: Position, round_: int, samples: int | None = None) -> list[ChanceEstimate | None]:
+    def rounds(self, position: Position, round_: int, samples: int = SAMPLES_PER_ROUND) -> list[ChanceEstimate | None]:
         """Rounds ``0 … round_`` as held (``None``: not held)."""
         # The notation, not only what the player sees: the estimate shuffles the stock
         # in its turning order, so that order is part of what decides the samples.
-        key, n = str(position), samples or self.samples
-        return [self._rounds.get((key, n, r)) for r in range(round_ + 1)]
+        key = str(position)
+        return [self._rounds.get((key, samples, r)) for r in range(round_ + 1)]
 
-    def held(self, position: Position, round_: int, samples: int | None = None) -> Pooled | None:
+    def held(self, position: Position, round_: int, samples: int = SAMPLES_PER_ROUND) -> Pooled | None:
         """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
         rounds = self.rounds(position, round_, samples)
         known = held_rounds(rounds)
         return pool(known) if len(known) == len(rounds) else None
 
-    def pooled(self, position: Position, round_: int, samples: int | None = None) -> Pooled:
+    def pooled(self, position: Position, round_: int) -> Pooled:
         """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here
         (blocking: call it on a worker thread)."""
-        n = samples or self.samples
-        rounds = self.rounds(position, round_, n)
+        rounds = self.rounds(position, round_)
         for r, held in enumerate(rounds):
             if held is None:
-                rounds[r] = round_estimate(position, r, n, self.estimator)
-                self.put(position, r, rounds[r], n)  # type: ignore[arg-type]
+                rounds[r] = round_estimate(position, r, estimator=self.estimator)
+                self.put(position, r, rounds[r])  # type: ignore[arg-type]
         return pool(held_rounds(rounds))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from calendar import monthrange
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Final, Literal
@@ -130,31 +131,21 @@ def check_day(date: dt.date, today: dt.date) -> dt.date:
     return date
 
 
-def _shift(year: int, month: int, by: int) -> tuple[int, int]:
-    k = year * 12 + month - 1 + by
-    return k // 12, k % 12 + 1
-
-
-def _month(year_month: tuple[int, int]) -> str:
-    return f"{year_month[0]:04d}-{year_month[1]:02d}"
-
-
 def calendar(f: DayFacts, today: dt.date, year: int | None = None, month: int | None = None) -> Calendar:
     """The month ``year``-``month`` (today's by default), FIRST_DAY's month … today's."""
     if year is None or month is None:
         year, month = today.year, today.month
-    first, last = (FIRST_DAY.year, FIRST_DAY.month), (today.year, today.month)
-    if not first <= (year, month) <= last:
-        raise PlayError("daily.date", date=_month((year, month)), first=FIRST_DAY.isoformat(),
+    if not (FIRST_DAY.year, FIRST_DAY.month) <= (year, month) <= (today.year, today.month):
+        raise PlayError("daily.date", date=f"{year:04d}-{month:02d}", first=FIRST_DAY.isoformat(),
                         today=today.isoformat())
     days = []
-    d = dt.date(year, month, 1)
-    while d.month == month:
+    for day in range(1, monthrange(year, month)[1] + 1):
+        d = dt.date(year, month, day)
         state: DayState = "won" if d in f.won else "played" if d in f.played else "none"
         on_day = d in (f.won_on_day if state == "won" else f.played_on_day)
         days.append(CalendarDay(date=d, deal=str(daily_deal(d)), state=state, on_day=on_day, today=d == today,
                                 future=d > today))
-        d += ONE_DAY
-    before, after = _shift(year, month, -1), _shift(year, month, 1)
-    return Calendar(today=today, month=_month((year, month)), days=tuple(days), streaks=streaks(f, today),
-                    previous=_month(before) if before >= first else None, next=_month(after) if after <= last else None)
+    start, end = days[0].date, days[-1].date  # the month before and after: the calendar's, up to today's
+    return Calendar(today=today, month=f"{start:%Y-%m}", days=tuple(days), streaks=streaks(f, today),
+                    previous=f"{start - ONE_DAY:%Y-%m}" if start > FIRST_DAY else None,
+                    next=f"{end + ONE_DAY:%Y-%m}" if end < today else None)

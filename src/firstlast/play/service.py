@@ -207,7 +207,7 @@ class PlayService:
         if wish is not None and (not isinstance(wish, str) or len(wish) > MAX_WISH):
             raise PlayError("wish.long", max=MAX_WISH)
         wish = None if wish is None else " ".join(wish.split())
-        number = deals.parse_deal(deal) if how == "number" else None
+        number = deals.parse_deal(deal) if how == "number" else deals.random_deal() if how == "random" else None
         if how == "daily":
             number = deals.daily_deal(daily.check_day(day or today, today))
         if how == "winnable":
@@ -222,10 +222,8 @@ class PlayService:
             chosen = variant or Settings.from_stored(tx.settings(pid)).variant
             table = self._table(tx, pid, pending=True)
             dealt: StartKind = how
-            if number is not None:  # number, daily, winnable: chosen above
+            if number is not None:  # number, random, daily, winnable: chosen above
                 n = number
-            elif how == "random":
-                n = deals.random_deal()
             else:
                 if table is None:
                     raise PlayError("next.none" if how == "next" else "again.none")

@@ -238,19 +238,15 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
     def details(self, lang: str) -> list[str]:
         """The rest, in sentences, in ``lang``."""
         first, cur = self.points[0], self.current
-        lines: list[str] = []
-        if self.status == "playing" and cur is not first:
-            lines.append(t(lang, "story.chance.now", start=chance_text(first, lang), now=chance_text(cur, lang)))
-        else:
-            lines.append(t(lang, "story.chance.start", chance=chance_text(first, lang)))
+        start = chance_text(first, lang)
+        lines = [t(lang, "story.chance.now", start=start, now=chance_text(cur, lang))
+                 if self.status == "playing" and cur is not first else t(lang, "story.chance.start", chance=start)]
         lines += [moment_sentence(m, *self.ends(m), lang) for m in self.moments]
         if self.crossing is not None:
             lines.append(crossing_sentence(self.crossing, lang))
-        if self.low_point is not None:
-            lo = self.low_point
-            chance = chance_text(lo, lang)
-            lines.append(t(lang, "story.low.start", chance=chance) if lo.move == 0 else
-                         t(lang, "story.low", chance=chance, move=lo.move, **{"pass": lo.pass_no}))
+        if (lo := self.low_point) is not None:
+            lines.append(t(lang, "story.low.start" if lo.move == 0 else "story.low", chance=chance_text(lo, lang),
+                           move=lo.move, **{"pass": lo.pass_no}))
         if self.stop is not None:
             lines.append(copies_sentence(self.stop, lang))
         return lines
@@ -268,15 +264,12 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
             lines.append(stop_sentence(self.stop, lang, plain=True))
         if self.what_if is not None:
             lines.append(plain_what_if(self.what_if, Variant.from_token(self.variant), lang))
-        first = self.points[0]
-        lines.append(t(lang, "story.plain.start", chance=plain_chance(first, lang)))
-        if self.crossing is not None and self.crossing.previous is None:
-            lines.append(t(lang, "story.plain.crossing.start"))
-        elif self.crossing is not None:
-            lines.append(t(lang, "story.plain.crossing", move=self.crossing.point.move))
-        lines += [plain_moment(m, *self.ends(m), lang) for m in self.moments]
-        if self.low_point is not None and self.low_point.move > 0 and not self.moments:
-            lo = self.low_point
+        lines.append(t(lang, "story.plain.start", chance=plain_chance(self.points[0], lang)))
+        if self.crossing is not None:
+            start = ".start" if self.crossing.previous is None else ""
+            lines.append(t(lang, f"story.plain.crossing{start}", move=self.crossing.point.move))
+        lines += [moment_sentence(m, *self.ends(m), lang, plain=True) for m in self.moments]
+        if (lo := self.low_point) is not None and lo.move > 0 and not self.moments:
             lines.append(t(lang, "story.plain.low", chance=plain_chance(lo, lang), move=lo.move))
         return lines
 
@@ -287,9 +280,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
 
     def chart_name(self, lang: str) -> str:
         """The chart of the curve's accessible name."""
-        first, cur = self.points[0], self.current
         return t(lang, "story.chart.name", moves=plural(lang, "count.moves", self.moves),
-                 start=chance_text(first, lang), end=chance_text(cur, lang))
+                 start=chance_text(self.points[0], lang), end=chance_text(self.current, lang))
 
     def text(self, lang: str, width: int = 48) -> str:
         """The story's first view for a text face, in ``lang``: a sparkline of the curve,
@@ -327,15 +319,23 @@ def sparkline(points: Sequence[Point], width: int = 48) -> str:
 
 
 # ------------------------------------------------------------------ in words
-def moment_sentence(moment: Moment, before: Point, after: Point, lang: str) -> str:
+def moment_sentence(moment: Moment, before: Point, after: Point, lang: str, *, plain: bool = False) -> str:
     """One moment, between its points ``before`` and ``after`` (``Story.ends``): "Move 37
-    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English)."""
-    chance = {"before": chance_text(before, lang), "after": chance_text(after, lang)}
-    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, **chance}
+    (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English);
+    ``plain``: in plain words, its chances as single figures."""
+    chance = plain_chance if plain else chance_text
+    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, "first": moment.first_move,
+                                 "before": chance(before, lang), "after": chance(after, lang)}
+    if plain:
+        way = "up" if moment.change > 0 else "down"
+        if moment.span > 1:
+            return t(lang, f"story.plain.moment.span.{way}", **params)
+        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
+        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
     if moment.span == 1:
         text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
     else:
-        text = t(lang, "story.moment.span", first=moment.first_move, **params)
+        text = t(lang, "story.moment.span", **params)
     return t(lang, "story.moment.end", text=text)
 
 
@@ -344,11 +344,8 @@ def crossing_sentence(crossing: Crossing, lang: str) -> str:
     c, prev = crossing.point, crossing.previous
     if prev is None:
         return t(lang, "story.crossing.start", chance=chance_text(c, lang))
-    params: dict[str, object] = {"move": c.move, "pass": c.pass_no, "before": chance_text(prev, lang),
-                                 "after": chance_text(c, lang)}
-    if c.move - prev.move == 1:
-        return t(lang, "story.crossing", **params)
-    return t(lang, "story.crossing.span", first=prev.move + 1, **params)
+    return t(lang, "story.crossing" if c.move - prev.move == 1 else "story.crossing.span", first=prev.move + 1,
+             move=c.move, before=chance_text(prev, lang), after=chance_text(c, lang), **{"pass": c.pass_no})
 
 
 def place_phrase(place: CardPlace, lang: str) -> str:
@@ -441,11 +438,10 @@ def plain_change(game: Variant, other: Variant, lang: str) -> str:
     """What ``other``'s rules do differently from ``game``'s, in plain words ("if you
     may also play from the waste and with unlimited redeals")."""
     parts: list[str] = []
-    if other.waste_playable != game.waste_playable:
-        parts.append(t(lang, "story.plain.change.waste_on" if other.waste_playable else "story.plain.change.waste_off"))
-    if other.privileged_last != game.privileged_last:
-        parts.append(t(lang, "story.plain.change.privileged_on" if other.privileged_last
-                       else "story.plain.change.privileged_off"))
+    for rule, ours, theirs in (("waste", game.waste_playable, other.waste_playable),
+                               ("privileged", game.privileged_last, other.privileged_last)):
+        if theirs != ours:
+            parts.append(t(lang, f"story.plain.change.{rule}_{'on' if theirs else 'off'}"))
     if other.redeals != game.redeals:
         parts.append(t(lang, "story.plain.change.unlimited") if other.redeals is None else
                      t(lang, "story.plain.change.redeals", n=other.redeals,
@@ -472,17 +468,6 @@ def plain_what_if(what: WhatIf, variant: Variant, lang: str) -> str:
                 + (v.redeals != variant.redeals), 0 if v.redeals is None else v.redeals)
 
     return t(lang, "story.plain.what_if.other_rules", change=plain_change(variant, min(others, key=distance), lang))
-
-
-def plain_moment(moment: Moment, before: Point, after: Point, lang: str) -> str:
-    """A moment that mattered, in plain words, its chances as single figures."""
-    way = "up" if moment.change > 0 else "down"
-    params: dict[str, object] = {"move": moment.move, "before": plain_chance(before, lang),
-                                 "after": plain_chance(after, lang)}
-    if moment.span == 1:
-        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
-        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
-    return t(lang, f"story.plain.moment.span.{way}", first=moment.first_move, **params)
 
 
 # ------------------------------------------------------------------ the stop (R11)
@@ -573,10 +558,9 @@ def _crossing_gap(points: Sequence[Point]) -> int | None:
 
 def story_of(game: Game, max_points: int | None = None, samples: int | None = None,
              sampler: Sampler = "auto") -> Story:
-    """Tell ``game``'s story (docs/story.md), no clock read: the same game and route tell
-    the same story on any machine under any load. ``max_points`` and ``samples`` (per
-    point) default by route: ``MAX_POINTS``, ``KERNEL_SAMPLES`` with the fast forced
-    line, ``ENGINE_POINTS``, ``ENGINE_SAMPLES`` without."""
+    """Tell ``game``'s story (docs/story.md). ``max_points`` and ``samples`` (per point)
+    default by route: ``MAX_POINTS``, ``KERNEL_SAMPLES`` with the fast forced line,
+    ``ENGINE_POINTS``, ``ENGINE_SAMPLES`` without."""
     use_kernel = sampler == "kernel" or (sampler == "auto" and fastline.available())
     if max_points is None:
         max_points = MAX_POINTS if use_kernel else ENGINE_POINTS

@@ -246,24 +246,3 @@ class GameStore:
         # (the WAL checkpointed and removed) as soon as the store is dropped.
         with suppress(Exception):  # (an __init__ that failed may have left no seats)
             self.close()
-
-    # ------------------------------------------------------------ one-read shortcuts
-    # Reads for tools and tests, each a snapshot of its own (``reading()``). There are no
-    # write shortcuts: every write is a ``transaction()``'s, which the play layer's group
-    # writer opens (``firstlast.play.writer``).
-    def has_player(self, player: str) -> bool:
-        with self.reading() as tx:
-            return tx.has_player(player)
-
-    def load(self, game_id: str, player: str | None = None) -> StoredGame:
-        """Load and replay a game; with ``player``, only that player's game."""
-        with self.reading() as tx:
-            return tx.load(game_id, player)
-
-    def games(self, player: str | None = None, *, status: str | None = None, limit: int = 100) -> list[GameSummary]:
-        with self.reading() as tx:
-            return tx.games(player, status=status, limit=limit)
-
-    def settings(self, player: str) -> dict[str, object]:
-        with self.reading() as tx:
-            return tx.settings(player)

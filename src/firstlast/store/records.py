@@ -92,7 +92,7 @@ class StoredGame:
 
 
 class GameSummary(msgspec.Struct, frozen=True):
-    """A stored game as a list of games shows it (``GameStore.games``), declared once:
+    """A stored game as a list of games shows it (``Transaction.games``), declared once:
     the web's ``GameSummary`` answer is it, its deal and variant bounded there. ``deal``
     is the number as text and ``variant`` its token, as stored; ``description`` the
     variant in words (``Variant.describe``)."""

@@ -31,25 +31,18 @@ from ..play.fields import ID_PATTERN
 from .models import Lang, encode
 
 T = TypeVar("T")
-#: The player cookie's name is ``fl_player_<port>``: cookies are not kept apart by port,
-#: so two servers on one machine (two databases) would otherwise overwrite each other's.
+#: The player cookie's name, ``fl_player_<port>`` (docs/web-api.md, "Security model": why the port).
 COOKIE: Final = "fl_player"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600  # a player is meant to last: the cookie is the only key
 _TOKEN: Final = re.compile(ID_PATTERN)  # what cannot be an id is refused before it reaches SQLite
 
 
-#: New players a server makes at most (issue 29.6): a bucket of ``NEW_PLAYERS`` that
-#: fills again at that many an hour. A player is made only with the first thing stored
-#: for a browser that has none, so a person meets this bound only by flooding; past it,
-#: 429 ``player.limit`` with ``Retry-After``, and nothing is stored.
+#: New players a server makes at most, and again that many each window (issue 29.6;
+#: docs/web-api.md, "Players and games"); a bench raises the bound with ``NEW_PLAYERS_ENV``.
 NEW_PLAYERS: Final = 100
 NEW_PLAYERS_WINDOW_S: Final = 3600.0
-#: A bench that plays hundreds of players on one server raises the bound here.
 NEW_PLAYERS_ENV: Final = "FIRSTLAST_NEW_PLAYERS"
-#: The cookie's value is ``TOKEN.MAC``: the player's token and its HMAC-SHA256 under this
-#: database's own key (``PlayService.secret``), 128 bits in base64url. A cookie made
-#: anywhere else — another server, a page on another loopback port planting one (cookies
-#: are not kept apart by port) — is not honoured, whatever player it names.
+#: The MAC of the cookie's ``TOKEN.MAC``, 128 bits in base64url (docs/web-api.md, "Players and games").
 MAC_CHARS: Final = 22
 
 
@@ -63,32 +56,9 @@ def is_token(text: str) -> bool:
     return _TOKEN.fullmatch(text) is not None
 
 
-class PlayerSeal:
-    """Signs and checks player cookies with one database's key (``MAC_CHARS``)."""
-
-    def __init__(self, key: str) -> None:
-        self._key = key.encode("ascii")
-
-    def _mac(self, player: str) -> str:
-        digest = hmac.new(self._key, b"fl_player:" + player.encode("ascii"), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest).decode("ascii")[:MAC_CHARS]
-
-    def seal(self, player: str) -> str:
-        """The cookie value for ``player``."""
-        return f"{player}.{self._mac(player)}"
-
-    def open(self, value: str) -> str | None:
-        """The player a cookie value names, if this database signed it."""
-        player, dot, mac = value.rpartition(".")
-        if not dot or not is_token(player) or not mac.isascii():
-            return None
-        return player if hmac.compare_digest(mac, self._mac(player)) else None
-
-
 class PlayerBudget:
-    """A bucket of ``size`` new players (``NEW_PLAYERS`` unless ``$FIRSTLAST_NEW_PLAYERS``
-    gives a whole number) that fills again at ``size`` per ``window_s`` seconds. Taken
-    only on the event loop: no lock."""
+    """A bucket of ``size`` new players that fills again at ``size`` per ``window_s``
+    seconds. Taken only on the event loop: no lock."""
 
     def __init__(self, size: int | None = None, window_s: float = NEW_PLAYERS_WINDOW_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -149,10 +119,9 @@ class WebGame:
         # read-only database that has none yet, where every write answers 503 anyway),
         # with one of this process's own.
         try:
-            key = play.secret("cookie")
+            self._key = play.secret("cookie").encode("ascii")
         except PlayError:
-            key = secrets.token_urlsafe(32)
-        self.seal = PlayerSeal(key)
+            self._key = secrets.token_urlsafe(32).encode("ascii")
         self.new_players = new_players or PlayerBudget()
         #: The player's static site online, if any: shared links point there.
         self.site_url = site_url
@@ -194,11 +163,18 @@ class WebGame:
         result, settings = await self.run(job)
         return result, settings.lang or browser_lang(request)
 
+    def _mac(self, player: str) -> str:
+        digest = hmac.new(self._key, b"fl_player:" + player.encode("ascii"), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode("ascii")[:MAC_CHARS]
+
+    def seal(self, player: str) -> str:
+        """The cookie value for ``player``."""
+        return f"{player}.{self._mac(player)}"
+
     async def player(self, request: Request) -> str | None:
         """The player of the request's cookie, if this database signed it and knows them."""
-        value = request.cookies.get(cookie_name(request))
-        token = self.seal.open(value) if value is not None else None
-        if token is None:
+        token, dot, mac = request.cookies.get(cookie_name(request), "").rpartition(".")
+        if not dot or not is_token(token) or not mac.isascii() or not hmac.compare_digest(mac, self._mac(token)):
             return None
         if self.play.is_known(token):
             return token  # known already: no worker thread needed to say so
@@ -219,7 +195,7 @@ class WebGame:
 
     def set_cookie(self, request: Request, response: Response, pid: str) -> None:
         response.set_cookie(
-            cookie_name(request), self.seal.seal(pid), max_age=COOKIE_MAX_AGE, path="/", httponly=True,
+            cookie_name(request), self.seal(pid), max_age=COOKIE_MAX_AGE, path="/", httponly=True,
             samesite="strict", secure=request.url.scheme == "https",
         )
 

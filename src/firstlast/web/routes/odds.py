@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
-from ...i18n import chance_short_text, chance_text
+from ...i18n import chance_text
 from ...play import chance as policy
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
@@ -32,13 +32,6 @@ class _Decided:
         self.certain = True
 
 
-def _estimate(pos: Position, round_: int, samples: int) -> ChanceEstimate:
-    """One round (``play.chance.round_estimate``), its failures refused. Module-level:
-    the site's computing worker runs it."""
-    with odds_refusals():
-        return policy.round_estimate(pos, round_, samples)
-
-
 async def chance(web: WebGame, request: Request) -> Response:
     q = query(request, m.ChanceQuery)
     stored, lang = await web.load_lang(request, web.play.game)
@@ -52,7 +45,7 @@ async def chance(web: WebGame, request: Request) -> Response:
     est, pool = pooled.latest, pooled.estimate
     return json_response(m.Chance(
         **_figure(est, lang), certain=bool(est.certain), round=answered, next_round=pooled.next_round,
-        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_short_text(pool, lang))))
+        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_text(pool, lang, short=True))))
 
 
 def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
@@ -62,15 +55,17 @@ def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
 
 
 async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery) -> policy.Pooled:
-    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order; where the
-    engine samples alone, one per request (``play.chance.one_round_per_ask``: a request
-    stays near a second of CPU): the answer is then the last round pooled, and names the
-    next."""
+    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order, at most one
+    per request where the engine samples alone (docs/web-api.md, "Chance")."""
     async with web.cpu_turn(player):
         held = web.chances.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
         for r, known in enumerate(held):
             if known is None:
-                held[r] = done = await runtime.run_cpu(_estimate, pos, r, q.samples, limiter=web.chance_limiter)
+                # Refused here, not in the worker: the site's computing worker sends its
+                # failure back pickled, and only the odds' own exceptions come back whole.
+                with odds_refusals():
+                    held[r] = done = await runtime.run_cpu(policy.round_estimate, pos, r, q.samples,
+                                                           limiter=web.chance_limiter)
                 web.chances.put(pos, r, done, q.samples)
                 if policy.one_round_per_ask(done, q.samples):
                     break

@@ -23,12 +23,6 @@ if TYPE_CHECKING:
     from ...play.story import Story
 
 
-def tell(game: Game) -> Story:
-    """``game``'s story by the play layer's policy (blocking: call it in a worker thread)."""
-    with odds_refusals():
-        return tell_story(game)  # the odds load with the first story
-
-
 def answer(story: Story, lang: m.Lang) -> msgspec.Struct:
     """The declared answer: the play layer's ``Story`` as it is (the deal as text, as
     everywhere in the API) and the story in sentences in ``lang``: all of them, and split
@@ -57,7 +51,8 @@ async def story_of_game(web: WebGame, request: Request) -> Response:
 
 
 async def _told(web: WebGame, game: Game) -> Story:
-    story = await runtime.run_cpu(tell, game, limiter=web.chance_limiter)
+    with odds_refusals():  # here, not in the worker: as in ``odds._estimated``
+        story = await runtime.run_cpu(tell_story, game, limiter=web.chance_limiter)
     web.stories.put(story_key(game), story)
     return story
 
