@@ -55,10 +55,8 @@ def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
 
 
 async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery) -> policy.Pooled:
-    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order; where the
-    engine samples alone, one per request (``play.chance.one_round_per_ask``: a request
-    stays near a second of CPU): the answer is then the last round pooled, and names the
-    next."""
+    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order, at most one
+    per request where the engine samples alone (docs/web-api.md, "Chance")."""
     async with web.cpu_turn(player):
         held = web.chances.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
         for r, known in enumerate(held):
