@@ -21,9 +21,8 @@ from ..errors import WebError
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 
 
-#: What the page may be asked to start with (``/?deal=N&variant=TOKEN&lang=ru``, the
-#: address ``firstlast --lang ru play --deal N`` opens): kept through the sign-in's
-#: redirect when well formed.
+#: What the page may be asked to start with, kept through the sign-in's redirect when
+#: well formed (docs/web-api.md, "Opening on a deal"; ``firstlast --lang ru play --deal N``).
 START_PARAMS: Final = {"deal": re.compile(f"[0-9]{{1,{len(str(MAX_DEAL))}}}"),
                        "variant": re.compile(STORED_TOKEN_PATTERN), "lang": re.compile("|".join(LANGS))}
 
@@ -35,10 +34,8 @@ def start_query(request: Request) -> str:
     return "?" + urlencode(kept) if kept else ""
 
 
-#: Navigations the player made on this very page, or typed (``Sec-Fetch-Site``; a
-#: browser opened by ``firstlast play`` says ``none``): the sign-in link signs in at
-#: once. Any other (another site, another port of this machine, or a browser that does
-#: not say) asks first (issue 29.6: a page elsewhere must not switch the player).
+#: Navigations typed or made on this very page (``Sec-Fetch-Site``): the sign-in link
+#: signs in at once; any other asks first (docs/web-api.md, "Players and games").
 OWN_NAVIGATION: Final = frozenset({"none", "same-origin"})
 
 
