@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from firstlast.i18n import LANGS, ChanceParts, chance_parts, chance_short_text, chance_text, help_markdown
+from firstlast.i18n import LANGS, ChanceParts, chance_parts, chance_text, help_markdown
 from firstlast.odds.live import ChanceEstimate
 
 NB = "\u00a0"
@@ -112,18 +112,18 @@ def test_the_meters_short_figure_is_at_most_eight_characters() -> None:
     """Issue 26: the page's meter shows the figure without its interval (its help has the
     whole text), so its width never reflows the status bar: "0.00–0.02 %" under r0n was one
     of its widest."""
-    assert chance_short_text(est(5000, 20000), "en") == f"25{NB}%"
-    assert chance_short_text(est(453, 2000), "ru") == f"20–25{NB}%"
-    assert chance_short_text(est(3_283_765, 12_000_000), "ru") == f"27,4{NB}%"
-    assert chance_short_text(est(877, 12_000_000), "en") == f"<{NB}1{NB}%"
-    assert chance_short_text(est(2, 400_000), "en") == f"<{NB}1{NB}%"
-    assert chance_short_text(est(399_990, 400_000), "ru") == f">{NB}99{NB}%"
-    assert chance_short_text(est(500, 500, certain=True), "en") == f"100{NB}%"
+    assert chance_text(est(5000, 20000), "en", short=True) == f"25{NB}%"
+    assert chance_text(est(453, 2000), "ru", short=True) == f"20–25{NB}%"
+    assert chance_text(est(3_283_765, 12_000_000), "ru", short=True) == f"27,4{NB}%"
+    assert chance_text(est(877, 12_000_000), "en", short=True) == f"<{NB}1{NB}%"
+    assert chance_text(est(2, 400_000), "en", short=True) == f"<{NB}1{NB}%"
+    assert chance_text(est(399_990, 400_000), "ru", short=True) == f">{NB}99{NB}%"
+    assert chance_text(est(500, 500, certain=True), "en", short=True) == f"100{NB}%"
     rng = random.Random(26)
     for _ in range(2000):
         samples = rng.choice((100, 2000, 20_000, 400_000, 12_000_000))
         e = est(rng.randint(0, samples), samples)
         for lang in LANGS:
-            short = chance_short_text(e, lang)
+            short = chance_text(e, lang, short=True)
             assert len(short) <= 8, short
             assert short.startswith(("<", ">")) or chance_text(e, lang).startswith(short), short

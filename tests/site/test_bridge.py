@@ -89,7 +89,7 @@ def test_request_js_takes_plain_values(tmp_path: Path, no_threads: None) -> None
 
 def test_the_bridge_carries_the_largest_body_a_route_takes() -> None:
     from firstlast.site.bridge import MAX_BODY
-    from firstlast.web.routes.backup import MAX_RESTORE_BODY
+    from firstlast.web.inputs import MAX_RESTORE_BODY
 
     assert MAX_BODY >= MAX_RESTORE_BODY
 

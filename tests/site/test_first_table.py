@@ -10,7 +10,7 @@ from pathlib import Path
 from firstlast.engine import Game
 from firstlast.play.deals import WELCOME_DEAL
 from firstlast.play.settings import Settings
-from firstlast.site.first_table import FIRST_ID, FIRST_TIME, first_table
+from firstlast.site.build import FIRST_ID, FIRST_TIME, first_table
 
 ELEMENT = re.compile(r'<script type="application/json" id="site-first-table">(.*?)</script>', re.S)
 

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from firstlast.play.backup import BackupGame
 from firstlast.store import GameStore
 from firstlast.web import create_app, models
-from firstlast.web.routes import backup as backup_routes
+from firstlast.web.routes import player as player_routes
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
@@ -173,7 +173,7 @@ def test_the_backup_leaves_out_a_damaged_game_and_says_so(source: TestClient, fr
 
 
 def test_too_large_a_body_and_a_foreign_page(fresh: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backup_routes, "MAX_RESTORE_BODY", 100)
+    monkeypatch.setattr(player_routes, "MAX_RESTORE_BODY", 100)
     r = fresh.post("/api/backup", json={"backup": "x" * 200})
     assert r.status_code == 413 and r.json()["code"] == "request.too_large"
     r = fresh.post("/api/backup", json={"backup": "{}"}, headers={"origin": "http://evil.example"})

@@ -45,7 +45,7 @@ SIZES = {"desktop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 NB = "\u00a0"
 # The one display rule (docs/i18n.md): a figure with its interval, an interval alone, or exact.
-#: The meter's short figure (i18n.chance_short_text): its help says the interval too.
+#: The meter's short figure (i18n.chance_text, short): its help says the interval too.
 CHANCE_TEXT = re.compile(rf"[\d.,]+{NB}%|[\d.,]+–[\d.,]+{NB}%|[<>]{NB}\d+{NB}%")
 
 

@@ -79,14 +79,18 @@ def test_the_page_typedefs_are_the_generated_ones() -> None:
     assert '  move: "F1" |' in text and "  rule?: string;" in text
 
 
-def test_the_check_mode_finds_a_stale_file(tmp_path: Path) -> None:
-    stale = tmp_path / "api-types.d.ts"
-    stale.write_text("// old\n", encoding="utf-8")
-    assert generated.refresh(stale, "new\n", check=True)
-    assert stale.read_text(encoding="utf-8") == "// old\n"  # --check writes nothing
-    assert generated.refresh(stale, "new\n", check=False) and stale.read_text(encoding="utf-8") == "new\n"
-    assert not generated.refresh(stale, "new\n", check=True)
+def test_the_check_mode_finds_a_stale_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert generated.main(["--check"]) == 0  # every generated file is fresh
+    stale, missing = tmp_path / "api-types.d.ts", tmp_path / "vocabulary.js"
+    stale.write_text("// old\n", encoding="utf-8")
+    monkeypatch.setattr(generated, "files", lambda: {stale: "new\n", missing: "made\n"})
+    assert generated.main(["--check"]) == 1
+    assert capsys.readouterr().err == f"not up to date (run {generated.COMMAND}): {stale}, {missing}\n"
+    assert stale.read_text(encoding="utf-8") == "// old\n" and not missing.exists()  # --check writes nothing
+    assert generated.main([]) == 0
+    assert stale.read_text(encoding="utf-8") == "new\n" and missing.read_text(encoding="utf-8") == "made\n"
+    assert generated.main(["--check"]) == 0
     with pytest.raises(ValueError):
         schema.doc_with_reference("no markers here")
 

@@ -1,9 +1,5 @@
-"""``firstlast export`` and ``import``: the local player's backup (docs/backup.md).
-
-Both work on the local player (``PlayService.local_player()``, the one the terminal game and
-``firstlast play`` use) of the database ``--db`` names, through the play layer's one
-backup policy (``play/backup.py``). ``FILE`` ``-`` is standard output or input.
-"""
+"""``firstlast export`` and ``import``: the local player's backup (docs/backup.md,
+"Commands"), through the play layer's one backup policy (``play/backup.py``)."""
 
 from __future__ import annotations
 
@@ -18,7 +14,7 @@ from .. import i18n
 from ..play import PlayError, PlayService, StoreError
 from ..play.backup import MAX_BACKUP_CHARS, Skipped
 from ..recordfile import RecordFileError, read_record_file, read_record_stream
-from .engine_commands import _is_stdout, _save_target, _write_atomic
+from .engine_commands import save_target, write_atomic
 from .lang import command, current_lang, msg
 from .options import FilePath, db_option, open_store
 
@@ -27,11 +23,12 @@ from .options import FilePath, db_option, open_store
 MAX_BACKUP_BYTES = MAX_BACKUP_CHARS
 
 
-def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
-    """One line per game left out (``key``: of an export or of an import), its refusal
-    in the current language."""
-    return [msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
-                error=s.error.text(current_lang())) for s in skipped]
+def say_skipped(skipped: tuple[Skipped, ...], key: str) -> None:
+    """One line on stderr per game left out (``key``: of an export or of an import), its
+    refusal in the current language."""
+    for s in skipped:
+        click.echo(msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
+                       error=s.error.text(current_lang())), err=True)
 
 
 @command("cli.export.help")
@@ -39,9 +36,9 @@ def skipped_lines(skipped: tuple[Skipped, ...], key: str) -> list[str]:
 @db_option
 def export(file: Path, db: Path | None) -> None:
     """Write the local player's backup to FILE (``-``: standard output)."""
-    to_stdout = _is_stdout(file)  # '-', /dev/stdout: what it says goes to stderr, not into the backup
-    if not to_stdout:
-        _save_target(file)  # refuse a folder, a device or a FIFO before reading anything
+    # Standard output: what it says goes to stderr, not into the backup. A folder, a
+    # device or a FIFO is refused before anything is read.
+    to_stdout = save_target(file) is None
     play = PlayService(open_store(db))
     if play.store.read_only:  # read as it is (issue 29.5); stdout may be the backup itself
         click.echo(msg("cli.export.read_only", path=play.store.path), err=True)
@@ -49,26 +46,13 @@ def export(file: Path, db: Path | None) -> None:
         text, skipped = play.backup_file(play.local_player())
     except PlayError as e:
         raise click.ClickException(e.text(current_lang())) from None
-    for line in skipped_lines(skipped, "backup.left_out_game"):
-        click.echo(line, err=True)  # a damaged game: named, left out (docs/backup.md)
+    say_skipped(skipped, "backup.left_out_game")  # a damaged game: named, left out (docs/backup.md)
     games = i18n.plural(current_lang(), "count.games", len(json.loads(text)["games"]))
-    _write_atomic(file, text)
+    write_atomic(file, text)
     if to_stdout:
         click.echo(msg("cli.export.done_stdout", games=games), err=True)
     else:
         click.echo(msg("cli.export.done", path=file, games=games))
-
-
-def _read(file: Path) -> str:
-    """The backup's text, from the file or standard input (``-``); a byte-order mark is
-    the backup reader's to judge."""
-    try:
-        if str(file) == "-":
-            return read_record_stream(sys.stdin.buffer, MAX_BACKUP_BYTES)
-        return read_record_file(file, MAX_BACKUP_BYTES)
-    except RecordFileError as e:
-        raise click.ClickException(i18n.file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error,
-                                                       too_large="cli.import.too_large")) from None
 
 
 @command("cli.import.help", name="import")
@@ -76,7 +60,12 @@ def _read(file: Path) -> str:
 @db_option
 def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
-    text = _read(file)
+    try:
+        text = (read_record_stream(sys.stdin.buffer, MAX_BACKUP_BYTES) if str(file) == "-"
+                else read_record_file(file, MAX_BACKUP_BYTES))
+    except RecordFileError as e:
+        raise click.ClickException(i18n.file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error,
+                                                       too_large="cli.import.too_large")) from None
     play = PlayService(open_store(db))
     if play.store.read_only:  # every write would fail: say why before reading the file through
         raise click.ClickException(msg("cli.import.read_only", path=play.store.path))
@@ -91,6 +80,5 @@ def import_(file: Path, db: Path | None) -> None:
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(str(e)) from None
     click.echo(report.text(current_lang()))
-    for line in skipped_lines(report.skipped, "backup.skipped_game"):
-        click.echo(line, err=True)
+    say_skipped(report.skipped, "backup.skipped_game")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -90,12 +91,12 @@ def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: b
             # The reader has had enough (``| head``): stop quietly, like other Unix filters.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
-    if save is not None and not _is_stdout(save):
-        _save_target(save)  # refuse a device or a FIFO before playing, not after
+    if save is not None:
+        save_target(save)  # refuse a device or a FIFO before playing, not after
     game = Game(deals[0], variant)
     game.autoplay()
     if save is not None:
-        _write_atomic(save, record_to_text(game))
+        write_atomic(save, record_to_text(game))
     if as_json:
         pos = game.position
         click.echo(json.dumps({"deal": game.deal, "won": pos.status == "won", "score": pos.score,
@@ -144,47 +145,44 @@ def _outcomes(deals: range, variant: Variant) -> Iterator[tuple[int, bool, int, 
         yield n, o.won, o.score, o.passes
 
 
-def _is_stdout(path: Path) -> bool:
-    """Whether saving to ``path`` means this process's standard output: ``-``,
-    ``/dev/stdout``, or any name of the very file (a pipe, a terminal) it writes to."""
-    if str(path) in ("-", "/dev/stdout"):
-        return True
-    try:
-        st, out = os.stat(path), os.fstat(sys.stdout.fileno())
-    except (OSError, ValueError):
-        return False
-    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino) and not stat.S_ISREG(st.st_mode)
-
-
-def _save_target(path: Path) -> tuple[Path, os.stat_result | None]:
-    """The file that saving to ``path`` replaces: ``path`` itself or, through symbolic
-    links, the file they lead to (a link stays a link), with its current status, or
-    ``None`` when it does not exist yet. Anything but a regular file is refused: a
+def save_target(path: Path) -> tuple[Path, os.stat_result | None] | None:
+    """Where saving to ``path`` goes, asked before the work so that a refusal comes first:
+    ``None`` for this process's standard output (``-``, ``/dev/stdout``, or any name of
+    the very pipe or terminal it writes to); else the file it replaces: ``path`` or,
+    through symbolic links, the file they lead to (a link stays a link), with its
+    current status (``None`` while it does not exist). Anything else is refused: a
     rename over ``/dev/full`` or a FIFO would replace the device, not write to it."""
+    if str(path) in ("-", "/dev/stdout"):
+        return None
     target = Path(os.path.realpath(path))
     try:
-        st = os.stat(target)
+        st = os.stat(path)  # the same file (but for /proc/self/fd/1, a pipe's name)
     except FileNotFoundError:
         if not target.parent.is_dir():
             raise click.ClickException(msg("cli.write.no_folder", path=path, folder=target.parent)) from None
         return target, None
     except OSError as e:  # a link loop, a folder we may not search …
         raise click.ClickException(msg("cli.write.failed", path=path, error=os_error_text(e))) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise click.ClickException(msg("cli.write.not_regular", path=path))
-    return target, st
+    if stat.S_ISREG(st.st_mode):
+        return target, st
+    with contextlib.suppress(OSError, ValueError):  # no standard output, or not a file
+        out = os.fstat(sys.stdout.fileno())
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return None
+    raise click.ClickException(msg("cli.write.not_regular", path=path))
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` all or nothing: a temporary file in the target's own
-    folder, flushed to disk, then renamed over the target (through links, see
-    ``_save_target``). An existing file keeps its permissions."""
+    folder (``save_target``), flushed to disk, then renamed over the target. An existing
+    file keeps its permissions. Standard output is written to: a pipe cannot be renamed over."""
     try:
-        if _is_stdout(path):  # --save - or /dev/stdout: the text is printed (a pipe cannot be renamed over)
+        where = save_target(path)
+        if where is None:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        target, st = _save_target(path)
+        target, st = where
         tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
         try:

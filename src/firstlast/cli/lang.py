@@ -1,8 +1,8 @@
 """The command line's language: ``--lang``, else ``FIRSTLAST_LANG``, else the locale.
 
 Every sentence the CLI prints for a person comes from the catalogs (``firstlast.i18n``,
-keys ``cli.*``); machine output (JSON, tab-separated lines, move notation) does not.
-Help texts are catalog keys, looked up when help is shown (``_CatalogHelp.get_help``).
+keys ``cli.*``), its help texts too (``_CatalogHelp``); machine output (JSON,
+tab-separated lines, move notation) does not.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def _lang_callback(_ctx: click.Context, _param: click.Parameter, value: str | No
 
 class CatalogOption(click.Option):
     """An option whose help text is the catalog key ``help_key``, filled from
-    ``help_params`` (looked up when help is shown: ``_CatalogHelp.get_help``)."""
+    ``help_params`` (``_CatalogHelp``)."""
 
     def __init__(self, *args: Any, help_key: str, help_params: Mapping[str, object] | None = None,
                  **kwargs: Any) -> None:

@@ -1,7 +1,5 @@
 """Entry point: ``firstlast <command>``. Errors print one line, never a traceback, in the
-language of ``cli.lang``: click's own usage errors (bad value, missing argument, unknown
-option) are put in it by ``lang.CLICK_WORDS``, the rarer ones stay click's English.
-"""
+language of ``cli.lang`` (click's own usage errors too: ``lang.CLICK_WORDS``)."""
 
 from __future__ import annotations
 
@@ -21,7 +19,6 @@ from .site_commands import site
 from .tui_commands import tui
 from .web_commands import play
 
-# click's own words ("Usage:", "Options", "No such command") in the chosen language.
 install_click_words()
 
 

@@ -152,10 +152,9 @@ def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json:
             raise click.UsageError(msg("cli.odds.variant_clash", token=pos.variant.token))
         _chance_command(pos, msg("cli.odds.position"), samples, seed, as_json, {"position": position_text.strip()})
     elif deal_number is not None:
-        o = play_out(deal_number, variant or Variant())
-        _chance_command(Position.deal(deal_number, variant or Variant()), msg("cli.deal.title", deal=deal_number),
-                        samples, seed, as_json,
-                        {"deal": deal_number, "outcome": {"won": o.won, "score": o.score, "passes": o.passes}})
+        start = Position.deal(deal_number, variant or Variant())
+        _chance_command(start, msg("cli.deal.title", deal=deal_number), samples, seed, as_json,
+                        {"deal": deal_number, "outcome": play_out(deal_number, start.variant)._asdict()})
     else:
         _run_command(variant or Variant(), games, all_, as_json, plot, workers, scheduler, seed, direct)
 

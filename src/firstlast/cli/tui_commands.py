@@ -35,8 +35,7 @@ def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool
     if store.read_only:  # said before the screen opens, and on its status line (issue 29.5)
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
-        # The language: asked for by name (--lang, FIRSTLAST_LANG), else the player's
-        # saved setting, else the locale (tui.app.starting_lang).
+        # The language: tui.app.starting_lang's choice.
         with store_failures_said(store):
             app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
                                lang=asked_lang(), system_lang=lang_from_env())

@@ -310,35 +310,23 @@ def percent_number(value: float, decimals: int, lang: str) -> str:
     return text.replace(".", ",") if lang == "ru" else text
 
 
-def chance_text(estimate: Interval, lang: str) -> str:
+def chance_text(estimate: Interval, lang: str, *, short: bool = False) -> str:
     """The chance figure in words, per ``chance_parts``: "25 % (24–26 %)", "20–25 %",
     "100 %"; Russian "25 % (24–26 %)" with a decimal comma. A no-break space stands
-    before % in both languages, so the figure never breaks across lines."""
+    before % in both languages, so the figure never breaks across lines. ``short``: in at
+    most eight characters, for the page's meter: the figure without its interval, and
+    "< 1 %" / "> 99 %" rather than a run of decimals: the meter's width never changes
+    much, so the status bar never reflows the table (issue 26)."""
     parts = chance_parts(estimate)
-    def num(x: float) -> str:
-        return percent_number(x, parts.decimals, lang)
-
-    if parts.kind == "range":
-        return t(lang, "chance.range", low=num(parts.low), high=num(parts.high))
-    assert parts.point is not None  # certain and point carry the figure
-    if parts.kind == "certain":
-        return t(lang, "percent", p=num(parts.point))
-    return t(lang, "chance.point", p=num(parts.point), low=num(parts.low), high=num(parts.high))
-
-
-def chance_short_text(estimate: Interval, lang: str) -> str:
-    """The chance figure in at most eight characters, for the page's meter, by the same
-    rule without the interval, and "< 1 %" / "> 99 %" rather than a run of decimals: the
-    meter's width never changes much, so the status bar never reflows the table (issue 26)."""
-    parts = chance_parts(estimate)
-    if parts.kind != "certain" and parts.high < 1:
+    if short and parts.kind != "certain" and parts.high < 1:
         return t(lang, "chance.short.below", p=1)
-    if parts.kind != "certain" and parts.low > 99:
+    if short and parts.kind != "certain" and parts.low > 99:
         return t(lang, "chance.short.above", p=99)
-    if parts.kind == "point":  # the figure without its interval
-        assert parts.point is not None
-        return t(lang, "percent", p=percent_number(parts.point, parts.decimals, lang))
-    return chance_text(estimate, lang)  # certain, or the interval alone
+    low, high = (percent_number(x, parts.decimals, lang) for x in (parts.low, parts.high))
+    if parts.point is None:  # the interval alone
+        return t(lang, "chance.range", low=low, high=high)
+    p = percent_number(parts.point, parts.decimals, lang)
+    return t(lang, "percent" if short or parts.kind == "certain" else "chance.point", p=p, low=low, high=high)
 
 
 # ------------------------------------------------------------------ announcements

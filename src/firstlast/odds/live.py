@@ -79,13 +79,6 @@ def refine_seed(position: Position, round: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _check(samples: int, seed: int) -> None:
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples <= 0:
-        raise ValueError(f"samples must be a whole number > 0, not {samples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be 0…{MAX_SEED}, not {seed!r}")
-
-
 def sample_stream(seed: int, i: int) -> RngState:
     """The stream sample ``i`` of ``seed`` draws from (the kernel's ``fl_sample_start``,
     in pure Python): the §4.1 seeding of (the SplitMix64 output of ``seed``) + ``i``, modulo
@@ -127,7 +120,10 @@ def chance_to_come_out(position: Position, samples: int = 10_000, seed: int = 0,
     interval, from ``samples`` plays of the unseen stock order and future redeals (no
     clock: the same figure on every machine). ``sampler``: ``"kernel"`` (the fast forced
     line), ``"engine"`` (pure Python) or ``"auto"`` (the kernel where it runs)."""
-    _check(samples, seed)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples <= 0:
+        raise ValueError(f"samples must be a whole number > 0, not {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be 0…{MAX_SEED}, not {seed!r}")
     if sampler not in ("auto", "kernel", "engine"):
         raise ValueError(f"sampler must be 'auto', 'kernel' or 'engine', not {sampler!r}")
     if position.active is None:  # already won: nothing is unknown

@@ -105,8 +105,7 @@ def _gather(fn: Callable[[str, int, int], T], variants: Sequence[Variant], empty
     """The run (``seed``, ``games``) of each of ``variants`` (each once), chunk by chunk:
     ``fn(token, start, stop)`` on ``workers`` threads here, each chunk on one thread
     (the kernel lets go of the interpreter lock), or as one Dask task per chunk on
-    ``client``. The chunks' tallies are summed, so the order they finish in does not
-    matter."""
+    ``client``."""
     if len(set(variants)) != len(variants):
         raise ValueError("each variant once")
     jobs = [(v.token, part) for v in variants for part in chunks(deal_block(seed, games), chunk)]

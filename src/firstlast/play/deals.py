@@ -22,7 +22,7 @@ from .errors import PlayError
 StartKind = Literal["number", "random", "next", "again", "daily", "winnable"]
 START_KINDS: Final[tuple[StartKind, ...]] = get_args(StartKind)
 #: The first deal a newcomer meets on the static site (its table is made at build time,
-#: site/first_table.py): deal 7 comes out under the book's rules (R1–R11, three redeals:
+#: site/build.py's first_table): deal 7 comes out under the book's rules (R1–R11, three redeals:
 #: its forced line wins, tests/site/test_first_table.py), so a first game can end well.
 WELCOME_DEAL: Final = 7
 #: Longest text that can be a deal number (2^64−1 has 20 digits); checked before

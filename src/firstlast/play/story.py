@@ -333,10 +333,8 @@ def moment_sentence(moment: Moment, before: Point, after: Point, lang: str, *, p
         # The card that moved, not what followed it (a refill): a sentence to read at a glance.
         return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
     if moment.span == 1:
-        text = t(lang, "story.moment", what=announce(moment.movements, lang), **params)
-    else:
-        text = t(lang, "story.moment.span", **params)
-    return t(lang, "story.moment.end", text=text)
+        return t(lang, "story.moment", what=announce(moment.movements, lang), **params)
+    return t(lang, "story.moment.span", **params)
 
 
 def crossing_sentence(crossing: Crossing, lang: str) -> str:

@@ -26,7 +26,7 @@ from ..web.models import encode
 #: Request headers the page may set (the rest are the bridge's to say).
 PAGE_HEADERS: Final = frozenset({"content-type", "accept", "if-none-match"})
 #: The largest body the bridge hands on: the app bounds each route's own, below this
-#: (the largest, a backup to restore, is ``web.routes.backup.MAX_RESTORE_BODY``).
+#: (the largest, a backup to restore, is ``web.inputs.MAX_RESTORE_BODY``).
 MAX_BODY: Final = 48 * 1024 * 1024
 
 

@@ -6,7 +6,9 @@ site's own files. A registry that cannot be reached is one line (``SiteBuildErro
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import concurrent.futures
 import contextlib
 import hashlib
 import io
@@ -28,8 +30,10 @@ from typing import Final
 import platformdirs
 
 from .. import __version__
+from ..engine import CANONICAL
 from ..i18n import LANGS
-from .first_table import first_table_html
+from ..play.deals import WELCOME_DEAL
+from .bridge import Bridge
 from .pins import PYODIDE, PYODIDE_VERSION, WHEELS, Pin
 
 #: Pyodide's own files the site needs (the rest of its npm package is docs and types).
@@ -37,7 +41,7 @@ PYODIDE_FILES: Final = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "p
 #: Parts of this package the browser never runs: the terminal, the command line, the
 #: server process, the odds lab, this build, and the page's files (served as files).
 LEFT_OUT: Final = ("tui/", "cli/", "web/static/", "web/server.py", "odds/plot.py",
-                   "odds/runner.py", "site/build.py", "site/first_table.py", "site/precompile.py", "site/static/")
+                   "odds/runner.py", "site/build.py", "site/precompile.py", "site/static/")
 #: The site's Content-Security-Policy, a <meta> (static hosts may send no headers):
 #: the server's, plus what Pyodide needs to compile the code Emscripten loads.
 CSP: Final = ("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; worker-src 'self';"
@@ -45,6 +49,11 @@ CSP: Final = ("default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-
               " manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'")
 #: Fixed time stamp of every archive member: the same sources give the same bytes.
 ZIP_TIME: Final = (2020, 1, 1, 0, 0, 0)
+#: The built game's id: not one the store makes (those are 24 URL-safe characters), so
+#: the page knows a request for it is for the game the worker deals.
+FIRST_ID: Final = "first-visit"
+#: Its time stamps: fixed, so that two builds of the same sources are the same bytes.
+FIRST_TIME: Final = "2020-01-01T00:00:00.000+00:00"
 
 Progress = Callable[[str], None]
 
@@ -178,11 +187,51 @@ def page_modules(modules: dict[str, str], entry: str = "app.js") -> list[str]:
     return sorted(seen)
 
 
+# The first visit's table, made at build time (docs/site.md, "Loading"): what the page
+# asks first (a new player's settings, the welcome deal on the table, in each language),
+# asked of the very app the site runs (``Bridge``, in-process, on a throw-away store).
+async def _ask() -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as folder:
+        bridge = Bridge(str(Path(folder) / "first.sqlite3"), "https://first.invalid")
+        try:
+            read, settings = await bridge.call("GET", "/api/settings")
+            deal = {"how": "number", "deal": str(WELCOME_DEAL), "variant": CANONICAL.token}
+            tables: dict[str, object] = {}
+            for lang in LANGS:
+                said, _ = await bridge.call("PUT", "/api/settings", {"lang": lang})
+                made, table = await bridge.call("POST", "/api/games", deal)
+                if not all(200 <= status < 300 for status in (read, said, made)) or not isinstance(table, dict):
+                    raise ValueError(f"the app refused the first table: {table!r:.200}")
+                tables[lang] = {**table, "id": FIRST_ID, "created": FIRST_TIME, "updated": FIRST_TIME}
+        finally:
+            bridge.store.close()
+    return {"id": FIRST_ID, "deal": deal, "settings": settings, "tables": tables}
+
+
+def first_table() -> dict[str, object]:
+    """What the page shows on a first visit: ``id`` (the built game's), ``deal`` (the
+    request that deals it again), ``settings`` (a new player's) and ``tables`` (the
+    game on the table, by language)."""
+    # On a thread of its own: a build may be asked for where an event loop already runs
+    # (a test driving a browser), and asyncio.run wants a thread without one. The build
+    # runs on CPython only, never in the site itself.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(_ask())).result()
+
+
+def first_table_html() -> str:
+    """``first_table()`` as an inert JSON script element for the page (``<`` escaped,
+    so that no text in it can end the element)."""
+    text = json.dumps(first_table(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    safe = text.replace("<", "\\u003c")
+    return f'<script type="application/json" id="site-first-table">{safe}</script>\n'
+
+
 def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
     """The server's page as the site's: its CSP as a <meta>, the manifest, the worker
     transport (``static/js/transport.js`` reads it), the page's ``modules`` preloaded
     (``page_modules``) and ``first``, the first visit's table
-    (``first_table.first_table_html``)."""
+    (``first_table_html``)."""
     head = (f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             '<meta name="firstlast-transport" content="worker">\n'
             '<link rel="manifest" href="manifest.webmanifest">\n'

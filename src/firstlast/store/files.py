@@ -10,7 +10,6 @@ import stat
 import threading
 from contextlib import suppress
 from pathlib import Path
-from typing import Final
 
 from .records import StoreError
 
@@ -74,14 +73,11 @@ def check_integrity(db: sqlite3.Connection) -> None:
         raise sqlite3.DatabaseError("database disk image is malformed" + (f": {detail}" if detail else ""))
 
 
-#: The files SQLite writes beside a database in WAL mode (the journal, the index map).
-WAL_FILES: Final = ("", "-wal", "-shm")
-
-
 def unwritable(path: Path) -> str | None:
-    """The first of the database's WAL files that exists and cannot be written now
-    (``os.access`` says no for an immutable file, even to root), else ``None``."""
-    for suffix in WAL_FILES:
+    """The first of the database's WAL files (it, its journal and its index map) that
+    exists and cannot be written now (``os.access`` says no for an immutable file, even
+    to root), else ``None``."""
+    for suffix in ("", "-wal", "-shm"):
         name = f"{path}{suffix}"
         if not os.access(name, os.W_OK) and os.path.lexists(name):
             return name

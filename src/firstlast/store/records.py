@@ -5,14 +5,13 @@ table's columns), the rows the statistics and the calendar read, and the store's
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Final, Literal
 
 import msgspec
 
-from ..engine import Game, Move, Status
+from ..engine import Game, Status
 from ..engine.errors import FirstLastError
 
 Origin = Literal["played", "imported"]
@@ -86,8 +85,8 @@ class StoredGame:
     def row(self) -> GameRow:
         """Every column as ``Transaction.insert`` writes it."""
         g, pos = self.game, self.game.position
-        return GameRow(deal=str(g.deal), variant=g.variant.token, moves=moves_line(g.moves),
-                       redo=moves_line(g.redo_moves), status=pos.status, score=pos.score, passes=pos.passes,
+        return GameRow(deal=str(g.deal), variant=g.variant.token, moves=" ".join(map(str, g.moves)),
+                       redo=" ".join(map(str, g.redo_moves)), status=pos.status, score=pos.score, passes=pos.passes,
                        **{name: getattr(self, name) for name in COLUMNS_AS_STORED})
 
 
@@ -169,7 +168,3 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
 
 #: The columns a ``StoredGame`` keeps as they are (the others are its game's).
 COLUMNS_AS_STORED: Final = tuple(f.name for f in fields(StoredGame) if f.name in GameRow.__struct_fields__)
-
-
-def moves_line(moves: Sequence[Move]) -> str:
-    return " ".join(map(str, moves))

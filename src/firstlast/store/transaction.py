@@ -18,7 +18,6 @@ from .records import (
     DailyRow,
     GameRow,
     GameSummary,
-    Origin,
     ResultRow,
     StoreConflict,
     StoredGame,
@@ -29,11 +28,6 @@ from .records import (
     timestamp,
 )
 
-
-def _origin(value: object) -> Origin:
-    return "imported" if value == "imported" else "played"
-
-
 #: The columns of a game row, by name: ``GameRow``'s fields.
 _COLUMNS: Final = GameRow.__struct_fields__
 _ROW_COLUMNS: Final = ", ".join(_COLUMNS)
@@ -42,7 +36,7 @@ _ASSIGNED: Final = ", ".join(f"{c}=:{c}" for c in _COLUMNS if c != "id")
 
 
 def _row(r: sqlite3.Row) -> GameRow:
-    return GameRow(**{name: r[name] for name in _COLUMNS} | {"origin": _origin(r["origin"])})
+    return GameRow(**{name: r[name] for name in _COLUMNS})
 
 
 class Transaction:
@@ -196,7 +190,7 @@ class Transaction:
         args.append(limit)
         return [GameSummary(r["id"], r["deal"], r["variant"], Variant.from_token(r["variant"]).describe(), r["status"],
                             r["score"], r["passes"], len(r["moves"].split()), r["created"], r["updated"],
-                            r["finished"], _origin(r["origin"]), r["result"], r["abandoned"] is not None)
+                            r["finished"], r["origin"], r["result"], r["abandoned"] is not None)
                 for r in self.db.execute(sql, args).fetchall()]
 
     def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
@@ -208,14 +202,14 @@ class Transaction:
             sql += " AND player=?"
             args.append(player)
         rows = self.db.execute(sql + " ORDER BY at, rowid", args).fetchall()
-        return [ResultRow(_origin(r["origin"]), r["result"], r["result_score"], r["result_passes"], bool(r["left"]),
+        return [ResultRow(r["origin"], r["result"], r["result_score"], r["result_passes"], bool(r["left"]),
                           r["at"], r["id"]) for r in rows]
 
     def daily_rows(self, player: str) -> list[DailyRow]:
         """Every game of ``player`` dealt as a deal of the day, in the order stored."""
         rows = self.db.execute("SELECT id, deal, dealt_on, origin, result, moves != '' AS moved FROM games"
                                " WHERE player=? AND dealt='daily' ORDER BY rowid", (player,)).fetchall()
-        return [DailyRow(r["id"], int(r["deal"]), r["dealt_on"], _origin(r["origin"]), r["result"], bool(r["moved"]))
+        return [DailyRow(r["id"], int(r["deal"]), r["dealt_on"], r["origin"], r["result"], bool(r["moved"]))
                 for r in rows]
 
     def variants_played(self, player: str | None = None) -> list[Variant]:

@@ -1,8 +1,6 @@
-"""The browser game's HTTP API (docs/web-api.md): Starlette over the play layer, served
-from one route table (``routes.ENDPOINTS``). The server is authoritative and this
-package decides nothing: every rule is the engine's, every policy ``firstlast.play``'s,
-and every accepted move is committed before the answer leaves. The package's modules,
-by concern: README's layout table."""
+"""The browser game's HTTP API (docs/web-api.md: the server is authoritative, and this
+package decides nothing): Starlette over the play layer, served from one route table
+(``routes.ENDPOINTS``). The package's modules, by concern: README's layout table."""
 
 from __future__ import annotations
 

@@ -31,9 +31,7 @@ KIND_STATUS: Final[dict[str, int]] = {"invalid": 422, "illegal": 409, "not_found
 STORAGE_LOGGER: Final = "firstlast.storage"
 _storage_log = logging.getLogger(STORAGE_LOGGER)
 
-#: The web layer's own refusals: code → status. Their words are the catalogs'
-#: (``error.<code>``), said by ``i18n.error_text`` like every refusal; a code's
-#: parameters are its English sentence's placeholders.
+#: The web layer's own refusals: code → status (their words: ``error.<code>``).
 WEB_CODES: Final[dict[str, int]] = {
     "request.host": 421, "request.origin": 403, "request.content_type": 415, "request.too_large": 413,
     "request.head_too_large": 431, "request.json": 400, "request.gone": 400, "request.object": 400,

@@ -23,20 +23,16 @@ def files() -> dict[Path, str]:
             schema.DOC: schema.doc_with_reference(schema.DOC.read_text(encoding="utf-8"))}
 
 
-def refresh(path: Path, text: str, *, check: bool) -> bool:
-    """Make ``path`` hold ``text`` (with ``check``, write nothing); whether it did not."""
-    stale = (path.read_text(encoding="utf-8") if path.exists() else None) != text
-    if stale and not check:
-        path.write_text(text, encoding="utf-8")
-    return stale
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=COMMAND, description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not up to date")
     args = parser.parse_args(argv)
-    stale = [path for path, text in files().items() if refresh(path, text, check=args.check)]
-    if args.check and stale:
+    wanted = files()
+    stale = [path for path, text in wanted.items() if not path.exists() or path.read_text(encoding="utf-8") != text]
+    if not args.check:
+        for path in stale:
+            path.write_text(wanted[path], encoding="utf-8")
+    elif stale:
         print(f"not up to date (run {COMMAND}): " + ", ".join(map(str, stale)), file=sys.stderr)
         return 1
     return 0

@@ -1,10 +1,7 @@
 """Requests in: a body read within its limit and decoded into its declared model
-(``models``), a query string decoded into its model. Numbers are read as the schema
-reads them (docs/web-api.md, ``_number``). A value the model refuses is explained by
-the play layer's own parser when there is one, so the page gets the code it knows
-(``deal.range``, ``variant.redeals``, ``settings.unknown``…); otherwise by msgspec's
-sentence, as ``request.value``.
-"""
+(``models``), a query string into its model; numbers read as the schema reads them, and
+a refused value explained by the play layer's own parser where there is one, so the page
+gets the code it knows, else by msgspec's sentence (docs/web-api.md, "Details")."""
 
 from __future__ import annotations
 
@@ -22,6 +19,7 @@ import msgspec
 from starlette.requests import Request
 
 from ..play import MakeMove, PlayError, Settings, jsontext, parse_deal, parse_variant
+from ..play.backup import MAX_BACKUP_CHARS
 from ..play.fields import refused
 from .errors import WebError
 from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
@@ -29,14 +27,13 @@ from .models import ImportRequest, MoveRequest, NewGame, SettingsChange
 B = TypeVar("B", bound=msgspec.Struct)
 MAX_BODY: Final = 64 * 1024
 MAX_RECORD: Final = 2 * 1024 * 1024  # an import's JSON body: a record of 1 Mi characters, escaped
+MAX_RESTORE_BODY: Final = 2 * MAX_BACKUP_CHARS + 64 * 1024  # a backup's text as a JSON string, escaped
 
 
 async def read_body(request: Request, limit: int) -> bytearray:
-    """The body, refused with 413 past ``limit`` bytes counted as it streams (what comes
-    past it is read and dropped up to ``DRAIN`` more, so that the client reads the 413:
-    docs/web-api.md). A body still on its way when the server begins to stop
-    (``PlayService.stopping``) is given up, ``request.gone``, rather than held to the end
-    of the graceful shutdown."""
+    """The body, refused with 413 past ``limit`` bytes counted as it streams
+    (docs/web-api.md, "Endpoints"), and given up, ``request.gone``, once the server
+    begins to stop (docs/play.md, "Stopping")."""
     length = request.headers.get("content-length", "")
     declared = int(length) if length.isdigit() else 0
     if declared > limit + DRAIN:

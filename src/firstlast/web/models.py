@@ -362,7 +362,7 @@ class ChancePool(ChanceFigure):
 
     rounds: Annotated[int, Meta(ge=1, description="how many rounds are pooled")]
     short: Annotated[str, Meta(description=(
-        "the pooled figure in a few characters, the meter's (i18n.chance_short_text: \"25 %\", \"20–25 %\", "
+        "the pooled figure in a few characters, the meter's (i18n.chance_text, short: \"25 %\", \"20–25 %\", "
         "\"< 1 %\"); text, with its interval, is the meter's help"))]
 
 

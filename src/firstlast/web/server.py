@@ -2,9 +2,7 @@
 
 The listening socket is bound here, before uvicorn starts, so that port 0 ("any free
 port") is resolved to a real port that can be printed and opened without a race. Its
-bounds are uvicorn's own documented settings (``uvicorn_config``), no more; the soft
-limit of open files is raised first (``more_files``), so that the connections a page
-may hold (a browser keeps up to 256) never use up the descriptors SQLite needs.
+bounds are uvicorn's own settings (``uvicorn_config``; docs/web-api.md, "Guarantees").
 """
 
 from __future__ import annotations
@@ -50,7 +48,8 @@ RESERVED_FILES: Final = 64
 
 def more_files(want: int = WANT_FILES) -> int:
     """Raise the soft limit of open descriptors towards ``want`` (within the hard limit;
-    POSIX); the soft limit now (512 where it cannot be read: Windows)."""
+    POSIX), so that the connections a page may hold (a browser keeps up to 256) never use
+    up the descriptors SQLite needs; the soft limit now (512 where it cannot be read: Windows)."""
     try:
         import resource
 

@@ -46,10 +46,9 @@ _TABLE_MOVES: Final = tuple((text, Move.parse(text)) for text in TABLE_MOVES)
 
 
 def refusals(pos: Position, legal: list[Move] | tuple[Move, ...], lang: m.Lang) -> dict[str, m.ErrorBody]:
-    """The engine's refusal of each table move that is not legal now, so that the page
-    can explain a refused click, key or drop at once, without a request answered 409
-    (which the browser reports as a failed load in its console): each exactly the body
-    such a request answers, its ``text`` in ``lang``."""
+    """Each table move not legal now → the body a request for it answers, ``text`` in
+    ``lang`` (docs/web-api.md, "Shapes, in words"): the page explains a refused click at
+    once, without a 409 that the browser would report as a failed load in its console."""
     allowed = {str(mv) for mv in legal}
     return {text: _refusal_body(move, why[0], tuple(why[1].items()), lang) for text, move in _TABLE_MOVES
             if text not in allowed and (why := pos.refusal(move, legal)) is not None}  # legal moves worked out once

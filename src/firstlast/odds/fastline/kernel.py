@@ -1,11 +1,7 @@
 """The kernel: the forced line of ``forced_line.c`` through one route (``abi.Calls``).
-
-Results come as ``array.array`` (no numpy needed): ``won`` (``'B'``, 0 or 1), ``score``
-(``'b'``) and ``passes`` (``'i'``), one entry per deal or sample; counts as
-``stats.Tally`` and ``stats.UnlimitedTally``. A batch of deals played out is shared out
-over this process's cores where the route runs calls side by side (a thread each, where
-threads may start); a count is one call's, on the caller's thread (``odds.runner`` shares
-a run's chunks out).
+Results come as ``array.array`` (``Lines``: no numpy needed) or as counts
+(``stats.Tally``); a count is one call's, on the caller's thread (``odds.runner`` shares
+a run's chunks out), a batch played out is shared out over cores (``Kernel._shared``).
 """
 
 from __future__ import annotations

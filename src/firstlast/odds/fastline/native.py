@@ -52,13 +52,13 @@ def library_name() -> str:
     return f"forced_line-{hashlib.sha256(key.encode()).hexdigest()[:20]}{suffix}"
 
 
-def build(folder: Path, cc: list[str] | None = None) -> Path:
+def build(folder: Path) -> Path:
     """Compile forced_line.c into ``folder`` (``library_name()``) and return the path.
     Safe against other processes building the same: each compiles to a name of its own
     and renames it into place (atomic; every build of one source is as good)."""
     import subprocess
 
-    cc = compiler() if cc is None else cc
+    cc = compiler()
     final = folder / library_name()
     fd, tmp = tempfile.mkstemp(prefix=final.name + ".", suffix=".part", dir=folder)
     os.close(fd)

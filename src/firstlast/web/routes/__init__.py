@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Final
 
 from ..context import Endpoint
-from . import backup, games, odds, pages, records, settings, stats, story, texts
+from . import games, odds, pages, player, story, texts
 
 ENDPOINTS: Final[tuple[Endpoint, ...]] = (
-    *pages.ENDPOINTS, *texts.ENDPOINTS, *games.ENDPOINTS, *records.ENDPOINTS, *odds.ENDPOINTS, *story.ENDPOINTS,
-    *stats.ENDPOINTS, *settings.ENDPOINTS, *backup.ENDPOINTS,
+    *pages.ENDPOINTS, *texts.ENDPOINTS, *games.ENDPOINTS, *odds.ENDPOINTS, *story.ENDPOINTS, *player.ENDPOINTS,
 )

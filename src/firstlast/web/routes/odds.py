@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import runtime
-from ...i18n import chance_short_text, chance_text
+from ...i18n import chance_text
 from ...play import chance as policy
 from .. import models as m
 from ..context import Endpoint, WebGame, json_response
@@ -45,7 +45,7 @@ async def chance(web: WebGame, request: Request) -> Response:
     est, pool = pooled.latest, pooled.estimate
     return json_response(m.Chance(
         **_figure(est, lang), certain=bool(est.certain), round=answered, next_round=pooled.next_round,
-        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_short_text(pool, lang))))
+        pooled=m.ChancePool(**_figure(pool, lang), rounds=pooled.rounds, short=chance_text(pool, lang, short=True))))
 
 
 def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
@@ -55,10 +55,8 @@ def _figure(est: ChanceEstimate, lang: m.Lang) -> dict[str, Any]:
 
 
 async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery) -> policy.Pooled:
-    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order; where the
-    engine samples alone, one per request (``play.chance.one_round_per_ask``: a request
-    stays near a second of CPU): the answer is then the last round pooled, and names the
-    next."""
+    """Rounds 0 … ``q.round`` pooled, the missing ones estimated in order, at most one
+    per request where the engine samples alone (docs/web-api.md, "Chance")."""
     async with web.cpu_turn(player):
         held = web.chances.rounds(pos, q.round, q.samples)  # asked for meanwhile, perhaps
         for r, known in enumerate(held):

@@ -21,9 +21,8 @@ from ..errors import WebError
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 
 
-#: What the page may be asked to start with (``/?deal=N&variant=TOKEN&lang=ru``, the
-#: address ``firstlast --lang ru play --deal N`` opens): kept through the sign-in's
-#: redirect when well formed.
+#: What the page may be asked to start with, kept through the sign-in's redirect when
+#: well formed (docs/web-api.md, "Opening on a deal"; ``firstlast --lang ru play --deal N``).
 START_PARAMS: Final = {"deal": re.compile(f"[0-9]{{1,{len(str(MAX_DEAL))}}}"),
                        "variant": re.compile(STORED_TOKEN_PATTERN), "lang": re.compile("|".join(LANGS))}
 
@@ -35,26 +34,15 @@ def start_query(request: Request) -> str:
     return "?" + urlencode(kept) if kept else ""
 
 
-#: Navigations the player made on this very page, or typed (``Sec-Fetch-Site``; a
-#: browser opened by ``firstlast play`` says ``none``): the sign-in link signs in at
-#: once. Any other (another site, another port of this machine, or a browser that does
-#: not say) asks first (issue 29.6: a page elsewhere must not switch the player).
+#: Navigations typed or made on this very page (``Sec-Fetch-Site``): the sign-in link
+#: signs in at once; any other asks first (docs/web-api.md, "Players and games").
 OWN_NAVIGATION: Final = frozenset({"none", "same-origin"})
 
 
 async def index(web: WebGame, request: Request) -> Response:
     token = request.query_params.get("player")
     if token is not None:
-        # Sign in as an existing player (the link `firstlast play` opens), then drop the
-        # token from the address bar (the deal to start, if any, stays). An unknown
-        # token changes nothing.
-        redirect = RedirectResponse("/" + start_query(request), status_code=303)
-        if not is_token(token) or await web.run(web.play.known_player, token) is None:
-            return redirect
-        if request.headers.get("sec-fetch-site") in OWN_NAVIGATION or await web.player(request) == token:
-            web.set_cookie(request, redirect, token)
-            return redirect
-        return _ask_sign_in(request, token)
+        return await _signed_in(web, request, token, request.headers.get("sec-fetch-site") in OWN_NAVIGATION)
     page = STATIC_DIR / "index.html"
     # No player is made here: one is made when something of theirs is first stored.
     if web.site_url is None:
@@ -63,6 +51,20 @@ async def index(web: WebGame, request: Request) -> Response:
     meta = f'<meta name="firstlast-site-url" content="{html.escape(web.site_url, quote=True)}">\n'
     text = page.read_text(encoding="utf-8").replace('<meta charset="utf-8">\n', '<meta charset="utf-8">\n' + meta, 1)
     return HTMLResponse(text, headers={"cache-control": "no-cache"})
+
+
+async def _signed_in(web: WebGame, request: Request, token: str, own: bool) -> Response:
+    """Sign in as an existing player (the link `firstlast play` opens), then drop the
+    token from the address bar (the deal to start, if any, stays): at once when the
+    player asked (``own``) or is that player already, else after the question
+    (``_ask_sign_in``). An unknown token changes nothing."""
+    redirect = RedirectResponse("/" + start_query(request), status_code=303)
+    if not is_token(token) or await web.run(web.play.known_player, token) is None:
+        return redirect
+    if own or await web.player(request) == token:
+        web.set_cookie(request, redirect, token)
+        return redirect
+    return _ask_sign_in(request, token)
 
 
 def _ask_sign_in(request: Request, token: str) -> Response:
@@ -95,11 +97,7 @@ async def sign_in(web: WebGame, request: Request) -> Response:
     the browser in as a known player, then 303 to the page (the deal kept)."""
     if "origin" not in request.headers and request.headers.get("sec-fetch-site") != "same-origin":
         raise WebError("request.origin")
-    token = request.query_params.get("player", "")
-    redirect = RedirectResponse("/" + start_query(request), status_code=303)
-    if is_token(token) and await web.run(web.play.known_player, token) is not None:
-        web.set_cookie(request, redirect, token)
-    return redirect
+    return await _signed_in(web, request, request.query_params.get("player", ""), own=True)
 
 
 async def schema(web: WebGame, request: Request) -> Response:

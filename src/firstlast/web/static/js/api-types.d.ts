@@ -380,7 +380,7 @@ export interface ChancePool {
   text: string;
   /** how many rounds are pooled; ≥ 1 */
   rounds: number;
-  /** the pooled figure in a few characters, the meter's (i18n.chance_short_text: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
+  /** the pooled figure in a few characters, the meter's (i18n.chance_text, short: "25 %", "20–25 %", "< 1 %"); text, with its interval, is the meter's help */
   short: string;
 }
 

@@ -282,7 +282,7 @@ function readSnapshot() {
 /** @type {Record<string, string>} */
 const snapshot = readSnapshot();
 
-// A first visit has no last table: the build made one (site/first_table.py), the welcome
+// A first visit has no last table: the build made one (site/build.py, first_table), the welcome
 // deal in each language, put in the page. It is shown at once, like a last table; the
 // worker deals that very game when it first answers, and requests for the built game go
 // to it (``firstPath``), so that moves made meanwhile are kept, in order.

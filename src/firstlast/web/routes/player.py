@@ -1,5 +1,7 @@
-"""Backups: all of the player's games and settings in one file, to download and to
-restore (the policy is ``firstlast.play.backup``; the format docs/backup.md)."""
+"""The player's own: statistics per variant (``firstlast.play.stats``), the calendar of
+deals of the day (``firstlast.play.daily``), settings, one schema for every face
+(``firstlast.play.settings``), and backups, every game and the settings in one file to
+download and to restore (the policy ``firstlast.play.backup``; the format docs/backup.md)."""
 
 from __future__ import annotations
 
@@ -7,17 +9,44 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Final
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...play.backup import MAX_BACKUP_CHARS
 from .. import models as m
-from ..context import Endpoint, WebGame
+from .. import shapes
+from ..context import Endpoint, WebGame, json_response
 from ..errors import error_body
-from ..inputs import decode
+from ..inputs import MAX_RESTORE_BODY, decode, query
 
-#: A restore's JSON body: the file's text as a JSON string (its quotes escaped).
-MAX_RESTORE_BODY: Final = 2 * MAX_BACKUP_CHARS + 64 * 1024
+
+async def stats(web: WebGame, request: Request) -> Response:
+    rows = await web.run(web.play.stats, await web.player(request))
+    return json_response(m.StatsList(variants=rows))
+
+
+async def calendar(web: WebGame, request: Request) -> Response:
+    q = query(request, m.CalendarQuery)
+    found = await web.run(web.play.calendar, await web.player(request), q.month)
+    return json_response(found)
+
+
+async def get_settings(web: WebGame, request: Request) -> Response:
+    settings = await web.run(web.play.settings, await web.player(request))
+    return json_response(shapes.settings(settings))
+
+
+async def put_settings(web: WebGame, request: Request) -> Response:
+    body = await decode(request, m.SettingsChange)
+    # The declared model checked types and bounds; the play layer checks the whole
+    # change (a variant token's range) before anything is stored.
+    changes = msgspec.to_builtins(body)  # the keys given (an unset one is left out), a variant's rules as a dict
+    if not changes:
+        # Nothing to change: answered as a read, so that no player is made for nothing.
+        return await get_settings(web, request)
+    pid = await web.player_or_place(request)
+    saved = await web.run(web.play.update_settings, pid, changes)
+    return web.answer(request, pid, saved.player, shapes.settings(saved.settings))
 
 
 async def backup(web: WebGame, request: Request) -> Response:
@@ -49,6 +78,15 @@ async def restore(web: WebGame, request: Request) -> Response:
 
 
 ENDPOINTS: Final = (
+    Endpoint("GET", "/api/stats", stats, "the player's statistics, one entry per variant played",
+             answers={200: m.StatsList}),
+    Endpoint("GET", "/api/calendar", calendar, "a month of deals of the day: played and won days, today, the daily"
+             " streaks (docs/play.md)", query=m.CalendarQuery, answers={200: m.Calendar},
+             errors=(409, 422)),  # 409: a month before the first daily deal, or after today
+    Endpoint("GET", "/api/settings", get_settings, "the player's settings (defaults for a key never set)",
+             answers={200: m.Settings}),
+    Endpoint("PUT", "/api/settings", put_settings, "change some settings; answers them all", body=m.SettingsChange,
+             answers={200: m.Settings}, errors=(429,)),
     Endpoint("GET", "/api/backup", backup,
              "the player's backup: every game and the settings, as a download; a game a restore would refuse is"
              " left out and named (left_out; header X-Firstlast-Left-Out: the count) (422: past the bounds a"
