@@ -58,17 +58,12 @@ class DealRange(click.ParamType[range]):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> range:
         if isinstance(value, range):
             return value
-        text = str(value)
-        if ".." not in text:
-            n = DEAL.convert(text, param, ctx)
-            return range(n, n + 1)
-        a_text, _, b_text = text.partition("..")
+        a_text, dots, b_text = str(value).partition("..")
         a = DEAL.convert(a_text, param, ctx)
+        if not dots:
+            return range(a, a + 1)
         # The end may be 2^64 itself (half-open): read it as a deal number, then allow one more.
-        if b_text == str(MAX_DEAL + 1):
-            b = MAX_DEAL + 1
-        else:
-            b = DEAL.convert(b_text, param, ctx)
+        b = MAX_DEAL + 1 if b_text == str(MAX_DEAL + 1) else DEAL.convert(b_text, param, ctx)
         if b <= a:
             self.fail(msg("cli.empty_range", a=a, b=b), param, ctx)
         return range(a, b)
