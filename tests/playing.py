@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from firstlast.engine import Move
 from firstlast.play import ActionResult, Advance, MakeMove, PlayService, Redo, Restart, Steps, Undo
 
 
-def move(play: PlayService, player: str | None, game_id: str, move: str | Move,
-         version: int | None = None) -> ActionResult:
+def move(play: PlayService, player: str | None, game_id: str, move: str, version: int | None = None) -> ActionResult:
     return play.act(player, game_id, MakeMove.parse(move), version)
 
 

@@ -58,17 +58,12 @@ class DealRange(click.ParamType[range]):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> range:
         if isinstance(value, range):
             return value
-        text = str(value)
-        if ".." not in text:
-            n = DEAL.convert(text, param, ctx)
-            return range(n, n + 1)
-        a_text, _, b_text = text.partition("..")
+        a_text, dots, b_text = str(value).partition("..")
         a = DEAL.convert(a_text, param, ctx)
+        if not dots:
+            return range(a, a + 1)
         # The end may be 2^64 itself (half-open): read it as a deal number, then allow one more.
-        if b_text == str(MAX_DEAL + 1):
-            b = MAX_DEAL + 1
-        else:
-            b = DEAL.convert(b_text, param, ctx)
+        b = MAX_DEAL + 1 if b_text == str(MAX_DEAL + 1) else DEAL.convert(b_text, param, ctx)
         if b <= a:
             self.fail(msg("cli.empty_range", a=a, b=b), param, ctx)
         return range(a, b)
@@ -119,11 +114,15 @@ def open_store(db: Path | None) -> GameStore:
 
 
 @contextmanager
-def store_failures_said(store: GameStore) -> Iterator[None]:
-    """A face starts by signing the local player in, maybe dealing (writes): a store that
-    cannot take them (read-only, or failing) is said in one line, not a traceback."""
+def face_store(db: Path | None) -> Iterator[GameStore]:
+    """The store a face plays on (``open_store``), a read-only one said so on stderr before
+    the face opens (issue 29.5). A store that cannot take the face's first writes (signing
+    the local player in, maybe dealing) is said in one line, not a traceback."""
+    store = open_store(db)
+    if store.read_only:
+        click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
-        yield
+        yield store
     except (StoreError, sqlite3.Error) as e:
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
     except PlayError as e:

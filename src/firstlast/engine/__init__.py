@@ -1,18 +1,8 @@
 """The pure rules engine of First and Last: no I/O, no globals, no UI.
 
 ``Position`` is the rules (R1–R11, V1–V3, docs/rules.md); ``Game`` adds undo and redo,
-``play_out`` a deal's result along the forced line.
-
->>> from firstlast.engine import Game
->>> game = Game(1)
->>> " ".join(str(c) for c in game.position.first)
-'Jc 5d As Qh 9h Kc Jc 9s'
-
-Places have one name each (``places``: ``stock``, ``waste``, ``F1``…, ``R1``…, ``P1``…):
-
->>> from firstlast.engine import Move, parse_place, places
->>> parse_place("r3") is places.RESERVE[2], places.kind(places.PILES[0]), str(Move.parse("Waste"))
-(True, 'pile', 'waste')
+``play_out`` a deal's result along the forced line; ``places`` names the table's places
+(docs/notation.md, "Places"). An example, run as a test: README.md, "From Python".
 """
 
 from . import places

@@ -103,6 +103,3 @@ class RecordError(FirstLastError):
 class EmptyRecordError(RecordError):
     """A record with nothing in it (no text, or only blanks and line ends), which a face
     may word apart from a damaged one."""
-
-    def __init__(self) -> None:
-        super().__init__("the record is empty")

@@ -117,7 +117,7 @@ def _split(text: str) -> tuple[dict[str, tuple[str, int]], list[tuple[int, str]]
             raise RecordError(f"character U+{ord(bad.group()):04X} is not allowed in a record"
                               " (lines end with LF or CR LF; blanks are spaces and tabs)", n)
     if not any(line.strip(_BLANKS) for line in lines):
-        raise EmptyRecordError()
+        raise EmptyRecordError("the record is empty")
     headers: dict[str, tuple[str, int]] = {}
     moves: list[tuple[int, str]] = []
     for n, raw in enumerate(lines, start=1):

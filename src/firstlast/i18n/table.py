@@ -122,21 +122,19 @@ def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str]]:
     if place in PILES:
         pile = pos.piles[PILES.index(place)]
         name = place_name(place, lang)
-        title = (t(lang, "say.review.pile.empty", pile=name) if not pile
-                 else t(lang, "say.review.pile", pile=name, n=len(pile)))
+        title = t(lang, "say.review.pile" if pile else "say.review.pile.empty", pile=name, n=len(pile))
         cards = [card_name(c, lang) for c in pile]
     elif place == WASTE:
         cards = [card_name(c, lang) for c in reversed(pos.waste)]
-        title = (t(lang, "say.review.waste", count=plural(lang, "aria.waste", len(cards))) if cards
-                 else t(lang, "say.review.waste.empty"))
+        title = t(lang, "say.review.waste" if cards else "say.review.waste.empty",
+                  count=plural(lang, "aria.waste", len(cards)))
     elif place == "rows":
         title = t(lang, "say.review.rows")
         cards = [t(lang, "aria.place.card", place=place_name(f, lang),
                    card=card_name(c, lang) if c is not None else t(lang, "say.review.gone"))
                  for f, c in zip(FIRST, pos.first, strict=True)]
-        cards += [t(lang, "aria.place.card", place=place_name(r, lang), card=card_name(c, lang)) if c is not None
-                  else t(lang, "aria.place.empty", place=place_name(r, lang)) for r, c in zip(RESERVE, pos.reserve,
-                                                                                            strict=True)]
+        cards += [t(lang, "aria.place.empty" if c is None else "aria.place.card", place=place_name(r, lang),
+                    card="" if c is None else card_name(c, lang)) for r, c in zip(RESERVE, pos.reserve, strict=True)]
     else:
         raise ValueError(f"no review of {place!r} (expected P1–P8, waste or rows)")
     return title, cards

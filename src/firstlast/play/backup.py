@@ -294,7 +294,7 @@ def _read_game(n: int, value: object) -> tuple[BackupGame, GameRow]:
                 try:
                     parse(value[name])
                 except PlayError as e:
-                    raise _fault(f"{where}.{name}", e.message) from None
+                    raise _fault(f"{where}.{name}", str(e)) from None
         if isinstance(value.get("variant"), str):  # a token as its reader takes it (" r3")
             value = {**value, "variant": parse_variant(value["variant"]).token}
     g = _decoded(value, BackupGame, where)
@@ -375,7 +375,7 @@ def read_backup(text: str, go_on: Callable[[], bool] | None = None) -> Checked:
     try:
         DEFAULTS.updated(settings)  # the file's settings are the keys it gives: checked one by one
     except PlayError as e:
-        raise _fault("settings", e.message) from None
+        raise _fault("settings", str(e)) from None
     # The file's own fields as declared (``Backup``); its games are read one by one, below.
     games = doc.get("games")
     head = {k: v for k, v in doc.items() if k != "left_out"}  # not read back

@@ -29,8 +29,6 @@ class MakeMove:
     def parse(cls, text: object) -> MakeMove:
         """The move written ``text`` in the engine's notation (``turn``, ``redeal``,
         ``R1``…``R8``, ``F1``…``F8``, ``W``); ``move.invalid`` if it is none."""
-        if isinstance(text, Move):
-            return cls(text)
         if not isinstance(text, str):
             raise PlayError("move.invalid", reason="a move is turn, redeal, R1–R8, F1–F8 or waste")
         try:
@@ -136,7 +134,7 @@ class Restart:
 Command = MakeMove | Steps | Advance | Undo | Redo | Restart
 
 
-def command(name: str, argument: str | int | Move | None = None) -> Command:
+def command(name: str, argument: str | int | None = None) -> Command:
     """The command of the action called ``name`` (``ActionName``), with its argument: the
     move for ``move``, how many for ``step`` (1 by default)."""
     if name == "move":

@@ -53,7 +53,6 @@ class Streaks(msgspec.Struct, frozen=True, kw_only=True):
     days_won: int = 0
 
 
-# Declared once: the web's answer is this Struct.
 class Calendar(msgspec.Struct, frozen=True, kw_only=True):
     """A month of deals of the day (docs/play.md, "The deal of the day")."""
 

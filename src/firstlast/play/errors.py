@@ -47,10 +47,6 @@ class PlayError(FirstLastError):
         self.params = params
         super().__init__(error_text(code, params, "en"))
 
-    @property
-    def message(self) -> str:
-        return str(self)
-
     def text(self, lang: str) -> str:
         """The refusal in ``lang``, from its code (``i18n.error_text``), never by reading
         the English sentence: what the terminal and the CLI say."""
@@ -58,7 +54,7 @@ class PlayError(FirstLastError):
 
     def to_json(self) -> dict[str, object]:
         """``{"error": sentence, "code": code, "params": {...}}`` (params JSON-safe)."""
-        return {"error": self.message, "code": self.code, "params": {k: _plain(v) for k, v in self.params.items()}}
+        return {"error": str(self), "code": self.code, "params": {k: _plain(v) for k, v in self.params.items()}}
 
 
 def engine_params(e: IllegalMoveError | InvalidMoveError) -> dict[str, object]:

@@ -1,5 +1,4 @@
-"""``Kept``: the one bounded cache of the play layer and its faces (the games as
-committed, the players' settings, the chance's rounds, the stories told)."""
+"""``Kept``: the one bounded cache of the play layer and its faces (docs/play.md)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,6 @@ class Pace:
 #: Pace of play, by the ``speed`` setting; the page (vocabulary.js) and the terminal read it here.
 PACES: Final = (Pace("instant", None, 0), Pace("slow", 2.0, 480), Pace("normal", 8.0, 300),
                 Pace("fast", 32.0, 220))
-DEFAULT_SPEED: Final = 2
 #: How long Finish's cascade of the rest of a game may take on the page, at most (ms);
 #: the moves are spaced so that a whole game fits (issue 26).
 FINISH_MS: Final = 4000
@@ -46,21 +45,16 @@ FELTS: Final = get_args(Felt)
 #: Every back comes in two colours, one per deck (R1: the two decks stay told apart).
 Back = Literal["lattice", "stripes", "rosette"]
 Layout = Literal["standard", "mirrored"]
-DEFAULT_VOLUME: Final = 60
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A player's settings, defaults for a key never set (docs/play.md's table says what
     each does; ``lang`` ``None``: follow the browser or terminal; ``sound`` is off by
-    default: a page does not speak up unasked).
-
-    Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
-    ``SettingsChange`` body (so the served schema and the page's typedefs), the
-    backup's settings and ``vocabulary.js``'s defaults and choices derive from it."""
+    default: a page does not speak up unasked). Declared once, with its bounds:
+    docs/meanings.md says what derives from it."""
 
     lang: Lang | None = None
-    speed: Annotated[int, Meta(ge=0, le=len(PACES) - 1, description="0 instant, 1 slow, 2 normal, 3 fast")] = (
-        DEFAULT_SPEED)
+    speed: Annotated[int, Meta(ge=0, le=len(PACES) - 1, description="0 instant, 1 slow, 2 normal, 3 fast")] = 2
     variant: Variant = CANONICAL
     show_chance: bool = True
     verbosity: Verbosity = "full"
@@ -70,9 +64,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     large_index: bool = False
     layout: Layout = "standard"
     sound: bool = False
-    volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] = DEFAULT_VOLUME
-    #: "On a wish" (issue 28): ask for a wish before each new deal, and say at the end
-    #: whether it comes true (docs/play.md). Off by default.
+    volume: Annotated[int, Meta(ge=0, le=100, description="card sounds' volume, per cent")] = 60
     wish: Annotated[bool, Meta(description="on a wish: ask for a wish before each new deal")] = False
     show_playable: Annotated[bool, Meta(description="mark the cards that can be played now")] = True
     tour_seen: Annotated[bool, Meta(description="the first-visit tour has been shown")] = False

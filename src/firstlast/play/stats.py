@@ -32,7 +32,6 @@ def keep_result(stored: StoredGame) -> None:
 SCORE_BIN: Final = 8
 
 
-# Declared once: the web's answer is this Struct.
 class Stats(msgspec.Struct, frozen=True, kw_only=True):
     """One variant's counted games (docs/play.md, "Statistics")."""
 

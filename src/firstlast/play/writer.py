@@ -1,8 +1,6 @@
-"""One writer: the play layer's writes, on one thread with a queue, many to one fsync,
-and the games as committed (``GameCache``); docs/play.md, "Writes and speed", tells the
-policy. A write is a *job* (a function of a ``Transaction``), answered through a
-``concurrent.futures.Future`` once its batch is committed.
-"""
+"""One writer: the play layer's writes (*jobs*, ``Writer.run``), on one thread with a
+queue, many to one fsync, and the games as committed (``GameCache``); docs/play.md,
+"Writes and speed", tells the policy."""
 
 from __future__ import annotations
 

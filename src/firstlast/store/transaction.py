@@ -193,17 +193,13 @@ class Transaction:
                             r["finished"], r["origin"], r["result"], r["abandoned"] is not None)
                 for r in self.db.execute(sql, args).fetchall()]
 
-    def result_rows(self, variant: Variant, player: str | None = None) -> list[ResultRow]:
-        """Every game of ``variant`` (of ``player``, or of all), oldest event first."""
-        sql = ("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL AS left,"
-               " COALESCE(finished, abandoned, updated) AS at, id FROM games WHERE variant=?")
-        args: list[object] = [variant.token]
-        if player is not None:
-            sql += " AND player=?"
-            args.append(player)
-        rows = self.db.execute(sql + " ORDER BY at, rowid", args).fetchall()
-        return [ResultRow(r["origin"], r["result"], r["result_score"], r["result_passes"], bool(r["left"]),
-                          r["at"], r["id"]) for r in rows]
+    def result_rows(self, variant: Variant, player: str) -> list[ResultRow]:
+        """Every game of ``player`` in ``variant``, oldest event first."""
+        rows = self.db.execute("SELECT origin, result, result_score, result_passes, abandoned IS NOT NULL AS left,"
+                               " COALESCE(finished, abandoned, updated) AS at, id FROM games WHERE variant=? AND"
+                               " player=? ORDER BY at, rowid", (variant.token, player)).fetchall()
+        return [ResultRow(r["origin"], r["result"], r["result_score"], r["result_passes"], bool(r["left"]), r["at"],
+                          r["id"]) for r in rows]
 
     def daily_rows(self, player: str) -> list[DailyRow]:
         """Every game of ``player`` dealt as a deal of the day, in the order stored."""
@@ -212,13 +208,9 @@ class Transaction:
         return [DailyRow(r["id"], int(r["deal"]), r["dealt_on"], r["origin"], r["result"], bool(r["moved"]))
                 for r in rows]
 
-    def variants_played(self, player: str | None = None) -> list[Variant]:
-        sql = "SELECT DISTINCT variant FROM games"
-        args: list[object] = []
-        if player is not None:
-            sql += " WHERE player=?"
-            args.append(player)
-        return [Variant.from_token(r["variant"]) for r in self.db.execute(sql, args).fetchall()]
+    def variants_played(self, player: str) -> list[Variant]:
+        rows = self.db.execute("SELECT DISTINCT variant FROM games WHERE player=?", (player,)).fetchall()
+        return [Variant.from_token(r["variant"]) for r in rows]
 
     # ------------------------------------------------------------ whole rows (backups)
     def rows(self, player: str) -> list[GameRow]:

@@ -75,15 +75,6 @@ class GameScreen(FeltScreen):
     rather than on the app so that dialogs and the help screen on top of it do not
     trigger them."""
 
-    DEFAULT_CSS = """
-    GameScreen { background: #0b4d22; layout: vertical; }
-    #body { height: 1fr; }
-    #table-area { width: 1fr; height: 1fr; align: center middle; background: #0b4d22; }
-    #too-small { height: 1fr; content-align: center middle; color: #ffd24a; text-style: bold; }
-    GameScreen.felt-paper SideBar { background: #e4d9bd; color: #1d1a14; }
-    GameScreen.felt-paper #too-small { color: #8a4b00; }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = list(table_bindings())
 
     #: The language everything on the terminal is said in (the shared setting; L switches
@@ -600,6 +591,7 @@ class FirstLastApp(App[None]):
     use the player's variant setting."""
 
     ENABLE_COMMAND_PALETTE = False
+    CSS_PATH = "firstlast.tcss"
 
     def __init__(self, store: GameStore, deal: int | None = None, variant: Variant | None = None,
                  resume: bool = False, chance: bool = True, estimator: Estimator | None = None,

@@ -39,21 +39,6 @@ from .keys import BarKey, KeyBar, binding
 if TYPE_CHECKING:  # the story module loads the odds: its first story does, on a worker
     from ..play.story import Story
 
-#: A dialog is a dark panel with light ink under either theme (as the page keeps its
-#: dialogs dark on the paper felt): its words read on the light theme too.
-DIALOG_CSS = """
-.dialog { width: 64; max-width: 100%; height: auto; border: thick #ffd24a; background: #10301c;
-          color: #eef3ee; padding: 1 2; }
-.dialog Label { width: 100%; }
-.dialog .error { color: #ff6b6b; }
-.dialog .buttons { height: auto; margin-top: 1; }
-.dialog Button { margin-right: 1; min-width: 8; width: auto; }
-.dialog .toggle { height: auto; margin-top: 1; }
-.dialog .toggle Switch { border: none; height: 1; padding: 0; margin-right: 1; }
-.dialog .toggle Label { width: 1fr; }
-.dialog RadioSet { width: 100%; height: auto; }
-"""
-
 #: The story's curve is drawn this many columns wide.
 STORY_WIDTH: Final = 56
 
@@ -61,10 +46,9 @@ T = TypeVar("T")
 
 
 class Dialog(ModalScreen[T | None], Generic[T]):
-    """A panel over the screen, centred, dark with light ink (``DIALOG_CSS``), speaking
+    """A panel over the screen, centred, dark with light ink (firstlast.tcss), speaking
     ``lang``; Escape answers ``None`` unless a dialog binds it otherwise."""
 
-    DEFAULT_CSS = "Dialog { align: center middle; }" + DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "dismiss", "cancel")]
 
     def __init__(self, lang: str = "en") -> None:
@@ -173,8 +157,6 @@ class UnfinishedDialog(Dialog[str]):
     """The player's unfinished games (left for another, or on the table), to put one
     back on the table, and the imported games, to watch one. Answers its id."""
 
-    DEFAULT_CSS = "UnfinishedDialog OptionList { height: auto; max-height: 16; margin-top: 1; }"
-
     def __init__(self, games: list[GameSummary], current: str, lang: str, imported: list[GameSummary]) -> None:
         super().__init__(lang)
         self.games = [g for g in games if g.id != current and g.origin != "imported"]
@@ -267,14 +249,6 @@ class SettingsDialog(Dialog[dict[str, object]]):
     """The player's settings the terminal honours (docs/play.md). OK answers the changes;
     Escape answers ``None``."""
 
-    # Compact, so that it fits an 80 × 24 terminal whole (it scrolls if ever it cannot).
-    DEFAULT_CSS = """
-    SettingsDialog #settings { width: 72; padding: 0 1; max-height: 100%; overflow-y: auto; }
-    SettingsDialog .dialog RadioSet { padding: 0; background: #0b2616; }
-    SettingsDialog .dialog .toggle { margin-top: 0; }
-    SettingsDialog .dialog .buttons { margin-top: 0; }
-    SettingsDialog .dialog .head { margin-top: 1; }
-    """
     #: The switches: the setting and the catalog key of its sentence (the page's words).
     SWITCHES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("four_colour", "four_colour"), ("show_playable", "show_playable"), ("wish", "wish.setting"))
@@ -315,13 +289,6 @@ class EndDialog(Dialog[str]):
     """The game is over: result, score, deal, and the page's story of the game (docs/story.md)
     in a box that scrolls, once told; play again, next deal, random deal."""
 
-    DEFAULT_CSS = """
-    EndDialog .dialog { width: 76; }
-    EndDialog .won { color: #ffd24a; text-style: bold; }
-    EndDialog .lost { color: #ff8080; text-style: bold; }
-    EndDialog #end-story-box { margin-top: 1; height: auto; max-height: 60vh; }
-    EndDialog #end-story { color: #b8d8c0; }
-    """
     # The table's own keys mean the same here (n new deal, u undo, q quit, ctrl+r
     # restart = play again), so a key pressed for the table never does something else;
     # the key bar shows these, not the table's: (keys, action, label, as shown, rank).
@@ -412,15 +379,12 @@ def help_text(lang: str) -> str:
 class Page(Screen[T]):
     """A page over the whole table (help, statistics, the calendar)."""
 
-    DEFAULT_CSS = "Page { background: #0e2416; } Page .body { padding: 1 2; }"
-
 
 class HelpScreen(Page[None]):
     """Rules and keys; ``L`` switches between Russian and English, as on the table
     (where ``l`` opens the unfinished games); the whole terminal follows once the help
     is closed."""
 
-    DEFAULT_CSS = "HelpScreen .body { padding: 0 2; }"
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("L", "language", "tui.binding.language"),
         binding("escape,q,question_mark,comma,f1", "dismiss", "tui.binding.back"),
@@ -522,10 +486,6 @@ class WordsDialog(Dialog[str]):
     too): the summary, then 1–8 read a pile bottom up and w the waste top down. Opened
     without a text, it asks which pile. Answers the last text it said."""
 
-    DEFAULT_CSS = """
-    WordsDialog .dialog { width: 76; }
-    WordsDialog #words { margin-top: 1; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         *[binding(str(i), f"review('P{i}')", "tui.binding.review") for i in range(1, 9)],
         binding("w", f"review('{WASTE}')", "tui.binding.waste"),

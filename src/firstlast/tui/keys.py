@@ -82,10 +82,6 @@ TABLE_KEYS: Final = tuple(BarKey(a.keys[0], a.label, a.bar) for a in actions_for
 class KeyBar(Widget):
     """The keys of the screen it is on, in ``lang``."""
 
-    DEFAULT_CSS = """
-    KeyBar { dock: bottom; height: 1; background: #08361a; color: #e8f3ea; }
-    """
-
     lang: reactive[str] = reactive("en")
 
     def __init__(self, keys: Sequence[BarKey] = (), lang: str = "en", id: str | None = None) -> None:

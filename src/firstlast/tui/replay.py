@@ -27,11 +27,6 @@ class ReplayScreen(FeltScreen):
     """→ the next move, ← the one before, Home/End the deal and the end, space plays
     or pauses, Escape (or q) leaves."""
 
-    DEFAULT_CSS = """
-    ReplayScreen #replay-title { color: #ffd24a; text-style: bold; }
-    ReplayScreen.felt-paper #replay-title { color: #6b3a00; }
-    ReplayScreen #table-area { height: 1fr; align: center middle; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("right,s", "go(1)", "tui.replay.keys.step"),
         binding("left,u", "go(-1)", "tui.replay.keys.back"),

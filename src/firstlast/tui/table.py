@@ -44,10 +44,6 @@ class Slot(Widget):
     """One place on the table: a label line above a card. Clicking it asks the game
     screen to play from that place (the engine decides whether that is legal)."""
 
-    DEFAULT_CSS = """
-    Slot { width: 5; height: 4; margin-right: 1; background: #0b4d22; }
-    """
-
     #: What the place shows (``paint_slot``): its label and its card's lines. A move
     #: changes a handful of places, and only those redraw, which keeps autoplay smooth.
     shown: reactive[tuple[Text, list[Text]]] = reactive(lambda: (Text(), []))
@@ -76,10 +72,6 @@ class Slot(Widget):
 class WasteFan(Widget):
     """The top cards of the waste, spread out in a line (top card last), so the player
     sees what the refills (R7) will bring."""
-
-    DEFAULT_CSS = """
-    WasteFan { width: 1fr; height: 4; background: #0b4d22; padding: 0 1; }
-    """
 
     waste: reactive[tuple[Card, ...]] = reactive(tuple)
     lang: reactive[str] = reactive("en")

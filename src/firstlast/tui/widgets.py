@@ -48,8 +48,6 @@ class TitleBar(Widget):
     """The game's name as room allows, and always the deal and its rules (in fewer words,
     or as the variant's token, on narrow terminals, so the variant is never cut off)."""
 
-    DEFAULT_CSS = "TitleBar { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }"
-
     lang: reactive[str] = reactive("en")
     version: reactive[int] = reactive(0)
 
@@ -78,11 +76,6 @@ class StatusLine(Widget):
     """What the last action did, or why it was refused (marked ✗): one line, cut with
     "…" when longer (the whole sentence stays in ``message``)."""
 
-    DEFAULT_CSS = """
-    StatusLine { height: 1; background: #08361a; color: #e8f3ea; padding: 0 1; }
-    StatusLine.error { color: #ff8a8a; text-style: bold; }
-    """
-
     message: reactive[str] = reactive("")
     error: reactive[bool] = reactive(False)
 
@@ -97,17 +90,11 @@ class StatusLine(Widget):
 class FeltScreen(Screen[None]):
     """A screen with the table on it, on the player's felt (settings.felt, as on the page):
     its cloth (``cards.FELTS``) behind the places, as behind their labels; on paper, light
-    bars with dark ink."""
-
-    DEFAULT_CSS = "".join(
-        ", ".join(f"FeltScreen.felt-{name}{part}" for part in ("", " #table-area", " Slot", " WasteFan", " TableView"))
-        + f" {{ background: {felt.cloth}; }}\n" for name, felt in C.FELTS.items()) + """
-    FeltScreen.felt-paper TitleBar, FeltScreen.felt-paper StatusLine { background: #d9ccab; color: #1d1a14; }
-    FeltScreen.felt-paper StatusLine.error { color: #a3271b; }
-    """
+    bars with dark ink (firstlast.tcss)."""
 
     def show_felt(self) -> None:
-        """The felt of the moment (``C.LOOK``) on the screen's classes."""
+        """The felt of the moment (``C.LOOK``): its cloth, and its class on the screen."""
+        self.styles.background = C.LOOK.colours.cloth
         for felt in C.FELTS:
             self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
 
@@ -115,12 +102,6 @@ class FeltScreen(Screen[None]):
 class TableView(Vertical):
     """The table as the book lays it out: the first row, the piles, the reserve, the
     stock and the waste (with its top cards fanned)."""
-
-    DEFAULT_CSS = """
-    TableView { width: auto; height: auto; padding: 0 0 0 1; background: #0b4d22; }
-    TableView .row { height: auto; width: auto; margin-bottom: 0; }
-    TableView #row-stock { width: 100%; }
-    """
 
     def compose(self) -> ComposeResult:
         for row, places in (("first", FIRST), ("piles", PILES), ("reserve", RESERVE)):
@@ -157,8 +138,6 @@ class SideBar(Widget):
     """The active pile and what it needs, the privileged card, passes, redeals, stock
     and waste, score, the chance to come out, autoplay, the legal moves, the keys and
     (when tall) the latest moves."""
-
-    DEFAULT_CSS = "SideBar { width: 30; height: 1fr; background: #0e3b1d; color: #e8f3ea; padding: 0 1; }"
 
     lang: reactive[str] = reactive("en")
     version: reactive[int] = reactive(0)

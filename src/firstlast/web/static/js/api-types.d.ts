@@ -609,11 +609,8 @@ export interface Streaks {
 /**
  * A player's settings, defaults for a key never set (docs/play.md's table says what
  * each does; ``lang`` ``None``: follow the browser or terminal; ``sound`` is off by
- * default: a page does not speak up unasked).
- *
- * Declared once, with its bounds: the checks here, the web's ``Settings`` answer and
- * ``SettingsChange`` body (so the served schema and the page's typedefs), the
- * backup's settings and ``vocabulary.js``'s defaults and choices derive from it.
+ * default: a page does not speak up unasked). Declared once, with its bounds:
+ * docs/meanings.md says what derives from it.
  */
 export interface Settings {
   lang: "en" | "ru" | null;
