@@ -18,10 +18,6 @@ from .engine_commands import save_target, write_atomic
 from .lang import command, current_lang, msg
 from .options import FilePath, db_option, open_store
 
-#: The most bytes read from a file or standard input: a backup's characters are at
-#: least that many bytes.
-MAX_BACKUP_BYTES = MAX_BACKUP_CHARS
-
 
 def say_skipped(skipped: tuple[Skipped, ...], key: str) -> None:
     """One line on stderr per game left out (``key``: of an export or of an import), its
@@ -60,9 +56,9 @@ def export(file: Path, db: Path | None) -> None:
 @db_option
 def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
-    try:
-        text = (read_record_stream(sys.stdin.buffer, MAX_BACKUP_BYTES) if str(file) == "-"
-                else read_record_file(file, MAX_BACKUP_BYTES))
+    try:  # as many bytes as a backup's characters: each is at least one
+        text = (read_record_stream(sys.stdin.buffer, MAX_BACKUP_CHARS) if str(file) == "-"
+                else read_record_file(file, MAX_BACKUP_CHARS))
     except RecordFileError as e:
         raise click.ClickException(i18n.file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error,
                                                        too_large="cli.import.too_large")) from None
