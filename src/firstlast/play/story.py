@@ -354,9 +354,8 @@ def place_phrase(place: CardPlace, lang: str) -> str:
     match place.code:
         case "waste":
             depth = int(p["depth"])
-            if depth == 1:
-                return t(lang, "story.copy.waste_top", card=card)
-            return t(lang, "story.copy.waste", card=card, nth=ordinal(depth, lang), size=p["size"])
+            return t(lang, "story.copy.waste_top" if depth == 1 else "story.copy.waste", card=card,
+                     nth=ordinal(depth, lang), size=p["size"])
         case "stock":
             return t(lang, "story.copy.stock", card=card, nth=ordinal(int(p["position"]), lang), size=p["size"])
         case "reserve" | "privileged":
@@ -365,10 +364,8 @@ def place_phrase(place: CardPlace, lang: str) -> str:
             return t(lang, f"story.copy.first.{p['rule']}", card=card, at=place_name(str(p["place"]), lang, "at"),
                      pile=str(p["pile"])[1:])
         case _:
-            pile = str(p["pile"])[1:]
-            if p["base"]:
-                return t(lang, "story.copy.pile_base", card=card, pile=pile)
-            return t(lang, "story.copy.pile", card=card, pile=pile, nth=ordinal(int(p["height"]), lang))
+            return t(lang, "story.copy.pile_base" if p["base"] else "story.copy.pile", card=card,
+                     pile=str(p["pile"])[1:], nth=ordinal(int(p["height"]), lang))
 
 
 def stop_sentence(stop: Stop, lang: str = "en", *, plain: bool = False) -> str:
