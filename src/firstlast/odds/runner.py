@@ -1,8 +1,7 @@
 """Batches of deals: which deals a run plays (``deal_block``), and where they are played
 (docs/odds.md, "Commands"): chunks tallied by the kernel (counts, no per-deal results)
 on this machine's threads or as tasks on a Dask cluster; tallies are sums, so the order
-chunks finish in does not matter. The table of every variant (``table``) plays only the
-four unlimited-redeal variants (``stats.UnlimitedTally`` says why that is exact).
+chunks finish in does not matter.
 """
 
 from __future__ import annotations

@@ -4,9 +4,8 @@
 It stores and reads, and decides nothing: what is stored when is the play layer's policy
 (``firstlast.play``). Each transaction is atomic, and every game update is guarded by a
 version number, so two writers can never silently lose a move. WAL files that stop being
-writable while open are refused before SQLite touches them (``_check_files``): a write
-through ``<db>-shm``'s memory map would kill the process with SIGBUS, which no handler
-can catch.
+writable while open are refused before SQLite touches them (``_check_files``: a write
+through ``-shm``'s memory map would end the process by SIGBUS).
 """
 
 from __future__ import annotations
