@@ -208,9 +208,7 @@ class PlayService:
         if how == "daily":
             number = deals.daily_deal(daily.check_day(day or today, today))
         if how == "winnable":
-            # Searched before the write job, never inside it (a search takes seconds, and
-            # the writer commits every player's moves), under the variant it will be played
-            # under.
+            # Before the write job, never in it (``_winnable``), under the game's variant.
             variant = variant or self.settings(player).variant
             number = self._winnable(player, variant)
 
