@@ -507,12 +507,13 @@ def test_current_game_is_the_one_on_the_table(client: TestClient, store: GameSto
 @pytest.mark.parametrize(("how", "deal"), [("daily", None), ("winnable", None), ("random", None)])
 def test_new_game_kinds(client: TestClient, how: str, deal: object) -> None:
     from firstlast.play import daily_deal
+    from firstlast.play.deals import today
 
     r = client.post("/api/games", json={"how": how, "variant": "r3"})
     assert r.status_code == 201, r.text
     state = r.json()
     if how == "daily":
-        assert state["deal"] == str(daily_deal())
+        assert state["deal"] == str(daily_deal(today()))
     if how == "winnable":
         game = Game(int(state["deal"]))
         game.autoplay()

@@ -9,6 +9,7 @@ import importlib.util
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +145,7 @@ def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json:
         except FirstLastError as e:
             raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
         if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
-            # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
+            # Regression: 'r99999999999999999999' reached the kernel, an OverflowError traceback.
             raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
         # Flags must not silently lose to the notation, even flags that name the canonical
         # variant (`--redeals 3` on an unlimited-redeal position).
@@ -225,13 +226,12 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         chunk = max(1 << 16, min(runner.CHUNK, games // 100))
         played = games * (len(FAMILIES) if derived else len(variants) + len(extra))
         with progress_bar(msg("cli.odds.progress"), played) as (prog, task):
+            advance = partial(prog.advance, task)
             if derived:
-                tallies, _ = runner.table(games, seed, workers, client,
-                                          progress=lambda n: prog.advance(task, n), chunk=chunk)
+                tallies, _ = runner.table(games, seed, workers, client, progress=advance, chunk=chunk)
             for v in [] if derived else [*variants, *extra]:
                 prog.update(task, description=v.token)
-                tallies.extend(runner.run([v], games, seed, workers, client,
-                                          progress=lambda n: prog.advance(task, n), chunk=chunk))
+                tallies.extend(runner.run([v], games, seed, workers, client, progress=advance, chunk=chunk))
         seconds = time.perf_counter() - t0
     except runner.SchedulerError as e:
         raise click.ClickException(str(e)) from None

@@ -88,11 +88,10 @@ def today() -> dt.date:
     return dt.date.today()
 
 
-def daily_deal(date: dt.date | None = None) -> int:
-    """The deal of the day: the date (today by default) as the number YYYYMMDD (30
-    November 2026 is deal 20261130)."""
-    d = date or today()
-    return d.year * 10_000 + d.month * 100 + d.day
+def daily_deal(date: dt.date) -> int:
+    """The deal of the day: the date as the number YYYYMMDD (30 November 2026 is deal
+    20261130)."""
+    return date.year * 10_000 + date.month * 100 + date.day
 
 
 def daily_date(deal: int) -> dt.date | None:

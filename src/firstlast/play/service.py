@@ -69,12 +69,9 @@ class PlayService:
 
     def __init__(self, store: GameStore, today: Callable[[], dt.date] | None = None) -> None:
         self.store = store
-        #: Today's date as the play layer sees it (the deal of the day, the calendar, the
-        #: date a game was dealt on): faces ask this, never the clock; injectable, so
-        #: that tests fake the days.
+        #: Today as the play layer sees it, which faces ask, never the clock (docs/play.md,
+        #: "The deal of the day").
         self.today: Callable[[], dt.date] = today or deals.today
-        # Games as last committed by this service, so that a move needs no replay. Used
-        # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
         self._writer = Writer(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached

@@ -33,9 +33,8 @@ def storage_error(e: BaseException) -> PlayError:
 
 class GameCache:
     """The games as this process last committed them, by id, and those the batch under
-    way wrote (*pending* until it commits). No entry is ever changed, so readers share
-    them; a job changes its own ``StoredGame.copy``. Only the ``Writer``'s jobs, one at
-    a time, touch the pending ones."""
+    way wrote (*pending* until it commits; docs/play.md, "Writes and speed"). Only the
+    ``Writer``'s jobs, one at a time, touch the pending ones."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)
