@@ -52,16 +52,18 @@ class Transaction:
     def savepoint(self) -> Iterator[None]:
         """A part of the transaction that is undone alone: if the block raises, what it
         wrote is rolled back and the exception goes on (the rest of the transaction is
-        kept); if it ends, its writes stay, to commit with the transaction. Savepoints
-        nest. When the undo or the release itself fails, ``TransactionBroken`` is
-        raised: the transaction cannot go on (roll it back whole)."""
+        kept; SQLite's error as ``StoreError``); if it ends, its writes stay, to commit with
+        the transaction. Savepoints nest. When the undo or the release itself fails,
+        ``TransactionBroken`` is raised: the transaction cannot go on (roll it back whole)."""
         name = f"part{self._savepoints}"
         self._unbroken(f"SAVEPOINT {name}")
         self._savepoints += 1
         try:
             yield
-        except BaseException:
+        except BaseException as e:
             self._unbroken(f"ROLLBACK TO {name}", f"RELEASE {name}")
+            if isinstance(e, sqlite3.Error):
+                raise StoreError(str(e)) from e
             raise
         else:
             self._unbroken(f"RELEASE {name}")
