@@ -217,10 +217,6 @@ class Transaction:
         return [_row(r) for r in self.db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE player=? ORDER BY rowid",
                                                  (player,)).fetchall()]
 
-    def owner(self, game_id: str) -> str | None:
-        head = self.head(game_id)
-        return None if head is None else head[0]
-
     def insert_row(self, player: str, row: GameRow) -> None:
         self.db.execute(f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (:player, {_NAMED})",
                         msgspec.structs.asdict(row) | {"player": player})

@@ -63,7 +63,7 @@ async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery)
                 web.chances.put(pos, r, done, q.samples)
                 if policy.one_round_per_ask(done, q.samples):
                     break
-        return policy.pool(policy.held_rounds(held))
+        return policy.pool(held)
 
 
 ENDPOINTS: Final = (
