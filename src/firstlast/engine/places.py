@@ -67,9 +67,6 @@ PLACE_NAMES: Final[tuple[str, ...]] = tuple(p.value for p in PLACES)
 #: The places a card can be played from (R6): the reserve, the first row (the
 #: privileged card, R8, or a full pile's own base, R5) and the waste top (V2).
 SOURCES: Final[frozenset[Place]] = frozenset((*RESERVE, *FIRST, WASTE))
-#: Other spellings of a source read in moves (never written): ``W``, the waste's name in
-#: older records and clients.
-SOURCE_ALIASES: Final[dict[str, Place]] = {"W": WASTE}
 
 _KIND: Final[dict[Place, PlaceKind]] = {
     STOCK: "stock", WASTE: "waste",
