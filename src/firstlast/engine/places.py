@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final, Literal
 
+from .cards import clip
 from .errors import InvalidPlaceError
 
 PlaceKind = Literal["stock", "waste", "first", "reserve", "pile"]
@@ -86,7 +87,8 @@ def parse_place(text: str) -> Place:
     # ASCII only: the Kelvin sign folds to "k", and "stoc\u212a" is no name of the stock.
     place = _BY_FOLDED.get(t.lower()) if t.isascii() else None
     if place is None:
-        raise InvalidPlaceError(text)
+        raise InvalidPlaceError(f"not a place: {clip(text)!r} (expected stock, waste, F1–F8, R1–R8 or P1–P8)",
+                                "place.unknown", {"text": clip(text)})
     return place
 
 
