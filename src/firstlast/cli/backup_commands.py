@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -73,7 +72,7 @@ def import_(file: Path, db: Path | None) -> None:
         report = play.import_backup(player, text)
     except PlayError as e:
         raise click.ClickException(msg("cli.import.bad", path=file, error=e.text(current_lang()))) from None
-    except (StoreError, sqlite3.Error) as e:
+    except StoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(report.text(current_lang()))
     say_skipped(report.skipped, "backup.skipped_game")

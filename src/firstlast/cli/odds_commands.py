@@ -45,7 +45,7 @@ def _games(lang: str, n: int) -> str:
     return text_of(lang, f"count.games.{plural_category(lang, n)}", n=f"{n:,}")
 
 
-def _print_tally(t: Tally, deals: range, seed: int, speed: str) -> None:
+def _print_tally(t: Tally, deals: range, seed: int) -> None:
     low, high = t.interval()
     lang = current_lang()
     click.echo(msg("cli.odds.title", variant=describe_variant(t.variant, lang), token=t.variant.token))
@@ -67,10 +67,9 @@ def _print_tally(t: Tally, deals: range, seed: int, speed: str) -> None:
         label = msg("cli.odds.won_bin") if a == 104 else f"{a:>3}–{b:<3}"
         bar = "█" * round(30 * n / max(peak, t.scores[104], 1))
         click.echo(f"  {label:>8} {100 * n / t.games:6.2f} % {bar}")
-    click.echo(speed)
 
 
-def _print_table(tallies: list[Tally], deals: range, seed: int, speed: str, played: int, derived: bool) -> None:
+def _print_table(tallies: list[Tally], deals: range, seed: int, played: int, derived: bool) -> None:
     click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
                    games=_games(current_lang(), len(deals))))
     if derived:
@@ -88,7 +87,6 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, speed: str, play
         click.echo(f"{redeals:>9}  {yes if v.waste_playable else no:<5}  "
                    f"{yes if v.privileged_last else no:<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
                    f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17}")
-    click.echo(speed)
 
 
 def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: bool,
@@ -260,13 +258,13 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         else:
             click.echo(json.dumps({**shown[0].to_json(), **meta}))
     else:
+        if all_:
+            _print_table(shown, deals, seed, played, derived)
+        else:
+            _print_tally(shown[0], deals, seed)
         # Every game played counts, a plot's extra runs too: the time is theirs as well.
         rate = played / seconds if seconds > 0 else float("inf")
-        speed = msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads)
-        if all_:
-            _print_table(shown, deals, seed, speed, played, derived)
-        else:
-            _print_tally(shown[0], deals, seed, speed)
+        click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
     if plot is not None and not as_json:
         click.echo(msg("cli.odds.plot_written", path=plot), err=True)
     sys.stdout.flush()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -123,7 +122,7 @@ def face_store(db: Path | None) -> Iterator[GameStore]:
         click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
         yield store
-    except (StoreError, sqlite3.Error) as e:
+    except StoreError as e:
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
     except PlayError as e:
         if e.code != "storage":

@@ -140,8 +140,8 @@ def table(games: int, seed: int = 0, workers: int | None = None, client: Any = N
     which counts what the same deals do with fewer redeals too: (rows, the four
     ``UnlimitedTally`` they come from). Played as ``run`` plays."""
     variants = [Variant(None, wp, pr) for wp, pr in FAMILIES]
-    unlimited = _gather(tally_unlimited_chunk, variants, UnlimitedTally.empty, games, seed, workers, client, progress,
-                        chunk)
+    unlimited = _gather(tally_unlimited_chunk, variants, lambda v: UnlimitedTally(Tally(v)), games, seed, workers,
+                        client, progress, chunk)
     return [t for u in unlimited for t in u.rows(TABLE_REDEALS)], unlimited
 
 

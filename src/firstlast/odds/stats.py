@@ -156,10 +156,6 @@ class UnlimitedTally:
             raise ValueError(f"stuck holds {STUCK_PASSES} histograms of 105 scores")
         object.__setattr__(self, "stuck", tuple(tuple(h) for h in self.stuck))
 
-    @classmethod
-    def empty(cls, variant: Variant) -> UnlimitedTally:
-        return cls(Tally(variant))
-
     @property
     def variant(self) -> Variant:
         return self.unlimited.variant

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -117,7 +116,7 @@ class PlayService:
         try:
             with self.store.reading() as tx:
                 yield tx
-        except (StoreError, sqlite3.Error) as e:
+        except StoreError as e:
             raise as_play_error(e) from None
 
     def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import queue
-import sqlite3
 import threading
 import weakref
 from collections.abc import Callable
@@ -183,8 +182,8 @@ class Writer:
 
 
 def as_play_error(e: Exception) -> Exception:
-    """A failure as a play-layer caller sees it: the store's own (not an unknown game or
-    a conflict, which are answers) and SQLite's are ``PlayError('storage')``."""
-    if isinstance(e, sqlite3.Error) or (isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict)):
+    """A failure as a play-layer caller sees it: the store's own, SQLite's among them (not
+    an unknown game or a conflict, which are answers), is ``PlayError('storage')``."""
+    if isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict):
         return storage_error(e)
     return e

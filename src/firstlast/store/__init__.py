@@ -165,7 +165,8 @@ class GameStore:
     @contextmanager
     def _turn(self, seat: _Seat) -> Iterator[sqlite3.Connection]:
         """``seat``'s connection, this thread's alone until the block ends. A connection
-        that failed is closed (rolling back what it held) and replaced."""
+        that failed is closed (rolling back what it held) and replaced; SQLite's errors
+        leave as ``StoreError``."""
         if seat.owner == threading.get_ident():
             # It would wait for itself: for the seat's lock, and a write's BEGIN IMMEDIATE
             # for the outer one's write lock too (SQLite gave up after 10 s, "locked").
@@ -184,6 +185,8 @@ class GameStore:
                         seat.db = None
                         self._close(db)
                     raise
+            except sqlite3.Error as e:  # SQLite's failures are the store's: callers catch StoreError alone
+                raise StoreError(str(e)) from e
             finally:
                 seat.owner = None
 
