@@ -9,7 +9,7 @@ from typing import Any
 from firstlast.store import GameStore
 
 
-class read:
+class _Reads:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
@@ -19,3 +19,7 @@ class read:
                 return getattr(tx, name)(*args, **kwargs)
 
         return one_read
+
+
+def read(store: GameStore) -> Any:
+    return _Reads(store)

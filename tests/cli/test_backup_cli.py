@@ -239,7 +239,7 @@ def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
 def test_too_large_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from firstlast.cli import backup_commands
 
-    monkeypatch.setattr(backup_commands, "MAX_BACKUP_BYTES", 10)
+    monkeypatch.setattr(backup_commands, "MAX_BACKUP_CHARS", 10)
     file = tmp_path / "big.json"
     file.write_text(" " * 11, encoding="utf-8")
     code, _, err = run(capsys, "import", str(file), "--db", str(tmp_path / "g.sqlite3"))

@@ -103,14 +103,14 @@ def test_unlimited_tallies_add_up_and_derive_only_what_they_hold() -> None:
     a = fastline.need().count_unlimited(range(0, 3_000), v)
     b = fastline.need().count_unlimited(range(3_000, 5_000), v)
     whole = fastline.need().count_unlimited(range(5_000), v)
-    assert a + b == whole and UnlimitedTally.empty(v) + whole == whole
+    assert a + b == whole and UnlimitedTally(Tally(v)) + whole == whole
     assert whole.rows((2, None)) == [whole.finite(2), whole.unlimited]
     assert whole.finite(3).variant == Variant(3, True, False)
     for bad in (-1, STUCK_PASSES, True, 1.0):
         with pytest.raises(ValueError, match="redeals must be"):
             whole.finite(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="different variants"):
-        whole + UnlimitedTally.empty(Variant(None))
+        whole + UnlimitedTally(Tally(Variant(None)))
     with pytest.raises(ValueError, match="unlimited redeals"):
         UnlimitedTally(Tally(Variant(3)))
     broken = UnlimitedTally(whole.unlimited, ((0,) * 105,) * STUCK_PASSES)

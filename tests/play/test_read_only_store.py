@@ -71,7 +71,7 @@ def test_it_opens_read_only_and_refuses_writes(frozen: tuple[Path, str, str | No
     assert play.local_player() == player
     assert len(read(store).games(player)) == 4
     assert play.current(player) is not None and play.current(player).id == table  # type: ignore[union-attr]
-    with pytest.raises(sqlite3.OperationalError, match="readonly"), store.transaction() as tx:
+    with pytest.raises(StoreError, match="readonly"), store.transaction() as tx:
         tx.new_player()
     store.close()
     assert sorted(os.listdir(db.parent)) == ["games.sqlite3"]

@@ -208,6 +208,21 @@ def test_a_savepoint_that_cannot_be_undone_breaks_the_transaction(tmp_path: Path
         assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0  # the whole transaction undone
 
 
+def test_sqlites_errors_leave_the_store_as_store_errors(tmp_path: Path) -> None:
+    # One kind for callers to catch: a read's, a write's and a savepoint's, the cause kept;
+    # the connection that failed is replaced.
+    store = GameStore(tmp_path / "games.sqlite3")
+    for transaction in (store.reading, store.transaction):
+        with pytest.raises(StoreError, match="no such table") as e, transaction() as tx:
+            tx.db.execute("SELECT * FROM nowhere")
+        assert isinstance(e.value.__cause__, sqlite3.OperationalError)
+    with store.transaction() as tx:
+        with pytest.raises(StoreError, match="no such table"), tx.savepoint():
+            tx.db.execute("SELECT * FROM nowhere")
+        player = tx.new_player()  # the rest of the transaction goes on
+    assert read(store).has_player(player) and store.readers == 2
+
+
 def test_a_transaction_inside_another_of_its_kind_is_refused_at_once(tmp_path: Path) -> None:
     # Regression: a write inside a write opened a connection of its own, whose BEGIN
     # IMMEDIATE waited for the outer one's write lock until SQLite gave up (10 s, "database

@@ -159,7 +159,7 @@ def test_lost_deal_in_words_in_both_languages(lost: tuple[Game, Story]) -> None:
     text = story.text("ru", 30).splitlines()
     assert sparkline(story.points, 30) in text[0] and "(" not in text[0]
     assert text[1:] == ["• " + line for line in [*story.plain("ru")[1:], story.where("ru")]]
-    assert story.details_text("ru").splitlines() == ["• " + line for line in ru]
+    assert story.text("ru", 30, details=True).splitlines() == [*text, "", *("• " + line for line in ru)]
     assert story.chart_name("en") == (f"The chance to come out over 310 moves: "
                                       f"{chance_text(story.points[0], 'en')} at the deal, "
                                       "0\u00a0% at the last move.")
@@ -539,6 +539,6 @@ def test_the_first_view_is_plain_over_many_deals() -> None:
         # The details still say it in the rules' terms.
         if story.status == "lost":
             checked_tokens.add(token)
-            assert RULE_CODE.search(story.details_text("en"))
+            assert RULE_CODE.search(story.text("en", details=True))
     assert told["won"] >= 5 and told["lost"] >= 20, told
     assert len(checked_tokens) >= 4

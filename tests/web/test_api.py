@@ -7,7 +7,6 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -32,7 +31,7 @@ from firstlast.engine.position import TABLE_MOVES
 from firstlast.engine.record import record_to_text
 from firstlast.play import PlayService
 from firstlast.play.settings import Settings
-from firstlast.store import GameStore, UnknownGame
+from firstlast.store import GameStore, StoreError, UnknownGame
 from firstlast.web import create_app
 
 # Starlette 1.x nags that its TestClient will move to httpx2; the client works as is.
@@ -507,12 +506,13 @@ def test_current_game_is_the_one_on_the_table(client: TestClient, store: GameSto
 @pytest.mark.parametrize(("how", "deal"), [("daily", None), ("winnable", None), ("random", None)])
 def test_new_game_kinds(client: TestClient, how: str, deal: object) -> None:
     from firstlast.play import daily_deal
+    from firstlast.play.deals import today
 
     r = client.post("/api/games", json={"how": how, "variant": "r3"})
     assert r.status_code == 201, r.text
     state = r.json()
     if how == "daily":
-        assert state["deal"] == str(daily_deal())
+        assert state["deal"] == str(daily_deal(today()))
     if how == "winnable":
         game = Game(int(state["deal"]))
         game.autoplay()
@@ -1048,7 +1048,7 @@ def test_an_error_that_slips_past_the_play_layer_is_still_its_refusal(app: Starl
     except InvalidMoveError as e:
         invalid = e
     slipped: dict[str, Exception] = {"/illegal": IllegalMoveError("R6.waste"), "/invalid": invalid,
-                                     "/storage": sqlite3.OperationalError("disk I/O error"),
+                                     "/storage": StoreError("disk I/O error"),
                                      "/unknown": UnknownGame("no such game")}
 
     def raising(exc: Exception) -> Callable[[Any], Any]:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -17,10 +16,6 @@ from ..recordfile import RecordFileError, read_record_file, read_record_stream
 from .engine_commands import save_target, write_atomic
 from .lang import command, current_lang, msg
 from .options import FilePath, db_option, open_store
-
-#: The most bytes read from a file or standard input: a backup's characters are at
-#: least that many bytes.
-MAX_BACKUP_BYTES = MAX_BACKUP_CHARS
 
 
 def say_skipped(skipped: tuple[Skipped, ...], key: str) -> None:
@@ -60,9 +55,9 @@ def export(file: Path, db: Path | None) -> None:
 @db_option
 def import_(file: Path, db: Path | None) -> None:
     """Restore a backup FILE (``-``: standard input) into the local player's games."""
-    try:
-        text = (read_record_stream(sys.stdin.buffer, MAX_BACKUP_BYTES) if str(file) == "-"
-                else read_record_file(file, MAX_BACKUP_BYTES))
+    try:  # as many bytes as a backup's characters: each is at least one
+        text = (read_record_stream(sys.stdin.buffer, MAX_BACKUP_CHARS) if str(file) == "-"
+                else read_record_file(file, MAX_BACKUP_CHARS))
     except RecordFileError as e:
         raise click.ClickException(i18n.file_error_text(e.code, file, e.limit, current_lang(), os_error=e.os_error,
                                                        too_large="cli.import.too_large")) from None
@@ -77,7 +72,7 @@ def import_(file: Path, db: Path | None) -> None:
         report = play.import_backup(player, text)
     except PlayError as e:
         raise click.ClickException(msg("cli.import.bad", path=file, error=e.text(current_lang()))) from None
-    except (StoreError, sqlite3.Error) as e:
+    except StoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(report.text(current_lang()))
     say_skipped(report.skipped, "backup.skipped_game")

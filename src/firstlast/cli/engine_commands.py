@@ -29,17 +29,13 @@ KERNEL_FROM = 1000
 KERNEL_BLOCK = 65_536
 
 
-def _cards(cards: tuple[object, ...]) -> list[str]:
-    return ["--" if c is None else str(c) for c in cards]
-
-
 @command("cli.deal.help")
 @click.argument("number", type=DEAL)
 @option("--json", "as_json", is_flag=True, help_key="cli.deal.help.json")
 def deal(number: int, as_json: bool) -> None:
     """Show the layout of deal NUMBER (R2, docs/rules.md §4)."""
-    pos = Position.deal(number)
-    layout = {"first": _cards(pos.first), "reserve": _cards(pos.reserve), "stock": _cards(pos.stock)}
+    pos = Position.deal(number)  # every place filled: a deal has no gaps
+    layout = {row: [str(c) for c in getattr(pos, row)] for row in ("first", "reserve", "stock")}
     if as_json:
         click.echo(json.dumps({"deal": number, **layout}))
         return

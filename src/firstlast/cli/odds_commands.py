@@ -9,6 +9,7 @@ import importlib.util
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def _games(lang: str, n: int) -> str:
     return text_of(lang, f"count.games.{plural_category(lang, n)}", n=f"{n:,}")
 
 
-def _print_tally(t: Tally, deals: range, seed: int, speed: str) -> None:
+def _print_tally(t: Tally, deals: range, seed: int) -> None:
     low, high = t.interval()
     lang = current_lang()
     click.echo(msg("cli.odds.title", variant=describe_variant(t.variant, lang), token=t.variant.token))
@@ -66,10 +67,9 @@ def _print_tally(t: Tally, deals: range, seed: int, speed: str) -> None:
         label = msg("cli.odds.won_bin") if a == 104 else f"{a:>3}–{b:<3}"
         bar = "█" * round(30 * n / max(peak, t.scores[104], 1))
         click.echo(f"  {label:>8} {100 * n / t.games:6.2f} % {bar}")
-    click.echo(speed)
 
 
-def _print_table(tallies: list[Tally], deals: range, seed: int, speed: str, played: int, derived: bool) -> None:
+def _print_table(tallies: list[Tally], deals: range, seed: int, played: int, derived: bool) -> None:
     click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
                    games=_games(current_lang(), len(deals))))
     if derived:
@@ -87,7 +87,6 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, speed: str, play
         click.echo(f"{redeals:>9}  {yes if v.waste_playable else no:<5}  "
                    f"{yes if v.privileged_last else no:<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
                    f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17}")
-    click.echo(speed)
 
 
 def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: bool,
@@ -144,7 +143,7 @@ def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json:
         except FirstLastError as e:
             raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
         if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
-            # Regression: 'r99999999999999999999' reached numba, an OverflowError traceback.
+            # Regression: 'r99999999999999999999' reached the kernel, an OverflowError traceback.
             raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
         # Flags must not silently lose to the notation, even flags that name the canonical
         # variant (`--redeals 3` on an unlimited-redeal position).
@@ -225,13 +224,12 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         chunk = max(1 << 16, min(runner.CHUNK, games // 100))
         played = games * (len(FAMILIES) if derived else len(variants) + len(extra))
         with progress_bar(msg("cli.odds.progress"), played) as (prog, task):
+            advance = partial(prog.advance, task)
             if derived:
-                tallies, _ = runner.table(games, seed, workers, client,
-                                          progress=lambda n: prog.advance(task, n), chunk=chunk)
+                tallies, _ = runner.table(games, seed, workers, client, progress=advance, chunk=chunk)
             for v in [] if derived else [*variants, *extra]:
                 prog.update(task, description=v.token)
-                tallies.extend(runner.run([v], games, seed, workers, client,
-                                          progress=lambda n: prog.advance(task, n), chunk=chunk))
+                tallies.extend(runner.run([v], games, seed, workers, client, progress=advance, chunk=chunk))
         seconds = time.perf_counter() - t0
     except runner.SchedulerError as e:
         raise click.ClickException(str(e)) from None
@@ -260,13 +258,13 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         else:
             click.echo(json.dumps({**shown[0].to_json(), **meta}))
     else:
+        if all_:
+            _print_table(shown, deals, seed, played, derived)
+        else:
+            _print_tally(shown[0], deals, seed)
         # Every game played counts, a plot's extra runs too: the time is theirs as well.
         rate = played / seconds if seconds > 0 else float("inf")
-        speed = msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads)
-        if all_:
-            _print_table(shown, deals, seed, speed, played, derived)
-        else:
-            _print_tally(shown[0], deals, seed, speed)
+        click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
     if plot is not None and not as_json:
         click.echo(msg("cli.odds.plot_written", path=plot), err=True)
     sys.stdout.flush()

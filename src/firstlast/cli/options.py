@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -114,12 +113,16 @@ def open_store(db: Path | None) -> GameStore:
 
 
 @contextmanager
-def store_failures_said(store: GameStore) -> Iterator[None]:
-    """A face starts by signing the local player in, maybe dealing (writes): a store that
-    cannot take them (read-only, or failing) is said in one line, not a traceback."""
+def face_store(db: Path | None) -> Iterator[GameStore]:
+    """The store a face plays on (``open_store``), a read-only one said so on stderr before
+    the face opens (issue 29.5). A store that cannot take the face's first writes (signing
+    the local player in, maybe dealing) is said in one line, not a traceback."""
+    store = open_store(db)
+    if store.read_only:
+        click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
-        yield
-    except (StoreError, sqlite3.Error) as e:
+        yield store
+    except StoreError as e:
         raise click.ClickException(msg("cli.play.store_broken", path=store.path, error=e)) from None
     except PlayError as e:
         if e.code != "storage":

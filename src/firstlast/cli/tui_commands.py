@@ -9,7 +9,7 @@ import click
 
 from ..engine import Variant
 from .lang import asked_lang, command, lang_from_env, msg, option
-from .options import DEAL, db_option, open_store, store_failures_said, variant_options
+from .options import DEAL, db_option, face_store, variant_options
 
 
 def has_terminal() -> bool:
@@ -31,12 +31,9 @@ def tui(deal: int | None, variant: Variant | None, db: Path | None, resume: bool
 
     if not has_terminal():
         raise click.ClickException(msg("cli.tui.no_terminal"))
-    store = open_store(db)
-    if store.read_only:  # said before the screen opens, and on its status line (issue 29.5)
-        click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
         # The language: tui.app.starting_lang's choice.
-        with store_failures_said(store):
+        with face_store(db) as store:
             app = FirstLastApp(store, deal=deal, variant=variant, resume=resume, chance=not no_chance,
                                lang=asked_lang(), system_lang=lang_from_env())
     except LookupError as e:

@@ -14,7 +14,7 @@ import click
 from ..engine import MAX_DEAL
 from ..i18n import t
 from .lang import asked_lang, command, current_lang, msg, option, os_error_text
-from .options import DEAL, VARIANT, WholeNumber, db_option, open_store, store_failures_said
+from .options import DEAL, VARIANT, WholeNumber, db_option, face_store
 
 
 def _echo(message: str) -> None:
@@ -68,13 +68,10 @@ def play(port: int, host: str, db: Path | None, no_browser: bool, deal: int | No
         raise click.UsageError(msg("cli.play.no_host"))
     if variant is not None and deal is None:
         raise click.UsageError(msg("cli.play.no_deal_for_variant"))
-    store = open_store(db)
-    if store.read_only:
-        click.echo(msg("cli.play.read_only", path=store.path), err=True)
     try:
         # The language is bound here: the server announces itself from another thread,
         # which does not see this one's --lang.
-        with store_failures_said(store):
+        with face_store(db) as store:
             serve(store, host=host, port=port, open_browser=not no_browser, echo=_echo,
                   say=partial(t, current_lang()), deal=deal, variant=variant, site_url=site_url, lang=asked_lang())
     except OSError as e:

@@ -30,13 +30,6 @@ def not_a_move(text: str) -> InvalidMoveError:
 class InvalidPlaceError(InvalidMoveError):
     """Text that names no place of the table (``places.parse_place``)."""
 
-    def __init__(self, text: str) -> None:
-        shown = clip(text)
-        super().__init__(
-            f"not a place: {shown!r} (expected stock, waste, F1–F8, R1–R8 or P1–P8)",
-            "place.unknown", {"text": shown},
-        )
-
 
 #: Every refusal of the rules: code (the rule, a dot, why) -> its parameters. The code and
 #: its parameters *are* the refusal; its words are the catalogs' (``refusal.<code>``), so

@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final, Literal
 
+from .cards import clip
 from .errors import InvalidPlaceError
 
 PlaceKind = Literal["stock", "waste", "first", "reserve", "pile"]
@@ -66,9 +67,6 @@ PLACE_NAMES: Final[tuple[str, ...]] = tuple(p.value for p in PLACES)
 #: The places a card can be played from (R6): the reserve, the first row (the
 #: privileged card, R8, or a full pile's own base, R5) and the waste top (V2).
 SOURCES: Final[frozenset[Place]] = frozenset((*RESERVE, *FIRST, WASTE))
-#: Other spellings of a source read in moves (never written): ``W``, the waste's name in
-#: older records and clients.
-SOURCE_ALIASES: Final[dict[str, Place]] = {"W": WASTE}
 
 _KIND: Final[dict[Place, PlaceKind]] = {
     STOCK: "stock", WASTE: "waste",
@@ -86,7 +84,8 @@ def parse_place(text: str) -> Place:
     # ASCII only: the Kelvin sign folds to "k", and "stoc\u212a" is no name of the stock.
     place = _BY_FOLDED.get(t.lower()) if t.isascii() else None
     if place is None:
-        raise InvalidPlaceError(text)
+        raise InvalidPlaceError(f"not a place: {clip(text)!r} (expected stock, waste, F1–F8, R1–R8 or P1–P8)",
+                                "place.unknown", {"text": clip(text)})
     return place
 
 

@@ -24,7 +24,7 @@ from typing import Final, Literal
 
 from .cards import CARDS, Card, clip, next_rank
 from .errors import IllegalMoveError, InvalidMoveError, not_a_move
-from .places import FIRST, RESERVE, ROW, SOURCE_ALIASES, SOURCES, STOCK, WASTE, Place
+from .places import FIRST, RESERVE, ROW, SOURCES, STOCK, WASTE, Place
 from .places import PILES as PILE_PLACES
 from .places import index as place_index
 from .places import kind as place_kind
@@ -105,12 +105,12 @@ PLAY: Final[dict[Place, Move]] = {p: Move("play", p) for p in SOURCES}
 #: then a card played from each source (R6).
 TABLE_MOVES: Final[tuple[str, ...]] = ("turn", "redeal", *(p.value for p in (*RESERVE, *FIRST, WASTE)))
 #: The words of a move in text (a record's, a backup's, one typed), letter case folded:
-#: the engine's own and the old spellings of a source (``places.SOURCE_ALIASES``), which
-#: are read here alone and never written.
+#: the engine's own and ``w``, the waste's name in older records and clients, which is
+#: read here alone and never written.
 MOVE_WORDS: Final[dict[str, Move]] = {
     "turn": TURN, "redeal": REDEAL,
     **{p.value.lower(): PLAY[p] for p in SOURCES},
-    **{name.lower(): PLAY[p] for name, p in SOURCE_ALIASES.items()},
+    "w": PLAY[WASTE],
 }
 
 

@@ -1,8 +1,7 @@
 """Batches of deals: which deals a run plays (``deal_block``), and where they are played
 (docs/odds.md, "Commands"): chunks tallied by the kernel (counts, no per-deal results)
 on this machine's threads or as tasks on a Dask cluster; tallies are sums, so the order
-chunks finish in does not matter. The table of every variant (``table``) plays only the
-four unlimited-redeal variants (``stats.UnlimitedTally`` says why that is exact).
+chunks finish in does not matter.
 """
 
 from __future__ import annotations
@@ -141,8 +140,8 @@ def table(games: int, seed: int = 0, workers: int | None = None, client: Any = N
     which counts what the same deals do with fewer redeals too: (rows, the four
     ``UnlimitedTally`` they come from). Played as ``run`` plays."""
     variants = [Variant(None, wp, pr) for wp, pr in FAMILIES]
-    unlimited = _gather(tally_unlimited_chunk, variants, UnlimitedTally.empty, games, seed, workers, client, progress,
-                        chunk)
+    unlimited = _gather(tally_unlimited_chunk, variants, lambda v: UnlimitedTally(Tally(v)), games, seed, workers,
+                        client, progress, chunk)
     return [t for u in unlimited for t in u.rows(TABLE_REDEALS)], unlimited
 
 

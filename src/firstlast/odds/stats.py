@@ -27,18 +27,16 @@ VARIANTS: Final = tuple(Variant(r, wp, pr) for wp, pr in FAMILIES for r in TABLE
 STUCK_PASSES: Final = 16
 
 
-def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval for ``successes`` out of ``trials`` (trials > 0), without
-    continuity correction (Wilson 1927; Newcombe 1998, method 3)."""
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval for ``successes`` out of ``trials`` (trials > 0),
+    without continuity correction (Wilson 1927; Newcombe 1998, method 3)."""
     if trials <= 0:
         raise ValueError("trials must be > 0")
     if not 0 <= successes <= trials:
         raise ValueError(f"successes must be 0…{trials}, not {successes}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
     n = int(trials)
     p = int(successes) / n
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    z = NormalDist().inv_cdf(0.975)
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
@@ -157,10 +155,6 @@ class UnlimitedTally:
         if len(self.stuck) != STUCK_PASSES or any(len(h) != 105 for h in self.stuck):
             raise ValueError(f"stuck holds {STUCK_PASSES} histograms of 105 scores")
         object.__setattr__(self, "stuck", tuple(tuple(h) for h in self.stuck))
-
-    @classmethod
-    def empty(cls, variant: Variant) -> UnlimitedTally:
-        return cls(Tally(variant))
 
     @property
     def variant(self) -> Variant:

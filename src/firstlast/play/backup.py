@@ -447,7 +447,7 @@ def merge(tx: Transaction, player: str, backup: Checked, dropped: Callable[[str]
     for g in backup.games:
         here = by_id.get(g.id) or by_key.pop((g.deal, g.variant, g.created), None)
         if here is None:
-            gid = g.id if tx.owner(g.id) is None else new_id()
+            gid = g.id if tx.head(g.id) is None else new_id()
             tx.insert_row(player, replace(g, id=gid))
             ids[g.id] = gid
             added += 1
@@ -470,7 +470,7 @@ def merge(tx: Transaction, player: str, backup: Checked, dropped: Callable[[str]
     # The table: the file's game, when the player has none there.
     table = False
     current = tx.current(player)
-    if backup.table is not None and (current is None or tx.owner(current) != player):
+    if backup.table is not None and current not in by_id:
         tx.set_current(player, ids[backup.table])
         table = True
     return ImportReport(player, added, updated, kept, taken, table, backup.skipped)

@@ -101,15 +101,15 @@ class Pooled:
         return self.rounds
 
 
-def pool(rounds: list[ChanceEstimate]) -> Pooled:
-    """Rounds 0 … n − 1 of one position, in order, merged."""
-    if not rounds:
-        raise ValueError("no round to pool")
-    total = rounds[0]
-    for est in rounds[1:]:
+def pool(rounds: list[ChanceEstimate | None]) -> Pooled:
+    """Rounds 0 … n − 1 of one position, in order, merged, up to the first not held
+    (round 0 is)."""
+    held: list[ChanceEstimate] = list(itertools.takewhile(lambda r: r is not None, rounds))  # type: ignore[arg-type]
+    total = held[0]
+    for est in held[1:]:
         if not (est.certain or total.certain):
             total = total.merge(est)
-    return Pooled(total, len(rounds), rounds[-1])
+    return Pooled(total, len(held), held[-1])
 
 
 class ChanceBook:
@@ -134,8 +134,7 @@ class ChanceBook:
     def held(self, position: Position, round_: int, samples: int = SAMPLES_PER_ROUND) -> Pooled | None:
         """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
         rounds = self.rounds(position, round_, samples)
-        known = held_rounds(rounds)
-        return pool(known) if len(known) == len(rounds) else None
+        return pool(rounds) if all(r is not None for r in rounds) else None
 
     def pooled(self, position: Position, round_: int) -> Pooled:
         """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here
@@ -145,12 +144,7 @@ class ChanceBook:
             if held is None:
                 rounds[r] = round_estimate(position, r, estimator=self.estimator)
                 self.put(position, r, rounds[r])  # type: ignore[arg-type]
-        return pool(held_rounds(rounds))
-
-
-def held_rounds(rounds: list[ChanceEstimate | None]) -> list[ChanceEstimate]:
-    """The rounds from 0 up to the first not held."""
-    return list(itertools.takewhile(lambda r: r is not None, rounds))  # type: ignore[arg-type]
+        return pool(rounds)
 
 
 # ------------------------------------------------------------------------- stories

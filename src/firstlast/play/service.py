@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -69,12 +68,9 @@ class PlayService:
 
     def __init__(self, store: GameStore, today: Callable[[], dt.date] | None = None) -> None:
         self.store = store
-        #: Today's date as the play layer sees it (the deal of the day, the calendar, the
-        #: date a game was dealt on): faces ask this, never the clock; injectable, so
-        #: that tests fake the days.
+        #: Today as the play layer sees it, which faces ask, never the clock (docs/play.md,
+        #: "The deal of the day").
         self.today: Callable[[], dt.date] = today or deals.today
-        # Games as last committed by this service, so that a move needs no replay. Used
-        # only when its version is the stored one (read under the write lock).
         self._cache = GameCache(CACHED_GAMES)
         self._writer = Writer(store, self._cache)
         self._known: set[str] = set()  # players are never deleted, so a yes can be cached
@@ -120,7 +116,7 @@ class PlayService:
         try:
             with self.store.reading() as tx:
                 yield tx
-        except (StoreError, sqlite3.Error) as e:
+        except StoreError as e:
             raise as_play_error(e) from None
 
     def _stored(self, tx: Transaction, game_id: str, player: str, *, pending: bool = False) -> StoredGame:
@@ -211,9 +207,7 @@ class PlayService:
         if how == "daily":
             number = deals.daily_deal(daily.check_day(day or today, today))
         if how == "winnable":
-            # Searched before the write job, never inside it (a search takes seconds, and
-            # the writer commits every player's moves), under the variant it will be played
-            # under.
+            # Before the write job, never in it (``_winnable``), under the game's variant.
             variant = variant or self.settings(player).variant
             number = self._winnable(player, variant)
 

@@ -283,19 +283,17 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
         return t(lang, "story.chart.name", moves=plural(lang, "count.moves", self.moves),
                  start=chance_text(self.points[0], lang), end=chance_text(self.current, lang))
 
-    def text(self, lang: str, width: int = 48) -> str:
+    def text(self, lang: str, width: int = 48, *, details: bool = False) -> str:
         """The story's first view for a text face, in ``lang``: a sparkline of the curve,
         then ``plain`` without its first sentence (the terminal's end panel says how it
-        ended already: one fact once, issue 26) and ``where``, one a line."""
+        ended already: one fact once, issue 26) and ``where``, one a line; ``details``
+        adds ``describe``'s sentences after a blank line (the story in the rules' terms)."""
         start, now = (plain_chance(p, lang) for p in (self.points[0], self.current))
         head = f"{start} {sparkline(self.points, width)} {now}"
         where = self.where(lang)
         lines = self.plain(lang)[1:] + ([] if where is None else [where])
-        return "\n".join([head, *("• " + line for line in lines)])
-
-    def details_text(self, lang: str) -> str:
-        """``describe``'s sentences, one a line: the story in the rules' terms."""
-        return "\n".join("• " + line for line in self.describe(lang))
+        text = "\n".join([head, *("• " + line for line in lines)])
+        return text + "\n\n" + "\n".join("• " + line for line in self.describe(lang)) if details else text
 
 
 def sparkline(points: Sequence[Point], width: int = 48) -> str:
@@ -354,9 +352,8 @@ def place_phrase(place: CardPlace, lang: str) -> str:
     match place.code:
         case "waste":
             depth = int(p["depth"])
-            if depth == 1:
-                return t(lang, "story.copy.waste_top", card=card)
-            return t(lang, "story.copy.waste", card=card, nth=ordinal(depth, lang), size=p["size"])
+            return t(lang, "story.copy.waste_top" if depth == 1 else "story.copy.waste", card=card,
+                     nth=ordinal(depth, lang), size=p["size"])
         case "stock":
             return t(lang, "story.copy.stock", card=card, nth=ordinal(int(p["position"]), lang), size=p["size"])
         case "reserve" | "privileged":
@@ -365,10 +362,8 @@ def place_phrase(place: CardPlace, lang: str) -> str:
             return t(lang, f"story.copy.first.{p['rule']}", card=card, at=place_name(str(p["place"]), lang, "at"),
                      pile=str(p["pile"])[1:])
         case _:
-            pile = str(p["pile"])[1:]
-            if p["base"]:
-                return t(lang, "story.copy.pile_base", card=card, pile=pile)
-            return t(lang, "story.copy.pile", card=card, pile=pile, nth=ordinal(int(p["height"]), lang))
+            return t(lang, "story.copy.pile_base" if p["base"] else "story.copy.pile", card=card,
+                     pile=str(p["pile"])[1:], nth=ordinal(int(p["height"]), lang))
 
 
 def stop_sentence(stop: Stop, lang: str = "en", *, plain: bool = False) -> str:

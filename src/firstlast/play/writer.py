@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import queue
-import sqlite3
 import threading
 import weakref
 from collections.abc import Callable
@@ -33,9 +32,8 @@ def storage_error(e: BaseException) -> PlayError:
 
 class GameCache:
     """The games as this process last committed them, by id, and those the batch under
-    way wrote (*pending* until it commits). No entry is ever changed, so readers share
-    them; a job changes its own ``StoredGame.copy``. Only the ``Writer``'s jobs, one at
-    a time, touch the pending ones."""
+    way wrote (*pending* until it commits; docs/play.md, "Writes and speed"). Only the
+    ``Writer``'s jobs, one at a time, touch the pending ones."""
 
     def __init__(self, size: int = CACHED_GAMES) -> None:
         self._committed: Kept[str, StoredGame] = Kept(size)
@@ -184,8 +182,8 @@ class Writer:
 
 
 def as_play_error(e: Exception) -> Exception:
-    """A failure as a play-layer caller sees it: the store's own (not an unknown game or
-    a conflict, which are answers) and SQLite's are ``PlayError('storage')``."""
-    if isinstance(e, sqlite3.Error) or (isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict)):
+    """A failure as a play-layer caller sees it: the store's own, SQLite's among them (not
+    an unknown game or a conflict, which are answers), is ``PlayError('storage')``."""
+    if isinstance(e, StoreError) and not isinstance(e, UnknownGame | StoreConflict):
         return storage_error(e)
     return e

@@ -4,9 +4,8 @@
 It stores and reads, and decides nothing: what is stored when is the play layer's policy
 (``firstlast.play``). Each transaction is atomic, and every game update is guarded by a
 version number, so two writers can never silently lose a move. WAL files that stop being
-writable while open are refused before SQLite touches them (``_check_files``): a write
-through ``<db>-shm``'s memory map would kill the process with SIGBUS, which no handler
-can catch.
+writable while open are refused before SQLite touches them (``_check_files``: a write
+through ``-shm``'s memory map would end the process by SIGBUS).
 """
 
 from __future__ import annotations
@@ -166,7 +165,8 @@ class GameStore:
     @contextmanager
     def _turn(self, seat: _Seat) -> Iterator[sqlite3.Connection]:
         """``seat``'s connection, this thread's alone until the block ends. A connection
-        that failed is closed (rolling back what it held) and replaced."""
+        that failed is closed (rolling back what it held) and replaced; SQLite's errors
+        leave as ``StoreError``."""
         if seat.owner == threading.get_ident():
             # It would wait for itself: for the seat's lock, and a write's BEGIN IMMEDIATE
             # for the outer one's write lock too (SQLite gave up after 10 s, "locked").
@@ -185,6 +185,8 @@ class GameStore:
                         seat.db = None
                         self._close(db)
                     raise
+            except sqlite3.Error as e:  # SQLite's failures are the store's: callers catch StoreError alone
+                raise StoreError(str(e)) from e
             finally:
                 seat.owner = None
 

@@ -52,16 +52,18 @@ class Transaction:
     def savepoint(self) -> Iterator[None]:
         """A part of the transaction that is undone alone: if the block raises, what it
         wrote is rolled back and the exception goes on (the rest of the transaction is
-        kept); if it ends, its writes stay, to commit with the transaction. Savepoints
-        nest. When the undo or the release itself fails, ``TransactionBroken`` is
-        raised: the transaction cannot go on (roll it back whole)."""
+        kept; SQLite's error as ``StoreError``); if it ends, its writes stay, to commit with
+        the transaction. Savepoints nest. When the undo or the release itself fails,
+        ``TransactionBroken`` is raised: the transaction cannot go on (roll it back whole)."""
         name = f"part{self._savepoints}"
         self._unbroken(f"SAVEPOINT {name}")
         self._savepoints += 1
         try:
             yield
-        except BaseException:
+        except BaseException as e:
             self._unbroken(f"ROLLBACK TO {name}", f"RELEASE {name}")
+            if isinstance(e, sqlite3.Error):
+                raise StoreError(str(e)) from e
             raise
         else:
             self._unbroken(f"RELEASE {name}")
@@ -216,10 +218,6 @@ class Transaction:
     def rows(self, player: str) -> list[GameRow]:
         return [_row(r) for r in self.db.execute(f"SELECT {_ROW_COLUMNS} FROM games WHERE player=? ORDER BY rowid",
                                                  (player,)).fetchall()]
-
-    def owner(self, game_id: str) -> str | None:
-        head = self.head(game_id)
-        return None if head is None else head[0]
 
     def insert_row(self, player: str, row: GameRow) -> None:
         self.db.execute(f"INSERT INTO games (player, {_ROW_COLUMNS}) VALUES (:player, {_NAMED})",

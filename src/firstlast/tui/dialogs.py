@@ -356,7 +356,7 @@ class EndDialog(Dialog[str]):
         elif isinstance(told, Exception):
             text = t(lang, "tui.story.failed", reason=f"{type(told).__name__}: {told}"[:120])
         else:
-            text = told.text(lang, STORY_WIDTH) + (f"\n\n{told.details_text(lang)}" if self.details else "")
+            text = told.text(lang, STORY_WIDTH, details=self.details)
         for story in self.query("#end-story").results(Static):  # none once the panel is closed
             story.update(text)
 

@@ -4,8 +4,6 @@ package decides nothing): Starlette over the play layer, served from one route t
 
 from __future__ import annotations
 
-import sqlite3
-
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -68,8 +66,7 @@ def create_app(store: GameStore | PlayService, *, bind_host: str = "127.0.0.1", 
     app = Starlette(
         routes=routes,
         exception_handlers={errors.WebError: errors.on_web_error, HTTPException: errors.on_http_error,
-                            PlayError: errors.on_play_error, FirstLastError: errors.on_slipped_error,
-                            sqlite3.Error: errors.on_slipped_error},
+                            PlayError: errors.on_play_error, FirstLastError: errors.on_slipped_error},
     )
     app.add_middleware(Guard, bind_host=bind_host)
     app.state.web = web

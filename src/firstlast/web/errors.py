@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
@@ -123,7 +122,7 @@ async def on_slipped_error(request: Request, exc: Exception) -> Response:
         refusal = PlayError("move.illegal", **engine_params(exc))
     elif isinstance(exc, UnknownGame):
         refusal = PlayError("game.unknown")
-    elif isinstance(exc, StoreError | sqlite3.Error):
+    elif isinstance(exc, StoreError):
         refusal = PlayError("storage", reason=str(exc) or type(exc).__name__)
     else:
         said = engine_params(exc) if isinstance(exc, InvalidMoveError) else {}

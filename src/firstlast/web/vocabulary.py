@@ -1,9 +1,6 @@
-"""The page's copy of the game's vocabulary, generated: ``static/js/vocabulary.js`` is
-made from the engine's declarations (cards, places, moves, variants, limits, refusals) and
-the play layer's start kinds, settings, histogram bin and one table of keys
-(``play.actions``), so that the page retypes no name, grammar, limit or key (issue 18);
-written by ``python -m firstlast.web.generated``.
-"""
+"""The page's copy of the game's vocabulary, ``static/js/vocabulary.js`` (issue 18),
+written by ``python -m firstlast.web.generated`` from where each name is declared (``names``,
+each told in ``_DOC``), so that the page retypes no name, grammar, limit or key."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """The fast forced line: one C kernel, loaded the way this runtime allows (docs/odds.md,
 "The fast forced line"). ``odds/forced_line.c`` is a *derived* implementation of the
-engine's forced line, trusted because tests/odds proves it equal to the engine. This
-package takes the first route that works, once per process (``kernel()``), or none:
-``available()`` is then False and callers use the engine itself (the same results, only
-slower).
+engine's forced line, trusted because tests/odds proves it equal to the engine; where no
+route works (``available()``), callers use the engine itself (the same results, slower).
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ kept in the play layer's ``ChanceBook`` and told in the player's language on the
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
@@ -22,23 +23,16 @@ if TYPE_CHECKING:
     from ...play.chance import ChanceEstimate
 
 
-class _Decided:
-    """A finished game's chance: exact, no sample needed (nor the odds module)."""
-
-    def __init__(self, won: bool) -> None:
-        self.probability = self.low = self.high = 1.0 if won else 0.0
-        self.samples = 0
-        self.wins = 0
-        self.certain = True
-
-
 async def chance(web: WebGame, request: Request) -> Response:
     q = query(request, m.ChanceQuery)
     stored, lang = await web.load_lang(request, web.play.game)
     pos = stored.game.position
     if pos.status != "playing":
-        # Decided: no sampling needed (and the kernel need not handle ended games).
-        pooled, answered = policy.Pooled(_Decided(pos.status == "won")), q.round  # type: ignore[arg-type]
+        # Decided: exact, no sampling needed (nor the odds module, whose estimate this stands
+        # for; and the kernel need not handle ended games).
+        p = 1.0 if pos.status == "won" else 0.0
+        exact = SimpleNamespace(probability=p, low=p, high=p, samples=0, wins=0, certain=True)
+        pooled, answered = policy.Pooled(exact), q.round  # type: ignore[arg-type]
     else:
         pooled = web.chances.held(pos, q.round, q.samples) or await _estimated(web, stored.player, pos, q)
         answered = pooled.rounds - 1
@@ -69,7 +63,7 @@ async def _estimated(web: WebGame, player: str, pos: Position, q: m.ChanceQuery)
                 web.chances.put(pos, r, done, q.samples)
                 if policy.one_round_per_ask(done, q.samples):
                     break
-        return policy.pool(policy.held_rounds(held))
+        return policy.pool(held)
 
 
 ENDPOINTS: Final = (
