@@ -31,7 +31,7 @@ from ..play.actions import help_markdown
 from ..play.chance import StoryKey, kept_story, story_key
 from ..play.fields import MAX_WISH
 from ..play.kept import Kept
-from ..play.settings import FELTS, Settings, parse_redeals
+from ..play.settings import CHOICES, Settings, parse_redeals
 from ..play.stats import SCORE_BIN
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar, binding
@@ -263,7 +263,7 @@ class SettingsDialog(Dialog[dict[str, object]]):
             yield Label(t(lang, "tui.settings.title"))
             yield Label(t(lang, "board_label"), classes="head")
             with RadioSet(id="felt"):
-                for felt in FELTS:
+                for felt in CHOICES["felt"]:
                     yield RadioButton(t(lang, f"felt.{felt}"), value=felt == s.felt, id=f"felt-{felt}")
             yield Label(t(lang, "tui.settings.felt_note"), classes="note")
             for key, words in self.SWITCHES:
