@@ -129,7 +129,7 @@ def test_concurrent_actions_commit_together(play: PlayService, tmp_path: Path) -
     assert not any("settings" in s for s in sql)  # a move's job only writes the move (no settings read)
     for (_, gid, version), r in zip(games, results, strict=True):
         assert r.stored.version == version + 1
-        assert stored_moves(tmp_path / "games.sqlite3", gid) == [str(r.move)]
+        assert stored_moves(tmp_path / "games.sqlite3", gid) == [str(r.steps[-1].move)]
 
 
 def test_a_failing_action_does_not_spoil_its_batch(play: PlayService, tmp_path: Path) -> None:
@@ -320,7 +320,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
     answers = loops.run(main())
     assert play._writer.batches - batches == 2  # the held job's, then the four's
     for (_, gid, version), r in zip(games[:3], answers[:3], strict=True):
-        assert r.stored.version == version + 1 and stored_moves(path, gid) == [str(r.move)]
+        assert r.stored.version == version + 1 and stored_moves(path, gid) == [str(r.steps[-1].move)]
     assert isinstance(answers[3], PlayError) and answers[3].code == "game.changed"
     assert stored_moves(path, games[3][1]) == []
 
@@ -329,7 +329,7 @@ def test_actions_from_an_event_loop_share_a_commit_with_threads_and_wait_for_it(
         return await play.act_async(games[3][0], games[3][1], Steps(1))
 
     r = loops.run(alone())
-    assert stored_moves(path, games[3][1]) == [str(r.move)]
+    assert stored_moves(path, games[3][1]) == [str(r.steps[-1].move)]
     assert play._writer._thread is not None and play._writer._thread.is_alive()
 
 

@@ -17,7 +17,7 @@ from textual.widgets import Button, Input, Label, RadioButton
 
 from firstlast.engine.places import RESERVE
 from firstlast.play import PlayService
-from firstlast.play.settings import FELTS
+from firstlast.play.settings import CHOICES
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
 from firstlast.tui import cards as C
@@ -80,7 +80,7 @@ def test_settings_light_or_dark_marks_and_a_wish(store: GameStore, lang: str) ->
             # Paper: light, at once and on the next start; the four-colour deck; no marks.
             await choose(pilot, "paper", ("four-colour", "show-playable"))
             assert app.theme == "textual-light" and screen.has_class("felt-paper")
-            assert not any(screen.has_class(f"felt-{f}") for f in FELTS if f != "paper")
+            assert not any(screen.has_class(f"felt-{f}") for f in CHOICES["felt"] if f != "paper")
             assert C.LOOK.light and C.LOOK.four_colour
             saved = play.settings(player)
             assert (saved.felt, saved.four_colour, saved.show_playable, saved.wish) == ("paper", True, False, False)

@@ -120,10 +120,6 @@ def first_winnable(candidates: Sequence[int], variant: Variant) -> int | None:
     return None
 
 
-#: Runs one chunk of the search: ``first_winnable`` or a call of it elsewhere.
-Search = Callable[[list[int], Variant], int | None]
-
-
 def search_size() -> tuple[int, int]:
     """How many candidates a search plays at most, and per chunk."""
     from ..odds import fastline
@@ -147,11 +143,13 @@ def _read_known() -> Mapping[str, tuple[int, ...]]:
 
 
 def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries: int | None = None,
-                  search: Search = first_winnable, rng: random.Random | None = None) -> int:
+                  search: Callable[[list[int], Variant], int | None] = first_winnable,
+                  rng: random.Random | None = None) -> int:
     """A random deal whose forced line comes out under ``variant`` (docs/play.md, the
     ``winnable`` row): candidates drawn by ``draw`` (``random_deal`` by default) played
-    out by ``search`` a chunk at a time, ``tries`` at most (``search_size()``). The
-    chance comes from ``rng``: the same seed, the same deal."""
+    out by ``search`` (``first_winnable`` or a call of it elsewhere) a chunk at a time,
+    ``tries`` at most (``search_size()``). The chance comes from ``rng``: the same seed,
+    the same deal."""
     if rng is None:
         rng = random.Random(secrets.randbits(64))
     listed = known_winnable().get(variant.token)

@@ -14,7 +14,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, Movement, Step, Variant
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Movement, Step, Variant
 from ..engine.errors import EmptyRecordError, RecordError
 from ..engine.record import game_from_record, record_to_text
 from ..runtime import ApartStopped, run_apart
@@ -50,11 +50,6 @@ class ActionResult:
     new_game: bool = False
     #: The personal records the game set, when this action ended it (``stats.news``).
     records: tuple[RecordNews, ...] = ()
-
-    @property
-    def move(self) -> Move | None:
-        """The last move made or taken back, if any."""
-        return self.steps[-1].move if self.steps else None
 
 
 @dataclass(frozen=True)
@@ -207,9 +202,7 @@ class PlayService:
         if how == "daily":
             number = deals.daily_deal(daily.check_day(day or today, today))
         if how == "winnable":
-            # Searched before the write job, never inside it (a search takes seconds, and
-            # the writer commits every player's moves), under the variant it will be played
-            # under.
+            # Before the write job, never in it (``_winnable``), under the game's variant.
             variant = variant or self.settings(player).variant
             number = self._winnable(player, variant)
 

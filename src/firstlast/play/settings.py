@@ -41,7 +41,6 @@ FINISH_MS: Final = 4000
 #: Looks (issue 28): the table's cloth, the cards' backs, the layout, each drawn by the
 #: project (web/static/css/table.css, web/static/js/cards.js).
 Felt = Literal["green", "blue", "night", "paper"]
-FELTS: Final = get_args(Felt)
 #: Every back comes in two colours, one per deck (R1: the two decks stay told apart).
 Back = Literal["lattice", "stripes", "rosette"]
 Layout = Literal["standard", "mirrored"]

@@ -4,7 +4,7 @@ shown are always the keys that work there."""
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
@@ -31,7 +31,7 @@ from ..play.actions import help_markdown
 from ..play.chance import StoryKey, kept_story, story_key
 from ..play.fields import MAX_WISH
 from ..play.kept import Kept
-from ..play.settings import FELTS, Settings, parse_redeals
+from ..play.settings import CHOICES, Settings, parse_redeals
 from ..play.stats import SCORE_BIN
 from ..recordfile import RecordFileError, read_record_file
 from .keys import BarKey, KeyBar, binding
@@ -263,7 +263,7 @@ class SettingsDialog(Dialog[dict[str, object]]):
             yield Label(t(lang, "tui.settings.title"))
             yield Label(t(lang, "board_label"), classes="head")
             with RadioSet(id="felt"):
-                for felt in FELTS:
+                for felt in CHOICES["felt"]:
                     yield RadioButton(t(lang, f"felt.{felt}"), value=felt == s.felt, id=f"felt-{felt}")
             yield Label(t(lang, "tui.settings.felt_note"), classes="note")
             for key, words in self.SWITCHES:
@@ -336,18 +336,15 @@ class EndDialog(Dialog[str]):
             self._tell(Game(self.game.deal, self.game.variant, self.game.moves))
         self.watch_told()
 
-    @work(thread=True, exit_on_error=False)
-    def _tell(self, game: Game) -> None:
-        """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
+    @work(exit_on_error=False)
+    async def _tell(self, game: Game) -> None:
+        """Tell the story (``kept_story``: the page's policy) on a thread, so the
         screen never waits for it; the story is a bonus: its failure is said, and the
         game goes on."""
-        told: Story | Exception
         try:
-            told = kept_story(self.stories, game)
+            self.told = await asyncio.to_thread(kept_story, self.stories, game)
         except Exception as e:
-            told = e
-        with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(setattr, self, "told", told)
+            self.told = e
 
     def action_details(self) -> None:
         self.details = not self.details

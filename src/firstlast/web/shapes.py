@@ -94,7 +94,7 @@ def result(r: PlayResult, lang: m.Lang, *, undo: bool = False) -> m.ActionResult
     # Announced one step at a time, so that no movement of one move is read as the
     # refill of another's (``step`` makes many); no step: nothing moved.
     said = "; ".join(announce(s.movements, lang, undo=undo) for s in r.steps) or announce((), lang, undo=undo)
-    return m.ActionResult(state=state(r.stored, lang), move=None if r.move is None else str(r.move),
+    return m.ActionResult(state=state(r.stored, lang), move=str(r.steps[-1].move) if r.steps else None,
                           movements=[movement(mv) for mv in r.movements], steps=[str(s.move) for s in r.steps],
                           new_game=r.new_game, announcement=said, records=records(r.records, lang))
 
