@@ -138,15 +138,13 @@ def rank_text(rank: int, lang: str = "en") -> str:
     return t(lang, f"rank.{rank}.short")
 
 
-def pretty(card: Card | None, lang: str = "en") -> str:
-    """``10♥`` (``Д♦`` in Russian): the card as a player reads it; ``--`` for an empty place."""
-    if card is None:
-        return "--"
+def pretty(card: Card, lang: str = "en") -> str:
+    """``10♥`` (``Д♦`` in Russian): the card as a player reads it."""
     return rank_text(card.rank, lang) + SUIT_SYMBOLS[card.suit]
 
 
 def pretty_text(card: Card | None, lang: str = "en") -> Text:
-    """``pretty`` in the card's colour, for side bars and messages."""
+    """``pretty`` in the card's colour, for side bars and messages; ``--`` for an empty place."""
     if card is None:
         return Text("--", style="dim")
     # The face's inks on the paper felt's light side bar, brighter ones on the dark felts.
@@ -160,11 +158,8 @@ def _frame(width: int, box: str, edge: Style, fill: Style, inner: list[tuple[str
     tl, tr, bl, br, hz, vt = tuple(box)
     lines = [Text(tl + hz * (width - 2) + tr, style=edge)]
     for chunk, style in inner:
-        line = Text(vt, style=edge)
-        line.append(chunk, style=style)
-        line.append(" " * max(0, width - 2 - len(chunk)), style=fill)
-        line.append(vt, style=edge)
-        lines.append(line)
+        pad = " " * max(0, width - 2 - len(chunk))
+        lines.append(Text.assemble(vt, (chunk, style), (pad, fill), (vt, edge), style=edge))
     lines.append(Text(bl + footer[:width - 2].center(width - 2, hz) + br, style=edge))
     return lines
 
@@ -205,7 +200,7 @@ def depth_footer(depth: int, size: CardSize) -> str:
     return full if len(full) <= size.width - 2 else str(depth)
 
 
-def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[Text]:
+def back_lines(size: CardSize, count: int, deck: int = 1) -> list[Text]:
     """A face-down card (the stock) with the back of ``deck`` (1 or 2), and a count."""
     w, h = size.width, size.height
     iw = w - 2
@@ -213,10 +208,7 @@ def back_lines(size: CardSize, count: int | None = None, deck: int = 1) -> list[
     fill = Style(color="#9fb4e8", bgcolor=colour)
     edge = Style(color="#c8d4f0", bgcolor=colour)
     rows = [("░" * iw, fill)] * (h - 2)
-    if count is not None:
-        mid = (h - 2) // 2
-        num = str(count)
-        rows[mid] = (num.center(iw, "░")[:iw], Style(color="white", bgcolor=colour, bold=True))
+    rows[(h - 2) // 2] = (str(count).center(iw, "░")[:iw], Style(color="white", bgcolor=colour, bold=True))
     return _frame(w, _BOXES["plain"], edge, fill, rows)
 
 

@@ -4,7 +4,7 @@ shown are always the keys that work there."""
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Generic, TypeVar
 
@@ -25,7 +25,7 @@ from ..engine import Game, Position, Variant
 from ..engine.cards import DECK_SIZE
 from ..engine.places import WASTE
 from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
-from ..i18n.table import pile_review
+from ..i18n.table import review_words
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
 from ..play.chance import StoryKey, kept_story, story_key
@@ -336,18 +336,15 @@ class EndDialog(Dialog[str]):
             self._tell(Game(self.game.deal, self.game.variant, self.game.moves))
         self.watch_told()
 
-    @work(thread=True, exit_on_error=False)
-    def _tell(self, game: Game) -> None:
-        """Tell the story (``kept_story``: the page's policy) on a worker thread, so the
+    @work(exit_on_error=False)
+    async def _tell(self, game: Game) -> None:
+        """Tell the story (``kept_story``: the page's policy) on a thread, so the
         screen never waits for it; the story is a bonus: its failure is said, and the
         game goes on."""
-        told: Story | Exception
         try:
-            told = kept_story(self.stories, game)
+            self.told = await asyncio.to_thread(kept_story, self.stories, game)
         except Exception as e:
-            told = e
-        with contextlib.suppress(RuntimeError):  # the app is shutting down
-            self.app.call_from_thread(setattr, self, "told", told)
+            self.told = e
 
     def action_details(self) -> None:
         self.details = not self.details
@@ -505,7 +502,7 @@ class WordsDialog(Dialog[str]):
                       BarKey("r", "review.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
 
     def action_review(self, place: str) -> None:  # one of i18n.table.REVIEW_PLACES, as bound
-        self.text = pile_review(self.pos, place, self.lang)
+        _, _, self.text = review_words(self.pos, place, self.lang)
         self.query_one("#words", Static).update(self.text)
 
     def action_close(self) -> None:

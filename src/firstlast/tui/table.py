@@ -114,17 +114,22 @@ def paint_slot(place: str, view: TableView, size: CardSize,
     mark = marks()
     sources = view.playable if marked is None else marked
     active = view.active
+
+    def on_top(text: str, card: Card | None, kind: str, empty: str = "") -> tuple[Text, list[Text]]:
+        """A place showing ``card`` (a first-row card, the reserve's, the waste's top),
+        framed as ``kind`` (a ``marks`` key); ``empty``: the word inside it once empty."""
+        emphasis, edge, style = mark[kind]
+        if card is None:
+            return _label(text, style), C.empty_lines(size, empty)
+        hit = card in moved
+        return _label(text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
+
     if place in FIRST:
         i = FIRST.index(place)
-        card = view.first[i]
         privileged = i == len(FIRST) - 1 and view.privileged is not None
-        label_text = place + ("▼" if i == active else "★" if privileged else "")
-        emphasis, edge, style = mark[
-            "playable" if place in sources else "active" if i == active else "privileged" if privileged else "plain"]
-        if card is None:
-            return _label(label_text, style), C.empty_lines(size, "↓" if i != active else "")
-        hit = card in moved
-        return _label(label_text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
+        kind = "playable" if place in sources else "active" if i == active else "privileged" if privileged else "plain"
+        return on_top(place + ("▼" if i == active else "★" if privileged else ""), view.first[i], kind,
+                      "↓" if i != active else "")
     if place in PILES:
         i = PILES.index(place)
         pile = view.piles[i]
@@ -146,18 +151,8 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         if top is None:
             return label, C.empty_lines(size)
         return label, C.card_lines(top, size, footer=depth, moved=hit, lang=lang)
-
-    def on_top(text: str, card: Card | None, playable: bool) -> tuple[Text, list[Text]]:
-        """A place showing ``card`` (the reserve's, the waste's top), framed when it can
-        be played now."""
-        if card is None:
-            return _label(text), C.empty_lines(size)
-        hit = card in moved
-        emphasis, edge, style = mark["playable" if playable else "plain"]
-        return _label(text, style, hit), C.card_lines(card, size, emphasis, edge, moved=hit, lang=lang)
-
     if place in RESERVE:
-        return on_top(place, view.reserve[RESERVE.index(place)], place in sources)
+        return on_top(place, view.reserve[RESERVE.index(place)], "playable" if place in sources else "plain")
     if place == STOCK:
         emphasis, edge, style = mark["playable" if view.stock_live else "plain"]  # live: turn (R9)
         label = _label(t(lang, "tui.table.stock", n=view.stock_count), style)
@@ -170,5 +165,5 @@ def paint_slot(place: str, view: TableView, size: CardSize,
         return label, C.empty_lines(size)
     if place == WASTE:
         return on_top(t(lang, "tui.table.waste", n=len(view.waste)), view.waste[-1] if view.waste else None,
-                      WASTE in sources)
+                      "playable" if WASTE in sources else "plain")
     raise ValueError(f"unknown place {place!r}")
