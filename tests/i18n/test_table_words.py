@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from firstlast.engine import Game, Position, Variant
 from firstlast.i18n import LANGS, card_name, t
-from firstlast.i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
+from firstlast.i18n.table import REVIEW_PLACES, hint_text, review_words, table_summary
 from firstlast.play import GameStore, PlayService
 from firstlast.web import create_app
 
@@ -27,8 +27,8 @@ def expected(pos: Position, lang: str, *, replay: bool = False) -> dict[str, obj
         "hint": t(lang, "say.hint.none") if replay else hint_text(pos, lang),
         "hint_brief": t(lang, "say.hint.none") if replay else hint_text(pos, lang, "brief"),
         "summary": table_summary(pos, lang), "summary_brief": table_summary(pos, lang, "brief"),
-        "reviews": [{"place": p, "title": review_words(pos, p, lang)[0], "cards": review_words(pos, p, lang)[1],
-                     "sentence": pile_review(pos, p, lang)} for p in REVIEW_PLACES],
+        "reviews": [dict(zip(("place", "title", "cards", "sentence"), (p, *review_words(pos, p, lang)), strict=True))
+                    for p in REVIEW_PLACES],
     }
 
 
@@ -95,11 +95,11 @@ def test_the_words_in_both_languages() -> None:
     assert "on the piles" in table_summary(pos, "en") and "on the piles" not in brief
     assert table_summary(pos, "ru", "brief").startswith(
         "Собирается кучка 1, 1 из 13, ждёт карту: король. На виду короли: ")
-    assert pile_review(pos, "P1", "en") == f"pile 1, 1 of 13, bottom to top: {card_name(pos.piles[0][0], 'en')}."
-    assert pile_review(pos, "P2", "en") == "pile 2: empty."
+    assert review_words(pos, "P1", "en")[2] == f"pile 1, 1 of 13, bottom to top: {card_name(pos.piles[0][0], 'en')}."
+    assert review_words(pos, "P2", "en")[2] == "pile 2: empty."
     assert review_words(pos, "waste", "en")[1][0] == card_name(pos.waste[-1], "en")
     assert len(review_words(pos, "rows", "en")[1]) == 16
-    assert "сверху вниз" in pile_review(pos, "waste", "ru")
+    assert "сверху вниз" in review_words(pos, "waste", "ru")[2]
 
 
 def test_the_hint_never_names_a_card_still_face_down() -> None:
@@ -117,7 +117,7 @@ def test_the_hint_never_names_a_card_still_face_down() -> None:
 
 def test_a_review_of_something_else_is_refused() -> None:
     with pytest.raises(ValueError):
-        pile_review(Position.deal(1), "R1", "en")
+        review_words(Position.deal(1), "R1", "en")
 
 
 def test_the_page_words_none_of_it_itself() -> None:

@@ -39,7 +39,7 @@ from browser import (
 )
 
 from firstlast.engine import Game
-from firstlast.i18n.table import hint_text, pile_review, review_words, table_summary
+from firstlast.i18n.table import hint_text, review_words, table_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -259,11 +259,11 @@ def test_hint_summary_and_review_in_words(request: pytest.FixtureRequest, browse
     # The review by key: the active pile's cards bottom to top; W the waste, top down.
     pg.keyboard.press("x")
     pg.locator("#dlg-review[open]").wait_for()
-    assert heard(pg, words["pile"]) == pile_review(pos.position, "P1", lang)
+    assert heard(pg, words["pile"]) == review_words(pos.position, "P1", lang)[2]
     assert pg.locator("#rv-body li").all_inner_texts() == review_words(pos.position, "P1", lang)[1]
     assert len(pg.locator("#rv-body li").all_inner_texts()) == len(s["piles"][0]) == 1
     pg.keyboard.press("w")
-    assert heard(pg, words["waste"]) == pile_review(pos.position, "waste", lang)
+    assert heard(pg, words["waste"]) == review_words(pos.position, "waste", lang)[2]
     items = pg.locator("#rv-body li").all_inner_texts()
     assert items == review_words(pos.position, "waste", lang)[1]
     assert len(items) == len(s["waste"]) > 10

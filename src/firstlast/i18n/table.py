@@ -116,9 +116,10 @@ def table_summary(pos: Position, lang: str, verbosity: Verbosity = "full") -> st
     return " ".join(_period(x) for x in out)
 
 
-def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str]]:
-    """A place's review as a title and its cards in order, each in words: a pile bottom
-    to top, the waste top down, ``rows`` the first row and the reserve card by card."""
+def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str], str]:
+    """A place's review as a title and its cards in order, each in words (a pile bottom
+    to top, the waste top down, ``rows`` the first row and the reserve card by card), and
+    both said as one sentence."""
     if place in PILES:
         pile = pos.piles[PILES.index(place)]
         name = place_name(place, lang)
@@ -137,10 +138,4 @@ def review_words(pos: Position, place: str, lang: str) -> tuple[str, list[str]]:
                     card="" if c is None else card_name(c, lang)) for r, c in zip(RESERVE, pos.reserve, strict=True)]
     else:
         raise ValueError(f"no review of {place!r} (expected P1–P8, waste or rows)")
-    return title, cards
-
-
-def pile_review(pos: Position, place: str, lang: str) -> str:
-    """A place's cards in order, as one sentence (``review_words``, said)."""
-    title, cards = review_words(pos, place, lang)
-    return f"{title}: {t(lang, 'list.join.parts').join(cards)}." if cards else f"{title}."
+    return title, cards, f"{title}: {t(lang, 'list.join.parts').join(cards)}." if cards else f"{title}."

@@ -25,7 +25,7 @@ from ..engine import Game, Position, Variant
 from ..engine.cards import DECK_SIZE
 from ..engine.places import WASTE
 from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
-from ..i18n.table import pile_review
+from ..i18n.table import review_words
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
 from ..play.chance import StoryKey, kept_story, story_key
@@ -502,7 +502,7 @@ class WordsDialog(Dialog[str]):
                       BarKey("r", "review.rows"), BarKey("Esc", "tui.binding.back")), self.lang)
 
     def action_review(self, place: str) -> None:  # one of i18n.table.REVIEW_PLACES, as bound
-        self.text = pile_review(self.pos, place, self.lang)
+        _, _, self.text = review_words(self.pos, place, self.lang)
         self.query_one("#words", Static).update(self.text)
 
     def action_close(self) -> None:

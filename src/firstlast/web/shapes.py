@@ -17,7 +17,7 @@ from ..engine.cards import DECK_SIZE
 from ..engine.errors import IllegalMoveError
 from ..engine.position import TABLE_MOVES
 from ..i18n import announce, record_text, t
-from ..i18n.table import REVIEW_PLACES, hint_text, pile_review, review_words, table_summary
+from ..i18n.table import REVIEW_PLACES, hint_text, review_words, table_summary
 from ..play import ActionResult as PlayResult
 from ..play import Settings as PlaySettings
 from ..play import StoredGame, leaving
@@ -121,8 +121,8 @@ def table_words(pos: Position, lang: m.Lang, *, replay: bool = False) -> m.Table
     hint (its state has none)."""
     reviews = []
     for place in REVIEW_PLACES:
-        title, cards = review_words(pos, place, lang)
-        reviews.append(m.PlaceReview(place=place, title=title, cards=cards, sentence=pile_review(pos, place, lang)))
+        title, cards, sentence = review_words(pos, place, lang)
+        reviews.append(m.PlaceReview(place=place, title=title, cards=cards, sentence=sentence))
     none = t(lang, "say.hint.none")
     return m.TableWords(hint=none if replay else hint_text(pos, lang), hint_brief=none if replay else hint_text(
         pos, lang, "brief"), summary=table_summary(pos, lang), summary_brief=table_summary(pos, lang, "brief"),
