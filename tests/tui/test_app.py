@@ -22,7 +22,7 @@ from firstlast.engine import Card, Game, Move, Position, Variant, play_out
 from firstlast.i18n import card_name, chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import MAX_REDEALS, PlayService
-from firstlast.play.chance import Pooled, story_key
+from firstlast.play.chance import Pooled, pool, story_key
 from firstlast.play.stats import keep_result
 from firstlast.store import GameStore
 from firstlast.tui import FirstLastApp, GameScreen
@@ -1030,7 +1030,7 @@ def test_russian_cards_have_russian_rank_letters(store: GameStore) -> None:
         assert CYRILLIC_FACES.search(log) and not LATIN_FACES.search(side), side
         assert not LATIN_FACES.search(screen_text(pilot))
         # The chance line, capitalised as the labels beside it.
-        screen.chance_answer = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
+        screen.chance_answer = pool([ChanceEstimate.of(2500, 10_000), ChanceEstimate.of(2500, 10_000)])
         await pilot.pause()
         assert "Шанс 25" in str(screen.query_one("#side").render())
         await pilot.press("L")  # English: the letters are A, J, Q, K again

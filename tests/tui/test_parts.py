@@ -15,7 +15,7 @@ from firstlast.engine import CARDS, Card, Game, Position, Variant
 from firstlast.i18n import chance_text
 from firstlast.odds.live import ChanceEstimate, refine_seed
 from firstlast.play import PlayError, PlayService
-from firstlast.play.chance import Pooled
+from firstlast.play.chance import Pooled, pool
 from firstlast.play.stats import compute
 from firstlast.play.view import table_view
 from firstlast.store import GameStore, ResultRow
@@ -112,19 +112,19 @@ def test_the_figure_is_the_shared_display_rule() -> None:
     """The side bar shows ``i18n.chance_text`` (the one rule of every face), in the
     player's language: an interval alone while the samples are few, whole percent with
     its interval once they allow it, never a lone 0 or 100 % unless certain."""
-    few = Pooled(ChanceEstimate.of(453, 2000))
-    many = Pooled(ChanceEstimate.of(5000, 20_000), rounds=2)
+    few = pool([ChanceEstimate.of(453, 2000)])
+    many = pool([ChanceEstimate.of(2500, 10_000), ChanceEstimate.of(2500, 10_000)])
     assert describe_answer(few) == f"Chance 20–25{NB}%"
     assert describe_answer(many) == f"Chance 25{NB}% (24–26{NB}%)"
     assert describe_answer(many, "ru") == f"Шанс 25{NB}% (24–26{NB}%)"
-    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000))) == f"Chance 0.0–0.1{NB}%"
-    assert describe_answer(Pooled(ChanceEstimate.of(0, 10_000, certain=True))) == f"Chance 0{NB}%"
+    assert describe_answer(pool([ChanceEstimate.of(0, 10_000)])) == f"Chance 0.0–0.1{NB}%"
+    assert describe_answer(pool([ChanceEstimate.of(0, 10_000, certain=True)])) == f"Chance 0{NB}%"
     for est in (few.estimate, many.estimate):
-        assert describe_answer(Pooled(est), "ru") == "Шанс " + chance_text(est, "ru")
+        assert describe_answer(pool([est]), "ru") == "Шанс " + chance_text(est, "ru")
     assert describe_answer(OverflowError("x"), "ru") == "Шанс — (здесь не оценить)"
     assert describe_answer(None) is None
     # A certain answer is not refined: nothing is unknown.
-    assert refinable(many) and not refinable(Pooled(ChanceEstimate.of(0, 10, certain=True)))
+    assert refinable(many) and not refinable(pool([ChanceEstimate.of(0, 10, certain=True)]))
 
 
 class Screen:

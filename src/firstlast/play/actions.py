@@ -23,8 +23,8 @@ RUSSIAN_LAYOUT: Final = dict(zip("qwertyuiopasdfghjklzxcvbnm", "йцукенгш
 #: Other keys whose place holds something else on the Russian layout: "?" is typed as ",".
 RUSSIAN_SIGNS: Final = {"?": ","}
 
-#: Keys by name, as the catalog names them in the help (``key.<name>``).
-NAMED_KEYS: Final = frozenset({"space", "escape", "enter", "left", "right", "f1"})
+#: Keys and modifiers by name, as the catalog names them in the help (``key.<name>``).
+NAMED_KEYS: Final = frozenset({"space", "escape", "enter", "left", "right", "f1", "ctrl", "shift"})
 
 
 @dataclass(frozen=True)
@@ -128,13 +128,7 @@ def key_map(face: Face) -> dict[str, str]:
 def key_display(key: str, lang: str) -> str:
     """A key as the help writes it: ``Space``/``Пробел``, ``Ctrl+Z``, ``t``, ``L``."""
     parts = key.split("+") if len(key) > 1 else [key]
-    words = []
-    for part in parts:
-        if part in ("ctrl", "shift") or part in NAMED_KEYS:
-            words.append(t(lang, f"key.{part}"))
-        else:
-            words.append(part.upper() if len(parts) > 1 else part)
-    return "+".join(words)
+    return "+".join(t(lang, f"key.{p}") if p in NAMED_KEYS else p.upper() if len(parts) > 1 else p for p in parts)
 
 
 def keys_display(action: KeyAction, lang: str) -> str:

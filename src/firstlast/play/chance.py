@@ -80,16 +80,11 @@ def round_estimate(position: Position, round_: int, samples: int = SAMPLES_PER_R
 @dataclass(frozen=True, slots=True)
 class Pooled:
     """Rounds ``0 … rounds − 1`` of one position merged (``estimate``), and the last of
-    them alone (``last_round``; ``None``: the estimate is one round)."""
+    them alone (``latest``)."""
 
     estimate: ChanceEstimate
+    latest: ChanceEstimate
     rounds: int = 1
-    last_round: ChanceEstimate | None = None
-
-    @property
-    def latest(self) -> ChanceEstimate:
-        """The last round alone."""
-        return self.estimate if self.last_round is None else self.last_round
 
     @property
     def next_round(self) -> int | None:
@@ -109,7 +104,7 @@ def pool(rounds: list[ChanceEstimate | None]) -> Pooled:
     for est in held[1:]:
         if not (est.certain or total.certain):
             total = total.merge(est)
-    return Pooled(total, len(held), held[-1])
+    return Pooled(total, held[-1], len(held))
 
 
 class ChanceBook:

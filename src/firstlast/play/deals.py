@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Final, Literal, get_args
 
 from ..engine import MAX_DEAL, Variant, play_out
+from ..engine.cards import is_number
 from .errors import PlayError
 
 #: How a new game picks its deal (docs/play.md's table); a stored game keeps it (``dealt``).
@@ -25,9 +26,6 @@ START_KINDS: Final[tuple[StartKind, ...]] = get_args(StartKind)
 #: site/build.py's first_table): deal 7 comes out under the book's rules (R1–R11, three redeals:
 #: its forced line wins, tests/site/test_first_table.py), so a first game can end well.
 WELCOME_DEAL: Final = 7
-#: Longest text that can be a deal number (2^64−1 has 20 digits); checked before
-#: ``int()``, so that 5,000 digits cost nothing.
-MAX_DEAL_DIGITS: Final = 20
 #: Deals drawn at random are 1…RANDOM_DEAL_MAX (§4 allows 0…2^64−1; these are the
 #: ones a person can say).
 RANDOM_DEAL_MAX: Final = 999_999_999
@@ -51,9 +49,9 @@ def parse_deal(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise PlayError("deal.invalid", max=MAX_DEAL, text=str(value)[:40])
     if isinstance(value, str):
-        if not (value.isascii() and value.isdigit()):
+        if not is_number(value):
             raise PlayError("deal.invalid", max=MAX_DEAL, text=value[:40])
-        if len(value) > MAX_DEAL_DIGITS:
+        if len(value) > len(str(MAX_DEAL)):  # before int(): 5,000 digits cost nothing
             raise PlayError("deal.range", max=MAX_DEAL)
         value = int(value)
     if not 0 <= value <= MAX_DEAL:

@@ -1,7 +1,4 @@
-"""The statistics policy, in one place (docs/play.md, "Statistics", tells it): a game
-counts once it has a result, kept forever; one left unfinished for another is abandoned
-and breaks the streak; an imported record never counts.
-"""
+"""The statistics policy, in one place (docs/play.md, "Statistics", tells it)."""
 
 from __future__ import annotations
 
@@ -52,7 +49,7 @@ class Stats(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def compute(variant: Variant, rows: Iterable[ResultRow]) -> Stats:
-    """Apply the policy above to a variant's games, oldest event first."""
+    """Apply the policy to a variant's games, oldest event first."""
     played = won = abandoned = best_streak = streak = passes_total = 0
     histogram = [0] * (DECK_SIZE + 1)
     fewest_passes: int | None = None

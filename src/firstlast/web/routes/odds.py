@@ -32,7 +32,7 @@ async def chance(web: WebGame, request: Request) -> Response:
         # for; and the kernel need not handle ended games).
         p = 1.0 if pos.status == "won" else 0.0
         exact = SimpleNamespace(probability=p, low=p, high=p, samples=0, wins=0, certain=True)
-        pooled, answered = policy.Pooled(exact), q.round  # type: ignore[arg-type]
+        pooled, answered = policy.Pooled(exact, exact), q.round  # type: ignore[arg-type]
     else:
         pooled = web.chances.held(pos, q.round, q.samples) or await _estimated(web, stored.player, pos, q)
         answered = pooled.rounds - 1
