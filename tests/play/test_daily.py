@@ -113,7 +113,7 @@ def test_the_calendar_of_the_last_month_there_is() -> None:
     # Its days and its next month were counted past 31 December 9999: OverflowError.
     cal = calendar(facts([]), D(9999, 12, 31))
     assert (cal.month, len(cal.days), cal.previous, cal.next) == ("9999-12", 31, "9999-11", None)
-    first = calendar(facts([]), D(9999, 12, 31), 1900, 1)
+    first = calendar(facts([]), D(9999, 12, 31), "1900-01")
     assert (first.previous, first.next, first.days[-1].date) == (None, "1900-02", D(1900, 1, 31))
 
 

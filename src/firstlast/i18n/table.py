@@ -30,9 +30,7 @@ def redeals_left_text(left: int | None, lang: str) -> str:
     """"3 redeals left", "1 redeal left", "no redeals left", "redeals unlimited"."""
     if left is None:
         return t(lang, "say.summary.unlimited")
-    if left in (0, 1):
-        return t(lang, f"redeals_left_{left}")
-    return t(lang, "redeals_left", n=left)
+    return t(lang, f"redeals_left_{left}" if left in (0, 1) else "redeals_left", n=left)
 
 
 def _pile_words(pos: Position, lang: str) -> str:
@@ -60,11 +58,9 @@ def hint_text(pos: Position, lang: str, verbosity: Verbosity = "full") -> str:
         return t(lang, "say.hint.turn")
     if move.kind == "redeal":
         return t(lang, "say.hint.redeal", left=redeals_left_text(pos.redeals_left, lang))
-    source = move.source
+    source, k = move.source, pos.active
     card = None if source is None else pos.card_at(source)
-    k = pos.active
-    if source is None or card is None or k is None:
-        return t(lang, "say.hint.turn")
+    assert source is not None and card is not None and k is not None  # a play: a card onto the active pile
     return t(lang, "say.hint.play", card=card_name(card, lang, "acc"), **{"from": place_name(source, lang, "from"),
                                                                   "onto": place_name(PILES[k], lang, "onto")})
 

@@ -25,7 +25,7 @@ DayState = Literal["none", "played", "won"]
 #: playable by number.
 FIRST_DAY: Final = dt.date(1900, 1, 1)
 ONE_DAY: Final = dt.timedelta(days=1)
-#: A month of the calendar as written, YYYY-MM (``parse_month``; the web's query says it too).
+#: A month of the calendar as written, YYYY-MM (``calendar``; the web's query says it too).
 MONTH_PATTERN: Final = "^[0-9]{4}-(0[1-9]|1[0-2])$"
 
 
@@ -115,13 +115,6 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
                    days_won=sum(1 for d in f.won if d <= today))
 
 
-def parse_month(text: str) -> tuple[int, int]:
-    """``YYYY-MM`` as (year, month); ``daily.month`` when it is not one."""
-    if re.fullmatch(MONTH_PATTERN, text) is None:
-        raise PlayError("daily.month", text=text[:20])
-    return int(text[:4]), int(text[5:])
-
-
 def check_day(date: dt.date, today: dt.date) -> dt.date:
     """``date`` if its deal of the day can be played now (``FIRST_DAY`` … today), else
     ``daily.date``."""
@@ -130,21 +123,23 @@ def check_day(date: dt.date, today: dt.date) -> dt.date:
     return date
 
 
-def calendar(f: DayFacts, today: dt.date, year: int | None = None, month: int | None = None) -> Calendar:
-    """The month ``year``-``month`` (today's by default), FIRST_DAY's month … today's."""
-    if year is None or month is None:
-        year, month = today.year, today.month
-    if not (FIRST_DAY.year, FIRST_DAY.month) <= (year, month) <= (today.year, today.month):
-        raise PlayError("daily.date", date=f"{year:04d}-{month:02d}", first=FIRST_DAY.isoformat(),
-                        today=today.isoformat())
+def calendar(f: DayFacts, today: dt.date, month: str | None = None) -> Calendar:
+    """The month ``month`` (``YYYY-MM``, else ``daily.month``; today's by default), from
+    FIRST_DAY's month to today's (else ``daily.date``)."""
+    month = today.isoformat()[:7] if month is None else month
+    if re.fullmatch(MONTH_PATTERN, month) is None:
+        raise PlayError("daily.month", text=month[:20])
+    year, number = int(month[:4]), int(month[5:])
+    if not (FIRST_DAY.year, FIRST_DAY.month) <= (year, number) <= (today.year, today.month):
+        raise PlayError("daily.date", date=month, first=FIRST_DAY.isoformat(), today=today.isoformat())
     days = []
-    for day in range(1, monthrange(year, month)[1] + 1):
-        d = dt.date(year, month, day)
+    for day in range(1, monthrange(year, number)[1] + 1):
+        d = dt.date(year, number, day)
         state: DayState = "won" if d in f.won else "played" if d in f.played else "none"
         on_day = d in (f.won_on_day if state == "won" else f.played_on_day)
         days.append(CalendarDay(date=d, deal=str(daily_deal(d)), state=state, on_day=on_day, today=d == today,
                                 future=d > today))
     start, end = days[0].date, days[-1].date  # the month before and after: the calendar's, up to today's
-    return Calendar(today=today, month=f"{start:%Y-%m}", days=tuple(days), streaks=streaks(f, today),
+    return Calendar(today=today, month=month, days=tuple(days), streaks=streaks(f, today),
                     previous=f"{start - ONE_DAY:%Y-%m}" if start > FIRST_DAY else None,
                     next=f"{end + ONE_DAY:%Y-%m}" if end < today else None)

@@ -485,13 +485,11 @@ class PlayService:
     # ------------------------------------------------------------ the deal of the day
     def calendar(self, player: str | None, month: str | None = None) -> daily.Calendar:
         """A month of deals of the day (``YYYY-MM``; today's month by default)."""
-        today = self.today()
-        year, mon = (None, None) if month is None else daily.parse_month(month)
         rows = []
         if player is not None:
             with self._read() as tx:
                 rows = tx.daily_rows(player)
-        return daily.calendar(daily.facts(rows), today, year, mon)
+        return daily.calendar(daily.facts(rows), self.today(), month)
 
     # ------------------------------------------------------------ settings
     def settings(self, player: str | None) -> Settings:

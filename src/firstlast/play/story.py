@@ -322,17 +322,13 @@ def moment_sentence(moment: Moment, before: Point, after: Point, lang: str, *, p
     (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English);
     ``plain``: in plain words, its chances as single figures."""
     chance = plain_chance if plain else chance_text
-    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, "first": moment.first_move,
-                                 "before": chance(before, lang), "after": chance(after, lang)}
-    if plain:
-        way = "up" if moment.change > 0 else "down"
-        if moment.span > 1:
-            return t(lang, f"story.plain.moment.span.{way}", **params)
-        # The card that moved, not what followed it (a refill): a sentence to read at a glance.
-        return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
-    if moment.span == 1:
-        return t(lang, "story.moment", what=announce(moment.movements, lang), **params)
-    return t(lang, "story.moment.span", **params)
+    span = ".span" if moment.span > 1 else ""  # over several moves: no move is named
+    way = f".{'up' if moment.change > 0 else 'down'}" if plain else ""
+    # Plain: the card that moved, not what followed it (a refill): a sentence to read at a glance.
+    what = announce(moment.movements[:1] if plain else moment.movements, lang)
+    return t(lang, f"story.{'plain.' if plain else ''}moment{span}{way}", what=what, move=moment.move,
+             first=moment.first_move, before=chance(before, lang), after=chance(after, lang),
+             **{"pass": moment.pass_no})
 
 
 def crossing_sentence(crossing: Crossing, lang: str) -> str:
