@@ -134,17 +134,11 @@ class GameScreen(FeltScreen):
         s = self.session.settings()
         if (s.felt, s.four_colour, s.show_playable) != (C.LOOK.felt, C.LOOK.four_colour, C.LOOK.marks):
             C.set_look(s.felt, s.four_colour, s.show_playable)
-            self._apply_look()
+            self.show_felt()
             self.version += 1
 
-    def _apply_look(self) -> None:
-        """The felt of the moment, and Textual's theme for the dialogs and the help:
-        light on the paper felt, else dark."""
-        self.show_felt()
-        self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
-
     async def on_mount(self) -> None:
-        self._apply_look()
+        self.show_felt()
         self._apply_size(self.app.size.width, self.app.size.height)
         self._shown()
         self.set_interval(WATCH_INTERVAL_S, self._watch_store)

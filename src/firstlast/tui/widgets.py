@@ -93,10 +93,12 @@ class FeltScreen(Screen[None]):
     bars with dark ink (firstlast.tcss)."""
 
     def show_felt(self) -> None:
-        """The felt of the moment (``C.LOOK``): its cloth, and its class on the screen."""
+        """The felt of the moment (``C.LOOK``): its cloth, its class on the screen, and
+        Textual's theme for the dialogs and the help: light on the paper felt, else dark."""
         self.styles.background = C.LOOK.colours.cloth
         for felt in C.FELTS:
             self.set_class(felt == C.LOOK.felt, f"felt-{felt}")
+        self.app.theme = "textual-light" if C.LOOK.light else "textual-dark"
 
 
 class TableView(Vertical):
