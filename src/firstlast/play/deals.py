@@ -72,17 +72,12 @@ def next_deal(deal: int) -> int:
     return 0 if deal >= MAX_DEAL else deal + 1
 
 
-#: ``FIRSTLAST_TODAY=YYYY-MM-DD`` sets the date the play layer takes for today (tests,
-#: demonstrations of the calendar); otherwise the machine's local date.
-TODAY_ENV: Final = "FIRSTLAST_TODAY"
-
-
 def today() -> dt.date:
     """Today as the play layer sees it: the local calendar date, or ``FIRSTLAST_TODAY``
     when set (a date the tests fake). The one place a date is read from the clock: the
     faces ask the play layer (``PlayService.today``), never the clock."""
     with suppress(ValueError):  # unset, or not a date
-        return dt.date.fromisoformat(os.environ.get(TODAY_ENV, "").strip())
+        return dt.date.fromisoformat(os.environ.get("FIRSTLAST_TODAY", "").strip())
     return dt.date.today()
 
 
