@@ -22,7 +22,6 @@ import msgspec
 
 from ..engine import places
 from ..engine.cards import SUIT_CHARS, Card
-from ..engine.places import PLACE_NAMES, Place
 from ..engine.position import Movement
 from ..engine.variant import Variant
 
@@ -151,10 +150,7 @@ def place_name(place: str, lang: str, form: PlaceForm = "name") -> str:
     """A place (its one name, ``places.PLACE_NAMES``) in words; ``form``: the phrase
     "from …", "onto …" or "at …", whose preposition and case differ by place in Russian."""
     suffix = "" if form == "name" else f".{form}"
-    try:
-        p = Place(place)
-    except ValueError:
-        raise ValueError(f"not a place: {place!r} (expected one of {', '.join(PLACE_NAMES)})") from None
+    p = places.parse_place(place)  # not a place: ``InvalidPlaceError``, a ValueError
     row = places.kind(p)
     if row in ("stock", "waste"):
         return t(lang, f"place.{row}{suffix}")

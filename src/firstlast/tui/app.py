@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import inspect
 from collections.abc import Awaitable, Callable
 from typing import ClassVar, Final, TypeVar
 
@@ -243,12 +242,10 @@ class GameScreen(FeltScreen):
         seeing the table as the one before left it."""
         self.call_later(self._do, action, *args)
 
-    async def _do(self, action: str, *args: object) -> None:
+    def _do(self, action: str, *args: object) -> object:
         if action not in KEEP_AUTO:
             self.stop_auto()  # any other key takes the game back from autoplay
-        done = getattr(self, f"action_{action}")(*args)
-        if inspect.isawaitable(done):
-            await done
+        return getattr(self, f"action_{action}")(*args)  # a coroutine: call_later awaits it
 
     # ------------------------------------------------------------ making moves
     async def action_act(self, action: ActionName, argument: str | int | None = None) -> ActionResult | None:
