@@ -29,15 +29,13 @@ WELCOME_DEAL: Final = 7
 #: Deals drawn at random are 1…RANDOM_DEAL_MAX (§4 allows 0…2^64−1; these are the
 #: ones a person can say).
 RANDOM_DEAL_MAX: Final = 999_999_999
-#: Most random deals a search for a winnable deal plays out with the engine alone, and
-#: per chunk (0.1–0.6 s: searches take turns by chunks, docs/play.md). Enough for every
-#: variant not listed (each comes out at least 5 % of the time: none in 5,000 has a
-#: chance below e^−250).
-WINNABLE_TRIES: Final = 5_000
-WINNABLE_CHUNK: Final = 250
-#: The same with the fast forced line (about a million deals a second; chunks of ~20 ms).
-FAST_WINNABLE_TRIES: Final = 2_000_000
-FAST_WINNABLE_CHUNK: Final = 20_000
+#: Most random deals a search for a winnable deal plays out, and per chunk, with the
+#: engine alone (0.1–0.6 s a chunk: searches take turns by chunks, docs/play.md; enough
+#: for every variant not listed: each comes out at least 5 % of the time, and none in
+#: 5,000 has a chance below e^−250), and with the fast forced line (about a million deals
+#: a second; chunks of ~20 ms).
+ENGINE_SEARCH: Final = (5_000, 250)
+FAST_SEARCH: Final = (2_000_000, 20_000)
 #: The shipped deals known to come out (``scripts/winnable_deals.py``), for the variants
 #: rarer than ``RARE_BELOW`` (docs/odds.md), which a search would take too long to find.
 KNOWN_WINNABLE: Final = "winnable-deals.json"
@@ -117,7 +115,7 @@ def search_size() -> tuple[int, int]:
     """How many candidates a search plays at most, and per chunk."""
     from ..odds import fastline
 
-    return (FAST_WINNABLE_TRIES, FAST_WINNABLE_CHUNK) if fastline.available() else (WINNABLE_TRIES, WINNABLE_CHUNK)
+    return FAST_SEARCH if fastline.available() else ENGINE_SEARCH
 
 
 def known_winnable() -> Mapping[str, tuple[int, ...]]:
