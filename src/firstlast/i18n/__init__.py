@@ -388,19 +388,6 @@ def help_markdown(lang: str, keys: str = "") -> str:
 
 
 @cache
-def help_html(lang: str, keys: str = "") -> str:
-    """The help page as an HTML fragment for the browser (``keys``: as for
-    ``help_markdown``). Raw HTML in the Markdown is escaped, never passed through (and
-    markdown-it refuses ``javascript:`` links), so the fragment is safe to insert."""
-    # Imported here: markdown-it is some sixty modules, and only the help page needs it
-    # (the site's play worker would load them all before its first answer).
-    from markdown_it import MarkdownIt
-
-    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(help_markdown(lang, keys))
-    return html
-
-
-@cache
 def book_text() -> str:
     """The book's own Russian text of the game (docs/rules.md): its title, then its
     paragraphs, one blank line apart. The reprint (``seed-ru.txt``) opens with the
