@@ -84,11 +84,11 @@ class PlayService:
         blocks (a server calls it on its event loop)."""
         self.stopping = True
 
-    def close(self, timeout: float = 10.0) -> None:
+    def close(self) -> None:
         """Stop: searches end (``stop_searches``), writes queued are committed and later
         ones refused (``PlayError('stopping')``), and the writer's thread is joined."""
         self.stop_searches()
-        self._writer.close(timeout)
+        self._writer.close()
 
     def changes(self) -> int:
         """A number that moves whenever anything is committed to the store, by any
