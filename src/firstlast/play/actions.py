@@ -9,7 +9,6 @@ also answers to the letter at the same place on the Russian ЙЦУКЕН layout.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Final, Literal
 
 from .. import i18n
@@ -162,11 +161,10 @@ def help_markdown(lang: str) -> str:
     return i18n.help_markdown(lang, keys_markdown(lang))
 
 
-@cache
 def help_html(lang: str) -> str:
-    """The help page as the browser shows it: an HTML fragment. Raw HTML in the Markdown is
-    escaped, never passed through (and markdown-it refuses ``javascript:`` links), so the
-    fragment is safe to insert."""
+    """The help page as the browser shows it: an HTML fragment (the web keeps it). Raw HTML
+    in the Markdown is escaped, never passed through (and markdown-it refuses
+    ``javascript:`` links), so the fragment is safe to insert."""
     # Imported here: markdown-it is some sixty modules, and only the help page needs it
     # (the site's play worker would load them all before its first answer).
     from markdown_it import MarkdownIt
