@@ -60,9 +60,7 @@ def parse_deal(value: object) -> int:
 def random_deal(rng: random.Random | None = None) -> int:
     """A deal drawn at random, 1…``RANDOM_DEAL_MAX`` uniformly (every face's random deal);
     from ``rng`` when given (seeded: reproducible), else the system's randomness."""
-    if rng is None:
-        return secrets.randbelow(RANDOM_DEAL_MAX) + 1
-    return rng.randrange(RANDOM_DEAL_MAX) + 1
+    return (rng or random.SystemRandom()).randrange(RANDOM_DEAL_MAX) + 1
 
 
 def next_deal(deal: int) -> int:
@@ -141,8 +139,7 @@ def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries
     out by ``search`` (``first_winnable`` or a call of it elsewhere) a chunk at a time,
     ``tries`` at most (``search_size()``). The chance comes from ``rng``: the same seed,
     the same deal."""
-    if rng is None:
-        rng = random.Random(secrets.randbits(64))
+    rng = rng or random.Random(secrets.randbits(64))
     listed = known_winnable().get(variant.token)
     if listed:
         deal = rng.choice(listed)
