@@ -21,7 +21,6 @@ from firstlast.i18n import (
     book_text,
     card_name,
     describe_variant,
-    help_html,
     help_markdown,
     ordinal,
     place_name,
@@ -29,6 +28,7 @@ from firstlast.i18n import (
     refusal_text,
     t,
 )
+from firstlast.play.actions import help_html
 
 PLACES = ("stock", "waste", *(f"{k}{i}" for k in "FRP" for i in range(1, 9)))
 
@@ -266,8 +266,12 @@ def test_help_names_every_rule_and_the_chance(lang: str) -> None:
     assert help_markdown(lang).startswith("# ")
 
 
-def test_help_html_passes_no_raw_html() -> None:
-    out = help_html("en", '<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[x](javascript:alert(1))')
+def test_help_html_passes_no_raw_html(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firstlast.play import actions
+
+    keys = '<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[x](javascript:alert(1))'
+    monkeypatch.setattr(actions, "keys_markdown", lambda lang: keys)
+    out = help_html("en")
     assert "<script" not in out and "<img" not in out and 'href="javascript' not in out
     assert "&lt;script&gt;" in out
 

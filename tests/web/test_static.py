@@ -110,11 +110,11 @@ def test_every_module_is_loaded_from_the_entry_point_without_cycles() -> None:
 
 
 def test_help_covers_every_rule_in_both_languages() -> None:
-    """The page shows the server's help (GET /help/{lang}, i18n.help_html)."""
-    from firstlast import i18n
+    """The page shows the server's help (GET /help/{lang}, play.actions.help_html)."""
+    from firstlast.play import actions
 
     for lang in ("en", "ru"):
-        text = i18n.help_html(lang)
+        text = actions.help_html(lang)
         for rule in [f"R{i}" for i in range(1, 12)] + ["V1", "V2", "V3"]:
             assert rule in text, f"the {lang} help does not explain {rule}"
     help_js = (STATIC / "js" / "help.js").read_text(encoding="utf-8")

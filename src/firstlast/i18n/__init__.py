@@ -22,7 +22,6 @@ import msgspec
 
 from ..engine import places
 from ..engine.cards import SUIT_CHARS, Card
-from ..engine.places import PLACE_NAMES, Place
 from ..engine.position import Movement
 from ..engine.variant import Variant
 
@@ -151,10 +150,7 @@ def place_name(place: str, lang: str, form: PlaceForm = "name") -> str:
     """A place (its one name, ``places.PLACE_NAMES``) in words; ``form``: the phrase
     "from …", "onto …" or "at …", whose preposition and case differ by place in Russian."""
     suffix = "" if form == "name" else f".{form}"
-    try:
-        p = Place(place)
-    except ValueError:
-        raise ValueError(f"not a place: {place!r} (expected one of {', '.join(PLACE_NAMES)})") from None
+    p = places.parse_place(place)  # not a place: ``InvalidPlaceError``, a ValueError
     row = places.kind(p)
     if row in ("stock", "waste"):
         return t(lang, f"place.{row}{suffix}")
@@ -389,19 +385,6 @@ def help_markdown(lang: str, keys: str = "") -> str:
     if lang not in LANGS:
         raise ValueError(f"no help in language {lang!r} (expected one of {', '.join(LANGS)})")
     return _read(f"help-{lang}.md").replace(KEYS_MARK, keys)
-
-
-@cache
-def help_html(lang: str, keys: str = "") -> str:
-    """The help page as an HTML fragment for the browser (``keys``: as for
-    ``help_markdown``). Raw HTML in the Markdown is escaped, never passed through (and
-    markdown-it refuses ``javascript:`` links), so the fragment is safe to insert."""
-    # Imported here: markdown-it is some sixty modules, and only the help page needs it
-    # (the site's play worker would load them all before its first answer).
-    from markdown_it import MarkdownIt
-
-    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(help_markdown(lang, keys))
-    return html
 
 
 @cache

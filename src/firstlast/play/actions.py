@@ -162,5 +162,12 @@ def help_markdown(lang: str) -> str:
 
 
 def help_html(lang: str) -> str:
-    """The help page as the browser shows it, with its table of keys."""
-    return i18n.help_html(lang, keys_markdown(lang))
+    """The help page as the browser shows it: an HTML fragment (the web keeps it). Raw HTML
+    in the Markdown is escaped, never passed through (and markdown-it refuses
+    ``javascript:`` links), so the fragment is safe to insert."""
+    # Imported here: markdown-it is some sixty modules, and only the help page needs it
+    # (the site's play worker would load them all before its first answer).
+    from markdown_it import MarkdownIt
+
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(help_markdown(lang))
+    return html

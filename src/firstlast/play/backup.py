@@ -161,12 +161,9 @@ class ImportReport:
         ``skipped``, each game left out after it, a sentence of its own (the refusal's
         words were made to follow "not restored:"), then their count: the page's one line
         (the CLI names them a line each)."""
-        added, kept = plural(lang, "backup.added", self.added), plural(lang, "backup.kept", self.kept)
-        if self.updated:
-            updated = plural(lang, "backup.updated", self.updated)
-            text = t(lang, "backup.done_updated", added=added, updated=updated, kept=kept)
-        else:
-            text = t(lang, "backup.done", added=added, kept=kept)
+        text = t(lang, "backup.done_updated" if self.updated else "backup.done",
+                 added=plural(lang, "backup.added", self.added), kept=plural(lang, "backup.kept", self.kept),
+                 updated=plural(lang, "backup.updated", self.updated))
         if self.settings:
             text += " " + plural(lang, "backup.settings", len(self.settings))
         if skipped and self.skipped:

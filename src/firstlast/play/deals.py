@@ -29,15 +29,13 @@ WELCOME_DEAL: Final = 7
 #: Deals drawn at random are 1…RANDOM_DEAL_MAX (§4 allows 0…2^64−1; these are the
 #: ones a person can say).
 RANDOM_DEAL_MAX: Final = 999_999_999
-#: Most random deals a search for a winnable deal plays out with the engine alone, and
-#: per chunk (0.1–0.6 s: searches take turns by chunks, docs/play.md). Enough for every
-#: variant not listed (each comes out at least 5 % of the time: none in 5,000 has a
-#: chance below e^−250).
-WINNABLE_TRIES: Final = 5_000
-WINNABLE_CHUNK: Final = 250
-#: The same with the fast forced line (about a million deals a second; chunks of ~20 ms).
-FAST_WINNABLE_TRIES: Final = 2_000_000
-FAST_WINNABLE_CHUNK: Final = 20_000
+#: Most random deals a search for a winnable deal plays out, and per chunk, with the
+#: engine alone (0.1–0.6 s a chunk: searches take turns by chunks, docs/play.md; enough
+#: for every variant not listed: each comes out at least 5 % of the time, and none in
+#: 5,000 has a chance below e^−250), and with the fast forced line (about a million deals
+#: a second; chunks of ~20 ms).
+ENGINE_SEARCH: Final = (5_000, 250)
+FAST_SEARCH: Final = (2_000_000, 20_000)
 #: The shipped deals known to come out (``scripts/winnable_deals.py``), for the variants
 #: rarer than ``RARE_BELOW`` (docs/odds.md), which a search would take too long to find.
 KNOWN_WINNABLE: Final = "winnable-deals.json"
@@ -62,9 +60,7 @@ def parse_deal(value: object) -> int:
 def random_deal(rng: random.Random | None = None) -> int:
     """A deal drawn at random, 1…``RANDOM_DEAL_MAX`` uniformly (every face's random deal);
     from ``rng`` when given (seeded: reproducible), else the system's randomness."""
-    if rng is None:
-        return secrets.randbelow(RANDOM_DEAL_MAX) + 1
-    return rng.randrange(RANDOM_DEAL_MAX) + 1
+    return (rng or random.SystemRandom()).randrange(RANDOM_DEAL_MAX) + 1
 
 
 def next_deal(deal: int) -> int:
@@ -72,17 +68,12 @@ def next_deal(deal: int) -> int:
     return 0 if deal >= MAX_DEAL else deal + 1
 
 
-#: ``FIRSTLAST_TODAY=YYYY-MM-DD`` sets the date the play layer takes for today (tests,
-#: demonstrations of the calendar); otherwise the machine's local date.
-TODAY_ENV: Final = "FIRSTLAST_TODAY"
-
-
 def today() -> dt.date:
     """Today as the play layer sees it: the local calendar date, or ``FIRSTLAST_TODAY``
     when set (a date the tests fake). The one place a date is read from the clock: the
     faces ask the play layer (``PlayService.today``), never the clock."""
     with suppress(ValueError):  # unset, or not a date
-        return dt.date.fromisoformat(os.environ.get(TODAY_ENV, "").strip())
+        return dt.date.fromisoformat(os.environ.get("FIRSTLAST_TODAY", "").strip())
     return dt.date.today()
 
 
@@ -122,7 +113,7 @@ def search_size() -> tuple[int, int]:
     """How many candidates a search plays at most, and per chunk."""
     from ..odds import fastline
 
-    return (FAST_WINNABLE_TRIES, FAST_WINNABLE_CHUNK) if fastline.available() else (WINNABLE_TRIES, WINNABLE_CHUNK)
+    return FAST_SEARCH if fastline.available() else ENGINE_SEARCH
 
 
 def known_winnable() -> Mapping[str, tuple[int, ...]]:
@@ -148,8 +139,7 @@ def winnable_deal(variant: Variant, draw: Callable[[], int] | None = None, tries
     out by ``search`` (``first_winnable`` or a call of it elsewhere) a chunk at a time,
     ``tries`` at most (``search_size()``). The chance comes from ``rng``: the same seed,
     the same deal."""
-    if rng is None:
-        rng = random.Random(secrets.randbits(64))
+    rng = rng or random.Random(secrets.randbits(64))
     listed = known_winnable().get(variant.token)
     if listed:
         deal = rng.choice(listed)

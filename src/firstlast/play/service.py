@@ -31,8 +31,6 @@ from .writer import CACHED_GAMES, GameCache, Writer, as_play_error
 
 #: What becomes of the game on the table when another takes it (``leaving``).
 Leaving = Literal["abandon", "delete", "keep"]
-#: The store's note (``Transaction.meta``) of this machine's own player.
-LOCAL_PLAYER: Final = "local_player"
 #: Players whose settings a service remembers (``known_settings``).
 SETTINGS_KNOWN: Final = 4096
 #: Searches for a deal that comes out under way at once, for all players together
@@ -86,11 +84,11 @@ class PlayService:
         blocks (a server calls it on its event loop)."""
         self.stopping = True
 
-    def close(self, timeout: float = 10.0) -> None:
+    def close(self) -> None:
         """Stop: searches end (``stop_searches``), writes queued are committed and later
         ones refused (``PlayError('stopping')``), and the writer's thread is joined."""
         self.stop_searches()
-        self._writer.close(timeout)
+        self._writer.close()
 
     def changes(self) -> int:
         """A number that moves whenever anything is committed to the store, by any
@@ -148,7 +146,7 @@ class PlayService:
     def local_player(self) -> str:
         """This machine's own player (the terminal's, and the browser's that ``firstlast
         play`` signs in), noted in the store so that every face and process finds it."""
-        pid = self._noted(LOCAL_PLAYER, Transaction.new_player)
+        pid = self._noted("local_player", Transaction.new_player)
         self._known.add(pid)
         return pid
 

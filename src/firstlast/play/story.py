@@ -266,8 +266,8 @@ class Story(msgspec.Struct, frozen=True, kw_only=True):
             lines.append(plain_what_if(self.what_if, Variant.from_token(self.variant), lang))
         lines.append(t(lang, "story.plain.start", chance=plain_chance(self.points[0], lang)))
         if self.crossing is not None:
-            start = ".start" if self.crossing.previous is None else ""
-            lines.append(t(lang, f"story.plain.crossing{start}", move=self.crossing.point.move))
+            key = "story.plain.crossing.start" if self.crossing.previous is None else "story.plain.crossing"
+            lines.append(t(lang, key, move=self.crossing.point.move))
         lines += [moment_sentence(m, *self.ends(m), lang, plain=True) for m in self.moments]
         if (lo := self.low_point) is not None and lo.move > 0 and not self.moments:
             lines.append(t(lang, "story.plain.low", chance=plain_chance(lo, lang), move=lo.move))
@@ -322,13 +322,17 @@ def moment_sentence(moment: Moment, before: Point, after: Point, lang: str, *, p
     (pass 2): queen of hearts from reserve 2 onto pile 1 — chance 31 % → 52 %" (English);
     ``plain``: in plain words, its chances as single figures."""
     chance = plain_chance if plain else chance_text
-    span = ".span" if moment.span > 1 else ""  # over several moves: no move is named
-    way = f".{'up' if moment.change > 0 else 'down'}" if plain else ""
-    # Plain: the card that moved, not what followed it (a refill): a sentence to read at a glance.
-    what = announce(moment.movements[:1] if plain else moment.movements, lang)
-    return t(lang, f"story.{'plain.' if plain else ''}moment{span}{way}", what=what, move=moment.move,
-             first=moment.first_move, before=chance(before, lang), after=chance(after, lang),
-             **{"pass": moment.pass_no})
+    params: dict[str, object] = {"move": moment.move, "pass": moment.pass_no, "first": moment.first_move,
+                                 "before": chance(before, lang), "after": chance(after, lang)}
+    if not plain:
+        if moment.span > 1:  # over several moves: no move is named
+            return t(lang, "story.moment.span", **params)
+        return t(lang, "story.moment", what=announce(moment.movements, lang), **params)
+    way = "up" if moment.change > 0 else "down"
+    if moment.span > 1:
+        return t(lang, f"story.plain.moment.span.{way}", **params)
+    # The card that moved, not what followed it (a refill): a sentence to read at a glance.
+    return t(lang, f"story.plain.moment.{way}", what=announce(moment.movements[:1], lang), **params)
 
 
 def crossing_sentence(crossing: Crossing, lang: str) -> str:
