@@ -239,7 +239,7 @@ class GameScreen(FeltScreen):
     def _do(self, action: str, *args: object) -> object:
         if action not in KEEP_AUTO:
             self.stop_auto()  # any other key takes the game back from autoplay
-        return getattr(self, f"action_{action}")(*args)  # a coroutine: call_later awaits it
+        return getattr(self, f"action_{action}")(*args)  # call_later awaits it if a coroutine
 
     # ------------------------------------------------------------ making moves
     async def action_act(self, action: ActionName, argument: str | int | None = None) -> ActionResult | None:
