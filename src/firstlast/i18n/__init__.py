@@ -124,8 +124,9 @@ def plural_category(lang: str, n: int) -> Plural:
 
 
 def plural(lang: str, key: str, n: int, /, **params: object) -> str:
-    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``)."""
-    return t(lang, f"{key}.{plural_category(lang, n)}", n=n, **params)
+    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``,
+    unless ``params`` gives ``n`` as shown: ``n=f"{n:,}"``)."""
+    return t(lang, f"{key}.{plural_category(lang, n)}", **{"n": n, **params})
 
 
 # ------------------------------------------------------------------ cards and places
