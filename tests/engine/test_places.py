@@ -18,15 +18,12 @@ from firstlast.engine import (
     PLACE_NAMES,
     PLACES,
     SOURCES,
-    FirstLastError,
     Game,
     IllegalMoveError,
     InvalidMoveError,
-    InvalidPlaceError,
     Move,
     Place,
     Variant,
-    parse_place,
     places,
 )
 from firstlast.engine.position import MOVE_WORDS, TABLE_MOVES
@@ -41,7 +38,7 @@ def test_every_place_has_one_name_and_reads_back() -> None:
     assert ("stock", "waste", *(f"{row}{i}" for row in "FRP" for i in range(1, 9))) == PLACE_NAMES
     assert len(set(PLACE_NAMES)) == len(PLACES) == 26
     for place in PLACES:
-        assert parse_place(str(place)) is place
+        assert Place(str(place)) is place
         assert str(place) == place.value == f"{place}" and place == place.value  # a str, its name
         assert json.dumps(place) == json.dumps(place.value)
         assert eval(repr(place), {"Place": Place}) is place
@@ -67,32 +64,6 @@ def test_sources_are_the_places_a_card_is_played_from() -> None:
         with pytest.raises(InvalidMoveError) as info:
             Move("play", name)
         assert info.value.code == "move.source"
-
-
-@pytest.mark.parametrize("text", ["", " ", "F0", "F9", "R10", "P", "W", "w", "pile1", "F 1", "stock!",
-                                  "stoc\u212a", "Ｆ1", "F١", "x" * 5000])
-def test_bad_place_names_are_refused_with_the_engines_error(text: str) -> None:
-    with pytest.raises(InvalidPlaceError) as info:
-        parse_place(text)
-    err = info.value
-    assert isinstance(err, InvalidMoveError) and isinstance(err, FirstLastError)
-    assert err.code == "place.unknown" and isinstance(err.params["text"], str)
-    assert len(str(err)) < 200 and "\n" not in str(err)  # one short line, whatever the input
-
-
-def test_place_names_read_in_any_letter_case() -> None:
-    assert parse_place(" r3 ") is places.RESERVE[2]
-    assert parse_place("WASTE") is places.WASTE and parse_place("Stock") is places.STOCK
-
-
-@given(st.text())
-def test_arbitrary_text_is_a_place_or_the_engines_error(text: str) -> None:
-    try:
-        place = parse_place(text)
-    except InvalidPlaceError as e:
-        assert e.code == "place.unknown"
-    else:
-        assert place in PLACES and str(place).lower() == text.strip().lower()
 
 
 @given(st.text())

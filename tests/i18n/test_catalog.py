@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firstlast.engine import REDEAL, Game, Move, parse_place
+from firstlast.engine import REDEAL, Game, Move
 from firstlast.engine.errors import REFUSALS, InvalidMoveError
 from firstlast.i18n import (
     GRAMMAR,
@@ -240,7 +240,7 @@ ENGINE = ROOT / "src" / "firstlast" / "engine"
 
 def _engine_syntax_codes() -> set[str]:
     """Every code an ``InvalidMoveError`` is raised with: the string literals the engine
-    passes it (``"move.syntax"``, ``"place.unknown"`` …), read from its source."""
+    passes it (``"move.syntax"``, ``"move.source"`` …), read from its source."""
     codes: set[str] = set()
     for path in ENGINE.glob("*.py"):
         codes |= set(re.findall(r"\"((?:move|place)\.[a-z_]+)\"", path.read_text(encoding="utf-8")))
@@ -253,7 +253,7 @@ def _raised_syntax_errors() -> list[InvalidMoveError]:
     attempts: list[Callable[[], object]] = [
         lambda: Move.parse("xyz"), lambda: Move("play", "P1"), lambda: Move("turn", "R1"),
         lambda: Move("jump"),  # type: ignore[arg-type]
-        lambda: parse_place("P9"), lambda: pos.apply(Move.parse("turn"), shuffle=[0]),
+        lambda: pos.apply(Move.parse("turn"), shuffle=[0]),
     ]
     g = Game(1)  # up to its first redeal, whose shuffle must order the whole waste
     while g.position.forced_move() != REDEAL:
@@ -269,7 +269,7 @@ def _raised_syntax_errors() -> list[InvalidMoveError]:
 
 def test_every_syntax_error_code_has_both_sentences() -> None:
     codes = _engine_syntax_codes()
-    assert {"move.syntax", "place.unknown", "move.source", "move.kind"} <= codes  # the scan sees them
+    assert {"move.syntax", "move.source", "move.kind"} <= codes  # the scan sees them
     invalid_keys = {k.removeprefix("invalid.") for k in catalog("en") if k.startswith("invalid.")}
     for lang in LANGS:
         for code in codes:

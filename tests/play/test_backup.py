@@ -373,10 +373,10 @@ def test_export_leaves_out_a_game_whose_stored_moves_are_damaged(tmp_path: Path,
     good = rows(a, p)
     with a.store.transaction() as tx:
         tx.db.execute("UPDATE games SET moves = 'turn ' || moves WHERE id = ?", (good[0].id,))
-    text, skipped = a.backup_file(p)
+    text, count, skipped = a.backup_file(p)
     assert [(s.n, s.id, s.error.code) for s in skipped] == [(1, good[0].id, "backup.game")]
     doc = json.loads(text)
-    assert [g["id"] for g in doc["games"]] == [r.id for r in good[1:]]
+    assert [g["id"] for g in doc["games"]] == [r.id for r in good[1:]] and count == len(good) - 1
     assert [x["id"] for x in doc["left_out"]] == [good[0].id]
     report = make(tmp_path, "target").import_backup(None, text)  # what export writes, import takes
     assert report.skipped == () and report.added == len(good) - 1

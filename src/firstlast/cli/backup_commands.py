@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -38,11 +37,11 @@ def export(file: Path, db: Path | None) -> None:
     if play.store.read_only:  # read as it is (issue 29.5); stdout may be the backup itself
         click.echo(msg("cli.export.read_only", path=play.store.path), err=True)
     try:
-        text, skipped = play.backup_file(play.local_player())
+        text, count, skipped = play.backup_file(play.local_player())
     except PlayError as e:
         raise click.ClickException(e.text(current_lang())) from None
     say_skipped(skipped, "backup.left_out_game")  # a damaged game: named, left out (docs/backup.md)
-    games = i18n.plural(current_lang(), "count.games", len(json.loads(text)["games"]))
+    games = i18n.plural(current_lang(), "count.games", count)
     write_atomic(file, text)
     if to_stdout:
         click.echo(msg("cli.export.done_stdout", games=games), err=True)

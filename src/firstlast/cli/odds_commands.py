@@ -16,8 +16,7 @@ from typing import Any
 import click
 
 from ..engine import FirstLastError, Position, Variant, play_out, position_from_text
-from ..i18n import describe_variant, plural, plural_category
-from ..i18n import t as text_of
+from ..i18n import describe_variant, plural
 from ..odds import fastline, runner
 from ..odds.live import MAX_SEED as MAX_SEED_SAMPLES
 from ..odds.live import chance_to_come_out
@@ -40,16 +39,11 @@ def _pct(x: float, digits: int = 3) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
-def _games(lang: str, n: int) -> str:
-    """"1 game", "1,000 games", "1,000 игр": the plural family, digits grouped as elsewhere here."""
-    return text_of(lang, f"count.games.{plural_category(lang, n)}", n=f"{n:,}")
-
-
 def _print_tally(t: Tally, deals: range, seed: int) -> None:
     low, high = t.interval()
     lang = current_lang()
     click.echo(msg("cli.odds.title", variant=describe_variant(t.variant, lang), token=t.variant.token))
-    games = _games(lang, t.games)
+    games = plural(lang, "count.games", t.games, n=f"{t.games:,}")  # digits grouped as elsewhere here
     click.echo(msg("cli.odds.deals", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed, games=games))
     click.echo(msg("cli.odds.won", wins=f"{t.wins:,}", games=f"{t.games:,}", rate=_pct(t.win_rate), low=_pct(low),
                    high=_pct(high), half=f"{100 * (high - low) / 2:.3f}"))
@@ -71,9 +65,9 @@ def _print_tally(t: Tally, deals: range, seed: int) -> None:
 
 def _print_table(tallies: list[Tally], deals: range, seed: int, played: int, derived: bool) -> None:
     click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
-                   games=_games(current_lang(), len(deals))))
+                   games=plural(current_lang(), "count.games", len(deals), n=f"{len(deals):,}")))
     if derived:
-        click.echo(msg("cli.odds.all_derived", games=_games(current_lang(), played)))
+        click.echo(msg("cli.odds.all_derived", games=plural(current_lang(), "count.games", played, n=f"{played:,}")))
     click.echo(f"{msg('cli.odds.col.redeals'):>9}  {msg('cli.odds.col.waste'):<5}  "
                f"{msg('cli.odds.col.privileged'):<7}  {msg('cli.odds.col.wins'):>12}  {msg('cli.odds.col.rate'):>10}  "
                f"{msg('cli.odds.col.ci'):>23}  {msg('cli.odds.col.passes'):>17}")

@@ -12,13 +12,12 @@ from .errors import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidNotationError,
-    InvalidPlaceError,
     InvalidPositionError,
     RecordError,
 )
 from .game import Game, Outcome, Step, play_out
 from .notation import position_from_text, position_to_text, validate
-from .places import PLACE_NAMES, PLACES, SOURCES, Place, PlaceKind, parse_place
+from .places import PLACE_NAMES, PLACES, SOURCES, Place, PlaceKind
 from .position import REDEAL, TURN, Move, Movement, Position, Status
 from .rng import MAX_DEAL
 from .variant import CANONICAL, MAX_REDEALS, Variant, parse_redeals
@@ -26,8 +25,8 @@ from .variant import CANONICAL, MAX_REDEALS, Variant, parse_redeals
 __all__ = [
     "CANONICAL", "CARDS", "DECK_SIZE", "MAX_DEAL", "MAX_REDEALS", "PLACES", "PLACE_NAMES", "RANK_CHARS",
     "REDEAL", "SOURCES", "SUIT_CHARS", "TURN", "Card", "FirstLastError",
-    "Game", "IllegalMoveError", "InvalidMoveError", "InvalidNotationError", "InvalidPlaceError", "InvalidPositionError",
+    "Game", "IllegalMoveError", "InvalidMoveError", "InvalidNotationError", "InvalidPositionError",
     "Move", "Movement", "Outcome", "Place", "PlaceKind", "Position", "RecordError", "Status",
-    "Step", "Variant", "parse_place", "parse_redeals", "places", "play_out",
+    "Step", "Variant", "parse_redeals", "places", "play_out",
     "position_from_text", "position_to_text", "rank_char", "validate",
 ]

@@ -27,10 +27,6 @@ def not_a_move(text: str) -> InvalidMoveError:
                             "move.syntax", {"text": clip(text)})
 
 
-class InvalidPlaceError(InvalidMoveError):
-    """Text that names no place of the table (``places.parse_place``)."""
-
-
 #: Every refusal of the rules: code (the rule, a dot, why) -> its parameters. The code and
 #: its parameters *are* the refusal; its words are the catalogs' (``refusal.<code>``), so
 #: that every face says it alike in its own language. Parameters: ``card`` (notation),

@@ -1,5 +1,5 @@
 """The places of the table, each with exactly one name (python-chess style, like its
-``Square``, ``SQUARE_NAMES`` and ``parse_square``; docs/rules.md §2 *Terms*).
+``Square`` and ``SQUARE_NAMES``; docs/rules.md §2 *Terms*).
 
 A ``Place`` is a ``StrEnum``, so it can go anywhere a place's name went before (JSON,
 comparisons). The name is also the move that plays a card from that place (R6).
@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 from typing import Final, Literal
-
-from .cards import clip
-from .errors import InvalidPlaceError
 
 PlaceKind = Literal["stock", "waste", "first", "reserve", "pile"]
 
@@ -73,20 +70,6 @@ _KIND: Final[dict[Place, PlaceKind]] = {
     **{p: "first" for p in FIRST}, **{p: "reserve" for p in RESERVE}, **{p: "pile" for p in PILES},
 }
 _INDEX: Final[dict[Place, int]] = {p: i for row in (FIRST, RESERVE, PILES) for i, p in enumerate(row)}
-# Lower-case names, so that ``r3`` or ``Waste`` typed by hand reads too.
-_BY_FOLDED: Final[dict[str, Place]] = {p.value.lower(): p for p in PLACES}
-
-
-def parse_place(text: str) -> Place:
-    """The place named ``text`` (surrounding spaces and ASCII letter case ignored);
-    ``InvalidPlaceError`` (code ``place.unknown``) if it names none."""
-    t = text.strip()
-    # ASCII only: the Kelvin sign folds to "k", and "stoc\u212a" is no name of the stock.
-    place = _BY_FOLDED.get(t.lower()) if t.isascii() else None
-    if place is None:
-        raise InvalidPlaceError(f"not a place: {clip(text)!r} (expected stock, waste, F1–F8, R1–R8 or P1–P8)",
-                                "place.unknown", {"text": clip(text)})
-    return place
 
 
 def kind(place: Place) -> PlaceKind:

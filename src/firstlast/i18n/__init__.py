@@ -124,8 +124,9 @@ def plural_category(lang: str, n: int) -> Plural:
 
 
 def plural(lang: str, key: str, n: int, /, **params: object) -> str:
-    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``)."""
-    return t(lang, f"{key}.{plural_category(lang, n)}", n=n, **params)
+    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``,
+    unless ``params`` gives ``n`` as shown: ``n=f"{n:,}"``)."""
+    return t(lang, f"{key}.{plural_category(lang, n)}", **{"n": n, **params})
 
 
 # ------------------------------------------------------------------ cards and places
@@ -150,7 +151,7 @@ def place_name(place: str, lang: str, form: PlaceForm = "name") -> str:
     """A place (its one name, ``places.PLACE_NAMES``) in words; ``form``: the phrase
     "from …", "onto …" or "at …", whose preposition and case differ by place in Russian."""
     suffix = "" if form == "name" else f".{form}"
-    p = places.parse_place(place)  # not a place: ``InvalidPlaceError``, a ValueError
+    p = places.Place(place)  # not a place: a ValueError
     row = places.kind(p)
     if row in ("stock", "waste"):
         return t(lang, f"place.{row}{suffix}")
@@ -231,7 +232,7 @@ def file_error_text(code: str, path: object, limit: int, lang: str, *, os_error:
 # ------------------------------------------------------------------ syntax errors
 def invalid_text(code: str, params: Mapping[str, object], lang: str) -> str:
     """The engine's syntax error (``InvalidMoveError.code``: ``move.syntax``,
-    ``place.unknown`` …) with its ``params``, in ``lang``. A code raised with different
+    ``move.source`` …) with its ``params``, in ``lang``. A code raised with different
     parameter sets has one key per set (``invalid.move.shuffle``, ``…shuffle.size``):
     the first whose placeholders the parameters fill is used."""
     cat = catalog(lang)

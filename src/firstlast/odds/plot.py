@@ -18,8 +18,7 @@ def _combo(v: Variant) -> str:
         ", privileged F8" if v.privileged_last else ", no privilege")
 
 
-def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: Tally,
-               max_redeals: int = 10) -> None:
+def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: Tally) -> None:
     """Write the figure: P(win) vs redeals, passes needed, score histogram."""
     import matplotlib
 
@@ -27,7 +26,7 @@ def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: 
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.2), dpi=80)
-    rs = np.arange(max_redeals + 1)
+    rs = np.arange(11)  # redeals 0…10
     for i, t in enumerate(unlimited):
         color = f"C{i}"
         # With R redeals a game comes out when the unlimited one does within R + 1 passes.
@@ -36,7 +35,7 @@ def write_plot(path: Path, unlimited: list[Tally], direct: list[Tally], scores: 
         for d in direct:
             same = (d.variant.waste_playable, d.variant.privileged_last) == (
                 t.variant.waste_playable, t.variant.privileged_last)
-            if same and d.variant.redeals is not None and d.variant.redeals <= max_redeals:
+            if same and d.variant.redeals is not None and d.variant.redeals <= rs[-1]:
                 ax1.plot([d.variant.redeals], [100 * d.win_rate], "o", color=color)
         needed = np.asarray(t.passes_won[1:], dtype=np.float64) / t.games
         ax2.step(np.arange(1, needed.shape[0] + 1), 100 * needed, where="mid", color=color, label=_combo(t.variant))

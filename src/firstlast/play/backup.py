@@ -174,9 +174,10 @@ class ImportReport:
 
 
 # ---------------------------------------------------------------------------- export
-def export(rows: list[GameRow], settings: Settings, table: str | None) -> tuple[str, tuple[Skipped, ...]]:
-    """The backup's text of a player's games, settings and table, and the games left out
-    of it: those ``read_backup`` would refuse. Replays: call it outside any transaction."""
+def export(rows: list[GameRow], settings: Settings, table: str | None) -> tuple[str, int, tuple[Skipped, ...]]:
+    """The backup's text of a player's games, settings and table, how many games it holds,
+    and the games left out of it: those ``read_backup`` would refuse. Replays: call it
+    outside any transaction."""
     if len(rows) > MAX_BACKUP_GAMES:
         raise PlayError("backup.too_many", count=len(rows), max=MAX_BACKUP_GAMES)
     moves = sum(len(r.moves.split()) + len(r.redo.split()) for r in rows)
@@ -199,7 +200,7 @@ def export(rows: list[GameRow], settings: Settings, table: str | None) -> tuple[
     if skipped:
         doc["left_out"] = [s.to_json() for s in skipped]
     doc["games"] = games
-    return dumps(doc), tuple(skipped)
+    return dumps(doc), len(games), tuple(skipped)
 
 
 def dumps(doc: Mapping[str, object]) -> str:

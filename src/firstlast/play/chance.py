@@ -126,11 +126,6 @@ class ChanceBook:
         key = str(position)
         return [self._rounds.get((key, samples, r)) for r in range(round_ + 1)]
 
-    def held(self, position: Position, round_: int, samples: int = SAMPLES_PER_ROUND) -> Pooled | None:
-        """Rounds ``0 … round_`` pooled, if all are held; ``None`` otherwise."""
-        rounds = self.rounds(position, round_, samples)
-        return pool(rounds) if all(r is not None for r in rounds) else None
-
     def pooled(self, position: Position, round_: int) -> Pooled:
         """Rounds ``0 … round_`` of ``position`` pooled, the missing ones computed here
         (blocking: call it on a worker thread)."""

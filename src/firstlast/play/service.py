@@ -423,9 +423,9 @@ class PlayService:
         return job
 
     # ------------------------------------------------------------ backups
-    def backup_file(self, player: str | None) -> tuple[str, tuple[backup.Skipped, ...]]:
+    def backup_file(self, player: str | None) -> tuple[str, int, tuple[backup.Skipped, ...]]:
         """The text of ``player``'s backup (docs/backup.md), read from one snapshot and
-        checked outside any transaction, and the games left out of it."""
+        checked outside any transaction, how many games it holds, and those left out."""
         rows, settings, table = [], Settings(), None
         if player is not None:
             with self._read() as tx:

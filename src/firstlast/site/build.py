@@ -173,11 +173,11 @@ def _static(package: str) -> Path:
 _IMPORT = re.compile(r'\bfrom\s+"\./([\w-]+\.js)"|\bawait import\("\./([\w-]+\.js)"\)')
 
 
-def page_modules(modules: dict[str, str], entry: str = "app.js") -> list[str]:
-    """The page's modules that its start loads (``entry`` and all it imports, by name in
+def page_modules(modules: dict[str, str]) -> list[str]:
+    """The page's modules that its start loads (``app.js`` and all it imports, by name in
     ``modules``: name → source), in a stable order, to preload (docs/site.md, "Loading")."""
     seen: list[str] = []
-    todo = [entry]
+    todo = ["app.js"]
     while todo:
         name = todo.pop()
         if name in seen or name not in modules:

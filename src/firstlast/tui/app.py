@@ -342,14 +342,14 @@ class GameScreen(FeltScreen):
         keys ask first); ``day``: a deal of the day. On a wish (the setting), asked first."""
         self.stop_auto()
 
-        async def deal_it(wish: str | None = None) -> None:
+        async def deal_it(wish: str | None) -> None:
             if await self._write(lambda: self.session.start(how, deal, variant, day, wish)) is not None:
                 self._shown_new_game()
 
         if self.session.settings().wish:
             self.app.push_screen(WishDialog(self.lang), deal_it)
         else:
-            await deal_it()
+            await deal_it(None)
 
     def _shown_new_game(self, message: str | None = None) -> None:
         """A game was put on the table: a new one (said so), or ``message``."""

@@ -104,9 +104,9 @@ class KeyBar(Widget):
         return text
 
 
-def side_keys(lang: str, width: int = 26) -> str:
+def side_keys(lang: str) -> str:
     """The side bar's short list of keys (``t turn  s step …``), from the table,
-    wrapped to ``width``."""
+    wrapped to 26 columns."""
     lines: list[str] = []
     line = ""
     for action in actions_for("tui"):
@@ -115,7 +115,7 @@ def side_keys(lang: str, width: int = 26) -> str:
         key = f"{action.keys[0]}–{action.keys[-1]}" if action.place_of_key else action.keys[0]
         label = t(lang, action.label)
         item = f"{key} {label if action.id == 'language' else label.lower()}"  # a language keeps its capital
-        if line and cell_len(line) + 2 + cell_len(item) > width:
+        if line and cell_len(line) + 2 + cell_len(item) > 26:
             lines.append(line)
             line = item
         else:

@@ -34,7 +34,8 @@ async def chance(web: WebGame, request: Request) -> Response:
         exact = SimpleNamespace(probability=p, low=p, high=p, samples=0, wins=0, certain=True)
         pooled, answered = policy.Pooled(exact, exact), q.round  # type: ignore[arg-type]
     else:
-        pooled = web.chances.held(pos, q.round, q.samples) or await _estimated(web, stored.player, pos, q)
+        held = web.chances.rounds(pos, q.round, q.samples)
+        pooled = policy.pool(held) if all(r is not None for r in held) else await _estimated(web, stored.player, pos, q)
         answered = pooled.rounds - 1
     est, pool = pooled.latest, pooled.estimate
     return json_response(m.Chance(

@@ -51,7 +51,7 @@ async def put_settings(web: WebGame, request: Request) -> Response:
 
 async def backup(web: WebGame, request: Request) -> Response:
     pid = await web.player(request)
-    text, left_out = await web.run(web.play.backup_file, pid)
+    text, _, left_out = await web.run(web.play.backup_file, pid)
     day = datetime.now(UTC).date().isoformat()
     return Response(text, media_type="application/json", headers={
         "content-disposition": f'attachment; filename="firstlast-backup-{day}.json"',
