@@ -48,7 +48,7 @@ def read_record_file(path: Path, limit: int = MAX_RECORD_BYTES) -> str:
         raise RecordFileError("unreadable", limit, e) from None
 
 
-def read_record_stream(f: BinaryIO, limit: int = MAX_RECORD_BYTES) -> str:
+def read_record_stream(f: BinaryIO, limit: int) -> str:
     """The text of an open binary stream (the file, or standard input: ``firstlast
     import -``), by the same bound and decoding as ``read_record_file``."""
     data = f.read(limit + 1)

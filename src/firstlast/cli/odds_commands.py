@@ -185,7 +185,7 @@ def _check_extras(plot: Path | None, scheduler: str | None) -> None:
 
 
 def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: Path | None,
-                 workers: int | None, scheduler: str | None, seed: int, direct: bool = False) -> None:
+                 workers: int | None, scheduler: str | None, seed: int, direct: bool) -> None:
     _check_extras(plot, scheduler)  # and the kernel loaded: the run's time is play only
     if seed > MAX_SEED_RUN:
         raise click.UsageError(msg("cli.odds.bad_seed_run", max=MAX_SEED_RUN, seed=seed))

@@ -219,7 +219,7 @@ def os_error_text(error: OSError, lang: str) -> str:
     return catalog(lang).get(f"os_error.{name}") or error.strerror or str(error)
 
 
-def file_error_text(code: str, path: object, limit: int, lang: str, *, os_error: OSError | None = None,
+def file_error_text(code: str, path: object, limit: int, lang: str, *, os_error: OSError | None,
                     too_large: str = "file.too_large") -> str:
     """Why a file could not be read (``recordfile.RecordFileError``: its ``code``, its
     ``limit`` in bytes and the system's ``os_error``), in ``lang``, for every face.

@@ -89,7 +89,7 @@ def sample_stream(seed: int, i: int) -> RngState:
     return rng_seed((splitmix64(seed)[1] + i) & MASK64)
 
 
-def sample_position(pos: Position, i: int, seed: int = 0) -> Position:
+def sample_position(pos: Position, i: int, seed: int) -> Position:
     """Sample ``i``'s version of ``pos``: the stock in the order the sample's stream
     shuffles it to, and that stream (after the shuffle) as the position's ``rng``, which
     its redeals continue (§4.6). Nothing else changes."""
@@ -98,7 +98,7 @@ def sample_position(pos: Position, i: int, seed: int = 0) -> Position:
     return dataclasses.replace(pos, stock=tuple(stock), rng=stream)
 
 
-def engine_sample(pos: Position, i: int, seed: int = 0) -> tuple[bool, int, int]:
+def engine_sample(pos: Position, i: int, seed: int) -> tuple[bool, int, int]:
     """Sample ``i`` played by the engine: (won, score, passes) of ``play_forced`` from
     ``sample_position(pos, i, seed)``; the same as the kernel's sample ``i``."""
     if pos.active is None:

@@ -227,7 +227,7 @@ def first_table_html() -> str:
     return f'<script type="application/json" id="site-first-table">{safe}</script>\n'
 
 
-def page_html(html: str, first: str = "", modules: Iterable[str] = ()) -> str:
+def page_html(html: str, first: str, modules: Iterable[str]) -> str:
     """The server's page as the site's: its CSP as a <meta>, the manifest, the worker
     transport (``static/js/transport.js`` reads it), the page's ``modules`` preloaded
     (``page_modules``) and ``first``, the first visit's table
@@ -263,7 +263,7 @@ def _copy_tree(src: Path, dest: Path, skip: tuple[str, ...] = ()) -> dict[str, b
     return out
 
 
-def site_files(tarball: bytes, wheels: list[bytes], say: Progress = lambda _: None) -> dict[str, bytes]:
+def site_files(tarball: bytes, wheels: list[bytes], say: Progress) -> dict[str, bytes]:
     """Every file of the site but ``sw.js`` and ``build.json``: path → bytes."""
     web_static = _static("firstlast.web") / "static"
     site_static = _static("firstlast.site") / "static"

@@ -102,7 +102,7 @@ class Kernel:
         self._head = struct.Struct(calls.order + "4Q3q6i")
 
     # --------------------------------------------------------------- jobs
-    def _job(self, *, rng: Sequence[int] = (0, 0, 0, 0), first_index: int = 0, redeals_left: int = 0,
+    def _job(self, *, rng: Sequence[int], first_index: int = 0, redeals_left: int = 0,
              count: int = 0, flags: int = 0, rp: RankPosition | None = None) -> bytes:
         if rp is None:  # no position (a deal from its start, or a stream alone): no redeal made
             head = self._head.pack(*rng, first_index, 0, redeals_left, count, 0, 0, 0, 0, flags)
@@ -123,7 +123,7 @@ class Kernel:
 
         return head + ranks(rp.first, 8) + ranks(rp.rcount, 16) + ranks(rp.stock, 104) + ranks(rp.waste, 104)
 
-    def _deal_job(self, variant: Variant, start: int = 0, count: int = 0) -> bytes:
+    def _deal_job(self, variant: Variant, start: int, count: int) -> bytes:
         redeals = UNLIMITED if variant.redeals is None else variant.redeals
         return self._job(rng=(start, 0, 0, 0), redeals_left=_left(redeals), count=count,
                          flags=_flags(variant.waste_playable, variant.privileged_last))
