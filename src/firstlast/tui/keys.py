@@ -104,9 +104,13 @@ class KeyBar(Widget):
         return text
 
 
+#: The side bar's text width at its narrowest (app.py: ``SIDE_WIDTH - 2``, less its padding).
+SIDE_TEXT_WIDTH: Final = 26
+
+
 def side_keys(lang: str) -> str:
     """The side bar's short list of keys (``t turn  s step …``), from the table,
-    wrapped to 26 columns."""
+    wrapped to ``SIDE_TEXT_WIDTH``."""
     lines: list[str] = []
     line = ""
     for action in actions_for("tui"):
@@ -115,7 +119,7 @@ def side_keys(lang: str) -> str:
         key = f"{action.keys[0]}–{action.keys[-1]}" if action.place_of_key else action.keys[0]
         label = t(lang, action.label)
         item = f"{key} {label if action.id == 'language' else label.lower()}"  # a language keeps its capital
-        if line and cell_len(line) + 2 + cell_len(item) > 26:
+        if line and cell_len(line) + 2 + cell_len(item) > SIDE_TEXT_WIDTH:
             lines.append(line)
             line = item
         else:
