@@ -128,7 +128,13 @@ def key_map(face: Face) -> dict[str, str]:
 def key_display(key: str, lang: str) -> str:
     """A key as the help writes it: ``Space``/``Пробел``, ``Ctrl+Z``, ``t``, ``L``."""
     parts = key.split("+") if len(key) > 1 else [key]
-    return "+".join(t(lang, f"key.{p}") if p in NAMED_KEYS else p.upper() if len(parts) > 1 else p for p in parts)
+
+    def word(part: str) -> str:
+        if part in NAMED_KEYS:
+            return t(lang, f"key.{part}")
+        return part.upper() if len(parts) > 1 else part  # with a modifier, a letter as its key cap
+
+    return "+".join(map(word, parts))
 
 
 def keys_display(action: KeyAction, lang: str) -> str:

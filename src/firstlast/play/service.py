@@ -196,7 +196,9 @@ class PlayService:
         if wish is not None and (not isinstance(wish, str) or len(wish) > MAX_WISH):
             raise PlayError("wish.long", max=MAX_WISH)
         wish = None if wish is None else " ".join(wish.split())
-        number = deals.parse_deal(deal) if how == "number" else deals.random_deal() if how == "random" else None
+        number = deals.parse_deal(deal) if how == "number" else None
+        if how == "random":
+            number = deals.random_deal()
         if how == "daily":
             number = deals.daily_deal(daily.check_day(day or today, today))
         if how == "winnable":
