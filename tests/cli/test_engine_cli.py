@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -164,6 +165,24 @@ def test_range_output_to_a_closed_pipe_stops_quietly() -> None:
     proc.stdout.close()  # like `| head -1`
     assert proc.wait(timeout=120) == 0
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize(("args", "lang", "code", "said"), [
+    # A whole document cut short: one line, status 1 (a tester: `deal 1 | head -1` exited 1, silently).
+    (["deal", "1"], "en", 1, "firstlast: error: cannot write -: Broken pipe\n"),
+    (["deal", "1", "--json"], "ru", 1, "firstlast: ошибка: не удаётся записать -: обрыв канала\n"),
+    (["autoplay", "7", "--transcript"], "en", 1, "firstlast: error: cannot write -: Broken pipe\n"),
+    (["autoplay", "7", "--save", "-"], "ru", 1, "firstlast: ошибка: не удаётся записать -: обрыв канала\n"),
+    (["site", "--help"], "en", 1, "firstlast: error: cannot write -: Broken pipe\n"),
+    (["autoplay", "0..20", "--json"], "en", 0, ""),  # a stream read in part (not at all, here): done
+])
+def test_output_cut_short_follows_one_policy(args: list[str], lang: str, code: int, said: str) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the first line
+    done = subprocess.run([sys.executable, "-m", "firstlast.cli.main", "--lang", lang, *args], stdout=writer,
+                          stderr=subprocess.PIPE, timeout=120, check=False)
+    os.close(writer)
+    assert (done.returncode, done.stderr.decode()) == (code, said)
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "firstlast: aborted"), ("ru", "firstlast: прервано")])

@@ -81,11 +81,8 @@ def autoplay(deals: range, variant: Variant | None, transcript: bool, as_json: b
     if _count(deals) > 1:
         if transcript or save:
             raise click.UsageError(msg("cli.autoplay.single_only"))
-        try:
-            _stream_results(deals, variant, as_json)
-        except BrokenPipeError:
-            # The reader has had enough (``| head``): stop quietly, like other Unix filters.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        click.get_current_context().meta["stream"] = True  # read in part (``| head``): done (CatalogGroup)
+        _stream_results(deals, variant, as_json)
         return
     if save is not None:
         save_target(save)  # refuse a device or a FIFO before playing, not after

@@ -112,7 +112,15 @@ class CatalogCommand(_CatalogHelp, click.Command):
 
 
 class CatalogGroup(_CatalogHelp, click.Group):
-    """A group whose help is the catalog key ``help_key``."""
+    """A group whose help is the catalog key ``help_key``. Output cut short (``| head -1``):
+    a whole document is an error, a stream read in part (``ctx.meta["stream"]``) is done."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as e:
+            if not ctx.meta.get("stream"):
+                raise click.ClickException(msg("cli.write.failed", path="-", error=os_error_text(e))) from None
 
 
 def command(help_key: str, **kwargs: Any) -> Callable[[Callable[..., Any]], CatalogCommand]:

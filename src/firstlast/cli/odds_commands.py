@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 import time
 from functools import partial
 from pathlib import Path
@@ -261,4 +260,3 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
         click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
     if plot is not None and not as_json:
         click.echo(msg("cli.odds.plot_written", path=plot), err=True)
-    sys.stdout.flush()

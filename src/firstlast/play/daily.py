@@ -117,8 +117,7 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
 
 def check_day(date: dt.date, today: dt.date, said: str | None = None) -> dt.date:
     """``date`` if its deal of the day can be played now (``FIRST_DAY`` … today), else
-    ``daily.before`` (before the calendar) or ``daily.date`` (a day to come), naming it
-    as ``said`` (a month) or as the day."""
+    ``daily.before`` or ``daily.date`` (a day to come), naming ``said`` (a month) or it."""
     if not FIRST_DAY <= date <= today:
         code = "daily.before" if date < FIRST_DAY else "daily.date"
         raise PlayError(code, date=said or date.isoformat(), first=FIRST_DAY.isoformat(), today=today.isoformat())
