@@ -183,7 +183,7 @@ def test_every_error_is_said_by_one_renderer() -> None:
     assert error_text(e.code, e.params, "ru") == "восьмёрка пик не подходит: на кучку P1 идёт только дама (R4)"
     b = PlayError("backup.game", n=2, deal="7", move=3, token="R1", reason="R4.rank", rule="R4", refusal="R4.rank",
                   card="8s", pile="P1", need=12)
-    assert str(b).endswith("move 3 (R1): the eight of spades does not fit pile 1, which needs a queen (R4)")
+    assert str(b) == "move 3 (R1) does not replay: the eight of spades does not fit pile 1, which needs a queen (R4)"
 
 
 # ---------------------------------------------------------------- announcements

@@ -150,14 +150,38 @@ def test_an_earlier_day_is_playable_but_not_a_day_to_come(play: PlayService, clo
     day2 = cal.days[1]
     assert day2.state == "played" and not day2.on_day and cal.streaks.played == 0
     assert cal.previous == "2026-10" and cal.next is None and len(cal.days) == 30 and cal.days[-1].today
-    for bad in (dict(day=D(2026, 12, 1)), dict(day=D(1899, 12, 31))):
+    for bad, code in ((D(2026, 12, 1), "daily.date"), (D(1899, 12, 31), "daily.before")):
         with pytest.raises(PlayError) as e:
-            play.start(player, "daily", **bad)  # type: ignore[arg-type]
-        assert e.value.code == "daily.date"
+            play.start(player, "daily", day=bad)
+        assert e.value.code == code
     for month in ("2026-13", "2026-1", "next", "2027-01"):
         with pytest.raises(PlayError) as e:
             play.calendar(player, month)
         assert e.value.code in ("daily.month", "daily.date")
+
+
+@pytest.mark.parametrize(("asked", "code", "en", "ru"), [
+    ("1899-12", "daily.before", "there is no deal of the day for 1899-12: the calendar begins on 1900-01-01",
+     "для 1899-12 нет расклада дня: календарь начинается с 1900-01-01"),
+    ("0000-01", "daily.before", "there is no deal of the day for 0000-01: the calendar begins on 1900-01-01",
+     "для 0000-01 нет расклада дня: календарь начинается с 1900-01-01"),
+    (D(1899, 12, 31), "daily.before", "there is no deal of the day for 1899-12-31: the calendar begins on 1900-01-01",
+     "для 1899-12-31 нет расклада дня: календарь начинается с 1900-01-01"),
+    ("2026-12", "daily.date", "there is no deal of the day for 2026-12 yet: the calendar runs from 1900-01-01 to"
+     " today, 2026-11-30", "для 2026-12 ещё нет расклада дня: календарь идёт с 1900-01-01 по сегодняшний день,"
+     " 2026-11-30"),
+])
+def test_a_day_outside_the_calendar_is_said_plainly(play: PlayService, asked: str | dt.date, code: str, en: str,
+                                                    ru: str) -> None:
+    """A tester: the month before the first day was "no deal of the day for 1899-12 yet",
+    as if it were to come; the past has its own sentence, in both languages."""
+    player = play.local_player()
+    with pytest.raises(PlayError) as e:
+        if isinstance(asked, str):
+            play.calendar(player, asked)
+        else:
+            play.start(player, "daily", day=asked)
+    assert (e.value.code, e.value.kind, e.value.text("en"), e.value.text("ru")) == (code, "illegal", en, ru)
 
 
 def test_records_are_said_by_the_move_that_ends_the_game(play: PlayService) -> None:

@@ -142,10 +142,12 @@ def test_a_damaged_game_is_named_and_the_others_restored(source: TestClient, fre
     assert (skipped.n, skipped.id, skipped.deal) == (3, json.loads(text)["games"][-1]["id"], "0")
     assert skipped.error.params["refusal"] == "R9.play_before_turn" and skipped.error.rule == "R9"
     assert skipped.error.params["move"] == 1 and "ход 1" in skipped.error.text  # in the player's language
-    # The page's one line: what was done, each game left out a sentence of its own, their count.
-    refusal = skipped.error.text[0].upper() + skipped.error.text[1:]
+    # The page's one line: what was done, each game left out a sentence of its own (named
+    # once: the refusal does not name it again), their count.
     assert report.text == ("2 игры загружены, 0 уже были здесь. 1 настройка взята из резервной копии. "
-                           f"{refusal}. 1 повреждённая игра не восстановлена.")
+                           f"Не восстановлена игра 3 резервной копии (раскладка 0, id {skipped.id}): "
+                           f"{skipped.error.text}. 1 повреждённая игра не восстановлена.")
+    assert skipped.error.text.startswith("ход 1 (turn) не воспроизводится: "), skipped.error.text
     assert len(fresh.get("/api/games").json()["games"]) == 2
 
 

@@ -123,8 +123,9 @@ def test_a_refused_move_is_said_in_russian(browser: Any, server: str, second_ser
     # refusal of its move is said in the page's language, with the count of games left out.
     wait_js(ru, "document.querySelector('#toast').textContent.includes('повреждённая игра не восстановлена')")
     said = ru.locator("#toast").inner_text()
-    assert f". Игра {doc['games'].index(game) + 1} резервной копии (раскладка 0) не воспроизводится" in said, said
-    assert "ход 1 (turn)" in said and "card that fits" not in said, said
+    n = doc["games"].index(game) + 1
+    assert f". Не восстановлена игра {n} резервной копии (раскладка 0, id {game['id']}): ход 1 (turn) " in said, said
+    assert said.count(f"игра {n}") == 1 and "card that fits" not in said, said
     restored = {g["deal"] for g in ru.request.get(f"{second_server}api/games").json()["games"]}
     assert "0" not in restored, restored
     close(ru)

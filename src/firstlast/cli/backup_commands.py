@@ -21,8 +21,7 @@ def say_skipped(skipped: tuple[Skipped, ...], key: str) -> None:
     """One line on stderr per game left out (``key``: of an export or of an import), its
     refusal in the current language."""
     for s in skipped:
-        click.echo(msg(key, n=s.n, deal=s.deal if s.deal is not None else "?", id=s.id if s.id is not None else "?",
-                       error=s.error.text(current_lang())), err=True)
+        click.echo(s.text(current_lang(), key), err=True)
 
 
 @command("cli.export.help")

@@ -127,6 +127,11 @@ class Skipped:
     def to_json(self) -> dict[str, object]:
         return {"n": self.n, "id": self.id, "deal": self.deal, **self.error.to_json()}
 
+    def text(self, lang: str, key: str = "backup.skipped_game") -> str:
+        """The game named once, then its refusal (which does not name it): ``key``, left
+        out of a restore or (``backup.left_out_game``) of an export."""
+        return t(lang, key, n=self.n, deal=self.deal or "?", id=self.id or "?", error=self.error.text(lang))
+
 
 @dataclass(frozen=True)
 class Checked:
@@ -158,17 +163,17 @@ class ImportReport:
 
     def text(self, lang: str, *, skipped: bool = False) -> str:
         """What the import did, in words ("12 games imported, 3 already here."); with
-        ``skipped``, each game left out after it, a sentence of its own (the refusal's
-        words were made to follow "not restored:"), then their count: the page's one line
-        (the CLI names them a line each)."""
+        ``skipped``, each game left out after it, a sentence of its own
+        (``Skipped.text``), then their count: the page's one line (the CLI names them a
+        line each)."""
         text = t(lang, "backup.done_updated" if self.updated else "backup.done",
                  added=plural(lang, "backup.added", self.added), kept=plural(lang, "backup.kept", self.kept),
                  updated=plural(lang, "backup.updated", self.updated))
         if self.settings:
             text += " " + plural(lang, "backup.settings", len(self.settings))
         if skipped and self.skipped:
-            for refusal in (s.error.text(lang) for s in self.skipped):
-                text += f" {refusal[:1].upper()}{refusal[1:]}."
+            for s in self.skipped:
+                text += f" {s.text(lang)}."
             text += " " + plural(lang, "backup.skipped", len(self.skipped))
         return text
 

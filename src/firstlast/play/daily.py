@@ -115,23 +115,25 @@ def streaks(f: DayFacts, today: dt.date) -> Streaks:
                    days_won=sum(1 for d in f.won if d <= today))
 
 
-def check_day(date: dt.date, today: dt.date) -> dt.date:
+def check_day(date: dt.date, today: dt.date, said: str | None = None) -> dt.date:
     """``date`` if its deal of the day can be played now (``FIRST_DAY`` … today), else
-    ``daily.date``."""
+    ``daily.before`` (before the calendar) or ``daily.date`` (a day to come), naming it
+    as ``said`` (a month) or as the day."""
     if not FIRST_DAY <= date <= today:
-        raise PlayError("daily.date", date=date.isoformat(), first=FIRST_DAY.isoformat(), today=today.isoformat())
+        code = "daily.before" if date < FIRST_DAY else "daily.date"
+        raise PlayError(code, date=said or date.isoformat(), first=FIRST_DAY.isoformat(), today=today.isoformat())
     return date
 
 
 def calendar(f: DayFacts, today: dt.date, month: str | None = None) -> Calendar:
     """The month ``month`` (``YYYY-MM``, else ``daily.month``; today's by default), from
-    FIRST_DAY's month to today's (else ``daily.date``)."""
+    FIRST_DAY's month to today's (else ``check_day``'s refusal)."""
     month = today.isoformat()[:7] if month is None else month
     if re.fullmatch(MONTH_PATTERN, month) is None:
         raise PlayError("daily.month", text=month[:20])
     year, number = int(month[:4]), int(month[5:])
-    if not (FIRST_DAY.year, FIRST_DAY.month) <= (year, number) <= (today.year, today.month):
-        raise PlayError("daily.date", date=month, first=FIRST_DAY.isoformat(), today=today.isoformat())
+    # Its first day, as FIRST_DAY is the first of a month (the year 0000 is before it too).
+    check_day(dt.date(max(year, dt.MINYEAR), number, 1), today, month)
     days = []
     for day in range(1, monthrange(year, number)[1] + 1):
         d = dt.date(year, number, day)

@@ -30,7 +30,7 @@ CODES: Final[dict[str, Kind]] = {
     "backup.field": "invalid", "backup.too_many": "invalid", "backup.too_long": "invalid",
     "backup.too_complex": "invalid", "backup.game": "invalid",
     "daily.date": "illegal",  # well formed; not a day of the calendar today (tomorrow may be)
-    "daily.month": "invalid",
+    "daily.month": "invalid", "daily.before": "illegal",  # as daily.date: a day, well formed, outside the calendar
     "wish.long": "invalid", "settings.unknown": "invalid", "settings.value": "invalid",
     # The variant's rules refusing the request (no deal drawn came out), not a failure: 409.
     "winnable.none": "illegal",
