@@ -5,6 +5,7 @@ catalogs; machine output (JSON, tab-separated lines, move notation) does not cha
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -144,6 +145,21 @@ def test_plot_without_lab_says_which_install_in_russian(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=300, env=env)
     assert (r.returncode, r.stdout, r.stderr) == (
         2, "", RU_ERROR + "для графиков нужен пакет lab: pip install 'firstlast[lab]'\n")
+
+
+def test_odds_write_numbers_as_each_language_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: Russian odds said "1,001 игра", "25.475 %" and "Скорость: 520,103 игр/с";
+    Russian groups digits with a no-break space and writes a decimal comma (i18n.number)."""
+    nb = "\u00a0"
+    code, out, _ = run(capsys, "--lang", "ru", "odds", "--games", "1001", "--seed", "2")
+    assert code == 0 and f"(зерно 2): 1{nb}001 игра\n" in out and f"Вышло 255 из 1{nb}001: 25,475 %" in out
+    assert re.search(r"Скорость: \d{1,3}(\xa0\d{3})* игр/с \(\d+,\d\d с", out)
+    code, out, _ = run(capsys, "odds", "--games", "1001", "--seed", "2")
+    assert code == 0 and "(seed 2): 1,001 games\n" in out and "Won 255 of 1,001: 25.475 %" in out
+    code, out, _ = run(capsys, "--lang", "ru", "odds", "--deal", "1", "--samples", "1500", "--seed", "4")
+    assert f"24,8 % (95 % интервал 22,7–27,0 %, выборок: 1{nb}500)" in out
+    code, _, err = run(capsys, "--lang", "ru", "odds", "--games", "1" * 1001)
+    assert code == 2 and f"(символов: 1{nb}001)" in err
 
 
 @pytest.mark.usefixtures("russian")

@@ -15,8 +15,10 @@ from firstlast.i18n import (
     GRAMMAR,
     LANGS,
     catalog,
+    file_error_text,
     fill,
     invalid_text,
+    number,
     placeholders,
     plural,
     plural_category,
@@ -139,6 +141,23 @@ def test_plural_renders_the_count() -> None:
     assert plural("en", "variant.redeals", 1) == "1 redeal"
     assert plural("en", "variant.redeals", 3) == "3 redeals"
     assert plural("ru", "variant.redeals", 5) == "5 перекладок"
+
+
+def test_numbers_are_written_as_the_language_writes_them() -> None:
+    """Russian groups digits with a no-break space and writes a decimal comma, as the
+    page's toLocaleString("ru") does; English keeps "1,001" and "25.5" (regression:
+    Russian sentences said "1,001 игра" and "520,103 игр/с")."""
+    nb = "\u00a0"
+    assert [number(1001, "en"), number(1001, "ru")] == ["1,001", f"1{nb}001"]
+    assert [number(2**64 - 1, "en"), number(2**64 - 1, "ru")] == [f"{2**64 - 1:,}", f"{2**64 - 1:,}".replace(",", nb)]
+    assert [number(520103.4, "en", 0), number(1234.5, "ru", 2)] == ["520,103", f"1{nb}234,50"]
+    assert number(7, "ru", 1) == "7,0"
+    assert [number(999, lang) for lang in LANGS] == ["999"] * len(LANGS)
+    # plural() writes its count so itself: no caller passes n=f"{n:,}" any more.
+    assert plural("ru", "count.games", 1001) == f"1{nb}001 игра"
+    assert plural("en", "count.games", 1001) == "1,001 games"
+    assert file_error_text("too_large", "x", 65536, "ru", os_error=None).endswith(f"(больше 65{nb}536 байт)")
+    assert file_error_text("too_large", "x", 65536, "en", os_error=None).endswith("(over 65,536 bytes)")
 
 
 def test_a_form_the_language_lacks_is_the_nominative() -> None:

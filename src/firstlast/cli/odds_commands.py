@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ..engine import FirstLastError, Position, Variant, play_out, position_from_text
-from ..i18n import describe_variant, plural
+from ..i18n import describe_variant, number, plural
 from ..odds import fastline, runner
 from ..odds.live import MAX_SEED as MAX_SEED_SAMPLES
 from ..odds.live import chance_to_come_out
@@ -35,38 +35,40 @@ def _installed(*names: str) -> bool:
 
 
 def _pct(x: float, digits: int = 3) -> str:
-    return f"{100 * x:.{digits}f} %"
+    return f"{number(100 * x, current_lang(), digits)} %"
 
 
 def _print_tally(t: Tally, deals: range, seed: int) -> None:
     low, high = t.interval()
     lang = current_lang()
     click.echo(msg("cli.odds.title", variant=describe_variant(t.variant, lang), token=t.variant.token))
-    games = plural(lang, "count.games", t.games, n=f"{t.games:,}")  # digits grouped as elsewhere here
-    click.echo(msg("cli.odds.deals", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed, games=games))
-    click.echo(msg("cli.odds.won", wins=f"{t.wins:,}", games=f"{t.games:,}", rate=_pct(t.win_rate), low=_pct(low),
-                   high=_pct(high), half=f"{100 * (high - low) / 2:.3f}"))
+    click.echo(msg("cli.odds.deals", first=number(deals.start, lang), last=number(deals.stop - 1, lang), seed=seed,
+                   games=plural(lang, "count.games", t.games)))
+    click.echo(msg("cli.odds.won", wins=number(t.wins, lang), games=number(t.games, lang), rate=_pct(t.win_rate),
+                   low=_pct(low), high=_pct(high), half=number(100 * (high - low) / 2, lang, 3)))
     click.echo(msg("cli.odds.passes_header"))
     for p in range(1, len(t.passes_all)):
         n = t.passes_all[p]
         if n:
             w = t.passes_won[p] if p < len(t.passes_won) else 0
-            click.echo(f"  {p:>3}                    {n:>10,} {100 * n / t.games:6.2f} % {w:>10,}")
-    click.echo(msg("cli.odds.mean_score", mean=f"{t.mean_score():.1f}"))
+            click.echo(f"  {p:>3}                    {number(n, lang):>10} {number(100 * n / t.games, lang, 2):>6} % "
+                       f"{number(w, lang):>10}")
+    click.echo(msg("cli.odds.mean_score", mean=number(t.mean_score(), lang, 1)))
     bins = [(lo, min(lo + 9, 103)) for lo in range(0, 104, 10)]
     peak = max(sum(t.scores[a:b + 1]) for a, b in bins) or 1
     for a, b in [*bins, (104, 104)]:
         n = sum(t.scores[a:b + 1])
         label = msg("cli.odds.won_bin") if a == 104 else f"{a:>3}–{b:<3}"
         bar = "█" * round(30 * n / max(peak, t.scores[104], 1))
-        click.echo(f"  {label:>8} {100 * n / t.games:6.2f} % {bar}")
+        click.echo(f"  {label:>8} {number(100 * n / t.games, lang, 2):>6} % {bar}")
 
 
 def _print_table(tallies: list[Tally], deals: range, seed: int, played: int, derived: bool) -> None:
-    click.echo(msg("cli.odds.all_title", first=f"{deals.start:,}", last=f"{deals.stop - 1:,}", seed=seed,
-                   games=plural(current_lang(), "count.games", len(deals), n=f"{len(deals):,}")))
+    lang = current_lang()
+    click.echo(msg("cli.odds.all_title", first=number(deals.start, lang), last=number(deals.stop - 1, lang), seed=seed,
+                   games=plural(lang, "count.games", len(deals))))
     if derived:
-        click.echo(msg("cli.odds.all_derived", games=plural(current_lang(), "count.games", played, n=f"{played:,}")))
+        click.echo(msg("cli.odds.all_derived", games=plural(lang, "count.games", played)))
     click.echo(f"{msg('cli.odds.col.redeals'):>9}  {msg('cli.odds.col.waste'):<5}  "
                f"{msg('cli.odds.col.privileged'):<7}  {msg('cli.odds.col.wins'):>12}  {msg('cli.odds.col.rate'):>10}  "
                f"{msg('cli.odds.col.ci'):>23}  {msg('cli.odds.col.passes'):>17}")
@@ -75,10 +77,10 @@ def _print_table(tallies: list[Tally], deals: range, seed: int, played: int, der
         low, high = t.interval()
         v = t.variant
         # No game won: there is no mean to show (NaN would print as "nan").
-        won_passes = f"{t.mean_passes_won():.2f}" if t.wins else "—"
+        won_passes = number(t.mean_passes_won(), lang, 2) if t.wins else "—"
         redeals = msg("cli.odds.unlimited") if v.redeals is None else v.redeals
         click.echo(f"{redeals:>9}  {yes if v.waste_playable else no:<5}  "
-                   f"{yes if v.privileged_last else no:<7}  {t.wins:>12,}  {_pct(t.win_rate, 4):>10}  "
+                   f"{yes if v.privileged_last else no:<7}  {number(t.wins, lang):>12}  {_pct(t.win_rate, 4):>10}  "
                    f"{_pct(low, 4) + ' … ' + _pct(high, 4):>23}  {won_passes:>17}")
 
 
@@ -92,8 +94,8 @@ def _chance_command(pos: Position, what: str, samples: int, seed: int, as_json: 
         click.echo(json.dumps({**extra, "variant": pos.variant.token, **est.to_json(), "seed": seed}))
         return
     lang = current_lang()
-    estimate = msg("cli.odds.estimate", p=f"{100 * est.probability:.1f}", low=f"{100 * est.low:.1f}",
-                   high=f"{100 * est.high:.1f}", n=f"{est.samples:,}")
+    p, low, high = (number(100 * x, lang, 1) for x in (est.probability, est.low, est.high))
+    estimate = msg("cli.odds.estimate", p=p, low=low, high=high, n=number(est.samples, lang))
     click.echo(msg("cli.odds.chance", what=what, variant=describe_variant(pos.variant, lang), estimate=estimate,
                    seed=seed))
     if "outcome" in extra:
@@ -137,7 +139,7 @@ def odds(games: int, variant: Variant | None, all_: bool, direct: bool, as_json:
             raise click.UsageError(msg("cli.odds.bad_position", error=e)) from None
         if max(pos.variant.redeals or 0, pos.redeals_used) > MAX_KERNEL_REDEALS:
             # Regression: 'r99999999999999999999' reached the kernel, an OverflowError traceback.
-            raise click.UsageError(msg("cli.odds.too_many_redeals", max=f"{MAX_KERNEL_REDEALS:,}"))
+            raise click.UsageError(msg("cli.odds.too_many_redeals", max=number(MAX_KERNEL_REDEALS, current_lang())))
         # Flags must not silently lose to the notation, even flags that name the canonical
         # variant (`--redeals 3` on an unlimited-redeal position).
         if variant is not None and variant != pos.variant:
@@ -257,6 +259,7 @@ def _run_command(variant: Variant, games: int, all_: bool, as_json: bool, plot: 
             _print_tally(shown[0], deals, seed)
         # Every game played counts, a plot's extra runs too: the time is theirs as well.
         rate = played / seconds if seconds > 0 else float("inf")
-        click.echo(msg("cli.odds.speed", rate=f"{rate:,.0f}", seconds=f"{seconds:.2f}", threads=threads))
+        click.echo(msg("cli.odds.speed", rate=number(rate, current_lang(), 0),
+                       seconds=number(seconds, current_lang(), 2), threads=threads))
     if plot is not None and not as_json:
         click.echo(msg("cli.odds.plot_written", path=plot), err=True)

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from ..engine import MAX_DEAL, Variant
 from ..engine.cards import clip
+from ..i18n import number
 from ..play import GameStore, PlayError, StoreError, parse_deal, parse_variant
 from ..play.settings import parse_redeals
 from .lang import current_lang, msg, option
@@ -80,7 +81,7 @@ class WholeNumber(click.IntRange):
         if isinstance(value, str) and len(value.strip().lstrip("+-").lstrip("0")) > MAX_OPTION_DIGITS:
             # Checked before int(): the message would repeat all 5,000 digits otherwise.
             text = value.strip()
-            self.fail(msg("cli.too_large", head=text[:20], n=f"{len(text):,}"), param, ctx)
+            self.fail(msg("cli.too_large", head=text[:20], n=number(len(text), current_lang())), param, ctx)
         if not self.clamp:
             rv = click.INT.convert(value, param, ctx)
             if (self.min is not None and rv < self.min) or (self.max is not None and rv > self.max):

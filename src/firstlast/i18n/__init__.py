@@ -124,9 +124,9 @@ def plural_category(lang: str, n: int) -> Plural:
 
 
 def plural(lang: str, key: str, n: int, /, **params: object) -> str:
-    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``,
-    unless ``params`` gives ``n`` as shown: ``n=f"{n:,}"``)."""
-    return t(lang, f"{key}.{plural_category(lang, n)}", **{"n": n, **params})
+    """The plural key family ``key.<form>`` for the count ``n`` (passed as ``{n}``, as
+    ``number`` writes it)."""
+    return t(lang, f"{key}.{plural_category(lang, n)}", n=number(n, lang), **params)
 
 
 # ------------------------------------------------------------------ cards and places
@@ -226,7 +226,7 @@ def file_error_text(code: str, path: object, limit: int, lang: str, *, os_error:
     ``too_large``: the sentence that names what the file was read as."""
     if os_error is not None:
         return t(lang, "file.unreadable", path=path, error=os_error_text(os_error, lang))
-    return t(lang, too_large if code == "too_large" else f"file.{code}", path=path, max=f"{limit:,}")
+    return t(lang, too_large if code == "too_large" else f"file.{code}", path=path, max=number(limit, lang))
 
 
 # ------------------------------------------------------------------ syntax errors
@@ -301,10 +301,14 @@ def chance_parts(estimate: Interval) -> ChanceParts:
     return ChanceParts("point", d, point, low, high)
 
 
-def percent_number(value: float, decimals: int, lang: str) -> str:
-    """``value`` with ``decimals`` decimals, a decimal comma in Russian."""
-    text = f"{value:.{decimals}f}"
-    return text.replace(".", ",") if lang == "ru" else text
+_RUSSIAN_DIGITS: Final = str.maketrans({",": "\u00a0", ".": ","})
+
+
+def number(value: float, lang: str, decimals: int | None = None) -> str:
+    """The one way a sentence writes a number in ``lang``, as the page's ``toLocaleString``:
+    digits grouped, "1,234.5" / "1 234,5"; ``decimals``: that many (a whole number: as is)."""
+    text = f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
+    return text.translate(_RUSSIAN_DIGITS) if lang == "ru" else text
 
 
 def chance_text(estimate: Interval, lang: str, *, short: bool = False) -> str:
@@ -319,10 +323,10 @@ def chance_text(estimate: Interval, lang: str, *, short: bool = False) -> str:
         return t(lang, "chance.short.below", p=1)
     if short and parts.kind != "certain" and parts.low > 99:
         return t(lang, "chance.short.above", p=99)
-    low, high = (percent_number(x, parts.decimals, lang) for x in (parts.low, parts.high))
+    low, high = (number(x, lang, parts.decimals) for x in (parts.low, parts.high))
     if parts.point is None:  # the interval alone
         return t(lang, "chance.range", low=low, high=high)
-    p = percent_number(parts.point, parts.decimals, lang)
+    p = number(parts.point, lang, parts.decimals)
     return t(lang, "percent" if short or parts.kind == "certain" else "chance.point", p=p, low=low, high=high)
 
 

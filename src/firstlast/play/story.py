@@ -26,8 +26,8 @@ from ..i18n import (
     chance_parts,
     chance_text,
     describe_variant,
+    number,
     ordinal,
-    percent_number,
     place_name,
     plural,
     rank_name,
@@ -424,7 +424,7 @@ def plain_chance(point: Point, lang: str) -> str:
     if point.wins == point.samples or p > 99.5:
         return t(lang, "story.plain.pct.full")
     decimals = 0 if p >= 1 else 1 if p >= 0.1 else 2
-    return t(lang, "percent", p=percent_number(round(p, decimals), decimals, lang))
+    return t(lang, "percent", p=number(round(p, decimals), lang, decimals))
 
 
 def plain_change(game: Variant, other: Variant, lang: str) -> str:

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from ..engine import Game, Position, Variant
 from ..engine.cards import DECK_SIZE
 from ..engine.places import WASTE
-from ..i18n import book_text, describe_variant, file_error_text, other_lang, percent_number, plural, t
+from ..i18n import book_text, describe_variant, file_error_text, number, other_lang, plural, t
 from ..i18n.table import review_words
 from ..play import MAX_REDEALS, GameSummary, PlayError, PlayService, Stats, parse_deal, parse_variant
 from ..play.actions import help_markdown
@@ -446,11 +446,11 @@ def stats_renderable(play: PlayService, player: str, lang: str = "en") -> Table 
             grid.add_row(Text("  " + t(lang, "tui.stats.none_variant"), style="dim"))
             grid.add_row(Text(""))
             continue
-        rate = percent_number(100 * st.win_rate, 1, lang)
+        rate = number(100 * st.win_rate, lang, 1)
         grid.add_row(Text("  " + t(lang, "tui.stats.counts", played=st.played, won=st.won, lost=st.lost,
                                    abandoned=st.abandoned, rate=rate)))
         grid.add_row(Text("  " + t(lang, "tui.stats.streaks", streak=st.current_streak, best=st.best_streak,
-                                   passes=percent_number(st.average_passes, 2, lang))))
+                                   passes=number(st.average_passes, lang, 2))))
         none = t(lang, "st_no_value")
         grid.add_row(Text("  " + t(lang, "tui.stats.records", won=st.won, best=st.best_streak,
                                    passes=none if st.fewest_passes is None else st.fewest_passes,

@@ -86,6 +86,13 @@ test("plurals: Russian one, few, many; English one and many", () => {
   assert.equal(plural("aria.stock", 12), "колода: 12 карт");
 });
 
+test("a count is written as the language writes numbers, as Python's i18n.number writes it", () => {
+  setLang("en");
+  assert.equal(plural("aria.stock", 1001), "stock: 1,001 cards");
+  setLang("ru");
+  assert.equal(plural("aria.stock", 1001), "колода: 1\u00a0001 карта");
+});
+
 test("one plural rule: the forms tests/i18n/test_catalog.py expects of Python's, from the generated GRAMMAR", () => {
   /** @type {[number, string, string][]} */
   const cases = [[0, "many", "many"], [1, "one", "one"], [2, "few", "many"], [4, "few", "many"], [5, "many", "many"],

@@ -89,10 +89,11 @@ export function t(key, args = {}) {
   return render(cat, key, args);
 }
 
-/** The plural family ``key.one/.few/.many`` for the count ``n`` (passed as {n}), by the
- * language's GRAMMAR. @param {string} key @param {number} n @param {Args} [args] */
+/** The plural family ``key.one/.few/.many`` for the count ``n`` (passed as {n}, written as
+ * the language writes numbers, as i18n.number does: "1,000", "1 000"), by the language's
+ * GRAMMAR. @param {string} key @param {number} n @param {Args} [args] */
 export function plural(key, n, args = {}) {
-  return t(`${key}.${pluralForm(current, n)}`, { ...args, n });
+  return t(`${key}.${pluralForm(current, n)}`, { ...args, n: n.toLocaleString(current) });
 }
 
 /** The keys help: [keys, what they do] rows, from the one table of keys (vocabulary.js,
