@@ -902,6 +902,15 @@ def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
     assert client.get("/static/%2e%2e/app.py").status_code == 404
 
 
+def test_a_month_before_the_calendar_is_said_as_past(client: TestClient) -> None:
+    """A tester: 1899-12 was "no deal of the day for 1899-12 yet", as if it were to come."""
+    r = client.get("/api/calendar", params={"month": "1899-12"}, headers={"accept-language": "ru"})
+    assert r.status_code == 409 and r.json()["code"] == "daily.before", r.text
+    assert r.json()["text"] == "для 1899-12 нет расклада дня: календарь начинается с 1900-01-01"
+    r = client.get("/api/calendar", params={"month": "1899-12"})
+    assert r.json()["text"] == "there is no deal of the day for 1899-12: the calendar begins on 1900-01-01"
+
+
 def test_no_junk_makes_a_server_error(client: TestClient, store: GameStore) -> None:
     gid = new_game(client, str(PLAY_FIRST_DEAL))["id"]
     junk = [b"", b"{", b"null", b"[]", b'"x"', b"1e999", b'{"move": null}', b"\xff\xfe", b'{"move": "\\ud800"}',
