@@ -9,7 +9,7 @@ from typing import get_args
 
 import pytest
 
-from firstlast.engine import Game, Variant
+from firstlast.engine import MAX_REDEALS, Game, Variant
 from firstlast.engine.cards import CARDS, Card
 from firstlast.engine.errors import REFUSALS, IllegalMoveError
 from firstlast.engine.places import Place
@@ -240,7 +240,8 @@ def test_announce_every_step_of_a_whole_game() -> None:
 
 # ---------------------------------------------------------------- variants
 @pytest.mark.parametrize("variant", [
-    Variant(r, wp, priv) for r, wp, priv in itertools.product((0, 1, 2, 3, 5, 21, None), (False, True), (True, False))
+    Variant(r, wp, priv)
+    for r, wp, priv in itertools.product((0, 1, 2, 3, 5, 21, MAX_REDEALS, None), (False, True), (True, False))
 ])
 def test_describe_variant(variant: Variant) -> None:
     assert describe_variant(variant, "en") == variant.describe()

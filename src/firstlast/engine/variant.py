@@ -87,7 +87,7 @@ class Variant:
         """In English, e.g. ``3 redeals, privileged last card`` (``i18n`` says it in others)."""
         parts = [
             "unlimited redeals" if self.redeals is None
-            else f"{self.redeals} redeal" + ("" if self.redeals == 1 else "s")
+            else f"{self.redeals:,} redeal" + ("" if self.redeals == 1 else "s")
         ]
         if self.waste_playable:
             parts.append("waste playable")
