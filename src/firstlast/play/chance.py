@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Final
 
 from ..engine import Game, Position
@@ -94,6 +95,17 @@ class Pooled:
         if e.certain or self.rounds >= MAX_ROUNDS or e.high - e.low <= STOP_WIDTH:
             return None
         return self.rounds
+
+
+def decided(pos: Position) -> Pooled | None:
+    """The chance of a game over: exact (1 won, else 0) and sampled by no one, so that
+    neither the odds package nor the kernel (which need not handle ended games) is loaded
+    for it; ``None`` while the game is played."""
+    if pos.status == "playing":
+        return None
+    p = 1.0 if pos.status == "won" else 0.0
+    exact = SimpleNamespace(probability=p, low=p, high=p, samples=0, wins=0, certain=True)  # an estimate's fields
+    return Pooled(exact, exact)  # type: ignore[arg-type]
 
 
 def pool(rounds: list[ChanceEstimate | None]) -> Pooled:

@@ -4,7 +4,6 @@ kept in the play layer's ``ChanceBook`` and told in the player's language on the
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
@@ -27,12 +26,9 @@ async def chance(web: WebGame, request: Request) -> Response:
     q = query(request, m.ChanceQuery)
     stored, lang = await web.load_lang(request, web.play.game)
     pos = stored.game.position
-    if pos.status != "playing":
-        # Decided: exact, no sampling needed (nor the odds module, whose estimate this stands
-        # for; and the kernel need not handle ended games).
-        p = 1.0 if pos.status == "won" else 0.0
-        exact = SimpleNamespace(probability=p, low=p, high=p, samples=0, wins=0, certain=True)
-        pooled, answered = policy.Pooled(exact, exact), q.round  # type: ignore[arg-type]
+    decided = policy.decided(pos)
+    if decided is not None:
+        pooled, answered = decided, q.round
     else:
         held = web.chances.rounds(pos, q.round, q.samples)
         pooled = policy.pool(held) if all(r is not None for r in held) else await _estimated(web, stored.player, pos, q)
